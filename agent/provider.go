@@ -1,0 +1,78 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+)
+
+// Roles of a history message.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+)
+
+// Message is one entry of a run's model history.
+type Message struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content,omitempty"`
+	ToolCalls  []ToolCall `json:"toolCalls,omitempty"`
+	ToolCallID string     `json:"toolCallId,omitempty"`
+	ToolName   string     `json:"toolName,omitempty"`
+}
+
+// ToolCall is the model asking to run one tool.
+type ToolCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// ToolSpec describes a tool to the model.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Request is one model call.
+type Request struct {
+	Model    string
+	System   string
+	Messages []Message
+	Tools    []ToolSpec
+	// OnText, when set, receives streamed assistant text as it arrives.
+	OnText func(delta string)
+}
+
+// Response is the model's turn.
+type Response struct {
+	Message Message
+}
+
+// Provider is a model backend: the offline demo agent, an OpenAI-compatible
+// server or Anthropic.
+type Provider interface {
+	Name() string
+	Complete(ctx context.Context, req Request) (Response, error)
+}
+
+// ProviderError is a failure reported by a provider. Transient ones (429,
+// 5xx, dropped connections) may be retried; the rest end the run.
+type ProviderError struct {
+	Status    int
+	Message   string
+	Transient bool
+}
+
+func (e *ProviderError) Error() string { return e.Message }
+
+// IsTransient reports whether err is worth retrying.
+func IsTransient(err error) bool {
+	var pe *ProviderError
+	if errors.As(err, &pe) {
+		return pe.Transient
+	}
+	return false
+}

@@ -1,0 +1,121 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// Message roles. user, assistant and tool are model history; request and
+// notice are transcript-only entries (a request card, a status notice).
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+	RoleRequest   = "request"
+	RoleNotice    = "notice"
+)
+
+// Message is one transcript entry and/or one entry of a run's model history.
+type Message struct {
+	ID         int64
+	ChatID     string
+	RunID      sql.NullString
+	Role       string
+	Content    string
+	ToolCalls  sql.NullString // JSON array, assistant turns only
+	ToolCallID string
+	ToolName   string
+	RequestID  sql.NullString
+	DeliveryID sql.NullInt64
+	Visible    bool // shown in the transcript
+	ForModel   bool // part of the run's model history
+	CreatedAt  int64
+}
+
+const msgCols = `id, chat_id, run_id, role, content, tool_calls, tool_call_id, tool_name, request_id, delivery_id, visible, for_model, created_at`
+
+func scanMessage(sc interface{ Scan(...any) error }) (Message, error) {
+	var m Message
+	err := sc.Scan(&m.ID, &m.ChatID, &m.RunID, &m.Role, &m.Content, &m.ToolCalls, &m.ToolCallID, &m.ToolName,
+		&m.RequestID, &m.DeliveryID, &m.Visible, &m.ForModel, &m.CreatedAt)
+	return m, err
+}
+
+// InsertMessage appends a message and returns its id.
+func (q Q) InsertMessage(ctx context.Context, m Message) (int64, error) {
+	var id int64
+	err := q.db.QueryRowContext(ctx,
+		`INSERT INTO messages (chat_id, run_id, role, content, tool_calls, tool_call_id, tool_name, request_id, delivery_id, visible, for_model, created_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		m.ChatID, m.RunID, m.Role, m.Content, m.ToolCalls, m.ToolCallID, m.ToolName, m.RequestID, m.DeliveryID,
+		m.Visible, m.ForModel, m.CreatedAt).Scan(&id)
+	return id, err
+}
+
+func (q Q) queryMessages(ctx context.Context, query string, args ...any) ([]Message, error) {
+	rows, err := q.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Message
+	for rows.Next() {
+		m, err := scanMessage(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// Transcript returns up to limit visible messages of a chat with id below
+// before (0 = from the newest), oldest first: the UI loads old pages lazily.
+func (q Q) Transcript(ctx context.Context, chatID string, before int64, limit int) ([]Message, error) {
+	if before <= 0 {
+		before = 1<<63 - 1
+	}
+	ms, err := q.queryMessages(ctx,
+		`SELECT `+msgCols+` FROM messages WHERE chat_id = ? AND visible = 1 AND id < ? ORDER BY id DESC LIMIT ?`,
+		chatID, before, limit)
+	for i, j := 0, len(ms)-1; i < j; i, j = i+1, j-1 {
+		ms[i], ms[j] = ms[j], ms[i]
+	}
+	return ms, err
+}
+
+// TranscriptAfter returns visible messages of a chat with id above after.
+func (q Q) TranscriptAfter(ctx context.Context, chatID string, after int64) ([]Message, error) {
+	return q.queryMessages(ctx,
+		`SELECT `+msgCols+` FROM messages WHERE chat_id = ? AND visible = 1 AND id > ? ORDER BY id`, chatID, after)
+}
+
+// History returns a run's model history in order.
+func (q Q) History(ctx context.Context, runID string) ([]Message, error) {
+	return q.queryMessages(ctx,
+		`SELECT `+msgCols+` FROM messages WHERE run_id = ? AND for_model = 1 ORDER BY id`, runID)
+}
+
+// ChatMessages returns every message of a chat (visible or not), in order.
+func (q Q) ChatMessages(ctx context.Context, chatID string) ([]Message, error) {
+	return q.queryMessages(ctx, `SELECT `+msgCols+` FROM messages WHERE chat_id = ? ORDER BY id`, chatID)
+}
+
+// RunMessages returns every message of a run, in order.
+func (q Q) RunMessages(ctx context.Context, runID string) ([]Message, error) {
+	return q.queryMessages(ctx, `SELECT `+msgCols+` FROM messages WHERE run_id = ? ORDER BY id`, runID)
+}
+
+// MessageForDelivery reports whether a delivery already reached the history.
+func (q Q) MessageForDelivery(ctx context.Context, deliveryID int64) (bool, error) {
+	var n int
+	err := q.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE delivery_id = ?`, deliveryID).Scan(&n)
+	return n > 0, err
+}
+
+// LastMessageID is the newest message id of a chat (0 when empty).
+func (q Q) LastMessageID(ctx context.Context, chatID string) (int64, error) {
+	var id int64
+	err := q.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM messages WHERE chat_id = ?`, chatID).Scan(&id)
+	return id, err
+}
