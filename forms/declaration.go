@@ -1,0 +1,213 @@
+package forms
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"time"
+	"unicode/utf8"
+)
+
+var (
+	requestKeyRE   = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+	declarationKey = []string{"requestKey", "reason", "source", "prefill", "supplied", "context", "expiresAt"}
+	sourceKeys     = map[string]string{SourceDynamic: "definition", SourceSchema: "requestedSchema", SourceTemplate: "template"}
+)
+
+// ParseDeclaration decodes raw input_request arguments (also the file format
+// of `followup validate-input`) and validates them fully against DESIGN §3.
+// Every problem is listed, each with a JSON Pointer into raw. On success the
+// declaration's Definition is resolved whatever the source kind (t may be
+// nil when no templates are registered) and Prefill/Supplied are normalised.
+// A schema's defaults join Prefill unless the declaration sets that field.
+func ParseDeclaration(raw []byte, t Templates) (*Declaration, []Problem) {
+	if len(raw) > MaxInputSize {
+		return nil, []Problem{{Path: "", Message: fmt.Sprintf("input is %d bytes; the limit is %d", len(raw), MaxInputSize)}}
+	}
+	v, decodeProblems := decodeJSON(raw, "")
+	p := problems(decodeProblems)
+	if v == nil && len(p) > 0 {
+		return nil, p
+	}
+	top, ok := p.asObject(v, "", "an input request")
+	if !ok {
+		return nil, p
+	}
+	p.unknownKeys(top, "", declarationKey)
+	d := &Declaration{}
+	d.RequestKey = p.requestKey(top)
+	if present(top, "reason") {
+		d.Reason = p.str(top, "reason", "")
+		p.checkString("/reason", "reason", d.Reason)
+	}
+	var defaults Values
+	d.Source, d.Definition, defaults = p.source(top, raw, t)
+	d.Prefill = p.valueSet(top, "prefill", d.Definition)
+	d.Supplied = p.valueSet(top, "supplied", d.Definition)
+	for name, val := range defaults {
+		if _, set := d.Prefill[name]; !set {
+			if d.Prefill == nil {
+				d.Prefill = Values{}
+			}
+			d.Prefill[name] = val
+		}
+	}
+	if present(top, "context") {
+		d.Context = p.context(top, raw)
+	}
+	if present(top, "expiresAt") {
+		d.ExpiresAt = p.expiresAt(top)
+	}
+	if len(p) > 0 {
+		return nil, capProblems(p)
+	}
+	return d, nil
+}
+
+// Complete reports that every required field is already supplied: there is
+// nothing to ask, and the host completes the request at once (DESIGN §3).
+func (d *Declaration) Complete() bool {
+	return len(Missing(d.Definition, d.Supplied)) == 0
+}
+
+// present reports a member that is there and not null: optional members
+// may be null, which models often send for "absent".
+func present(o *object, key string) bool {
+	v, ok := o.get(key)
+	return ok && v != nil
+}
+
+func (p *problems) requestKey(top *object) string {
+	v, ok := top.get("requestKey")
+	if !ok {
+		p.add("/requestKey", "requestKey is required")
+		return ""
+	}
+	s, isStr := v.(string)
+	switch {
+	case !isStr:
+		p.add("/requestKey", "requestKey must be a string, not %s", typeName(v))
+	case !requestKeyRE.MatchString(s):
+		p.add("/requestKey", "requestKey must be 1–%d characters of A–Z a–z 0–9 . _ : - (got %d characters)", MaxRequestKey, utf8.RuneCountInString(s))
+	}
+	return s
+}
+
+// source resolves the definition from whichever kind is declared.
+func (p *problems) source(top *object, raw []byte, t Templates) (Source, Definition, Values) {
+	var src Source
+	var def Definition
+	sv, ok := top.get("source")
+	if !ok {
+		p.add("/source", "source is required")
+		return src, def, nil
+	}
+	so, ok := p.asObject(sv, "/source", "source")
+	if !ok {
+		return src, def, nil
+	}
+	p.unknownKeys(so, "/source", []string{"kind", "definition", "requestedSchema", "template"})
+	if _, has := so.get("kind"); !has {
+		p.add("/source/kind", "source.kind is required (dynamic, schema or template)")
+		return src, def, nil
+	}
+	src.Kind = p.str(so, "kind", "/source")
+	want, known := sourceKeys[src.Kind]
+	if !known {
+		p.add("/source/kind", "unknown source kind %q (known: dynamic, schema, template)", clip(src.Kind))
+		return src, def, nil
+	}
+	for _, kind := range SourceKinds {
+		if k := sourceKeys[kind]; kind != src.Kind && present(so, k) {
+			p.add("/source/"+k, "%s does not belong to source kind %s", k, src.Kind)
+		}
+	}
+	if !present(so, want) {
+		p.add("/source/"+want, "source kind %s needs %s", src.Kind, want)
+		return src, def, nil
+	}
+	var defaults Values
+	switch src.Kind {
+	case SourceDynamic:
+		def = p.definition(so.vals["definition"], "/source/definition")
+		p.checkDefinition(def, "/source/definition", "/source/definition/fields", func(i int, attr string, sub ...any) string {
+			return ptr(ptr("/source/definition/fields", i, attr), sub...)
+		})
+		src.Definition = &def
+	case SourceSchema:
+		def, defaults = p.importSchema(so.vals["requestedSchema"], "/source/requestedSchema")
+		src.Schema = json.RawMessage(rawSpan(raw, so.spans["requestedSchema"]))
+	case SourceTemplate:
+		src.Template = p.str(so, "template", "/source")
+		def = p.template(t, src.Template)
+	}
+	return src, def, defaults
+}
+
+func (p *problems) template(t Templates, name string) Definition {
+	const path = "/source/template"
+	if t == nil {
+		p.add(path, "unknown template %q: no templates are registered", clip(name))
+		return Definition{}
+	}
+	def, ok := t.Template(name)
+	if !ok {
+		p.add(path, "unknown template %q", clip(name))
+		return Definition{}
+	}
+	// A host template is checked like any definition: a broken template
+	// must not produce a form that cannot be answered.
+	p.checkDefinition(def, path, path, func(i int, attr string, sub ...any) string { return path })
+	return def
+}
+
+// valueSet validates prefill or supplied against the definition.
+func (p *problems) valueSet(top *object, key string, def Definition) Values {
+	if !present(top, key) {
+		return nil
+	}
+	o, ok := p.asObject(top.vals[key], "/"+key, key)
+	if !ok {
+		return nil
+	}
+	vals, probs := Normalize(def, plain(o).(map[string]any), "/"+key)
+	*p = append(*p, probs...)
+	return vals
+}
+
+func (p *problems) context(top *object, raw []byte) json.RawMessage {
+	v := top.vals["context"]
+	if _, ok := v.(*object); !ok {
+		p.add("/context", "context must be a JSON object, not %s", typeName(v))
+		return nil
+	}
+	compact := rawSpan(raw, top.spans["context"])
+	if n := utf8.RuneCount(compact); n > MaxContext {
+		p.add("/context", "context is %d characters of JSON; the limit is %d", n, MaxContext)
+	}
+	return json.RawMessage(compact)
+}
+
+func (p *problems) expiresAt(top *object) *time.Time {
+	s, ok := top.vals["expiresAt"].(string)
+	if !ok {
+		p.add("/expiresAt", "expiresAt must be an RFC 3339 string")
+		return nil
+	}
+	at, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		p.add("/expiresAt", "expiresAt %q is not an RFC 3339 time", clip(s))
+		return nil
+	}
+	return &at
+}
+
+// capProblems keeps a hostile input's problem list bounded and readable.
+func capProblems(p []Problem) []Problem {
+	const limit = 200
+	if len(p) <= limit {
+		return p
+	}
+	rest := len(p) - limit
+	return append(p[:limit:limit], Problem{Path: "", Message: fmt.Sprintf("… and %d more problems", rest)})
+}

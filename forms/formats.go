@@ -1,0 +1,81 @@
+package forms
+
+import (
+	"fmt"
+	"regexp"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// formatSchemas holds one compiled {"format": f} schema per known format:
+// jsonschema's checkers follow the RFCs (email local parts, IPv6 literals,
+// leap seconds) more closely than a hand-written check would.
+var formatSchemas = sync.OnceValue(func() map[string]*jsonschema.Schema {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	out := map[string]*jsonschema.Schema{}
+	for _, f := range Formats {
+		url := "mem:///format/" + f + ".json"
+		if err := c.AddResource(url, map[string]any{"type": "string", "format": f}); err != nil {
+			panic(err) // static input: cannot fail
+		}
+		out[f] = c.MustCompile(url)
+	}
+	return out
+})
+
+// checkFormat reports whether s is a valid instance of a known format.
+func checkFormat(format, s string) error {
+	sch, ok := formatSchemas()[format]
+	if !ok {
+		return fmt.Errorf("unknown format %q", format)
+	}
+	if err := sch.Validate(s); err != nil {
+		return fmt.Errorf("not a valid %s", formatNoun(format))
+	}
+	return nil
+}
+
+func formatNoun(format string) string {
+	switch format {
+	case "email":
+		return "email address"
+	case "uri":
+		return "URI"
+	case "date":
+		return "date (YYYY-MM-DD)"
+	case "date-time":
+		return "date and time (RFC 3339, e.g. 2026-05-01T09:00:00Z)"
+	}
+	return format
+}
+
+// patterns caches compiled patterns: Normalize runs on every submit and
+// compiling a regexp is the costly part. Go's RE2 engine runs in linear time,
+// so a hostile pattern cannot hang validation. The cache is cleared when it
+// grows past a bound, since patterns come from untrusted declarations.
+var patterns struct {
+	sync.Mutex
+	m map[string]*regexp.Regexp
+}
+
+func compilePattern(p string) (*regexp.Regexp, error) {
+	patterns.Lock()
+	re, ok := patterns.m[p]
+	patterns.Unlock()
+	if ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	patterns.Lock()
+	if patterns.m == nil || len(patterns.m) >= 256 {
+		patterns.m = map[string]*regexp.Regexp{}
+	}
+	patterns.m[p] = re
+	patterns.Unlock()
+	return re, nil
+}

@@ -1,0 +1,192 @@
+package forms
+
+import (
+	"slices"
+
+	"github.com/charmbracelet/huh"
+)
+
+// BuildOptions tune a live form.
+type BuildOptions struct {
+	Width    int
+	PageSize int        // fields per page (huh group); 0 means DefaultPageSize
+	Theme    *huh.Theme // nil means huh.ThemeCharm()
+}
+
+// DefaultPageSize keeps a keystroke cheap: huh re-renders the whole current
+// group on every key (STYLE §8).
+const DefaultPageSize = 4
+
+// Live is a huh form bound to a definition. Field values live in heap slots
+// that the huh fields reach through accessors, so they outlive copies of a
+// value-receiver Bubble Tea model and can be read after every Update.
+type Live struct {
+	def   Definition
+	slots []*slot
+	form  *huh.Form
+	base  *huh.Theme // the theme as given
+	muted *huh.Theme // the same theme with values drawn as suggestions
+}
+
+// Form is the huh form to embed. Call its Init when installing it (huh #421).
+func (l *Live) Form() *huh.Form { return l.form }
+
+// Definition is the definition the form was built from.
+func (l *Live) Definition() Definition { return l.def }
+
+// SetWidth reflows the form; call it on every tea.WindowSizeMsg.
+func (l *Live) SetWidth(w int) {
+	if w > 0 {
+		l.form.WithWidth(w)
+	}
+}
+
+// Build makes a live form. Fields in supplied are not asked. Each asked
+// field starts from draft if the draft names it, else from prefill (drawn
+// as a suggestion), else empty. draft is what Draft returned earlier.
+func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *Live {
+	l := &Live{def: def, base: opts.Theme}
+	if l.base == nil {
+		l.base = huh.ThemeCharm()
+	}
+	l.muted = suggestionTheme(l.base)
+	var fields []huh.Field
+	for _, f := range def.Fields {
+		if _, known := supplied[f.Name]; known {
+			continue
+		}
+		s := newSlot(l, f)
+		if v, ok := draft[f.Name]; ok {
+			s.load(v, true)
+		} else if v, ok := prefill[f.Name]; ok {
+			s.load(v, false)
+			s.suggested = s.hasValue()
+		}
+		s.snapshot()
+		field := s.build()
+		s.decorate() // before the form measures its groups
+		fields = append(fields, field)
+		l.slots = append(l.slots, s)
+	}
+	l.form = huh.NewForm(l.pages(def, fields, opts.PageSize)...).
+		WithTheme(l.base).
+		WithShowHelp(true).
+		WithShowErrors(true)
+	if opts.Width > 0 {
+		l.form.WithWidth(opts.Width)
+	}
+	return l
+}
+
+// pages groups fields; the first page carries the form's title.
+func (l *Live) pages(def Definition, fields []huh.Field, size int) []*huh.Group {
+	if size <= 0 {
+		size = DefaultPageSize
+	}
+	if len(fields) == 0 {
+		note := huh.NewNote().Title("Nothing left to ask").
+			Description("Every required detail is already known.")
+		return []*huh.Group{huh.NewGroup(note).Title(SanitizeLine(def.Title))}
+	}
+	var groups []*huh.Group
+	total := (len(fields) + size - 1) / size
+	for i := 0; i < len(fields); i += size {
+		g := huh.NewGroup(fields[i:min(i+size, len(fields))]...)
+		title := SanitizeLine(def.Title)
+		if total > 1 {
+			title = joinNonEmpty(" ", title, pageMark(i/size+1, total))
+		}
+		g.Title(title)
+		if i == 0 && def.Description != "" {
+			g.Description(SanitizeBlock(def.Description))
+		}
+		groups = append(groups, g)
+	}
+	return groups
+}
+
+// Values returns the current values of the asked fields that have one,
+// typed per field (numbers parsed). Number text that does not parse is
+// left out and reported by Problems. Unconfirmed suggestions are included:
+// they are what the user sees; Suggested tells them apart.
+func (l *Live) Values() Values {
+	out := Values{}
+	for _, s := range l.slots {
+		if v, ok := s.value(); ok {
+			out[s.f.Name] = v
+		}
+	}
+	return out
+}
+
+// Problems lists number fields whose text does not parse, with paths
+// "/values/<name>", so a submit can show them next to Normalize's.
+func (l *Live) Problems() []Problem {
+	var p problems
+	for _, s := range l.slots {
+		if msg := s.numberProblem(); msg != "" {
+			p.add(ptr("/values", s.f.Name), "%s: %s", s.f.DisplayLabel(), msg)
+		}
+	}
+	return p
+}
+
+// RawText returns the raw text of every text-like field (text, textarea,
+// number, integer), including number text that does not parse.
+func (l *Live) RawText() map[string]string {
+	out := map[string]string{}
+	for _, s := range l.slots {
+		if s.textLike() {
+			out[s.f.Name] = s.text
+		}
+	}
+	return out
+}
+
+// Draft returns what to save as the draft; Build accepts it back as draft
+// and restores exactly what the user saw. Encoding: a field appears once
+// the user edited or confirmed it (an empty value included, so a cleared
+// prefill stays cleared). text, textarea and select hold a string; number
+// and integer hold their raw text as a string ("12a" survives); boolean a
+// bool; multiselect a []string. Unconfirmed suggestions are left out so
+// they are drawn as suggestions again.
+func (l *Live) Draft() Values {
+	out := Values{}
+	for _, s := range l.slots {
+		if !s.touched {
+			continue
+		}
+		switch {
+		case s.f.Type == Boolean:
+			if s.has {
+				out[s.f.Name] = s.on
+			}
+		case s.f.Type == Multiselect:
+			out[s.f.Name] = slices.Clone(s.picks)
+		default:
+			out[s.f.Name] = s.text
+		}
+	}
+	return out
+}
+
+// Edited reports that the user changed something since the form was drawn:
+// a value differs, or a suggestion was confirmed.
+func (l *Live) Edited() bool {
+	for _, s := range l.slots {
+		if s.changed() {
+			return true
+		}
+	}
+	return false
+}
+
+// Suggested reports that the field still shows an unconfirmed prefill.
+func (l *Live) Suggested(name string) bool {
+	for _, s := range l.slots {
+		if s.f.Name == name {
+			return s.suggested
+		}
+	}
+	return false
+}

@@ -1,0 +1,103 @@
+package forms
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Review styles are built once, not per frame (STYLE §7).
+var (
+	reviewTitle   = lipgloss.NewStyle().Bold(true)
+	reviewLabel   = lipgloss.NewStyle().Bold(true)
+	reviewMuted   = lipgloss.NewStyle().Faint(true)
+	reviewMissing = lipgloss.NewStyle().Foreground(lipgloss.Color("9"))
+)
+
+// Review renders exactly what will be sent: every field with its value,
+// supplied values marked as already known, empty optional fields as
+// "(no answer)", and the required fields still missing named at the end.
+// All untrusted text is sanitised. width <= 0 means no wrapping.
+func Review(def Definition, supplied, values Values, width int) string {
+	var b strings.Builder
+	if def.Title != "" {
+		b.WriteString(reviewTitle.Render(wrapText(SanitizeLine(def.Title), width)))
+		b.WriteString("\n\n")
+	}
+	for _, f := range def.Fields {
+		label := reviewLabel.Render(SanitizeLine(f.DisplayLabel()))
+		var line string
+		switch {
+		case supplied[f.Name] != nil:
+			line = label + ": " + formatValue(f, supplied[f.Name]) + " " + reviewMuted.Render("(already known)")
+		case values[f.Name] != nil && hasValue(f.Name, []Values{values}):
+			line = label + ": " + formatValue(f, values[f.Name])
+		case f.Required:
+			line = label + ": " + reviewMissing.Render("(missing — required)")
+		default:
+			line = label + ": " + reviewMuted.Render("(no answer)")
+		}
+		b.WriteString(wrapText(line, width))
+		b.WriteString("\n")
+	}
+	if missing := Missing(def, supplied, values); len(missing) > 0 {
+		labels := make([]string, len(missing))
+		for i, name := range missing {
+			f, _ := def.field(name)
+			labels[i] = SanitizeLine(f.DisplayLabel())
+		}
+		b.WriteString("\n")
+		b.WriteString(wrapText(reviewMissing.Render("Still missing: "+strings.Join(labels, ", ")), width))
+		b.WriteString("\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// formatValue renders one value for people: option labels, yes/no,
+// numbers without exponent noise, multi-line text indented.
+func formatValue(f Field, v any) string {
+	switch v := v.(type) {
+	case bool:
+		return pick(v, "yes", "no")
+	case string:
+		if f.Type == Select {
+			return SanitizeLine(optionLabel(f, v))
+		}
+		if f.Type == Textarea && strings.Contains(v, "\n") {
+			return "\n  " + strings.ReplaceAll(SanitizeBlock(v), "\n", "\n  ")
+		}
+		return SanitizeLine(v)
+	case float64:
+		return fmtNum(v)
+	case []string:
+		labels := make([]string, len(v))
+		for i, s := range v {
+			labels[i] = SanitizeLine(optionLabel(f, s))
+		}
+		return strings.Join(labels, ", ")
+	case []any:
+		parts := make([]string, len(v))
+		for i, e := range v {
+			parts[i] = formatValue(Field{Type: Select, Options: f.Options}, e)
+		}
+		return strings.Join(parts, ", ")
+	}
+	return SanitizeLine(fmt.Sprint(v))
+}
+
+func optionLabel(f Field, value string) string {
+	for _, o := range f.Options {
+		if o.Value == value {
+			return o.DisplayLabel()
+		}
+	}
+	return value
+}
+
+func wrapText(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
+	return lipgloss.NewStyle().Width(width).Render(s)
+}

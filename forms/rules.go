@@ -1,0 +1,167 @@
+package forms
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"unicode/utf8"
+)
+
+var nameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+
+// pathFunc maps a field index and an attribute (with optional sub-tokens,
+// e.g. "options", 3) to a JSON Pointer into the input. Dynamic definitions
+// and imported schemas spell attributes differently; rules do not care.
+type pathFunc func(i int, attr string, sub ...any) string
+
+// problems collects Problems; every check appends and goes on, so that a
+// declaration's problems are all listed at once.
+type problems []Problem
+
+func (p *problems) add(path, format string, args ...any) {
+	*p = append(*p, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// checkString applies the universal string limit.
+func (p *problems) checkString(path, what, s string) {
+	if n := utf8.RuneCountInString(s); n > MaxString {
+		p.add(path, "%s is %d characters long; the limit is %d", what, n, MaxString)
+	}
+}
+
+// checkDefinition applies every semantic rule of DESIGN §3 to a typed
+// definition. Type-level problems (a string where a number belongs) are found
+// while decoding; this covers what remains.
+// fieldsPath is where the list of fields lives (fields or properties).
+func (p *problems) checkDefinition(def Definition, base, fieldsPath string, at pathFunc) {
+	p.checkString(base+"/title", "title", def.Title)
+	p.checkString(base+"/description", "description", def.Description)
+	switch n := len(def.Fields); {
+	case n == 0:
+		p.add(fieldsPath, "a form needs at least one field")
+	case n > MaxFields:
+		p.add(fieldsPath, "%d fields; the limit is %d", n, MaxFields)
+	}
+	seen := map[string]int{}
+	for i, f := range def.Fields {
+		if j, dup := seen[f.Name]; dup && f.Name != "" {
+			p.add(at(i, "name"), "duplicate field name %q (also field %d)", f.Name, j)
+		} else {
+			seen[f.Name] = i
+		}
+		p.checkField(f, i, at)
+	}
+}
+
+func (p *problems) checkField(f Field, i int, at pathFunc) {
+	if !nameRE.MatchString(f.Name) {
+		p.add(at(i, "name"), "name %q must match ^[A-Za-z][A-Za-z0-9_]{0,63}$", clip(f.Name))
+	}
+	if !slices.Contains(FieldTypes, f.Type) {
+		p.add(at(i, "type"), "unknown field type %q (known: text, textarea, number, integer, boolean, select, multiselect)", clip(string(f.Type)))
+	}
+	p.checkString(at(i, "label"), "label", f.Label)
+	p.checkString(at(i, "description"), "description", f.Description)
+	p.checkString(at(i, "placeholder"), "placeholder", f.Placeholder)
+	p.checkString(at(i, "pattern"), "pattern", f.Pattern)
+
+	choice := f.Type == Select || f.Type == Multiselect
+	numeric := f.Type == Number || f.Type == Integer
+	textual := f.Type == Text || f.Type == Textarea
+	p.checkOptions(f, i, at, choice)
+
+	if !numeric && (f.Min != nil || f.Max != nil) {
+		p.add(at(i, pick(f.Min != nil, "min", "max")), "min/max apply only to number and integer fields, not %s", f.Type)
+	}
+	if f.Min != nil && f.Max != nil && *f.Min > *f.Max {
+		p.add(at(i, "min"), "min %v is greater than max %v", *f.Min, *f.Max)
+	}
+	p.checkCounts(at(i, "minLength"), at(i, "maxLength"), "minLength", "maxLength", f.MinLength, f.MaxLength)
+	if !textual && (f.MinLength != nil || f.MaxLength != nil) {
+		p.add(at(i, pick(f.MinLength != nil, "minLength", "maxLength")), "minLength/maxLength apply only to text and textarea fields, not %s", f.Type)
+	}
+	if f.MaxLength != nil && *f.MaxLength > MaxString {
+		p.add(at(i, "maxLength"), "maxLength %d is above the string limit %d", *f.MaxLength, MaxString)
+	}
+	if f.Pattern != "" {
+		if !textual {
+			p.add(at(i, "pattern"), "pattern applies only to text and textarea fields, not %s", f.Type)
+		}
+		if _, err := compilePattern(f.Pattern); err != nil {
+			p.add(at(i, "pattern"), "pattern does not compile: %v", err)
+		}
+	}
+	if f.Format != "" {
+		if f.Type != Text {
+			p.add(at(i, "format"), "format applies only to text fields, not %s", f.Type)
+		}
+		if !slices.Contains(Formats, f.Format) {
+			p.add(at(i, "format"), "unknown format %q (known: email, uri, date, date-time)", clip(f.Format))
+		}
+	}
+	p.checkCounts(at(i, "minItems"), at(i, "maxItems"), "minItems", "maxItems", f.MinItems, f.MaxItems)
+	if f.Type != Multiselect && (f.MinItems != nil || f.MaxItems != nil) {
+		p.add(at(i, pick(f.MinItems != nil, "minItems", "maxItems")), "minItems/maxItems apply only to multiselect fields, not %s", f.Type)
+	}
+	if f.MinItems != nil && len(f.Options) > 0 && *f.MinItems > len(f.Options) {
+		p.add(at(i, "minItems"), "minItems %d is more than the %d options", *f.MinItems, len(f.Options))
+	}
+}
+
+func (p *problems) checkOptions(f Field, i int, at pathFunc, choice bool) {
+	if !choice {
+		if f.Options != nil {
+			p.add(at(i, "options"), "options apply only to select and multiselect fields, not %s", f.Type)
+		}
+		return
+	}
+	switch n := len(f.Options); {
+	case n == 0:
+		p.add(at(i, "options"), "a %s field needs at least one option", f.Type)
+	case n > MaxOptions:
+		p.add(at(i, "options"), "%d options; the limit is %d", n, MaxOptions)
+	}
+	seen := map[string]bool{}
+	for j, o := range f.Options {
+		if o.Value == "" {
+			p.add(at(i, "options", j), "an option value must not be empty")
+		}
+		if seen[o.Value] {
+			p.add(at(i, "options", j), "duplicate option value %q", clip(o.Value))
+		}
+		seen[o.Value] = true
+		p.checkString(at(i, "options", j), "option value", o.Value)
+		p.checkString(at(i, "options", j), "option label", o.Label)
+	}
+}
+
+// checkCounts checks a pair of non-negative integer bounds.
+func (p *problems) checkCounts(minPath, maxPath, minName, maxName string, lo, hi *int) {
+	if lo != nil && *lo < 0 {
+		p.add(minPath, "%s must not be negative", minName)
+	}
+	if hi != nil && *hi < 0 {
+		p.add(maxPath, "%s must not be negative", maxName)
+	}
+	if lo != nil && hi != nil && *lo > *hi {
+		p.add(minPath, "%s %d is greater than %s %d", minName, *lo, maxName, *hi)
+	}
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
+}
+
+// clip shortens untrusted text quoted in a message so a problem list stays
+// readable and bounded.
+func clip(s string) string {
+	const n = 64
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}

@@ -1,0 +1,145 @@
+package forms
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Untrusted text (from a model or a declaration) must never drive the
+// terminal: an ESC sequence could move the cursor, retitle the window, or
+// write to the clipboard (OSC 52); a bare CR could overwrite what the user
+// reads; bidi overrides could reorder it. The sanitisers remove escape
+// sequences whole and replace other controls with a visible U+FFFD, so a
+// tampered string still looks tampered.
+
+// Sanitize neutralises every control character, newlines and tabs included
+// (each becomes a space), for single-line cells such as labels.
+func Sanitize(s string) string { return sanitize(s, false, false) }
+
+// SanitizeLine is Sanitize: one line, newlines and tabs become spaces.
+func SanitizeLine(s string) string { return sanitize(s, false, false) }
+
+// SanitizeBlock keeps newlines and tabs and neutralises everything else,
+// for multi-line text such as descriptions and textarea values.
+func SanitizeBlock(s string) string { return sanitize(s, true, true) }
+
+const replacement = '\uFFFD'
+
+func sanitize(s string, keepNL, keepTab bool) string {
+	if clean(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b.WriteRune(replacement)
+		case r == 0x1b:
+			i += escapeLen(s[i:])
+			continue
+		case r == 0x9b || r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f:
+			// C1 introducers (CSI, OSC, DCS, SOS, PM, APC): drop the sequence.
+			i += size + c1BodyLen(s[i+size:], r)
+			continue
+		case r == '\n':
+			b.WriteString(pick(keepNL, "\n", " "))
+		case r == '\t':
+			b.WriteString(pick(keepTab, "\t", " "))
+		case r == '\r':
+			if !keepNL || !strings.HasPrefix(s[i+1:], "\n") {
+				b.WriteRune(' ')
+			}
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || isBidi(r):
+			b.WriteRune(replacement)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// clean is the fast path: most text has nothing to neutralise.
+func clean(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == 0x7f || c >= 0x80 {
+			return !strings.ContainsFunc(s, needsWork)
+		}
+	}
+	return true
+}
+
+func needsWork(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || isBidi(r) || r == utf8.RuneError
+}
+
+// isBidi reports explicit directional formatting characters (Trojan Source).
+func isBidi(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// escapeLen is the byte length of the ESC sequence at the start of s.
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	switch s[1] {
+	case '[': // CSI: parameters and intermediates, then one final byte
+		for j := 2; j < len(s); j++ {
+			if s[j] >= 0x40 && s[j] <= 0x7e {
+				return j + 1
+			}
+			if s[j] < 0x20 || s[j] > 0x7e {
+				return j // malformed: stop before the stray byte
+			}
+		}
+		return len(s)
+	case ']', 'P', 'X', '^', '_': // string sequences end with BEL or ST
+		return 2 + stringBodyLen(s[2:])
+	}
+	if s[1] >= 0x20 && s[1] <= 0x2f { // intermediates then a final byte (e.g. ESC ( B)
+		j := 1
+		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+			j++
+		}
+		return min(j+1, len(s))
+	}
+	_, size := utf8.DecodeRuneInString(s[1:])
+	return 1 + size
+}
+
+// stringBodyLen finds the end of an OSC/DCS/SOS/PM/APC payload.
+func stringBodyLen(s string) int {
+	for j := 0; j < len(s); j++ {
+		switch {
+		case s[j] == 0x07:
+			return j + 1
+		case s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\':
+			return j + 2
+		case s[j] == 0x1b:
+			return j
+		}
+		if r, size := utf8.DecodeRuneInString(s[j:]); r == 0x9c {
+			return j + size
+		}
+	}
+	return len(s)
+}
+
+func c1BodyLen(s string, intro rune) int {
+	if intro != 0x9b {
+		return stringBodyLen(s)
+	}
+	for j := 0; j < len(s); j++ {
+		if s[j] >= 0x40 && s[j] <= 0x7e {
+			return j + 1
+		}
+		if s[j] < 0x20 || s[j] > 0x7e {
+			return j
+		}
+	}
+	return len(s)
+}
