@@ -75,6 +75,9 @@ func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *
 	if opts.Width > 0 {
 		l.form.WithWidth(opts.Width)
 	}
+	for _, s := range l.slots {
+		s.quiet = false
+	}
 	return l
 }
 

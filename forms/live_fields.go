@@ -35,11 +35,13 @@ func (s *slot) build() huh.Field {
 		s.setTitle, s.setDesc = func(v string) { c.Title(v) }, func(v string) { c.Description(v) }
 		return c.WithTheme(s.theme)
 	case Select:
+		if len(s.f.Options) > listWindow {
+			l := newList(s)
+			s.setTitle, s.setDesc = func(v string) { l.title = v }, func(v string) { l.desc = v }
+			return l.WithTheme(s.theme)
+		}
 		sel := huh.NewSelect[string]().Key(name).Title(label).Options(s.options()...).
 			Validate(func(string) error { ok(); return nil })
-		if len(s.f.Options) > listWindow {
-			sel.Height(listWindow + 2)
-		}
 		sel.Accessor(textAccess{s})
 		s.setTitle, s.setDesc = func(v string) { sel.Title(v) }, func(v string) { sel.Description(v) }
 		return sel.WithTheme(s.theme)
@@ -141,7 +143,7 @@ func (s *slot) hint() string {
 		return rangeHint(s.f)
 	case Select:
 		if len(s.f.Options) > listWindow {
-			return "/ to filter"
+			return fmt.Sprintf("%d options, / to filter", len(s.f.Options))
 		}
 	case Multiselect:
 		return countHint(s.f, len(s.picks))

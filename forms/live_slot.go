@@ -21,6 +21,7 @@ type slot struct {
 	picks []string // multiselect, in option order
 	has   bool     // boolean and select: a value was chosen or drawn
 
+	quiet     bool // while building: huh's Select writes its first option on its own
 	suggested bool // drawn from prefill and not yet edited or confirmed
 	touched   bool // edited or confirmed since drawn (or loaded from a draft)
 
@@ -39,7 +40,7 @@ type slot struct {
 }
 
 func newSlot(l *Live, f Field) *slot {
-	s := &slot{live: l, f: f, theme: new(huh.Theme)}
+	s := &slot{live: l, f: f, theme: new(huh.Theme), quiet: true}
 	*s.theme = *l.base
 	return s
 }
@@ -208,7 +209,7 @@ type textAccess struct{ s *slot }
 
 func (a textAccess) Get() string { return a.s.text }
 func (a textAccess) Set(v string) {
-	if v != a.s.text {
+	if v != a.s.text && !a.s.quiet {
 		a.s.text = v
 		if a.s.f.Type == Select {
 			a.s.has = true
@@ -221,7 +222,7 @@ type boolAccess struct{ s *slot }
 
 func (a boolAccess) Get() bool { return a.s.on }
 func (a boolAccess) Set(v bool) {
-	if v != a.s.on || !a.s.has {
+	if (v != a.s.on || !a.s.has) && !a.s.quiet {
 		a.s.on, a.s.has = v, true
 		a.s.edited()
 	}
@@ -231,7 +232,7 @@ type picksAccess struct{ s *slot }
 
 func (a picksAccess) Get() []string { return a.s.picks }
 func (a picksAccess) Set(v []string) {
-	if !slices.Equal(v, a.s.picks) {
+	if !slices.Equal(v, a.s.picks) && !a.s.quiet {
 		a.s.picks = slices.Clone(v)
 		a.s.edited()
 	}

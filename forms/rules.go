@@ -126,6 +126,9 @@ func (p *problems) checkOptions(f Field, i int, at pathFunc, choice bool) {
 		if o.Value == "" {
 			p.add(at(i, "options", j), "an option value must not be empty")
 		}
+		if r, bad := controlIn(o.Value, false); bad {
+			p.add(at(i, "options", j), "option value contains the control character %U", r)
+		}
 		if seen[o.Value] {
 			p.add(at(i, "options", j), "duplicate option value %q", clip(o.Value))
 		}

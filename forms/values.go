@@ -210,6 +210,10 @@ func (p *problems) number(f Field, v any, path string) (any, bool) {
 
 // picks accepts []string or []any of strings; order follows the options.
 func (p *problems) picks(f Field, v any, path string) ([]string, bool) {
+	if n := listLen(v); n > MaxOptions {
+		p.add(path, "%d choices; a field has at most %d options", n, MaxOptions)
+		return nil, false
+	}
 	var in []string
 	switch l := v.(type) {
 	case []string:
@@ -225,10 +229,6 @@ func (p *problems) picks(f Field, v any, path string) ([]string, bool) {
 		}
 	default:
 		p.add(path, "%s must be an array of option values, not %s", f.DisplayLabel(), typeName(v))
-		return nil, false
-	}
-	if len(in) > MaxOptions {
-		p.add(path, "%d choices; a field has at most %d options", len(in), MaxOptions)
 		return nil, false
 	}
 	chosen := map[string]bool{}
@@ -313,4 +313,14 @@ func controlIn(s string, multiline bool) (rune, bool) {
 		}
 	}
 	return 0, false
+}
+
+func listLen(v any) int {
+	switch l := v.(type) {
+	case []string:
+		return len(l)
+	case []any:
+		return len(l)
+	}
+	return 0
 }

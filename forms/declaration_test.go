@@ -1,0 +1,205 @@
+package forms
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// decl builds a declaration around one fields array; extra is spliced in
+// as further top-level members (with a leading comma).
+func decl(fields, extra string) string {
+	return `{"requestKey":"k-1","source":{"kind":"dynamic","definition":{"title":"T","fields":` + fields + `}}` + extra + `}`
+}
+
+const textField = `{"name":"a","type":"text"}`
+
+// declCase is one rule: the input and the JSON Pointer paths of the problems
+// it must produce (every listed path must appear; none may be missing).
+type declCase struct {
+	name  string
+	in    string
+	paths []string
+	msg   string // a substring of some problem's message
+}
+
+var declCases = []declCase{
+	// the top level
+	{"not JSON", `{"requestKey":`, []string{""}, "not valid JSON"},
+	{"trailing data", decl(`[`+textField+`]`, ``) + `{}`, []string{""}, "after the top-level"},
+	{"empty input", ``, []string{""}, "empty"},
+	{"top level array", `[1,2]`, []string{""}, "must be an object"},
+	{"top level string", `"x"`, []string{""}, "must be an object"},
+	{"unknown top-level keys", decl(`[`+textField+`]`, `,"zeta":1,"alpha":2`), []string{""}, `"alpha", "zeta"`},
+	{"duplicate top-level key", decl(`[`+textField+`]`, `,"requestKey":"k-2"`), []string{"/requestKey"}, "duplicate key"},
+	{"duplicate key in field", decl(`[{"name":"a","type":"text","name":"b"}]`, ``), []string{"/source/definition/fields/0/name"}, "duplicate key"},
+	{"invalid UTF-8", decl(`[{"name":"a","type":"text","label":"caf`+"\xff"+`"}]`, ``), []string{"/source/definition/fields/0/label"}, "UTF-8"},
+	{"too deep", decl(`[`+textField+`]`, `,"context":{"a":`+strings.Repeat(`[`, 40)+strings.Repeat(`]`, 40)+`}`), []string{"/context/a/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0"}, "nesting"},
+	{"input too large", `{"reason":"` + strings.Repeat("x", MaxInputSize) + `"}`, []string{""}, "limit"},
+
+	// requestKey
+	{"requestKey missing", `{"source":{"kind":"dynamic","definition":{"fields":[` + textField + `]}}}`, []string{"/requestKey"}, "required"},
+	{"requestKey empty", strings.Replace(decl(`[`+textField+`]`, ``), `"k-1"`, `""`, 1), []string{"/requestKey"}, "1–128"},
+	{"requestKey too long", strings.Replace(decl(`[`+textField+`]`, ``), `"k-1"`, `"`+strings.Repeat("k", 129)+`"`, 1), []string{"/requestKey"}, "1–128"},
+	{"requestKey bad char", strings.Replace(decl(`[`+textField+`]`, ``), `"k-1"`, `"k 1"`, 1), []string{"/requestKey"}, "A–Z"},
+	{"requestKey number", strings.Replace(decl(`[`+textField+`]`, ``), `"k-1"`, `7`, 1), []string{"/requestKey"}, "string"},
+
+	// strings
+	{"reason too long", decl(`[`+textField+`]`, `,"reason":"`+strings.Repeat("é", MaxString+1)+`"`), []string{"/reason"}, "4097"},
+	{"label too long", decl(`[{"name":"a","type":"text","label":"`+strings.Repeat("x", MaxString+1)+`"}]`, ``), []string{"/source/definition/fields/0/label"}, "limit"},
+	{"title too long", strings.Replace(decl(`[`+textField+`]`, ``), `"T"`, `"`+strings.Repeat("x", MaxString+1)+`"`, 1), []string{"/source/definition/title"}, "limit"},
+	{"option too long", decl(`[{"name":"a","type":"select","options":["`+strings.Repeat("x", MaxString+1)+`"]}]`, ``), []string{"/source/definition/fields/0/options/0"}, "limit"},
+	{"label not a string", decl(`[{"name":"a","type":"text","label":5}]`, ``), []string{"/source/definition/fields/0/label"}, "string"},
+
+	// source
+	{"source missing", `{"requestKey":"k"}`, []string{"/source"}, "required"},
+	{"source not object", `{"requestKey":"k","source":[]}`, []string{"/source"}, "object"},
+	{"kind missing", `{"requestKey":"k","source":{}}`, []string{"/source/kind"}, "required"},
+	{"unknown kind", `{"requestKey":"k","source":{"kind":"magic"}}`, []string{"/source/kind"}, "unknown source kind"},
+	{"unknown source key", `{"requestKey":"k","source":{"kind":"template","template":"t","url":"x"}}`, []string{"/source"}, `"url"`},
+	{"dynamic without definition", `{"requestKey":"k","source":{"kind":"dynamic"}}`, []string{"/source/definition"}, "needs definition"},
+	{"dynamic with template too", `{"requestKey":"k","source":{"kind":"dynamic","template":"x","definition":{"fields":[` + textField + `]}}}`, []string{"/source/template"}, "does not belong"},
+	{"unknown template", `{"requestKey":"k","source":{"kind":"template","template":"nope"}}`, []string{"/source/template"}, "unknown template"},
+	{"definition not object", `{"requestKey":"k","source":{"kind":"dynamic","definition":"x"}}`, []string{"/source/definition"}, "object"},
+	{"unknown definition key", `{"requestKey":"k","source":{"kind":"dynamic","definition":{"fields":[` + textField + `],"steps":1}}}`, []string{"/source/definition"}, `"steps"`},
+
+	// fields
+	{"no fields", decl(`[]`, ``), []string{"/source/definition/fields"}, "at least one"},
+	{"fields missing", `{"requestKey":"k","source":{"kind":"dynamic","definition":{}}}`, []string{"/source/definition/fields"}, "required"},
+	{"fields not array", decl(`{}`, ``), []string{"/source/definition/fields"}, "array"},
+	{"33 fields", decl(manyFields(33), ``), []string{"/source/definition/fields"}, "limit is 32"},
+	{"field not object", decl(`["a"]`, ``), []string{"/source/definition/fields/0"}, "object"},
+	{"unknown field keys", decl(`[{"name":"a","type":"text","colour":"red","size":1}]`, ``), []string{"/source/definition/fields/0"}, `"colour", "size"`},
+	{"name missing", decl(`[{"type":"text"}]`, ``), []string{"/source/definition/fields/0/name"}, "required"},
+	{"bad name", decl(`[{"name":"1a","type":"text"}]`, ``), []string{"/source/definition/fields/0/name"}, "must match"},
+	{"name too long", decl(`[{"name":"a`+strings.Repeat("b", 64)+`","type":"text"}]`, ``), []string{"/source/definition/fields/0/name"}, "must match"},
+	{"control char in name", decl(`[{"name":"a\u0007","type":"text"}]`, ``), []string{"/source/definition/fields/0/name"}, "must match"},
+	{"duplicate names", decl(`[`+textField+`,`+textField+`]`, ``), []string{"/source/definition/fields/1/name"}, "duplicate field name"},
+	{"type missing", decl(`[{"name":"a"}]`, ``), []string{"/source/definition/fields/0/type"}, "required"},
+	{"unknown type", decl(`[{"name":"a","type":"color"}]`, ``), []string{"/source/definition/fields/0/type"}, "unknown field type"},
+	{"required not bool", decl(`[{"name":"a","type":"text","required":"yes"}]`, ``), []string{"/source/definition/fields/0/required"}, "true or false"},
+
+	// options
+	{"select without options", decl(`[{"name":"a","type":"select"}]`, ``), []string{"/source/definition/fields/0/options"}, "at least one option"},
+	{"multiselect empty options", decl(`[{"name":"a","type":"multiselect","options":[]}]`, ``), []string{"/source/definition/fields/0/options"}, "at least one option"},
+	{"101 options", decl(`[{"name":"a","type":"select","options":`+manyOptions(101)+`}]`, ``), []string{"/source/definition/fields/0/options"}, "limit is 100"},
+	{"duplicate option values", decl(`[{"name":"a","type":"select","options":["x",{"value":"x","label":"X"}]}]`, ``), []string{"/source/definition/fields/0/options/1"}, "duplicate option"},
+	{"options on text", decl(`[{"name":"a","type":"text","options":["x"]}]`, ``), []string{"/source/definition/fields/0/options"}, "only to select"},
+	{"option wrong type", decl(`[{"name":"a","type":"select","options":[3]}]`, ``), []string{"/source/definition/fields/0/options/0"}, "string or {value, label}"},
+	{"option object without value", decl(`[{"name":"a","type":"select","options":[{"label":"X"}]}]`, ``), []string{"/source/definition/fields/0/options/0/value"}, "needs a value"},
+	{"option unknown key", decl(`[{"name":"a","type":"select","options":[{"value":"x","icon":"y"}]}]`, ``), []string{"/source/definition/fields/0/options/0"}, `"icon"`},
+	{"empty option value", decl(`[{"name":"a","type":"select","options":[""]}]`, ``), []string{"/source/definition/fields/0/options/0"}, "empty"},
+	{"control char in option", decl(`[{"name":"a","type":"select","options":["a\u001b[2J"]}]`, ``), []string{"/source/definition/fields/0/options/0"}, "control character"},
+
+	// numeric bounds
+	{"min greater than max", decl(`[{"name":"a","type":"number","min":5,"max":1}]`, ``), []string{"/source/definition/fields/0/min"}, "greater than max"},
+	{"min on text", decl(`[{"name":"a","type":"text","min":1}]`, ``), []string{"/source/definition/fields/0/min"}, "only to number"},
+	{"max on select", decl(`[{"name":"a","type":"select","options":["x"],"max":1}]`, ``), []string{"/source/definition/fields/0/max"}, "only to number"},
+	{"min as string", decl(`[{"name":"a","type":"number","min":"1"}]`, ``), []string{"/source/definition/fields/0/min"}, "must be a number"},
+	{"min overflows", decl(`[{"name":"a","type":"number","min":1e400}]`, ``), []string{"/source/definition/fields/0/min"}, "finite"},
+
+	// lengths
+	{"minLength greater than maxLength", decl(`[{"name":"a","type":"text","minLength":5,"maxLength":2}]`, ``), []string{"/source/definition/fields/0/minLength"}, "greater than"},
+	{"negative minLength", decl(`[{"name":"a","type":"text","minLength":-1}]`, ``), []string{"/source/definition/fields/0/minLength"}, "negative"},
+	{"negative maxLength", decl(`[{"name":"a","type":"textarea","maxLength":-3}]`, ``), []string{"/source/definition/fields/0/maxLength"}, "negative"},
+	{"fractional maxLength", decl(`[{"name":"a","type":"text","maxLength":2.5}]`, ``), []string{"/source/definition/fields/0/maxLength"}, "whole"},
+	{"maxLength above limit", decl(`[{"name":"a","type":"text","maxLength":5000}]`, ``), []string{"/source/definition/fields/0/maxLength"}, "string limit"},
+	{"minLength on number", decl(`[{"name":"a","type":"number","minLength":1}]`, ``), []string{"/source/definition/fields/0/minLength"}, "only to text"},
+
+	// pattern and format
+	{"pattern does not compile", decl(`[{"name":"a","type":"text","pattern":"(ab"}]`, ``), []string{"/source/definition/fields/0/pattern"}, "does not compile"},
+	{"pattern on boolean", decl(`[{"name":"a","type":"boolean","pattern":"x"}]`, ``), []string{"/source/definition/fields/0/pattern"}, "only to text"},
+	{"unknown format", decl(`[{"name":"a","type":"text","format":"phone"}]`, ``), []string{"/source/definition/fields/0/format"}, "unknown format"},
+	{"format on textarea", decl(`[{"name":"a","type":"textarea","format":"email"}]`, ``), []string{"/source/definition/fields/0/format"}, "only to text"},
+
+	// items
+	{"minItems greater than maxItems", decl(`[{"name":"a","type":"multiselect","options":["x","y"],"minItems":2,"maxItems":1}]`, ``), []string{"/source/definition/fields/0/minItems"}, "greater than"},
+	{"minItems above options", decl(`[{"name":"a","type":"multiselect","options":["x"],"minItems":2}]`, ``), []string{"/source/definition/fields/0/minItems"}, "more than the 1 options"},
+	{"negative maxItems", decl(`[{"name":"a","type":"multiselect","options":["x"],"maxItems":-1}]`, ``), []string{"/source/definition/fields/0/maxItems"}, "negative"},
+	{"minItems on select", decl(`[{"name":"a","type":"select","options":["x"],"minItems":1}]`, ``), []string{"/source/definition/fields/0/minItems"}, "only to multiselect"},
+
+	// prefill and supplied
+	{"prefill unknown field", decl(`[`+textField+`]`, `,"prefill":{"b":"x"}`), []string{"/prefill/b"}, "unknown field"},
+	{"supplied unknown field", decl(`[`+textField+`]`, `,"supplied":{"b":"x"}`), []string{"/supplied/b"}, "unknown field"},
+	{"prefill wrong type", decl(`[`+textField+`]`, `,"prefill":{"a":5}`), []string{"/prefill/a"}, "must be a string"},
+	{"prefill not object", decl(`[`+textField+`]`, `,"prefill":[1]`), []string{"/prefill"}, "object"},
+	{"prefill option not listed", decl(`[{"name":"a","type":"select","options":["x"]}]`, `,"prefill":{"a":"y"}`), []string{"/prefill/a"}, "not one of the options"},
+	{"supplied number as string", decl(`[{"name":"a","type":"integer"}]`, `,"supplied":{"a":"5"}`), []string{"/supplied/a"}, "must be a number"},
+	{"supplied integer with fraction", decl(`[{"name":"a","type":"integer"},`+textField2+`]`, `,"supplied":{"a":5.5}`), []string{"/supplied/a"}, "whole number"},
+	{"prefill out of range", decl(`[{"name":"a","type":"integer","min":1,"max":12}]`, `,"prefill":{"a":13}`), []string{"/prefill/a"}, "at most 12"},
+	{"prefill too short", decl(`[{"name":"a","type":"text","minLength":3}]`, `,"prefill":{"a":"ab"}`), []string{"/prefill/a"}, "at least 3"},
+	{"prefill pattern", decl(`[{"name":"a","type":"text","pattern":"^[0-9]+$"}]`, `,"prefill":{"a":"ab"}`), []string{"/prefill/a"}, "pattern"},
+	{"prefill format", decl(`[{"name":"a","type":"text","format":"date"}]`, `,"prefill":{"a":"2026-13-01"}`), []string{"/prefill/a"}, "date"},
+	{"prefill too many items", decl(`[{"name":"a","type":"multiselect","options":["x","y"],"maxItems":1}]`, `,"prefill":{"a":["x","y"]}`), []string{"/prefill/a"}, "at most 1"},
+	{"prefill item not listed", decl(`[{"name":"a","type":"multiselect","options":["x"]}]`, `,"prefill":{"a":["z"]}`), []string{"/prefill/a/0"}, "not one of"},
+	{"prefill control chars", decl(`[`+textField+`]`, `,"prefill":{"a":"x\u001b]0;pwn\u0007"}`), []string{"/prefill/a"}, "control character"},
+	{"supplied bool wrong", decl(`[{"name":"a","type":"boolean"},`+textField2+`]`, `,"supplied":{"a":"true"}`), []string{"/supplied/a"}, "true or false"},
+
+	// context and expiresAt
+	{"context not object", decl(`[`+textField+`]`, `,"context":[1]`), []string{"/context"}, "object"},
+	{"context too large", decl(`[`+textField+`]`, `,"context":{"a":"`+strings.Repeat("x", MaxContext)+`"}`), []string{"/context"}, "limit is 16384"},
+	{"expiresAt not RFC 3339", decl(`[`+textField+`]`, `,"expiresAt":"tomorrow"`), []string{"/expiresAt"}, "RFC 3339"},
+	{"expiresAt number", decl(`[`+textField+`]`, `,"expiresAt":5`), []string{"/expiresAt"}, "RFC 3339"},
+}
+
+const textField2 = `{"name":"b","type":"text"}`
+
+func manyFields(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf(`{"name":"f%d","type":"text"}`, i)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+func manyOptions(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf(`"o%d"`, i)
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+func TestParseDeclarationRules(t *testing.T) {
+	t.Parallel()
+	for _, tc := range declCases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d, probs := ParseDeclaration([]byte(tc.in), nil)
+			if d != nil || len(probs) == 0 {
+				t.Fatalf("accepted; want problems at %v", tc.paths)
+			}
+			assertProblems(t, probs, tc.paths, tc.msg)
+		})
+	}
+}
+
+func assertProblems(t *testing.T, probs []Problem, paths []string, msg string) {
+	t.Helper()
+	got := map[string]bool{}
+	found := msg == ""
+	for _, p := range probs {
+		got[p.Path] = true
+		found = found || strings.Contains(p.Message, msg)
+	}
+	for _, want := range paths {
+		if !got[want] {
+			t.Errorf("no problem at %q; got %v", want, probs)
+		}
+	}
+	if !found {
+		t.Errorf("no message containing %q; got %v", msg, probs)
+	}
+}
+
+func TestParseDeclarationListsEveryProblem(t *testing.T) {
+	in := `{"requestKey":"","zz":1,"source":{"kind":"dynamic","definition":{"fields":[
+		{"name":"1","type":"text","min":3},
+		{"name":"b","type":"select"},
+		{"name":"c","type":"number","min":5,"max":1}]}},
+		"prefill":{"nope":1},"expiresAt":"soon"}`
+	_, probs := ParseDeclaration([]byte(in), nil)
+	assertProblems(t, probs, []string{"", "/requestKey", "/source/definition/fields/0/name",
+		"/source/definition/fields/0/min", "/source/definition/fields/1/options",
+		"/source/definition/fields/2/min", "/prefill/nope", "/expiresAt"}, "")
+}

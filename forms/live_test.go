@@ -1,0 +1,340 @@
+package forms
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestMain(m *testing.M) {
+	// Goldens and assertions read plain text: pin the colour profile.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// pump delivers msg to the form and then the messages its commands yield,
+// the way a Bubble Tea program would. Timers (cursor blink) are dropped.
+func pump(f *huh.Form, msg tea.Msg) {
+	queue := []tea.Msg{msg}
+	for n := 0; len(queue) > 0 && n < 100; n++ {
+		m := queue[0]
+		queue = queue[1:]
+		if batch, ok := m.(tea.BatchMsg); ok {
+			for _, c := range batch {
+				queue = append(queue, run(c)...)
+			}
+			continue
+		}
+		if cmds := asCmds(m); cmds != nil {
+			for _, c := range cmds {
+				queue = append(queue, run(c)...)
+			}
+			continue
+		}
+		_, cmd := f.Update(m)
+		queue = append(queue, run(cmd)...)
+	}
+}
+
+// asCmds unwraps tea.Sequence's unexported message (a slice of commands).
+func asCmds(m tea.Msg) []tea.Cmd {
+	v := reflect.ValueOf(m)
+	if v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeOf(tea.Cmd(nil)) {
+		return nil
+	}
+	out := make([]tea.Cmd, v.Len())
+	for i := range out {
+		out[i] = v.Index(i).Interface().(tea.Cmd)
+	}
+	return out
+}
+
+func run(c tea.Cmd) []tea.Msg {
+	if c == nil {
+		return nil
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- c() }()
+	select {
+	case m := <-ch:
+		if m == nil {
+			return nil
+		}
+		return []tea.Msg{m}
+	case <-time.After(20 * time.Millisecond):
+		return nil
+	}
+}
+
+func press(t tea.KeyType) tea.KeyMsg { return tea.KeyMsg{Type: t} }
+func typed(s string) tea.KeyMsg    { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+func start(def Definition, supplied, prefill, draft Values) *Live {
+	l := Build(def, supplied, prefill, draft, BuildOptions{Width: 60})
+	pump(l.Form(), l.Form().Init())
+	return l
+}
+
+func TestLivePrefillIsASuggestionUntilConfirmed(t *testing.T) {
+	l := start(travelDef, nil, Values{"destination": "Shanghai", "travelers": int64(2)}, nil)
+	if !l.Suggested("destination") || !strings.Contains(l.Form().View(), "Destination * · suggested") {
+		t.Fatalf("prefill not drawn as a suggestion:\n%s", l.Form().View())
+	}
+	if l.Edited() || len(l.Draft()) != 0 {
+		t.Fatalf("nothing done yet, but edited=%v draft=%v", l.Edited(), l.Draft())
+	}
+	pump(l.Form(), press(tea.KeyEnter)) // confirm by moving past
+	if l.Suggested("destination") || !l.Edited() {
+		t.Fatal("enter did not confirm the suggestion")
+	}
+	if got := l.Draft(); !reflect.DeepEqual(got, Values{"destination": "Shanghai"}) {
+		t.Fatalf("draft %v", got)
+	}
+	if !l.Suggested("travelers") {
+		t.Fatal("a field not yet reached lost its suggestion")
+	}
+	if v := l.Values(); v["travelers"] != int64(2) || v["destination"] != "Shanghai" {
+		t.Fatalf("values %v", v)
+	}
+}
+
+func TestLiveEditingClearsSuggestion(t *testing.T) {
+	l := start(travelDef, nil, Values{"destination": "Shanghai"}, nil)
+	pump(l.Form(), press(tea.KeyBackspace))
+	if l.Suggested("destination") || !l.Edited() || l.Values()["destination"] != "Shangha" {
+		t.Fatalf("suggested=%v edited=%v values=%v", l.Suggested("destination"), l.Edited(), l.Values())
+	}
+}
+
+func TestLiveDraftKeepsHalfTypedNumbers(t *testing.T) {
+	def := Definition{Fields: []Field{{Name: "n", Type: Integer, Label: "Count", Required: true}, {Name: "x", Type: Number}}}
+	l := start(def, nil, nil, nil)
+	pump(l.Form(), typed("12a"))
+	if _, ok := l.Values()["n"]; ok {
+		t.Fatalf("unparsable number leaked into values: %v", l.Values())
+	}
+	if p := l.Problems(); len(p) != 1 || p[0].Path != "/values/n" {
+		t.Fatalf("problems %v", p)
+	}
+	if !strings.Contains(l.Form().View(), "is not a whole number") {
+		t.Fatalf("no live hint:\n%s", l.Form().View())
+	}
+	draft := l.Draft()
+	if draft["n"] != "12a" || l.RawText()["n"] != "12a" {
+		t.Fatalf("draft %v raw %v", draft, l.RawText())
+	}
+	// What the store does: a JSON round trip.
+	raw := CanonicalJSON(draft)
+	back, _ := ParseValues(raw, "")
+	again := start(def, nil, nil, Values(back))
+	if again.RawText()["n"] != "12a" || !strings.Contains(again.Form().View(), "12a") {
+		t.Fatalf("draft not restored: %v\n%s", again.RawText(), again.Form().View())
+	}
+	if again.Edited() {
+		t.Fatal("a restored draft counts as edited before any key")
+	}
+}
+
+func TestLivePrecedenceAndSupplied(t *testing.T) {
+	l := start(travelDef, Values{"travelers": int64(3)}, Values{"destination": "Shanghai", "budget": 10.0},
+		Values{"destination": "", "budget": "99.5"})
+	if l.Suggested("destination") || l.Suggested("budget") {
+		t.Fatal("draft values drawn as suggestions")
+	}
+	v := l.Values()
+	if _, has := v["destination"]; has || v["budget"] != 99.5 {
+		t.Fatalf("values %v", v)
+	}
+	if _, has := v["travelers"]; has || strings.Contains(l.Form().View(), "Travelers") {
+		t.Fatal("a supplied field was asked")
+	}
+	if !reflect.DeepEqual(l.Draft(), Values{"destination": "", "budget": "99.5"}) {
+		t.Fatalf("draft %v", l.Draft())
+	}
+}
+
+func TestLiveBooleanNeedsAnAnswer(t *testing.T) {
+	def := Definition{Fields: []Field{{Name: "ok", Type: Boolean, Label: "OK?", Required: true}}}
+	l := start(def, nil, nil, nil)
+	if _, has := l.Values()["ok"]; has {
+		t.Fatal("an untouched boolean has a value")
+	}
+	pump(l.Form(), press(tea.KeyEnter))
+	if l.Values()["ok"] != false || len(Missing(def, l.Values())) != 0 {
+		t.Fatalf("values %v", l.Values())
+	}
+}
+
+func TestLiveSelectAndMultiselect(t *testing.T) {
+	def := Definition{Fields: []Field{
+		{Name: "t", Type: Select, Label: "Transport", Options: []Option{{Value: "train"}, {Value: "plane"}, {Value: "car"}}},
+		{Name: "m", Type: Multiselect, Label: "Pick", MaxItems: ip(2), Options: []Option{{Value: "a"}, {Value: "b"}, {Value: "c"}}},
+	}}
+	l := start(def, nil, Values{"t": "car"}, nil)
+	view := l.Form().View()
+	for _, o := range []string{"train", "plane", "car"} {
+		if !strings.Contains(view, o) {
+			t.Fatalf("option %q hidden by the preselection:\n%s", o, view)
+		}
+	}
+	pump(l.Form(), press(tea.KeyUp))
+	if l.Values()["t"] != "plane" || l.Suggested("t") {
+		t.Fatalf("values %v", l.Values())
+	}
+	pump(l.Form(), press(tea.KeyEnter))
+	pump(l.Form(), typed("x"))
+	if got := l.Values()["m"]; !reflect.DeepEqual(got, []string{"a"}) {
+		t.Fatalf("multiselect %v", got)
+	}
+	if !strings.Contains(l.Form().View(), "1 of at most 2 selected") {
+		t.Fatalf("no count hint:\n%s", l.Form().View())
+	}
+}
+
+func TestLivePagesAndNothingToAsk(t *testing.T) {
+	def := Definition{Title: "Big"}
+	for i := 0; i < MaxFields; i++ {
+		def.Fields = append(def.Fields, Field{Name: "f" + string(rune('a'+i%26)) + string(rune('a'+i/26)), Type: Text})
+	}
+	l := start(def, nil, nil, nil)
+	if !strings.Contains(l.Form().View(), "(1/8)") {
+		t.Fatalf("no page mark:\n%s", l.Form().View())
+	}
+	none := start(travelDef, Values{"destination": "x", "start": "x", "travelers": int64(1), "budget": 1.0,
+		"transport": "car", "interests": []string{"food"}, "notes": "n", "ok": true}, nil, nil)
+	if !strings.Contains(none.Form().View(), "Nothing left to ask") {
+		t.Fatalf("view:\n%s", none.Form().View())
+	}
+}
+
+func TestLiveSanitisesUntrustedText(t *testing.T) {
+	def := Definition{Title: "T\x1b]0;pwn\x07", Fields: []Field{{Name: "a", Type: Select, Label: "L\x1b[2J",
+		Description: "d\x1b[31m", Options: []Option{{Value: "v", Label: "o\u202e"}}}}}
+	view := start(def, nil, nil, nil).Form().View()
+	if strings.ContainsAny(view, "\x1b\x07\u202e") {
+		t.Fatalf("raw control reached the view: %q", view)
+	}
+}
+
+// ---- goldens ----
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestGoldenFieldTypes(t *testing.T) {
+	long := Field{Name: "city", Type: Select, Label: "City", Required: true}
+	for _, c := range []string{"Amsterdam", "Berlin", "Cairo", "Delhi", "Edinburgh", "Florence", "Geneva",
+		"Hanoi", "Istanbul", "Jakarta", "Kyoto", "Lima", "Madrid", "Nairobi"} {
+		long.Options = append(long.Options, Option{Value: strings.ToLower(c), Label: c})
+	}
+	cases := []struct {
+		name    string
+		field   Field
+		prefill any
+		keys    []tea.Msg
+	}{
+		{"text", Field{Name: "destination", Type: Text, Label: "Destination", Description: "Where to?", Placeholder: "a city", Required: true}, nil, nil},
+		{"text_suggested", Field{Name: "destination", Type: Text, Label: "Destination", Required: true}, "Shanghai", nil},
+		{"text_date", Field{Name: "start", Type: Text, Label: "Start", Format: "date", Required: true}, nil, nil},
+		{"text_email", Field{Name: "mail", Type: Text, Label: "Email", Format: "email", MaxLength: ip(80)}, nil, nil},
+		{"textarea", Field{Name: "notes", Type: Textarea, Label: "Notes", Description: "Anything else"}, "line one\nline two", nil},
+		{"number", Field{Name: "budget", Type: Number, Label: "Budget", Min: fp(0)}, nil, nil},
+		{"integer_range", Field{Name: "travelers", Type: Integer, Label: "Travelers", Min: fp(1), Max: fp(12), Required: true}, int64(2), nil},
+		{"integer_bad_text", Field{Name: "travelers", Type: Integer, Label: "Travelers", Min: fp(1), Max: fp(12)}, nil, []tea.Msg{typed("12a")}},
+		{"boolean", Field{Name: "ok", Type: Boolean, Label: "Insurance", Description: "Add travel insurance?"}, true, nil},
+		{"select", Field{Name: "transport", Type: Select, Label: "Transport", Required: true,
+			Options: []Option{{Value: "train", Label: "Train"}, {Value: "plane", Label: "Plane"}, {Value: "car", Label: "Car"}}}, "car", nil},
+		{"select_long", long, "madrid", nil},
+		{"multiselect", Field{Name: "interests", Type: Multiselect, Label: "Interests", MaxItems: ip(3),
+			Options: []Option{{Value: "food", Label: "Food"}, {Value: "museums", Label: "Museums"}, {Value: "hiking", Label: "Hiking"}, {Value: "beach", Label: "Beach"}}},
+			[]string{"food", "hiking"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			def := Definition{Title: "Golden", Fields: []Field{tc.field}}
+			var prefill Values
+			if tc.prefill != nil {
+				prefill = Values{tc.field.Name: tc.prefill}
+			}
+			l := start(def, nil, prefill, nil)
+			for _, k := range tc.keys {
+				pump(l.Form(), k)
+			}
+			golden(t, "field_"+tc.name, l.Form().View())
+		})
+	}
+}
+
+func TestGoldenPagedForm(t *testing.T) {
+	l := start(travelDef, Values{"ok": true}, Values{"destination": "Shanghai"}, nil)
+	golden(t, "form_travel_page1", l.Form().View())
+	for i := 0; i < 4; i++ {
+		pump(l.Form(), press(tea.KeyTab))
+	}
+	golden(t, "form_travel_page2", l.Form().View())
+}
+
+func TestGoldenReview(t *testing.T) {
+	values := Values{"destination": "Shang\x1b[2Jhai", "start": "2026-05-01", "budget": 1500.5,
+		"transport": "train", "interests": []string{"food", "hiking"}, "notes": "window seat\naisle is fine"}
+	golden(t, "review", Review(travelDef, Values{"travelers": int64(2)}, values, 60))
+}
+
+func TestLiveLongSelectFiltersAndChooses(t *testing.T) {
+	f := Field{Name: "n", Type: Select, Label: "Number", Required: true}
+	for i := 0; i < 30; i++ {
+		v := "opt" + string(rune('a'+i%26)) + string(rune('0'+i/26))
+		f.Options = append(f.Options, Option{Value: v})
+	}
+	def := Definition{Fields: []Field{f, {Name: "after", Type: Text}}}
+	l := start(def, nil, Values{"n": "optz0"}, nil)
+	view := l.Form().View()
+	if !strings.Contains(view, "opty0") || !strings.Contains(view, "optu0") || !strings.Contains(view, "> optz0") {
+		t.Fatalf("preselection without its neighbours:\n%s", view)
+	}
+	pump(l.Form(), press(tea.KeyDown))
+	if l.Values()["n"] != "opta1" || l.Suggested("n") {
+		t.Fatalf("values %v", l.Values())
+	}
+	pump(l.Form(), typed("/"))
+	pump(l.Form(), typed("c1"))
+	if v := l.Form().View(); !strings.Contains(v, "/c1") || !strings.Contains(v, "> optc1") || strings.Contains(v, "optz0") {
+		t.Fatalf("filter view:\n%s", v)
+	}
+	pump(l.Form(), press(tea.KeyEnter))
+	if l.Values()["n"] != "optc1" {
+		t.Fatalf("values %v", l.Values())
+	}
+	if fv := l.Form().GetFocusedField(); fv.GetKey() != "after" {
+		t.Fatalf("focus did not move on: %s", fv.GetKey())
+	}
+}
