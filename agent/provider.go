@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 )
 
 // Roles of a history message.
@@ -44,6 +45,11 @@ type Request struct {
 	Tools    []ToolSpec
 	// OnText, when set, receives streamed assistant text as it arrives.
 	OnText func(delta string)
+	// OnReset, when set, is called when the text streamed so far is void
+	// because the call starts over (WithRetry after a dropped stream): the
+	// consumer discards its preview. Without it, a call that has streamed
+	// text is not retried, so text is never shown twice.
+	OnReset func()
 }
 
 // Response is the model's turn.
@@ -64,6 +70,8 @@ type ProviderError struct {
 	Status    int
 	Message   string
 	Transient bool
+	// RetryAfter is the wait the server asked for (Retry-After), if any.
+	RetryAfter time.Duration
 }
 
 func (e *ProviderError) Error() string { return e.Message }
