@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -28,6 +29,9 @@ type Store struct {
 	path string
 	w    *sql.DB
 	r    *sql.DB
+
+	watchMu sync.Mutex
+	watch   *sql.Conn
 }
 
 // DBTX is what typed queries run on: the writer inside a transaction, or the
@@ -48,7 +52,9 @@ type OpenError struct {
 	Reason string
 }
 
-func (e *OpenError) Error() string { return fmt.Sprintf("cannot open database %s: %s", e.Path, e.Reason) }
+func (e *OpenError) Error() string {
+	return fmt.Sprintf("cannot open database %s: %s", e.Path, e.Reason)
+}
 
 var sqliteHeader = []byte("SQLite format 3\x00")
 
@@ -142,6 +148,12 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes both pools.
 func (s *Store) Close() error {
+	s.watchMu.Lock()
+	if s.watch != nil {
+		s.watch.Close()
+		s.watch = nil
+	}
+	s.watchMu.Unlock()
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
@@ -165,8 +177,18 @@ func (s *Store) Write(ctx context.Context, fn func(q Q) error) error {
 // DataVersion changes whenever another connection commits to the database;
 // the UI polls it to notice other processes' writes.
 func (s *Store) DataVersion(ctx context.Context) (int64, error) {
+	// data_version is per connection: ask the same one every time.
+	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
+	if s.watch == nil {
+		c, err := s.r.Conn(ctx)
+		if err != nil {
+			return 0, err
+		}
+		s.watch = c
+	}
 	var v int64
-	err := s.r.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
+	err := s.watch.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
 	return v, err
 }
 

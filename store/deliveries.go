@@ -15,6 +15,7 @@ const (
 
 	DeliveryAnswer = "answer"
 	DeliveryCancel = "cancel"
+	DeliveryExpire = "expire"
 )
 
 // Delivery records handing an answer or a cancellation to the agent.
@@ -167,3 +168,4 @@ func (q Q) Templates(ctx context.Context) ([]Template, error) {
 	}
 	return out, rows.Err()
 }
+

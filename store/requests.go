@@ -73,10 +73,10 @@ func (q Q) GetRequest(ctx context.Context, id string) (Request, error) {
 	return scanRequest(q.db.QueryRowContext(ctx, `SELECT `+reqCols+` FROM requests WHERE id = ?`, id))
 }
 
-// RequestByKey finds a chat's request by its requestKey.
-func (q Q) RequestByKey(ctx context.Context, chatID, key string) (Request, error) {
+// RequestByKey finds a run's request by its requestKey.
+func (q Q) RequestByKey(ctx context.Context, runID, key string) (Request, error) {
 	return scanRequest(q.db.QueryRowContext(ctx,
-		`SELECT `+reqCols+` FROM requests WHERE chat_id = ? AND request_key = ?`, chatID, key))
+		`SELECT `+reqCols+` FROM requests WHERE run_id = ? AND request_key = ?`, runID, key))
 }
 
 // RequestFilter narrows ListRequests; empty fields match everything.
@@ -181,6 +181,25 @@ func (q Q) Revisions(ctx context.Context, requestID string) ([]Revision, error) 
 			return nil, err
 		}
 		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// DueRequests lists pending requests whose deadline is at or before now.
+func (q Q) DueRequests(ctx context.Context, now int64) ([]Request, error) {
+	rows, err := q.db.QueryContext(ctx,
+		`SELECT `+reqCols+` FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY seq`, now)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Request
+	for rows.Next() {
+		r, err := scanRequest(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
 	}
 	return out, rows.Err()
 }

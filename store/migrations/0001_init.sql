@@ -69,7 +69,7 @@ CREATE TABLE requests (
     created_at    INTEGER NOT NULL,
     updated_at    INTEGER NOT NULL,
     closed_at     INTEGER,
-    UNIQUE (chat_id, request_key)
+    UNIQUE (run_id, request_key)
 );
 CREATE INDEX requests_state ON requests (state, seq);
 CREATE INDEX requests_chat ON requests (chat_id, seq);
@@ -124,7 +124,7 @@ CREATE TABLE deliveries (
     id         INTEGER PRIMARY KEY AUTOINCREMENT,
     request_id TEXT NOT NULL REFERENCES requests (id) ON DELETE CASCADE,
     run_id     TEXT REFERENCES runs (id) ON DELETE CASCADE,
-    kind       TEXT NOT NULL CHECK (kind IN ('answer', 'cancel')),
+    kind       TEXT NOT NULL CHECK (kind IN ('answer', 'cancel', 'expire')),
     state      TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'unknown', 'failed')),
     attempts   INTEGER NOT NULL DEFAULT 0,
     last_error TEXT NOT NULL DEFAULT '',

@@ -1,0 +1,99 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Offline is the deterministic demo agent (DESIGN §9). It needs no key and
+// no network, answers the same history with the same turn, and drives every
+// input feature through the same tools a real model would use.
+type Offline struct{}
+
+// Name implements Provider.
+func (Offline) Name() string { return "offline" }
+
+// Complete implements Provider.
+func (o Offline) Complete(ctx context.Context, req Request) (Response, error) {
+	if err := ctx.Err(); err != nil {
+		return Response{}, err
+	}
+	msg := o.turn(req.Messages)
+	msg.Role = RoleAssistant
+	if req.OnText != nil && msg.Content != "" {
+		for _, w := range strings.SplitAfter(msg.Content, " ") {
+			req.OnText(w)
+		}
+	}
+	return Response{Message: msg}, nil
+}
+
+func (o Offline) turn(h []Message) Message {
+	if len(h) == 0 {
+		return Message{Content: "Hello! Tell me what to work on."}
+	}
+	st := readHistory(h)
+	last := h[len(h)-1]
+	if res, ok := parseStatus(last.Content); ok && (last.Role == RoleUser || last.Role == RoleTool) {
+		switch res.Status {
+		case "input_received":
+			return Message{Content: st.finish(res)}
+		case "input_cancelled":
+			return Message{Content: "Understood — I'll go on without that detail. Done."}
+		}
+	}
+	if last.Role == RoleTool {
+		return Message{Content: toolSummary(last)}
+	}
+	if last.Role != RoleUser {
+		return Message{Content: "Done."}
+	}
+	if pend := st.pending(); pend != nil {
+		if vals := pend.match(last.Content); len(vals) > 0 {
+			args, _ := json.Marshal(map[string]any{"requestId": pend.id, "digest": pend.digest, "values": vals})
+			return Message{
+				Content:   "I read that as an answer to \"" + pend.def.Title + "\" — please confirm the proposal.",
+				ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_resolve", Arguments: args}},
+			}
+		}
+		return Message{Content: fmt.Sprintf("I still need \"%s\" to go on. Answer the form above, or tell me, for example, `%s`.",
+			pend.def.Title, pend.example())}
+	}
+	decl := demoRequest(last.Content)
+	args, _ := json.Marshal(decl)
+	return Message{
+		Content:   decl.intro,
+		ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_request", Arguments: args}},
+	}
+}
+
+// toolSummary answers a tool result that did not pause the run.
+func toolSummary(m Message) string {
+	var r struct {
+		OK    bool `json:"ok"`
+		Error struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal([]byte(m.Content), &r) == nil && !r.OK && r.Error.Code != "" {
+		return fmt.Sprintf("That did not work (%s: %s). I'll stop here.", r.Error.Code, r.Error.Message)
+	}
+	return "Done."
+}
+
+type statusResult struct {
+	Status    string         `json:"status"`
+	RequestID string         `json:"requestId"`
+	Values    map[string]any `json:"values"`
+}
+
+func parseStatus(s string) (statusResult, bool) {
+	var r statusResult
+	if !strings.HasPrefix(strings.TrimSpace(s), "{") || json.Unmarshal([]byte(s), &r) != nil {
+		return r, false
+	}
+	return r, r.Status != ""
+}

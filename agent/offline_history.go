@@ -1,0 +1,221 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// demoField and demoDef mirror the parts of a form definition the demo agent
+// reads back from its own input_request calls.
+type demoField struct {
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Options []any  `json:"options,omitempty"`
+}
+
+type demoDef struct {
+	Title  string      `json:"title"`
+	Fields []demoField `json:"fields"`
+}
+
+type demoRequestArgs struct {
+	RequestKey string `json:"requestKey"`
+	Source     struct {
+		Definition demoDef `json:"definition"`
+	} `json:"source"`
+}
+
+// asked is one request the demo agent opened in this run.
+type asked struct {
+	key    string
+	id     string
+	digest string
+	def    demoDef
+	closed bool
+}
+
+type history struct {
+	asked []*asked
+	turns int
+}
+
+func readHistory(h []Message) *history {
+	st := &history{}
+	byCall := map[string]*asked{}
+	for _, m := range h {
+		switch m.Role {
+		case RoleAssistant:
+			st.turns++
+			for _, c := range m.ToolCalls {
+				if c.Name != "input_request" {
+					continue
+				}
+				var a demoRequestArgs
+				if json.Unmarshal(c.Arguments, &a) == nil {
+					r := &asked{key: a.RequestKey, def: a.Source.Definition}
+					byCall[c.ID] = r
+					st.asked = append(st.asked, r)
+				}
+			}
+		case RoleTool:
+			if r := byCall[m.ToolCallID]; r != nil {
+				var res struct {
+					OK        bool   `json:"ok"`
+					RequestID string `json:"requestId"`
+					Digest    string `json:"digest"`
+					State     string `json:"state"`
+					Status    string `json:"status"`
+				}
+				json.Unmarshal([]byte(m.Content), &res)
+				r.id, r.digest = res.RequestID, res.Digest
+				r.closed = !res.OK || (res.State != "" && res.State != "pending") || res.Status == "input_received"
+			}
+		case RoleUser:
+			if res, ok := parseStatus(m.Content); ok {
+				for _, r := range st.asked {
+					if r.id == res.RequestID {
+						r.closed = true
+					}
+				}
+			}
+		}
+	}
+	return st
+}
+
+func (st *history) nextCallID() string { return fmt.Sprintf("call_%d", st.turns+1) }
+
+// pending is the newest request still waiting for the user.
+func (st *history) pending() *asked {
+	for i := len(st.asked) - 1; i >= 0; i-- {
+		if r := st.asked[i]; !r.closed && r.id != "" {
+			return r
+		}
+	}
+	return nil
+}
+
+func (st *history) find(id string) *asked {
+	for _, r := range st.asked {
+		if r.id == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// finish is the closing reply once a request was answered.
+func (st *history) finish(res statusResult) string {
+	key := ""
+	if r := st.find(res.RequestID); r != nil {
+		key = r.key
+	}
+	v := func(name string) string { return fmt.Sprint(res.Values[name]) }
+	switch key {
+	case "deploy-environment":
+		return fmt.Sprintf("Deploying to **%s**. The deployment checks passed and the release is on its way.", v("environment"))
+	case "travel-plan":
+		s := fmt.Sprintf("Here is your itinerary: **%s** from %s for %s traveller(s), by %s.", v("destination"), v("start"), v("travelers"), v("transport"))
+		if in, ok := res.Values["interests"].([]any); ok && len(in) > 0 {
+			s += fmt.Sprintf(" Each day mixes in %s.", joinAny(in))
+		}
+		if b, ok := res.Values["budget"]; ok {
+			s += fmt.Sprintf(" Planned within a budget of %v.", b)
+		}
+		return s
+	default:
+		return fmt.Sprintf("Thanks — working on: %s. Done.", v("details"))
+	}
+}
+
+func joinAny(xs []any) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ", ")
+}
+
+var fieldValue = regexp.MustCompile(`(?i)\b([A-Za-z][A-Za-z0-9_]{0,63})\s*[:=]\s*([^,;\n]+)`)
+
+// match reads values for the request from a chat message: "field: value"
+// pairs, or a word that names one of a choice field's options.
+func (r *asked) match(text string) map[string]any {
+	vals := map[string]any{}
+	byName := map[string]demoField{}
+	for _, f := range r.def.Fields {
+		byName[strings.ToLower(f.Name)] = f
+	}
+	for _, m := range fieldValue.FindAllStringSubmatch(text, -1) {
+		if f, ok := byName[strings.ToLower(m[1])]; ok {
+			vals[f.Name] = typed(f, strings.TrimSpace(m[2]))
+		}
+	}
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+	for _, f := range r.def.Fields {
+		if f.Type != "select" || vals[f.Name] != nil {
+			continue
+		}
+		for _, o := range f.Options {
+			ov := optionValue(o)
+			for _, w := range words {
+				if w == strings.ToLower(ov) {
+					vals[f.Name] = ov
+				}
+			}
+		}
+	}
+	return vals
+}
+
+func typed(f demoField, s string) any {
+	switch f.Type {
+	case "integer", "number":
+		var n json.Number = json.Number(s)
+		if _, err := n.Float64(); err == nil {
+			return n
+		}
+	case "multiselect":
+		var out []string
+		for _, p := range strings.Split(s, "+") {
+			out = append(out, strings.TrimSpace(p))
+		}
+		sort.Strings(out)
+		return out
+	case "select":
+		for _, o := range f.Options {
+			if strings.EqualFold(optionValue(o), s) {
+				return optionValue(o)
+			}
+		}
+	}
+	return s
+}
+
+func optionValue(o any) string {
+	switch v := o.(type) {
+	case string:
+		return v
+	case map[string]any:
+		return fmt.Sprint(v["value"])
+	}
+	return fmt.Sprint(o)
+}
+
+// example is a hint of how to answer in the chat.
+func (r *asked) example() string {
+	for _, f := range r.def.Fields {
+		if f.Type == "select" && len(f.Options) > 0 {
+			return "use " + optionValue(f.Options[len(f.Options)-1])
+		}
+	}
+	if len(r.def.Fields) > 0 {
+		return r.def.Fields[0].Name + ": …"
+	}
+	return "field: value"
+}

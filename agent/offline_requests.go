@@ -1,0 +1,72 @@
+package agent
+
+import "strings"
+
+// demoDecl is an input_request the demo agent sends; intro is what it says
+// as it asks.
+type demoDecl struct {
+	RequestKey string         `json:"requestKey"`
+	Reason     string         `json:"reason"`
+	Source     map[string]any `json:"source"`
+	Prefill    map[string]any `json:"prefill,omitempty"`
+	intro      string
+}
+
+func dynamic(def map[string]any) map[string]any {
+	return map[string]any{"kind": "dynamic", "definition": def}
+}
+
+func field(name, typ, label string, required bool, extra ...any) map[string]any {
+	f := map[string]any{"name": name, "type": typ, "label": label, "required": required}
+	for i := 0; i+1 < len(extra); i += 2 {
+		f[extra[i].(string)] = extra[i+1]
+	}
+	return f
+}
+
+// demoRequest picks the demo's question for a user's message (DESIGN §9).
+func demoRequest(text string) demoDecl {
+	low := strings.ToLower(text)
+	switch {
+	case strings.Contains(low, "deploy"):
+		return demoDecl{
+			RequestKey: "deploy-environment",
+			Reason:     "The deployment needs a target environment",
+			Source: dynamic(map[string]any{
+				"title":  "Choose an environment",
+				"fields": []any{field("environment", "select", "Environment", true, "options", []string{"production", "staging"})},
+			}),
+			intro: "I can deploy that. Which environment should it go to?",
+		}
+	case strings.Contains(low, "trip") || strings.Contains(low, "travel"):
+		return demoDecl{
+			RequestKey: "travel-plan",
+			Reason:     "A destination and dates are needed to prepare the itinerary",
+			Source: dynamic(map[string]any{
+				"title":       "Plan the trip",
+				"description": "A few details so the itinerary fits.",
+				"fields": []any{
+					field("destination", "text", "Destination", true),
+					field("start", "text", "Start date", true, "format", "date"),
+					field("travelers", "integer", "Travellers", true, "min", 1, "max", 12),
+					field("budget", "number", "Budget", false, "min", 0),
+					field("transport", "select", "Transport", true, "options", []string{"train", "plane", "car"}),
+					field("interests", "multiselect", "Interests", false, "options", []string{"food", "museums", "hiking"}),
+					field("notes", "textarea", "Notes", false),
+				},
+			}),
+			Prefill: map[string]any{"destination": "Shanghai"},
+			intro:   "Happy to plan the trip. I need a few details first.",
+		}
+	default:
+		return demoDecl{
+			RequestKey: "task-details",
+			Reason:     "The task needs more detail",
+			Source: dynamic(map[string]any{
+				"title":  "What should I work on?",
+				"fields": []any{field("details", "text", "What should I work on?", true)},
+			}),
+			intro: "Tell me a little more so I can start.",
+		}
+	}
+}

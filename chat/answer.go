@@ -1,0 +1,178 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"followup/forms"
+	"followup/store"
+)
+
+// Receipt is the result of answering or cancelling a request.
+type Receipt struct {
+	RequestID  string   `json:"requestId"`
+	CommandID  string   `json:"commandId"`
+	Kind       string   `json:"kind"`
+	ApplyState string   `json:"applyState"` // applied | partial
+	Missing    []string `json:"missing"`
+	RunID      string   `json:"runId,omitempty"`
+}
+
+func (r *Receipt) setCommandID(id string) { r.CommandID = id }
+
+// Apply states.
+const (
+	Applied = "applied"
+	Partial = "partial"
+)
+
+// AnswerInput is a reply to a request.
+type AnswerInput struct {
+	RequestID string
+	Digest    string         // when set, must be the current digest
+	Values    map[string]any // raw values; normalised against the revision
+	CommandID string
+}
+
+// Answer records the user's confirmed values. A complete answer closes the
+// request and records a delivery to the agent; a partial one is kept and
+// the request stays pending with the missing fields named. An invalid reply
+// changes nothing.
+func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
+	if err := s.ExpireDue(ctx); err != nil {
+		return Receipt{}, err
+	}
+	if in.CommandID == "" {
+		in.CommandID = NewID("cmd")
+	}
+	var rc Receipt
+	var chatID, runID string
+	args := map[string]any{"requestId": in.RequestID, "digest": in.Digest, "values": in.Values}
+	out, err := s.command(ctx, in.CommandID, "answer", &chatID, args, func(q store.Q) (any, error) {
+		r, rd, err := s.openTarget(ctx, q, in.RequestID, in.Digest)
+		if err != nil {
+			return nil, err
+		}
+		chatID, runID = r.ChatID, r.RunID.String
+		if b, _ := json.Marshal(in.Values); len(b) > s.policy.ReplySize {
+			return nil, problemsError(CodeReplyInvalid, "the reply is too large", []forms.Problem{{
+				Path: "/values", Message: fmt.Sprintf("the reply is %d bytes; the limit is %d", len(b), s.policy.ReplySize)}})
+		}
+		vals, problems := forms.Normalize(rd.def, in.Values, "/values")
+		for name := range vals {
+			if _, ok := rd.supplied[name]; ok {
+				problems = append(problems, forms.Problem{Path: "/values/" + name, Message: "this value was supplied by the declaration and cannot be changed"})
+			}
+		}
+		if len(problems) > 0 {
+			return nil, problemsError(CodeReplyInvalid, "the reply is invalid", problems)
+		}
+		part := decodePartial(r.Partial.String)
+		for k, v := range vals {
+			part.Values[k] = v
+			part.Origins[k] = "response"
+		}
+		rc = Receipt{RequestID: r.ID, Kind: "answer", RunID: r.RunID.String, Missing: forms.Missing(rd.def, rd.supplied, part.Values)}
+		if rc.Missing == nil {
+			rc.Missing = []string{}
+		}
+		if len(rc.Missing) > 0 {
+			rc.ApplyState = Partial
+			r.Partial = nullString(mustJSON(part))
+			r.UpdatedAt = s.nowMS()
+			return &rc, q.UpdateRequest(ctx, r)
+		}
+		rc.ApplyState = Applied
+		return &rc, s.recordAnswer(ctx, q, &r, rd.def, rd.supplied, part.Values, in.CommandID, false)
+	})
+	if err != nil {
+		return Receipt{}, err
+	}
+	if err := json.Unmarshal(out, &rc); err != nil {
+		return rc, err
+	}
+	if chatID != "" {
+		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID, RequestID: in.RequestID})
+	}
+	return rc, nil
+}
+
+// openTarget loads a request that must still be pending at digest (when given).
+func (s *Service) openTarget(ctx context.Context, q store.Q, id, digest string) (store.Request, revisionData, error) {
+	r, err := q.GetRequest(ctx, id)
+	if err != nil {
+		return r, revisionData{}, notFound(err, "request", id)
+	}
+	if err := s.requireActive(ctx, q, r.ChatID); err != nil {
+		return r, revisionData{}, err
+	}
+	if r.State != store.ReqPending {
+		return r, revisionData{}, closedError(r)
+	}
+	if digest != "" && digest != r.Digest {
+		return r, revisionData{}, &Error{Code: CodeStaleTarget, Message: "the request changed since that digest; review the new revision",
+			Details: map[string]any{"digest": r.Digest, "revision": r.Revision}}
+	}
+	rd, err := loadRevision(ctx, q, r.ID, r.Revision)
+	return r, rd, err
+}
+
+func closedError(r store.Request) *Error {
+	msg := "the request is " + r.State
+	if r.ClosedReason != "" {
+		msg += " (" + r.ClosedReason + ")"
+	}
+	return &Error{Code: CodeTargetClosed, Message: msg,
+		Details: map[string]any{"state": r.State, "closedReason": r.ClosedReason}}
+}
+
+// recordAnswer closes r as answered with supplied + response values and
+// records the delivery (already delivered when the answer is the tool's own
+// result, as for a declaration that asked nothing).
+func (s *Service) recordAnswer(ctx context.Context, q store.Q, r *store.Request, def forms.Definition, supplied, response forms.Values, commandID string, inline bool) error {
+	now := s.nowMS()
+	vals, origins := forms.Values{}, map[string]string{}
+	for k, v := range supplied {
+		vals[k], origins[k] = v, "declaration"
+	}
+	for k, v := range response {
+		vals[k], origins[k] = v, "response"
+	}
+	if commandID == "" {
+		commandID = NewID("cmd")
+	}
+	if err := q.InsertAnswer(ctx, store.Answer{RequestID: r.ID, Revision: r.Revision, Digest: r.Digest,
+		Values: mustJSON(vals), Origins: mustJSON(origins), CommandID: commandID, CreatedAt: now}); err != nil {
+		return err
+	}
+	r.State, r.UpdatedAt = store.ReqAnswered, now
+	r.ClosedAt.Int64, r.ClosedAt.Valid = now, true
+	r.Partial = nullString("")
+	if err := q.UpdateRequest(ctx, *r); err != nil {
+		return err
+	}
+	if err := q.SupersedeProposals(ctx, r.ID, now); err != nil {
+		return err
+	}
+	state := store.DeliveryPending
+	if inline {
+		state = store.DeliveryDelivered
+	}
+	payload := receivedPayload(*r, &AnswerView{Values: vals, Origins: origins})
+	_, err := q.InsertDelivery(ctx, store.Delivery{RequestID: r.ID, RunID: r.RunID, Kind: store.DeliveryAnswer,
+		State: state, Payload: payload, CreatedAt: now, UpdatedAt: now})
+	return err
+}
+
+// receivedPayload is what the agent receives for an answer (DESIGN §5).
+func receivedPayload(r store.Request, a *AnswerView) string {
+	p := map[string]any{
+		"status": "input_received", "requestId": r.ID, "values": a.Values, "origins": a.Origins,
+		"origin": map[string]any{"originalRequest": r.RequestKey, "toolCallId": r.ToolCallID, "runId": r.RunID.String},
+	}
+	if r.Context.Valid {
+		p["context"] = json.RawMessage(r.Context.String)
+	}
+	return mustJSON(p)
+}

@@ -1,0 +1,93 @@
+package chat
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+
+	"followup/forms"
+	"followup/store"
+)
+
+// command runs fn as one idempotent mutation in one transaction (DESIGN §4).
+// The first successful result is stored as the receipt of commandID;
+// repeating the command returns it unchanged, even after the target closed,
+// and reusing the id for other arguments is COMMAND_ID_CONFLICT. A failure
+// stores nothing and changes nothing.
+func (s *Service) command(ctx context.Context, commandID, kind string, chatID *string, args any, fn func(q store.Q) (any, error)) (json.RawMessage, error) {
+	if commandID == "" {
+		commandID = NewID("cmd")
+	}
+	hash := argsHash(kind, args)
+	var out json.RawMessage
+	err := s.st.Write(ctx, func(q store.Q) error {
+		r, err := q.GetReceipt(ctx, commandID)
+		switch {
+		case err == nil:
+			if r.Kind != kind || r.ArgsHash != hash {
+				return errorf(CodeCommandIDConfl, "command id %q was already used for a different command", commandID)
+			}
+			out = json.RawMessage(r.Result)
+			return nil
+		case !errors.Is(err, store.ErrNotFound):
+			return err
+		}
+		res, err := fn(q)
+		if err != nil {
+			return err
+		}
+		b, err := json.Marshal(withCommandID(res, commandID))
+		if err != nil {
+			return err
+		}
+		out = b
+		return q.InsertReceipt(ctx, store.Receipt{
+			CommandID: commandID, ChatID: receiptChat(chatID), Kind: kind, ArgsHash: hash, Result: string(b), CreatedAt: s.nowMS(),
+		})
+	})
+	return out, err
+}
+
+// receiptChat links a receipt to its chat (set by the command as it runs),
+// so deleting the chat deletes its receipts.
+func receiptChat(chatID *string) sql.NullString {
+	if chatID == nil {
+		return sql.NullString{}
+	}
+	return nullString(*chatID)
+}
+
+// commandIDSetter lets a receipt carry its own command id.
+type commandIDSetter interface{ setCommandID(string) }
+
+func withCommandID(res any, id string) any {
+	if c, ok := res.(commandIDSetter); ok {
+		c.setCommandID(id)
+	}
+	return res
+}
+
+func argsHash(kind string, args any) string {
+	b, _ := json.Marshal(args)
+	var v any
+	if json.Unmarshal(b, &v) == nil {
+		b = forms.CanonicalJSON(v)
+	}
+	sum := sha256.Sum256(append([]byte(kind+"\x00"), b...))
+	return hex.EncodeToString(sum[:])
+}
+
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only called with values built here
+	}
+	return string(b)
+}
+
+func nullInt(n int64) sql.NullInt64 { return sql.NullInt64{Int64: n, Valid: true} }

@@ -1,0 +1,154 @@
+package chat
+
+import (
+	"context"
+	"errors"
+
+	"followup/agent"
+	"followup/store"
+)
+
+// streamEvents forwards the loop's streaming to the broker.
+type streamEvents struct {
+	s      *Service
+	chatID string
+}
+
+func (e streamEvents) Streaming(runID, delta string, reset bool) {
+	e.s.broker.Publish(Event{Kind: EvStream, ChatID: e.chatID, RunID: runID, Delta: delta, Reset: reset})
+}
+
+func (e streamEvents) Thinking(runID string, on bool) {
+	e.s.broker.Publish(Event{Kind: EvThinking, ChatID: e.chatID, RunID: runID, On: on})
+}
+
+// RunView is a run as the CLI and UI show it.
+type RunView struct {
+	ID         string `json:"id"`
+	ChatID     string `json:"chatId"`
+	State      string `json:"state"`
+	Reply      string `json:"reply"`
+	Result     any    `json:"result"`
+	Error      string `json:"error,omitempty"`
+	Step       int    `json:"step"`
+	ModelCalls int    `json:"modelCalls"`
+	Provider   string `json:"provider"`
+}
+
+// Run reads one run.
+func (s *Service) Run(ctx context.Context, runID string) (RunView, error) {
+	r, err := s.st.Read().GetRun(ctx, runID)
+	if err != nil {
+		return RunView{}, notFound(err, "run", runID)
+	}
+	return runView(r), nil
+}
+
+func runView(r store.Run) RunView {
+	v := RunView{ID: r.ID, ChatID: r.ChatID, State: r.State, Reply: r.Reply, Error: r.Error, Step: r.Step,
+		ModelCalls: r.ModelCalls, Provider: r.Provider}
+	if r.Result.Valid {
+		v.Result = decodeValues(r.Result.String)
+	}
+	return v
+}
+
+// Drive drives a run until it waits for input or ends, holding its lease
+// (RUN_BUSY when another live process drives it). A run stopped meanwhile
+// ends the drive quietly.
+func (s *Service) Drive(ctx context.Context, runID string) (RunView, error) {
+	for {
+		if err := s.driveOnce(ctx, runID); err != nil {
+			return RunView{}, err
+		}
+		v, err := s.Run(ctx, runID)
+		if err != nil {
+			return v, err
+		}
+		// An answer recorded while we held the lease may have found it busy:
+		// look once more now that it is free.
+		ds, err := s.st.Read().RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
+		if err != nil || len(ds) == 0 || store.RunEnded(v.State) {
+			return v, err
+		}
+	}
+}
+
+func (s *Service) driveOnce(ctx context.Context, runID string) error {
+	run, err := s.st.Read().GetRun(ctx, runID)
+	if err != nil {
+		return notFound(err, "run", runID)
+	}
+	lease, err := s.st.AcquireLease(run.Seq)
+	if errors.Is(err, store.ErrLeaseHeld) {
+		return errorf(CodeRunBusy, "run %s is being driven by another process", runID)
+	} else if err != nil {
+		return err
+	}
+	defer lease.Release()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.driving[runID] = cancel
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.driving, runID)
+		s.mu.Unlock()
+	}()
+	r := &agent.Runner{
+		Provider: s.provider, Tools: s.tools, Host: runHost{s}, System: agent.SystemPrompt,
+		Model: s.model, MaxModelCalls: s.policy.ModelCalls, Events: streamEvents{s, run.ChatID},
+	}
+	_, err = r.Drive(ctx, runID)
+	if errors.Is(err, agent.ErrRunEnded) || (err != nil && ctx.Err() != nil) {
+		return nil // stopped while driving: the stop already recorded everything
+	}
+	return err
+}
+
+// Busy reports whether a live process is driving the run.
+func (s *Service) Busy(runID string) bool {
+	run, err := s.st.Read().GetRun(context.Background(), runID)
+	if err != nil {
+		return false
+	}
+	held, _ := s.st.LeaseHeld(run.Seq)
+	return held
+}
+
+// Resume drives a run that no live process holds — after a crash — to its
+// next wait or end. Interrupted deliveries are reconciled on the way.
+func (s *Service) Resume(ctx context.Context, runID string) (RunView, error) {
+	v, err := s.Run(ctx, runID)
+	if err != nil || store.RunEnded(v.State) {
+		return v, err
+	}
+	return s.Drive(ctx, runID)
+}
+
+// Orphaned lists unfinished runs that no live process drives: each is
+// resumable.
+func (s *Service) Orphaned(ctx context.Context) ([]RunView, error) {
+	runs, err := s.st.Read().RunsInState(ctx, store.RunRunning, store.RunWaitingInput)
+	if err != nil {
+		return nil, err
+	}
+	var out []RunView
+	for _, r := range runs {
+		if held, _ := s.st.LeaseHeld(r.Seq); held {
+			continue
+		}
+		if r.State == store.RunWaitingInput {
+			ds, err := s.st.Read().RunDeliveries(ctx, r.ID, store.DeliveryPending, store.DeliveryUnknown)
+			if err != nil {
+				return nil, err
+			}
+			if len(ds) == 0 {
+				continue // waiting for the user, not stuck
+			}
+		}
+		out = append(out, runView(r))
+	}
+	return out, nil
+}

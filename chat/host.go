@@ -1,0 +1,250 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"followup/agent"
+	"followup/store"
+)
+
+// runHost is the agent.Host of this service: each step of the model loop
+// is written here before the loop acts on it.
+type runHost struct{ s *Service }
+
+var _ agent.Host = runHost{}
+
+func (h runHost) Begin(ctx context.Context, runID string) (agent.Turn, error) {
+	q := h.s.st.Read()
+	run, err := q.GetRun(ctx, runID)
+	if err != nil {
+		return agent.Turn{}, notFound(err, "run", runID)
+	}
+	if err := h.s.requireActive(ctx, q, run.ChatID); err != nil {
+		return agent.Turn{}, err
+	}
+	msgs, err := q.History(ctx, runID)
+	if err != nil {
+		return agent.Turn{}, err
+	}
+	t := agent.Turn{ChatID: run.ChatID, State: run.State, ModelCalls: run.ModelCalls}
+	for _, m := range msgs {
+		am := agent.Message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, ToolName: m.ToolName}
+		if m.ToolCalls.Valid {
+			json.Unmarshal([]byte(m.ToolCalls.String), &am.ToolCalls)
+		}
+		t.History = append(t.History, am)
+	}
+	return t, nil
+}
+
+// Deliver hands each pending or interrupted delivery to the run's history
+// exactly once. The attempt is recorded first (state unknown); if the
+// process dies before the message is written, the next Deliver finds the
+// delivery unknown, checks the history, and delivers it once.
+func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
+	s := h.s
+	ds, err := s.st.Read().RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, d := range ds {
+		err := s.st.Write(ctx, func(q store.Q) error {
+			d.Attempts++
+			d.State, d.UpdatedAt = store.DeliveryUnknown, s.nowMS()
+			return q.UpdateDelivery(ctx, d)
+		})
+		if err != nil {
+			return n, err
+		}
+		var chatID string
+		err = s.st.Write(ctx, func(q store.Q) error {
+			run, err := q.GetRun(ctx, runID)
+			if err != nil {
+				return err
+			}
+			chatID = run.ChatID
+			now := s.nowMS()
+			if store.RunEnded(run.State) {
+				d.State, d.LastError = store.DeliveryFailed, "the run had "+run.State
+				d.UpdatedAt = now
+				return q.UpdateDelivery(ctx, d)
+			}
+			done, err := q.MessageForDelivery(ctx, d.ID)
+			if err != nil {
+				return err
+			}
+			if !done {
+				if _, err := q.InsertMessage(ctx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleUser,
+					Content: d.Payload, RequestID: nullString(d.RequestID), DeliveryID: nullInt(d.ID), ForModel: true, CreatedAt: now}); err != nil {
+					return err
+				}
+			}
+			d.State, d.LastError, d.UpdatedAt = store.DeliveryDelivered, "", now
+			if err := q.UpdateDelivery(ctx, d); err != nil {
+				return err
+			}
+			if run.State == store.RunWaitingInput {
+				run.State, run.UpdatedAt = store.RunRunning, now
+				return q.UpdateRun(ctx, run)
+			}
+			return nil
+		})
+		if err != nil {
+			return n, err
+		}
+		n++
+		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID, RequestID: d.RequestID})
+		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
+	}
+	return n, nil
+}
+
+func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message) error {
+	s := h.s
+	var chatID string
+	err := s.st.Write(ctx, func(q store.Q) error {
+		run, err := q.GetRun(ctx, runID)
+		if err != nil {
+			return err
+		}
+		chatID = run.ChatID
+		if run.State != store.RunRunning {
+			return agent.ErrRunEnded
+		}
+		now := s.nowMS()
+		m := store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleAssistant,
+			Content: msg.Content, Visible: msg.Content != "", ForModel: true, CreatedAt: now}
+		if len(msg.ToolCalls) > 0 {
+			m.ToolCalls = nullString(mustJSON(msg.ToolCalls))
+		}
+		if _, err := q.InsertMessage(ctx, m); err != nil {
+			return err
+		}
+		run.ModelCalls++
+		run.Step++
+		if msg.Content != "" {
+			run.Reply = msg.Content
+		}
+		run.UpdatedAt = now
+		if err := q.TouchChat(ctx, run.ChatID, now); err != nil {
+			return err
+		}
+		return q.UpdateRun(ctx, run)
+	})
+	if err == nil {
+		s.broker.Publish(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
+	}
+	return err
+}
+
+func (h runHost) RecordToolResult(ctx context.Context, runID string, call agent.ToolCall, result json.RawMessage) error {
+	s := h.s
+	return s.st.Write(ctx, func(q store.Q) error {
+		run, err := q.GetRun(ctx, runID)
+		if err != nil {
+			return err
+		}
+		now := s.nowMS()
+		if _, err := q.InsertMessage(ctx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleTool,
+			Content: string(result), ToolCallID: call.ID, ToolName: call.Name, ForModel: true, CreatedAt: now}); err != nil {
+			return err
+		}
+		run.Step++
+		run.UpdatedAt = now
+		return q.UpdateRun(ctx, run)
+	})
+}
+
+func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, error) {
+	s := h.s
+	var state, chatID string
+	err := s.st.Write(ctx, func(q store.Q) error {
+		run, err := q.GetRun(ctx, runID)
+		if err != nil {
+			return err
+		}
+		chatID, state = run.ChatID, run.State
+		if run.State != store.RunRunning {
+			return nil
+		}
+		ds, err := q.RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
+		if err != nil || len(ds) > 0 {
+			return err // something new for the model: keep running
+		}
+		pend, err := q.ListRequests(ctx, store.RequestFilter{RunID: runID, State: store.ReqPending, Limit: 1})
+		if err != nil {
+			return err
+		}
+		switch {
+		case len(pend) > 0:
+			state = store.RunWaitingInput
+		case final:
+			state = store.RunSucceeded
+			res, err := runResult(ctx, q, runID)
+			if err != nil {
+				return err
+			}
+			run.Result = nullString(res)
+		default:
+			return nil
+		}
+		run.State, run.UpdatedAt = state, s.nowMS()
+		return q.UpdateRun(ctx, run)
+	})
+	if err == nil {
+		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
+	}
+	return state, err
+}
+
+// runResult merges the values of the run's answered requests, in order.
+func runResult(ctx context.Context, q store.Q, runID string) (string, error) {
+	rs, err := q.ListRequests(ctx, store.RequestFilter{RunID: runID, State: store.ReqAnswered})
+	if err != nil {
+		return "", err
+	}
+	out := map[string]any{}
+	for _, r := range rs {
+		a, err := q.GetAnswer(ctx, r.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		} else if err != nil {
+			return "", err
+		}
+		for k, v := range decodeValues(a.Values) {
+			out[k] = v
+		}
+	}
+	return mustJSON(out), nil
+}
+
+func (h runHost) Fail(ctx context.Context, runID string, reason string) error {
+	s := h.s
+	var chatID string
+	err := s.st.Write(ctx, func(q store.Q) error {
+		run, err := q.GetRun(ctx, runID)
+		if err != nil {
+			return err
+		}
+		chatID = run.ChatID
+		if store.RunEnded(run.State) {
+			return nil
+		}
+		now := s.nowMS()
+		run.State, run.Error, run.UpdatedAt = store.RunFailed, reason, now
+		if err := q.UpdateRun(ctx, run); err != nil {
+			return err
+		}
+		_, err = q.InsertMessage(ctx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleNotice,
+			Content: "The run failed: " + reason, Visible: true, CreatedAt: now})
+		return err
+	})
+	if err == nil {
+		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
+		s.broker.Publish(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
+	}
+	return err
+}

@@ -1,0 +1,155 @@
+package chat
+
+import (
+	"context"
+
+	"followup/forms"
+	"followup/store"
+)
+
+// ChatView is a chat in a list.
+type ChatView struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	State     string `json:"state"`
+	UpdatedAt int64  `json:"updatedAt"`
+}
+
+// Chats lists chats, most recent first.
+func (s *Service) Chats(ctx context.Context, limit int) ([]ChatView, error) {
+	if limit <= 0 {
+		limit = 200
+	}
+	cs, err := s.st.Read().ListChats(ctx, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ChatView, len(cs))
+	for i, c := range cs {
+		out[i] = ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: c.UpdatedAt}
+	}
+	return out, nil
+}
+
+// Chat reads one chat.
+func (s *Service) Chat(ctx context.Context, id string) (ChatView, error) {
+	c, err := s.st.Read().GetChat(ctx, id)
+	if err != nil {
+		return ChatView{}, notFound(err, "chat", id)
+	}
+	return ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: c.UpdatedAt}, nil
+}
+
+// Capabilities is input_capabilities: the static contract plus templates.
+func (s *Service) Capabilities(ctx context.Context) (map[string]any, error) {
+	ts, err := s.st.Read().Templates(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := []string{}
+	for _, t := range ts {
+		if t.State == "active" {
+			names = append(names, t.Name)
+		}
+	}
+	return map[string]any{"capabilities": forms.Capabilities(), "templates": names,
+		"policy": map[string]any{"questionsPerRun": s.policy.QuestionsPerRun, "replySize": s.policy.ReplySize,
+			"modelCallsPerRun": s.policy.ModelCalls}}, nil
+}
+
+// InspectView is a chat or a run with everything that belongs to it.
+type InspectView struct {
+	Chat       *ChatView      `json:"chat,omitempty"`
+	Run        *RunView       `json:"run,omitempty"`
+	Messages   []Message      `json:"messages"`
+	Requests   []RequestView  `json:"requests"`
+	Deliveries []DeliveryView `json:"deliveries"`
+}
+
+// Inspect shows a chat (ch_…) or a run (run_…).
+func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
+	q := s.st.Read()
+	v := InspectView{Messages: []Message{}, Requests: []RequestView{}, Deliveries: []DeliveryView{}}
+	var ms []store.Message
+	var filter store.RequestFilter
+	if run, err := q.GetRun(ctx, id); err == nil {
+		rv := runView(run)
+		v.Run = &rv
+		if ms, err = q.RunMessages(ctx, id); err != nil {
+			return v, err
+		}
+		filter.RunID = id
+	} else if c, err := q.GetChat(ctx, id); err == nil {
+		v.Chat = &ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: c.UpdatedAt}
+		if run, err := q.LatestRun(ctx, id); err == nil {
+			rv := runView(run)
+			v.Run = &rv
+		}
+		if ms, err = q.ChatMessages(ctx, id); err != nil {
+			return v, err
+		}
+		filter.ChatID = id
+	} else {
+		return v, errorf(CodeNotFound, "no chat or run with id %q", id)
+	}
+	for _, m := range ms {
+		if m.Visible {
+			v.Messages = append(v.Messages, messageView(m))
+		}
+	}
+	reqs, err := s.listRequests(ctx, filter)
+	if err != nil {
+		return v, err
+	}
+	v.Requests = reqs
+	for _, r := range reqs {
+		v.Deliveries = append(v.Deliveries, r.Deliveries...)
+	}
+	return v, nil
+}
+
+// Archive archives a chat: it stays readable and refuses model operations.
+func (s *Service) Archive(ctx context.Context, chatID, commandID string) (ChatView, error) {
+	_, err := s.command(ctx, commandID, "archive", &chatID, map[string]any{"chatId": chatID}, func(q store.Q) (any, error) {
+		if _, err := q.GetChat(ctx, chatID); err != nil {
+			return nil, notFound(err, "chat", chatID)
+		}
+		return map[string]any{"archived": true}, q.SetChatState(ctx, chatID, store.ChatArchived, s.nowMS())
+	})
+	if err != nil {
+		return ChatView{}, err
+	}
+	s.broker.Publish(Event{Kind: EvChat, ChatID: chatID})
+	return s.Chat(ctx, chatID)
+}
+
+// Delete removes a chat and everything that belongs to it: messages, runs,
+// requests, revisions, drafts, answers, proposals, deliveries and receipts.
+// Its own receipt keeps only a hash of the id, so no row names the chat.
+func (s *Service) Delete(ctx context.Context, chatID, commandID string) error {
+	_, err := s.command(ctx, commandID, "delete", nil, map[string]any{"chatId": chatID}, func(q store.Q) (any, error) {
+		return map[string]any{"deleted": true}, notFound(q.DeleteChat(ctx, chatID), "chat", chatID)
+	})
+	if err == nil {
+		s.broker.Publish(Event{Kind: EvChat, ChatID: chatID})
+	}
+	return err
+}
+
+// Revisions lists a request's revisions.
+func (s *Service) Revisions(ctx context.Context, requestID string) ([]map[string]any, error) {
+	rs, err := s.st.Read().Revisions(ctx, requestID)
+	if err != nil {
+		return nil, err
+	}
+	out := []map[string]any{}
+	for _, r := range rs {
+		rd, err := loadRevision(ctx, s.st.Read(), requestID, r.Revision)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, map[string]any{"revision": r.Revision, "digest": r.Digest, "definition": rd.def,
+			"prefill": rd.prefill, "supplied": rd.supplied})
+	}
+	return out, nil
+}

@@ -1,0 +1,147 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"followup/store"
+)
+
+// MaxMessage is the longest chat message accepted, in bytes.
+const MaxMessage = 64 << 10
+
+// Sent is the receipt of a chat message.
+type Sent struct {
+	ChatID    string `json:"chatId"`
+	RunID     string `json:"runId"`
+	MessageID int64  `json:"messageId"`
+	CommandID string `json:"commandId"`
+	NewRun    bool   `json:"newRun"`
+}
+
+func (r *Sent) setCommandID(id string) { r.CommandID = id }
+
+// Send records a user message. With no chatID it starts a new chat. A
+// message sent while the chat's run waits for input joins that run (the
+// agent reads it; it never fills or approves anything by itself); after a
+// run ended, the message starts a new one. Driving the run is separate.
+func (s *Service) Send(ctx context.Context, chatID, text, commandID string) (Sent, error) {
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		return Sent{}, errorf(CodeInvalidArgument, "the message is empty")
+	case !utf8.ValidString(text):
+		return Sent{}, errorf(CodeInvalidArgument, "the message is not valid UTF-8")
+	case len(text) > MaxMessage:
+		return Sent{}, errorf(CodeLimitExceeded, "the message is %d bytes; the limit is %d", len(text), MaxMessage)
+	}
+	args := map[string]any{"chatId": chatID, "text": text}
+	var created bool
+	owner := chatID
+	out, err := s.command(ctx, commandID, "send", &owner, args, func(q store.Q) (any, error) {
+		now := s.nowMS()
+		res := &Sent{ChatID: chatID}
+		if chatID == "" {
+			res.ChatID = NewID("ch")
+			owner = res.ChatID
+			created = true
+			if err := q.InsertChat(ctx, store.Chat{ID: res.ChatID, Title: chatTitle(text), State: store.ChatActive,
+				CreatedAt: now, UpdatedAt: now}); err != nil {
+				return nil, err
+			}
+		} else if err := s.requireActive(ctx, q, chatID); err != nil {
+			return nil, err
+		}
+		run, err := q.LatestRun(ctx, res.ChatID)
+		switch {
+		case err == nil && !store.RunEnded(run.State):
+			if run.State == store.RunWaitingInput {
+				run.State, run.UpdatedAt = store.RunRunning, now
+				if err := q.UpdateRun(ctx, run); err != nil {
+					return nil, err
+				}
+			}
+		case err == nil || err == store.ErrNotFound:
+			run, err = q.InsertRun(ctx, store.Run{ID: NewID("run"), ChatID: res.ChatID, State: store.RunRunning,
+				Provider: s.provider.Name(), Model: s.model, CreatedAt: now, UpdatedAt: now})
+			if err != nil {
+				return nil, err
+			}
+			res.NewRun = true
+		default:
+			return nil, err
+		}
+		res.RunID = run.ID
+		id, err := q.InsertMessage(ctx, store.Message{ChatID: res.ChatID, RunID: nullString(run.ID), Role: store.RoleUser,
+			Content: text, Visible: true, ForModel: true, CreatedAt: now})
+		if err != nil {
+			return nil, err
+		}
+		res.MessageID = id
+		return res, q.TouchChat(ctx, res.ChatID, now)
+	})
+	if err != nil {
+		return Sent{}, err
+	}
+	var res Sent
+	if err := json.Unmarshal(out, &res); err != nil {
+		return res, err
+	}
+	if created {
+		s.broker.Publish(Event{Kind: EvChat, ChatID: res.ChatID})
+	}
+	s.broker.Publish(Event{Kind: EvMessage, ChatID: res.ChatID, RunID: res.RunID})
+	s.broker.Publish(Event{Kind: EvRun, ChatID: res.ChatID, RunID: res.RunID})
+	return res, nil
+}
+
+func chatTitle(text string) string {
+	line, _, _ := strings.Cut(text, "\n")
+	if r := []rune(line); len(r) > 48 {
+		line = string(r[:47]) + "…"
+	}
+	return line
+}
+
+// Message is a transcript entry.
+type Message struct {
+	ID        int64  `json:"id"`
+	RunID     string `json:"runId,omitempty"`
+	Role      string `json:"role"`
+	Content   string `json:"content"`
+	RequestID string `json:"requestId,omitempty"`
+	CreatedAt int64  `json:"createdAt"`
+}
+
+func messageView(m store.Message) Message {
+	return Message{ID: m.ID, RunID: m.RunID.String, Role: m.Role, Content: m.Content, RequestID: m.RequestID.String, CreatedAt: m.CreatedAt}
+}
+
+// Transcript returns up to limit visible messages older than before (0 =
+// the newest), oldest first.
+func (s *Service) Transcript(ctx context.Context, chatID string, before int64, limit int) ([]Message, error) {
+	ms, err := s.st.Read().Transcript(ctx, chatID, before, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Message, len(ms))
+	for i, m := range ms {
+		out[i] = messageView(m)
+	}
+	return out, nil
+}
+
+// TranscriptAfter returns the visible messages newer than after.
+func (s *Service) TranscriptAfter(ctx context.Context, chatID string, after int64) ([]Message, error) {
+	ms, err := s.st.Read().TranscriptAfter(ctx, chatID, after)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Message, len(ms))
+	for i, m := range ms {
+		out[i] = messageView(m)
+	}
+	return out, nil
+}

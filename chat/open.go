@@ -1,0 +1,174 @@
+package chat
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+
+	"followup/forms"
+	"followup/store"
+)
+
+// OpenResult is the receipt of input_request.
+type OpenResult struct {
+	RequestID string   `json:"requestId"`
+	Digest    string   `json:"digest"`
+	Revision  int      `json:"revision"`
+	State     string   `json:"state"`
+	Missing   []string `json:"missing"`
+	// Result is the §5 input_received object when the declaration asked
+	// nothing (every required field supplied) or the request was answered.
+	Result json.RawMessage `json:"result,omitempty"`
+}
+
+// Templates implements forms.Templates from the store, for one lookup.
+type storeTemplates struct {
+	ctx context.Context
+	q   store.Q
+}
+
+func (t storeTemplates) Template(name string) (forms.Definition, bool) {
+	ts, err := t.q.Templates(t.ctx)
+	if err != nil {
+		return forms.Definition{}, false
+	}
+	for _, tp := range ts {
+		if tp.Name == name && tp.State == "active" {
+			var d forms.Definition
+			if json.Unmarshal([]byte(tp.Definition), &d) == nil {
+				return d, true
+			}
+		}
+	}
+	return forms.Definition{}, false
+}
+
+// OpenRequest validates a declaration and opens a pending request in the
+// run (DESIGN §3–§4). It returns at once. A retry with the same requestKey
+// and identical arguments returns the request's current state.
+func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw json.RawMessage) (OpenResult, error) {
+	var res OpenResult
+	sum := sha256.Sum256(raw)
+	var canon any
+	if json.Unmarshal(raw, &canon) == nil {
+		sum = sha256.Sum256(forms.CanonicalJSON(canon))
+	}
+	hash := hex.EncodeToString(sum[:])
+	var opened *store.Request
+	err := s.st.Write(ctx, func(q store.Q) error {
+		run, err := q.GetRun(ctx, runID)
+		if err != nil {
+			return notFound(err, "run", runID)
+		}
+		if err := s.requireActive(ctx, q, run.ChatID); err != nil {
+			return err
+		}
+		decl, problems := forms.ParseDeclaration(raw, storeTemplates{ctx, q})
+		if len(problems) > 0 {
+			return problemsError(CodeRequestInvalid, "the input request is invalid", problems)
+		}
+		if prev, err := q.RequestByKey(ctx, runID, decl.RequestKey); err == nil {
+			if prev.ArgsHash != hash {
+				return errorf(CodeRequestKeyConfl, "requestKey %q is already used with different arguments", decl.RequestKey)
+			}
+			res, err = s.openResult(ctx, q, prev)
+			return err
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if store.RunEnded(run.State) {
+			return errorf(CodeTargetClosed, "the run is %s", run.State)
+		}
+		if run.Questions >= s.policy.QuestionsPerRun {
+			return &Error{Code: CodeLimitExceeded, Message: "this run has asked its limit of questions",
+				Details: map[string]any{"limit": s.policy.QuestionsPerRun}}
+		}
+		r, err := s.insertRequest(ctx, q, run, toolCallID, hash, decl)
+		if err != nil {
+			return err
+		}
+		run.Questions++
+		run.UpdatedAt = s.nowMS()
+		if err := q.UpdateRun(ctx, run); err != nil {
+			return err
+		}
+		opened = &r
+		res, err = s.openResult(ctx, q, r)
+		return err
+	})
+	if err == nil && opened != nil {
+		s.broker.Publish(Event{Kind: EvRequest, ChatID: opened.ChatID, RunID: runID, RequestID: opened.ID})
+		s.broker.Publish(Event{Kind: EvMessage, ChatID: opened.ChatID, RunID: runID})
+	}
+	return res, err
+}
+
+func (s *Service) insertRequest(ctx context.Context, q store.Q, run store.Run, toolCallID, hash string, decl *forms.Declaration) (store.Request, error) {
+	now := s.nowMS()
+	r := store.Request{
+		ID: NewID("rq"), ChatID: run.ChatID, RunID: nullString(run.ID), RequestKey: decl.RequestKey,
+		ArgsHash: hash, ToolCallID: toolCallID, State: store.ReqPending, Revision: 1,
+		Digest: forms.Digest(decl.Definition, decl.Prefill, decl.Supplied), Reason: decl.Reason,
+		Title: decl.Definition.Title, Template: decl.Source.Template, CreatedAt: now, UpdatedAt: now,
+	}
+	if len(decl.Context) > 0 {
+		r.Context = nullString(string(decl.Context))
+	}
+	if decl.ExpiresAt != nil {
+		r.ExpiresAt.Int64, r.ExpiresAt.Valid = decl.ExpiresAt.UnixMilli(), true
+	}
+	r, err := q.InsertRequest(ctx, r)
+	if err != nil {
+		return r, err
+	}
+	if err := q.InsertRevision(ctx, store.Revision{
+		RequestID: r.ID, Revision: 1, Digest: r.Digest, Definition: mustJSON(decl.Definition),
+		Prefill: nullString(valuesJSON(decl.Prefill)), Supplied: nullString(valuesJSON(decl.Supplied)), CreatedAt: now,
+	}); err != nil {
+		return r, err
+	}
+	if _, err := q.InsertMessage(ctx, store.Message{
+		ChatID: run.ChatID, RunID: nullString(run.ID), Role: store.RoleRequest, RequestID: nullString(r.ID),
+		Visible: true, CreatedAt: now,
+	}); err != nil {
+		return r, err
+	}
+	if !decl.Complete() {
+		return r, nil
+	}
+	// Nothing to ask: the request completes at once, without a pause.
+	return r, s.recordAnswer(ctx, q, &r, decl.Definition, decl.Supplied, forms.Values{}, "", true)
+}
+
+func valuesJSON(v forms.Values) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return mustJSON(v)
+}
+
+func (s *Service) openResult(ctx context.Context, q store.Q, r store.Request) (OpenResult, error) {
+	v, err := s.view(ctx, q, r)
+	if err != nil {
+		return OpenResult{}, err
+	}
+	res := OpenResult{RequestID: r.ID, Digest: r.Digest, Revision: r.Revision, State: r.State, Missing: v.Missing}
+	if r.State == store.ReqAnswered {
+		res.Result = json.RawMessage(receivedPayload(r, v.Answer))
+	}
+	return res, nil
+}
+
+// requireActive refuses model operations on an archived or missing chat.
+func (s *Service) requireActive(ctx context.Context, q store.Q, chatID string) error {
+	c, err := q.GetChat(ctx, chatID)
+	if err != nil {
+		return notFound(err, "chat", chatID)
+	}
+	if c.State == store.ChatArchived {
+		return errorf(CodeChatArchived, "chat %s is archived", chatID)
+	}
+	return nil
+}

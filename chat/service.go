@@ -1,0 +1,107 @@
+package chat
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"sync"
+	"time"
+
+	"followup/agent"
+	"followup/forms"
+	"followup/store"
+)
+
+// Policy bounds what a run may do (DESIGN §3, §9).
+type Policy struct {
+	QuestionsPerRun int // 1–32, default 8
+	ReplySize       int // bytes of UTF-8 JSON, default 65,536, at most 1 MiB
+	ModelCalls      int // model calls per run, default 32
+}
+
+// DefaultPolicy is the policy when none is given.
+func DefaultPolicy() Policy {
+	return Policy{QuestionsPerRun: forms.DefaultQuestionsPerRun, ReplySize: forms.DefaultReplySize, ModelCalls: 32}
+}
+
+// Options configure a Service.
+type Options struct {
+	DBPath   string
+	Provider agent.Provider
+	Model    string
+	Policy   Policy
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Service is the host of every chat in one database.
+type Service struct {
+	st       *store.Store
+	provider agent.Provider
+	model    string
+	policy   Policy
+	now      func() time.Time
+	tools    *agent.Registry
+	broker   *Broker
+
+	mu      sync.Mutex
+	driving map[string]context.CancelFunc // runs this process is driving
+}
+
+// Open opens the database and returns the host.
+func Open(ctx context.Context, o Options) (*Service, error) {
+	st, err := store.Open(ctx, o.DBPath)
+	if err != nil {
+		return nil, err
+	}
+	if o.Provider == nil {
+		o.Provider = agent.Offline{}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Policy == (Policy{}) {
+		o.Policy = DefaultPolicy()
+	}
+	s := &Service{
+		st: st, provider: o.Provider, model: o.Model, policy: o.Policy, now: o.Now,
+		broker: NewBroker(), driving: map[string]context.CancelFunc{},
+	}
+	s.tools = agent.NewRegistry()
+	if err := agent.RegisterInputTools(s.tools, inputTools{s}); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close stops every drive this process holds and closes the database.
+func (s *Service) Close() error {
+	s.mu.Lock()
+	for _, cancel := range s.driving {
+		cancel()
+	}
+	s.mu.Unlock()
+	return s.st.Close()
+}
+
+// Path is the database file.
+func (s *Service) Path() string { return s.st.Path() }
+
+// ProviderName names the model provider.
+func (s *Service) ProviderName() string { return s.provider.Name() }
+
+// Events returns the event broker the UI subscribes to.
+func (s *Service) Events() *Broker { return s.broker }
+
+// Store exposes the store for tests and benchmarks in other packages.
+func (s *Service) Store() *store.Store { return s.st }
+
+func (s *Service) nowMS() int64 { return s.now().UnixMilli() }
+
+// NewID returns a fresh random id with a readable prefix.
+func NewID(prefix string) string {
+	var b [8]byte
+	rand.Read(b[:])
+	return prefix + "_" + hex.EncodeToString(b[:])
+}

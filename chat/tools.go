@@ -1,0 +1,113 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+
+	"followup/agent"
+	"followup/forms"
+	"followup/store"
+)
+
+// inputTools adapts the service to the agent's input tools. Each tool call
+// is a command whose id is derived from the run and tool call, so a call
+// replayed after a crash returns its first receipt.
+type inputTools struct{ s *Service }
+
+var _ agent.InputHost = inputTools{}
+
+func toolCommandID(cc agent.CallContext) string { return "tool:" + cc.RunID + ":" + cc.ToolCallID }
+
+func result(v any, err error) json.RawMessage {
+	if err != nil {
+		return ErrorJSON(err)
+	}
+	return OKJSON(v)
+}
+
+type idArgs struct {
+	RequestID string         `json:"requestId"`
+	Digest    string         `json:"digest"`
+	Values    map[string]any `json:"values"`
+}
+
+func decodeArgs(raw json.RawMessage, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return errorf(CodeInvalidArgument, "the arguments are not a JSON object: %v", err)
+	}
+	return nil
+}
+
+func (t inputTools) Capabilities(ctx context.Context, cc agent.CallContext, _ json.RawMessage) json.RawMessage {
+	return result(t.s.Capabilities(ctx))
+}
+
+func (t inputTools) List(ctx context.Context, cc agent.CallContext, _ json.RawMessage) json.RawMessage {
+	vs, err := t.s.Requests(ctx, cc.ChatID)
+	if err != nil {
+		return ErrorJSON(err)
+	}
+	type item struct {
+		ID           string        `json:"id"`
+		RequestKey   string        `json:"requestKey"`
+		State        string        `json:"state"`
+		ClosedReason string        `json:"closedReason,omitempty"`
+		Title        string        `json:"title"`
+		Digest       string        `json:"digest"`
+		Fields       []forms.Field `json:"fields"`
+		Answered     bool          `json:"answered"`
+	}
+	items := []item{}
+	for _, v := range vs {
+		items = append(items, item{v.ID, v.RequestKey, v.State, v.ClosedReason, v.Title, v.Digest, v.Fields, v.Answer != nil})
+	}
+	return OKJSON(map[string]any{"requests": items})
+}
+
+func (t inputTools) Request(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
+	return result(t.s.OpenRequest(ctx, cc.RunID, cc.ToolCallID, args))
+}
+
+func (t inputTools) ReadAnswer(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
+	var a idArgs
+	if err := decodeArgs(args, &a); err != nil {
+		return ErrorJSON(err)
+	}
+	v, err := t.s.Request(ctx, a.RequestID)
+	if err != nil {
+		return ErrorJSON(err)
+	}
+	if v.ChatID != cc.ChatID {
+		return ErrorJSON(errorf(CodeNotFound, "no request with id %q in this chat", a.RequestID))
+	}
+	// The answer only: never a draft, never a partial.
+	var answer any
+	if v.State == store.ReqAnswered && v.Answer != nil {
+		answer = map[string]any{"values": v.Answer.Values, "origins": v.Answer.Origins}
+	}
+	return OKJSON(map[string]any{"requestId": v.ID, "state": v.State, "closedReason": v.ClosedReason, "answer": answer})
+}
+
+func (t inputTools) Cancel(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
+	var a idArgs
+	if err := decodeArgs(args, &a); err != nil {
+		return ErrorJSON(err)
+	}
+	return result(t.s.Cancel(ctx, a.RequestID, toolCommandID(cc)))
+}
+
+func (t inputTools) Replace(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
+	var in ReplaceInput
+	if err := decodeArgs(args, &in); err != nil {
+		return ErrorJSON(err)
+	}
+	return result(t.s.Replace(ctx, in, toolCommandID(cc)))
+}
+
+func (t inputTools) Resolve(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
+	var a idArgs
+	if err := decodeArgs(args, &a); err != nil {
+		return ErrorJSON(err)
+	}
+	return result(t.s.Resolve(ctx, a.RequestID, a.Digest, a.Values, toolCommandID(cc)))
+}

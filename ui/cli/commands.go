@@ -1,0 +1,228 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+func runOut(v chat.RunView) map[string]any {
+	return map[string]any{"id": v.ID, "state": v.State, "reply": v.Reply, "result": v.Result, "error": v.Error}
+}
+
+func failed(out *printer, v chat.RunView, extra map[string]any) error {
+	e := &chat.Error{Code: chat.CodeProviderFailed, Message: v.Error, Details: map[string]any{"runId": v.ID, "chatId": v.ChatID, "state": v.State}}
+	for k, x := range extra {
+		e.Details[k] = x
+	}
+	out.finish(e, io.Discard)
+	if !out.json {
+		fmt.Fprintf(out.w, "run %s failed: %s\n", v.ID, forms.SanitizeLine(v.Error))
+	}
+	return errRunFailed
+}
+
+func ask(ctx context.Context, a Args, s *chat.Service, out *printer) error {
+	sent, err := s.Send(ctx, a.Flags["chat"], a.Positional[0], a.Flags["command-id"])
+	if err != nil {
+		return err
+	}
+	run, err := s.Drive(ctx, sent.RunID)
+	if err != nil {
+		return err
+	}
+	if run.State == "failed" {
+		return failed(out, run, map[string]any{"chatId": sent.ChatID})
+	}
+	pend, err := runPending(ctx, s, sent.ChatID, sent.RunID)
+	if err != nil {
+		return err
+	}
+	out.ok(map[string]any{"chatId": sent.ChatID, "runId": sent.RunID, "state": run.State, "pending": pend, "reply": run.Reply},
+		func(w io.Writer) {
+			fmt.Fprintf(w, "chat %s  run %s  %s\n", sent.ChatID, sent.RunID, run.State)
+			if run.Reply != "" {
+				fmt.Fprintf(w, "\n%s\n", forms.SanitizeBlock(run.Reply))
+			}
+			printRequests(w, pend)
+		})
+	return nil
+}
+
+func runPending(ctx context.Context, s *chat.Service, chatID, runID string) ([]chat.RequestView, error) {
+	all, err := s.Pending(ctx, chatID)
+	if err != nil {
+		return nil, err
+	}
+	out := []chat.RequestView{}
+	for _, r := range all {
+		if r.RunID == runID {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+func printRequests(w io.Writer, rs []chat.RequestView) {
+	for _, r := range rs {
+		fmt.Fprintf(w, "\npending %s  %q  digest %s\n", r.ID, forms.SanitizeLine(r.Title), r.Digest[:12])
+		if r.Reason != "" {
+			fmt.Fprintf(w, "  %s\n", forms.SanitizeLine(r.Reason))
+		}
+		for _, f := range r.Fields {
+			if _, ok := r.Supplied[f.Name]; ok {
+				continue
+			}
+			req := ""
+			if f.Required {
+				req = " (required)"
+			}
+			line := fmt.Sprintf("  - %s: %s%s", f.Name, f.Type, req)
+			if len(f.Options) > 0 {
+				vals := make([]string, len(f.Options))
+				for i, o := range f.Options {
+					vals[i] = o.Value
+				}
+				line += " [" + strings.Join(vals, ", ") + "]"
+			}
+			if v, ok := r.Prefill[f.Name]; ok {
+				line += " suggested " + compact(v)
+			}
+			fmt.Fprintln(w, forms.SanitizeLine(line))
+		}
+	}
+}
+
+func pending(ctx context.Context, a Args, s *chat.Service, out *printer) error {
+	if err := s.ExpireDue(ctx); err != nil {
+		return err
+	}
+	rs, err := s.Pending(ctx, a.Flags["chat"])
+	if err != nil {
+		return err
+	}
+	out.ok(map[string]any{"requests": rs}, func(w io.Writer) {
+		if len(rs) == 0 {
+			fmt.Fprintln(w, "no pending requests")
+		}
+		printRequests(w, rs)
+	})
+	return nil
+}
+
+func show(ctx context.Context, a Args, s *chat.Service, out *printer) error {
+	if err := s.ExpireDue(ctx); err != nil {
+		return err
+	}
+	r, err := s.Request(ctx, a.Positional[0])
+	if err != nil {
+		return err
+	}
+	revs, err := s.Revisions(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	out.ok(map[string]any{"request": r, "revisions": revs}, func(w io.Writer) {
+		state := r.State
+		if r.ClosedReason != "" {
+			state += " (" + r.ClosedReason + ")"
+		}
+		fmt.Fprintf(w, "%s  %q  %s  revision %d  digest %s\n", r.ID, forms.SanitizeLine(r.Title), state, r.Revision, r.Digest)
+		if r.Answer != nil {
+			fmt.Fprintf(w, "answer: %s\n", forms.SanitizeLine(compact(r.Answer.Values)))
+		}
+		for _, d := range r.Deliveries {
+			fmt.Fprintf(w, "delivery %d: %s %s (attempts %d)\n", d.ID, d.Kind, d.State, d.Attempts)
+		}
+	})
+	return nil
+}
+
+func answer(ctx context.Context, a Args, s *chat.Service, out *printer) error {
+	vals, err := parseValues(a.Flags["values-json"])
+	if err != nil {
+		return err
+	}
+	rc, err := s.Answer(ctx, chat.AnswerInput{RequestID: a.Positional[0], Digest: a.Flags["digest"], Values: vals, CommandID: a.Flags["command-id"]})
+	if err != nil {
+		return err
+	}
+	return driveAfter(ctx, s, rc, out)
+}
+
+func cancel(ctx context.Context, a Args, s *chat.Service, out *printer) error {
+	rc, err := s.Cancel(ctx, a.Positional[0], a.Flags["command-id"])
+	if err != nil {
+		return err
+	}
+	return driveAfter(ctx, s, rc, out)
+}
+
+// driveAfter drives the run on after an answer or cancel and prints both.
+func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *printer) error {
+	var run chat.RunView
+	var err error
+	if rc.ApplyState == chat.Applied && rc.RunID != "" {
+		run, err = s.Drive(ctx, rc.RunID)
+		if chat.CodeOf(err) == chat.CodeRunBusy {
+			run, err = s.Run(ctx, rc.RunID) // another process drives it on
+		}
+	} else if rc.RunID != "" {
+		run, err = s.Run(ctx, rc.RunID)
+	}
+	if err != nil {
+		return err
+	}
+	if run.State == "failed" {
+		return failed(out, run, map[string]any{"receipt": rc})
+	}
+	out.ok(map[string]any{"receipt": rc, "run": runOut(run)}, func(w io.Writer) {
+		if rc.ApplyState == chat.Partial {
+			fmt.Fprintf(w, "%s kept as partial; still missing: %s\n", rc.RequestID, strings.Join(rc.Missing, ", "))
+		} else {
+			fmt.Fprintf(w, "%s %s\n", rc.RequestID, map[string]string{"answer": "answered", "cancel": "cancelled"}[rc.Kind])
+		}
+		fmt.Fprintf(w, "run %s  %s\n", run.ID, run.State)
+		if run.Reply != "" {
+			fmt.Fprintf(w, "\n%s\n", forms.SanitizeBlock(run.Reply))
+		}
+	})
+	return nil
+}
+
+func stop(ctx context.Context, a Args, s *chat.Service, out *printer) error {
+	res, err := s.Stop(ctx, a.Positional[0], a.Flags["command-id"])
+	if err != nil {
+		return err
+	}
+	out.ok(map[string]any{"run": map[string]any{"id": res.RunID, "state": res.State}}, func(w io.Writer) {
+		fmt.Fprintf(w, "run %s stopped; its open questions expired\n", res.RunID)
+	})
+	return nil
+}
+
+func resume(ctx context.Context, a Args, s *chat.Service, out *printer) error {
+	run, err := s.Resume(ctx, a.Positional[0])
+	if err != nil {
+		return err
+	}
+	if run.State == "failed" {
+		return failed(out, run, nil)
+	}
+	pend, err := runPending(ctx, s, run.ChatID, run.ID)
+	if err != nil {
+		return err
+	}
+	out.ok(map[string]any{"run": runOut(run), "pending": pend}, func(w io.Writer) {
+		fmt.Fprintf(w, "run %s  %s\n", run.ID, run.State)
+		if run.Reply != "" {
+			fmt.Fprintf(w, "\n%s\n", forms.SanitizeBlock(run.Reply))
+		}
+		printRequests(w, pend)
+	})
+	return nil
+}

@@ -1,0 +1,223 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+// snapshotMsg carries everything the screen shows of one chat.
+type snapshotMsg struct {
+	chatID   string
+	chat     *chat.ChatView
+	messages []chat.Message
+	requests map[string]chat.RequestView
+	pending  []chat.RequestView
+	run      *chat.RunView
+	orphans  []chat.RunView
+	err      error
+}
+
+// eventMsg is one event from the host.
+type eventMsg chat.Event
+
+// driveDoneMsg reports that driving a run stopped (it waits or ended).
+type driveDoneMsg struct {
+	run chat.RunView
+	err error
+}
+
+// sentMsg reports a recorded chat message.
+type sentMsg struct {
+	sent chat.Sent
+	err  error
+}
+
+// answeredMsg reports the result of confirming a review.
+type answeredMsg struct {
+	receipt chat.Receipt
+	err     error
+}
+
+// cancelledMsg reports a cancelled request.
+type cancelledMsg struct {
+	receipt chat.Receipt
+	err     error
+}
+
+// stoppedMsg reports a stopped task.
+type stoppedMsg struct{ err error }
+
+// decidedMsg reports a decided proposal.
+type decidedMsg struct {
+	res chat.DecideResult
+	err error
+}
+
+// draftSavedMsg reports an autosave.
+type draftSavedMsg struct{ err error }
+
+// draftLoadedMsg brings the saved draft of the request being installed.
+type draftLoadedMsg struct {
+	requestID string
+	revision  int
+	draft     forms.Values
+	found     bool
+}
+
+// autosaveMsg fires after the user paused editing.
+type autosaveMsg struct{ seq int }
+
+// focusTickMsg checks whether the user paused typing so focus may move.
+type focusTickMsg struct{}
+
+// chatsMsg lists chats for the switcher.
+type chatsMsg struct {
+	chats []chat.ChatView
+	err   error
+}
+
+// errMsg is a failure to show on the status line.
+type errMsg struct{ err error }
+
+const transcriptPage = 200
+
+// loadChat reads a chat's transcript, requests and run.
+func loadChat(svc *chat.Service, chatID string) tea.Cmd {
+	return func() tea.Msg {
+		ctx := context.Background()
+		svc.ExpireDue(ctx)
+		snap := snapshotMsg{chatID: chatID, requests: map[string]chat.RequestView{}}
+		if chatID == "" {
+			cs, err := svc.Chats(ctx, 1)
+			if err != nil {
+				return snapshotMsg{err: err}
+			}
+			if len(cs) == 0 {
+				snap.orphans, _ = svc.Orphaned(ctx)
+				return snap
+			}
+			snap.chatID = cs[0].ID
+		}
+		c, err := svc.Chat(ctx, snap.chatID)
+		if err != nil {
+			return snapshotMsg{err: err}
+		}
+		snap.chat = &c
+		if snap.messages, err = svc.Transcript(ctx, snap.chatID, 0, transcriptPage); err != nil {
+			return snapshotMsg{err: err}
+		}
+		reqs, err := svc.Requests(ctx, snap.chatID)
+		if err != nil {
+			return snapshotMsg{err: err}
+		}
+		for _, r := range reqs {
+			snap.requests[r.ID] = r
+			if r.State == "pending" {
+				snap.pending = append(snap.pending, r)
+			}
+		}
+		if iv, err := svc.Inspect(ctx, snap.chatID); err == nil {
+			snap.run = iv.Run
+		}
+		snap.orphans, _ = svc.Orphaned(ctx)
+		return snap
+	}
+}
+
+func sendMessage(svc *chat.Service, chatID, text string) tea.Cmd {
+	return func() tea.Msg {
+		s, err := svc.Send(context.Background(), chatID, text, "")
+		return sentMsg{s, err}
+	}
+}
+
+func driveRun(svc *chat.Service, runID string) tea.Cmd {
+	return func() tea.Msg {
+		v, err := svc.Drive(context.Background(), runID)
+		return driveDoneMsg{v, err}
+	}
+}
+
+func submitAnswer(svc *chat.Service, req chat.RequestView, values forms.Values) tea.Cmd {
+	return func() tea.Msg {
+		rc, err := svc.Answer(context.Background(), chat.AnswerInput{RequestID: req.ID, Digest: req.Digest, Values: values})
+		return answeredMsg{rc, err}
+	}
+}
+
+func cancelRequest(svc *chat.Service, id string) tea.Cmd {
+	return func() tea.Msg {
+		rc, err := svc.Cancel(context.Background(), id, "")
+		return cancelledMsg{rc, err}
+	}
+}
+
+func stopTask(svc *chat.Service, runID string) tea.Cmd {
+	return func() tea.Msg {
+		_, err := svc.Stop(context.Background(), runID, "")
+		return stoppedMsg{err}
+	}
+}
+
+func decide(svc *chat.Service, proposalID string, accept bool, draft forms.Values) tea.Cmd {
+	return func() tea.Msg {
+		res, err := svc.Decide(context.Background(), chat.Decision{ProposalID: proposalID, Accept: accept, Draft: draft}, "")
+		return decidedMsg{res, err}
+	}
+}
+
+// saveDraft writes a draft off the UI goroutine.
+func saveDraft(svc *chat.Service, d chat.Draft) tea.Cmd {
+	return func() tea.Msg {
+		return draftSavedMsg{svc.SaveDraft(context.Background(), d)}
+	}
+}
+
+func loadDraft(svc *chat.Service, id string, rev int) tea.Cmd {
+	return func() tea.Msg {
+		d, ok, _ := svc.LoadDraft(context.Background(), id, rev)
+		return draftLoadedMsg{requestID: id, revision: rev, draft: d.Values, found: ok}
+	}
+}
+
+func listChats(svc *chat.Service) tea.Cmd {
+	return func() tea.Msg {
+		cs, err := svc.Chats(context.Background(), 200)
+		return chatsMsg{cs, err}
+	}
+}
+
+func lifecycleCmd(svc *chat.Service, chatID string, del bool) tea.Cmd {
+	return func() tea.Msg {
+		var err error
+		if del {
+			err = svc.Delete(context.Background(), chatID, "")
+		} else {
+			_, err = svc.Archive(context.Background(), chatID, "")
+		}
+		if err != nil {
+			return errMsg{err}
+		}
+		cs, err := svc.Chats(context.Background(), 200)
+		return chatsMsg{cs, err}
+	}
+}
+
+const autosaveDelay = 400 * time.Millisecond
+
+// focusPause is how long the user must pause typing before a new form
+// takes focus from the composer.
+const focusPause = 500 * time.Millisecond
+
+func autosaveAfter(seq int) tea.Cmd {
+	return tea.Tick(autosaveDelay, func(time.Time) tea.Msg { return autosaveMsg{seq} })
+}
+
+func focusTick() tea.Cmd {
+	return tea.Tick(focusPause/5, func(time.Time) tea.Msg { return focusTickMsg{} })
+}

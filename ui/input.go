@@ -1,0 +1,248 @@
+package ui
+
+import (
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+)
+
+// onKey routes a key: global keys first, then the open dialog, then the
+// focused area. esc and ctrl+c are handled here before a form sees them.
+func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	if m.matches(msg, k.Quit) {
+		return m, tea.Sequence(m.saveDraftNow(), tea.Quit)
+	}
+	switch m.mode {
+	case modeHelp:
+		if m.matches(msg, k.Help) || msg.String() == "esc" || msg.String() == "q" {
+			m.mode = modeNormal
+		}
+		return m, nil
+	case modeChats:
+		return m, m.onChatsKey(msg)
+	case modeReview:
+		return m, m.onReviewKey(msg)
+	case modeConfirmCancel, modeConfirmStop:
+		return m, m.onConfirmKey(msg)
+	case modeProposal:
+		return m, m.onProposalKey(msg)
+	}
+	switch {
+	case m.matches(msg, k.Help):
+		m.openMode(modeHelp)
+		return m, nil
+	case m.matches(msg, k.Chats):
+		m.openMode(modeChats)
+		m.confirmDel = ""
+		return m, tea.Batch(m.saveDraftNow(), listChats(m.svc))
+	case m.matches(msg, k.ScrollUp):
+		m.vp.HalfPageUp()
+		return m, nil
+	case m.matches(msg, k.ScrollDown):
+		m.vp.HalfPageDown()
+		return m, nil
+	case m.matches(msg, k.StopTask):
+		if m.run == nil || !(m.run.State == "running" || m.run.State == "waiting_input") {
+			m.setStatus("No task is running in this chat.", false)
+			return m, nil
+		}
+		m.openMode(modeConfirmStop)
+		return m, nil
+	case m.matches(msg, k.Resend):
+		return m, m.resumeOrphans()
+	}
+	if m.live != nil {
+		switch {
+		case m.matches(msg, k.Focus):
+			m.wantFocus = false
+			if m.focus == focusForm {
+				m.setFocus(focusComposer)
+				return m, m.saveDraftNow()
+			}
+			m.setFocus(focusForm)
+			return m, nil
+		case m.matches(msg, k.NextReq), m.matches(msg, k.PrevReq):
+			return m, m.switchRequest(m.matches(msg, k.NextReq))
+		case m.matches(msg, k.CancelReq):
+			m.openMode(modeConfirmCancel)
+			return m, nil
+		}
+	}
+	if m.focus == focusForm && m.live != nil {
+		if m.matches(msg, k.LeaveForm) {
+			m.setFocus(focusComposer)
+			return m, m.saveDraftNow()
+		}
+		return m, m.updateForm(msg)
+	}
+	if m.matches(msg, k.Send) {
+		text := strings.TrimSpace(m.composer.Value())
+		if text == "" {
+			return m, nil
+		}
+		if m.chat != nil && m.chat.State == "archived" {
+			m.setStatus("CHAT_ARCHIVED: this chat is archived and read-only; start a new chat with ctrl+o, n.", true)
+			return m, nil
+		}
+		m.composer.Reset()
+		m.setStatus("", false)
+		chatID := m.chatID
+		if m.newChat {
+			chatID = ""
+		}
+		return m, sendMessage(m.svc, chatID, text)
+	}
+	var cmd tea.Cmd
+	m.composer, cmd = m.composer.Update(msg)
+	return m, cmd
+}
+
+func (m *model) switchRequest(next bool) tea.Cmd {
+	if len(m.pending) < 2 {
+		return nil
+	}
+	save := m.saveDraftNow()
+	i := 0
+	for j, r := range m.pending {
+		if r.ID == m.active {
+			i = j
+		}
+	}
+	if next {
+		i = (i + 1) % len(m.pending)
+	} else {
+		i = (i + len(m.pending) - 1) % len(m.pending)
+	}
+	m.active = m.pending[i].ID
+	m.live, m.liveKey = nil, ""
+	return tea.Batch(save, m.ensureLive())
+}
+
+func (m *model) onReviewKey(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case m.matches(msg, m.keys.Back):
+		m.mode = modeNormal
+		m.rebuildLive()
+		return m.liveInit()
+	case m.matches(msg, m.keys.Confirm):
+		r, ok := m.activeRequest()
+		if !ok || m.live == nil {
+			m.mode = modeNormal
+			return nil
+		}
+		if ps := m.live.Problems(); len(ps) > 0 {
+			m.problems = ps
+			return nil
+		}
+		return submitAnswer(m.svc, r, m.live.Values())
+	}
+	return nil
+}
+
+func (m *model) onConfirmKey(msg tea.KeyMsg) tea.Cmd {
+	if m.inGrace() {
+		return nil
+	}
+	switch {
+	case m.matches(msg, m.keys.Yes):
+		md := m.mode
+		m.mode = modeNormal
+		if md == modeConfirmStop && m.run != nil {
+			return stopTask(m.svc, m.run.ID)
+		}
+		if r, ok := m.activeRequest(); ok {
+			return cancelRequest(m.svc, r.ID)
+		}
+	case m.matches(msg, m.keys.No):
+		m.mode = modeNormal
+	}
+	return nil
+}
+
+func (m *model) onProposalKey(msg tea.KeyMsg) tea.Cmd {
+	if m.inGrace() {
+		return nil
+	}
+	r, ok := m.activeRequest()
+	if !ok || len(r.Proposals) == 0 {
+		m.mode = modeNormal
+		return nil
+	}
+	p := r.Proposals[len(r.Proposals)-1]
+	var draft map[string]any
+	if m.live != nil {
+		draft = m.live.Draft()
+	}
+	switch {
+	case m.matches(msg, m.keys.Accept):
+		return decide(m.svc, p.ID, true, draft)
+	case m.matches(msg, m.keys.Keep):
+		return decide(m.svc, p.ID, false, draft)
+	}
+	return nil
+}
+
+func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc", "ctrl+o":
+		m.mode = modeNormal
+	case "up", "k":
+		m.chatSel = max(0, m.chatSel-1)
+	case "down", "j":
+		m.chatSel = min(len(m.chats)-1, m.chatSel+1)
+	case "n":
+		m.mode = modeNormal
+		m.newChat, m.chatID, m.chat = true, "", nil
+		m.messages, m.pending, m.run = nil, nil, nil
+		m.requests = map[string]chat.RequestView{}
+		m.dropLive()
+		m.refreshTranscript()
+		m.layout()
+	case "enter":
+		if m.chatSel < len(m.chats) {
+			m.mode = modeNormal
+			m.newChat, m.chatID = false, m.chats[m.chatSel].ID
+			m.pending = nil
+			m.dropLive()
+			return loadChat(m.svc, m.chatID)
+		}
+	case "a":
+		if m.chatSel < len(m.chats) {
+			return lifecycleCmd(m.svc, m.chats[m.chatSel].ID, false)
+		}
+	case "d":
+		if m.chatSel < len(m.chats) {
+			id := m.chats[m.chatSel].ID
+			if m.confirmDel != id {
+				m.confirmDel = id
+				return nil
+			}
+			m.confirmDel = ""
+			if id == m.chatID {
+				m.newChat, m.chatID, m.chat, m.messages, m.pending, m.run = true, "", nil, nil, nil, nil
+				m.dropLive()
+				m.refreshTranscript()
+			}
+			return lifecycleCmd(m.svc, id, true)
+		}
+	}
+	return nil
+}
+
+func (m *model) resumeOrphans() tea.Cmd {
+	if len(m.orphans) == 0 {
+		m.setStatus("No interrupted runs to resume.", false)
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, r := range m.orphans {
+		cmds = append(cmds, driveRun(m.svc, r.ID))
+	}
+	m.orphans = nil
+	m.driving = true
+	m.setStatus("Resuming interrupted runs…", false)
+	return tea.Batch(cmds...)
+}

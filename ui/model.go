@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/textarea"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+type focusArea int
+
+const (
+	focusComposer focusArea = iota
+	focusForm
+)
+
+type mode int
+
+const (
+	modeNormal mode = iota
+	modeReview
+	modeConfirmCancel
+	modeConfirmStop
+	modeProposal
+	modeHelp
+	modeChats
+)
+
+// dialogGrace is how long a dialog ignores keys after it opens, so typing
+// meant for the composer cannot answer a question that just appeared.
+const dialogGrace = 400 * time.Millisecond
+
+// model is the root: it owns routing, focus and layout.
+type model struct {
+	svc  *chat.Service
+	keys keyMap
+	help help.Model
+
+	width, height int
+
+	chatID   string
+	newChat  bool
+	chat     *chat.ChatView
+	messages []chat.Message
+	requests map[string]chat.RequestView
+	pending  []chat.RequestView
+	run      *chat.RunView
+	orphans  []chat.RunView
+	loaded   bool
+
+	active     string // request shown in the form pane
+	live       *forms.Live
+	liveKey    string // request id and revision the live form was built for
+	loadingKey string
+	savedDraft string // JSON of the last saved draft, to skip saving no change
+	draftSeq   int
+
+	focus     focusArea
+	mode      mode
+	modeSince time.Time
+	lastKey   time.Time
+	wantFocus bool
+
+	composer  textarea.Model
+	vp        viewport.Model
+	tr        *transcript
+	vpContent string
+
+	streaming string
+	thinking  bool
+	driving   bool
+	spin      spinner.Model
+
+	status    string
+	statusErr bool
+	problems  []forms.Problem
+
+	chats      []chat.ChatView
+	chatSel    int
+	confirmDel string
+}
+
+func newModel(svc *chat.Service) *model {
+	ta := textarea.New()
+	ta.Placeholder = "Message the agent… (try “Check deployment” or “Plan a trip”)"
+	ta.ShowLineNumbers = false
+	ta.Prompt = "› "
+	ta.SetHeight(2)
+	ta.CharLimit = chat.MaxMessage
+	ta.KeyMap.InsertNewline.SetKeys("alt+enter", "ctrl+j")
+	ta.Focus()
+	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	return &model{
+		svc: svc, keys: defaultKeys(), help: help.New(), composer: ta, spin: sp,
+		vp: viewport.New(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
+		width: 80, height: 24,
+	}
+}
+
+// Init implements tea.Model.
+func (m *model) Init() tea.Cmd {
+	return tea.Batch(textarea.Blink, loadChat(m.svc, ""), m.spin.Tick)
+}
+
+func (m *model) setStatus(s string, isErr bool) {
+	m.status, m.statusErr = s, isErr
+}
+
+func (m *model) activeRequest() (chat.RequestView, bool) {
+	for _, r := range m.pending {
+		if r.ID == m.active {
+			return r, true
+		}
+	}
+	return chat.RequestView{}, false
+}
+
+func (m *model) openMode(md mode) {
+	m.mode, m.modeSince = md, time.Now()
+}
+
+// inGrace reports whether a just-opened dialog still ignores keys.
+func (m *model) inGrace() bool { return time.Since(m.modeSince) < dialogGrace }

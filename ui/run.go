@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"followup/chat"
+)
+
+// Run opens the chat screen on svc until the user quits.
+func Run(ctx context.Context, svc *chat.Service, opts ...tea.ProgramOption) error {
+	// Ask the terminal about its background before the program owns it, so
+	// the reply cannot leak into input.
+	lipgloss.HasDarkBackground()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m := newModel(svc)
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, opts...)...)
+	go forward(ctx, svc, p)
+	go watch(ctx, svc, p)
+	_, err := p.Run()
+	if err == tea.ErrProgramKilled {
+		err = nil
+	}
+	return err
+}
+
+// forward relays the host's events to the program.
+func forward(ctx context.Context, svc *chat.Service, p *tea.Program) {
+	for e := range svc.Events().Subscribe(ctx) {
+		p.Send(eventMsg(e))
+	}
+}
+
+// watch notices commits by other processes (the CLI, another UI) and asks
+// the screen to reload.
+func watch(ctx context.Context, svc *chat.Service, p *tea.Program) {
+	last, _ := svc.Store().DataVersion(ctx)
+	t := time.NewTicker(300 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			v, err := svc.Store().DataVersion(ctx)
+			if err == nil && v != last {
+				last = v
+				p.Send(eventMsg(chat.Event{Kind: chat.EvExternal}))
+			}
+		}
+	}
+}

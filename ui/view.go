@@ -1,0 +1,262 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+const composerHeight = 2
+
+func (m *model) formWidth() int { return max(20, m.width-4) }
+
+// paneView is the area above the composer: tab row plus the active form,
+// or the review, or a dialog.
+func (m *model) paneView() string {
+	if len(m.pending) == 0 && m.mode != modeConfirmStop {
+		return ""
+	}
+	var parts []string
+	if len(m.pending) > 1 {
+		parts = append(parts, m.tabRow())
+	}
+	r, ok := m.activeRequest()
+	var body string
+	switch {
+	case m.mode == modeConfirmStop:
+		body = stDialog.Width(m.width - 4).Render(stBold.Render("Stop the whole task?") + "\n" +
+			"The agent stops working, its open questions expire (task stopped) and no model is called.\n" +
+			"The conversation stays. " + stBold.Render("y") + " stop task · " + stBold.Render("n") + " keep working")
+		return lipgloss.JoinVertical(lipgloss.Left, append(parts, body)...)
+	case !ok:
+		return ""
+	case m.mode == modeConfirmCancel:
+		body = stDialog.Width(m.width - 4).Render(stBold.Render("Cancel this question?") + "\n" +
+			"“" + forms.SanitizeLine(r.Title) + "” is withdrawn and the agent is told; the task goes on without it.\n" +
+			stBold.Render("y") + " cancel question · " + stBold.Render("n") + " keep it")
+	case m.mode == modeProposal && len(r.Proposals) > 0:
+		body = stDialog.Width(m.width - 4).Render(m.proposalView(r))
+	case m.mode == modeReview && m.live != nil:
+		body = m.reviewView(r)
+	case m.live == nil:
+		body = stPaneDim.Width(m.width - 4).Render(stDim.Render("loading form…"))
+	default:
+		head := stBold.Render(forms.SanitizeLine(r.Title))
+		if r.Reason != "" {
+			head += "  " + stDim.Render(forms.SanitizeLine(r.Reason))
+		}
+		if r.ExpiresAt != nil {
+			head += "  " + stDim.Render("expires "+r.ExpiresAt.Local().Format("15:04"))
+		}
+		style := stPaneDim
+		hint := stDim.Render("ctrl+f to answer · ctrl+x cancel question")
+		if m.focus == focusForm {
+			style = stPane
+			hint = stDim.Render("tab next field · enter continue · esc leave (draft kept) · ctrl+x cancel question")
+		}
+		body = style.Width(m.width - 4).Render(head + "\n" + m.live.Form().View() + "\n" + hint)
+	}
+	parts = append(parts, body)
+	return lipgloss.JoinVertical(lipgloss.Left, parts...)
+}
+
+func (m *model) tabRow() string {
+	tabs := make([]string, 0, len(m.pending))
+	for i, r := range m.pending {
+		label := fmt.Sprintf("%d %s", i+1, truncate(forms.SanitizeLine(r.Title), 24))
+		if r.ID == m.active {
+			tabs = append(tabs, stTabActive.Render(label))
+		} else {
+			tabs = append(tabs, stTab.Render(label))
+		}
+	}
+	return strings.Join(tabs, " ") + stDim.Render("  ctrl+n/ctrl+p switch")
+}
+
+func (m *model) reviewView(r chat.RequestView) string {
+	var b strings.Builder
+	b.WriteString(stBold.Render("Review before sending") + "\n\n")
+	b.WriteString(forms.Review(r.Definition, r.Supplied, mergeValues(r.Partial, m.live.Values()), m.width-8))
+	for _, p := range m.problems {
+		b.WriteString("\n" + stError.Render("✗ "+forms.SanitizeLine(strings.TrimPrefix(p.Path, "/values/")+": "+p.Message)))
+	}
+	b.WriteString("\n\n" + stBold.Render("enter") + " send answer · " + stBold.Render("esc") + " back to editing")
+	return stPane.Width(m.width - 4).Render(b.String())
+}
+
+func mergeValues(sets ...forms.Values) forms.Values {
+	out := forms.Values{}
+	for _, s := range sets {
+		for k, v := range s {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// proposalView is the diff of the user's draft against the proposal.
+func (m *model) proposalView(r chat.RequestView) string {
+	p := r.Proposals[len(r.Proposals)-1]
+	mine := forms.Values{}
+	if m.live != nil {
+		mine = m.live.Values()
+	}
+	var b strings.Builder
+	b.WriteString(stBold.Render("The agent proposes a change to “"+forms.SanitizeLine(r.Title)+"”") + "\n\n")
+	show := func(v any) string {
+		if v == nil {
+			return stDim.Render("(empty)")
+		}
+		return forms.SanitizeLine(fmt.Sprint(v))
+	}
+	if p.Kind == chat.ProposeResolve {
+		names := make([]string, 0, len(p.Values))
+		for k := range p.Values {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			b.WriteString(fmt.Sprintf("  %s: %s → %s\n", stBold.Render(forms.SanitizeLine(n)), show(mine[n]), stateStyles["answered"].Render(show(p.Values[n]))))
+		}
+	} else if p.Definition != nil {
+		old := map[string]bool{}
+		for _, f := range r.Fields {
+			old[f.Name] = true
+		}
+		for _, f := range p.Definition.Fields {
+			mark := "  "
+			if !old[f.Name] {
+				mark = "+ "
+			}
+			delete(old, f.Name)
+			b.WriteString(fmt.Sprintf("%s%s (%s)  yours: %s\n", mark, forms.SanitizeLine(f.DisplayLabel()), f.Type, show(mine[f.Name])))
+		}
+		for n := range old {
+			b.WriteString(stError.Render("- "+forms.SanitizeLine(n)+" (removed)") + "\n")
+		}
+	}
+	b.WriteString("\n" + stBold.Render("a") + " accept · " + stBold.Render("k") + " keep mine")
+	return b.String()
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func (m *model) statusLine() string {
+	run := "idle"
+	if m.run != nil {
+		run = m.run.State
+	}
+	if m.driving || m.thinking {
+		run = m.spin.View() + " " + run
+	}
+	chatState := ""
+	if m.chat != nil && m.chat.State == "archived" {
+		chatState = " · archived (read-only)"
+	}
+	left := fmt.Sprintf(" %s · %s%s · %s ", m.svc.ProviderName(), run, chatState, m.svc.Path())
+	right := " f1 help "
+	pad := m.width - lipgloss.Width(left) - lipgloss.Width(right)
+	if pad < 0 {
+		left = truncate(left, max(1, m.width-lipgloss.Width(right)))
+		pad = 0
+	}
+	return stStatus.Render(left + strings.Repeat(" ", pad) + right)
+}
+
+func (m *model) noticeLine() string {
+	switch {
+	case m.status != "" && m.statusErr:
+		return stError.Render(truncate(m.status, m.width))
+	case m.status != "":
+		return stDim.Render(truncate(m.status, m.width))
+	case len(m.orphans) > 0:
+		return stError.Render(fmt.Sprintf("%d interrupted run(s) found — ctrl+r resumes them", len(m.orphans)))
+	}
+	return ""
+}
+
+// layout sizes the transcript to what the pane and composer leave.
+func (m *model) layout() {
+	m.composer.SetWidth(max(10, m.width-2))
+	pane := m.paneView()
+	used := composerHeight + 2 + lipgloss.Height(pane)
+	if pane == "" {
+		used--
+	}
+	m.vp.Width = m.width
+	m.vp.Height = max(1, m.height-used)
+	m.refreshTranscript()
+}
+
+func (m *model) refreshTranscript() {
+	content := m.tr.render(m.messages, m.requests, m.width)
+	if m.streaming != "" {
+		content += "\n\n" + stAgent.Render("agent") + "\n" +
+			lipgloss.NewStyle().Width(m.width-2).PaddingLeft(2).Render(forms.SanitizeBlock(m.streaming))
+	}
+	if len(m.messages) == 0 && m.streaming == "" {
+		content = stDim.Render("\n  Type a message to start. Try “Check deployment” or “Plan a trip”.\n  f1 shows every key.")
+	}
+	if content != m.vpContent {
+		atBottom := m.vp.AtBottom() || m.vpContent == ""
+		m.vp.SetContent(content)
+		m.vpContent = content
+		if atBottom {
+			m.vp.GotoBottom()
+		}
+	}
+}
+
+// View implements tea.Model.
+func (m *model) View() string {
+	if m.mode == modeHelp {
+		m.help.ShowAll = true
+		m.help.Width = m.width
+		return lipgloss.JoinVertical(lipgloss.Left, stBold.Render(" Keys"), "", m.help.View(m.keys), "",
+			stDim.Render(" f1 or esc closes help"))
+	}
+	if m.mode == modeChats {
+		return m.chatsView()
+	}
+	parts := []string{m.vp.View()}
+	if pane := m.paneView(); pane != "" {
+		parts = append(parts, pane)
+	}
+	parts = append(parts, m.noticeLine(), m.composer.View(), m.statusLine())
+	return lipgloss.JoinVertical(lipgloss.Left, parts...)
+}
+
+func (m *model) chatsView() string {
+	var b strings.Builder
+	b.WriteString(stBold.Render(" Chats") + stDim.Render("  enter open · n new · a archive · d delete (twice) · esc close") + "\n\n")
+	for i, c := range m.chats {
+		cursor := "  "
+		if i == m.chatSel {
+			cursor = "› "
+		}
+		state := ""
+		if c.State == "archived" {
+			state = stDim.Render(" [archived]")
+		}
+		line := cursor + truncate(forms.SanitizeLine(c.Title), m.width-20) + state
+		if c.ID == m.confirmDel {
+			line += stError.Render("  press d again to delete everything in this chat")
+		}
+		b.WriteString(line + "\n")
+	}
+	if len(m.chats) == 0 {
+		b.WriteString(stDim.Render("  no chats yet — n starts one") + "\n")
+	}
+	return b.String()
+}
