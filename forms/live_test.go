@@ -78,7 +78,7 @@ func run(c tea.Cmd) []tea.Msg {
 }
 
 func press(t tea.KeyType) tea.KeyMsg { return tea.KeyMsg{Type: t} }
-func typed(s string) tea.KeyMsg    { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+func typed(s string) tea.KeyMsg      { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 
 func start(def Definition, supplied, prefill, draft Values) *Live {
 	l := Build(def, supplied, prefill, draft, BuildOptions{Width: 60})

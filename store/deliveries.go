@@ -168,4 +168,3 @@ func (q Q) Templates(ctx context.Context) ([]Template, error) {
 	}
 	return out, rows.Err()
 }
-
