@@ -1,0 +1,48 @@
+package forms
+
+import (
+	"fmt"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// bigDef is a 32-field form mixing every type, as the DESIGN §13 budget
+// names ("one keystroke in a 32-field form").
+func bigDef() Definition {
+	def := Definition{Title: "Everything"}
+	for i := 0; i < MaxFields; i++ {
+		f := Field{Name: fmt.Sprintf("f%02d", i), Label: fmt.Sprintf("Question %d", i), Description: "Some guidance", Required: i%3 == 0}
+		switch i % 8 {
+		case 0, 1:
+			f.Type = Text
+		case 2:
+			f.Type, f.Format = Text, "date"
+		case 3:
+			f.Type = Textarea
+		case 4:
+			f.Type, f.Min, f.Max = Integer, fp(1), fp(12)
+		case 5:
+			f.Type = Boolean
+		case 6:
+			f.Type, f.Options = Select, []Option{{Value: "a"}, {Value: "b"}, {Value: "c"}}
+		case 7:
+			f.Type, f.Options, f.MaxItems = Multiselect, []Option{{Value: "x"}, {Value: "y"}, {Value: "z"}}, ip(2)
+		}
+		def.Fields = append(def.Fields, f)
+	}
+	return def
+}
+
+func BenchmarkKeystroke32Fields(b *testing.B) {
+	l := Build(bigDef(), nil, Values{"f00": "hello"}, nil, BuildOptions{Width: 80})
+	f := l.Form()
+	pump(f, f.Init())
+	keys := []tea.Msg{tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'a'}}, tea.KeyMsg{Type: tea.KeyBackspace}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f.Update(keys[i%2])
+		_ = f.View()
+	}
+}

@@ -1,0 +1,92 @@
+package forms
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// ---- goldens ----
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestGoldenFieldTypes(t *testing.T) {
+	long := Field{Name: "city", Type: Select, Label: "City", Required: true}
+	for _, c := range []string{"Amsterdam", "Berlin", "Cairo", "Delhi", "Edinburgh", "Florence", "Geneva",
+		"Hanoi", "Istanbul", "Jakarta", "Kyoto", "Lima", "Madrid", "Nairobi"} {
+		long.Options = append(long.Options, Option{Value: strings.ToLower(c), Label: c})
+	}
+	cases := []struct {
+		name    string
+		field   Field
+		prefill any
+		keys    []tea.Msg
+	}{
+		{"text", Field{Name: "destination", Type: Text, Label: "Destination", Description: "Where to?", Placeholder: "a city", Required: true}, nil, nil},
+		{"text_suggested", Field{Name: "destination", Type: Text, Label: "Destination", Required: true}, "Shanghai", nil},
+		{"text_date", Field{Name: "start", Type: Text, Label: "Start", Format: "date", Required: true}, nil, nil},
+		{"text_email", Field{Name: "mail", Type: Text, Label: "Email", Format: "email", MaxLength: ip(80)}, nil, nil},
+		{"textarea", Field{Name: "notes", Type: Textarea, Label: "Notes", Description: "Anything else"}, "line one\nline two", nil},
+		{"number", Field{Name: "budget", Type: Number, Label: "Budget", Min: fp(0)}, nil, nil},
+		{"integer_range", Field{Name: "travelers", Type: Integer, Label: "Travelers", Min: fp(1), Max: fp(12), Required: true}, int64(2), nil},
+		{"integer_bad_text", Field{Name: "travelers", Type: Integer, Label: "Travelers", Min: fp(1), Max: fp(12)}, nil, []tea.Msg{typed("12a")}},
+		{"boolean", Field{Name: "ok", Type: Boolean, Label: "Insurance", Description: "Add travel insurance?"}, true, nil},
+		{"select", Field{Name: "transport", Type: Select, Label: "Transport", Required: true,
+			Options: []Option{{Value: "train", Label: "Train"}, {Value: "plane", Label: "Plane"}, {Value: "car", Label: "Car"}}}, "car", nil},
+		{"select_long", long, "madrid", nil},
+		{"multiselect", Field{Name: "interests", Type: Multiselect, Label: "Interests", MaxItems: ip(3),
+			Options: []Option{{Value: "food", Label: "Food"}, {Value: "museums", Label: "Museums"}, {Value: "hiking", Label: "Hiking"}, {Value: "beach", Label: "Beach"}}},
+			[]string{"food", "hiking"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			def := Definition{Title: "Golden", Fields: []Field{tc.field}}
+			var prefill Values
+			if tc.prefill != nil {
+				prefill = Values{tc.field.Name: tc.prefill}
+			}
+			l := start(def, nil, prefill, nil)
+			for _, k := range tc.keys {
+				pump(l.Form(), k)
+			}
+			golden(t, "field_"+tc.name, l.Form().View())
+		})
+	}
+}
+
+func TestGoldenPagedForm(t *testing.T) {
+	l := start(travelDef, Values{"ok": true}, Values{"destination": "Shanghai"}, nil)
+	golden(t, "form_travel_page1", l.Form().View())
+	for i := 0; i < 4; i++ {
+		pump(l.Form(), press(tea.KeyTab))
+	}
+	golden(t, "form_travel_page2", l.Form().View())
+}
+
+func TestGoldenReview(t *testing.T) {
+	values := Values{"destination": "Shang\x1b[2Jhai", "start": "2026-05-01", "budget": 1500.5,
+		"transport": "train", "interests": []string{"food", "hiking"}, "notes": "window seat\naisle is fine"}
+	golden(t, "review", Review(travelDef, Values{"travelers": int64(2)}, values, 60))
+}
