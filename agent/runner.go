@@ -58,11 +58,18 @@ type Runner struct {
 	Model         string
 	MaxModelCalls int
 	Events        Events
+	// Checkpoint, when set, is called with a step name where an effect has
+	// happened but is not recorded yet ("model-replied", "tool-ran"): the
+	// durability tests crash the process there.
+	Checkpoint func(step string)
 }
 
 // Drive runs the loop until the run waits for input or ends, and returns
-// its state.
+// its state. Every decision is taken from the recorded history, never from
+// memory, so a drive that starts after a crash at any instant continues
+// exactly where the dead one stopped.
 func (r *Runner) Drive(ctx context.Context, runID string) (string, error) {
+	settledAt := -1 // history length when the run last settled after its tools
 	for {
 		if _, err := r.Host.Deliver(ctx, runID); err != nil {
 			return "", err
@@ -75,23 +82,32 @@ func (r *Runner) Drive(ctx context.Context, runID string) (string, error) {
 			// Waiting with nothing new delivered, or ended: nothing to do.
 			return turn.State, nil
 		}
-		if last := lastMessage(turn.History); last != nil && last.Role == RoleAssistant && len(last.ToolCalls) > 0 {
-			// A crash after the turn was recorded: finish its tool calls.
-			if err := r.runTools(ctx, turn, runID, *last); err != nil {
+		last := lastMessage(turn.History)
+		if open := openCalls(turn.History); len(open) > 0 {
+			// Tool calls without results: the normal next step, and also
+			// what a crash after the turn or after some results leaves.
+			if err := r.runTools(ctx, turn, runID, open); err != nil {
 				return "", err
-			}
-			state, err := r.Host.Settle(ctx, runID, false)
-			if err != nil || state != "running" {
-				return state, err
 			}
 			continue
 		}
-		if last := lastMessage(turn.History); last != nil && last.Role == RoleAssistant {
+		switch {
+		case last != nil && last.Role == RoleAssistant:
 			state, err := r.Host.Settle(ctx, runID, true)
 			if err != nil || state != "running" {
 				return state, err
 			}
 			continue
+		case last != nil && last.Role == RoleTool && settledAt != len(turn.History):
+			// The tools have run: the run may now wait for an answer. This
+			// is decided from the record, so a crash between the last tool
+			// result and this step cannot cost a model call.
+			state, err := r.Host.Settle(ctx, runID, false)
+			if err != nil || state != "running" {
+				return state, err
+			}
+			settledAt = len(turn.History)
+			continue // deliver what arrived meanwhile before calling the model
 		}
 		if r.MaxModelCalls > 0 && turn.ModelCalls >= r.MaxModelCalls {
 			msg := fmt.Sprintf("LIMIT_EXCEEDED: the run reached its cap of %d model calls", r.MaxModelCalls)
@@ -104,9 +120,16 @@ func (r *Runner) Drive(ctx context.Context, runID string) (string, error) {
 			}
 			return "failed", r.Host.Fail(ctx, runID, "model call failed: "+err.Error())
 		}
+		r.checkpoint("model-replied")
 		if err := r.Host.RecordTurn(ctx, runID, msg); err != nil {
 			return "", err
 		}
+	}
+}
+
+func (r *Runner) checkpoint(step string) {
+	if r.Checkpoint != nil {
+		r.Checkpoint(step)
 	}
 }
 
@@ -116,6 +139,9 @@ func (r *Runner) call(ctx context.Context, runID string, turn Turn) (Message, er
 		r.Events.Thinking(runID, true)
 		defer r.Events.Thinking(runID, false)
 		req.OnText = func(delta string) { r.Events.Streaming(runID, delta, false) }
+		// With a reset the UI can discard a broken stream, so WithRetry may
+		// retry a call that already streamed text.
+		req.OnReset = func() { r.Events.Streaming(runID, "", true) }
 	}
 	resp, err := r.Provider.Complete(ctx, req)
 	if r.Events != nil {
@@ -128,29 +154,47 @@ func (r *Runner) call(ctx context.Context, runID string, turn Turn) (Message, er
 	return resp.Message, nil
 }
 
-// runTools runs the tool calls of a recorded turn that have no result yet.
-func (r *Runner) runTools(ctx context.Context, turn Turn, runID string, msg Message) error {
-	done := map[string]bool{}
-	for _, m := range turn.History {
-		if m.Role == RoleTool {
-			done[m.ToolCallID] = true
-		}
-	}
-	for _, call := range msg.ToolCalls {
-		if done[call.ID] {
-			continue
-		}
+// runTools runs the given tool calls and records each result.
+func (r *Runner) runTools(ctx context.Context, turn Turn, runID string, calls []ToolCall) error {
+	for _, call := range calls {
 		var result json.RawMessage
 		if t, ok := r.Tools.Get(call.Name); ok {
 			result = t.Run(ctx, CallContext{ChatID: turn.ChatID, RunID: runID, ToolCallID: call.ID}, call.Arguments)
 		} else {
 			result = unknownTool(call.Name)
 		}
+		r.checkpoint("tool-ran")
 		if err := r.Host.RecordToolResult(ctx, runID, call, result); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// openCalls returns the tool calls of the last assistant turn that have no
+// recorded result. Only results after that turn count: providers may reuse
+// call ids from one turn to the next.
+func openCalls(h []Message) []ToolCall {
+	i := len(h) - 1
+	for i >= 0 && h[i].Role != RoleAssistant {
+		i--
+	}
+	if i < 0 {
+		return nil
+	}
+	done := map[string]bool{}
+	for _, m := range h[i+1:] {
+		if m.Role == RoleTool {
+			done[m.ToolCallID] = true
+		}
+	}
+	var open []ToolCall
+	for _, c := range h[i].ToolCalls {
+		if !done[c.ID] {
+			open = append(open, c)
+		}
+	}
+	return open
 }
 
 func lastMessage(h []Message) *Message {

@@ -42,7 +42,9 @@ func (h runHost) Begin(ctx context.Context, runID string) (agent.Turn, error) {
 // Deliver hands each pending or interrupted delivery to the run's history
 // exactly once. The attempt is recorded first (state unknown); if the
 // process dies before the message is written, the next Deliver finds the
-// delivery unknown, checks the history, and delivers it once.
+// delivery unknown, checks the history, and delivers it once. Only the
+// lease holder delivers, but a stop from another process may close a
+// delivery at any time, so each step re-reads it inside its transaction.
 func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 	s := h.s
 	ds, err := s.st.Read().RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
@@ -51,7 +53,13 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 	}
 	n := 0
 	for _, d := range ds {
+		open := false
 		err := s.st.Write(ctx, func(q store.Q) error {
+			cur, ok, err := openDelivery(ctx, q, runID, d.ID)
+			if err != nil || !ok {
+				return err
+			}
+			open, d = true, cur
 			d.Attempts++
 			d.State, d.UpdatedAt = store.DeliveryUnknown, s.nowMS()
 			return q.UpdateDelivery(ctx, d)
@@ -59,13 +67,23 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 		if err != nil {
 			return n, err
 		}
+		if !open {
+			continue
+		}
+		crashPoint(CrashDeliveryUnknown)
 		var chatID string
+		delivered := false
 		err = s.st.Write(ctx, func(q store.Q) error {
 			run, err := q.GetRun(ctx, runID)
 			if err != nil {
 				return err
 			}
 			chatID = run.ChatID
+			cur, ok, err := openDelivery(ctx, q, runID, d.ID)
+			if err != nil || !ok {
+				return err
+			}
+			d = cur
 			now := s.nowMS()
 			if store.RunEnded(run.State) {
 				d.State, d.LastError = store.DeliveryFailed, "the run had "+run.State
@@ -82,6 +100,7 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 					return err
 				}
 			}
+			delivered = true
 			d.State, d.LastError, d.UpdatedAt = store.DeliveryDelivered, "", now
 			if err := q.UpdateDelivery(ctx, d); err != nil {
 				return err
@@ -95,11 +114,28 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		n++
+		crashPoint(CrashDeliveryWritten)
+		if delivered {
+			n++
+		}
 		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID, RequestID: d.RequestID})
 		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
 	}
 	return n, nil
+}
+
+// openDelivery re-reads a delivery that must still be pending or unknown.
+func openDelivery(ctx context.Context, q store.Q, runID string, id int64) (store.Delivery, bool, error) {
+	ds, err := q.RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
+	if err != nil {
+		return store.Delivery{}, false, err
+	}
+	for _, d := range ds {
+		if d.ID == id {
+			return d, true, nil
+		}
+	}
+	return store.Delivery{}, false, nil
 }
 
 func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message) error {
@@ -135,6 +171,7 @@ func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message
 		return q.UpdateRun(ctx, run)
 	})
 	if err == nil {
+		crashPoint(CrashTurnRecorded)
 		s.broker.Publish(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
 	}
 	return err
@@ -142,7 +179,7 @@ func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message
 
 func (h runHost) RecordToolResult(ctx context.Context, runID string, call agent.ToolCall, result json.RawMessage) error {
 	s := h.s
-	return s.st.Write(ctx, func(q store.Q) error {
+	err := s.st.Write(ctx, func(q store.Q) error {
 		run, err := q.GetRun(ctx, runID)
 		if err != nil {
 			return err
@@ -156,6 +193,10 @@ func (h runHost) RecordToolResult(ctx context.Context, runID string, call agent.
 		run.UpdatedAt = now
 		return q.UpdateRun(ctx, run)
 	})
+	if err == nil {
+		crashPoint(CrashToolResultRecorded)
+	}
+	return err
 }
 
 func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, error) {
@@ -195,6 +236,7 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 		return q.UpdateRun(ctx, run)
 	})
 	if err == nil {
+		crashPoint(CrashSettled)
 		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
 	}
 	return state, err
