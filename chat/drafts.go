@@ -98,9 +98,21 @@ func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (Dec
 			return nil, err
 		}
 		var pl proposalPayload
-		json.Unmarshal([]byte(p.Payload), &pl)
+		if err := json.Unmarshal([]byte(p.Payload), &pl); err != nil {
+			return nil, err
+		}
+		// What the user has now: the form's values when the caller sends
+		// them, else the saved draft, so accepting never drops typed values.
 		merged := forms.Values{}
-		for k, v := range d.Draft {
+		base := d.Draft
+		if base == nil {
+			saved, err := q.GetDraft(ctx, r.ID, r.Revision)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return nil, err
+			}
+			base = decodeValues(saved.Values)
+		}
+		for k, v := range base {
 			merged[k] = v
 		}
 		if p.Kind == ProposeResolve {
@@ -111,12 +123,7 @@ func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (Dec
 			return res, q.UpsertDraft(ctx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: mustJSON(merged),
 				Edited: true, UpdatedAt: now})
 		}
-		kept := forms.Values{}
-		for _, f := range pl.Definition.Fields {
-			if v, ok := merged[f.Name]; ok {
-				kept[f.Name] = v
-			}
-		}
+		kept := keptValues(*pl.Definition, pl.Supplied, merged)
 		if err := s.applyRevision(ctx, q, &r, pl, kept); err != nil {
 			return nil, err
 		}
@@ -132,4 +139,18 @@ func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (Dec
 	}
 	s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RequestID: reqID})
 	return res, nil
+}
+
+// keptValues are the user's values for fields that still exist and are
+// still asked. Drafts stay lenient (number text is kept as typed); the form
+// built from them draws what no longer fits as empty.
+func keptValues(def forms.Definition, supplied, vals forms.Values) forms.Values {
+	kept := forms.Values{}
+	for _, f := range def.Fields {
+		v, ok := vals[f.Name]
+		if _, sup := supplied[f.Name]; ok && !sup {
+			kept[f.Name] = v
+		}
+	}
+	return kept
 }
