@@ -108,6 +108,7 @@ var declCases = []declCase{
 
 	// pattern and format
 	{"pattern does not compile", decl(`[{"name":"a","type":"text","pattern":"(ab"}]`, ``), []string{"/source/definition/fields/0/pattern"}, "does not compile"},
+	{"pattern too complex", decl(`[{"name":"a","type":"text","pattern":"`+strings.Repeat(`[a-z]{1000}`, 3)+`"}]`, ``), []string{"/source/definition/fields/0/pattern"}, "too complex"},
 	{"pattern on boolean", decl(`[{"name":"a","type":"boolean","pattern":"x"}]`, ``), []string{"/source/definition/fields/0/pattern"}, "only to text"},
 	{"unknown format", decl(`[{"name":"a","type":"text","format":"phone"}]`, ``), []string{"/source/definition/fields/0/format"}, "unknown format"},
 	{"format on textarea", decl(`[{"name":"a","type":"textarea","format":"email"}]`, ``), []string{"/source/definition/fields/0/format"}, "only to text"},

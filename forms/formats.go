@@ -3,6 +3,7 @@ package forms
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -51,10 +52,16 @@ func formatNoun(format string) string {
 	return format
 }
 
+// maxPatternInsts bounds a pattern's compiled program. RE2 matching is
+// linear in the input but also in the program, and a short pattern such as
+// `(x{1000}){1000}`-like repetition compiles to millions of instructions:
+// with a 4,096-character value that would take seconds. Real patterns stay
+// far below this bound.
+const maxPatternInsts = 2000
+
 // patterns caches compiled patterns: Normalize runs on every submit and
-// compiling a regexp is the costly part. Go's RE2 engine runs in linear time,
-// so a hostile pattern cannot hang validation. The cache is cleared when it
-// grows past a bound, since patterns come from untrusted declarations.
+// compiling is the costly part. The cache is cleared when it grows past a
+// bound, since patterns come from untrusted declarations.
 var patterns struct {
 	sync.Mutex
 	m map[string]*regexp.Regexp
@@ -67,7 +74,16 @@ func compilePattern(p string) (*regexp.Regexp, error) {
 	if ok {
 		return re, nil
 	}
-	re, err := regexp.Compile(p)
+	parsed, err := syntax.Parse(p, syntax.Perl)
+	if err != nil {
+		return nil, err
+	}
+	// Estimate before compiling: the compile itself is what a nested
+	// repetition makes expensive.
+	if patternSize(parsed) > maxPatternInsts {
+		return nil, fmt.Errorf("pattern is too complex: its repetitions expand past %d steps", maxPatternInsts)
+	}
+	re, err = regexp.Compile(p)
 	if err != nil {
 		return nil, err
 	}
@@ -78,4 +94,28 @@ func compilePattern(p string) (*regexp.Regexp, error) {
 	patterns.m[p] = re
 	patterns.Unlock()
 	return re, nil
+}
+
+// patternSize over-estimates the compiled size of a parsed pattern,
+// saturating just above the limit so nested repetition cannot overflow.
+func patternSize(re *syntax.Regexp) int {
+	const cap = maxPatternInsts + 1
+	sum := func(subs []*syntax.Regexp) int {
+		n := len(subs)
+		for _, s := range subs {
+			n = min(n+patternSize(s), cap)
+		}
+		return n
+	}
+	switch re.Op {
+	case syntax.OpRepeat:
+		times := re.Max
+		if times < 0 {
+			times = re.Min + 1
+		}
+		return min(max(times, 1)*sum(re.Sub), cap)
+	case syntax.OpLiteral:
+		return min(len(re.Rune)+1, cap)
+	}
+	return min(sum(re.Sub)+1, cap)
 }

@@ -90,3 +90,17 @@ func TestGoldenReview(t *testing.T) {
 		"transport": "train", "interests": []string{"food", "hiking"}, "notes": "window seat\naisle is fine"}
 	golden(t, "review", Review(travelDef, Values{"travelers": int64(2)}, values, 60))
 }
+
+func TestGoldenReviewMissing(t *testing.T) {
+	def := Definition{Title: "Deploy\x1b]0;owned\x07", Fields: []Field{
+		{Name: "environment", Type: Select, Label: "Environment", Required: true, Options: []Option{{Value: "production"}, {Value: "staging"}}},
+		{Name: "version", Type: Text, Label: "Version", Required: true},
+		{Name: "dry", Type: Boolean, Label: "Dry run\u202e"},
+		{Name: "notify", Type: Multiselect, Label: "Notify", Options: []Option{{Value: "ops", Label: "Ops team"}}},
+	}}
+	got := Review(def, Values{"version": "1.2.3"}, Values{"dry": false}, 0)
+	if strings.ContainsAny(got, "\x1b\x07\u202e") {
+		t.Fatalf("raw control in review: %q", got)
+	}
+	golden(t, "review_missing", got)
+}

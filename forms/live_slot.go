@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/huh"
 )
@@ -64,10 +66,35 @@ func (s *slot) load(v any, fromDraft bool) {
 		s.picks = s.ordered(v)
 	case Number, Integer:
 		s.text = numberText(v)
+	case Text, Textarea:
+		str, _ := v.(string)
+		s.text = widgetText(str, s.f.Type == Textarea)
 	default:
 		s.text, _ = v.(string)
 		s.has = s.text != "" && s.f.hasOption(s.text)
 	}
+}
+
+// widgetText is text as the bubbles input widgets will hold it (they drop
+// controls and expand tabs and line breaks). Loading it in that form keeps
+// the widget's first write-back from looking like an edit.
+func widgetText(s string, multiline bool) string {
+	if multiline {
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\r' || r == '\n':
+			b.WriteString(pick(multiline, "\n", " "))
+		case r == '\t':
+			b.WriteString(pick(multiline, "    ", " "))
+		case r == utf8.RuneError || unicode.IsControl(r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // ordered keeps known option values in option order.

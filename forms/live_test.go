@@ -255,3 +255,12 @@ func TestLiveLongSelectFiltersAndChooses(t *testing.T) {
 		t.Fatalf("focus did not move on: %s", fv.GetKey())
 	}
 }
+
+func TestLiveWidgetNormalisationIsNotAnEdit(t *testing.T) {
+	def := Definition{Fields: []Field{{Name: "notes", Type: Textarea}, {Name: "t", Type: Text}}}
+	l := start(def, nil, Values{"notes": "a\r\nb\tc", "t": "x\ty"}, nil)
+	pump(l.Form(), tea.WindowSizeMsg{Width: 80, Height: 40})
+	if l.Edited() || !l.Suggested("notes") || !l.Suggested("t") {
+		t.Fatalf("edited=%v values=%q", l.Edited(), l.Values())
+	}
+}
