@@ -90,7 +90,12 @@ func newModel(svc *chat.Service) *model {
 	ta := textarea.New()
 	ta.Placeholder = "Message the agent… (try “Check deployment” or “Plan a trip”)"
 	ta.ShowLineNumbers = false
-	ta.Prompt = "› "
+	ta.SetPromptFunc(2, func(line int) string {
+		if line == 0 {
+			return "› "
+		}
+		return "  "
+	})
 	ta.SetHeight(2)
 	ta.CharLimit = chat.MaxMessage
 	ta.KeyMap.InsertNewline.SetKeys("alt+enter", "ctrl+j")

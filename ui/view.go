@@ -46,10 +46,8 @@ func (m *model) paneView() string {
 	case m.live == nil:
 		body = stPaneDim.Width(m.width - 4).Render(stDim.Render("loading form…"))
 	default:
-		head := stBold.Render(forms.SanitizeLine(r.Title))
-		if r.Reason != "" {
-			head += "  " + stDim.Render(forms.SanitizeLine(r.Reason))
-		}
+		// The form draws the title; the pane adds why it is asked.
+		head := stDim.Render(forms.SanitizeLine(r.Reason))
 		if r.ExpiresAt != nil {
 			head += "  " + stDim.Render("expires "+r.ExpiresAt.Local().Format("15:04"))
 		}
@@ -223,7 +221,11 @@ func (m *model) View() string {
 	if m.mode == modeHelp {
 		m.help.ShowAll = true
 		m.help.Width = m.width
-		return lipgloss.JoinVertical(lipgloss.Left, stBold.Render(" Keys"), "", m.help.View(m.keys), "",
+		// Two rows of columns, so every binding fits a narrow terminal.
+		groups := m.keys.FullHelp()
+		half := (len(groups) + 1) / 2
+		return lipgloss.JoinVertical(lipgloss.Left, stBold.Render(" Keys"), "",
+			m.help.FullHelpView(groups[:half]), "", m.help.FullHelpView(groups[half:]), "",
 			stDim.Render(" f1 or esc closes help"))
 	}
 	if m.mode == modeChats {
