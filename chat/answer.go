@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 
 	"followup/forms"
 	"followup/store"
@@ -60,11 +61,7 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 				Path: "/values", Message: fmt.Sprintf("the reply is %d bytes; the limit is %d", len(b), s.policy.ReplySize)}})
 		}
 		vals, problems := forms.Normalize(rd.def, in.Values, "/values")
-		for name := range vals {
-			if _, ok := rd.supplied[name]; ok {
-				problems = append(problems, forms.Problem{Path: "/values/" + name, Message: "this value was supplied by the declaration and cannot be changed"})
-			}
-		}
+		problems = append(problems, suppliedProblems(vals, rd.supplied)...)
 		if len(problems) > 0 {
 			return nil, problemsError(CodeReplyInvalid, "the reply is invalid", problems)
 		}
@@ -96,6 +93,27 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID, RequestID: in.RequestID})
 	}
 	return rc, nil
+}
+
+// suppliedProblems refuses values for fields the declaration supplied: they
+// are not asked, so neither an answer nor a proposal may change them.
+func suppliedProblems(vals, supplied forms.Values) []forms.Problem {
+	var ps []forms.Problem
+	for _, f := range sortedNames(vals) {
+		if _, ok := supplied[f]; ok {
+			ps = append(ps, forms.Problem{Path: "/values/" + f, Message: "this value was supplied by the declaration and cannot be changed"})
+		}
+	}
+	return ps
+}
+
+func sortedNames(v forms.Values) []string {
+	names := make([]string, 0, len(v))
+	for k := range v {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // openTarget loads a request that must still be pending at digest (when given).

@@ -65,6 +65,7 @@ func (s *Service) Resolve(ctx context.Context, requestID, digest string, values 
 		}
 		chatID = r.ChatID
 		vals, problems := forms.Normalize(rd.def, values, "/values")
+		problems = append(problems, suppliedProblems(vals, rd.supplied)...)
 		if len(problems) > 0 {
 			return nil, problemsError(CodeReplyInvalid, "the proposed values are invalid", problems)
 		}
@@ -121,9 +122,13 @@ func (s *Service) Replace(ctx context.Context, in ReplaceInput, commandID string
 			return nil, err
 		}
 		chatID = r.ChatID
-		pl, err := s.replacement(r, rd, in)
+		pl, err := s.replacement(storeTemplates{ctx, q}, r, rd, in)
 		if err != nil {
 			return nil, err
+		}
+		if forms.Digest(*pl.Definition, pl.Prefill, pl.Supplied) == r.Digest {
+			// Nothing changes: no new revision, and nothing for the user to confirm.
+			return &ProposalResult{RequestID: r.ID, Digest: r.Digest, Revision: r.Revision}, nil
 		}
 		d, err := q.GetDraft(ctx, r.ID, r.Revision)
 		if err == nil && d.Edited {
@@ -141,7 +146,7 @@ func (s *Service) Replace(ctx context.Context, in ReplaceInput, commandID string
 
 // replacement validates a replace through the same declaration rules as
 // input_request: the request's key and supplied values with the new form.
-func (s *Service) replacement(r store.Request, rd revisionData, in ReplaceInput) (proposalPayload, error) {
+func (s *Service) replacement(templates forms.Templates, r store.Request, rd revisionData, in ReplaceInput) (proposalPayload, error) {
 	decl := map[string]any{"requestKey": r.RequestKey}
 	if len(in.Source) > 0 {
 		decl["source"] = in.Source
@@ -156,7 +161,7 @@ func (s *Service) replacement(r store.Request, rd revisionData, in ReplaceInput)
 	if len(rd.supplied) > 0 {
 		decl["supplied"] = rd.supplied
 	}
-	parsed, problems := forms.ParseDeclaration([]byte(mustJSON(decl)), nil)
+	parsed, problems := forms.ParseDeclaration([]byte(mustJSON(decl)), templates)
 	if len(problems) > 0 {
 		return proposalPayload{}, problemsError(CodeRequestInvalid, "the replacement is invalid", problems)
 	}
@@ -171,7 +176,7 @@ func (s *Service) applyRevision(ctx context.Context, q store.Q, r *store.Request
 	r.Revision++
 	r.Digest = forms.Digest(*pl.Definition, pl.Prefill, pl.Supplied)
 	r.Title = pl.Definition.Title
-	r.Partial = nullString("")
+	r.Partial = nullString(keptPartial(*pl.Definition, pl.Supplied, decodePartial(r.Partial.String)))
 	r.UpdatedAt = now
 	if err := q.InsertRevision(ctx, store.Revision{RequestID: r.ID, Revision: r.Revision, Digest: r.Digest,
 		Definition: mustJSON(pl.Definition), Prefill: nullString(valuesJSON(pl.Prefill)),
@@ -188,4 +193,28 @@ func (s *Service) applyRevision(ctx context.Context, q store.Q, r *store.Request
 		return err
 	}
 	return q.UpdateRequest(ctx, *r)
+}
+
+// keptPartial carries a partial answer over to a new revision: the values
+// the user already confirmed stay, for fields that are still asked and
+// whose value is still valid.
+func keptPartial(def forms.Definition, supplied forms.Values, part partialData) string {
+	kept := partialData{Values: forms.Values{}, Origins: map[string]string{}}
+	for name, v := range part.Values {
+		if _, sup := supplied[name]; sup {
+			continue
+		}
+		f, ok := def.FieldByName(name)
+		if !ok {
+			continue
+		}
+		one, problems := forms.Normalize(forms.Definition{Fields: []forms.Field{f}}, map[string]any{name: v}, "")
+		if nv, ok := one[name]; ok && len(problems) == 0 {
+			kept.Values[name], kept.Origins[name] = nv, part.Origins[name]
+		}
+	}
+	if len(kept.Values) == 0 {
+		return ""
+	}
+	return mustJSON(kept)
 }
