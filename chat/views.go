@@ -70,6 +70,10 @@ func loadRevision(ctx context.Context, q store.Q, id string, rev int) (revisionD
 	if err != nil {
 		return revisionData{}, err
 	}
+	return decodeRevision(v)
+}
+
+func decodeRevision(v store.Revision) (revisionData, error) {
 	var d revisionData
 	if err := json.Unmarshal([]byte(v.Definition), &d.def); err != nil {
 		return d, err
@@ -112,10 +116,66 @@ func decodePartial(s string) partialData {
 
 // view builds the full view of a request.
 func (s *Service) view(ctx context.Context, q store.Q, r store.Request) (RequestView, error) {
-	rd, err := loadRevision(ctx, q, r.ID, r.Revision)
+	vs, err := s.views(ctx, q, []store.Request{r})
 	if err != nil {
 		return RequestView{}, err
 	}
+	return vs[0], nil
+}
+
+// views builds the full views of many requests with one query per related
+// table (revision, answer, deliveries, proposals), not several per request.
+func (s *Service) views(ctx context.Context, q store.Q, rs []store.Request) ([]RequestView, error) {
+	ids := make([]string, len(rs))
+	for i, r := range rs {
+		ids[i] = r.ID
+	}
+	revs, err := q.CurrentRevisions(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	answers, err := q.AnswersOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	deliveries, err := q.DeliveriesOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	proposals, err := q.PendingProposalsOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]RequestView, 0, len(rs))
+	for _, r := range rs {
+		rev, ok := revs[r.ID]
+		if !ok {
+			return nil, store.ErrNotFound
+		}
+		rd, err := decodeRevision(rev)
+		if err != nil {
+			return nil, err
+		}
+		v := buildView(r, rd)
+		if a, ok := answers[r.ID]; ok {
+			av := &AnswerView{Values: decodeValues(a.Values), Revision: a.Revision, Digest: a.Digest}
+			json.Unmarshal([]byte(a.Origins), &av.Origins)
+			v.Answer = av
+		}
+		for _, d := range deliveries[r.ID] {
+			v.Deliveries = append(v.Deliveries, deliveryView(d))
+		}
+		for _, p := range proposals[r.ID] {
+			v.Proposals = append(v.Proposals, proposalView(p))
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// buildView is the part of a request's view read from its own row and its
+// current revision.
+func buildView(r store.Request, rd revisionData) RequestView {
 	part := decodePartial(r.Partial.String)
 	v := RequestView{
 		ID: r.ID, Digest: r.Digest, ChatID: r.ChatID, RunID: r.RunID.String, RequestKey: r.RequestKey,
@@ -134,26 +194,7 @@ func (s *Service) view(ctx context.Context, q store.Q, r store.Request) (Request
 		t := time.UnixMilli(r.ExpiresAt.Int64).UTC()
 		v.ExpiresAt = &t
 	}
-	if a, err := q.GetAnswer(ctx, r.ID); err == nil {
-		av := &AnswerView{Values: decodeValues(a.Values), Revision: a.Revision, Digest: a.Digest}
-		json.Unmarshal([]byte(a.Origins), &av.Origins)
-		v.Answer = av
-	}
-	ds, err := q.RequestDeliveries(ctx, r.ID)
-	if err != nil {
-		return v, err
-	}
-	for _, d := range ds {
-		v.Deliveries = append(v.Deliveries, deliveryView(d))
-	}
-	ps, err := q.PendingProposals(ctx, r.ID)
-	if err != nil {
-		return v, err
-	}
-	for _, p := range ps {
-		v.Proposals = append(v.Proposals, proposalView(p))
-	}
-	return v, nil
+	return v
 }
 
 // Request returns one request with its answer, deliveries and proposals.
@@ -177,20 +218,19 @@ func (s *Service) Requests(ctx context.Context, chatID string) ([]RequestView, e
 }
 
 func (s *Service) listRequests(ctx context.Context, f store.RequestFilter) ([]RequestView, error) {
-	q := s.st.Read()
-	rs, err := q.ListRequests(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]RequestView, 0, len(rs))
-	for _, r := range rs {
-		v, err := s.view(ctx, q, r)
+	var out []RequestView
+	err := s.st.ReadTx(ctx, func(q store.Q) error {
+		rs, err := q.ListRequests(ctx, f)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, v)
+		out, err = s.views(ctx, q, rs)
+		return err
+	})
+	if out == nil {
+		out = []RequestView{}
 	}
-	return out, nil
+	return out, err
 }
 
 func notFound(err error, what, id string) error {

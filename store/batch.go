@@ -1,0 +1,207 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Batched reads: a list of requests loads its revisions, answers, deliveries
+// and proposals in a few queries instead of several per request, and a
+// screen reads everything it shows from one snapshot.
+
+// batchSize bounds the ids bound to one IN list (SQLite allows 32,766
+// variables; smaller lists keep each statement cheap to prepare).
+const batchSize = 500
+
+// ReadTx runs fn in one read transaction on the reader pool, so every query
+// in fn sees the same snapshot of the database.
+func (s *Store) ReadTx(ctx context.Context, fn func(q Q) error) error {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(Q{tx}); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// inList returns "?,?,…" for n ids and the ids as query arguments.
+func inList(ids []string) (string, []any) {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return strings.TrimSuffix(strings.Repeat("?,", len(ids)), ","), args
+}
+
+// chunks calls fn with ids in slices of at most batchSize.
+func chunks(ids []string, fn func(part []string) error) error {
+	for len(ids) > 0 {
+		n := min(len(ids), batchSize)
+		if err := fn(ids[:n]); err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	return nil
+}
+
+// RequestsByID reads the named requests, in creation order. Unknown ids are
+// skipped.
+func (q Q) RequestsByID(ctx context.Context, ids []string) ([]Request, error) {
+	var out []Request
+	err := chunks(ids, func(part []string) error {
+		marks, args := inList(part)
+		rows, err := q.db.QueryContext(ctx, `SELECT `+reqCols+` FROM requests WHERE id IN (`+marks+`) ORDER BY seq`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanRequest(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
+	})
+	if len(ids) > batchSize {
+		sortBySeq(out)
+	}
+	return out, err
+}
+
+func sortBySeq(rs []Request) {
+	slices.SortFunc(rs, func(a, b Request) int { return cmp.Compare(a.Seq, b.Seq) })
+}
+
+// CurrentRevisions reads the current revision of each named request, by
+// request id.
+func (q Q) CurrentRevisions(ctx context.Context, ids []string) (map[string]Revision, error) {
+	out := make(map[string]Revision, len(ids))
+	err := chunks(ids, func(part []string) error {
+		marks, args := inList(part)
+		rows, err := q.db.QueryContext(ctx,
+			`SELECT v.request_id, v.revision, v.digest, v.definition, v.prefill, v.supplied, v.created_at
+			 FROM requests r JOIN revisions v ON v.request_id = r.id AND v.revision = r.revision
+			 WHERE r.id IN (`+marks+`)`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var v Revision
+			if err := rows.Scan(&v.RequestID, &v.Revision, &v.Digest, &v.Definition, &v.Prefill, &v.Supplied, &v.CreatedAt); err != nil {
+				return err
+			}
+			out[v.RequestID] = v
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// AnswersOf reads the answers of the named requests, by request id.
+func (q Q) AnswersOf(ctx context.Context, ids []string) (map[string]Answer, error) {
+	out := map[string]Answer{}
+	err := chunks(ids, func(part []string) error {
+		marks, args := inList(part)
+		rows, err := q.db.QueryContext(ctx,
+			`SELECT request_id, revision, digest, vals, origins, command_id, created_at FROM answers
+			 WHERE request_id IN (`+marks+`)`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var a Answer
+			if err := rows.Scan(&a.RequestID, &a.Revision, &a.Digest, &a.Values, &a.Origins, &a.CommandID, &a.CreatedAt); err != nil {
+				return err
+			}
+			out[a.RequestID] = a
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// DeliveriesOf lists the deliveries of the named requests, oldest first, by
+// request id.
+func (q Q) DeliveriesOf(ctx context.Context, ids []string) (map[string][]Delivery, error) {
+	out := map[string][]Delivery{}
+	err := chunks(ids, func(part []string) error {
+		marks, args := inList(part)
+		ds, err := q.queryDeliveries(ctx, `request_id IN (`+marks+`)`, args...)
+		for _, d := range ds {
+			out[d.RequestID] = append(out[d.RequestID], d)
+		}
+		return err
+	})
+	return out, err
+}
+
+// PendingProposalsOf lists the undecided proposals of the named requests,
+// oldest first, by request id.
+func (q Q) PendingProposalsOf(ctx context.Context, ids []string) (map[string][]Proposal, error) {
+	out := map[string][]Proposal{}
+	err := chunks(ids, func(part []string) error {
+		marks, args := inList(part)
+		rows, err := q.db.QueryContext(ctx,
+			`SELECT id, request_id, kind, state, base_digest, payload, created_at, decided_at FROM proposals
+			 WHERE request_id IN (`+marks+`) AND state = 'pending' ORDER BY created_at, id`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			p, err := scanProposal(rows)
+			if err != nil {
+				return err
+			}
+			out[p.RequestID] = append(out[p.RequestID], p)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// InsertMessages appends many messages with multi-row inserts; ids are
+// assigned in slice order. It is for bulk loads (imports, benchmark data).
+func (q Q) InsertMessages(ctx context.Context, ms []Message) error {
+	const cols = 12
+	const rowsPer = 400
+	for len(ms) > 0 {
+		n := min(len(ms), rowsPer)
+		var b strings.Builder
+		b.WriteString(`INSERT INTO messages (chat_id, run_id, role, content, tool_calls, tool_call_id, tool_name, request_id,
+			delivery_id, visible, for_model, created_at) VALUES `)
+		args := make([]any, 0, n*cols)
+		for i, m := range ms[:n] {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?)")
+			args = append(args, m.ChatID, m.RunID, m.Role, m.Content, m.ToolCalls, m.ToolCallID, m.ToolName,
+				m.RequestID, m.DeliveryID, m.Visible, m.ForModel, m.CreatedAt)
+		}
+		if _, err := q.db.ExecContext(ctx, b.String(), args...); err != nil {
+			return err
+		}
+		ms = ms[n:]
+	}
+	return nil
+}
+
+// SetCacheSize sets the page cache of the connection q runs on, in KiB.
+// Bulk loads call it on the writer so big transactions stay in memory.
+func (q Q) SetCacheSize(ctx context.Context, kib int) error {
+	_, err := q.db.ExecContext(ctx, "PRAGMA cache_size = -"+strconv.Itoa(kib))
+	return err
+}
