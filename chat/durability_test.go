@@ -1,0 +1,296 @@
+package chat_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"followup/chat"
+	"followup/store"
+)
+
+// A deploy flow with the offline agent: ask → the agent asks for an
+// environment → answer (or cancel) → the agent replies and the run ends.
+// Undisturbed it makes exactly two model calls and this history:
+var deployHistory = []string{"user", "assistant", "tool", "user", "assistant"}
+
+// The crash steps each command of the flow passes, in order.
+var (
+	askSteps = []string{chat.CrashDrive, chat.CrashModelReplied, chat.CrashTurnRecorded, chat.CrashToolRan,
+		chat.CrashToolResultRecorded, chat.CrashSettled}
+	replySteps = []string{chat.CrashDrive, chat.CrashDeliveryUnknown, chat.CrashDeliveryWritten,
+		chat.CrashModelReplied, chat.CrashTurnRecorded, chat.CrashSettled}
+)
+
+// deployFlow is one run of that flow; crash names the step at which the
+// phase's command is killed, and each kill is followed by the checks of
+// DESIGN §8–§9 and `resume`.
+type deployFlow struct {
+	w      *world
+	name   string
+	phase  string // "ask", "answer" or "cancel": the command that crashes
+	crash  string // crash step ("" = none)
+	choice string
+	kills  *atomic.Int64
+}
+
+func (f deployFlow) run() {
+	w, t := f.w, f.w.t
+	askCmd, replyCmd := "ask-"+f.name, "reply-"+f.name
+	env := func(phase string) []string {
+		if phase == f.phase {
+			return crashAt(f.crash)
+		}
+		return nil
+	}
+	r := w.cli.run(env("ask"), "ask", "Check deployment ("+f.name+")", "--command-id", askCmd)
+	runID := w.runOfCommand(askCmd)
+	if runID == "" {
+		t.Fatalf("%s: ask left no run: %s", f.name, r)
+	}
+	f.afterKill(r, runID, "ask", store.RunWaitingInput)
+	if n := w.count(`SELECT model_calls FROM runs WHERE id = ?`, runID); n != 1 {
+		t.Errorf("%s: %d model calls before the answer, want 1", f.name, n)
+	}
+	rq := w.onlyRequest(runID)
+	if rq == "" {
+		t.Fatalf("%s: the agent asked nothing", f.name)
+	}
+	replyPhase := "answer"
+	reply := []string{"answer", rq, "--values-json", `{"environment":"` + f.choice + `"}`, "--command-id", replyCmd}
+	if f.phase == "cancel" {
+		replyPhase, reply = "cancel", []string{"cancel", rq, "--command-id", replyCmd}
+	}
+	r = w.cli.run(env(replyPhase), reply...)
+	if r.Killed {
+		// Every crash step follows the answer's commit: it must be kept.
+		f.checkReply(rq, replyCmd)
+	}
+	f.afterKill(r, runID, replyPhase, store.RunSucceeded)
+	f.checkReply(rq, replyCmd)
+
+	run, err := w.svc.Run(context.Background(), runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"environment":"` + f.choice + `"}`
+	if f.phase == "cancel" {
+		want = `{}`
+	}
+	if run.State != store.RunSucceeded || str(run.Result) != want {
+		t.Errorf("%s: run %s result %s, want succeeded %s", f.name, run.State, str(run.Result), want)
+	}
+	if f.phase != "cancel" && !strings.Contains(run.Reply, f.choice) {
+		t.Errorf("%s: reply %q does not name %s", f.name, run.Reply, f.choice)
+	}
+	if run.ModelCalls != 2 {
+		t.Errorf("%s: %d model calls, want 2", f.name, run.ModelCalls)
+	}
+	w.checkHistory(runID, deployHistory...)
+	if n := w.count(`SELECT COUNT(*) FROM deliveries WHERE run_id = ?`, runID); n != 1 {
+		t.Errorf("%s: %d deliveries, want 1", f.name, n)
+	}
+}
+
+// afterKill checks a killed command's leftovers and resumes the run; a
+// command that was not killed must have reached want.
+func (f deployFlow) afterKill(r fuResult, runID, what, want string) {
+	w, t := f.w, f.w.t
+	t.Helper()
+	if !r.Killed {
+		if r.Code != 0 || str(r.JSON, "run", "state")+str(r.JSON, "state") != want {
+			t.Fatalf("%s: %s: %s", f.name, what, r)
+		}
+		return
+	}
+	f.kills.Add(1)
+	w.checkRecoverable(runID, f.name+" after "+what)
+	res := w.cli.ok(nil, "resume", runID)
+	if got := str(res.JSON, "run", "state"); got != want {
+		t.Fatalf("%s: resume after %s: state %s, want %s", f.name, what, got, want)
+	}
+}
+
+// checkReply asserts the confirmed answer or cancellation is recorded,
+// under its command id.
+func (f deployFlow) checkReply(rq, commandID string) {
+	w, t := f.w, f.w.t
+	t.Helper()
+	if f.phase == "cancel" {
+		if n := w.count(`SELECT COUNT(*) FROM requests r JOIN receipts c ON c.command_id = ? WHERE r.id = ? AND r.state = 'cancelled'`, commandID, rq); n != 1 {
+			t.Errorf("%s: the confirmed cancellation of %s was lost", f.name, rq)
+		}
+		return
+	}
+	if n := w.count(`SELECT COUNT(*) FROM answers WHERE request_id = ? AND command_id = ? AND json_extract(vals, '$.environment') = ?`,
+		rq, commandID, f.choice); n != 1 {
+		t.Errorf("%s: the confirmed answer to %s was lost", f.name, rq)
+	}
+}
+
+// TestCrashAtEveryStep kills the command of each phase at each crash step,
+// several runs at a time on one database, and resumes.
+func TestCrashAtEveryStep(t *testing.T) {
+	w := newWorld(t)
+	phases := []string{"ask", "answer", "cancel"}
+	if testing.Short() {
+		phases = phases[:2]
+	}
+	var flows []deployFlow
+	var kills atomic.Int64
+	for _, phase := range phases {
+		steps := replySteps
+		if phase == "ask" {
+			steps = askSteps
+		}
+		for i, step := range steps {
+			flows = append(flows, deployFlow{w: w, name: phase + "@" + step, phase: phase, crash: step,
+				choice: []string{"production", "staging"}[i%2], kills: &kills})
+		}
+	}
+	t.Run("flows", func(t *testing.T) {
+		for _, f := range flows {
+			t.Run(f.name, func(t *testing.T) {
+				t.Parallel()
+				f.w = w.on(t)
+				f.run()
+			})
+		}
+	})
+	t.Logf("%d runs, %d killed at a step and resumed", len(flows), kills.Load())
+	if kills.Load() != int64(len(flows)) {
+		t.Errorf("%d kills in %d runs: some crash steps were not reached", kills.Load(), len(flows))
+	}
+}
+
+// TestCrashDuringRecovery kills every command of one run, resumes
+// included, each at the next step, until the run has passed them all.
+func TestCrashDuringRecovery(t *testing.T) {
+	w := newWorld(t)
+	ctx := context.Background()
+	kill := func(step string, args ...string) {
+		t.Helper()
+		r := w.cli.run(crashAt(step), args...)
+		if !r.Killed {
+			t.Fatalf("followup %v with a crash at %s was not killed: %s", args, step, r)
+		}
+	}
+	kill(askSteps[0], "ask", "Check deployment", "--command-id", "ask-1")
+	runID := w.runOfCommand("ask-1")
+	kills := 1
+	for _, step := range askSteps[1:] {
+		w.checkRecoverable(runID, "before "+step)
+		kill(step, "resume", runID)
+		kills++
+	}
+	w.checkRecoverable(runID, "after the ask")
+	rq := w.onlyRequest(runID)
+	kill(replySteps[0], "answer", rq, "--values-json", `{"environment":"staging"}`)
+	kills++
+	for _, step := range replySteps[1:] {
+		w.checkRecoverable(runID, "before "+step)
+		kill(step, "resume", runID)
+		kills++
+	}
+	w.checkRecoverable(runID, "at the end")
+	res := w.cli.ok(nil, "resume", runID)
+	run, _ := w.svc.Run(ctx, runID)
+	if str(res.JSON, "run", "state") != store.RunSucceeded || str(run.Result) != `{"environment":"staging"}` || run.ModelCalls != 2 {
+		t.Fatalf("after %d kills: %s; run %+v", kills, res, run)
+	}
+	w.checkHistory(runID, deployHistory...)
+	t.Logf("one run killed %d times in a row, then finished", kills)
+}
+
+// TestCrashAnywhere kills commands after a random delay — at instants no
+// crash step names, such as inside a SQLite commit — and recovers the way a
+// script would: resume, and repeat a command that never committed with
+// the same command id.
+func TestCrashAnywhere(t *testing.T) {
+	w := newWorld(t)
+	n := 16
+	if testing.Short() {
+		n = 4
+	}
+	// How long an undisturbed ask and answer take here bounds the delays.
+	start := time.Now()
+	ask := w.cli.ok(nil, "ask", "Check deployment")
+	askTook := time.Since(start)
+	start = time.Now()
+	w.cli.ok(nil, "answer", str(ask.JSON, "pending", 0, "id"), "--values-json", `{"environment":"staging"}`)
+	answerTook := time.Since(start)
+
+	var kills atomic.Int64
+	var mu sync.Mutex
+	seed := time.Now().UnixNano()
+	rng := rand.New(rand.NewPCG(uint64(seed), 1))
+	t.Logf("seed %d; ask takes %v, answer %v", seed, askTook, answerTook)
+	delay := func(d time.Duration) time.Duration {
+		mu.Lock()
+		defer mu.Unlock()
+		return time.Duration(rng.Int64N(int64(d) + 1))
+	}
+	t.Run("flows", func(t *testing.T) {
+		for i := range n {
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				t.Parallel()
+				w.on(t).randomKillFlow(i, delay(askTook), delay(answerTook), &kills)
+			})
+		}
+	})
+	t.Logf("%d runs, %d commands killed at random instants", n, kills.Load())
+}
+
+func (w *world) randomKillFlow(i int, askDelay, answerDelay time.Duration, kills *atomic.Int64) {
+	t := w.t
+	askCmd, replyCmd := fmt.Sprintf("ask-%d", i), fmt.Sprintf("reply-%d", i)
+	choice := []string{"production", "staging"}[i%2]
+	ask := []string{"ask", "Check deployment", "--command-id", askCmd}
+	if w.killAfter(askDelay, ask...) {
+		kills.Add(1)
+		if runID := w.runOfCommand(askCmd); runID != "" {
+			w.checkRecoverable(runID, fmt.Sprintf("flow %d after ask", i))
+		}
+	}
+	r := w.cli.ok(nil, ask...) // the same command id: the same run, driven on
+	runID := str(r.JSON, "runId")
+	if str(r.JSON, "state") != store.RunWaitingInput {
+		t.Fatalf("flow %d: %s", i, r)
+	}
+	rq := w.onlyRequest(runID)
+	answer := []string{"answer", rq, "--values-json", `{"environment":"` + choice + `"}`, "--command-id", replyCmd}
+	if w.killAfter(answerDelay, answer...) {
+		kills.Add(1)
+		w.checkRecoverable(runID, fmt.Sprintf("flow %d after answer", i))
+		w.cli.ok(nil, "resume", runID)
+	}
+	r = w.cli.ok(nil, answer...) // applied now, or the original receipt
+	if str(r.JSON, "receipt", "commandId") != replyCmd || str(r.JSON, "run", "state") != store.RunSucceeded {
+		t.Fatalf("flow %d: answer again: %s", i, r)
+	}
+	run, _ := w.svc.Run(context.Background(), runID)
+	if str(run.Result) != `{"environment":"`+choice+`"}` || run.ModelCalls != 2 {
+		t.Errorf("flow %d: run %+v", i, run)
+	}
+	w.checkHistory(runID, deployHistory...)
+}
+
+// killAfter starts a command and SIGKILLs it after d; it reports whether
+// the kill came before the command ended.
+func (w *world) killAfter(d time.Duration, args ...string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd, stdout, stderr := w.cli.command(ctx, nil, args...)
+	if err := cmd.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	timer := time.AfterFunc(d, func() { cmd.Process.Kill() })
+	err := cmd.Wait()
+	timer.Stop()
+	return w.cli.result(err, cmd, stdout, stderr).Killed
+}
