@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"followup/agent"
 	"followup/store"
 )
 
@@ -199,4 +200,9 @@ func fxSQL(t *testing.T, s *Service) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// agentCC is the tool call context of a run.
+func agentCC(sent Sent) agent.CallContext {
+	return agent.CallContext{ChatID: sent.ChatID, RunID: sent.RunID, ToolCallID: "call_fx"}
 }

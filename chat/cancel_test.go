@@ -1,0 +1,254 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"followup/store"
+)
+
+func TestCancelTellsTheAgentAndTheTaskGoesOn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := fxOpen(t, nil)
+	sent, req := fxDeploy(t, s)
+	rc, err := s.Cancel(ctx, req.ID, "cancel-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc.Kind != "cancel" || rc.ApplyState != Applied || rc.RunID != sent.RunID {
+		t.Fatalf("receipt = %+v", rc)
+	}
+	v, _ := s.Request(ctx, req.ID)
+	if v.State != store.ReqCancelled || v.ClosedReason != "" || len(v.Deliveries) != 1 || v.Deliveries[0].Kind != store.DeliveryCancel {
+		t.Fatalf("request = %s/%s deliveries %+v", v.State, v.ClosedReason, v.Deliveries)
+	}
+	run, err := s.Drive(ctx, sent.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.State != store.RunSucceeded || !strings.Contains(run.Reply, "go on without") {
+		t.Fatalf("run = %s %q", run.State, run.Reply)
+	}
+	v, _ = s.Request(ctx, req.ID)
+	if v.Deliveries[0].State != store.DeliveryDelivered {
+		t.Fatalf("delivery = %+v", v.Deliveries[0])
+	}
+	ms, _ := s.st.Read().RunMessages(ctx, sent.RunID)
+	found := false
+	for _, m := range ms {
+		if m.DeliveryID.Valid && strings.Contains(m.Content, `"input_cancelled"`) {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("the agent was not told of the cancellation")
+	}
+	// The receipt survives; a late answer is refused with the reason.
+	again, err := s.Cancel(ctx, req.ID, "cancel-1")
+	if err != nil || !reflect.DeepEqual(again, rc) {
+		t.Fatalf("replay = %+v, %v", again, err)
+	}
+	_, err = s.Answer(ctx, AnswerInput{RequestID: req.ID, Values: map[string]any{"environment": "staging"}})
+	if e := fxCode(t, err, CodeTargetClosed); e.Details["state"] != store.ReqCancelled {
+		t.Fatalf("details = %v", e.Details)
+	}
+}
+
+func TestStopExpiresRequestsAndCallsNoModel(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := fxOpen(t, nil)
+	sent, req := fxDeploy(t, s)
+	// A second question in the same run, and an answer not yet delivered.
+	extra, err := s.OpenRequest(ctx, sent.RunID, "call_x", fxDecl(t, map[string]any{"requestKey": "x", "source": fxTextDef("X", "a")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := s.Run(ctx, sent.RunID)
+	msgs := fxCount(t, s, `SELECT COUNT(*) FROM messages WHERE chat_id = ? AND role <> 'notice'`, sent.ChatID)
+
+	res, err := s.Stop(ctx, sent.RunID, "")
+	if err != nil || res.State != store.RunStopped {
+		t.Fatalf("stop = %+v, %v", res, err)
+	}
+	for _, id := range []string{req.ID, extra.RequestID} {
+		v, _ := s.Request(ctx, id)
+		if v.State != store.ReqExpired || v.ClosedReason != store.ReasonTaskStopped || len(v.Deliveries) != 0 {
+			t.Fatalf("request %s = %s/%s deliveries %+v", id, v.State, v.ClosedReason, v.Deliveries)
+		}
+	}
+	run, err := s.Drive(ctx, sent.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.State != store.RunStopped || run.ModelCalls != before.ModelCalls {
+		t.Fatalf("run after stop = %+v (model calls before %d)", run, before.ModelCalls)
+	}
+	if n := fxCount(t, s, `SELECT COUNT(*) FROM deliveries`); n != 0 {
+		t.Fatalf("deliveries = %d, want 0", n)
+	}
+	// The conversation stays.
+	if n := fxCount(t, s, `SELECT COUNT(*) FROM messages WHERE chat_id = ? AND role <> 'notice'`, sent.ChatID); n != msgs {
+		t.Fatalf("messages = %d, want %d", n, msgs)
+	}
+	iv, err := s.Inspect(ctx, sent.ChatID)
+	if err != nil || len(iv.Messages) == 0 || iv.Run.State != store.RunStopped {
+		t.Fatalf("inspect = %+v, %v", iv, err)
+	}
+	_, err = s.Answer(ctx, AnswerInput{RequestID: req.ID, Values: map[string]any{"environment": "staging"}})
+	if e := fxCode(t, err, CodeTargetClosed); e.Details["closedReason"] != store.ReasonTaskStopped {
+		t.Fatalf("details = %v", e.Details)
+	}
+	_, err = s.Stop(ctx, sent.RunID, "")
+	fxCode(t, err, CodeTargetClosed)
+	// The next message starts a new run in the same chat.
+	next, err := s.Send(ctx, sent.ChatID, "Check deployment again", "")
+	if err != nil || !next.NewRun || next.RunID == sent.RunID {
+		t.Fatalf("send after stop = %+v, %v", next, err)
+	}
+}
+
+func TestStopFailsUndeliveredAnswers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := fxOpen(t, nil)
+	sent, req := fxDeploy(t, s)
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: req.ID, Values: map[string]any{"environment": "staging"}}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := s.Run(ctx, sent.RunID)
+	if _, err := s.Stop(ctx, sent.RunID, ""); err != nil {
+		t.Fatal(err)
+	}
+	run, err := s.Drive(ctx, sent.RunID)
+	if err != nil || run.ModelCalls != before.ModelCalls {
+		t.Fatalf("run = %+v, %v", run, err)
+	}
+	v, _ := s.Request(ctx, req.ID)
+	if v.State != store.ReqAnswered || v.Deliveries[0].State != store.DeliveryFailed {
+		t.Fatalf("request = %s deliveries %+v", v.State, v.Deliveries)
+	}
+	if n := fxCount(t, s, `SELECT COUNT(*) FROM messages WHERE delivery_id IS NOT NULL`); n != 0 {
+		t.Fatalf("delivered messages = %d", n)
+	}
+}
+
+func TestExpiryByDeadline(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		expire func(s *Service, id string) error // what notices the deadline
+	}{
+		{"ExpireDue", func(s *Service, _ string) error { return s.ExpireDue(context.Background()) }},
+		{"late answer", func(s *Service, id string) error {
+			_, err := s.Answer(context.Background(), AnswerInput{RequestID: id, Values: map[string]any{"a": "late"}})
+			return err
+		}},
+		{"late cancel", func(s *Service, id string) error { _, err := s.Cancel(context.Background(), id, ""); return err }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			clock := newFxClock()
+			s := fxOpen(t, clock)
+			sent := fxRun(t, s)
+			deadline := clock.Now().Add(10 * time.Minute).Format(time.RFC3339)
+			res, err := s.OpenRequest(ctx, sent.RunID, "call_1", fxDecl(t, map[string]any{
+				"requestKey": "soon", "source": fxTextDef("Soon", "a"), "expiresAt": deadline}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			clock.Advance(9 * time.Minute)
+			if err := s.ExpireDue(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if v, _ := s.Request(ctx, res.RequestID); v.State != store.ReqPending {
+				t.Fatalf("expired early: %s", v.State)
+			}
+			clock.Advance(2 * time.Minute)
+			err = tc.expire(s, res.RequestID)
+			if tc.name != "ExpireDue" {
+				if e := fxCode(t, err, CodeTargetClosed); e.Details["state"] != store.ReqExpired || e.Details["closedReason"] != store.ReasonDeadline {
+					t.Fatalf("details = %v", e.Details)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			v, _ := s.Request(ctx, res.RequestID)
+			if v.State != store.ReqExpired || v.ClosedReason != store.ReasonDeadline || v.Answer != nil {
+				t.Fatalf("request = %s/%s", v.State, v.ClosedReason)
+			}
+			if len(v.Deliveries) != 1 || v.Deliveries[0].Kind != store.DeliveryExpire {
+				t.Fatalf("deliveries = %+v", v.Deliveries)
+			}
+			if pend, _ := s.Pending(ctx, sent.ChatID); len(pend) != 0 {
+				t.Fatalf("still pending: %d", len(pend))
+			}
+			list := fxToolJSON(t, inputTools{s}.List(ctx, agentCC(sent), nil))
+			item := list["requests"].([]any)[0].(map[string]any)
+			if item["state"] != store.ReqExpired || item["closedReason"] != store.ReasonDeadline {
+				t.Fatalf("input_list item = %v", item)
+			}
+			iv, _ := s.Inspect(ctx, sent.ChatID)
+			if iv.Requests[0].State != store.ReqExpired {
+				t.Fatalf("inspect = %+v", iv.Requests[0])
+			}
+			// The run is told, and it can go on.
+			run, err := s.Drive(ctx, sent.RunID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, _ = s.Request(ctx, res.RequestID)
+			if v.Deliveries[0].State != store.DeliveryDelivered {
+				t.Fatalf("expire delivery = %+v (run %s)", v.Deliveries[0], run.State)
+			}
+			var told bool
+			ms, _ := s.st.Read().RunMessages(ctx, sent.RunID)
+			for _, m := range ms {
+				var p map[string]any
+				if m.DeliveryID.Valid && json.Unmarshal([]byte(m.Content), &p) == nil && p["status"] == "input_expired" {
+					told = p["reason"] == store.ReasonDeadline
+				}
+			}
+			if !told {
+				t.Fatal("the run was not told of the expiry")
+			}
+		})
+	}
+}
+
+// TestExpiredRunGoesOn: told that its question expired, the demo agent
+// goes on without it, as after a cancellation, and asks nothing new.
+//
+// Skipped until agent/offline.go handles the input_expired status: today
+// Offline.turn only knows input_received and input_cancelled, so the
+// expiry payload falls through to demoRequest and opens a new question.
+func TestExpiredRunGoesOn(t *testing.T) {
+	t.Parallel()
+	t.Skip("agent/offline.go: input_expired is treated as a new task (reported)")
+	ctx := context.Background()
+	clock := newFxClock()
+	s := fxOpen(t, clock)
+	sent, req := fxDeploy(t, s)
+	// The demo agent never sets a deadline: give its question one.
+	if _, err := fxSQL(t, s).Exec(`UPDATE requests SET expires_at = ? WHERE id = ?`, clock.Now().Add(time.Minute).UnixMilli(), req.ID); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(2 * time.Minute)
+	if err := s.ExpireDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	run, err := s.Drive(ctx, sent.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pend, _ := s.Pending(ctx, sent.ChatID); run.State != store.RunSucceeded || len(pend) != 0 {
+		t.Fatalf("run = %s %q, pending %d", run.State, run.Reply, len(pend))
+	}
+}
