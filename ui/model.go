@@ -54,12 +54,13 @@ type model struct {
 	orphans  []chat.RunView
 	loaded   bool
 
-	active     string // request shown in the form pane
-	live       *forms.Live
-	liveKey    string // request id and revision the live form was built for
-	loadingKey string
-	savedDraft string // JSON of the last saved draft, to skip saving no change
-	draftSeq   int
+	active       string // request shown in the form pane
+	live         *forms.Live
+	liveKey      string // request id and revision the live form was built for
+	loadingKey   string
+	savedDraft   string // JSON of the last saved draft, to skip saving no change
+	pendingDraft string // JSON of the draft an autosave is scheduled for
+	draftSeq     int
 
 	focus     focusArea
 	mode      mode

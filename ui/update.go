@@ -248,7 +248,10 @@ func valuesKey(v forms.Values) string {
 func (m *model) updateForm(msg tea.Msg) tea.Cmd {
 	_, cmd := m.live.Form().Update(msg)
 	cmds := []tea.Cmd{cmd}
-	if k := valuesKey(m.live.Draft()); k != m.savedDraft {
+	// Debounce on changes only: cursor blinks also pass through here and
+	// must not keep pushing the save back.
+	if k := valuesKey(m.live.Draft()); k != m.savedDraft && k != m.pendingDraft {
+		m.pendingDraft = k
 		m.draftSeq++
 		cmds = append(cmds, autosaveAfter(m.draftSeq))
 	}
