@@ -3,6 +3,7 @@ package forms
 import (
 	"encoding/json"
 	"math"
+	"regexp"
 	"strconv"
 	"unicode/utf8"
 )
@@ -91,12 +92,20 @@ func (f Field) hasOption(v string) bool {
 	return false
 }
 
+// jsonNumberRE is RFC 8259 number syntax: a json.Number built by hand
+// could otherwise smuggle in what strconv also accepts (hex, "Inf", "_").
+var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
 // number accepts float64, json.Number and Go integers; never numeric text.
 func (p *problems) number(f Field, v any, path string) (any, bool) {
 	var x float64
 	var exact *int64
 	switch n := v.(type) {
 	case json.Number:
+		if !jsonNumberRE.MatchString(string(n)) {
+			p.add(path, "%s must be a number in JSON syntax", f.DisplayLabel())
+			return nil, false
+		}
 		if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
 			exact = &i
 			x = float64(i)

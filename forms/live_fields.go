@@ -8,10 +8,14 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// Long choice lists get a window and a filter hint; up to this many
-// options are drawn whole, which also sidesteps huh #679 (a windowed Select
-// scrolls its preselected option to the top and hides those above it).
-const listWindow = 10
+// Choice lists longer than longList get a window of listWindow rows and a
+// filter hint; shorter ones are drawn whole, which also sidesteps huh #679
+// (a windowed huh Select scrolls its preselected option to the top and
+// hides those above it).
+const (
+	longList   = 8
+	listWindow = 9
+)
 
 // build makes the huh field for the slot. Validators never fail: huh lets a
 // failing validator block navigation, even going back (#655, #720), so they
@@ -35,7 +39,7 @@ func (s *slot) build() huh.Field {
 		s.setTitle, s.setDesc = func(v string) { c.Title(v) }, func(v string) { c.Description(v) }
 		return c.WithTheme(s.theme)
 	case Select:
-		if len(s.f.Options) > listWindow {
+		if len(s.f.Options) > longList {
 			l := newList(s)
 			s.setTitle, s.setDesc = func(v string) { l.title = v }, func(v string) { l.desc = v }
 			return l.WithTheme(s.theme)
@@ -47,12 +51,12 @@ func (s *slot) build() huh.Field {
 		return sel.WithTheme(s.theme)
 	case Multiselect:
 		m := huh.NewMultiSelect[string]().Key(name).Title(label).Options(s.options()...).
-			Filterable(len(s.f.Options) > listWindow).
+			Filterable(len(s.f.Options) > longList).
 			Validate(func([]string) error { ok(); return nil })
 		if s.f.MaxItems != nil && *s.f.MaxItems > 0 {
 			m.Limit(*s.f.MaxItems)
 		}
-		if len(s.f.Options) > listWindow {
+		if len(s.f.Options) > longList {
 			m.Height(listWindow + 2)
 		}
 		m.Accessor(picksAccess{s})
@@ -142,7 +146,7 @@ func (s *slot) hint() string {
 	case Number, Integer:
 		return rangeHint(s.f)
 	case Select:
-		if len(s.f.Options) > listWindow {
+		if len(s.f.Options) > longList {
 			return fmt.Sprintf("%d options, / to filter", len(s.f.Options))
 		}
 	case Multiselect:

@@ -3,6 +3,7 @@ package forms
 import (
 	"encoding/json"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -173,10 +174,14 @@ func (s *slot) value() (any, bool) {
 	return s.text, s.text != ""
 }
 
+// decimalRE is the number syntax a person may type; strconv alone would
+// also take hex floats, "Inf" and underscores.
+var decimalRE = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+
 // parseNumber reads what a person types: surrounding spaces are ignored.
 func parseNumber(text string, integer bool) (any, bool) {
 	t := strings.TrimSpace(text)
-	if t == "" {
+	if !decimalRE.MatchString(t) {
 		return nil, false
 	}
 	if integer {

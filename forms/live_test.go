@@ -235,7 +235,7 @@ func TestLiveLongSelectFiltersAndChooses(t *testing.T) {
 	def := Definition{Fields: []Field{f, {Name: "after", Type: Text}}}
 	l := start(def, nil, Values{"n": "optz0"}, nil)
 	view := l.Form().View()
-	if !strings.Contains(view, "opty0") || !strings.Contains(view, "optu0") || !strings.Contains(view, "> optz0") {
+	if !strings.Contains(view, "opty0") || !strings.Contains(view, "optv0") || !strings.Contains(view, "optd1") || !strings.Contains(view, "> optz0") {
 		t.Fatalf("preselection without its neighbours:\n%s", view)
 	}
 	pump(l.Form(), press(tea.KeyDown))
@@ -262,5 +262,25 @@ func TestLiveWidgetNormalisationIsNotAnEdit(t *testing.T) {
 	pump(l.Form(), tea.WindowSizeMsg{Width: 80, Height: 40})
 	if l.Edited() || !l.Suggested("notes") || !l.Suggested("t") {
 		t.Fatalf("edited=%v values=%q", l.Edited(), l.Values())
+	}
+}
+
+func TestParseNumberText(t *testing.T) {
+	cases := []struct {
+		in      string
+		integer bool
+		want    any
+	}{
+		{"12", true, int64(12)}, {" 12 ", true, int64(12)}, {"1e3", true, int64(1000)}, {"12.0", true, int64(12)},
+		{"-3", true, int64(-3)}, {"12.5", false, 12.5}, {".5", false, 0.5}, {"5.", false, 5.0}, {"-1e-2", false, -0.01},
+		{"12a", true, nil}, {"12.5", true, nil}, {"0x10", false, nil}, {"0x1p4", false, nil}, {"Inf", false, nil},
+		{"NaN", false, nil}, {"1_000", false, nil}, {"1,5", false, nil}, {"", false, nil}, {"1e400", false, nil},
+		{"1e30", true, nil},
+	}
+	for _, tc := range cases {
+		got, ok := parseNumber(tc.in, tc.integer)
+		if tc.want == nil && ok || tc.want != nil && got != tc.want {
+			t.Errorf("parseNumber(%q, %v) = %v, %v; want %v", tc.in, tc.integer, got, ok, tc.want)
+		}
 	}
 }

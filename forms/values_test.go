@@ -34,6 +34,8 @@ func TestNormalize(t *testing.T) {
 		{"Inf", map[string]any{"budget": math.Inf(1)}, nil, []string{"/values/budget"}, "finite"},
 		{"overflow number", map[string]any{"budget": json.Number("1e999")}, nil, []string{"/values/budget"}, "finite"},
 		{"integer overflow", map[string]any{"travelers": json.Number("1e30")}, nil, []string{"/values/travelers"}, ""},
+		{"hex json.Number", map[string]any{"budget": json.Number("0x1p4")}, nil, []string{"/values/budget"}, "JSON syntax"},
+		{"Inf json.Number", map[string]any{"budget": json.Number("Inf")}, nil, []string{"/values/budget"}, "JSON syntax"},
 		{"below min", map[string]any{"travelers": 0}, nil, []string{"/values/travelers"}, "at least 1"},
 		{"above max", map[string]any{"travelers": 13}, nil, []string{"/values/travelers"}, "at most 12"},
 		{"option not listed", map[string]any{"transport": "boat"}, nil, []string{"/values/transport"}, "not one of"},
