@@ -52,6 +52,16 @@ func (s *Service) closeRequest(ctx context.Context, q store.Q, r *store.Request,
 	return q.SupersedeProposals(ctx, r.ID, now)
 }
 
+// expireRequest expires a pending request for reason and tells its run
+// with an input_expired delivery.
+func (s *Service) expireRequest(ctx context.Context, q store.Q, r *store.Request, reason string) error {
+	if err := s.closeRequest(ctx, q, r, store.ReqExpired, reason); err != nil {
+		return err
+	}
+	payload := mustJSON(map[string]any{"status": "input_expired", "requestId": r.ID, "reason": reason})
+	return s.queueDelivery(ctx, q, *r, store.DeliveryExpire, payload)
+}
+
 func (s *Service) queueDelivery(ctx context.Context, q store.Q, r store.Request, kind, payload string) error {
 	now := s.nowMS()
 	_, err := q.InsertDelivery(ctx, store.Delivery{RequestID: r.ID, RunID: r.RunID, Kind: kind,
@@ -143,11 +153,7 @@ func (s *Service) ExpireDue(ctx context.Context) error {
 			return err
 		}
 		for _, r := range rs {
-			if err := s.closeRequest(ctx, q, &r, store.ReqExpired, store.ReasonDeadline); err != nil {
-				return err
-			}
-			payload := mustJSON(map[string]any{"status": "input_expired", "requestId": r.ID, "reason": store.ReasonDeadline})
-			if err := s.queueDelivery(ctx, q, r, store.DeliveryExpire, payload); err != nil {
+			if err := s.expireRequest(ctx, q, &r, store.ReasonDeadline); err != nil {
 				return err
 			}
 			expired = append(expired, r)

@@ -48,7 +48,7 @@ func (s *Service) Capabilities(ctx context.Context) (map[string]any, error) {
 	}
 	names := []string{}
 	for _, t := range ts {
-		if t.State == "active" {
+		if t.State == store.TemplateActive {
 			names = append(names, t.Name)
 		}
 	}

@@ -30,19 +30,15 @@ type storeTemplates struct {
 }
 
 func (t storeTemplates) Template(name string) (forms.Definition, bool) {
-	ts, err := t.q.Templates(t.ctx)
-	if err != nil {
+	tp, err := t.q.GetTemplate(t.ctx, name)
+	if err != nil || tp.State != store.TemplateActive {
 		return forms.Definition{}, false
 	}
-	for _, tp := range ts {
-		if tp.Name == name && tp.State == "active" {
-			var d forms.Definition
-			if json.Unmarshal([]byte(tp.Definition), &d) == nil {
-				return d, true
-			}
-		}
+	var d forms.Definition
+	if json.Unmarshal([]byte(tp.Definition), &d) != nil {
+		return forms.Definition{}, false
 	}
-	return forms.Definition{}, false
+	return d, true
 }
 
 // OpenRequest validates a declaration and opens a pending request in the

@@ -32,6 +32,8 @@ type proposalPayload struct {
 	Definition *forms.Definition `json:"definition,omitempty"`
 	Prefill    forms.Values      `json:"prefill,omitempty"`
 	Supplied   forms.Values      `json:"supplied,omitempty"`
+	// Template names the template the new form comes from ("" for none).
+	Template string `json:"template,omitempty"`
 }
 
 func proposalView(p store.Proposal) ProposalView {
@@ -166,7 +168,11 @@ func (s *Service) replacement(templates forms.Templates, r store.Request, rd rev
 		return proposalPayload{}, problemsError(CodeRequestInvalid, "the replacement is invalid", problems)
 	}
 	def := parsed.Definition
-	return proposalPayload{Definition: &def, Prefill: parsed.Prefill, Supplied: parsed.Supplied}, nil
+	tmpl := parsed.Source.Template
+	if len(in.Source) == 0 {
+		tmpl = r.Template // the same form, still from its template
+	}
+	return proposalPayload{Definition: &def, Prefill: parsed.Prefill, Supplied: parsed.Supplied, Template: tmpl}, nil
 }
 
 // applyRevision writes a new revision. draft, when given, becomes the draft
@@ -176,6 +182,7 @@ func (s *Service) applyRevision(ctx context.Context, q store.Q, r *store.Request
 	r.Revision++
 	r.Digest = forms.Digest(*pl.Definition, pl.Prefill, pl.Supplied)
 	r.Title = pl.Definition.Title
+	r.Template = pl.Template
 	r.Partial = nullString(keptPartial(*pl.Definition, pl.Supplied, decodePartial(r.Partial.String)))
 	r.UpdatedAt = now
 	if err := q.InsertRevision(ctx, store.Revision{RequestID: r.ID, Revision: r.Revision, Digest: r.Digest,

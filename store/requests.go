@@ -127,9 +127,9 @@ func (q Q) ListRequests(ctx context.Context, f RequestFilter) ([]Request, error)
 // UpdateRequest writes a request's mutable columns.
 func (q Q) UpdateRequest(ctx context.Context, r Request) error {
 	return expectOne(q.db.ExecContext(ctx,
-		`UPDATE requests SET state = ?, closed_reason = ?, revision = ?, digest = ?, title = ?, partial = ?,
+		`UPDATE requests SET state = ?, closed_reason = ?, revision = ?, digest = ?, title = ?, template = ?, partial = ?,
 		   updated_at = ?, closed_at = ? WHERE id = ?`,
-		r.State, r.ClosedReason, r.Revision, r.Digest, r.Title, r.Partial, r.UpdatedAt, r.ClosedAt, r.ID))
+		r.State, r.ClosedReason, r.Revision, r.Digest, r.Title, r.Template, r.Partial, r.UpdatedAt, r.ClosedAt, r.ID))
 }
 
 // Revision is one definition of a request.

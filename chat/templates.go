@@ -1,0 +1,62 @@
+package chat
+
+import (
+	"context"
+	"regexp"
+
+	"followup/forms"
+	"followup/store"
+)
+
+var templateNameRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+// RegisterTemplate registers (or replaces) a host template that requests
+// can name with source kind template. The definition is checked like any
+// declaration's, so a template can never produce a form nobody can answer.
+// Requests already opened from it keep the revision they were opened with.
+func (s *Service) RegisterTemplate(ctx context.Context, name string, def forms.Definition) error {
+	if !templateNameRE.MatchString(name) {
+		return problemsError(CodeInvalidArgument, "the template name is invalid", []forms.Problem{{
+			Path: "/name", Message: "a template name is 1–128 of A–Z, a–z, 0–9 and . _ : -"}})
+	}
+	decl := map[string]any{"requestKey": "template", "source": map[string]any{"kind": forms.SourceDynamic, "definition": def}}
+	parsed, problems := forms.ParseDeclaration([]byte(mustJSON(decl)), nil)
+	if len(problems) > 0 {
+		return problemsError(CodeRequestInvalid, "the template's definition is invalid", problems)
+	}
+	return s.st.Write(ctx, func(q store.Q) error {
+		return q.UpsertTemplate(ctx, store.Template{Name: name, Definition: mustJSON(parsed.Definition),
+			State: store.TemplateActive, UpdatedAt: s.nowMS()})
+	})
+}
+
+// InvalidateTemplate withdraws a template: new requests can no longer name
+// it, and its pending requests expire with reason template_invalidated and
+// their runs are told, as for a passed deadline. Nothing times out silently.
+func (s *Service) InvalidateTemplate(ctx context.Context, name string) error {
+	var expired []store.Request
+	err := s.st.Write(ctx, func(q store.Q) error {
+		expired = nil
+		if _, err := q.GetTemplate(ctx, name); err != nil {
+			return notFound(err, "template", name)
+		}
+		if err := q.SetTemplateState(ctx, name, store.TemplateInvalidated, s.nowMS()); err != nil {
+			return err
+		}
+		rs, err := q.PendingTemplateRequests(ctx, name)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			if err := s.expireRequest(ctx, q, &r, store.ReasonTemplateInvalidated); err != nil {
+				return err
+			}
+			expired = append(expired, r)
+		}
+		return nil
+	})
+	for _, r := range expired {
+		s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RunID: r.RunID.String, RequestID: r.ID})
+	}
+	return err
+}

@@ -1,0 +1,49 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// Template states.
+const (
+	TemplateActive      = "active"
+	TemplateInvalidated = "invalidated"
+)
+
+// GetTemplate reads one template by name.
+func (q Q) GetTemplate(ctx context.Context, name string) (Template, error) {
+	var t Template
+	err := q.db.QueryRowContext(ctx, `SELECT name, definition, state, updated_at FROM templates WHERE name = ?`, name).
+		Scan(&t.Name, &t.Definition, &t.State, &t.UpdatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	return t, err
+}
+
+// SetTemplateState marks a template active or invalidated.
+func (q Q) SetTemplateState(ctx context.Context, name, state string, now int64) error {
+	return expectOne(q.db.ExecContext(ctx, `UPDATE templates SET state = ?, updated_at = ? WHERE name = ?`, state, now, name))
+}
+
+// PendingTemplateRequests lists the pending requests whose form came from
+// the named template, oldest first.
+func (q Q) PendingTemplateRequests(ctx context.Context, name string) ([]Request, error) {
+	rows, err := q.db.QueryContext(ctx,
+		`SELECT `+reqCols+` FROM requests WHERE template = ? AND state = 'pending' ORDER BY seq`, name)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Request
+	for rows.Next() {
+		r, err := scanRequest(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
