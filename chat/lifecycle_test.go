@@ -56,7 +56,10 @@ func TestArchivedChatRefusesModelOperations(t *testing.T) {
 			_, err := s.Replace(ctx, ReplaceInput{RequestID: req.ID, Source: json.RawMessage(mustJSON(fxTextDef("R", "a")))}, "")
 			return err
 		}},
-		{"Decide", func() error { _, err := s.Decide(ctx, Decision{ProposalID: res.ProposalID, Accept: true}, ""); return err }},
+		{"Decide", func() error {
+			_, err := s.Decide(ctx, Decision{ProposalID: res.ProposalID, Accept: true}, "")
+			return err
+		}},
 	}
 	if !fxHostChecksArchive {
 		t.Log("Drive and Resume left out: chat/host.go delivers before checking the archive (reported)")
