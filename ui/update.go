@@ -21,6 +21,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		if m.live != nil {
 			m.live.SetWidth(m.formWidth())
+			m.live.Form().WithHeight(m.formHeight())
 		}
 		m.layout()
 		return m, nil
@@ -222,6 +223,7 @@ func (m *model) onDraftLoaded(d draftLoadedMsg) tea.Cmd {
 
 func (m *model) installLive(r chat.RequestView, draft forms.Values) {
 	m.live = forms.Build(r.Definition, r.Supplied, r.Prefill, draft, forms.BuildOptions{Width: m.formWidth()})
+	m.live.Form().WithHeight(m.formHeight())
 	m.liveKey = fmt.Sprintf("%s@%d", r.ID, r.Revision)
 	m.loadingKey = ""
 	m.savedDraft = valuesKey(m.live.Draft())

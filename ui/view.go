@@ -15,6 +15,10 @@ const composerHeight = 2
 
 func (m *model) formWidth() int { return max(20, m.width-4) }
 
+// formHeight keeps the form to about half the screen so the transcript
+// stays readable; a taller page scrolls inside the form.
+func (m *model) formHeight() int { return max(6, m.height/2-4) }
+
 // paneView is the area above the composer: tab row plus the active form,
 // or the review, or a dialog.
 func (m *model) paneView() string {
