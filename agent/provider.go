@@ -1,3 +1,8 @@
+// Package agent is followup's model loop: providers (the offline demo agent,
+// OpenAI-compatible servers, Anthropic), the tool registry, and the run
+// state machine that checkpoints every step through the chat host before it
+// acts on it. The input_* tools are thin adapters over the host; policy
+// belongs to chat.
 package agent
 
 import (
