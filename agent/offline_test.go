@@ -1,0 +1,125 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func complete(t *testing.T, h []Message) Message {
+	t.Helper()
+	var streamed strings.Builder
+	resp, err := Offline{}.Complete(context.Background(), Request{Messages: h, OnText: func(d string) { streamed.WriteString(d) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if streamed.String() != resp.Message.Content {
+		t.Fatalf("streamed %q, message %q", streamed.String(), resp.Message.Content)
+	}
+	return resp.Message
+}
+
+func TestOfflineAsksPerDesignTable(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		say, key, title string
+		fields          []string
+	}{
+		{"Check deployment", "deploy-environment", "Choose an environment", []string{"environment"}},
+		{"plan a TRIP please", "travel-plan", "Plan the trip", []string{"destination", "start", "travelers", "budget", "transport", "interests", "notes"}},
+		{"I want to travel", "travel-plan", "Plan the trip", nil},
+		{"write a poem", "task-details", "What should I work on?", []string{"details"}},
+	}
+	for _, c := range cases {
+		msg := complete(t, []Message{{Role: RoleUser, Content: c.say}})
+		if len(msg.ToolCalls) != 1 || msg.ToolCalls[0].Name != "input_request" {
+			t.Fatalf("%q: %+v", c.say, msg)
+		}
+		var args struct {
+			RequestKey string `json:"requestKey"`
+			Source     struct {
+				Definition struct {
+					Title  string `json:"title"`
+					Fields []struct {
+						Name string `json:"name"`
+					} `json:"fields"`
+				} `json:"definition"`
+			} `json:"source"`
+		}
+		json.Unmarshal(msg.ToolCalls[0].Arguments, &args)
+		if args.RequestKey != c.key || args.Source.Definition.Title != c.title {
+			t.Errorf("%q: key %q title %q", c.say, args.RequestKey, args.Source.Definition.Title)
+		}
+		if c.fields != nil {
+			var got []string
+			for _, f := range args.Source.Definition.Fields {
+				got = append(got, f.Name)
+			}
+			if strings.Join(got, ",") != strings.Join(c.fields, ",") {
+				t.Errorf("%q: fields %v", c.say, got)
+			}
+		}
+	}
+}
+
+// deployAsked is a history in which the deploy request is pending.
+func deployAsked(t *testing.T) []Message {
+	first := complete(t, []Message{{Role: RoleUser, Content: "deploy it"}})
+	return []Message{
+		{Role: RoleUser, Content: "deploy it"},
+		first,
+		{Role: RoleTool, ToolCallID: first.ToolCalls[0].ID, Content: `{"ok":true,"requestId":"rq_1","digest":"d1","state":"pending"}`},
+	}
+}
+
+func TestOfflineFinishesWithTheChoice(t *testing.T) {
+	t.Parallel()
+	h := append(deployAsked(t), Message{Role: RoleUser, Content: `{"status":"input_received","requestId":"rq_1","values":{"environment":"staging"}}`})
+	msg := complete(t, h)
+	if len(msg.ToolCalls) != 0 || !strings.Contains(msg.Content, "staging") {
+		t.Fatalf("%+v", msg)
+	}
+}
+
+func TestOfflineGoesOnAfterCancel(t *testing.T) {
+	t.Parallel()
+	h := append(deployAsked(t), Message{Role: RoleUser, Content: `{"status":"input_cancelled","requestId":"rq_1"}`})
+	if msg := complete(t, h); len(msg.ToolCalls) != 0 || !strings.Contains(msg.Content, "without that detail") {
+		t.Fatalf("%+v", msg)
+	}
+}
+
+func TestOfflineProposesFromChat(t *testing.T) {
+	t.Parallel()
+	for _, say := range []string{"use staging", "environment: staging", "Staging, please"} {
+		msg := complete(t, append(deployAsked(t), Message{Role: RoleUser, Content: say}))
+		if len(msg.ToolCalls) != 1 || msg.ToolCalls[0].Name != "input_resolve" {
+			t.Fatalf("%q: %+v", say, msg)
+		}
+		var args struct {
+			RequestID string         `json:"requestId"`
+			Digest    string         `json:"digest"`
+			Values    map[string]any `json:"values"`
+		}
+		json.Unmarshal(msg.ToolCalls[0].Arguments, &args)
+		if args.RequestID != "rq_1" || args.Digest != "d1" || args.Values["environment"] != "staging" {
+			t.Fatalf("%q: %+v", say, args)
+		}
+	}
+	// A message that names nothing does not fill anything.
+	msg := complete(t, append(deployAsked(t), Message{Role: RoleUser, Content: "what are my options?"}))
+	if len(msg.ToolCalls) != 0 {
+		t.Fatalf("%+v", msg)
+	}
+}
+
+func TestOfflineIsDeterministic(t *testing.T) {
+	t.Parallel()
+	a, b := complete(t, deployAsked(t)[:1]), complete(t, deployAsked(t)[:1])
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		t.Fatalf("%s != %s", ja, jb)
+	}
+}
