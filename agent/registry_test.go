@@ -1,0 +1,72 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+)
+
+func echoTool(context.Context, CallContext, json.RawMessage) json.RawMessage {
+	return json.RawMessage(`{"ok":true}`)
+}
+
+// TestRegistryReservesInputNames: only the host's input tools carry
+// input-request authority. A tool that merely has an input tool's name is
+// refused, and an input tool cannot be registered under another name.
+func TestRegistryReservesInputNames(t *testing.T) {
+	r := NewRegistry()
+	for _, name := range InputToolNames {
+		if err := r.Register(ToolSpec{Name: name}, echoTool); err == nil {
+			t.Errorf("Register(%q) accepted a reserved name", name)
+		}
+		if _, ok := r.Get(name); ok {
+			t.Errorf("%q is registered after a refused Register", name)
+		}
+	}
+	if err := r.RegisterInput(ToolSpec{Name: "open_form"}, echoTool); err == nil {
+		t.Error("RegisterInput accepted a name that is not an input tool")
+	}
+	if err := r.Register(ToolSpec{Name: "search"}, echoTool); err != nil {
+		t.Fatal(err)
+	}
+	if tl, _ := r.Get("search"); tl.IsInput() {
+		t.Error("an ordinary tool has input authority")
+	}
+	if err := r.Register(ToolSpec{Name: "search"}, echoTool); err == nil {
+		t.Error("a second tool of the same name was accepted")
+	}
+	if err := r.RegisterInput(ToolSpec{Name: "input_request"}, echoTool); err != nil {
+		t.Fatal(err)
+	}
+	if tl, _ := r.Get("input_request"); !tl.IsInput() {
+		t.Error("the registered input tool has no input authority")
+	}
+	if err := r.Register(ToolSpec{Name: "input_request"}, echoTool); err == nil {
+		t.Error("an ordinary tool replaced the input tool")
+	}
+}
+
+// TestRunnerUnregisteredInputName: a model calling an input tool's name
+// that the run does not offer gets NOT_FOUND; nothing runs in its name.
+func TestRunnerUnregisteredInputName(t *testing.T) {
+	h := &memHost{history: []Message{
+		{Role: RoleUser, Content: "go"},
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c1", Name: "input_request", Arguments: json.RawMessage(`{}`)}}},
+	}}
+	r := &Runner{Tools: NewRegistry(), Host: h, Provider: staticProvider{Message{Role: RoleAssistant, Content: "done"}}}
+	if _, err := r.Drive(context.Background(), "run"); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.history) < 3 || h.history[2].Role != RoleTool {
+		t.Fatalf("history %+v", h.history)
+	}
+	var res struct {
+		OK    bool `json:"ok"`
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(h.history[2].Content), &res); err != nil || res.OK || res.Error.Code != "NOT_FOUND" {
+		t.Fatalf("result %s", h.history[2].Content)
+	}
+}
