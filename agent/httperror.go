@@ -56,7 +56,10 @@ func transportError(ctx context.Context, err error, key string) error {
 	dropped := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
 		errors.Is(err, syscall.EPIPE) || (errors.As(err, &ne) && ne.Timeout())
-	return &ProviderError{Message: msg, Transient: dropped}
+	if dropped {
+		return &ProviderError{Message: "connection to the model server lost: " + msg, Transient: true}
+	}
+	return &ProviderError{Message: msg}
 }
 
 // bodyMessage extracts the human-readable message from an error body. It

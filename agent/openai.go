@@ -87,6 +87,9 @@ func (p *OpenAI) request(req Request) openai.ChatCompletionRequest {
 		out.Messages = append(out.Messages, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: req.System})
 	}
 	for _, m := range req.Messages {
+		if m.Role != RoleTool && m.Content == "" && len(m.ToolCalls) == 0 {
+			continue // servers refuse a message with neither text nor calls
+		}
 		msg := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
 		switch m.Role {
 		case RoleTool:
@@ -116,14 +119,16 @@ func (p *OpenAI) fail(ctx context.Context, err error, hint *responseHint) error 
 	}
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
+	// RequestError first: it wraps an empty APIError when the body was not
+	// OpenAI's shape (Ollama's {"error":"…"}), and only it has the body.
 	switch {
-	case errors.As(err, &apiErr) && apiErr.HTTPStatusCode == 0:
-		// An error event inside a 200 stream: only a bad request is final.
-		return &ProviderError{Message: redact(apiErr.Message, p.key), Transient: apiErr.Type != "invalid_request_error"}
-	case errors.As(err, &apiErr):
-		return statusError(apiErr.HTTPStatusCode, apiErr.Message, p.key, hint.retryAfter)
 	case errors.As(err, &reqErr) && reqErr.HTTPStatusCode >= 400:
 		return statusError(reqErr.HTTPStatusCode, bodyMessage(reqErr.Body), p.key, hint.retryAfter)
+	case errors.As(err, &apiErr) && apiErr.HTTPStatusCode >= 400:
+		return statusError(apiErr.HTTPStatusCode, apiErr.Message, p.key, hint.retryAfter)
+	case errors.As(err, &apiErr):
+		// An error event inside a 200 stream: only a bad request is final.
+		return &ProviderError{Message: redact(apiErr.Message, p.key), Transient: apiErr.Type != "invalid_request_error"}
 	}
 	return transportError(ctx, err, p.key)
 }

@@ -1,0 +1,96 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConfigFromEnv(t *testing.T) {
+	t.Setenv("FOLLOWUP_PROVIDER", "anthropic")
+	t.Setenv("FOLLOWUP_MODEL", "claude-x")
+	t.Setenv("OPENAI_BASE_URL", "http://localhost:11434/v1")
+	t.Setenv("OPENAI_API_KEY", "sk-o")
+	t.Setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-a")
+	want := Config{Provider: "anthropic", Model: "claude-x", OpenAIBaseURL: "http://localhost:11434/v1",
+		OpenAIKey: "sk-o", AnthropicBaseURL: "http://127.0.0.1:9", AnthropicKey: "sk-a"}
+	if got := ConfigFromEnv(); got != want {
+		t.Fatalf("got %#v", got)
+	}
+}
+
+func TestConfigPrintsNoKeys(t *testing.T) {
+	t.Parallel()
+	c := Config{Provider: "openai", OpenAIKey: "sk-secret-o", AnthropicKey: "sk-secret-a"}
+	for _, s := range []string{fmt.Sprint(c), fmt.Sprintf("%v %+v %#v %s", c, c, c, c)} {
+		if strings.Contains(s, "sk-secret") {
+			t.Fatalf("key printed: %s", s)
+		}
+	}
+}
+
+func TestNewRemoteProviderErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		cfg  Config
+		want []string
+	}{
+		{Config{Provider: "gemini", OpenAIKey: "sk-secret"}, []string{`"gemini"`, "offline", "openai", "anthropic"}},
+		{Config{Provider: ""}, []string{"offline", "openai", "anthropic"}},
+		{Config{Provider: "openai"}, []string{"OPENAI_API_KEY", "OPENAI_BASE_URL"}},
+		{Config{Provider: "anthropic", OpenAIKey: "sk-secret"}, []string{"ANTHROPIC_API_KEY"}},
+	}
+	for _, c := range cases {
+		p, err := NewRemoteProvider(c.cfg)
+		if err == nil || p != nil {
+			t.Errorf("%+v: want an error", c.cfg)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%+v: error %q lacks %q", c.cfg, err, w)
+			}
+		}
+		if strings.Contains(err.Error(), "sk-secret") {
+			t.Errorf("key in error %q", err)
+		}
+	}
+}
+
+// A local server needs no key, the model defaults apply, and the provider
+// comes wrapped in retries.
+func TestNewRemoteProviderDefaults(t *testing.T) {
+	t.Parallel()
+	busy := jsonReply(http.StatusServiceUnavailable, `{"error":{"message":"loading"}}`, "Retry-After-Ms", "1")
+	oa := newFake(t, busy, jsonReply(200, `{"choices":[{"message":{"role":"assistant","content":"hi"}}]}`))
+	an := newFake(t, busy, jsonReply(200, `{"id":"m","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`))
+	for _, c := range []struct {
+		cfg   Config
+		fake  *fakeServer
+		model string
+	}{
+		{Config{Provider: "openai", OpenAIBaseURL: oa.srv.URL + "/v1/"}, oa, DefaultOpenAIModel},
+		{Config{Provider: "Anthropic", AnthropicBaseURL: an.srv.URL, Model: "claude-haiku"}, an, "claude-haiku"},
+	} {
+		p, err := NewRemoteProvider(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Name() != strings.ToLower(c.cfg.Provider) {
+			t.Errorf("Name = %q", p.Name())
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		resp, err := p.Complete(ctx, Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
+		cancel()
+		if err != nil || resp.Message.Content != "hi" {
+			t.Fatalf("%s: %v %+v", c.cfg.Provider, err, resp)
+		}
+		if c.fake.calls() != 2 || c.fake.request(1).body["model"] != c.model {
+			t.Errorf("%s: calls %d, model %v", c.cfg.Provider, c.fake.calls(), c.fake.request(1).body["model"])
+		}
+	}
+}
