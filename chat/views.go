@@ -134,6 +134,15 @@ func (s *Service) views(ctx context.Context, q store.Q, rs []store.Request) ([]R
 	if err != nil {
 		return nil, err
 	}
+	return s.viewsWith(ctx, q, rs, revs)
+}
+
+// viewsWith is views when the current revisions are already read.
+func (s *Service) viewsWith(ctx context.Context, q store.Q, rs []store.Request, revs map[string]store.Revision) ([]RequestView, error) {
+	ids := make([]string, len(rs))
+	for i, r := range rs {
+		ids[i] = r.ID
+	}
 	answers, err := q.AnswersOf(ctx, ids)
 	if err != nil {
 		return nil, err
@@ -147,14 +156,21 @@ func (s *Service) views(ctx context.Context, q store.Q, rs []store.Request) ([]R
 		return nil, err
 	}
 	out := make([]RequestView, 0, len(rs))
+	// Requests of one template or one agent form share a revision: decode
+	// each distinct one once. Views only read what they share.
+	decoded := map[string]revisionData{}
 	for _, r := range rs {
 		rev, ok := revs[r.ID]
 		if !ok {
 			return nil, store.ErrNotFound
 		}
-		rd, err := decodeRevision(rev)
-		if err != nil {
-			return nil, err
+		rd, ok := decoded[rev.Digest]
+		if !ok {
+			var err error
+			if rd, err = decodeRevision(rev); err != nil {
+				return nil, err
+			}
+			decoded[rev.Digest] = rd
 		}
 		v := buildView(r, rd)
 		if a, ok := answers[r.ID]; ok {
@@ -220,11 +236,15 @@ func (s *Service) Requests(ctx context.Context, chatID string) ([]RequestView, e
 func (s *Service) listRequests(ctx context.Context, f store.RequestFilter) ([]RequestView, error) {
 	var out []RequestView
 	err := s.st.ReadTx(ctx, func(q store.Q) error {
-		rs, err := q.ListRequests(ctx, f)
+		rs, vs, err := q.ListRequestsWithRevisions(ctx, f)
 		if err != nil {
 			return err
 		}
-		out, err = s.views(ctx, q, rs)
+		revs := make(map[string]store.Revision, len(vs))
+		for _, v := range vs {
+			revs[v.RequestID] = v
+		}
+		out, err = s.viewsWith(ctx, q, rs, revs)
 		return err
 	})
 	if out == nil {

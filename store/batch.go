@@ -108,6 +108,59 @@ func (q Q) CurrentRevisions(ctx context.Context, ids []string) (map[string]Revis
 	return out, err
 }
 
+// ListRequestsWithRevisions is ListRequests with each request's current
+// revision, read in the same pass.
+func (q Q) ListRequestsWithRevisions(ctx context.Context, f RequestFilter) ([]Request, []Revision, error) {
+	query := `SELECT ` + prefixed("r.", reqCols) + `, v.request_id, v.revision, v.digest, v.definition, v.prefill, v.supplied, v.created_at
+		FROM requests r JOIN revisions v ON v.request_id = r.id AND v.revision = r.revision WHERE 1=1`
+	var args []any
+	if f.ChatID != "" {
+		query += ` AND r.chat_id = ?`
+		args = append(args, f.ChatID)
+	}
+	if f.RunID != "" {
+		query += ` AND r.run_id = ?`
+		args = append(args, f.RunID)
+	}
+	if f.State != "" {
+		query += ` AND r.state = ?`
+		args = append(args, f.State)
+	}
+	query += ` ORDER BY r.seq`
+	if f.Limit > 0 {
+		query += ` LIMIT ?`
+		args = append(args, f.Limit)
+	}
+	rows, err := q.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var rs []Request
+	var vs []Revision
+	for rows.Next() {
+		var r Request
+		var v Revision
+		if err := rows.Scan(&r.ID, &r.Seq, &r.ChatID, &r.RunID, &r.RequestKey, &r.ArgsHash, &r.ToolCallID, &r.State,
+			&r.ClosedReason, &r.Revision, &r.Digest, &r.Reason, &r.Title, &r.Template, &r.Context, &r.Partial,
+			&r.ExpiresAt, &r.CreatedAt, &r.UpdatedAt, &r.ClosedAt,
+			&v.RequestID, &v.Revision, &v.Digest, &v.Definition, &v.Prefill, &v.Supplied, &v.CreatedAt); err != nil {
+			return nil, nil, err
+		}
+		rs, vs = append(rs, r), append(vs, v)
+	}
+	return rs, vs, rows.Err()
+}
+
+// prefixed qualifies each column of a column list with a table alias.
+func prefixed(alias, cols string) string {
+	parts := strings.Split(cols, ",")
+	for i, c := range parts {
+		parts[i] = alias + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // AnswersOf reads the answers of the named requests, by request id.
 func (q Q) AnswersOf(ctx context.Context, ids []string) (map[string]Answer, error) {
 	out := map[string]Answer{}

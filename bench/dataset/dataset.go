@@ -317,6 +317,11 @@ func (g *gen) request(ctx context.Context, q store.Q, chatID string, run store.R
 	now := g.tick()
 	callID := g.id("call")
 	def := k.def
+	if k.template == "" {
+		// Forms the agent writes differ in their wording; template forms
+		// are the same every time.
+		def.Title = fmt.Sprintf("%s: %s %s", def.Title, g.txt.word(), g.txt.word())
+	}
 	prefill := k.prefill
 	r := store.Request{
 		ID: g.id("rq"), ChatID: chatID, RunID: sql.NullString{String: run.ID, Valid: true},

@@ -1,0 +1,124 @@
+package chat_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync"
+	"testing"
+
+	"followup/bench/dataset"
+	"followup/chat"
+	"followup/forms"
+	"followup/ui/cli"
+)
+
+// The benchmarks run on a database of the sizes DESIGN §13 budgets name
+// (1,000 chats, 100,000 messages, 10,000 requests); bench/README.md lists
+// the figures.
+
+var (
+	benchOnce sync.Once
+	benchDir  string
+	benchDB   string
+	benchSum  dataset.Summary
+	benchErr  error
+)
+
+// largeService opens a private copy of the large database.
+func largeService(b *testing.B) (*chat.Service, dataset.Summary) {
+	b.Helper()
+	benchOnce.Do(func() {
+		benchDir, benchErr = os.MkdirTemp("", "followup-chat-bench")
+		if benchErr == nil {
+			benchDB, benchSum, benchErr = dataset.Copy(benchDir, dataset.Default())
+		}
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	svc, err := chat.Open(context.Background(), chat.Options{DBPath: benchDB})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { svc.Close() })
+	return svc, benchSum
+}
+
+// BenchmarkPending is the pending list of every chat at 10,000 requests.
+func BenchmarkPending(b *testing.B) {
+	svc, sum := largeService(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		rs, err := svc.Pending(ctx, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(rs) != sum.States["pending"] {
+			b.Fatalf("%d pending, want %d", len(rs), sum.States["pending"])
+		}
+	}
+}
+
+// BenchmarkPendingChat is one chat's pending list, as the chat screen reads it.
+func BenchmarkPendingChat(b *testing.B) {
+	svc, sum := largeService(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := svc.Pending(ctx, sum.BigChatID); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRequestsChat lists every request of one chat (all states).
+func BenchmarkRequestsChat(b *testing.B) {
+	svc, sum := largeService(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := svc.Requests(ctx, sum.BigChatID); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCLIPending is `followup pending --json` in process: expiry check,
+// list and JSON encoding.
+func BenchmarkCLIPending(b *testing.B) {
+	svc, _ := largeService(b)
+	a, err := cli.Parse([]string{"pending", "--json"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := cli.Env{Service: svc, Stdout: io.Discard, Stderr: io.Discard}
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := cli.Exec(context.Background(), a, env); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+// BenchmarkSaveDraft is one draft autosave commit of the 32-field form
+// (a durable BEGIN IMMEDIATE … COMMIT).
+func BenchmarkSaveDraft(b *testing.B) {
+	svc, sum := largeService(b)
+	ctx := context.Background()
+	r, err := svc.Request(ctx, sum.BigRequestID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	vals := [2]forms.Values{{"q00": "a"}, {"q00": "ab", "q03": "two\nlines"}}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		err := svc.SaveDraft(ctx, chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: vals[i%2], Edited: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
