@@ -43,8 +43,10 @@ func transportError(ctx context.Context, err error, key string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
+	// The caller's ctx is live, so a deadline came from a client's own
+	// request timeout: the server was too slow this time.
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &ProviderError{Message: "the model server did not answer in time", Transient: true}
 	}
 	msg := redact(err.Error(), key)
 	// A refused connection means nothing listens (Ollama not started):

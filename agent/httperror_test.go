@@ -1,8 +1,14 @@
 package agent
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -56,5 +62,33 @@ func TestTransientStatus(t *testing.T) {
 		if got := transientStatus(status); got != want {
 			t.Errorf("transientStatus(%d) = %v", status, got)
 		}
+	}
+}
+
+func TestTransportError(t *testing.T) {
+	t.Parallel()
+	live := context.Background()
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name      string
+		ctx       context.Context
+		err       error
+		transient bool
+	}{
+		{"reset", live, &net.OpError{Op: "read", Err: syscall.ECONNRESET}, true},
+		{"eof", live, fmt.Errorf("read: %w", io.ErrUnexpectedEOF), true},
+		{"client timeout", live, fmt.Errorf("post: %w", context.DeadlineExceeded), true},
+		{"refused", live, &net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, false},
+		{"other", live, errors.New("unsupported protocol scheme"), false},
+	}
+	for _, c := range cases {
+		var pe *ProviderError
+		if err := transportError(c.ctx, c.err, ""); !errors.As(err, &pe) || pe.Transient != c.transient {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	if err := transportError(cancelled, io.ErrUnexpectedEOF, ""); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled call must report ctx.Err(), got %v", err)
 	}
 }
