@@ -10,6 +10,13 @@ import (
 // Cancel cancels one request (DESIGN §7): it becomes cancelled, the agent
 // is told with an input_cancelled delivery, and the task goes on.
 func (s *Service) Cancel(ctx context.Context, requestID, commandID string) (Receipt, error) {
+	return s.cancel(ctx, requestID, commandID, false)
+}
+
+// cancel cancels a request. byAgent is the agent's own input_cancel: its
+// tool result already tells it, so the delivery is recorded as delivered
+// and the model is not told twice.
+func (s *Service) cancel(ctx context.Context, requestID, commandID string, byAgent bool) (Receipt, error) {
 	if err := s.ExpireDue(ctx); err != nil {
 		return Receipt{}, err
 	}
@@ -24,7 +31,11 @@ func (s *Service) Cancel(ctx context.Context, requestID, commandID string) (Rece
 			return nil, err
 		}
 		payload := mustJSON(map[string]any{"status": "input_cancelled", "requestId": r.ID})
-		if err := s.queueDelivery(ctx, q, r, store.DeliveryCancel, payload); err != nil {
+		state := store.DeliveryPending
+		if byAgent {
+			state = store.DeliveryDelivered
+		}
+		if err := s.recordDelivery(ctx, q, r, store.DeliveryCancel, state, payload); err != nil {
 			return nil, err
 		}
 		return &Receipt{RequestID: r.ID, Kind: "cancel", ApplyState: Applied, Missing: []string{}, RunID: r.RunID.String}, nil
@@ -63,9 +74,13 @@ func (s *Service) expireRequest(ctx context.Context, q store.Q, r *store.Request
 }
 
 func (s *Service) queueDelivery(ctx context.Context, q store.Q, r store.Request, kind, payload string) error {
+	return s.recordDelivery(ctx, q, r, kind, store.DeliveryPending, payload)
+}
+
+func (s *Service) recordDelivery(ctx context.Context, q store.Q, r store.Request, kind, state, payload string) error {
 	now := s.nowMS()
 	_, err := q.InsertDelivery(ctx, store.Delivery{RequestID: r.ID, RunID: r.RunID, Kind: kind,
-		State: store.DeliveryPending, Payload: payload, CreatedAt: now, UpdatedAt: now})
+		State: state, Payload: payload, CreatedAt: now, UpdatedAt: now})
 	return err
 }
 
@@ -126,11 +141,7 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 	if err != nil {
 		return StopResult{}, err
 	}
-	s.mu.Lock()
-	if cancel := s.driving[runID]; cancel != nil {
-		cancel()
-	}
-	s.mu.Unlock()
+	s.cancelDrive(runID)
 	var res StopResult
 	if err := json.Unmarshal(out, &res); err != nil {
 		return res, err

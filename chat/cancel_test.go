@@ -252,3 +252,24 @@ func TestExpiredRunGoesOn(t *testing.T) {
 		t.Fatalf("run = %s %q, pending %d", run.State, run.Reply, len(pend))
 	}
 }
+
+func TestAgentCancelIsToldOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := fxOpen(t, nil)
+	sent, req := fxDeploy(t, s)
+	cc := agentCC(sent)
+	args := json.RawMessage(`{"requestId":"` + req.ID + `"}`)
+	first := fxToolJSON(t, inputTools{s}.Cancel(ctx, cc, args))
+	again := fxToolJSON(t, inputTools{s}.Cancel(ctx, cc, args))
+	if first["ok"] != true || !reflect.DeepEqual(first, again) {
+		t.Fatalf("tool cancel = %v, retry %v", first, again)
+	}
+	v, _ := s.Request(ctx, req.ID)
+	if v.State != store.ReqCancelled || len(v.Deliveries) != 1 || v.Deliveries[0].State != store.DeliveryDelivered {
+		t.Fatalf("request = %s deliveries %+v", v.State, v.Deliveries)
+	}
+	if n := fxCount(t, s, `SELECT COUNT(*) FROM messages WHERE delivery_id IS NOT NULL`); n != 0 {
+		t.Fatalf("the agent's own cancel reached the history %d times", n)
+	}
+}

@@ -21,6 +21,11 @@ type Draft struct {
 // SaveDraft stores the draft of a revision. Saving for a closed request or
 // an old revision is refused, so a late autosave cannot resurrect anything.
 func (s *Service) SaveDraft(ctx context.Context, d Draft) error {
+	vals := mustJSON(d.Values)
+	if len(vals) > s.policy.ReplySize {
+		return &Error{Code: CodeLimitExceeded, Message: "the draft is larger than a reply may be",
+			Details: map[string]any{"limit": s.policy.ReplySize, "size": len(vals)}}
+	}
 	return s.st.Write(ctx, func(q store.Q) error {
 		r, err := q.GetRequest(ctx, d.RequestID)
 		if err != nil {
@@ -33,7 +38,7 @@ func (s *Service) SaveDraft(ctx context.Context, d Draft) error {
 			return errorf(CodeStaleTarget, "the request is at revision %d", r.Revision)
 		}
 		return q.UpsertDraft(ctx, store.Draft{RequestID: d.RequestID, Revision: d.Revision,
-			Values: mustJSON(d.Values), Edited: d.Edited, UpdatedAt: s.nowMS()})
+			Values: vals, Edited: d.Edited, UpdatedAt: s.nowMS()})
 	})
 }
 

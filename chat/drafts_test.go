@@ -79,6 +79,8 @@ func TestDraftsPerRevision(t *testing.T) {
 		{"unknown", "rq_missing", 1, CodeNotFound},
 		{"future revision", r.RequestID, 9, CodeStaleTarget},
 	}
+	big := Draft{RequestID: r.RequestID, Revision: 2, Values: forms.Values{"a": strings.Repeat("x", DefaultPolicy().ReplySize)}}
+	fxCode(t, s.SaveDraft(ctx, big), CodeLimitExceeded)
 	for _, tc := range cases {
 		err := s.SaveDraft(ctx, Draft{RequestID: tc.id, Revision: tc.rev, Values: forms.Values{"a": "x"}})
 		if CodeOf(err) != tc.code {

@@ -110,15 +110,20 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 
 // Archive archives a chat: it stays readable and refuses model operations.
 func (s *Service) Archive(ctx context.Context, chatID, commandID string) (ChatView, error) {
+	var runID string
 	_, err := s.command(ctx, commandID, "archive", &chatID, map[string]any{"chatId": chatID}, func(q store.Q) (any, error) {
 		if _, err := q.GetChat(ctx, chatID); err != nil {
 			return nil, notFound(err, "chat", chatID)
+		}
+		if run, err := q.LatestRun(ctx, chatID); err == nil {
+			runID = run.ID
 		}
 		return map[string]any{"archived": true}, q.SetChatState(ctx, chatID, store.ChatArchived, s.nowMS())
 	})
 	if err != nil {
 		return ChatView{}, err
 	}
+	s.cancelDrive(runID) // an archived chat makes no model call
 	s.broker.Publish(Event{Kind: EvChat, ChatID: chatID})
 	return s.Chat(ctx, chatID)
 }
@@ -127,13 +132,30 @@ func (s *Service) Archive(ctx context.Context, chatID, commandID string) (ChatVi
 // requests, revisions, drafts, answers, proposals, deliveries and receipts.
 // Its own receipt keeps only a hash of the id, so no row names the chat.
 func (s *Service) Delete(ctx context.Context, chatID, commandID string) error {
+	var runID string
 	_, err := s.command(ctx, commandID, "delete", nil, map[string]any{"chatId": chatID}, func(q store.Q) (any, error) {
+		if run, err := q.LatestRun(ctx, chatID); err == nil {
+			runID = run.ID
+		}
 		return map[string]any{"deleted": true}, notFound(q.DeleteChat(ctx, chatID), "chat", chatID)
 	})
 	if err == nil {
+		s.cancelDrive(runID)
 		s.broker.Publish(Event{Kind: EvChat, ChatID: chatID})
 	}
 	return err
+}
+
+// cancelDrive cancels this process's drive of a run, if any.
+func (s *Service) cancelDrive(runID string) {
+	if runID == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cancel := s.driving[runID]; cancel != nil {
+		cancel()
+	}
 }
 
 // Revisions lists a request's revisions.

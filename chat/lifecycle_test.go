@@ -309,6 +309,10 @@ func TestTemplateInvalidation(t *testing.T) {
 	}
 	_, err = s.OpenRequest(ctx, sent.RunID, "call_t2", fxDecl(t, map[string]any{"requestKey": "where2", "source": fromTemplate["source"]}))
 	fxCode(t, err, CodeRequestInvalid)
+	// A retry of the first declaration still gets the request's state.
+	if again, err := s.OpenRequest(ctx, sent.RunID, "call_t", fxDecl(t, fromTemplate)); err != nil || again.State != store.ReqExpired {
+		t.Fatalf("retry after invalidation = %+v, %v", again, err)
+	}
 
 	// The run is told.
 	if _, err := s.Drive(ctx, sent.RunID); err != nil {

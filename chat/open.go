@@ -61,18 +61,25 @@ func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw
 		if err := s.requireActive(ctx, q, run.ChatID); err != nil {
 			return err
 		}
+		// A retry is answered from the request it opened, before the
+		// declaration is checked again: its template may be gone by now.
+		var key struct {
+			RequestKey string `json:"requestKey"`
+		}
+		if json.Unmarshal(raw, &key) == nil && key.RequestKey != "" {
+			if prev, err := q.RequestByKey(ctx, runID, key.RequestKey); err == nil {
+				if prev.ArgsHash != hash {
+					return errorf(CodeRequestKeyConfl, "requestKey %q is already used with different arguments", key.RequestKey)
+				}
+				res, err = s.openResult(ctx, q, prev)
+				return err
+			} else if !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+		}
 		decl, problems := forms.ParseDeclaration(raw, storeTemplates{ctx, q})
 		if len(problems) > 0 {
 			return problemsError(CodeRequestInvalid, "the input request is invalid", problems)
-		}
-		if prev, err := q.RequestByKey(ctx, runID, decl.RequestKey); err == nil {
-			if prev.ArgsHash != hash {
-				return errorf(CodeRequestKeyConfl, "requestKey %q is already used with different arguments", decl.RequestKey)
-			}
-			res, err = s.openResult(ctx, q, prev)
-			return err
-		} else if !errors.Is(err, store.ErrNotFound) {
-			return err
 		}
 		if store.RunEnded(run.State) {
 			return errorf(CodeTargetClosed, "the run is %s", run.State)

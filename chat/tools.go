@@ -93,7 +93,7 @@ func (t inputTools) Cancel(ctx context.Context, cc agent.CallContext, args json.
 	if err := decodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
-	return result(t.s.Cancel(ctx, a.RequestID, toolCommandID(cc)))
+	return result(t.s.cancel(ctx, a.RequestID, toolCommandID(cc), true))
 }
 
 func (t inputTools) Replace(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
