@@ -129,10 +129,13 @@ func (s *Service) Resume(ctx context.Context, runID string) (RunView, error) {
 	return s.Drive(ctx, runID)
 }
 
-// Orphaned lists unfinished runs that no live process drives: each is
-// resumable.
+// Orphaned lists unfinished runs that no live process drives and that
+// resuming can move on: running ones, and waiting ones with an answer or
+// cancellation not yet delivered (a run waiting for the user is not stuck).
+// A run of an archived chat is left out: it cannot be driven.
 func (s *Service) Orphaned(ctx context.Context) ([]RunView, error) {
-	runs, err := s.st.Read().RunsInState(ctx, store.RunRunning, store.RunWaitingInput)
+	q := s.st.Read()
+	runs, err := q.RunsInState(ctx, store.RunRunning, store.RunWaitingInput)
 	if err != nil {
 		return nil, err
 	}
@@ -142,13 +145,16 @@ func (s *Service) Orphaned(ctx context.Context) ([]RunView, error) {
 			continue
 		}
 		if r.State == store.RunWaitingInput {
-			ds, err := s.st.Read().RunDeliveries(ctx, r.ID, store.DeliveryPending, store.DeliveryUnknown)
+			ds, err := q.RunDeliveries(ctx, r.ID, store.DeliveryPending, store.DeliveryUnknown)
 			if err != nil {
 				return nil, err
 			}
 			if len(ds) == 0 {
-				continue // waiting for the user, not stuck
+				continue
 			}
+		}
+		if c, err := q.GetChat(ctx, r.ChatID); err != nil || c.State != store.ChatActive {
+			continue
 		}
 		out = append(out, runView(r))
 	}

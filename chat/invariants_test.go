@@ -29,12 +29,18 @@ func newWorld(t *testing.T, env ...string) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
+	return &world{t: t, svc: svc, sql: openSQL(t, path), cli: &fuCLI{t: t, db: path, env: env}}
+}
+
+// openSQL opens the database for raw reads the typed queries do not offer.
+func openSQL(t *testing.T, path string) *sql.DB {
+	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return &world{t: t, svc: svc, sql: db, cli: &fuCLI{t: t, db: path, env: env}}
+	return db
 }
 
 // on is the same world reporting to another test (a parallel subtest).
