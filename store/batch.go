@@ -258,3 +258,28 @@ func (q Q) SetCacheSize(ctx context.Context, kib int) error {
 	_, err := q.db.ExecContext(ctx, "PRAGMA cache_size = -"+strconv.Itoa(kib))
 	return err
 }
+
+// ResumableRuns lists, oldest first, the unfinished runs of active chats
+// that resuming could move on: running ones, and waiting ones with an answer
+// or cancellation not yet delivered (pending or unknown). One query instead
+// of one per waiting run; whether a live process holds a run is the lease's
+// business, checked by the caller.
+func (q Q) ResumableRuns(ctx context.Context) ([]Run, error) {
+	rows, err := q.db.QueryContext(ctx, `SELECT `+prefixed("r.", runCols)+` FROM runs r JOIN chats c ON c.id = r.chat_id
+		WHERE c.state = 'active' AND (r.state = 'running' OR (r.state = 'waiting_input' AND r.id IN (
+			SELECT run_id FROM deliveries WHERE state IN ('pending', 'unknown'))))
+		ORDER BY r.state <> 'running', r.seq`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

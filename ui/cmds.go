@@ -86,7 +86,9 @@ type errMsg struct{ err error }
 
 const transcriptPage = 200
 
-// loadChat reads a chat's transcript, requests and run.
+// loadChat reads what the first frame of a chat shows: the newest page of
+// its transcript, the requests that page names, its pending requests and its
+// newest run. Older pages are read when the user scrolls up (loadOlder).
 func loadChat(svc *chat.Service, chatID string) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
@@ -103,29 +105,33 @@ func loadChat(svc *chat.Service, chatID string) tea.Cmd {
 			}
 			snap.chatID = cs[0].ID
 		}
-		c, err := svc.Chat(ctx, snap.chatID)
+		sc, err := svc.Screen(ctx, snap.chatID, transcriptPage)
 		if err != nil {
 			return snapshotMsg{err: err}
 		}
-		snap.chat = &c
-		if snap.messages, err = svc.Transcript(ctx, snap.chatID, 0, transcriptPage); err != nil {
-			return snapshotMsg{err: err}
-		}
-		reqs, err := svc.Requests(ctx, snap.chatID)
-		if err != nil {
-			return snapshotMsg{err: err}
-		}
-		for _, r := range reqs {
+		snap.chat, snap.messages, snap.pending, snap.run = &sc.Chat, sc.Messages, sc.Pending, sc.Run
+		for _, r := range sc.Requests {
 			snap.requests[r.ID] = r
-			if r.State == "pending" {
-				snap.pending = append(snap.pending, r)
-			}
-		}
-		if iv, err := svc.Inspect(ctx, snap.chatID); err == nil {
-			snap.run = iv.Run
 		}
 		snap.orphans, _ = svc.Orphaned(ctx)
 		return snap
+	}
+}
+
+// olderMsg brings a page of the transcript older than what is shown.
+type olderMsg struct {
+	chatID   string
+	before   int64
+	messages []chat.Message
+	requests []chat.RequestView
+	err      error
+}
+
+// loadOlder reads the transcript page before the oldest shown message.
+func loadOlder(svc *chat.Service, chatID string, before int64) tea.Cmd {
+	return func() tea.Msg {
+		ms, rs, err := svc.TranscriptPage(context.Background(), chatID, before, transcriptPage)
+		return olderMsg{chatID: chatID, before: before, messages: ms, requests: rs, err: err}
 	}
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"os"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -17,7 +18,10 @@ func Run(ctx context.Context, svc *chat.Service, opts ...tea.ProgramOption) erro
 	lipgloss.HasDarkBackground()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	m := newModel(svc)
+	var m tea.Model = newModel(svc)
+	if os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1" {
+		m = firstFrame{m.(*model)}
+	}
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, opts...)...)
 	go forward(ctx, svc, p)
 	go watch(ctx, svc, p)
@@ -53,4 +57,20 @@ func watch(ctx context.Context, svc *chat.Service, p *tea.Program) {
 			}
 		}
 	}
+}
+
+// firstFrame quits right after the first complete frame is drawn — the
+// chat with its form loaded — so bench/run.sh can time start to first
+// frame (FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1).
+type firstFrame struct{ *model }
+
+// Update implements tea.Model.
+func (f firstFrame) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := f.model.Update(msg)
+	if f.loaded && (len(f.pending) == 0 || f.live != nil) {
+		// The frame for this update is written before the quit arrives,
+		// and the renderer flushes it on the way out.
+		return f, tea.Batch(cmd, tea.Quit)
+	}
+	return f, cmd
 }

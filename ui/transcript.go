@@ -2,10 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
+	"unsafe"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"followup/chat"
@@ -16,6 +19,26 @@ import (
 // version so a frame re-renders only what changed.
 type transcript struct {
 	cache map[int64]renderedEntry
+
+	// The joined rendering of the last message list, reused while the
+	// model holds the same list, requests and width: a keystroke in a form
+	// must not re-join thousands of entries.
+	joinedKey joinKey
+	joined    string
+
+	// Older pages: the id below which a page is being read (0 = none), and
+	// the first message id below which nothing older exists.
+	loadingBefore int64
+	completeAt    int64
+}
+
+// joinKey identifies a message list by identity: the model replaces its slice
+// and map whenever their contents change.
+type joinKey struct {
+	msgs  *chat.Message
+	n     int
+	reqs  uintptr
+	width int
 }
 
 type renderedEntry struct {
@@ -26,11 +49,21 @@ type renderedEntry struct {
 
 func newTranscript() *transcript { return &transcript{cache: map[int64]renderedEntry{}} }
 
-// render draws every entry at width.
+// render draws every entry at width. The result is reused until msgs, reqs
+// or width change; change them by replacing the slice or map, not in place.
 func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestView, width int) string {
 	if width < 10 {
 		width = 10
 	}
+	k := joinKey{msgs: unsafe.SliceData(msgs), n: len(msgs), reqs: reflect.ValueOf(reqs).Pointer(), width: width}
+	if k == t.joinedKey && t.joined != "" {
+		return t.joined
+	}
+	t.joinedKey, t.joined = k, t.renderAll(msgs, reqs, width)
+	return t.joined
+}
+
+func (t *transcript) renderAll(msgs []chat.Message, reqs map[string]chat.RequestView, width int) string {
 	parts := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		version := ""
@@ -146,4 +179,49 @@ var (
 func markdown(s string) string {
 	s = boldRe.ReplaceAllStringFunc(s, func(m string) string { return stBold.Render(m[2 : len(m)-2]) })
 	return codeRe.ReplaceAllStringFunc(s, func(m string) string { return stCode.Render(m[1 : len(m)-1]) })
+}
+
+// maybeLoadOlder asks for the page before the oldest shown message when the
+// transcript is scrolled to its top. Call it after scrolling up.
+func (m *model) maybeLoadOlder() tea.Cmd {
+	t := m.tr
+	if !m.vp.AtTop() || len(m.messages) == 0 || m.messages[0].ID == t.completeAt || t.loadingBefore != 0 || m.chatID == "" {
+		return nil
+	}
+	t.loadingBefore = m.messages[0].ID
+	return loadOlder(m.svc, m.chatID, t.loadingBefore)
+}
+
+// onOlder puts an older page above the transcript, keeping the lines the
+// user is reading where they are.
+func (m *model) onOlder(msg olderMsg) tea.Cmd {
+	t := m.tr
+	if msg.before != t.loadingBefore {
+		return nil
+	}
+	t.loadingBefore = 0
+	if msg.err != nil {
+		m.setStatus(errText(msg.err), true)
+		return nil
+	}
+	if msg.chatID != m.chatID || len(m.messages) == 0 || m.messages[0].ID != msg.before {
+		return nil // the chat or its first page changed meanwhile
+	}
+	if len(msg.messages) == 0 {
+		t.completeAt = msg.before
+		return nil
+	}
+	reqs := make(map[string]chat.RequestView, len(m.requests)+len(msg.requests))
+	for _, r := range msg.requests {
+		reqs[r.ID] = r
+	}
+	for id, r := range m.requests {
+		reqs[id] = r
+	}
+	lines, offset := m.vp.TotalLineCount(), m.vp.YOffset
+	m.messages = append(append(make([]chat.Message, 0, len(msg.messages)+len(m.messages)), msg.messages...), m.messages...)
+	m.requests = reqs
+	m.refreshTranscript()
+	m.vp.SetYOffset(offset + m.vp.TotalLineCount() - lines)
+	return nil
 }

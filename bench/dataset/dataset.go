@@ -454,7 +454,7 @@ func (g *gen) close(ctx context.Context, q store.Q, r store.Request, p plannedRe
 		}
 		if err := q.InsertReceipt(ctx, store.Receipt{CommandID: cmd, ChatID: sql.NullString{String: r.ChatID, Valid: true},
 			Kind: "answer", ArgsHash: fmt.Sprintf("%064x", g.r.Uint64()),
-			Result: mustJSON(map[string]any{"requestId": r.ID, "commandId": cmd, "kind": "answer", "applyState": "applied"}),
+			Result:    mustJSON(map[string]any{"requestId": r.ID, "commandId": cmd, "kind": "answer", "applyState": "applied"}),
 			CreatedAt: now}); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,57 @@
+// Command floor is the smallest Bubble Tea program that draws one huh form:
+// the floor the chat screen's start-to-first-frame time is compared with
+// (DESIGN §13). With FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1 it quits right after
+// its first frame, like followup does (bench/run.sh).
+package main
+
+import (
+	"fmt"
+	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
+)
+
+type model struct {
+	form      *huh.Form
+	exitFirst bool
+}
+
+func (m model) Init() tea.Cmd {
+	cmd := m.form.Init()
+	if m.exitFirst {
+		// The first frame is written before the quit arrives, and the
+		// renderer flushes it on the way out.
+		return tea.Batch(cmd, tea.Quit)
+	}
+	return cmd
+}
+
+func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && k.String() == "ctrl+c" {
+		return m, tea.Quit
+	}
+	f, cmd := m.form.Update(msg)
+	m.form = f.(*huh.Form)
+	if m.form.State != huh.StateNormal {
+		return m, tea.Quit
+	}
+	return m, cmd
+}
+
+func (m model) View() string { return m.form.View() }
+
+func main() {
+	lipgloss.HasDarkBackground() // as followup does before it owns the terminal
+	var env string
+	form := huh.NewForm(huh.NewGroup(
+		huh.NewSelect[string]().Title("Choose an environment").
+			Options(huh.NewOptions("production", "staging")...).Value(&env),
+	)).WithShowHelp(true)
+	m := model{form: form, exitFirst: os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1"}
+	if _, err := tea.NewProgram(m, tea.WithAltScreen()).Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "floor:", err)
+		os.Exit(1)
+	}
+}

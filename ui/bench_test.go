@@ -1,0 +1,141 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"followup/bench/dataset"
+	"followup/chat"
+)
+
+// The benchmarks run on a database of the sizes DESIGN §13 budgets name:
+// 1,000 chats, 100,000 messages, 10,000 requests. The newest chat, the one
+// the screen opens, has 2,000 messages and a pending 32-field request.
+
+var (
+	benchOnce sync.Once
+	benchDB   string
+	benchSum  dataset.Summary
+	benchErr  error
+)
+
+func largeService(b *testing.B) (*chat.Service, dataset.Summary) {
+	b.Helper()
+	benchOnce.Do(func() {
+		var dir string
+		dir, benchErr = os.MkdirTemp("", "followup-ui-bench")
+		if benchErr == nil {
+			benchDB, benchSum, benchErr = dataset.Copy(dir, dataset.Default())
+		}
+	})
+	if benchErr != nil {
+		b.Fatal(benchErr)
+	}
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	svc, err := chat.Open(context.Background(), chat.Options{DBPath: benchDB})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { svc.Close() })
+	return svc, benchSum
+}
+
+// openScreen builds the root model the way the program does: size, the
+// first snapshot, the active request's form with its draft.
+func openScreen(b *testing.B, svc *chat.Service) *model {
+	m := newModel(svc)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	snap := loadChat(svc, "")().(snapshotMsg)
+	if snap.err != nil {
+		b.Fatal(snap.err)
+	}
+	m.Update(snap)
+	r, ok := m.activeRequest()
+	if !ok {
+		b.Fatal("no pending request in the newest chat")
+	}
+	m.Update(loadDraft(svc, r.ID, r.Revision)())
+	if m.live == nil {
+		b.Fatal("the form was not installed")
+	}
+	return m
+}
+
+// withFullTranscript loads older pages until the whole chat is shown.
+func withFullTranscript(b *testing.B, m *model) {
+	for {
+		m.vp.GotoTop()
+		cmd := m.maybeLoadOlder()
+		if cmd == nil {
+			break
+		}
+		m.onOlder(cmd().(olderMsg))
+	}
+	m.vp.GotoBottom()
+	if len(m.messages) < 1500 {
+		b.Fatalf("only %d messages shown", len(m.messages))
+	}
+}
+
+// BenchmarkFirstFrame is opening the screen on the large database, in
+// process: the snapshot read, the form built, the first View.
+func BenchmarkFirstFrame(b *testing.B) {
+	svc, _ := largeService(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		m := openScreen(b, svc)
+		_ = m.View()
+	}
+}
+
+// BenchmarkKeystroke is one key typed into the 32-field form over the
+// 2,000-message transcript: Update and View, as the program runs them.
+func BenchmarkKeystroke(b *testing.B) {
+	svc, _ := largeService(b)
+	m := openScreen(b, svc)
+	withFullTranscript(b, m)
+	m.setFocus(focusForm)
+	keys := []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune{'a'}}, {Type: tea.KeyBackspace}}
+	_ = m.View()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		m.Update(keys[i%2])
+		_ = m.View()
+		i++
+	}
+}
+
+// BenchmarkScroll is paging down a 2,000-message transcript and drawing.
+func BenchmarkScroll(b *testing.B) {
+	svc, _ := largeService(b)
+	m := openScreen(b, svc)
+	withFullTranscript(b, m)
+	m.vp.GotoTop()
+	b.ReportAllocs()
+	for b.Loop() {
+		if m.vp.AtBottom() {
+			m.vp.GotoTop()
+		}
+		m.vp.PageDown()
+		_ = m.View()
+	}
+}
+
+// BenchmarkLoadChat is the first snapshot alone (it runs off the UI
+// goroutine, in a tea.Cmd).
+func BenchmarkLoadChat(b *testing.B) {
+	svc, _ := largeService(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if s := loadChat(svc, "")().(snapshotMsg); s.err != nil {
+			b.Fatal(s.err)
+		}
+	}
+}
