@@ -42,6 +42,8 @@ func (o Offline) turn(h []Message) Message {
 			return Message{Content: st.finish(res)}
 		case "input_cancelled":
 			return Message{Content: "Understood — I'll go on without that detail. Done."}
+		case "input_expired":
+			return Message{Content: "That question expired, so I'll go on without that detail. Done."}
 		}
 	}
 	if last.Role == RoleTool {

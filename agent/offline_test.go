@@ -123,3 +123,11 @@ func TestOfflineIsDeterministic(t *testing.T) {
 		t.Fatalf("%s != %s", ja, jb)
 	}
 }
+
+func TestOfflineGoesOnAfterExpiry(t *testing.T) {
+	t.Parallel()
+	h := append(deployAsked(t), Message{Role: RoleUser, Content: `{"status":"input_expired","requestId":"rq_1","reason":"deadline"}`})
+	if msg := complete(t, h); len(msg.ToolCalls) != 0 || !strings.Contains(msg.Content, "without that detail") {
+		t.Fatalf("%+v", msg)
+	}
+}

@@ -225,13 +225,8 @@ func TestExpiryByDeadline(t *testing.T) {
 
 // TestExpiredRunGoesOn: told that its question expired, the demo agent
 // goes on without it, as after a cancellation, and asks nothing new.
-//
-// Skipped until agent/offline.go handles the input_expired status: today
-// Offline.turn only knows input_received and input_cancelled, so the
-// expiry payload falls through to demoRequest and opens a new question.
 func TestExpiredRunGoesOn(t *testing.T) {
 	t.Parallel()
-	t.Skip("agent/offline.go: input_expired is treated as a new task (reported)")
 	ctx := context.Background()
 	clock := newFxClock()
 	s := fxOpen(t, clock)
