@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Measures the DESIGN §13 budgets at real sizes:
+#   - start to first frame of `followup` on a large database, side by side
+#     with bench/floor (a minimal Bubble Tea program drawing one huh form),
+#     both in the same tmux terminal, interleaved;
+#   - `followup pending --json` on the large database, whole process;
+#   - maximum resident memory of both.
+# Usage: bench/run.sh [RUNS]   (default 21 runs of each)
+# Needs go, tmux and /usr/bin/time; uses hyperfine too when it is installed
+# (run by hand, outside CI, the script offers to apt-get it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-21}
+WORK=$(mktemp -d)
+SESSION=followup-bench-$$
+cleanup() {
+	tmux kill-session -t "$SESSION" 2>/dev/null || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# median reads microseconds, one a line, and prints milliseconds.
+median() { sort -n | awk '{a[NR]=$1} END {m = NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf "%.1f", m/1000}'; }
+rss() { awk -F': ' '/Maximum resident set size/ {print $2}' "$1"; }
+
+if ! command -v hyperfine >/dev/null && [ -z "${CI:-}" ] && [ -t 0 ]; then
+	echo "hyperfine is not installed; installing it with apt-get (Ctrl+C to skip)…"
+	if [ "$(id -u)" = 0 ]; then apt-get install -y hyperfine >/dev/null || true
+	else sudo apt-get install -y hyperfine >/dev/null || true; fi
+fi
+
+echo "== build"
+go build -o "$WORK/followup" .
+go build -o "$WORK/floor" ./bench/floor
+
+echo "== seed (1,000 chats, 100,000 messages, 10,000 requests)"
+/usr/bin/time -f "seed: %e s wall, %M KB max RSS" go run ./bench/seed -db "$WORK/big.db"
+
+# One driver inside tmux runs both programs alternately on the same
+# terminal; each quits right after its first frame.
+cat >"$WORK/frames.sh" <<EOF
+#!/usr/bin/env bash
+export FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1
+ms() { local s=\$(date +%s%N); "\$@" >/dev/tty 2>>"$WORK/err.txt"; echo \$(( (\$(date +%s%N) - s) / 1000 )); }
+for i in \$(seq 3); do "$WORK/floor" >/dev/tty; "$WORK/followup" --db "$WORK/big.db" >/dev/tty; done # warm-up
+for i in \$(seq $RUNS); do
+	ms "$WORK/floor" >>"$WORK/floor.ms"
+	ms "$WORK/followup" --db "$WORK/big.db" >>"$WORK/followup.ms"
+done
+/usr/bin/time -v -o "$WORK/floor.time" "$WORK/floor" >/dev/tty
+/usr/bin/time -v -o "$WORK/followup.time" "$WORK/followup" --db "$WORK/big.db" >/dev/tty
+if command -v hyperfine >/dev/null; then
+	hyperfine -N --output=inherit --warmup 3 --runs $RUNS --export-json "$WORK/frames.json" \
+		"$WORK/floor" "$WORK/followup --db $WORK/big.db" >/dev/null 2>&1 || true
+fi
+tmux wait-for -S $SESSION
+EOF
+chmod +x "$WORK/frames.sh"
+
+echo "== start to first frame ($RUNS runs each, tmux 120x40)"
+tmux new-session -d -s "$SESSION" -x 120 -y 40 "$WORK/frames.sh"
+tmux wait-for "$SESSION"
+if [ -s "$WORK/err.txt" ]; then cat "$WORK/err.txt"; fi
+FLOOR=$(median <"$WORK/floor.ms")
+FRAME=$(median <"$WORK/followup.ms")
+echo "floor (one huh form):        median $FLOOR ms, max RSS $(rss "$WORK/floor.time") KB"
+echo "followup, large database:    median $FRAME ms, max RSS $(rss "$WORK/followup.time") KB"
+echo "ratio followup/floor:        $(awk "BEGIN {printf \"%.2f\", $FRAME/$FLOOR}")  (budget 1.5)"
+if [ -s "$WORK/frames.json" ]; then
+	python3 - "$WORK/frames.json" <<'PY' || true
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+print("hyperfine medians: floor %.1f ms, followup %.1f ms, ratio %.2f" % (
+    r[0]["median"] * 1e3, r[1]["median"] * 1e3, r[1]["median"] / r[0]["median"]))
+PY
+fi
+
+echo "== followup pending --json ($RUNS runs)"
+"$WORK/followup" --db "$WORK/big.db" pending --json >"$WORK/pending.json"
+echo "output: $(wc -c <"$WORK/pending.json") bytes, $(grep -o '"digest"' "$WORK/pending.json" | wc -l) requests"
+for i in $(seq "$RUNS"); do
+	s=$(date +%s%N)
+	"$WORK/followup" --db "$WORK/big.db" pending --json >/dev/null
+	echo "$(( ($(date +%s%N) - s) / 1000 ))"
+done >"$WORK/pending.ms"
+/usr/bin/time -v -o "$WORK/pending.time" "$WORK/followup" --db "$WORK/big.db" pending --json >/dev/null
+echo "pending --json:              median $(median <"$WORK/pending.ms") ms (budget 50), max RSS $(rss "$WORK/pending.time") KB"
+if command -v hyperfine >/dev/null; then
+	hyperfine -N --warmup 3 --runs "$RUNS" "$WORK/followup --db $WORK/big.db pending --json" 2>/dev/null | grep -E "Time|Range" || true
+fi
