@@ -5,12 +5,13 @@
 #     both in the same tmux terminal, interleaved;
 #   - `followup pending --json` on the large database, whole process;
 #   - maximum resident memory of both.
-# Usage: bench/run.sh [RUNS]   (default 21 runs of each)
+# Usage: [PENDING=10] bench/run.sh [RUNS]   (default 21 runs of each)
 # Needs go, tmux and /usr/bin/time; uses hyperfine too when it is installed
 # (run by hand, outside CI, the script offers to apt-get it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-21}
+PENDING=${PENDING:-10} # percentage of the 10,000 requests left pending
 WORK=$(mktemp -d)
 SESSION=followup-bench-$$
 cleanup() {
@@ -34,7 +35,7 @@ go build -o "$WORK/followup" .
 go build -o "$WORK/floor" ./bench/floor
 
 echo "== seed (1,000 chats, 100,000 messages, 10,000 requests)"
-/usr/bin/time -f "seed: %e s wall, %M KB max RSS" go run ./bench/seed -db "$WORK/big.db"
+/usr/bin/time -f "seed: %e s wall, %M KB max RSS" go run ./bench/seed -db "$WORK/big.db" -pending "$PENDING"
 
 # One driver inside tmux runs both programs alternately on the same
 # terminal; each quits right after its first frame.

@@ -13,7 +13,7 @@ import (
 
 // version names the shape of the generated data; change it when Build
 // changes so cached databases are rebuilt.
-const version = 2
+const version = 3
 
 // Copy gives benchmarks a private copy of a database of the given sizes in
 // dir. Building the default sizes takes seconds, so the built file is kept
@@ -24,7 +24,7 @@ func Copy(dir string, sz Sizes) (string, Summary, error) {
 	if err := os.MkdirAll(cache, 0o700); err != nil {
 		return "", Summary{}, err
 	}
-	name := fmt.Sprintf("v%d-c%d-m%d-r%d-b%d-s%d", version, sz.Chats, sz.Messages, sz.Requests, sz.BigChat, sz.Seed)
+	name := fmt.Sprintf("v%d-c%d-m%d-r%d-b%d-p%d-s%d", version, sz.Chats, sz.Messages, sz.Requests, sz.BigChat, sz.Pending, sz.Seed)
 	db, meta := filepath.Join(cache, name+".db"), filepath.Join(cache, name+".json")
 	var sum Summary
 	b, err := os.ReadFile(meta)

@@ -24,12 +24,15 @@ type Sizes struct {
 	// BigChat is the message count of the newest chat, the one the chat
 	// screen opens; its one pending request is the 32-field form.
 	BigChat int
+	// Pending is the percentage of requests still open; the rest are
+	// closed in the proportions of stateCycle.
+	Pending int
 	Seed    uint64
 }
 
 // Default is the size DESIGN §13 budgets name.
 func Default() Sizes {
-	return Sizes{Chats: 1000, Messages: 100_000, Requests: 10_000, BigChat: 2000, Seed: 1}
+	return Sizes{Chats: 1000, Messages: 100_000, Requests: 10_000, BigChat: 2000, Pending: 10, Seed: 1}
 }
 
 // Summary says what was built.
@@ -46,14 +49,15 @@ const t0 = int64(1748736000000)
 // farFuture is a deadline no benchmark reaches (2100-01-01).
 const farFuture = int64(4102444800000)
 
-// stateCycle spreads request states: 10 % pending, 60 % answered, 10 %
-// cancelled, 20 % expired (deadline, template withdrawn, task stopped). The
-// first six entries make every state appear even in a tiny database.
-var stateCycle = []string{
-	"pending", "answered", "cancelled", "expired:deadline", "expired:template_invalidated", "expired:task_stopped",
+// closedCycle spreads closed requests: two thirds answered, one ninth
+// cancelled, two ninths expired (deadline, template withdrawn, task
+// stopped). The first entries make every state appear even in a tiny
+// database.
+var closedCycle = []string{
+	"answered", "cancelled", "expired:deadline", "expired:template_invalidated", "expired:task_stopped",
 	"answered", "answered", "answered", "answered", "answered", "answered",
 	"answered", "answered", "answered", "answered", "answered",
-	"pending", "cancelled", "expired:task_stopped",
+	"cancelled", "expired:task_stopped",
 }
 
 // chatsPerTx is how many chats one write transaction carries.
@@ -95,7 +99,7 @@ func Build(ctx context.Context, st *store.Store, sz Sizes) (Summary, error) {
 				if c == 0 {
 					nMsg = sz.BigChat
 				}
-				if err := g.chat(ctx, q, sz.Chats, c, nReq, nMsg, reqIndex); err != nil {
+				if err := g.chat(ctx, q, sz, c, nReq, nMsg, reqIndex); err != nil {
 					return fmt.Errorf("chat %d: %w", c, err)
 				}
 				reqIndex += nReq
@@ -144,7 +148,8 @@ type plannedRequest struct {
 
 // chat writes chat number c (0 is the newest) with nReq requests and about
 // nMsg messages.
-func (g *gen) chat(ctx context.Context, q store.Q, chats, c, nReq, nMsg, reqIndex int) error {
+func (g *gen) chat(ctx context.Context, q store.Q, sz Sizes, c, nReq, nMsg, reqIndex int) error {
+	chats := sz.Chats
 	g.now = t0 + int64(chats-c)*6*3600_000
 	chatID := g.id("ch")
 	if c == 0 {
@@ -161,7 +166,10 @@ func (g *gen) chat(ctx context.Context, q store.Q, chats, c, nReq, nMsg, reqInde
 	// pending ones (at most a run's eight questions) in the last run.
 	var closed, open []plannedRequest
 	for i := range nReq {
-		st := stateCycle[(reqIndex+i)%len(stateCycle)]
+		st := closedCycle[(reqIndex+i)%len(closedCycle)]
+		if (reqIndex+i)*37%100 < sz.Pending {
+			st = store.ReqPending // 37 is prime to 100: open requests spread over the chats
+		}
 		p := plannedRequest{kind: g.r.IntN(bigKind)}
 		p.state, p.reason, _ = cut(st)
 		if c == 0 && p.state == store.ReqPending {

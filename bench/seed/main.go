@@ -26,6 +26,7 @@ func main() {
 	flag.IntVar(&sz.Messages, "messages", sz.Messages, "messages in all chats")
 	flag.IntVar(&sz.Requests, "requests", sz.Requests, "input requests in all chats")
 	flag.IntVar(&sz.BigChat, "big-chat", sz.BigChat, "messages in the newest chat")
+	flag.IntVar(&sz.Pending, "pending", sz.Pending, "percentage of requests still pending")
 	flag.Uint64Var(&sz.Seed, "seed", sz.Seed, "random seed")
 	prof := flag.String("cpuprofile", "", "write a CPU profile to this file")
 	flag.Parse()
