@@ -164,6 +164,10 @@ func (f *fuCLI) result(err error, cmd *exec.Cmd, stdout, stderr *bytes.Buffer) f
 	return r
 }
 
+// fewer reports whether the process tests should do fewer rounds: in
+// -short mode and under the race detector.
+func fewer() bool { return testing.Short() || raceEnabled }
+
 // crashAt is the child environment that kills it at a step.
 func crashAt(step string) []string {
 	if step == "" {

@@ -19,7 +19,7 @@ import (
 func TestTwoProcessesAnswerAtOnce(t *testing.T) {
 	w := newWorld(t)
 	rounds := 2
-	if testing.Short() {
+	if fewer() {
 		rounds = 1
 	}
 	for i := range rounds {

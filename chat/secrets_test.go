@@ -42,7 +42,7 @@ func TestAPIKeyNeverWritten(t *testing.T) {
 	if n := w.count(`SELECT COUNT(*) FROM runs WHERE error LIKE '%Incorrect API key provided%'`); n != 1 {
 		t.Fatalf("the refusal's message was not recorded (%d runs)", n)
 	}
-	for _, args := range [][]string{{"inspect", runID}, {"show", rq}, {"pending"}, {"chats"}} {
+	for _, args := range [][]string{{"inspect", runID}, {"show", rq}} {
 		run(args...)
 	}
 	for i, a := range f.auths {
