@@ -152,3 +152,26 @@ func BenchmarkResumableRuns(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDraftCommit is the store's part of a draft autosave: one
+// durable BEGIN IMMEDIATE transaction that reads the request and upserts
+// the draft (synchronous=FULL: the commit waits for the disk).
+func BenchmarkDraftCommit(b *testing.B) {
+	st, sum := largeStore(b)
+	ctx := context.Background()
+	vals := [2]string{`{"q00":"a"}`, `{"q00":"ab"}`}
+	i := 0
+	for b.Loop() {
+		err := st.Write(ctx, func(q store.Q) error {
+			r, err := q.GetRequest(ctx, sum.BigRequestID)
+			if err != nil {
+				return err
+			}
+			return q.UpsertDraft(ctx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: vals[i%2], Edited: true, UpdatedAt: store.Now()})
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
