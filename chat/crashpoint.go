@@ -28,12 +28,6 @@ const (
 	CrashSettled            = "settled"              // the run's wait or end is committed
 )
 
-// CrashSteps lists every crash step.
-var CrashSteps = []string{
-	CrashDrive, CrashDeliveryUnknown, CrashDeliveryWritten, CrashModelReplied,
-	CrashTurnRecorded, CrashToolRan, CrashToolResultRecorded, CrashSettled,
-}
-
 var crash = parseCrash(os.Getenv(CrashEnv))
 
 type crashSpec struct {
