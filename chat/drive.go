@@ -134,26 +134,13 @@ func (s *Service) Resume(ctx context.Context, runID string) (RunView, error) {
 // cancellation not yet delivered (a run waiting for the user is not stuck).
 // A run of an archived chat is left out: it cannot be driven.
 func (s *Service) Orphaned(ctx context.Context) ([]RunView, error) {
-	q := s.st.Read()
-	runs, err := q.RunsInState(ctx, store.RunRunning, store.RunWaitingInput)
+	runs, err := s.st.Read().ResumableRuns(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []RunView
 	for _, r := range runs {
 		if held, _ := s.st.LeaseHeld(r.Seq); held {
-			continue
-		}
-		if r.State == store.RunWaitingInput {
-			ds, err := q.RunDeliveries(ctx, r.ID, store.DeliveryPending, store.DeliveryUnknown)
-			if err != nil {
-				return nil, err
-			}
-			if len(ds) == 0 {
-				continue
-			}
-		}
-		if c, err := q.GetChat(ctx, r.ChatID); err != nil || c.State != store.ChatActive {
 			continue
 		}
 		out = append(out, runView(r))
