@@ -13,7 +13,7 @@ import (
 
 // version names the shape of the generated data; change it when Build
 // changes so cached databases are rebuilt.
-const version = 3
+const version = 4
 
 // Copy gives benchmarks a private copy of a database of the given sizes in
 // dir. Building the default sizes takes seconds, so the built file is kept

@@ -22,7 +22,8 @@ type Sizes struct {
 	Messages int // in all chats together
 	Requests int // in all chats together
 	// BigChat is the message count of the newest chat, the one the chat
-	// screen opens; its one pending request is the 32-field form.
+	// screen opens. It has two pending requests: the 32-field form and,
+	// newest, the travel form the screen shows first.
 	BigChat int
 	// Pending is the percentage of requests still open; the rest are
 	// closed in the proportions of stateCycle.
@@ -188,7 +189,13 @@ func (g *gen) chat(ctx context.Context, q store.Q, sz Sizes, c, nReq, nMsg, reqI
 		if len(closed) > 0 {
 			closed = closed[:len(closed)-1]
 		}
-		open = append(open, plannedRequest{state: store.ReqPending, kind: bigKind})
+		// Two open questions: the 32-field form, and the travel form the
+		// screen shows first (the newest pending request is the active one).
+		if len(closed) > 0 {
+			closed = closed[:len(closed)-1]
+		}
+		open = append(open, plannedRequest{state: store.ReqPending, kind: bigKind},
+			plannedRequest{state: store.ReqPending, kind: 1})
 	}
 	var runs [][]plannedRequest
 	for len(closed) > 0 {
