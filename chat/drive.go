@@ -80,6 +80,10 @@ func (s *Service) driveOnce(ctx context.Context, runID string) error {
 	if err != nil {
 		return notFound(err, "run", runID)
 	}
+	// Nothing of an archived chat moves: not even a pending delivery.
+	if err := s.requireActive(ctx, s.st.Read(), run.ChatID); err != nil {
+		return err
+	}
 	lease, err := s.st.AcquireLease(run.Seq)
 	if errors.Is(err, store.ErrLeaseHeld) {
 		return errorf(CodeRunBusy, "run %s is being driven by another process", runID)
@@ -121,12 +125,40 @@ func (s *Service) Busy(runID string) bool {
 
 // Resume drives a run that no live process holds — after a crash — to its
 // next wait or end. Interrupted deliveries are reconciled on the way.
+//
+// A run that failed (a refused model call, say, before the key was fixed)
+// is tried again from its recorded history: its requests and answers were
+// left as they were, so nothing is lost or repeated.
 func (s *Service) Resume(ctx context.Context, runID string) (RunView, error) {
 	v, err := s.Run(ctx, runID)
-	if err != nil || store.RunEnded(v.State) {
+	if err != nil {
 		return v, err
 	}
+	if v.State == store.RunFailed {
+		if err := s.reopenFailed(ctx, runID); err != nil {
+			return v, err
+		}
+	} else if store.RunEnded(v.State) {
+		return v, nil
+	}
 	return s.Drive(ctx, runID)
+}
+
+func (s *Service) reopenFailed(ctx context.Context, runID string) error {
+	return s.st.Write(ctx, func(q store.Q) error {
+		run, err := q.GetRun(ctx, runID)
+		if err != nil {
+			return err
+		}
+		if err := s.requireActive(ctx, q, run.ChatID); err != nil {
+			return err
+		}
+		if run.State != store.RunFailed {
+			return nil
+		}
+		run.State, run.Error, run.UpdatedAt = store.RunRunning, "", s.nowMS()
+		return q.UpdateRun(ctx, run)
+	})
 }
 
 // Orphaned lists unfinished runs that no live process drives and that

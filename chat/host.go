@@ -85,6 +85,9 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 			}
 			d = cur
 			now := s.nowMS()
+			if run.State == store.RunFailed {
+				return nil // kept pending: resuming the run delivers it
+			}
 			if store.RunEnded(run.State) {
 				d.State, d.LastError = store.DeliveryFailed, "the run had "+run.State
 				d.UpdatedAt = now

@@ -61,17 +61,13 @@ func TestArchivedChatRefusesModelOperations(t *testing.T) {
 			return err
 		}},
 	}
-	if !fxHostChecksArchive {
-		t.Log("Drive and Resume left out: chat/host.go delivers before checking the archive (reported)")
-	} else {
-		ops = append(ops, []struct {
-			name string
-			run  func() error
-		}{
-			{"Drive", func() error { _, err := s.Drive(ctx, sent.RunID); return err }},
-			{"Resume", func() error { _, err := s.Resume(ctx, sent.RunID); return err }},
-		}...)
-	}
+	ops = append(ops, []struct {
+		name string
+		run  func() error
+	}{
+		{"Drive", func() error { _, err := s.Drive(ctx, sent.RunID); return err }},
+		{"Resume", func() error { _, err := s.Resume(ctx, sent.RunID); return err }},
+	}...)
 	for _, op := range ops {
 		if err := op.run(); CodeOf(err) != CodeChatArchived {
 			t.Errorf("%s on an archived chat: err = %v, want %s", op.name, err, CodeChatArchived)
@@ -97,18 +93,8 @@ func TestArchivedChatRefusesModelOperations(t *testing.T) {
 	}
 }
 
-// fxHostChecksArchive is false until Drive refuses an archived chat before
-// it delivers anything: today agent.Runner.Drive calls runHost.Deliver
-// (chat/host.go) before runHost.Begin checks the chat, so driving an
-// archived chat writes pending deliveries into the history and moves the
-// run to running, then fails with CHAT_ARCHIVED.
-const fxHostChecksArchive = false
-
 func TestArchivedChatDriveChangesNothing(t *testing.T) {
 	t.Parallel()
-	if !fxHostChecksArchive {
-		t.Skip("chat/host.go: Deliver runs before the archive check (reported)")
-	}
 	ctx := context.Background()
 	s := fxOpen(t, nil)
 	sent, req := fxDeploy(t, s)

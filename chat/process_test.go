@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"followup/agent"
 	"followup/chat"
 	"followup/ui/cli"
 )
@@ -47,52 +46,9 @@ func TestFollowupProcess(t *testing.T) {
 	os.Exit(followupCLI(args))
 }
 
-// followupCLI mirrors main.run for the headless subcommands.
+// followupCLI is the followup command line, as main runs it.
 func followupCLI(argv []string) int {
-	a, err := cli.Parse(argv)
-	if err == nil {
-		err = a.Check()
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "followup: %v\n", err)
-		return 2
-	}
-	o := chat.Options{DBPath: a.Flags["db"], Policy: chat.DefaultPolicy()}
-	cfg := agent.ConfigFromEnv()
-	if p := a.Flags["provider"]; p != "" {
-		cfg.Provider = p
-	}
-	if m := a.Flags["model"]; m != "" {
-		cfg.Model = m
-	}
-	switch cfg.Provider {
-	case "", "offline":
-		o.Provider = agent.Offline{}
-	default:
-		p, err := agent.NewRemoteProvider(cfg)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "followup: %v\n", err)
-			return 2
-		}
-		o.Provider = p
-	}
-	o.Model = cfg.Model
-	if v := a.Flags["questions"]; v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 32 {
-			fmt.Fprintln(os.Stderr, "followup: --questions must be a number from 1 to 32")
-			return 2
-		}
-		o.Policy.QuestionsPerRun = n
-	}
-	ctx := context.Background()
-	svc, err := chat.Open(ctx, o)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "followup: %v\n", err)
-		return 1
-	}
-	defer svc.Close()
-	return cli.Exec(ctx, a, cli.Env{Service: svc, Stdin: strings.NewReader(""), Stdout: os.Stdout, Stderr: os.Stderr})
+	return cli.Main(argv, strings.NewReader(""), os.Stdout, os.Stderr, nil)
 }
 
 // fuCLI runs followup children on one database.

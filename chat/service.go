@@ -24,6 +24,21 @@ func DefaultPolicy() Policy {
 	return Policy{QuestionsPerRun: forms.DefaultQuestionsPerRun, ReplySize: forms.DefaultReplySize, ModelCalls: 32}
 }
 
+// withDefaults fills each unset bound on its own.
+func (p Policy) withDefaults() Policy {
+	d := DefaultPolicy()
+	if p.QuestionsPerRun <= 0 {
+		p.QuestionsPerRun = d.QuestionsPerRun
+	}
+	if p.ReplySize <= 0 {
+		p.ReplySize = d.ReplySize
+	}
+	if p.ModelCalls <= 0 {
+		p.ModelCalls = d.ModelCalls
+	}
+	return p
+}
+
 // Options configure a Service.
 type Options struct {
 	DBPath   string
@@ -60,9 +75,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.Policy == (Policy{}) {
-		o.Policy = DefaultPolicy()
-	}
+	o.Policy = o.Policy.withDefaults()
 	s := &Service{
 		st: st, provider: o.Provider, model: o.Model, policy: o.Policy, now: o.Now,
 		broker: NewBroker(), driving: map[string]context.CancelFunc{},

@@ -15,7 +15,11 @@ func runOut(v chat.RunView) map[string]any {
 }
 
 func failed(out *printer, v chat.RunView, extra map[string]any) error {
-	e := &chat.Error{Code: chat.CodeProviderFailed, Message: v.Error, Details: map[string]any{"runId": v.ID, "chatId": v.ChatID, "state": v.State}}
+	code := chat.CodeProviderFailed
+	if prefix, _, ok := strings.Cut(v.Error, ":"); ok && prefix == chat.CodeLimitExceeded {
+		code = chat.CodeLimitExceeded
+	}
+	e := &chat.Error{Code: code, Message: v.Error, Details: map[string]any{"runId": v.ID, "chatId": v.ChatID, "state": v.State}}
 	for k, x := range extra {
 		e.Details[k] = x
 	}
