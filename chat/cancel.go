@@ -156,15 +156,24 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 // their runs; nothing times out silently.
 func (s *Service) ExpireDue(ctx context.Context) error {
 	now := s.nowMS()
+	return s.expireWhere(ctx, store.ReasonDeadline, func(q store.Q) ([]store.Request, error) {
+		return q.DueRequests(ctx, now)
+	})
+}
+
+// expireWhere expires, in one transaction, the pending requests that find
+// returns, each with reason and a delivery telling its run, and then
+// announces them.
+func (s *Service) expireWhere(ctx context.Context, reason string, find func(q store.Q) ([]store.Request, error)) error {
 	var expired []store.Request
 	err := s.st.Write(ctx, func(q store.Q) error {
 		expired = nil
-		rs, err := q.DueRequests(ctx, now)
+		rs, err := find(q)
 		if err != nil {
 			return err
 		}
 		for _, r := range rs {
-			if err := s.expireRequest(ctx, q, &r, store.ReasonDeadline); err != nil {
+			if err := s.expireRequest(ctx, q, &r, reason); err != nil {
 				return err
 			}
 			expired = append(expired, r)

@@ -34,29 +34,13 @@ func (s *Service) RegisterTemplate(ctx context.Context, name string, def forms.D
 // it, and its pending requests expire with reason template_invalidated and
 // their runs are told, as for a passed deadline. Nothing times out silently.
 func (s *Service) InvalidateTemplate(ctx context.Context, name string) error {
-	var expired []store.Request
-	err := s.st.Write(ctx, func(q store.Q) error {
-		expired = nil
+	return s.expireWhere(ctx, store.ReasonTemplateInvalidated, func(q store.Q) ([]store.Request, error) {
 		if _, err := q.GetTemplate(ctx, name); err != nil {
-			return notFound(err, "template", name)
+			return nil, notFound(err, "template", name)
 		}
 		if err := q.SetTemplateState(ctx, name, store.TemplateInvalidated, s.nowMS()); err != nil {
-			return err
+			return nil, err
 		}
-		rs, err := q.PendingTemplateRequests(ctx, name)
-		if err != nil {
-			return err
-		}
-		for _, r := range rs {
-			if err := s.expireRequest(ctx, q, &r, store.ReasonTemplateInvalidated); err != nil {
-				return err
-			}
-			expired = append(expired, r)
-		}
-		return nil
+		return q.PendingTemplateRequests(ctx, name)
 	})
-	for _, r := range expired {
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RunID: r.RunID.String, RequestID: r.ID})
-	}
-	return err
 }

@@ -108,6 +108,11 @@ func (q Q) ListRequests(ctx context.Context, f RequestFilter) ([]Request, error)
 		query += ` LIMIT ?`
 		args = append(args, f.Limit)
 	}
+	return q.queryRequests(ctx, query, args...)
+}
+
+// queryRequests runs a query selecting reqCols and scans every row.
+func (q Q) queryRequests(ctx context.Context, query string, args ...any) ([]Request, error) {
 	rows, err := q.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -187,19 +192,6 @@ func (q Q) Revisions(ctx context.Context, requestID string) ([]Revision, error) 
 
 // DueRequests lists pending requests whose deadline is at or before now.
 func (q Q) DueRequests(ctx context.Context, now int64) ([]Request, error) {
-	rows, err := q.db.QueryContext(ctx,
+	return q.queryRequests(ctx,
 		`SELECT `+reqCols+` FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY seq`, now)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Request
-	for rows.Next() {
-		r, err := scanRequest(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
 }

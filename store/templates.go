@@ -31,19 +31,6 @@ func (q Q) SetTemplateState(ctx context.Context, name, state string, now int64) 
 // PendingTemplateRequests lists the pending requests whose form came from
 // the named template, oldest first.
 func (q Q) PendingTemplateRequests(ctx context.Context, name string) ([]Request, error) {
-	rows, err := q.db.QueryContext(ctx,
+	return q.queryRequests(ctx,
 		`SELECT `+reqCols+` FROM requests WHERE template = ? AND state = 'pending' ORDER BY seq`, name)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Request
-	for rows.Next() {
-		r, err := scanRequest(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
 }
