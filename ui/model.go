@@ -62,11 +62,12 @@ type model struct {
 	pendingDraft string // JSON of the draft an autosave is scheduled for
 	draftSeq     int
 
-	focus     focusArea
-	mode      mode
-	modeSince time.Time
-	lastKey   time.Time
-	wantFocus bool
+	focus          focusArea
+	focusOnInstall bool // focus the next form installed
+	mode           mode
+	modeSince      time.Time
+	lastKey        time.Time
+	wantFocus      bool
 
 	composer  textarea.Model
 	vp        viewport.Model

@@ -114,7 +114,7 @@ func TestAnswerDeployForm(t *testing.T) {
 	h.key(tea.KeyEnter)
 	h.waitFor("Choose an environment", "production", "staging")
 	// Focus moves to the new form once the user has paused typing.
-	time.Sleep(focusPause + 200*time.Millisecond)
+	h.waitFor("tab next field")
 	h.key(tea.KeyEnter) // production is the first option
 	h.waitFor("Review before sending", "Environment: production")
 	h.key(tea.KeyEnter)
@@ -170,8 +170,8 @@ func TestChatMessageBecomesProposal(t *testing.T) {
 		t.Fatalf("run %s before the proposal was decided", r.State)
 	}
 	h.runes("a")
-	h.waitFor("Proposal accepted")
-	h.key(tea.KeyCtrlF)
+	// Accepting fills the form and leaves focus in it, ready to submit.
+	h.waitFor("Proposal accepted", "tab next field")
 	h.key(tea.KeyEnter)
 	h.waitFor("Review before sending", "Environment: staging")
 	h.key(tea.KeyEnter)

@@ -72,6 +72,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus(errText(msg.err), true)
 		} else if msg.res.State == "accepted" {
 			m.setStatus("Proposal accepted — review the form and submit when ready.", false)
+			m.focusOnInstall = true // the user was just answering about this form
 		} else {
 			m.setStatus("Kept your values.", false)
 		}
@@ -227,6 +228,10 @@ func (m *model) installLive(r chat.RequestView, draft forms.Values) {
 	m.liveKey = fmt.Sprintf("%s@%d", r.ID, r.Revision)
 	m.loadingKey = ""
 	m.savedDraft = valuesKey(m.live.Draft())
+	if m.focusOnInstall {
+		m.focusOnInstall = false
+		m.setFocus(focusForm)
+	}
 	m.layout()
 }
 

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"context"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"followup/chat"
 )
 
 // term is the followup UI running in a detached tmux session.
@@ -82,7 +85,7 @@ func TestTerminalShowsTheForm(t *testing.T) {
 	tm.typeText("Check deployment")
 	tm.keys("Enter")
 	tm.waitFor("Choose an environment", "production", "staging")
-	time.Sleep(700 * time.Millisecond) // focus moves after a pause in typing
+	tm.waitFor("tab next field") // focus moves after a pause in typing
 	tm.keys("Down")
 	tm.keys("Enter")
 	tm.waitFor("Review before sending", "Environment: staging")
@@ -97,11 +100,10 @@ func TestDraftSurvivesKill(t *testing.T) {
 	tm.waitFor("Type a message to start")
 	tm.typeText("Write the release notes")
 	tm.keys("Enter")
-	tm.waitFor("What should I work on?")
-	time.Sleep(700 * time.Millisecond)
+	tm.waitFor("What should I work on?", "tab next field")
 	tm.typeText("the spring release, draft 7")
 	tm.waitFor("the spring release, draft 7")
-	time.Sleep(time.Second) // autosave follows a pause of under half a second
+	waitDraft(t, db, "the spring release, draft 7") // autosave follows a pause
 	if err := syscall.Kill(tm.pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -110,11 +112,32 @@ func TestDraftSurvivesKill(t *testing.T) {
 
 	again := startTerm(t, db)
 	again.waitFor("What should I work on?", "waiting for your answer")
-	time.Sleep(700 * time.Millisecond)
 	again.waitFor("the spring release, draft 7")
 	// The draft is the user's, never the model's.
 	r := runCLI(t, db, "pending", "--json")
 	if strings.Contains(r.stdout, "spring release") {
 		t.Fatalf("a draft leaked into the pending list: %s", r.stdout)
 	}
+}
+
+// waitDraft polls the database until the pending request's draft holds text.
+func waitDraft(t *testing.T, db, text string) {
+	t.Helper()
+	ctx := context.Background()
+	svc, err := chat.Open(ctx, chat.Options{DBPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if rs, err := svc.Pending(ctx, ""); err == nil && len(rs) == 1 {
+			if d, ok, _ := svc.LoadDraft(ctx, rs[0].ID, rs[0].Revision); ok && fmt.Sprint(d.Values) != "" &&
+				strings.Contains(fmt.Sprint(d.Values), text) {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("no draft with %q was saved", text)
 }
