@@ -40,7 +40,7 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.saveDraftNow(), listChats(m.svc))
 	case m.matches(msg, k.ScrollUp):
 		m.vp.HalfPageUp()
-		return m, nil
+		return m, m.maybeLoadOlder()
 	case m.matches(msg, k.ScrollDown):
 		m.vp.HalfPageDown()
 		return m, nil

@@ -79,6 +79,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.dropLive()
 		m.mode = modeNormal
 		return m, loadChat(m.svc, m.chatID)
+	case olderMsg:
+		return m, m.onOlder(msg)
 	case draftLoadedMsg:
 		return m, m.onDraftLoaded(msg)
 	case draftSavedMsg:

@@ -188,17 +188,30 @@ func (m *model) noticeLine() string {
 	return ""
 }
 
-// layout sizes the transcript to what the pane and composer leave.
+// layout sizes the composer and transcript to the width; the transcript's
+// height follows the pane, which View measures as it draws it.
 func (m *model) layout() {
 	m.composer.SetWidth(max(10, m.width-2))
-	pane := m.paneView()
+	m.vp.Width = m.width
+	m.refreshTranscript()
+}
+
+// fitTranscript gives the transcript what the pane and composer leave,
+// keeping it pinned to the bottom if it was.
+func (m *model) fitTranscript(pane string) {
 	used := composerHeight + 2 + lipgloss.Height(pane)
 	if pane == "" {
 		used--
 	}
-	m.vp.Width = m.width
-	m.vp.Height = max(1, m.height-used)
-	m.refreshTranscript()
+	h := max(1, m.height-used)
+	if h == m.vp.Height {
+		return
+	}
+	bottom := m.vp.AtBottom()
+	m.vp.Height = h
+	if bottom {
+		m.vp.GotoBottom()
+	}
 }
 
 func (m *model) refreshTranscript() {
@@ -235,8 +248,11 @@ func (m *model) View() string {
 	if m.mode == modeChats {
 		return m.chatsView()
 	}
+	// The pane is drawn once per frame; its height decides the transcript's.
+	pane := m.paneView()
+	m.fitTranscript(pane)
 	parts := []string{m.vp.View()}
-	if pane := m.paneView(); pane != "" {
+	if pane != "" {
 		parts = append(parts, pane)
 	}
 	parts = append(parts, m.noticeLine(), m.composer.View(), m.statusLine())
