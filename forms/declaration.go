@@ -3,13 +3,11 @@ package forms
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"time"
 	"unicode/utf8"
 )
 
 var (
-	requestKeyRE   = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 	declarationKey = []string{"requestKey", "reason", "source", "prefill", "supplied", "context", "expiresAt"}
 	sourceKeys     = map[string]string{SourceDynamic: "definition", SourceSchema: "requestedSchema", SourceTemplate: "template"}
 )
@@ -87,7 +85,7 @@ func (p *problems) requestKey(top *object) string {
 	switch {
 	case !isStr:
 		p.add("/requestKey", "requestKey must be a string, not %s", typeName(v))
-	case !requestKeyRE.MatchString(s):
+	case !validRequestKey(s):
 		p.add("/requestKey", "requestKey must be 1–%d characters of A–Z a–z 0–9 . _ : - (got %d characters)", MaxRequestKey, utf8.RuneCountInString(s))
 	}
 	return s

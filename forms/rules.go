@@ -2,12 +2,40 @@ package forms
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
-var nameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+// validName is ^[A-Za-z][A-Za-z0-9_]{0,63}$, checked by hand: a bounded
+// repetition compiles to a large program at every start.
+func validName(s string) bool {
+	if len(s) == 0 || len(s) > 64 || !isLetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isLetter(c) && !isDigit(c) && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// validRequestKey is ^[A-Za-z0-9._:-]{1,128}$.
+func validRequestKey(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isLetter(c) && !isDigit(c) && !strings.ContainsRune("._:-", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 
 // pathFunc maps a field index and an attribute (with optional sub-tokens,
 // e.g. "options", 3) to a JSON Pointer into the input. Dynamic definitions
@@ -54,7 +82,7 @@ func (p *problems) checkDefinition(def Definition, base, fieldsPath string, at p
 }
 
 func (p *problems) checkField(f Field, i int, at pathFunc) {
-	if !nameRE.MatchString(f.Name) {
+	if !validName(f.Name) {
 		p.add(at(i, "name"), "name %q must match ^[A-Za-z][A-Za-z0-9_]{0,63}$", clip(f.Name))
 	}
 	if !slices.Contains(FieldTypes, f.Type) {
