@@ -6,6 +6,7 @@
 package chat
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -75,17 +76,20 @@ func ErrorJSON(err error) json.RawMessage {
 	return b
 }
 
-// OKJSON marshals v (a struct or map) with "ok": true added.
+// OKJSON marshals v (a struct or map) with "ok": true as its first key.
 func OKJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return ErrorJSON(err)
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(b, &m) != nil || m == nil {
-		m = map[string]json.RawMessage{}
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) < 2 || b[0] != '{':
+		return ErrorJSON(fmt.Errorf("result is not a JSON object"))
+	case string(b) == "{}":
+		return json.RawMessage(`{"ok":true}`)
 	}
-	m["ok"] = json.RawMessage("true")
-	out, _ := json.Marshal(m)
-	return out
+	out := make([]byte, 0, len(b)+10)
+	out = append(out, `{"ok":true,`...)
+	return append(out, b[1:]...)
 }
