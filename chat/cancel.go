@@ -156,6 +156,10 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 // their runs; nothing times out silently.
 func (s *Service) ExpireDue(ctx context.Context) error {
 	now := s.nowMS()
+	// Usually nothing is due: look first, so reads take no write lock.
+	if due, err := s.st.Read().DueRequests(ctx, now); err != nil || len(due) == 0 {
+		return err
+	}
 	return s.expireWhere(ctx, store.ReasonDeadline, func(q store.Q) ([]store.Request, error) {
 		return q.DueRequests(ctx, now)
 	})

@@ -109,10 +109,16 @@ func (q Q) CurrentRevisions(ctx context.Context, ids []string) (map[string]Revis
 }
 
 // ListRequestsWithRevisions is ListRequests with each request's current
-// revision, read in the same pass.
+// revision. Revisions that share a digest share their content, and a form's
+// definition is the large part of a row, so each distinct revision body is
+// read once: the first pass reads only the digests.
 func (q Q) ListRequestsWithRevisions(ctx context.Context, f RequestFilter) ([]Request, []Revision, error) {
-	query := `SELECT ` + prefixed("r.", reqCols) + `, v.request_id, v.revision, v.digest, v.definition, v.prefill, v.supplied, v.created_at
-		FROM requests r JOIN revisions v ON v.request_id = r.id AND v.revision = r.revision WHERE 1=1`
+	from := `requests r`
+	if f.State == ReqPending {
+		from = `requests r INDEXED BY requests_open`
+	}
+	query := `SELECT ` + prefixed("r.", reqCols) + `, v.rowid, v.request_id, v.revision, v.digest, v.created_at
+		FROM ` + from + ` JOIN revisions v ON v.request_id = r.id AND v.revision = r.revision WHERE 1=1`
 	var args []any
 	if f.ChatID != "" {
 		query += ` AND r.chat_id = ?`
@@ -122,7 +128,11 @@ func (q Q) ListRequestsWithRevisions(ctx context.Context, f RequestFilter) ([]Re
 		query += ` AND r.run_id = ?`
 		args = append(args, f.RunID)
 	}
-	if f.State != "" {
+	switch f.State {
+	case "":
+	case ReqPending:
+		query += ` AND r.state = 'pending'` // a literal, so requests_open serves it
+	default:
 		query += ` AND r.state = ?`
 		args = append(args, f.State)
 	}
@@ -138,18 +148,73 @@ func (q Q) ListRequestsWithRevisions(ctx context.Context, f RequestFilter) ([]Re
 	defer rows.Close()
 	var rs []Request
 	var vs []Revision
+	firstRow := map[string]int64{} // digest -> a revision row that has it
 	for rows.Next() {
 		var r Request
 		var v Revision
+		var rowid int64
 		if err := rows.Scan(&r.ID, &r.Seq, &r.ChatID, &r.RunID, &r.RequestKey, &r.ArgsHash, &r.ToolCallID, &r.State,
 			&r.ClosedReason, &r.Revision, &r.Digest, &r.Reason, &r.Title, &r.Template, &r.Context, &r.Partial,
 			&r.ExpiresAt, &r.CreatedAt, &r.UpdatedAt, &r.ClosedAt,
-			&v.RequestID, &v.Revision, &v.Digest, &v.Definition, &v.Prefill, &v.Supplied, &v.CreatedAt); err != nil {
+			&rowid, &v.RequestID, &v.Revision, &v.Digest, &v.CreatedAt); err != nil {
 			return nil, nil, err
+		}
+		if _, ok := firstRow[v.Digest]; !ok {
+			firstRow[v.Digest] = rowid
 		}
 		rs, vs = append(rs, r), append(vs, v)
 	}
-	return rs, vs, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	rows.Close()
+	bodies, err := q.revisionBodies(ctx, firstRow)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range vs {
+		b := bodies[vs[i].Digest]
+		vs[i].Definition, vs[i].Prefill, vs[i].Supplied = b.Definition, b.Prefill, b.Supplied
+	}
+	return rs, vs, nil
+}
+
+// revisionBodies reads the definition, prefill and supplied values of the
+// given revision rows, keyed by digest.
+func (q Q) revisionBodies(ctx context.Context, rowByDigest map[string]int64) (map[string]Revision, error) {
+	out := make(map[string]Revision, len(rowByDigest))
+	ids := make([]int64, 0, len(rowByDigest))
+	for _, id := range rowByDigest {
+		ids = append(ids, id)
+	}
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		chunk := ids[:n]
+		ids = ids[n:]
+		marks := strings.TrimSuffix(strings.Repeat("?,", len(chunk)), ",")
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		rows, err := q.db.QueryContext(ctx,
+			`SELECT digest, definition, prefill, supplied FROM revisions WHERE rowid IN (`+marks+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var v Revision
+			if err := rows.Scan(&v.Digest, &v.Definition, &v.Prefill, &v.Supplied); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[v.Digest] = v
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // prefixed qualifies each column of a column list with a table alias.
