@@ -56,12 +56,7 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 			return nil, err
 		}
 		chatID, runID = r.ChatID, r.RunID.String
-		if b, _ := json.Marshal(in.Values); len(b) > s.policy.ReplySize {
-			return nil, problemsError(CodeReplyInvalid, "the reply is too large", []forms.Problem{{
-				Path: "/values", Message: fmt.Sprintf("the reply is %d bytes; the limit is %d", len(b), s.policy.ReplySize)}})
-		}
-		vals, problems := forms.Normalize(rd.def, in.Values, "/values")
-		problems = append(problems, suppliedProblems(vals, rd.supplied)...)
+		vals, problems := s.checkReply(rd.def, rd.supplied, in.Values)
 		if len(problems) > 0 {
 			return nil, problemsError(CodeReplyInvalid, "the reply is invalid", problems)
 		}
@@ -97,6 +92,25 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 
 // suppliedProblems refuses values for fields the declaration supplied: they
 // are not asked, so neither an answer nor a proposal may change them.
+// CheckReply validates values for a request exactly as Answer will,
+// without recording anything: the review shows these problems before the
+// user sends.
+func (s *Service) CheckReply(r RequestView, values map[string]any) []forms.Problem {
+	_, problems := s.checkReply(r.Definition, r.Supplied, values)
+	return problems
+}
+
+// checkReply is the one validation of a reply: size policy, the revision's
+// rules, and supplied values that cannot be answered over.
+func (s *Service) checkReply(def forms.Definition, supplied forms.Values, values map[string]any) (forms.Values, []forms.Problem) {
+	if b, _ := json.Marshal(values); len(b) > s.policy.ReplySize {
+		return nil, []forms.Problem{{Path: "/values",
+			Message: fmt.Sprintf("the reply is %d bytes; the limit is %d", len(b), s.policy.ReplySize)}}
+	}
+	vals, problems := forms.Normalize(def, values, "/values")
+	return vals, append(problems, suppliedProblems(vals, supplied)...)
+}
+
 func suppliedProblems(vals, supplied forms.Values) []forms.Problem {
 	var ps []forms.Problem
 	for _, f := range sortedNames(vals) {

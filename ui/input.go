@@ -40,9 +40,11 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.saveDraftNow(), listChats(m.svc))
 	case m.matches(msg, k.ScrollUp):
 		m.vp.HalfPageUp()
+		m.follow = false
 		return m, m.maybeLoadOlder()
 	case m.matches(msg, k.ScrollDown):
 		m.vp.HalfPageDown()
+		m.follow = m.vp.AtBottom()
 		return m, nil
 	case m.matches(msg, k.StopTask):
 		if m.run == nil || !(m.run.State == "running" || m.run.State == "waiting_input") {
@@ -89,6 +91,7 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		m.composer.Reset()
 		m.setStatus("", false)
+		m.follow = true
 		chatID := m.chatID
 		if m.newChat {
 			chatID = ""
@@ -133,19 +136,17 @@ func (m *model) onReviewKey(msg tea.KeyMsg) tea.Cmd {
 			m.mode = modeNormal
 			return nil
 		}
-		if ps := m.live.Problems(); len(ps) > 0 {
-			m.problems = ps
-			return nil
+		if m.problems = m.replyProblems(); len(m.problems) > 0 {
+			return nil // the review lists them; esc goes back to fix them
 		}
 		return submitAnswer(m.svc, r, m.live.Values())
 	}
 	return nil
 }
 
+// onConfirmKey answers a confirmation the user opened with their own key,
+// so it takes keys at once.
 func (m *model) onConfirmKey(msg tea.KeyMsg) tea.Cmd {
-	if m.inGrace() {
-		return nil
-	}
 	switch {
 	case m.matches(msg, m.keys.Yes):
 		md := m.mode
@@ -195,9 +196,10 @@ func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
 		m.chatSel = min(len(m.chats)-1, m.chatSel+1)
 	case "n":
 		m.mode = modeNormal
-		m.newChat, m.chatID, m.chat = true, "", nil
+		m.newChat, m.chatID, m.chat, m.follow = true, "", nil, true
 		m.messages, m.pending, m.run = nil, nil, nil
 		m.requests = map[string]chat.RequestView{}
+		m.tr.changed()
 		m.dropLive()
 		m.refreshTranscript()
 		m.layout()
@@ -205,7 +207,7 @@ func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
 		if m.chatSel < len(m.chats) {
 			m.mode = modeNormal
 			m.newChat, m.chatID = false, m.chats[m.chatSel].ID
-			m.pending = nil
+			m.pending, m.follow = nil, true
 			m.dropLive()
 			return loadChat(m.svc, m.chatID)
 		}
@@ -223,6 +225,7 @@ func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
 			m.confirmDel = ""
 			if id == m.chatID {
 				m.newChat, m.chatID, m.chat, m.messages, m.pending, m.run = true, "", nil, nil, nil, nil
+				m.tr.changed()
 				m.dropLive()
 				m.refreshTranscript()
 			}

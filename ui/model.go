@@ -73,6 +73,7 @@ type model struct {
 	vp        viewport.Model
 	tr        *transcript
 	vpContent string
+	follow    bool // the transcript stays on its newest line
 
 	streaming string
 	thinking  bool
@@ -106,7 +107,7 @@ func newModel(svc *chat.Service) *model {
 	return &model{
 		svc: svc, keys: defaultKeys(), help: help.New(), composer: ta, spin: sp,
 		vp: viewport.New(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
-		width: 80, height: 24,
+		width: 80, height: 24, follow: true,
 	}
 }
 

@@ -2,11 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"reflect"
 	"regexp"
 	"sort"
 	"strings"
-	"unsafe"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -20,11 +18,13 @@ import (
 type transcript struct {
 	cache map[int64]renderedEntry
 
-	// The joined rendering of the last message list, reused while the
-	// model holds the same list, requests and width: a keystroke in a form
-	// must not re-join thousands of entries.
-	joinedKey joinKey
-	joined    string
+	// The joined rendering, reused while the transcript's version and the
+	// width stay the same: a keystroke in a form must not re-join thousands
+	// of entries.
+	version       int // bumped by changed whenever messages or requests change
+	joinedWidth   int
+	joinedVersion int
+	joined        string
 
 	// Older pages: the id below which a page is being read (0 = none), and
 	// the first message id below which nothing older exists.
@@ -32,14 +32,8 @@ type transcript struct {
 	completeAt    int64
 }
 
-// joinKey identifies a message list by identity: the model replaces its slice
-// and map whenever their contents change.
-type joinKey struct {
-	msgs  *chat.Message
-	n     int
-	reqs  uintptr
-	width int
-}
+// changed marks the messages or requests as changed.
+func (t *transcript) changed() { t.version++ }
 
 type renderedEntry struct {
 	width   int
@@ -55,11 +49,11 @@ func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestVie
 	if width < 10 {
 		width = 10
 	}
-	k := joinKey{msgs: unsafe.SliceData(msgs), n: len(msgs), reqs: reflect.ValueOf(reqs).Pointer(), width: width}
-	if k == t.joinedKey && t.joined != "" {
+	if t.joined != "" && t.joinedWidth == width && t.joinedVersion == t.version {
 		return t.joined
 	}
-	t.joinedKey, t.joined = k, t.renderAll(msgs, reqs, width)
+	t.joinedWidth, t.joinedVersion = width, t.version
+	t.joined = t.renderAll(msgs, reqs, width)
 	return t.joined
 }
 
@@ -221,6 +215,7 @@ func (m *model) onOlder(msg olderMsg) tea.Cmd {
 	lines, offset := m.vp.TotalLineCount(), m.vp.YOffset
 	m.messages = append(append(make([]chat.Message, 0, len(msg.messages)+len(m.messages)), msg.messages...), m.messages...)
 	m.requests = reqs
+	m.tr.changed()
 	m.refreshTranscript()
 	m.vp.SetYOffset(offset + m.vp.TotalLineCount() - lines)
 	return nil

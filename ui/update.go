@@ -143,6 +143,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	}
 	m.loaded = true
 	m.chatID, m.chat, m.messages, m.requests, m.run, m.orphans = s.chatID, s.chat, s.messages, s.requests, s.run, s.orphans
+	m.tr.changed()
 	seen := map[string]bool{}
 	for _, r := range m.pending {
 		seen[r.ID] = true
@@ -266,7 +267,7 @@ func (m *model) updateForm(msg tea.Msg) tea.Cmd {
 	}
 	switch m.live.Form().State {
 	case huh.StateCompleted:
-		m.problems = nil
+		m.problems = m.replyProblems()
 		m.openMode(modeReview)
 		cmds = append(cmds, m.saveDraftNow())
 	case huh.StateAborted:
@@ -297,6 +298,17 @@ func (m *model) saveDraftNow() tea.Cmd {
 
 // rebuildLive rebuilds the form from its current draft: a finished huh
 // form ignores input (#319).
+//
+// replyProblems is everything wrong with the form's values, found before
+// sending: number text that does not parse, and the host's own check.
+func (m *model) replyProblems() []forms.Problem {
+	r, ok := m.activeRequest()
+	if !ok || m.live == nil {
+		return nil
+	}
+	return append(m.live.Problems(), m.svc.CheckReply(r, mergeValues(r.Partial, m.live.Values()))...)
+}
+
 func (m *model) rebuildLive() {
 	r, ok := m.activeRequest()
 	if !ok || m.live == nil {
@@ -310,8 +322,10 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 		e := chat.AsError(a.err)
 		if ps, ok := e.Details["problems"].([]forms.Problem); ok {
 			m.problems = ps
+			m.setStatus("The answer was not sent: fix the fields listed above the composer.", true)
+		} else {
+			m.setStatus(errText(a.err), true)
 		}
-		m.setStatus(errText(a.err), true)
 		if e.Code == chat.CodeTargetClosed || e.Code == chat.CodeStaleTarget {
 			m.mode = modeNormal
 			m.dropLive()
@@ -322,6 +336,7 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 		return tea.Batch(loadChat(m.svc, m.chatID), m.liveInit())
 	}
 	m.mode = modeNormal
+	m.problems = nil
 	if a.receipt.ApplyState == chat.Partial {
 		m.setStatus("Saved as a partial answer; still missing: "+strings.Join(a.receipt.Missing, ", "), false)
 		m.rebuildLive()

@@ -61,6 +61,9 @@ func (m *model) paneView() string {
 			style = stPane
 			hint = stDim.Render("tab next field · enter continue · esc leave (draft kept) · ctrl+x cancel question")
 		}
+		if len(m.problems) > 0 {
+			hint = m.problemList() + "\n" + hint
+		}
 		body = style.Width(m.width - 4).Render(head + "\n" + m.live.Form().View() + "\n" + hint)
 	}
 	parts = append(parts, body)
@@ -83,12 +86,30 @@ func (m *model) tabRow() string {
 func (m *model) reviewView(r chat.RequestView) string {
 	var b strings.Builder
 	b.WriteString(stBold.Render("Review before sending") + "\n\n")
-	b.WriteString(forms.Review(r.Definition, r.Supplied, mergeValues(r.Partial, m.live.Values()), m.width-8))
-	for _, p := range m.problems {
-		b.WriteString("\n" + stError.Render("✗ "+forms.SanitizeLine(strings.TrimPrefix(p.Path, "/values/")+": "+p.Message)))
+	// Show what was typed, even number text that does not parse.
+	shown := mergeValues(r.Partial, m.live.Values())
+	raw := m.live.RawText()
+	for _, p := range m.live.Problems() {
+		if name := strings.TrimPrefix(p.Path, "/values/"); raw[name] != "" {
+			shown[name] = raw[name]
+		}
 	}
-	b.WriteString("\n\n" + stBold.Render("enter") + " send answer · " + stBold.Render("esc") + " back to editing")
+	b.WriteString(forms.Review(r.Definition, r.Supplied, shown, m.width-8))
+	if len(m.problems) > 0 {
+		b.WriteString("\n" + m.problemList() + "\n\n" + stBold.Render("esc") + " back to editing to fix them")
+	} else {
+		b.WriteString("\n\n" + stBold.Render("enter") + " send answer · " + stBold.Render("esc") + " back to editing")
+	}
 	return stPane.Width(m.width - 4).Render(b.String())
+}
+
+// problemList names every problem of the reply, one a line.
+func (m *model) problemList() string {
+	lines := make([]string, len(m.problems))
+	for i, p := range m.problems {
+		lines[i] = stError.Render("✗ " + forms.SanitizeLine(p.Message))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func mergeValues(sets ...forms.Values) forms.Values {
@@ -197,20 +218,17 @@ func (m *model) layout() {
 }
 
 // fitTranscript gives the transcript what the pane and composer leave,
-// keeping it pinned to the bottom if it was.
+// keeping it pinned to the newest line unless the user scrolled up.
 func (m *model) fitTranscript(pane string) {
 	used := composerHeight + 2 + lipgloss.Height(pane)
 	if pane == "" {
 		used--
 	}
-	h := max(1, m.height-used)
-	if h == m.vp.Height {
-		return
-	}
-	bottom := m.vp.AtBottom()
-	m.vp.Height = h
-	if bottom {
-		m.vp.GotoBottom()
+	if h := max(1, m.height-used); h != m.vp.Height {
+		m.vp.Height = h
+		if m.follow {
+			m.vp.GotoBottom()
+		}
 	}
 }
 
@@ -224,12 +242,11 @@ func (m *model) refreshTranscript() {
 		content = stDim.Render("\n  Type a message to start. Try “Check deployment” or “Plan a trip”.\n  f1 shows every key.")
 	}
 	if content != m.vpContent {
-		atBottom := m.vp.AtBottom() || m.vpContent == ""
 		m.vp.SetContent(content)
 		m.vpContent = content
-		if atBottom {
-			m.vp.GotoBottom()
-		}
+	}
+	if m.follow {
+		m.vp.GotoBottom()
 	}
 }
 
