@@ -94,7 +94,8 @@ func dsn(path string, writer bool) string {
 	// a fresh process's cold page cache is most of a large list's cost.
 	v.Add("_pragma", "mmap_size(268435456)")
 	if writer {
-		v.Add("_pragma", "journal_mode(WAL)")
+		// journal_mode is set by migrate, after it has checked the file is
+		// followup's: the mode is written into the file.
 		v.Add("_txlock", "immediate")
 	}
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + v.Encode()

@@ -155,3 +155,29 @@ func TestDeletingAChatCascades(t *testing.T) {
 		t.Fatalf("%d rows left", n)
 	}
 }
+
+func TestRefusesAnotherProgramsDatabase(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "other.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE foo (x)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	before, _ := os.ReadFile(path)
+	_, err = Open(context.Background(), path)
+	var oe *OpenError
+	if !errors.As(err, &oe) {
+		t.Fatalf("err = %v", err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Fatal("the other program's database was changed")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Fatalf("files were created beside it: %v", entries)
+	}
+}

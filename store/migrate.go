@@ -48,6 +48,9 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	return v, err
 }
 
+// errForeign refuses a SQLite database that followup did not create.
+var errForeign = fmt.Errorf("not a followup database (it holds another program's tables); it was left untouched")
+
 func (s *Store) migrate(ctx context.Context) error {
 	ms, err := migrations()
 	if err != nil {
@@ -59,6 +62,20 @@ func (s *Store) migrate(ctx context.Context) error {
 	err = s.w.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&cur)
 	if last := ms[len(ms)-1].version; err == nil && cur == last {
 		return nil
+	}
+	// A SQLite file of some other program is not ours to change.
+	var tables, ours int
+	if err := s.w.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(CASE WHEN name = 'schema_migrations' THEN 1 END)
+		FROM sqlite_master WHERE type = 'table'`).Scan(&tables, &ours); err != nil {
+		return err
+	}
+	if tables > 0 && ours == 0 {
+		return errForeign
+	}
+	// WAL lets readers and the writer work at once; the mode persists in
+	// the file, so every later connection has it too.
+	if _, err := s.w.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+		return err
 	}
 	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {

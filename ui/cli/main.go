@@ -26,6 +26,9 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 		err = a.Check()
 	}
 	if err != nil {
+		if wantsJSON(argv) {
+			fmt.Fprintln(stdout, string(chat.ErrorJSON(&chat.Error{Code: CodeUsage, Message: err.Error()})))
+		}
 		fmt.Fprintf(stderr, "followup: %v\n\n%s", err, Usage)
 		return 2
 	}
@@ -38,6 +41,9 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 	}
 	opts, err := Options(a)
 	if err != nil {
+		if a.JSON {
+			fmt.Fprintln(stdout, string(chat.ErrorJSON(&chat.Error{Code: CodeUsage, Message: err.Error()})))
+		}
 		fmt.Fprintf(stderr, "followup: %v\n", err)
 		return 2
 	}
@@ -65,6 +71,19 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 		return 0
 	}
 	return Exec(ctx, a, Env{Service: svc, Stdin: stdin, Stdout: stdout, Stderr: stderr})
+}
+
+// CodeUsage is the error code of a malformed command line (exit 2).
+const CodeUsage = "USAGE"
+
+// wantsJSON reports whether --json is on a command line that did not parse.
+func wantsJSON(argv []string) bool {
+	for _, s := range argv {
+		if s == "--json" || s == "-json" {
+			return true
+		}
+	}
+	return false
 }
 
 // Options turns flags and environment into the host's options.

@@ -70,9 +70,16 @@ func ValidateInput(a Args, env Env) int {
 		return out.finish(&chat.Error{Code: chat.CodeRequestInvalid, Message: "the input request is invalid",
 			Details: map[string]any{"problems": problems}}, env.Stderr)
 	}
-	out.ok(map[string]any{"valid": true, "requestKey": decl.RequestKey, "fields": len(decl.Definition.Fields), "complete": decl.Complete()},
+	asked := 0
+	for _, f := range decl.Definition.Fields {
+		if _, known := decl.Supplied[f.Name]; !known {
+			asked++
+		}
+	}
+	out.ok(map[string]any{"valid": true, "requestKey": decl.RequestKey, "fields": len(decl.Definition.Fields),
+		"asked": asked, "complete": decl.Complete()},
 		func(w io.Writer) {
-			fmt.Fprintf(w, "valid: %s asks %d field(s)\n", decl.RequestKey, len(decl.Definition.Fields))
+			fmt.Fprintf(w, "valid: %s asks %d of %d field(s)\n", decl.RequestKey, asked, len(decl.Definition.Fields))
 		})
 	return 0
 }
