@@ -60,6 +60,15 @@ func (o Offline) turn(h []Message) Message {
 				ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_resolve", Arguments: args}},
 			}
 		}
+		// A new, independent task while one question is open: ask that
+		// too, so both wait side by side.
+		if decl, ok := taskRequest(last.Content); ok && !st.askedKey(decl.RequestKey) {
+			args, _ := json.Marshal(decl)
+			return Message{
+				Content:   "I'll ask about that too — both questions are open above; answer them in any order.",
+				ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_request", Arguments: args}},
+			}
+		}
 		return Message{Content: fmt.Sprintf("I still need \"%s\" to go on. Answer the form above, or tell me, for example, `%s`.",
 			pend.def.Title, pend.example())}
 	}

@@ -98,6 +98,16 @@ func (st *history) pending() *asked {
 	return nil
 }
 
+// askedKey reports whether this run already asked requestKey.
+func (st *history) askedKey(key string) bool {
+	for _, r := range st.asked {
+		if r.key == key {
+			return true
+		}
+	}
+	return false
+}
+
 func (st *history) find(id string) *asked {
 	for _, r := range st.asked {
 		if r.id == id {

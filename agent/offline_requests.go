@@ -24,6 +24,13 @@ func field(name, typ, label string, required bool, extra ...any) map[string]any 
 	return f
 }
 
+// taskRequest is the question of a message that names a demo task
+// (deploy, trip, travel); ok is false for anything else.
+func taskRequest(text string) (demoDecl, bool) {
+	d := demoRequest(text)
+	return d, d.RequestKey != "task-details"
+}
+
 // demoRequest picks the demo's question for a user's message (DESIGN §9).
 func demoRequest(text string) demoDecl {
 	low := strings.ToLower(text)

@@ -131,3 +131,16 @@ func TestOfflineGoesOnAfterExpiry(t *testing.T) {
 		t.Fatalf("%+v", msg)
 	}
 }
+
+func TestOfflineAsksAnIndependentTaskToo(t *testing.T) {
+	t.Parallel()
+	msg := complete(t, append(deployAsked(t), Message{Role: RoleUser, Content: "and plan a trip"}))
+	if len(msg.ToolCalls) != 1 || msg.ToolCalls[0].Name != "input_request" || !strings.Contains(string(msg.ToolCalls[0].Arguments), "travel-plan") {
+		t.Fatalf("%+v", msg)
+	}
+	// The same task again asks nothing new.
+	again := complete(t, append(deployAsked(t), Message{Role: RoleUser, Content: "deploy it now"}))
+	if len(again.ToolCalls) != 0 {
+		t.Fatalf("%+v", again)
+	}
+}

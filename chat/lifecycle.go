@@ -13,6 +13,7 @@ type ChatView struct {
 	Title     string `json:"title"`
 	State     string `json:"state"`
 	UpdatedAt int64  `json:"updatedAt"`
+	Pending   int    `json:"pending"` // open requests
 }
 
 // Chats lists chats, most recent first.
@@ -24,11 +25,27 @@ func (s *Service) Chats(ctx context.Context, limit int) ([]ChatView, error) {
 	if err != nil {
 		return nil, err
 	}
+	pending, err := s.st.Read().PendingByChat(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]ChatView, len(cs))
 	for i, c := range cs {
-		out[i] = ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: c.UpdatedAt}
+		out[i] = ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: c.UpdatedAt, Pending: pending[c.ID]}
 	}
 	return out, nil
+}
+
+// PendingElsewhere counts the open requests of every chat but chatID.
+func (s *Service) PendingElsewhere(ctx context.Context, chatID string) (int, error) {
+	pending, err := s.st.Read().PendingByChat(ctx)
+	n := 0
+	for id, c := range pending {
+		if id != chatID {
+			n += c
+		}
+	}
+	return n, err
 }
 
 // Chat reads one chat.

@@ -195,3 +195,23 @@ func (q Q) DueRequests(ctx context.Context, now int64) ([]Request, error) {
 	return q.queryRequests(ctx,
 		`SELECT `+reqCols+` FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY seq`, now)
 }
+
+// PendingByChat counts the open requests of each chat that has any.
+func (q Q) PendingByChat(ctx context.Context) (map[string]int, error) {
+	rows, err := q.db.QueryContext(ctx,
+		`SELECT chat_id, COUNT(*) FROM requests INDEXED BY requests_open WHERE state = 'pending' GROUP BY chat_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, err
+		}
+		out[id] = n
+	}
+	return out, rows.Err()
+}

@@ -19,7 +19,9 @@ type snapshotMsg struct {
 	pending  []chat.RequestView
 	run      *chat.RunView
 	orphans  []chat.RunView
-	err      error
+	// elsewhere counts the questions waiting in other chats.
+	elsewhere int
+	err       error
 }
 
 // eventMsg is one event from the host.
@@ -114,6 +116,7 @@ func loadChat(svc *chat.Service, chatID string) tea.Cmd {
 			snap.requests[r.ID] = r
 		}
 		snap.orphans, _ = svc.Orphaned(ctx)
+		snap.elsewhere, _ = svc.PendingElsewhere(ctx, snap.chatID)
 		return snap
 	}
 }

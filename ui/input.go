@@ -85,8 +85,8 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if text == "" {
 			return m, nil
 		}
-		if m.chat != nil && m.chat.State == "archived" {
-			m.setStatus("CHAT_ARCHIVED: this chat is archived and read-only; start a new chat with ctrl+o, n.", true)
+		if m.archived() {
+			m.setStatus("This chat is archived and read-only; start a new chat with ctrl+o, n.", true)
 			return m, nil
 		}
 		m.composer.Reset()

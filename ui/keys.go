@@ -12,7 +12,9 @@ import (
 // it, so what help says and what the keys do cannot disagree.
 type keyMap struct {
 	Send       key.Binding
+	Newline    key.Binding
 	Focus      key.Binding
+	NextField  key.Binding
 	LeaveForm  key.Binding
 	NextReq    key.Binding
 	PrevReq    key.Binding
@@ -36,7 +38,10 @@ type keyMap struct {
 func defaultKeys() keyMap {
 	return keyMap{
 		Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send message")),
+		Newline:    key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
 		Focus:      key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "form ⇄ composer")),
+		// Handled by the form itself; listed so help shows it.
+		NextField: key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab/⇧tab", "next/previous field")),
 		LeaveForm:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave form (draft kept)")),
 		NextReq:    key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "next question")),
 		PrevReq:    key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "previous question")),
@@ -66,9 +71,8 @@ func (k keyMap) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Focus, k.LeaveForm, k.NextReq, k.PrevReq},
-		{k.CancelReq, k.StopTask, k.Resend, k.Chats},
-		{k.ScrollUp, k.ScrollDown, k.Help, k.Quit},
-		{k.Confirm, k.Back, k.Accept, k.Keep},
+		{k.Send, k.Newline, k.Focus, k.NextField, k.LeaveForm, k.NextReq, k.PrevReq},
+		{k.CancelReq, k.StopTask, k.Resend, k.Chats, k.ScrollUp, k.ScrollDown, k.Help, k.Quit},
+		{k.Confirm, k.Back, k.Accept, k.Keep, k.Yes, k.No},
 	}
 }

@@ -53,6 +53,8 @@ type model struct {
 	run      *chat.RunView
 	orphans  []chat.RunView
 	loaded   bool
+	// elsewhere counts the questions waiting in other chats.
+	elsewhere int
 
 	active       string // request shown in the form pane
 	live         *forms.Live
@@ -91,7 +93,7 @@ type model struct {
 
 func newModel(svc *chat.Service) *model {
 	ta := textarea.New()
-	ta.Placeholder = "Message the agent… (try “Check deployment” or “Plan a trip”)"
+	ta.Placeholder = "Message the agent…"
 	ta.ShowLineNumbers = false
 	ta.SetPromptFunc(2, func(line int) string {
 		if line == 0 {
@@ -101,7 +103,7 @@ func newModel(svc *chat.Service) *model {
 	})
 	ta.SetHeight(2)
 	ta.CharLimit = chat.MaxMessage
-	ta.KeyMap.InsertNewline.SetKeys("alt+enter", "ctrl+j")
+	ta.KeyMap.InsertNewline = defaultKeys().Newline
 	ta.Focus()
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	return &model{

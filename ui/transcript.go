@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -90,7 +89,7 @@ func renderEntry(m chat.Message, reqs map[string]chat.RequestView, width int) st
 }
 
 func cardVersion(r chat.RequestView) string {
-	v := r.State + "|" + r.ClosedReason + "|" + r.Digest
+	v := r.State + "|" + r.ClosedReason + "|" + r.Digest + "|" + strings.Join(r.Missing, ",")
 	for _, d := range r.Deliveries {
 		v += fmt.Sprintf("|%s:%s", d.Kind, d.State)
 	}
@@ -110,7 +109,7 @@ func requestCard(r chat.RequestView, width int) string {
 	case "pending":
 		status = "waiting for your answer"
 		if len(r.Partial) > 0 {
-			status += fmt.Sprintf(" · partial, missing %s", strings.Join(r.Missing, ", "))
+			status += " · partly answered, still missing " + labelsOf(r, r.Missing)
 		}
 	case "answered":
 		status = "answered: " + summarize(r)
@@ -126,8 +125,8 @@ func requestCard(r chat.RequestView, width int) string {
 		d := r.Deliveries[n-1]
 		status += " · " + deliveryWord(d)
 	}
-	line := "  ? " + stBold.Render(title) + "  " + st.Render(forms.SanitizeLine(status))
-	return lipgloss.NewStyle().Width(width).Render(line)
+	line := "? " + stBold.Render(title) + "  " + st.Render(forms.SanitizeLine(status))
+	return lipgloss.NewStyle().Width(width - 2).PaddingLeft(2).Render(line)
 }
 
 func deliveryWord(d chat.DeliveryView) string {
@@ -148,20 +147,32 @@ func summarize(r chat.RequestView) string {
 	if r.Answer == nil {
 		return ""
 	}
-	keys := make([]string, 0, len(r.Answer.Values))
-	for k := range r.Answer.Values {
-		keys = append(keys, k)
+	parts := make([]string, 0, len(r.Fields))
+	for _, f := range r.Fields {
+		if v, ok := r.Answer.Values[f.Name]; ok {
+			parts = append(parts, f.DisplayLabel()+" "+showValue(v))
+		}
 	}
-	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s=%v", k, r.Answer.Values[k]))
+	return strings.Join(parts, " · ")
+}
+
+// showValue prints an answer value as a person writes it.
+func showValue(v any) string {
+	switch x := v.(type) {
+	case []any:
+		items := make([]string, len(x))
+		for i, it := range x {
+			items[i] = fmt.Sprint(it)
+		}
+		return strings.Join(items, ", ")
+	case []string:
+		return strings.Join(x, ", ")
+	case string:
+		if i := strings.IndexByte(x, '\n'); i >= 0 {
+			return x[:i] + "…"
+		}
 	}
-	s := strings.Join(parts, ", ")
-	if len([]rune(s)) > 80 {
-		s = string([]rune(s)[:79]) + "…"
-	}
-	return s
+	return fmt.Sprint(v)
 }
 
 var (
@@ -219,4 +230,18 @@ func (m *model) onOlder(msg olderMsg) tea.Cmd {
 	m.refreshTranscript()
 	m.vp.SetYOffset(offset + m.vp.TotalLineCount() - lines)
 	return nil
+}
+
+// labelsOf names fields by their labels, in the order given.
+func labelsOf(r chat.RequestView, names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		for _, f := range r.Fields {
+			if f.Name == n {
+				out[i] = f.DisplayLabel()
+			}
+		}
+	}
+	return strings.Join(out, ", ")
 }

@@ -3,12 +3,12 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
 
 	"followup/chat"
 	"followup/forms"
@@ -21,7 +21,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		if m.live != nil {
 			m.live.SetWidth(m.formWidth())
-			m.live.Form().WithHeight(m.formHeight())
+			m.capFormHeight()
 		}
 		m.layout()
 		return m, nil
@@ -143,6 +143,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	}
 	m.loaded = true
 	m.chatID, m.chat, m.messages, m.requests, m.run, m.orphans = s.chatID, s.chat, s.messages, s.requests, s.run, s.orphans
+	m.elsewhere = s.elsewhere
 	m.tr.changed()
 	seen := map[string]bool{}
 	for _, r := range m.pending {
@@ -200,7 +201,7 @@ func (m *model) onEvent(e chat.Event) tea.Cmd {
 // ensureLive installs the form of the active request, loading its draft.
 func (m *model) ensureLive() tea.Cmd {
 	r, ok := m.activeRequest()
-	if !ok {
+	if !ok || m.archived() {
 		m.dropLive()
 		return nil
 	}
@@ -227,7 +228,7 @@ func (m *model) onDraftLoaded(d draftLoadedMsg) tea.Cmd {
 
 func (m *model) installLive(r chat.RequestView, draft forms.Values) {
 	m.live = forms.Build(r.Definition, r.Supplied, r.Prefill, draft, forms.BuildOptions{Width: m.formWidth()})
-	m.live.Form().WithHeight(m.formHeight())
+	m.capFormHeight()
 	m.liveKey = fmt.Sprintf("%s@%d", r.ID, r.Revision)
 	m.loadingKey = ""
 	m.savedDraft = valuesKey(m.live.Draft())
@@ -237,6 +238,17 @@ func (m *model) installLive(r chat.RequestView, draft forms.Values) {
 	}
 	m.layout()
 }
+
+// capFormHeight limits a form taller than its share of the screen; a
+// shorter one keeps its own height (a fixed height would pad it).
+func (m *model) capFormHeight() {
+	if m.live != nil && lipgloss.Height(m.live.Form().View()) > m.formHeight() {
+		m.live.Form().WithHeight(m.formHeight())
+	}
+}
+
+// archived reports whether the open chat is read-only.
+func (m *model) archived() bool { return m.chat != nil && m.chat.State == "archived" }
 
 func (m *model) dropLive() {
 	m.live, m.liveKey, m.loadingKey = nil, "", ""
@@ -338,7 +350,8 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 	m.mode = modeNormal
 	m.problems = nil
 	if a.receipt.ApplyState == chat.Partial {
-		m.setStatus("Saved as a partial answer; still missing: "+strings.Join(a.receipt.Missing, ", "), false)
+		r, _ := m.activeRequest()
+		m.setStatus("Saved as a partial answer; still missing: "+labelsOf(r, a.receipt.Missing), false)
 		m.rebuildLive()
 		return tea.Batch(loadChat(m.svc, m.chatID), m.liveInit())
 	}

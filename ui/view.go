@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -39,6 +40,9 @@ func (m *model) paneView() string {
 		return lipgloss.JoinVertical(lipgloss.Left, append(parts, body)...)
 	case !ok:
 		return ""
+	case m.archived():
+		body = stPaneDim.Width(m.width - 4).Render(stBold.Render(forms.SanitizeLine(r.Title)) + "\n" +
+			stDim.Render("This chat is archived: its questions can no longer be answered or cancelled."))
 	case m.mode == modeConfirmCancel:
 		body = stDialog.Width(m.width - 4).Render(stBold.Render("Cancel this question?") + "\n" +
 			"“" + forms.SanitizeLine(r.Title) + "” is withdrawn and the agent is told; the task goes on without it.\n" +
@@ -205,6 +209,8 @@ func (m *model) noticeLine() string {
 		return stDim.Render(truncate(m.status, m.width))
 	case len(m.orphans) > 0:
 		return stError.Render(fmt.Sprintf("%d interrupted run(s) found — ctrl+r resumes them", len(m.orphans)))
+	case m.elsewhere > 0:
+		return stateStyles["pending"].Render(fmt.Sprintf("%d question(s) wait in other chats — ctrl+o", m.elsewhere))
 	}
 	return ""
 }
@@ -288,7 +294,14 @@ func (m *model) chatsView() string {
 		if c.State == "archived" {
 			state = stDim.Render(" [archived]")
 		}
-		line := cursor + truncate(forms.SanitizeLine(c.Title), m.width-20) + state
+		if c.Pending > 0 {
+			state += stateStyles["pending"].Render(fmt.Sprintf(" · %d question(s) waiting", c.Pending))
+		}
+		if c.ID == m.chatID {
+			state += stDim.Render(" · open")
+		}
+		when := time.UnixMilli(c.UpdatedAt).Local().Format("Jan 2 15:04")
+		line := cursor + stDim.Render(when) + "  " + truncate(forms.SanitizeLine(c.Title), max(10, m.width-50)) + state
 		if c.ID == m.confirmDel {
 			line += stError.Render("  press d again to delete everything in this chat")
 		}
