@@ -37,11 +37,11 @@ type keyMap struct {
 
 func defaultKeys() keyMap {
 	return keyMap{
-		Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send message")),
-		Newline:    key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
-		Focus:      key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "form ⇄ composer")),
+		Send:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send message")),
+		Newline: key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
+		Focus:   key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "form ⇄ composer")),
 		// Handled by the form itself; listed so help shows it.
-		NextField: key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab/⇧tab", "next/previous field")),
+		NextField:  key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab/⇧tab", "next/previous field")),
 		LeaveForm:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave form (draft kept)")),
 		NextReq:    key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "next question")),
 		PrevReq:    key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "previous question")),
