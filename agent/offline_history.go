@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // demoField and demoDef mirror the parts of a form definition the demo agent
@@ -149,7 +150,11 @@ func joinAny(xs []any) string {
 	return strings.Join(parts, ", ")
 }
 
-var fieldValue = regexp.MustCompile(`(?i)\b([A-Za-z][A-Za-z0-9_]{0,63})\s*[:=]\s*([^,;\n]+)`)
+// fieldValue is compiled on first use: its bounded repetition makes a large
+// program, and most processes never read a chat message as an answer.
+var fieldValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b([A-Za-z][A-Za-z0-9_]{0,63})\s*[:=]\s*([^,;\n]+)`)
+})
 
 // match reads values for the request from a chat message: "field: value"
 // pairs, or a word that names one of a choice field's options.
@@ -159,7 +164,7 @@ func (r *asked) match(text string) map[string]any {
 	for _, f := range r.def.Fields {
 		byName[strings.ToLower(f.Name)] = f
 	}
-	for _, m := range fieldValue.FindAllStringSubmatch(text, -1) {
+	for _, m := range fieldValue().FindAllStringSubmatch(text, -1) {
 		if f, ok := byName[strings.ToLower(m[1])]; ok {
 			vals[f.Name] = typed(f, strings.TrimSpace(m[2]))
 		}

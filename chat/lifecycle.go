@@ -36,16 +36,18 @@ func (s *Service) Chats(ctx context.Context, limit int) ([]ChatView, error) {
 	return out, nil
 }
 
+// LatestChatID is the most recently updated chat, or "" when there is none.
+func (s *Service) LatestChatID(ctx context.Context) (string, error) {
+	cs, err := s.st.Read().ListChats(ctx, 1)
+	if err != nil || len(cs) == 0 {
+		return "", err
+	}
+	return cs[0].ID, nil
+}
+
 // PendingElsewhere counts the open requests of every chat but chatID.
 func (s *Service) PendingElsewhere(ctx context.Context, chatID string) (int, error) {
-	pending, err := s.st.Read().PendingByChat(ctx)
-	n := 0
-	for id, c := range pending {
-		if id != chatID {
-			n += c
-		}
-	}
-	return n, err
+	return s.st.Read().CountPendingOutside(ctx, chatID)
 }
 
 // Chat reads one chat.

@@ -3,19 +3,22 @@ package chat
 import (
 	"context"
 	"regexp"
+	"sync"
 
 	"followup/forms"
 	"followup/store"
 )
 
-var templateNameRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+// templateNameRE is compiled on first use (a bounded repetition is a large
+// program to build at every start).
+var templateNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`) })
 
 // RegisterTemplate registers (or replaces) a host template that requests
 // can name with source kind template. The definition is checked like any
 // declaration's, so a template can never produce a form nobody can answer.
 // Requests already opened from it keep the revision they were opened with.
 func (s *Service) RegisterTemplate(ctx context.Context, name string, def forms.Definition) error {
-	if !templateNameRE.MatchString(name) {
+	if !templateNameRE().MatchString(name) {
 		return problemsError(CodeInvalidArgument, "the template name is invalid", []forms.Problem{{
 			Path: "/name", Message: "a template name is 1–128 of A–Z, a–z, 0–9 and . _ : -"}})
 	}

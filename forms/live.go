@@ -2,6 +2,7 @@ package forms
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/charmbracelet/huh"
 )
@@ -41,15 +42,23 @@ func (l *Live) SetWidth(w int) {
 	}
 }
 
+// defaultThemes are built once: building huh's theme costs milliseconds,
+// and forms only read it.
+var defaultThemes = sync.OnceValues(func() (*huh.Theme, *huh.Theme) {
+	base := huh.ThemeCharm()
+	return base, suggestionTheme(base)
+})
+
 // Build makes a live form. Fields in supplied are not asked. Each asked
 // field starts from draft if the draft names it, else from prefill (drawn
 // as a suggestion), else empty. draft is what Draft returned earlier.
 func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *Live {
 	l := &Live{def: def, base: opts.Theme}
 	if l.base == nil {
-		l.base = huh.ThemeCharm()
+		l.base, l.muted = defaultThemes()
+	} else {
+		l.muted = suggestionTheme(l.base)
 	}
-	l.muted = suggestionTheme(l.base)
 	var fields []huh.Field
 	for _, f := range def.Fields {
 		if _, known := supplied[f.Name]; known {

@@ -90,9 +90,6 @@ func dsn(path string, writer bool) string {
 	v.Add("_pragma", "busy_timeout(10000)")
 	v.Add("_pragma", "foreign_keys(1)")
 	v.Add("_pragma", "synchronous(FULL)")
-	// Pages are read through a memory map rather than one read call each:
-	// a fresh process's cold page cache is most of a large list's cost.
-	v.Add("_pragma", "mmap_size(268435456)")
 	if writer {
 		// journal_mode is set by migrate, after it has checked the file is
 		// followup's: the mode is written into the file.

@@ -215,3 +215,11 @@ func (q Q) PendingByChat(ctx context.Context) (map[string]int, error) {
 	}
 	return out, rows.Err()
 }
+
+// CountPendingOutside counts the open requests of every chat but chatID.
+func (q Q) CountPendingOutside(ctx context.Context, chatID string) (int, error) {
+	var n int
+	err := q.db.QueryRowContext(ctx,
+		`SELECT COUNT(*) FROM requests INDEXED BY requests_open WHERE state = 'pending' AND chat_id <> ?`, chatID).Scan(&n)
+	return n, err
+}

@@ -19,9 +19,7 @@ type snapshotMsg struct {
 	pending  []chat.RequestView
 	run      *chat.RunView
 	orphans  []chat.RunView
-	// elsewhere counts the questions waiting in other chats.
-	elsewhere int
-	err       error
+	err      error
 }
 
 // eventMsg is one event from the host.
@@ -86,7 +84,10 @@ type chatsMsg struct {
 // errMsg is a failure to show on the status line.
 type errMsg struct{ err error }
 
-const transcriptPage = 200
+// transcriptPage is how many messages a page of the transcript holds: more
+// than a screen shows, so the first frame renders little; older pages load
+// as the user scrolls up.
+const transcriptPage = 60
 
 // loadChat reads what the first frame of a chat shows: the newest page of
 // its transcript, the requests that page names, its pending requests and its
@@ -97,15 +98,15 @@ func loadChat(svc *chat.Service, chatID string) tea.Cmd {
 		svc.ExpireDue(ctx)
 		snap := snapshotMsg{chatID: chatID, requests: map[string]chat.RequestView{}}
 		if chatID == "" {
-			cs, err := svc.Chats(ctx, 1)
+			id, err := svc.LatestChatID(ctx)
 			if err != nil {
 				return snapshotMsg{err: err}
 			}
-			if len(cs) == 0 {
+			if id == "" {
 				snap.orphans, _ = svc.Orphaned(ctx)
 				return snap
 			}
-			snap.chatID = cs[0].ID
+			snap.chatID = id
 		}
 		sc, err := svc.Screen(ctx, snap.chatID, transcriptPage)
 		if err != nil {
@@ -116,8 +117,21 @@ func loadChat(svc *chat.Service, chatID string) tea.Cmd {
 			snap.requests[r.ID] = r
 		}
 		snap.orphans, _ = svc.Orphaned(ctx)
-		snap.elsewhere, _ = svc.PendingElsewhere(ctx, snap.chatID)
 		return snap
+	}
+}
+
+// elsewhereMsg counts the questions waiting in chats other than chatID.
+type elsewhereMsg struct {
+	chatID string
+	n      int
+}
+
+// countElsewhere runs after a snapshot, off the first frame's path.
+func countElsewhere(svc *chat.Service, chatID string) tea.Cmd {
+	return func() tea.Msg {
+		n, _ := svc.PendingElsewhere(context.Background(), chatID)
+		return elsewhereMsg{chatID, n}
 	}
 }
 

@@ -81,6 +81,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, loadChat(m.svc, m.chatID)
 	case olderMsg:
 		return m, m.onOlder(msg)
+	case elsewhereMsg:
+		if msg.chatID == m.chatID {
+			m.elsewhere = msg.n
+		}
+		return m, nil
 	case draftLoadedMsg:
 		return m, m.onDraftLoaded(msg)
 	case draftSavedMsg:
@@ -143,7 +148,6 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	}
 	m.loaded = true
 	m.chatID, m.chat, m.messages, m.requests, m.run, m.orphans = s.chatID, s.chat, s.messages, s.requests, s.run, s.orphans
-	m.elsewhere = s.elsewhere
 	m.tr.changed()
 	seen := map[string]bool{}
 	for _, r := range m.pending {
@@ -163,7 +167,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		}
 	}
 	m.refreshTranscript()
-	cmds := []tea.Cmd{m.ensureLive()}
+	cmds := []tea.Cmd{m.ensureLive(), countElsewhere(m.svc, m.chatID)}
 	if appeared && m.focus == focusComposer && m.mode == modeNormal {
 		m.wantFocus = true
 		cmds = append(cmds, focusTick())
