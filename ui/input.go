@@ -197,6 +197,7 @@ func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
 	case "n":
 		m.mode = modeNormal
 		m.newChat, m.chatID, m.chat, m.follow = true, "", nil, true
+		m.setStatus("", false)
 		m.messages, m.pending, m.run = nil, nil, nil
 		m.requests = map[string]chat.RequestView{}
 		m.tr.changed()
@@ -208,6 +209,7 @@ func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
 			m.mode = modeNormal
 			m.newChat, m.chatID = false, m.chats[m.chatSel].ID
 			m.pending, m.follow = nil, true
+			m.setStatus("", false)
 			m.dropLive()
 			return loadChat(m.svc, m.chatID)
 		}
