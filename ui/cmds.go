@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -19,6 +20,7 @@ type snapshotMsg struct {
 	pending  []chat.RequestView
 	run      *chat.RunView
 	orphans  []chat.RunView
+	drafts   map[string]draftLoadedMsg // saved drafts of the pending requests, by liveKey
 	err      error
 }
 
@@ -116,10 +118,22 @@ func loadChat(svc *chat.Service, chatID string) tea.Cmd {
 		for _, r := range sc.Requests {
 			snap.requests[r.ID] = r
 		}
+		// The drafts of the open questions come along, so the form is drawn
+		// from the same read, without another round trip.
+		snap.drafts = map[string]draftLoadedMsg{}
+		for _, r := range snap.pending {
+			d, ok, err := svc.LoadDraft(ctx, r.ID, r.Revision)
+			if err == nil {
+				snap.drafts[liveKey(r)] = draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.Values, found: ok}
+			}
+		}
 		snap.orphans, _ = svc.Orphaned(ctx)
 		return snap
 	}
 }
+
+// liveKey names a request revision's form.
+func liveKey(r chat.RequestView) string { return fmt.Sprintf("%s@%d", r.ID, r.Revision) }
 
 // elsewhereMsg counts the questions waiting in chats other than chatID.
 type elsewhereMsg struct {

@@ -60,8 +60,9 @@ type model struct {
 	live         *forms.Live
 	liveKey      string // request id and revision the live form was built for
 	loadingKey   string
-	savedDraft   string // JSON of the last saved draft, to skip saving no change
-	pendingDraft string // JSON of the draft an autosave is scheduled for
+	drafts       map[string]draftLoadedMsg // drafts that came with the last snapshot
+	savedDraft   string                    // JSON of the last saved draft, to skip saving no change
+	pendingDraft string                    // JSON of the draft an autosave is scheduled for
 	draftSeq     int
 
 	focus          focusArea

@@ -42,6 +42,13 @@ func forward(ctx context.Context, svc *chat.Service, p *tea.Program) {
 // watch notices commits by other processes (the CLI, another UI) and asks
 // the screen to reload.
 func watch(ctx context.Context, svc *chat.Service, p *tea.Program) {
+	// Start after the first frame: the watch's own connection would
+	// compete with it for the same cores.
+	select {
+	case <-ctx.Done():
+		return
+	case <-time.After(time.Second):
+	}
 	last, _ := svc.Store().DataVersion(ctx)
 	t := time.NewTicker(300 * time.Millisecond)
 	defer t.Stop()

@@ -148,6 +148,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	}
 	m.loaded = true
 	m.chatID, m.chat, m.messages, m.requests, m.run, m.orphans = s.chatID, s.chat, s.messages, s.requests, s.run, s.orphans
+	m.drafts = s.drafts
 	m.tr.changed()
 	seen := map[string]bool{}
 	for _, r := range m.pending {
@@ -209,11 +210,15 @@ func (m *model) ensureLive() tea.Cmd {
 		m.dropLive()
 		return nil
 	}
-	k := fmt.Sprintf("%s@%d", r.ID, r.Revision)
+	k := liveKey(r)
 	if k == m.liveKey || k == m.loadingKey {
 		return nil
 	}
 	m.loadingKey = k
+	if d, ok := m.drafts[k]; ok {
+		delete(m.drafts, k) // a draft read once; later installs read it fresh
+		return m.onDraftLoaded(d)
+	}
 	return loadDraft(m.svc, r.ID, r.Revision)
 }
 
@@ -233,7 +238,7 @@ func (m *model) onDraftLoaded(d draftLoadedMsg) tea.Cmd {
 func (m *model) installLive(r chat.RequestView, draft forms.Values) {
 	m.live = forms.Build(r.Definition, r.Supplied, r.Prefill, draft, forms.BuildOptions{Width: m.formWidth()})
 	m.capFormHeight()
-	m.liveKey = fmt.Sprintf("%s@%d", r.ID, r.Revision)
+	m.liveKey = liveKey(r)
 	m.loadingKey = ""
 	m.savedDraft = valuesKey(m.live.Draft())
 	if m.focusOnInstall {
