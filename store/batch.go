@@ -114,7 +114,7 @@ func (q Q) CurrentRevisions(ctx context.Context, ids []string) (map[string]Revis
 // read once: the first pass reads only the digests.
 func (q Q) ListRequestsWithRevisions(ctx context.Context, f RequestFilter) ([]Request, []Revision, error) {
 	from := `requests r`
-	if f.State == ReqPending {
+	if f.State == ReqPending && f.ChatID == "" && f.RunID == "" {
 		from = `requests r INDEXED BY requests_open`
 	}
 	query := `SELECT ` + prefixed("r.", reqCols) + `, v.rowid, v.request_id, v.revision, v.digest, v.created_at
