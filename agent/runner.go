@@ -16,9 +16,10 @@ type Host interface {
 	// history, each exactly once, and reports how many it delivered. A
 	// delivery moves a waiting run back to running.
 	Deliver(ctx context.Context, runID string) (int, error)
-	// RecordTurn appends the model's turn to the history. It fails with
-	// ErrRunEnded when the run was stopped meanwhile.
-	RecordTurn(ctx context.Context, runID string, msg Message) error
+	// RecordTurn appends the model's turn to the history, with the Seen
+	// cursor of the Turn the model read. It fails with ErrRunEnded when the
+	// run was stopped meanwhile.
+	RecordTurn(ctx context.Context, runID string, msg Message, seen int64) error
 	// RecordToolResult appends a tool's result to the history.
 	RecordToolResult(ctx context.Context, runID string, call ToolCall, result json.RawMessage) error
 	// Settle decides, atomically with the deliveries, whether the run waits
@@ -31,6 +32,9 @@ type Host interface {
 
 // Turn is where a run stands when driving begins.
 type Turn struct {
+	// Seen is the host's cursor of the history read (its newest message);
+	// it comes back with the turn the model answered from it.
+	Seen       int64
 	ChatID     string
 	State      string
 	History    []Message
@@ -121,7 +125,7 @@ func (r *Runner) Drive(ctx context.Context, runID string) (string, error) {
 			return "failed", r.Host.Fail(ctx, runID, "model call failed: "+err.Error())
 		}
 		r.checkpoint("model-replied")
-		if err := r.Host.RecordTurn(ctx, runID, msg); err != nil {
+		if err := r.Host.RecordTurn(ctx, runID, msg, turn.Seen); err != nil {
 			return "", err
 		}
 	}

@@ -24,7 +24,7 @@ func (h *memHost) Begin(ctx context.Context, runID string) (Turn, error) {
 
 func (h *memHost) Deliver(ctx context.Context, runID string) (int, error) { return 0, nil }
 
-func (h *memHost) RecordTurn(ctx context.Context, runID string, msg Message) error {
+func (h *memHost) RecordTurn(ctx context.Context, runID string, msg Message, _ int64) error {
 	h.history = append(h.history, msg)
 	h.modelCalls++
 	return nil

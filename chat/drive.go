@@ -66,10 +66,16 @@ func (s *Service) Drive(ctx context.Context, runID string) (RunView, error) {
 		if err != nil {
 			return v, err
 		}
-		// An answer recorded while we held the lease may have found it busy:
-		// look once more now that it is free.
+		// An answer or a message recorded while we held the lease may have
+		// found it busy: look once more now that it is free.
+		if store.RunEnded(v.State) || ctx.Err() != nil {
+			return v, ctx.Err()
+		}
+		if v.State == store.RunRunning {
+			continue
+		}
 		ds, err := s.st.Read().RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
-		if err != nil || len(ds) == 0 || store.RunEnded(v.State) {
+		if err != nil || len(ds) == 0 {
 			return v, err
 		}
 	}

@@ -30,13 +30,45 @@ func (h runHost) Begin(ctx context.Context, runID string) (agent.Turn, error) {
 	}
 	t := agent.Turn{ChatID: run.ChatID, State: run.State, ModelCalls: run.ModelCalls}
 	for _, m := range msgs {
+		t.Seen = max(t.Seen, m.ID)
 		am := agent.Message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, ToolName: m.ToolName}
 		if m.ToolCalls.Valid {
 			json.Unmarshal([]byte(m.ToolCalls.String), &am.ToolCalls)
 		}
 		t.History = append(t.History, am)
 	}
+	t.History = resultsAfterCalls(t.History)
 	return t, nil
+}
+
+// resultsAfterCalls moves each tool result right after the turn that asked
+// for it. A chat message recorded while the tools ran sits between them in
+// time, but models require a turn's results to follow it directly.
+func resultsAfterCalls(h []agent.Message) []agent.Message {
+	results := map[string]agent.Message{}
+	for _, m := range h {
+		if m.Role == agent.RoleTool {
+			results[m.ToolCallID] = m
+		}
+	}
+	out := make([]agent.Message, 0, len(h))
+	placed := map[string]bool{}
+	for _, m := range h {
+		if m.Role == agent.RoleTool {
+			if !placed[m.ToolCallID] {
+				out = append(out, m) // a result whose call is not in the history
+			}
+			continue
+		}
+		out = append(out, m)
+		for _, c := range m.ToolCalls {
+			if r, ok := results[c.ID]; ok && !placed[c.ID] {
+				out = append(out, r)
+				placed[c.ID] = true
+			}
+		}
+	}
+	return out
 }
 
 // Deliver hands each pending or interrupted delivery to the run's history
@@ -141,7 +173,7 @@ func openDelivery(ctx context.Context, q store.Q, runID string, id int64) (store
 	return store.Delivery{}, false, nil
 }
 
-func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message) error {
+func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message, seen int64) error {
 	s := h.s
 	var chatID string
 	err := s.st.Write(ctx, func(q store.Q) error {
@@ -164,6 +196,7 @@ func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message
 		}
 		run.ModelCalls++
 		run.Step++
+		run.Seen = max(run.Seen, seen)
 		if msg.Content != "" {
 			run.Reply = msg.Content
 		}
@@ -217,6 +250,11 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 		ds, err := q.RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
 		if err != nil || len(ds) > 0 {
 			return err // something new for the model: keep running
+		}
+		// A message the user sent while the model was answering is newer
+		// than what its turn read: the model must answer it too.
+		if unread, err := q.UnreadUserMessages(ctx, runID, run.Seen); err != nil || unread {
+			return err
 		}
 		pend, err := q.ListRequests(ctx, store.RequestFilter{RunID: runID, State: store.ReqPending, Limit: 1})
 		if err != nil {

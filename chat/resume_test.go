@@ -56,3 +56,56 @@ func TestResumeAfterRefusal(t *testing.T) {
 		t.Fatalf("deliveries: %+v", v.Deliveries)
 	}
 }
+
+// gated holds its first call until released, then answers as the demo.
+type gated struct {
+	calls   atomic.Int32
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (p *gated) Name() string { return "offline" }
+
+func (p *gated) Complete(ctx context.Context, req agent.Request) (agent.Response, error) {
+	if p.calls.Add(1) == 1 {
+		close(p.entered)
+		<-p.release
+	}
+	return agent.Offline{}.Complete(ctx, req)
+}
+
+// A message sent while the model is answering joins the run, and the model
+// answers it after its current turn: nothing the user says is dropped.
+func TestMessageDuringModelCallIsAnswered(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := &gated{entered: make(chan struct{}), release: make(chan struct{})}
+	s, err := Open(ctx, Options{DBPath: filepath.Join(t.TempDir(), "m.db"), Provider: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	first, err := s.Send(ctx, "", "write a poem", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan RunView)
+	go func() {
+		v, _ := s.Drive(ctx, first.RunID)
+		done <- v
+	}()
+	<-p.entered
+	second, err := s.Send(ctx, first.ChatID, "Check deployment", "")
+	if err != nil || second.RunID != first.RunID {
+		t.Fatalf("second message: %+v, %v", second, err)
+	}
+	close(p.release)
+	v := <-done
+	if v.ModelCalls != 2 {
+		t.Fatalf("model calls = %d, want 2 (the second message was not answered): %+v", v.ModelCalls, v)
+	}
+	ms, _ := s.st.Read().History(ctx, first.RunID)
+	if last := ms[len(ms)-1]; last.Role == store.RoleUser {
+		t.Fatalf("the history ends with an unanswered message: %+v", last)
+	}
+}

@@ -119,3 +119,12 @@ func (q Q) LastMessageID(ctx context.Context, chatID string) (int64, error) {
 	err := q.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM messages WHERE chat_id = ?`, chatID).Scan(&id)
 	return id, err
 }
+
+// UnreadUserMessages reports whether the run's history has a user message
+// newer than id.
+func (q Q) UnreadUserMessages(ctx context.Context, runID string, id int64) (bool, error) {
+	var n int
+	err := q.db.QueryRowContext(ctx,
+		`SELECT COUNT(*) FROM messages WHERE run_id = ? AND for_model = 1 AND role = 'user' AND id > ?`, runID, id).Scan(&n)
+	return n > 0, err
+}

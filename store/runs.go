@@ -34,16 +34,17 @@ type Run struct {
 	Error      string
 	Provider   string
 	Model      string
+	Seen       int64 // newest history message id the last model turn read
 	CreatedAt  int64
 	UpdatedAt  int64
 }
 
-const runCols = `id, seq, chat_id, state, step, questions, model_calls, reply, result, error, provider, model, created_at, updated_at`
+const runCols = `id, seq, chat_id, state, step, questions, model_calls, reply, result, error, provider, model, seen, created_at, updated_at`
 
 func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	var r Run
 	err := sc.Scan(&r.ID, &r.Seq, &r.ChatID, &r.State, &r.Step, &r.Questions, &r.ModelCalls, &r.Reply,
-		&r.Result, &r.Error, &r.Provider, &r.Model, &r.CreatedAt, &r.UpdatedAt)
+		&r.Result, &r.Error, &r.Provider, &r.Model, &r.Seen, &r.CreatedAt, &r.UpdatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}
@@ -97,7 +98,7 @@ func (q Q) RunsInState(ctx context.Context, states ...string) ([]Run, error) {
 // UpdateRun writes a run's mutable columns.
 func (q Q) UpdateRun(ctx context.Context, r Run) error {
 	return expectOne(q.db.ExecContext(ctx,
-		`UPDATE runs SET state = ?, step = ?, questions = ?, model_calls = ?, reply = ?, result = ?, error = ?, updated_at = ?
-		 WHERE id = ?`,
-		r.State, r.Step, r.Questions, r.ModelCalls, r.Reply, r.Result, r.Error, r.UpdatedAt, r.ID))
+		`UPDATE runs SET state = ?, step = ?, questions = ?, model_calls = ?, reply = ?, result = ?, error = ?, seen = ?,
+		   updated_at = ? WHERE id = ?`,
+		r.State, r.Step, r.Questions, r.ModelCalls, r.Reply, r.Result, r.Error, r.Seen, r.UpdatedAt, r.ID))
 }
