@@ -78,6 +78,9 @@ func (r *DecideResult) setCommandID(id string) { r.CommandID = id }
 // Decide accepts or rejects a proposal. Only accepting changes the draft
 // (resolve) or the revision (replace); keep-mine changes nothing else.
 func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (DecideResult, error) {
+	if err := s.ExpireDue(ctx); err != nil {
+		return DecideResult{}, err
+	}
 	var chatID, reqID string
 	out, err := s.command(ctx, commandID, "decide", &chatID, d, func(q store.Q) (any, error) {
 		p, err := q.GetProposal(ctx, d.ProposalID)

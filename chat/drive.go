@@ -162,6 +162,12 @@ func (s *Service) reopenFailed(ctx context.Context, runID string) error {
 		if run.State != store.RunFailed {
 			return nil
 		}
+		// One active run per chat: only the chat's newest run may go on.
+		if latest, err := q.LatestRun(ctx, run.ChatID); err != nil {
+			return err
+		} else if latest.ID != run.ID {
+			return errorf(CodeRunNotResumable, "a newer task has started in this chat; run %s stays failed", runID)
+		}
 		run.State, run.Error, run.UpdatedAt = store.RunRunning, "", s.nowMS()
 		return q.UpdateRun(ctx, run)
 	})

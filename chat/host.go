@@ -79,6 +79,10 @@ func resultsAfterCalls(h []agent.Message) []agent.Message {
 // delivery at any time, so each step re-reads it inside its transaction.
 func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 	s := h.s
+	// A failed run keeps its deliveries pending until it is resumed.
+	if run, err := s.st.Read().GetRun(ctx, runID); err != nil || run.State == store.RunFailed {
+		return 0, err
+	}
 	ds, err := s.st.Read().RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
 	if err != nil {
 		return 0, err

@@ -58,6 +58,9 @@ func (r *ProposalResult) setCommandID(id string) { r.CommandID = id }
 // Resolve records the agent's proposed values for a request. It is always
 // a proposal: only the user's accept puts the values in the form.
 func (s *Service) Resolve(ctx context.Context, requestID, digest string, values map[string]any, commandID string) (ProposalResult, error) {
+	if err := s.ExpireDue(ctx); err != nil {
+		return ProposalResult{}, err
+	}
 	args := map[string]any{"requestId": requestID, "digest": digest, "values": values}
 	var chatID string
 	out, err := s.command(ctx, commandID, "resolve", &chatID, args, func(q store.Q) (any, error) {
@@ -66,8 +69,7 @@ func (s *Service) Resolve(ctx context.Context, requestID, digest string, values 
 			return nil, err
 		}
 		chatID = r.ChatID
-		vals, problems := forms.Normalize(rd.def, values, "/values")
-		problems = append(problems, suppliedProblems(vals, rd.supplied)...)
+		vals, problems := s.checkReply(rd.def, rd.supplied, values)
 		if len(problems) > 0 {
 			return nil, problemsError(CodeReplyInvalid, "the proposed values are invalid", problems)
 		}
@@ -117,6 +119,9 @@ type ReplaceInput struct {
 // Replace makes a new revision of a pending request, or, when the user has
 // already edited a draft, a replace proposal the user must confirm.
 func (s *Service) Replace(ctx context.Context, in ReplaceInput, commandID string) (ProposalResult, error) {
+	if err := s.ExpireDue(ctx); err != nil {
+		return ProposalResult{}, err
+	}
 	var chatID string
 	out, err := s.command(ctx, commandID, "replace", &chatID, in, func(q store.Q) (any, error) {
 		r, rd, err := s.openTarget(ctx, q, in.RequestID, in.Digest)

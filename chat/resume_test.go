@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -107,5 +108,57 @@ func TestMessageDuringModelCallIsAnswered(t *testing.T) {
 	ms, _ := s.st.Read().History(ctx, first.RunID)
 	if last := ms[len(ms)-1]; last.Role == store.RoleUser {
 		t.Fatalf("the history ends with an unanswered message: %+v", last)
+	}
+}
+
+// Only a chat's newest task may be resumed: one active run per chat.
+func TestResumeOnlyTheNewestRun(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := &refusingOnce{}
+	s, err := Open(ctx, Options{DBPath: filepath.Join(t.TempDir(), "n.db"), Provider: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p.armed.Store(true)
+	first, _ := s.Send(ctx, "", "write a poem", "")
+	if v, _ := s.Drive(ctx, first.RunID); v.State != store.RunFailed {
+		t.Fatalf("first run %s", v.State)
+	}
+	second, _ := s.Send(ctx, first.ChatID, "Check deployment", "")
+	if second.RunID == first.RunID {
+		t.Fatal("a message after a failed run joined it")
+	}
+	if _, err := s.Resume(ctx, first.RunID); CodeOf(err) != CodeRunNotResumable {
+		t.Fatalf("resume of the older run: %v", err)
+	}
+}
+
+// The agent's tools reach only the questions of their own chat.
+func TestToolsStayInTheirChat(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := fxOpen(t, nil)
+	_, reqB := fxDeploy(t, s)
+	sentA, _ := fxDeploy(t, s)
+	cc := agent.CallContext{ChatID: sentA.ChatID, RunID: sentA.RunID, ToolCallID: "call_z"}
+	args, _ := json.Marshal(map[string]any{"requestId": reqB.ID, "values": map[string]any{"environment": "staging"}})
+	tools := inputTools{s}
+	for name, res := range map[string]json.RawMessage{
+		"cancel": tools.Cancel(ctx, cc, args), "resolve": tools.Resolve(ctx, cc, args),
+		"replace": tools.Replace(ctx, cc, args), "read": tools.ReadAnswer(ctx, cc, args),
+	} {
+		var out struct {
+			OK    bool   `json:"ok"`
+			Error *Error `json:"error"`
+		}
+		json.Unmarshal(res, &out)
+		if out.OK || out.Error == nil || out.Error.Code != CodeNotFound {
+			t.Errorf("%s on another chat's request: %s", name, res)
+		}
+	}
+	if v, _ := s.Request(ctx, reqB.ID); v.State != store.ReqPending {
+		t.Fatalf("the other chat's request changed: %s", v.State)
 	}
 }

@@ -73,12 +73,12 @@ func (t inputTools) ReadAnswer(ctx context.Context, cc agent.CallContext, args j
 	if err := decodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
+	if err := t.s.inChat(ctx, a.RequestID, cc.ChatID); err != nil {
+		return ErrorJSON(err)
+	}
 	v, err := t.s.Request(ctx, a.RequestID)
 	if err != nil {
 		return ErrorJSON(err)
-	}
-	if v.ChatID != cc.ChatID {
-		return ErrorJSON(errorf(CodeNotFound, "no request with id %q in this chat", a.RequestID))
 	}
 	// The answer only: never a draft, never a partial.
 	var answer any
@@ -93,12 +93,18 @@ func (t inputTools) Cancel(ctx context.Context, cc agent.CallContext, args json.
 	if err := decodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
+	if err := t.s.inChat(ctx, a.RequestID, cc.ChatID); err != nil {
+		return ErrorJSON(err)
+	}
 	return result(t.s.cancel(ctx, a.RequestID, toolCommandID(cc), true))
 }
 
 func (t inputTools) Replace(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
 	var in ReplaceInput
 	if err := decodeArgs(args, &in); err != nil {
+		return ErrorJSON(err)
+	}
+	if err := t.s.inChat(ctx, in.RequestID, cc.ChatID); err != nil {
 		return ErrorJSON(err)
 	}
 	return result(t.s.Replace(ctx, in, toolCommandID(cc)))
@@ -109,5 +115,18 @@ func (t inputTools) Resolve(ctx context.Context, cc agent.CallContext, args json
 	if err := decodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
+	if err := t.s.inChat(ctx, a.RequestID, cc.ChatID); err != nil {
+		return ErrorJSON(err)
+	}
 	return result(t.s.Resolve(ctx, a.RequestID, a.Digest, a.Values, toolCommandID(cc)))
+}
+
+// inChat refuses, as NOT_FOUND, a request of another chat: an agent's tools
+// reach only the questions of the chat they work in.
+func (s *Service) inChat(ctx context.Context, requestID, chatID string) error {
+	r, err := s.st.Read().GetRequest(ctx, requestID)
+	if err != nil || r.ChatID != chatID {
+		return errorf(CodeNotFound, "no request with id %q in this chat", requestID)
+	}
+	return nil
 }

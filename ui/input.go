@@ -18,7 +18,7 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch m.mode {
 	case modeHelp:
 		if m.matches(msg, k.Help) || msg.String() == "esc" || msg.String() == "q" {
-			m.mode = modeNormal
+			m.closeMode()
 		}
 		return m, nil
 	case modeChats:
@@ -108,6 +108,7 @@ func (m *model) switchRequest(next bool) tea.Cmd {
 		return nil
 	}
 	save := m.saveDraftNow()
+	m.keepDraft()
 	i := 0
 	for j, r := range m.pending {
 		if r.ID == m.active {
@@ -127,13 +128,13 @@ func (m *model) switchRequest(next bool) tea.Cmd {
 func (m *model) onReviewKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case m.matches(msg, m.keys.Back):
-		m.mode = modeNormal
+		m.closeMode()
 		m.rebuildLive()
 		return m.liveInit()
 	case m.matches(msg, m.keys.Confirm):
 		r, ok := m.activeRequest()
 		if !ok || m.live == nil {
-			m.mode = modeNormal
+			m.closeMode()
 			return nil
 		}
 		if m.problems = m.replyProblems(); len(m.problems) > 0 {
@@ -149,16 +150,16 @@ func (m *model) onReviewKey(msg tea.KeyMsg) tea.Cmd {
 func (m *model) onConfirmKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case m.matches(msg, m.keys.Yes):
-		md := m.mode
-		m.mode = modeNormal
+		md, target := m.mode, m.target
+		m.closeMode()
 		if md == modeConfirmStop && m.run != nil {
 			return stopTask(m.svc, m.run.ID)
 		}
-		if r, ok := m.activeRequest(); ok {
-			return cancelRequest(m.svc, r.ID)
+		if id, _, ok := strings.Cut(target, "@"); ok {
+			return cancelRequest(m.svc, id)
 		}
 	case m.matches(msg, m.keys.No):
-		m.mode = modeNormal
+		m.closeMode()
 	}
 	return nil
 }
@@ -169,7 +170,7 @@ func (m *model) onProposalKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	r, ok := m.activeRequest()
 	if !ok || len(r.Proposals) == 0 {
-		m.mode = modeNormal
+		m.closeMode()
 		return nil
 	}
 	p := r.Proposals[len(r.Proposals)-1]
@@ -189,14 +190,15 @@ func (m *model) onProposalKey(msg tea.KeyMsg) tea.Cmd {
 func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
 	switch msg.String() {
 	case "esc", "ctrl+o":
-		m.mode = modeNormal
+		m.closeMode()
 	case "up", "k":
 		m.chatSel = max(0, m.chatSel-1)
 	case "down", "j":
-		m.chatSel = min(len(m.chats)-1, m.chatSel+1)
+		m.chatSel = max(0, min(len(m.chats)-1, m.chatSel+1))
 	case "n":
-		m.mode = modeNormal
+		m.closeMode()
 		m.newChat, m.chatID, m.chat, m.follow = true, "", nil, true
+		m.streaming, m.thinking = "", false
 		m.setStatus("", false)
 		m.messages, m.pending, m.run = nil, nil, nil
 		m.requests = map[string]chat.RequestView{}
@@ -205,20 +207,21 @@ func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
 		m.refreshTranscript()
 		m.layout()
 	case "enter":
-		if m.chatSel < len(m.chats) {
-			m.mode = modeNormal
+		if m.chatSel >= 0 && m.chatSel < len(m.chats) {
+			m.closeMode()
 			m.newChat, m.chatID = false, m.chats[m.chatSel].ID
 			m.pending, m.follow = nil, true
+			m.streaming, m.thinking = "", false
 			m.setStatus("", false)
 			m.dropLive()
 			return loadChat(m.svc, m.chatID)
 		}
 	case "a":
-		if m.chatSel < len(m.chats) {
+		if m.chatSel >= 0 && m.chatSel < len(m.chats) {
 			return lifecycleCmd(m.svc, m.chats[m.chatSel].ID, false)
 		}
 	case "d":
-		if m.chatSel < len(m.chats) {
+		if m.chatSel >= 0 && m.chatSel < len(m.chats) {
 			id := m.chats[m.chatSel].ID
 			if m.confirmDel != id {
 				m.confirmDel = id

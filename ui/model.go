@@ -61,6 +61,7 @@ type model struct {
 	liveKey      string // request id and revision the live form was built for
 	loadingKey   string
 	drafts       map[string]draftLoadedMsg // drafts that came with the last snapshot
+	localDrafts  map[string]forms.Values   // drafts this screen left or saved, newer than any snapshot's
 	savedDraft   string                    // JSON of the last saved draft, to skip saving no change
 	pendingDraft string                    // JSON of the draft an autosave is scheduled for
 	draftSeq     int
@@ -68,6 +69,7 @@ type model struct {
 	focus          focusArea
 	focusOnInstall bool // focus the next form installed
 	mode           mode
+	target         string // the question (liveKey) an open dialog or review is about
 	modeSince      time.Time
 	lastKey        time.Time
 	wantFocus      bool
@@ -132,8 +134,25 @@ func (m *model) activeRequest() (chat.RequestView, bool) {
 	return chat.RequestView{}, false
 }
 
+// openMode opens a mode; a dialog about a question remembers which one, so
+// a question that changes underneath cannot receive its answer.
 func (m *model) openMode(md mode) {
 	m.mode, m.modeSince = md, time.Now()
+	m.target = ""
+	if md == modeReview || md == modeConfirmCancel || md == modeProposal {
+		m.target = m.liveKeyOfActive()
+	}
+}
+
+// closeMode returns to the normal screen.
+func (m *model) closeMode() { m.mode, m.target = modeNormal, "" }
+
+// liveKeyOfActive names the active question's revision ("" when none).
+func (m *model) liveKeyOfActive() string {
+	if r, ok := m.activeRequest(); ok {
+		return liveKey(r)
+	}
+	return ""
 }
 
 // inGrace reports whether a just-opened dialog still ignores keys.

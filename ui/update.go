@@ -77,7 +77,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus("Kept your values.", false)
 		}
 		m.dropLive()
-		m.mode = modeNormal
+		m.closeMode()
 		return m, loadChat(m.svc, m.chatID)
 	case olderMsg:
 		return m, m.onOlder(msg)
@@ -167,6 +167,10 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 			m.active = m.pending[len(m.pending)-1].ID
 		}
 	}
+	if m.target != "" && m.liveKeyOfActive() != m.target {
+		m.mode, m.target = modeNormal, ""
+		m.setStatus("That question changed or closed meanwhile; nothing was sent.", true)
+	}
 	m.refreshTranscript()
 	cmds := []tea.Cmd{m.ensureLive(), countElsewhere(m.svc, m.chatID)}
 	if appeared && m.focus == focusComposer && m.mode == modeNormal {
@@ -215,6 +219,9 @@ func (m *model) ensureLive() tea.Cmd {
 		return nil
 	}
 	m.loadingKey = k
+	if d, ok := m.localDrafts[k]; ok {
+		return m.onDraftLoaded(draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d, found: true})
+	}
 	if d, ok := m.drafts[k]; ok {
 		delete(m.drafts, k) // a draft read once; later installs read it fresh
 		return m.onDraftLoaded(d)
@@ -241,6 +248,7 @@ func (m *model) installLive(r chat.RequestView, draft forms.Values) {
 	m.liveKey = liveKey(r)
 	m.loadingKey = ""
 	m.savedDraft = valuesKey(m.live.Draft())
+	m.pendingDraft = m.savedDraft
 	if m.focusOnInstall {
 		m.focusOnInstall = false
 		m.setFocus(focusForm)
@@ -265,7 +273,7 @@ func (m *model) dropLive() {
 		m.setFocus(focusComposer)
 	}
 	if m.mode == modeReview || m.mode == modeProposal || m.mode == modeConfirmCancel {
-		m.mode = modeNormal
+		m.closeMode()
 	}
 }
 
@@ -299,6 +307,18 @@ func (m *model) updateForm(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// keepDraft remembers the active form's draft on this screen, so coming
+// back to the question shows it even before the save lands.
+func (m *model) keepDraft() {
+	if m.live == nil || m.liveKey == "" {
+		return
+	}
+	if m.localDrafts == nil {
+		m.localDrafts = map[string]forms.Values{}
+	}
+	m.localDrafts[m.liveKey] = m.live.Draft()
+}
+
 // saveDraftNow saves the active form's draft off the UI goroutine.
 func (m *model) saveDraftNow() tea.Cmd {
 	if m.live == nil {
@@ -314,6 +334,7 @@ func (m *model) saveDraftNow() tea.Cmd {
 		return nil
 	}
 	m.savedDraft = k
+	m.keepDraft()
 	return saveDraft(m.svc, chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: d, Edited: m.live.Edited()})
 }
 
@@ -348,15 +369,15 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 			m.setStatus(errText(a.err), true)
 		}
 		if e.Code == chat.CodeTargetClosed || e.Code == chat.CodeStaleTarget {
-			m.mode = modeNormal
+			m.closeMode()
 			m.dropLive()
 		} else {
 			m.rebuildLive()
-			m.mode = modeNormal
+			m.closeMode()
 		}
 		return tea.Batch(loadChat(m.svc, m.chatID), m.liveInit())
 	}
-	m.mode = modeNormal
+	m.closeMode()
 	m.problems = nil
 	if a.receipt.ApplyState == chat.Partial {
 		r, _ := m.activeRequest()

@@ -172,6 +172,9 @@ func (m *model) proposalView(r chat.RequestView) string {
 }
 
 func truncate(s string, n int) string {
+	if n < 1 {
+		return ""
+	}
 	r := []rune(s)
 	if len(r) <= n {
 		return s
@@ -204,9 +207,9 @@ func (m *model) statusLine() string {
 func (m *model) noticeLine() string {
 	switch {
 	case m.status != "" && m.statusErr:
-		return stError.Render(truncate(m.status, m.width))
+		return stError.Render(truncate(forms.SanitizeLine(m.status), m.width))
 	case m.status != "":
-		return stDim.Render(truncate(m.status, m.width))
+		return stDim.Render(truncate(forms.SanitizeLine(m.status), m.width))
 	case len(m.orphans) > 0:
 		return stError.Render(fmt.Sprintf("%d interrupted run(s) found — ctrl+r resumes them", len(m.orphans)))
 	case m.elsewhere > 0:

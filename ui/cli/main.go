@@ -22,6 +22,14 @@ type UI func(ctx context.Context, svc *chat.Service) error
 // code (0 ok, 1 refused or failed, 2 usage).
 func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 	a, err := Parse(argv)
+	if err == nil && a.Help {
+		if a.JSON {
+			fmt.Fprintln(stdout, string(chat.OKJSON(map[string]any{"usage": Usage})))
+		} else {
+			fmt.Fprint(stdout, Usage)
+		}
+		return 0
+	}
 	if err == nil && a.Command != "" {
 		err = a.Check()
 	}
@@ -31,10 +39,6 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 		}
 		fmt.Fprintf(stderr, "followup: %v\n\n%s", err, Usage)
 		return 2
-	}
-	if a.Help {
-		fmt.Fprint(stdout, Usage)
-		return 0
 	}
 	if a.Command == "validate-input" {
 		return ValidateInput(a, Env{Stdin: stdin, Stdout: stdout, Stderr: stderr})

@@ -115,14 +115,14 @@ func (p *printer) finish(err error, stderr io.Writer) int {
 		fmt.Fprintln(p.w)
 		return 1
 	}
-	fmt.Fprintf(stderr, "followup: %s: %s\n", e.Code, e.Message)
+	fmt.Fprintf(stderr, "followup: %s: %s\n", e.Code, forms.SanitizeLine(e.Message))
 	if ps, ok := e.Details["problems"].([]forms.Problem); ok {
 		for _, pr := range ps {
 			path := pr.Path
 			if path == "" {
 				path = "/"
 			}
-			fmt.Fprintf(stderr, "  %s: %s\n", path, pr.Message)
+			fmt.Fprintf(stderr, "  %s: %s\n", forms.SanitizeLine(path), forms.SanitizeLine(pr.Message))
 		}
 	}
 	return 1

@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+)
+
+func openModel(t *testing.T) (*model, *chat.Service) {
+	t.Helper()
+	svc, err := chat.Open(context.Background(), chat.Options{DBPath: filepath.Join(t.TempDir(), "e.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	m := newModel(svc)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	return m, svc
+}
+
+// load applies a fresh snapshot of the chat, as the program would.
+func load(m *model, chatID string) {
+	m.Update(loadChat(m.svc, chatID)())
+}
+
+func TestEmptyChatListKeysDoNotPanic(t *testing.T) {
+	t.Parallel()
+	m, _ := openModel(t)
+	m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
+	m.Update(chatsMsg{})
+	for _, k := range []string{"j", "down", "a", "d", "d"} {
+		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	_ = m.View()
+}
+
+func TestZeroSizeDoesNotPanic(t *testing.T) {
+	t.Parallel()
+	m, _ := openModel(t)
+	m.setStatus("something to say", true)
+	m.Update(tea.WindowSizeMsg{Width: 0, Height: 0})
+	_ = m.View()
+}
+
+// A cancel confirmation is about one question: if that question closes
+// meanwhile, the dialog closes and the other question is left alone.
+func TestConfirmationFollowsItsQuestion(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	m, svc := openModel(t)
+	sent, _ := svc.Send(ctx, "", "Check deployment", "")
+	svc.Drive(ctx, sent.RunID)
+	second := `{"requestKey":"second","source":{"kind":"dynamic","definition":{"title":"Pick a region",
+		"fields":[{"name":"region","type":"select","options":["eu","us"]}]}}}`
+	opened, err := svc.OpenRequest(ctx, sent.RunID, "call_x", json.RawMessage(second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	load(m, sent.ChatID)
+	m.active = opened.RequestID
+	m.Update(tea.KeyMsg{Type: tea.KeyCtrlX})
+	if m.mode != modeConfirmCancel {
+		t.Fatalf("mode %v", m.mode)
+	}
+	if _, err := svc.Cancel(ctx, opened.RequestID, ""); err != nil { // elsewhere
+		t.Fatal(err)
+	}
+	load(m, sent.ChatID)
+	if m.mode != modeNormal || !strings.Contains(m.status, "closed meanwhile") {
+		t.Fatalf("mode %v, status %q", m.mode, m.status)
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	pend, _ := svc.Pending(ctx, sent.ChatID)
+	if len(pend) != 1 || pend[0].Title != "Choose an environment" {
+		t.Fatalf("the other question was touched: %+v", pend)
+	}
+}
