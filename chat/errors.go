@@ -16,21 +16,20 @@ import (
 
 // Error codes of DESIGN §4.
 const (
-	CodeRequestInvalid   = "INPUT_REQUEST_INVALID"
-	CodeReplyInvalid     = "INPUT_REPLY_INVALID"
-	CodeNotFound         = "NOT_FOUND"
-	CodeStaleTarget      = "STALE_TARGET"
-	CodeTargetClosed     = "TARGET_CLOSED"
-	CodeChatArchived     = "CHAT_ARCHIVED"
-	CodeRequestKeyConfl  = "REQUEST_KEY_CONFLICT"
-	CodeCommandIDConfl   = "COMMAND_ID_CONFLICT"
-	CodeLimitExceeded    = "LIMIT_EXCEEDED"
-	CodeRunBusy          = "RUN_BUSY"
-	CodeInvalidArgument  = "INVALID_ARGUMENT"
-	CodeProviderFailed   = "PROVIDER_FAILED"
-	CodeInternal         = "INTERNAL"
-	CodeRunNotResumable  = "RUN_NOT_RESUMABLE"
-	CodeProposalRequired = "PROPOSAL_PENDING"
+	CodeRequestInvalid  = "INPUT_REQUEST_INVALID"
+	CodeReplyInvalid    = "INPUT_REPLY_INVALID"
+	CodeNotFound        = "NOT_FOUND"
+	CodeStaleTarget     = "STALE_TARGET"
+	CodeTargetClosed    = "TARGET_CLOSED"
+	CodeChatArchived    = "CHAT_ARCHIVED"
+	CodeRequestKeyConfl = "REQUEST_KEY_CONFLICT"
+	CodeCommandIDConfl  = "COMMAND_ID_CONFLICT"
+	CodeLimitExceeded   = "LIMIT_EXCEEDED"
+	CodeRunBusy         = "RUN_BUSY"
+	CodeInvalidArgument = "INVALID_ARGUMENT"
+	CodeProviderFailed  = "PROVIDER_FAILED"
+	CodeInternal        = "INTERNAL"
+	CodeRunNotResumable = "RUN_NOT_RESUMABLE"
 )
 
 // Error is a refused operation. It never consumed or changed anything.

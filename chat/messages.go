@@ -132,16 +132,3 @@ func (s *Service) Transcript(ctx context.Context, chatID string, before int64, l
 	}
 	return out, nil
 }
-
-// TranscriptAfter returns the visible messages newer than after.
-func (s *Service) TranscriptAfter(ctx context.Context, chatID string, after int64) ([]Message, error) {
-	ms, err := s.st.Read().TranscriptAfter(ctx, chatID, after)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Message, len(ms))
-	for i, m := range ms {
-		out[i] = messageView(m)
-	}
-	return out, nil
-}

@@ -12,11 +12,8 @@ import (
 // sequences whole and replace other controls with a visible U+FFFD, so a
 // tampered string still looks tampered.
 
-// Sanitize neutralises every control character, newlines and tabs included
-// (each becomes a space), for single-line cells such as labels.
-func Sanitize(s string) string { return sanitize(s, false, false) }
-
-// SanitizeLine is Sanitize: one line, newlines and tabs become spaces.
+// SanitizeLine neutralises untrusted text for one line: newlines and tabs
+// become spaces.
 func SanitizeLine(s string) string { return sanitize(s, false, false) }
 
 // SanitizeBlock keeps newlines and tabs and neutralises everything else,

@@ -34,8 +34,8 @@ func TestSanitize(t *testing.T) {
 			if got := SanitizeLine(tc.in); got != tc.line {
 				t.Errorf("SanitizeLine(%q) = %q, want %q", tc.in, got, tc.line)
 			}
-			if got := Sanitize(tc.in); got != tc.line {
-				t.Errorf("Sanitize(%q) = %q, want %q", tc.in, got, tc.line)
+			if got := SanitizeLine(tc.in); got != tc.line {
+				t.Errorf("SanitizeLine(%q) = %q, want %q", tc.in, got, tc.line)
 			}
 			if got := SanitizeBlock(tc.in); got != tc.block {
 				t.Errorf("SanitizeBlock(%q) = %q, want %q", tc.in, got, tc.block)

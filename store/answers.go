@@ -102,26 +102,6 @@ func (q Q) GetProposal(ctx context.Context, id string) (Proposal, error) {
 		`SELECT id, request_id, kind, state, base_digest, payload, created_at, decided_at FROM proposals WHERE id = ?`, id))
 }
 
-// PendingProposals lists a request's undecided proposals, oldest first.
-func (q Q) PendingProposals(ctx context.Context, requestID string) ([]Proposal, error) {
-	rows, err := q.db.QueryContext(ctx,
-		`SELECT id, request_id, kind, state, base_digest, payload, created_at, decided_at FROM proposals
-		 WHERE request_id = ? AND state = 'pending' ORDER BY created_at, id`, requestID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Proposal
-	for rows.Next() {
-		p, err := scanProposal(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
-}
-
 func scanProposal(sc interface{ Scan(...any) error }) (Proposal, error) {
 	var p Proposal
 	err := sc.Scan(&p.ID, &p.RequestID, &p.Kind, &p.State, &p.BaseDigest, &p.Payload, &p.CreatedAt, &p.DecidedAt)

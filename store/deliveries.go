@@ -71,11 +71,6 @@ func (q Q) queryDeliveries(ctx context.Context, where string, args ...any) ([]De
 	return out, rows.Err()
 }
 
-// RequestDeliveries lists a request's deliveries, oldest first.
-func (q Q) RequestDeliveries(ctx context.Context, requestID string) ([]Delivery, error) {
-	return q.queryDeliveries(ctx, `request_id = ?`, requestID)
-}
-
 // RunDeliveries lists a run's deliveries in the given states (all when none).
 func (q Q) RunDeliveries(ctx context.Context, runID string, states ...string) ([]Delivery, error) {
 	if len(states) == 0 {
@@ -90,11 +85,6 @@ func (q Q) RunDeliveries(ctx context.Context, runID string, states ...string) ([
 		out = append(out, ds...)
 	}
 	return out, nil
-}
-
-// ChatDeliveries lists the deliveries of a chat's requests.
-func (q Q) ChatDeliveries(ctx context.Context, chatID string) ([]Delivery, error) {
-	return q.queryDeliveries(ctx, `request_id IN (SELECT id FROM requests WHERE chat_id = ?)`, chatID)
 }
 
 // UpdateDelivery writes a delivery's state, attempts and last error.

@@ -84,12 +84,6 @@ func (q Q) Transcript(ctx context.Context, chatID string, before int64, limit in
 	return ms, err
 }
 
-// TranscriptAfter returns visible messages of a chat with id above after.
-func (q Q) TranscriptAfter(ctx context.Context, chatID string, after int64) ([]Message, error) {
-	return q.queryMessages(ctx,
-		`SELECT `+msgCols+` FROM messages WHERE chat_id = ? AND visible = 1 AND id > ? ORDER BY id`, chatID, after)
-}
-
 // History returns a run's model history in order.
 func (q Q) History(ctx context.Context, runID string) ([]Message, error) {
 	return q.queryMessages(ctx,

@@ -71,30 +71,6 @@ func (q Q) LatestRun(ctx context.Context, chatID string) (Run, error) {
 		`SELECT `+runCols+` FROM runs WHERE chat_id = ? ORDER BY seq DESC LIMIT 1`, chatID))
 }
 
-// RunsInState lists runs in any of the given states, oldest first.
-func (q Q) RunsInState(ctx context.Context, states ...string) ([]Run, error) {
-	var out []Run
-	for _, st := range states {
-		rows, err := q.db.QueryContext(ctx, `SELECT `+runCols+` FROM runs WHERE state = ? ORDER BY seq`, st)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			r, err := scanRun(rows)
-			if err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out = append(out, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
 // UpdateRun writes a run's mutable columns.
 func (q Q) UpdateRun(ctx context.Context, r Run) error {
 	return expectOne(q.db.ExecContext(ctx,

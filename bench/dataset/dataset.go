@@ -389,11 +389,11 @@ func (g *gen) request(ctx context.Context, q store.Q, chatID string, run store.R
 	}
 	if revs == 2 {
 		// The replacement was accepted: mark the proposal so.
-		ps, err := q.PendingProposals(ctx, r.ID)
+		ps, err := q.PendingProposalsOf(ctx, []string{r.ID})
 		if err != nil {
 			return nil, err
 		}
-		for _, pr := range ps {
+		for _, pr := range ps[r.ID] {
 			if err := q.DecideProposal(ctx, pr.ID, store.ProposalAccepted, g.tick()); err != nil {
 				return nil, err
 			}
