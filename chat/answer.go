@@ -90,8 +90,6 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 	return rc, nil
 }
 
-// suppliedProblems refuses values for fields the declaration supplied: they
-// are not asked, so neither an answer nor a proposal may change them.
 // CheckReply validates values for a request exactly as Answer will,
 // without recording anything: the review shows these problems before the
 // user sends.
@@ -111,6 +109,8 @@ func (s *Service) checkReply(def forms.Definition, supplied forms.Values, values
 	return vals, append(problems, suppliedProblems(vals, supplied)...)
 }
 
+// suppliedProblems refuses values for fields the declaration supplied: they
+// are not asked, so neither an answer nor a proposal may change them.
 func suppliedProblems(vals, supplied forms.Values) []forms.Problem {
 	var ps []forms.Problem
 	for _, f := range sortedNames(vals) {
