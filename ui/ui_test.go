@@ -162,7 +162,7 @@ func TestChatMessageBecomesProposal(t *testing.T) {
 	h.waitFor("Choose an environment")
 	h.typeText("use staging")
 	h.key(tea.KeyEnter)
-	h.waitFor("The agent proposes a change", "environment: (empty) → staging")
+	h.waitFor("The agent proposes a change", "Environment: (empty) → staging")
 	// Keys typed in the first instant after the dialog opens are ignored.
 	h.runes("a")
 	time.Sleep(dialogGrace + 50*time.Millisecond)

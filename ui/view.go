@@ -148,7 +148,7 @@ func (m *model) proposalView(r chat.RequestView) string {
 		}
 		sort.Strings(names)
 		for _, n := range names {
-			b.WriteString(fmt.Sprintf("  %s: %s → %s\n", stBold.Render(forms.SanitizeLine(n)), show(mine[n]), stateStyles["answered"].Render(show(p.Values[n]))))
+			b.WriteString(fmt.Sprintf("  %s: %s → %s\n", stBold.Render(forms.SanitizeLine(labelsOf(r, []string{n}))), show(mine[n]), stateStyles["answered"].Render(show(p.Values[n]))))
 		}
 	} else if p.Definition != nil {
 		old := map[string]bool{}
