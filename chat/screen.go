@@ -1,0 +1,117 @@
+package chat
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"followup/store"
+)
+
+// Screen is what the chat screen's first frame needs of one chat.
+type Screen struct {
+	Chat     ChatView
+	Messages []Message     // the newest page of the transcript, oldest first
+	Requests []RequestView // the requests that page names, and every pending one
+	Pending  []RequestView // the chat's open requests, oldest first
+	Run      *RunView      // the chat's newest run, if any
+}
+
+// Screen reads, from one snapshot, the newest transcript page of a chat,
+// the requests it shows and its newest run — nothing older, so opening a
+// chat costs the same however long its history is.
+func (s *Service) Screen(ctx context.Context, chatID string, page int) (Screen, error) {
+	var sc Screen
+	err := s.st.ReadTx(ctx, func(q store.Q) error {
+		c, err := q.GetChat(ctx, chatID)
+		if err != nil {
+			return notFound(err, "chat", chatID)
+		}
+		sc.Chat = ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: c.UpdatedAt}
+		ms, err := q.Transcript(ctx, chatID, 0, page)
+		if err != nil {
+			return err
+		}
+		if run, err := q.LatestRun(ctx, chatID); err == nil {
+			rv := runView(run)
+			sc.Run = &rv
+		} else if err != store.ErrNotFound {
+			return err
+		}
+		sc.Messages, sc.Requests, err = s.page(ctx, q, chatID, ms, true)
+		for _, r := range sc.Requests {
+			if r.State == store.ReqPending {
+				sc.Pending = append(sc.Pending, r)
+			}
+		}
+		return err
+	})
+	return sc, err
+}
+
+// TranscriptPage is an older page of a chat's transcript (messages with id
+// below before) with the requests it names.
+func (s *Service) TranscriptPage(ctx context.Context, chatID string, before int64, limit int) ([]Message, []RequestView, error) {
+	var msgs []Message
+	var reqs []RequestView
+	err := s.st.ReadTx(ctx, func(q store.Q) error {
+		ms, err := q.Transcript(ctx, chatID, before, limit)
+		if err != nil {
+			return err
+		}
+		msgs, reqs, err = s.page(ctx, q, chatID, ms, false)
+		return err
+	})
+	return msgs, reqs, err
+}
+
+// page turns transcript rows into messages and reads the requests their
+// cards name, plus the chat's pending ones when withPending.
+func (s *Service) page(ctx context.Context, q store.Q, chatID string, ms []store.Message, withPending bool) ([]Message, []RequestView, error) {
+	msgs := make([]Message, len(ms))
+	seen := map[string]bool{}
+	var ids []string
+	for i, m := range ms {
+		msgs[i] = messageView(m)
+		if id := m.RequestID.String; id != "" && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	var rs []store.Request
+	revs := map[string]store.Revision{}
+	if withPending {
+		pend, vs, err := q.ListRequestsWithRevisions(ctx, store.RequestFilter{ChatID: chatID, State: store.ReqPending})
+		if err != nil {
+			return nil, nil, err
+		}
+		for i, r := range pend {
+			revs[r.ID] = vs[i]
+			if !seen[r.ID] {
+				seen[r.ID] = true
+				rs = append(rs, r)
+			}
+		}
+	}
+	named, err := q.RequestsByID(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	var missing []string
+	for _, r := range named {
+		if _, ok := revs[r.ID]; !ok {
+			missing = append(missing, r.ID)
+		}
+	}
+	more, err := q.CurrentRevisions(ctx, missing)
+	if err != nil {
+		return nil, nil, err
+	}
+	for id, v := range more {
+		revs[id] = v
+	}
+	rs = append(rs, named...)
+	slices.SortFunc(rs, func(a, b store.Request) int { return cmp.Compare(a.Seq, b.Seq) })
+	views, err := s.viewsWith(ctx, q, rs, revs)
+	return msgs, views, err
+}

@@ -1,0 +1,167 @@
+package ui
+
+// The active question's form: installing it from its draft, forwarding
+// messages to it, and saving what the user typed.
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+// ensureLive installs the form of the active request, loading its draft.
+func (m *model) ensureLive() tea.Cmd {
+	r, ok := m.activeRequest()
+	if !ok || m.archived() {
+		m.dropLive()
+		return nil
+	}
+	k := liveKey(r)
+	if k == m.liveKey || k == m.loadingKey {
+		return nil
+	}
+	m.loadingKey = k
+	if d, ok := m.localDrafts[k]; ok {
+		return m.onDraftLoaded(draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d, found: true})
+	}
+	if d, ok := m.drafts[k]; ok {
+		delete(m.drafts, k) // a draft read once; later installs read it fresh
+		return m.onDraftLoaded(d)
+	}
+	return loadDraft(m.svc, r.ID, r.Revision)
+}
+
+func (m *model) onDraftLoaded(d draftLoadedMsg) tea.Cmd {
+	r, ok := m.activeRequest()
+	if !ok || r.ID != d.requestID || r.Revision != d.revision {
+		return nil
+	}
+	draft := d.draft
+	if len(r.Partial) > 0 && !d.found {
+		draft = r.Partial
+	}
+	m.installLive(r, draft)
+	return m.live.Form().Init()
+}
+
+func (m *model) installLive(r chat.RequestView, draft forms.Values) {
+	m.live = forms.Build(r.Definition, r.Supplied, r.Prefill, draft, forms.BuildOptions{Width: m.formWidth()})
+	m.capFormHeight()
+	m.liveKey = liveKey(r)
+	m.loadingKey = ""
+	m.savedDraft = valuesKey(m.live.Draft())
+	m.pendingDraft = m.savedDraft
+	if m.focusOnInstall {
+		m.focusOnInstall = false
+		m.setFocus(focusForm)
+	}
+	m.layout()
+}
+
+// capFormHeight limits a form taller than its share of the screen; a
+// shorter one keeps its own height (a fixed height would pad it).
+func (m *model) capFormHeight() {
+	if m.live != nil && lipgloss.Height(m.live.Form().View()) > m.formHeight() {
+		m.live.Form().WithHeight(m.formHeight())
+	}
+}
+
+// archived reports whether the open chat is read-only.
+func (m *model) archived() bool { return m.chat != nil && m.chat.State == "archived" }
+
+func (m *model) dropLive() {
+	m.live, m.liveKey, m.loadingKey = nil, "", ""
+	if m.focus == focusForm {
+		m.setFocus(focusComposer)
+	}
+	if m.mode == modeReview || m.mode == modeProposal || m.mode == modeConfirmCancel {
+		m.closeMode()
+	}
+}
+
+// updateForm forwards a message to the active form only (huh #278) and
+// schedules an autosave when the draft changed.
+func (m *model) updateForm(msg tea.Msg) tea.Cmd {
+	_, cmd := m.live.Form().Update(msg)
+	cmds := []tea.Cmd{cmd}
+	// Debounce on changes only: cursor blinks also pass through here and
+	// must not keep pushing the save back.
+	if k := valuesKey(m.live.Draft()); k != m.savedDraft && k != m.pendingDraft {
+		m.pendingDraft = k
+		m.draftSeq++
+		cmds = append(cmds, autosaveAfter(m.draftSeq))
+	}
+	switch m.live.Form().State {
+	case huh.StateCompleted:
+		m.problems = m.replyProblems()
+		m.openMode(modeReview)
+		cmds = append(cmds, m.saveDraftNow())
+	case huh.StateAborted:
+		m.rebuildLive()
+		m.setFocus(focusComposer)
+	}
+	m.layout()
+	return tea.Batch(cmds...)
+}
+
+// keepDraft remembers the active form's draft on this screen, so coming
+// back to the question shows it even before the save lands.
+func (m *model) keepDraft() {
+	if m.live == nil || m.liveKey == "" {
+		return
+	}
+	if m.localDrafts == nil {
+		m.localDrafts = map[string]forms.Values{}
+	}
+	m.localDrafts[m.liveKey] = m.live.Draft()
+}
+
+// saveDraftNow saves the active form's draft off the UI goroutine.
+func (m *model) saveDraftNow() tea.Cmd {
+	if m.live == nil {
+		return nil
+	}
+	r, ok := m.activeRequest()
+	if !ok {
+		return nil
+	}
+	d := m.live.Draft()
+	k := valuesKey(d)
+	if k == m.savedDraft {
+		return nil
+	}
+	m.savedDraft = k
+	m.keepDraft()
+	return saveDraft(m.svc, chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: d, Edited: m.live.Edited()})
+}
+
+// rebuildLive rebuilds the form from its current draft: a finished huh
+// form ignores input (#319).
+//
+// replyProblems is everything wrong with the form's values, found before
+// sending: number text that does not parse, and the host's own check.
+func (m *model) replyProblems() []forms.Problem {
+	r, ok := m.activeRequest()
+	if !ok || m.live == nil {
+		return nil
+	}
+	return append(m.live.Problems(), m.svc.CheckReply(r, mergeValues(r.Partial, m.live.Values()))...)
+}
+
+func (m *model) rebuildLive() {
+	r, ok := m.activeRequest()
+	if !ok || m.live == nil {
+		return
+	}
+	m.installLive(r, m.live.Draft())
+}
+
+func (m *model) liveInit() tea.Cmd {
+	if m.live == nil {
+		return nil
+	}
+	return m.live.Form().Init()
+}
