@@ -34,7 +34,10 @@ type Host interface {
 type Turn struct {
 	// Seen is the host's cursor of the history read (its newest message);
 	// it comes back with the turn the model answered from it.
-	Seen       int64
+	Seen int64
+	// Unread reports user input (a message, an answer) newer than what the
+	// model's last turn read: the model must be called again.
+	Unread     bool
 	ChatID     string
 	State      string
 	History    []Message
@@ -96,6 +99,8 @@ func (r *Runner) Drive(ctx context.Context, runID string) (string, error) {
 			continue
 		}
 		switch {
+		case turn.Unread:
+			// Something arrived while the model answered: call it again.
 		case last != nil && last.Role == RoleAssistant:
 			state, err := r.Host.Settle(ctx, runID, true)
 			if err != nil || state != "running" {

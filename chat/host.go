@@ -29,6 +29,14 @@ func (h runHost) Begin(ctx context.Context, runID string) (agent.Turn, error) {
 		return agent.Turn{}, err
 	}
 	t := agent.Turn{ChatID: run.ChatID, State: run.State, ModelCalls: run.ModelCalls}
+	// A new task in a chat still knows what was said before it.
+	earlier, err := q.EarlierConversation(ctx, run.ChatID, run.Seq, earlierContext)
+	if err != nil {
+		return agent.Turn{}, err
+	}
+	for _, m := range earlier {
+		t.History = append(t.History, agent.Message{Role: m.Role, Content: m.Content})
+	}
 	for _, m := range msgs {
 		t.Seen = max(t.Seen, m.ID)
 		am := agent.Message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, ToolName: m.ToolName}
@@ -38,8 +46,15 @@ func (h runHost) Begin(ctx context.Context, runID string) (agent.Turn, error) {
 		t.History = append(t.History, am)
 	}
 	t.History = resultsAfterCalls(t.History)
+	if t.Unread, err = q.UnreadUserMessages(ctx, runID, run.Seen); err != nil {
+		return agent.Turn{}, err
+	}
 	return t, nil
 }
+
+// earlierContext is how many messages of a chat's earlier tasks a new task
+// is given.
+const earlierContext = 40
 
 // resultsAfterCalls moves each tool result right after the turn that asked
 // for it. A chat message recorded while the tools ran sits between them in
@@ -197,6 +212,13 @@ func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message
 		}
 		if _, err := q.InsertMessage(ctx, m); err != nil {
 			return err
+		}
+		if seen > 0 {
+			// Messages the user sent while the model answered come after its
+			// turn, as the model (and the user) experienced them.
+			if err := q.MoveAfter(ctx, runID, seen); err != nil {
+				return err
+			}
 		}
 		run.ModelCalls++
 		run.Step++

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"followup/agent"
 	"followup/store"
@@ -160,5 +161,48 @@ func TestToolsStayInTheirChat(t *testing.T) {
 	}
 	if v, _ := s.Request(ctx, reqB.ID); v.State != store.ReqPending {
 		t.Fatalf("the other chat's request changed: %s", v.State)
+	}
+}
+
+// echo answers every call in plain text, holding its first call until
+// released: a model that never asks anything.
+type echo struct{ gated }
+
+func (p *echo) Complete(ctx context.Context, req agent.Request) (agent.Response, error) {
+	if p.calls.Add(1) == 1 {
+		close(p.entered)
+		<-p.release
+	}
+	last := req.Messages[len(req.Messages)-1]
+	return agent.Response{Message: agent.Message{Role: agent.RoleAssistant, Content: "re: " + last.Content}}, nil
+}
+
+func TestMessageDuringFinalAnswerIsAnswered(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := &echo{gated{entered: make(chan struct{}), release: make(chan struct{})}}
+	s, err := Open(ctx, Options{DBPath: filepath.Join(t.TempDir(), "e.db"), Provider: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	first, _ := s.Send(ctx, "", "first question", "")
+	done := make(chan RunView)
+	go func() {
+		v, _ := s.Drive(ctx, first.RunID)
+		done <- v
+	}()
+	<-p.entered
+	if _, err := s.Send(ctx, first.ChatID, "second question", ""); err != nil {
+		t.Fatal(err)
+	}
+	close(p.release)
+	select {
+	case v := <-done:
+		if v.State != store.RunSucceeded || v.ModelCalls != 2 || v.Reply != "re: second question" {
+			t.Fatalf("run = %+v", v)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the drive never settled")
 	}
 }

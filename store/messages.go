@@ -122,3 +122,37 @@ func (q Q) UnreadUserMessages(ctx context.Context, runID string, id int64) (bool
 		`SELECT COUNT(*) FROM messages WHERE run_id = ? AND for_model = 1 AND role = 'user' AND id > ?`, runID, id).Scan(&n)
 	return n > 0, err
 }
+
+// MoveAfter re-appends a run's user messages newer than id (those written
+// while a model call was in flight) so they follow what was written since.
+func (q Q) MoveAfter(ctx context.Context, runID string, id int64) error {
+	late, err := q.queryMessages(ctx, `SELECT `+msgCols+` FROM messages
+		WHERE run_id = ? AND role = 'user' AND delivery_id IS NULL AND id > ? ORDER BY id`, runID, id)
+	if err != nil {
+		return err
+	}
+	for _, m := range late {
+		if _, err := q.db.ExecContext(ctx, `DELETE FROM messages WHERE id = ?`, m.ID); err != nil {
+			return err
+		}
+		if _, err := q.InsertMessage(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EarlierConversation is the chat's conversation before a run: the user's
+// messages and the agent's replies of its earlier runs (no tool traffic, no
+// delivered answers), the newest limit of them, oldest first.
+func (q Q) EarlierConversation(ctx context.Context, chatID string, runSeq int64, limit int) ([]Message, error) {
+	ms, err := q.queryMessages(ctx, `SELECT `+msgCols+` FROM messages
+		WHERE chat_id = ? AND for_model = 1 AND delivery_id IS NULL
+		  AND (role = 'user' OR (role = 'assistant' AND content <> ''))
+		  AND run_id IN (SELECT id FROM runs WHERE chat_id = ? AND seq < ?)
+		ORDER BY id DESC LIMIT ?`, chatID, chatID, runSeq, limit)
+	for i, j := 0, len(ms)-1; i < j; i, j = i+1, j-1 {
+		ms[i], ms[j] = ms[j], ms[i]
+	}
+	return ms, err
+}

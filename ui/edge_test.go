@@ -82,3 +82,40 @@ func TestConfirmationFollowsItsQuestion(t *testing.T) {
 		t.Fatalf("the other question was touched: %+v", pend)
 	}
 }
+
+// Typed text that spells a key's name is text: "enter" typed quickly
+// arrives as one burst and must not send the message.
+func TestTypedKeyNamesAreText(t *testing.T) {
+	t.Parallel()
+	m, _ := openModel(t)
+	for _, part := range []tea.KeyMsg{
+		{Type: tea.KeyRunes, Runes: []rune("press")}, {Type: tea.KeySpace, Runes: []rune(" ")},
+		{Type: tea.KeyRunes, Runes: []rune("enter")}, {Type: tea.KeySpace, Runes: []rune(" ")},
+		{Type: tea.KeyRunes, Runes: []rune("up")},
+	} {
+		m.Update(part)
+	}
+	if got := m.composer.Value(); got != "press enter up" {
+		t.Fatalf("composer = %q", got)
+	}
+}
+
+// The form's own size request must not rebuild it (and lose the field the
+// user is in); a real resize does.
+func TestSameSizeKeepsTheForm(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	m, svc := openModel(t)
+	sent, _ := svc.Send(ctx, "", "Plan a trip", "")
+	svc.Drive(ctx, sent.RunID)
+	load(m, sent.ChatID)
+	before := m.live
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	if m.live != before {
+		t.Fatal("the same size rebuilt the form")
+	}
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	if m.live == before {
+		t.Fatal("a real resize kept the old form")
+	}
+}

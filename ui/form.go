@@ -44,6 +44,8 @@ func (m *model) onDraftLoaded(d draftLoadedMsg) tea.Cmd {
 		draft = r.Partial
 	}
 	m.installLive(r, draft)
+	m.savedDraft = valuesKey(m.live.Draft()) // this is what the store holds
+	m.pendingDraft = m.savedDraft
 	return m.live.Form().Init()
 }
 
@@ -52,8 +54,6 @@ func (m *model) installLive(r chat.RequestView, draft forms.Values) {
 	m.capFormHeight()
 	m.liveKey = liveKey(r)
 	m.loadingKey = ""
-	m.savedDraft = valuesKey(m.live.Draft())
-	m.pendingDraft = m.savedDraft
 	if m.focusOnInstall {
 		m.focusOnInstall = false
 		m.setFocus(focusForm)
@@ -156,6 +156,8 @@ func (m *model) rebuildLive() {
 	if !ok || m.live == nil {
 		return
 	}
+	// The rebuilt form shows the same draft; whether it is saved yet is
+	// unchanged, so a scheduled autosave still happens.
 	m.installLive(r, m.live.Draft())
 }
 

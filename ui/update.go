@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -16,15 +17,29 @@ import (
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		// huh asks for the size whenever a form starts: only a real change
+		// reflows.
+		changed := msg.Width != m.width || msg.Height != m.height
 		m.width, m.height = msg.Width, msg.Height
-		if m.live != nil {
-			m.live.SetWidth(m.formWidth())
-			m.capFormHeight()
-		}
 		m.layout()
+		if changed && m.live != nil && m.mode == modeNormal {
+			// A fixed height cannot grow back: rebuild at the new size.
+			m.rebuildLive()
+			return m, m.liveInit()
+		}
 		return m, nil
 	case tea.KeyMsg:
 		m.lastKey = time.Now()
+		if spellsAKey(msg) {
+			// Typed text arrives in bursts: "enter" or "up" typed quickly is
+			// text, not the key it names. Feed it one letter at a time.
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				_, cmd := m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+				cmds = append(cmds, cmd)
+			}
+			return m, tea.Batch(cmds...)
+		}
 		return m.onKey(msg)
 	case spinnerTick:
 		return m, nil
@@ -123,6 +138,19 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, cmd)
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// keyNames are the key names made only of letters: a burst of typed text
+// that spells one would match that key's bindings, here and inside the
+// form and composer.
+var keyNames = map[string]bool{
+	"enter": true, "tab": true, "up": true, "down": true, "left": true, "right": true, "home": true,
+	"end": true, "pgup": true, "pgdown": true, "delete": true, "insert": true, "space": true,
+	"backspace": true, "esc": true, "escape": true,
+}
+
+func spellsAKey(msg tea.KeyMsg) bool {
+	return msg.Type == tea.KeyRunes && !msg.Paste && len(msg.Runes) > 1 && keyNames[strings.ToLower(string(msg.Runes))]
 }
 
 // spinnerTick is never sent; the spinner's own messages fall through.
