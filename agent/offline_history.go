@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -124,7 +125,7 @@ func (st *history) finish(res statusResult) string {
 	if r := st.find(res.RequestID); r != nil {
 		key = r.key
 	}
-	v := func(name string) string { return fmt.Sprint(res.Values[name]) }
+	v := func(name string) string { return plainValue(res.Values[name]) }
 	switch key {
 	case "deploy-environment":
 		return fmt.Sprintf("Deploying to **%s**. The deployment checks passed and the release is on its way.", v("environment"))
@@ -134,7 +135,7 @@ func (st *history) finish(res statusResult) string {
 			s += fmt.Sprintf(" Each day mixes in %s.", joinAny(in))
 		}
 		if b, ok := res.Values["budget"]; ok {
-			s += fmt.Sprintf(" Planned within a budget of %v.", b)
+			s += " Planned within a budget of " + plainValue(b) + "."
 		}
 		return s
 	default:
@@ -142,10 +143,18 @@ func (st *history) finish(res statusResult) string {
 	}
 }
 
+// plainValue writes a value as a person would: numbers without exponents.
+func plainValue(v any) string {
+	if f, ok := v.(float64); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
 func joinAny(xs []any) string {
 	parts := make([]string, len(xs))
 	for i, x := range xs {
-		parts[i] = fmt.Sprint(x)
+		parts[i] = plainValue(x)
 	}
 	return strings.Join(parts, ", ")
 }

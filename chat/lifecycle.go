@@ -36,13 +36,10 @@ func (s *Service) Chats(ctx context.Context, limit int) ([]ChatView, error) {
 	return out, nil
 }
 
-// LatestChatID is the most recently updated chat, or "" when there is none.
+// LatestChatID is the chat the screen opens on: the most recently updated
+// active one (an archived one only when there is no other), or "".
 func (s *Service) LatestChatID(ctx context.Context) (string, error) {
-	cs, err := s.st.Read().ListChats(ctx, 1)
-	if err != nil || len(cs) == 0 {
-		return "", err
-	}
-	return cs[0].ID, nil
+	return s.st.Read().LatestChatID(ctx)
 }
 
 // PendingElsewhere counts the open requests of every chat but chatID.

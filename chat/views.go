@@ -224,8 +224,11 @@ func (s *Service) Request(ctx context.Context, id string) (RequestView, error) {
 }
 
 // Pending lists open requests, of one chat or of all when chatID is "".
+//
+// Across all chats, archived chats are left out: their questions can no
+// longer be answered.
 func (s *Service) Pending(ctx context.Context, chatID string) ([]RequestView, error) {
-	return s.listRequests(ctx, store.RequestFilter{ChatID: chatID, State: store.ReqPending})
+	return s.listRequests(ctx, store.RequestFilter{ChatID: chatID, State: store.ReqPending, ActiveChats: chatID == ""})
 }
 
 // Requests lists a chat's requests in every state.

@@ -128,6 +128,9 @@ func (q Q) ListRequestsWithRevisions(ctx context.Context, f RequestFilter) ([]Re
 		query += ` AND r.run_id = ?`
 		args = append(args, f.RunID)
 	}
+	if f.ActiveChats {
+		query += ` AND r.chat_id IN (SELECT id FROM chats WHERE state = 'active')`
+	}
 	switch f.State {
 	case "":
 	case ReqPending:

@@ -89,3 +89,15 @@ func expectOne(res sql.Result, err error) error {
 	}
 	return nil
 }
+
+// LatestChatID is the most recently updated active chat, else the most
+// recently updated chat, else "".
+func (q Q) LatestChatID(ctx context.Context) (string, error) {
+	var id string
+	err := q.db.QueryRowContext(ctx,
+		`SELECT id FROM chats ORDER BY state = 'active' DESC, updated_at DESC, id LIMIT 1`).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return id, err
+}

@@ -85,6 +85,8 @@ type RequestFilter struct {
 	RunID  string
 	State  string
 	Limit  int
+	// ActiveChats leaves out the requests of archived chats.
+	ActiveChats bool
 }
 
 // ListRequests returns requests in creation order.
@@ -196,10 +198,11 @@ func (q Q) DueRequests(ctx context.Context, now int64) ([]Request, error) {
 		`SELECT `+reqCols+` FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY seq`, now)
 }
 
-// PendingByChat counts the open requests of each chat that has any.
+// PendingByChat counts the open requests of each active chat that has any.
 func (q Q) PendingByChat(ctx context.Context) (map[string]int, error) {
 	rows, err := q.db.QueryContext(ctx,
-		`SELECT chat_id, COUNT(*) FROM requests INDEXED BY requests_open WHERE state = 'pending' GROUP BY chat_id`)
+		`SELECT chat_id, COUNT(*) FROM requests INDEXED BY requests_open WHERE state = 'pending'
+		   AND chat_id IN (SELECT id FROM chats WHERE state = 'active') GROUP BY chat_id`)
 	if err != nil {
 		return nil, err
 	}
@@ -216,10 +219,12 @@ func (q Q) PendingByChat(ctx context.Context) (map[string]int, error) {
 	return out, rows.Err()
 }
 
-// CountPendingOutside counts the open requests of every chat but chatID.
+// CountPendingOutside counts the open requests of every active chat but
+// chatID.
 func (q Q) CountPendingOutside(ctx context.Context, chatID string) (int, error) {
 	var n int
 	err := q.db.QueryRowContext(ctx,
-		`SELECT COUNT(*) FROM requests INDEXED BY requests_open WHERE state = 'pending' AND chat_id <> ?`, chatID).Scan(&n)
+		`SELECT COUNT(*) FROM requests INDEXED BY requests_open WHERE state = 'pending' AND chat_id <> ?
+		   AND chat_id IN (SELECT id FROM chats WHERE state = 'active')`, chatID).Scan(&n)
 	return n, err
 }

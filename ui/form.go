@@ -4,6 +4,9 @@ package ui
 // messages to it, and saving what the user typed.
 
 import (
+	"cmp"
+	"slices"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
@@ -94,6 +97,9 @@ func (m *model) updateForm(msg tea.Msg) tea.Cmd {
 		m.draftSeq++
 		cmds = append(cmds, autosaveAfter(m.draftSeq))
 	}
+	if len(m.problems) > 0 {
+		m.problems = m.replyProblems() // the list shrinks as the user fixes it
+	}
 	switch m.live.Form().State {
 	case huh.StateCompleted:
 		m.problems = m.replyProblems()
@@ -148,7 +154,14 @@ func (m *model) replyProblems() []forms.Problem {
 	if !ok || m.live == nil {
 		return nil
 	}
-	return append(m.live.Problems(), m.svc.CheckReply(r, mergeValues(r.Partial, m.live.Values()))...)
+	ps := append(m.live.Problems(), m.svc.CheckReply(r, mergeValues(r.Partial, m.live.Values()))...)
+	// In the order the form asks.
+	order := map[string]int{}
+	for i, f := range r.Fields {
+		order["/values/"+f.Name] = i + 1
+	}
+	slices.SortStableFunc(ps, func(a, b forms.Problem) int { return cmp.Compare(order[a.Path], order[b.Path]) })
+	return ps
 }
 
 func (m *model) rebuildLive() {

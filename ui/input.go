@@ -36,7 +36,7 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case m.matches(msg, k.Chats):
 		m.openMode(modeChats)
-		m.confirmDel = ""
+		m.confirmDel, m.chats = "", nil
 		return m, tea.Batch(m.saveDraftNow(), listChats(m.svc))
 	case m.matches(msg, k.ScrollUp):
 		m.vp.HalfPageUp()
@@ -188,39 +188,31 @@ func (m *model) onProposalKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc", "ctrl+o":
+	k := m.keys
+	switch {
+	case m.matches(msg, k.ChatClose):
 		m.closeMode()
-	case "up", "k":
+	case m.matches(msg, k.ChatUp):
 		m.chatSel = max(0, m.chatSel-1)
-	case "down", "j":
+	case m.matches(msg, k.ChatDown):
 		m.chatSel = max(0, min(len(m.chats)-1, m.chatSel+1))
-	case "n":
-		m.closeMode()
-		m.newChat, m.chatID, m.chat, m.follow = true, "", nil, true
-		m.streaming, m.thinking = "", false
-		m.setStatus("", false)
-		m.messages, m.pending, m.run = nil, nil, nil
+	case m.matches(msg, k.ChatNew):
+		m.switchChat("")
+		m.chat, m.messages, m.run = nil, nil, nil
 		m.requests = map[string]chat.RequestView{}
 		m.tr.changed()
-		m.dropLive()
 		m.refreshTranscript()
 		m.layout()
-	case "enter":
+	case m.matches(msg, k.Send):
 		if m.chatSel >= 0 && m.chatSel < len(m.chats) {
-			m.closeMode()
-			m.newChat, m.chatID = false, m.chats[m.chatSel].ID
-			m.pending, m.follow = nil, true
-			m.streaming, m.thinking = "", false
-			m.setStatus("", false)
-			m.dropLive()
+			m.switchChat(m.chats[m.chatSel].ID)
 			return loadChat(m.svc, m.chatID)
 		}
-	case "a":
+	case m.matches(msg, k.ChatArchive):
 		if m.chatSel >= 0 && m.chatSel < len(m.chats) {
 			return lifecycleCmd(m.svc, m.chats[m.chatSel].ID, false)
 		}
-	case "d":
+	case m.matches(msg, k.ChatDelete):
 		if m.chatSel >= 0 && m.chatSel < len(m.chats) {
 			id := m.chats[m.chatSel].ID
 			if m.confirmDel != id {
@@ -253,4 +245,20 @@ func (m *model) resumeOrphans() tea.Cmd {
 	m.driving = true
 	m.setStatus("Resuming interrupted runs…", false)
 	return tea.Batch(cmds...)
+}
+
+// switchChat leaves the open chat for chatID ("" = a new chat): what was
+// streaming and said on the status line stays behind, and each chat keeps
+// its own unsent composer text.
+func (m *model) switchChat(chatID string) {
+	if m.unsent == nil {
+		m.unsent = map[string]string{}
+	}
+	m.unsent[m.chatID] = m.composer.Value()
+	m.closeMode()
+	m.newChat, m.chatID, m.follow = chatID == "", chatID, true
+	m.pending, m.streaming, m.thinking = nil, "", false
+	m.setStatus("", false)
+	m.dropLive()
+	m.composer.SetValue(m.unsent[chatID])
 }

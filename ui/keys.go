@@ -33,6 +33,13 @@ type keyMap struct {
 	Keep    key.Binding
 	Yes     key.Binding
 	No      key.Binding
+
+	ChatUp      key.Binding
+	ChatDown    key.Binding
+	ChatNew     key.Binding
+	ChatArchive key.Binding
+	ChatDelete  key.Binding
+	ChatClose   key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -60,6 +67,13 @@ func defaultKeys() keyMap {
 		Keep:    key.NewBinding(key.WithKeys("k", "esc"), key.WithHelp("k", "keep mine")),
 		Yes:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
 		No:      key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no")),
+
+		ChatUp:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "chats: previous")),
+		ChatDown:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "chats: next")),
+		ChatNew:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "chats: new chat")),
+		ChatArchive: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "chats: archive")),
+		ChatDelete:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d d", "chats: delete")),
+		ChatClose:   key.NewBinding(key.WithKeys("esc", "ctrl+o"), key.WithHelp("esc", "chats: close")),
 	}
 }
 
@@ -74,5 +88,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Send, k.Newline, k.Focus, k.NextField, k.LeaveForm, k.NextReq, k.PrevReq},
 		{k.CancelReq, k.StopTask, k.Resend, k.Chats, k.ScrollUp, k.ScrollDown, k.Help, k.Quit},
 		{k.Confirm, k.Back, k.Accept, k.Keep, k.Yes, k.No},
+		{k.ChatUp, k.ChatDown, k.ChatNew, k.ChatArchive, k.ChatDelete, k.ChatClose},
 	}
 }

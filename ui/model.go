@@ -75,6 +75,7 @@ type model struct {
 	wantFocus      bool
 
 	composer  textarea.Model
+	unsent    map[string]string // composer text left in each chat
 	vp        viewport.Model
 	tr        *transcript
 	vpContent string

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -171,6 +172,8 @@ func showValue(v any) string {
 		if i := strings.IndexByte(x, '\n'); i >= 0 {
 			return x[:i] + "…"
 		}
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64) // 1500000, not 1.5e+06
 	}
 	return fmt.Sprint(v)
 }

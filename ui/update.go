@@ -118,7 +118,15 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus(errText(msg.err), true)
 			return m, nil
 		}
+		first := m.chats == nil
 		m.chats = msg.chats
+		if first {
+			for i, c := range m.chats {
+				if c.ID == m.chatID {
+					m.chatSel = i // start on the open chat
+				}
+			}
+		}
 		if m.chatSel >= len(m.chats) {
 			m.chatSel = max(0, len(m.chats)-1)
 		}

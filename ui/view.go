@@ -264,12 +264,14 @@ func (m *model) View() string {
 	if m.mode == modeHelp {
 		m.help.ShowAll = true
 		m.help.Width = m.width
-		// Two rows of columns, so every binding fits a narrow terminal.
+		// Columns two at a time, so every binding fits a narrow terminal.
 		groups := m.keys.FullHelp()
-		half := (len(groups) + 1) / 2
-		return lipgloss.JoinVertical(lipgloss.Left, stBold.Render(" Keys"), "",
-			m.help.FullHelpView(groups[:half]), "", m.help.FullHelpView(groups[half:]), "",
-			stDim.Render(" f1 or esc closes help"))
+		rows := []string{stBold.Render(" Keys"), ""}
+		for i := 0; i < len(groups); i += 2 {
+			rows = append(rows, m.help.FullHelpView(groups[i:min(i+2, len(groups))]), "")
+		}
+		rows = append(rows, stDim.Render(" f1 or esc closes help"))
+		return lipgloss.JoinVertical(lipgloss.Left, rows...)
 	}
 	if m.mode == modeChats {
 		return m.chatsView()
