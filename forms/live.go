@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 )
 
@@ -201,4 +202,31 @@ func (l *Live) Suggested(name string) bool {
 		}
 	}
 	return false
+}
+
+// Update forwards a message to the form. Typing into a field that still
+// shows a suggestion replaces the suggestion, as typing over a selected
+// default does, instead of appending to it.
+func (l *Live) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyMsg); ok && (k.Type == tea.KeyRunes || k.Type == tea.KeySpace) {
+		if s := l.focusedSlot(); s != nil && s.suggested && s.resync != nil {
+			s.quiet = true // clearing is not yet the user's edit
+			s.text = ""
+			s.resync()
+			s.quiet = false
+		}
+	}
+	_, cmd := l.form.Update(msg)
+	return cmd
+}
+
+// focusedSlot is the slot of the focused field, if it is one of ours.
+func (l *Live) focusedSlot() *slot {
+	f := l.form.GetFocusedField()
+	for _, s := range l.slots {
+		if s.field != nil && s.field == f {
+			return s
+		}
+	}
+	return nil
 }

@@ -31,6 +31,7 @@ func (s *slot) build() huh.Field {
 			Validate(func(string) error { ok(); return nil })
 		t.Accessor(textAccess{s})
 		s.setTitle, s.setDesc = func(v string) { t.Title(v) }, func(v string) { t.Description(v) }
+		s.field, s.resync = t, func() { t.Accessor(textAccess{s}) }
 		return t.WithTheme(s.theme)
 	case Boolean:
 		c := huh.NewConfirm().Key(name).Title(label).Affirmative("Yes").Negative("No").
@@ -69,6 +70,7 @@ func (s *slot) build() huh.Field {
 		Validate(func(string) error { ok(); return nil })
 	in.Accessor(textAccess{s})
 	s.setTitle, s.setDesc = func(v string) { in.Title(v) }, func(v string) { in.Description(v) }
+	s.field, s.resync = in, func() { in.Accessor(textAccess{s}) }
 	return in.WithTheme(s.theme)
 }
 

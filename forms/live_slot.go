@@ -35,6 +35,9 @@ type slot struct {
 		suggested bool
 	}
 
+	field  huh.Field // text-like fields: the huh field, to find the focused slot
+	resync func()    // text-like fields: redraw the field from s.text
+
 	theme    *huh.Theme // this field's own theme, swapped in place
 	setTitle func(string)
 	setDesc  func(string)

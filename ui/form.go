@@ -88,7 +88,7 @@ func (m *model) dropLive() {
 // updateForm forwards a message to the active form only (huh #278) and
 // schedules an autosave when the draft changed.
 func (m *model) updateForm(msg tea.Msg) tea.Cmd {
-	_, cmd := m.live.Form().Update(msg)
+	cmd := m.live.Update(msg)
 	cmds := []tea.Cmd{cmd}
 	// Debounce on changes only: cursor blinks also pass through here and
 	// must not keep pushing the save back.
