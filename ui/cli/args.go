@@ -98,6 +98,7 @@ global flags:
   --model NAME      model name (env FOLLOWUP_MODEL)
   --json            print exactly one JSON document
 exit codes: 0 ok, 1 refused or run failed, 2 usage error
+a message that starts with "-" goes after "--":  followup ask -- "-5 degrees outside"
 `
 
 // commands lists each subcommand with its positional arity and flags.

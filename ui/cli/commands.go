@@ -179,7 +179,14 @@ func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *prin
 		run, err = s.Run(ctx, rc.RunID)
 	}
 	if err != nil {
-		return err
+		// The answer is recorded even though driving on failed: say so, so a
+		// script does not answer again.
+		e := chat.AsError(err)
+		if e.Details == nil {
+			e.Details = map[string]any{}
+		}
+		e.Details["receipt"] = rc
+		return e
 	}
 	if run.State == "failed" {
 		return failed(out, run, map[string]any{"receipt": rc})
