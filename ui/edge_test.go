@@ -119,3 +119,33 @@ func TestSameSizeKeepsTheForm(t *testing.T) {
 		t.Fatal("a real resize kept the old form")
 	}
 }
+
+// Accepting a proposal after editing the form shows the accepted values,
+// not the draft the screen kept from before.
+func TestAcceptedProposalWinsOverKeptDraft(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	m, svc := openModel(t)
+	sent, _ := svc.Send(ctx, "", "Check deployment", "")
+	svc.Drive(ctx, sent.RunID)
+	load(m, sent.ChatID)
+	m.setFocus(focusForm)
+	m.Update(tea.KeyMsg{Type: tea.KeyDown}) // the cursor on staging
+	if cmd := m.saveDraftNow(); cmd != nil {
+		cmd()
+	}
+	r, _ := m.activeRequest()
+	res, err := svc.Resolve(ctx, r.ID, r.Digest, map[string]any{"environment": "production"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	load(m, sent.ChatID)
+	m.Update(decide(svc, res.ProposalID, true, map[string]any{"environment": "staging"})())
+	load(m, sent.ChatID)
+	if m.live == nil {
+		t.Fatal("no form after accepting")
+	}
+	if got := m.live.Values()["environment"]; got != "production" {
+		t.Fatalf("environment = %v, want the accepted production", got)
+	}
+}

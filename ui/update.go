@@ -86,6 +86,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else if msg.res.State == "accepted" {
 			m.setStatus("Proposal accepted — review the form and submit when ready.", false)
 			m.focusOnInstall = true // the user was just answering about this form
+			// The store now holds the accepted draft; what this screen kept
+			// from before is older.
+			delete(m.localDrafts, m.liveKey)
 		} else {
 			m.setStatus("Kept your values.", false)
 		}
