@@ -95,7 +95,10 @@ func expectOne(res sql.Result, err error) error {
 func (q Q) LatestChatID(ctx context.Context) (string, error) {
 	var id string
 	err := q.db.QueryRowContext(ctx,
-		`SELECT id FROM chats ORDER BY state = 'active' DESC, updated_at DESC, id LIMIT 1`).Scan(&id)
+		`SELECT id FROM chats WHERE state = 'active' ORDER BY updated_at DESC, id LIMIT 1`).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = q.db.QueryRowContext(ctx, `SELECT id FROM chats ORDER BY updated_at DESC, id LIMIT 1`).Scan(&id)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

@@ -59,10 +59,16 @@ func (s *Store) migrate(ctx context.Context) error {
 	// Most starts find the schema current: a read answers that without a
 	// durable write (and its fsync) on every command.
 	var cur int
-	err = s.w.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&cur)
+	err = s.r.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&cur)
 	if last := ms[len(ms)-1].version; err == nil && cur == last {
 		return nil
 	}
+	// The reader that looked may predate the WAL mode set below: readers
+	// start afresh after the migration.
+	defer func() {
+		s.r.SetMaxIdleConns(0)
+		s.r.SetMaxIdleConns(2)
+	}()
 	// A SQLite file of some other program is not ours to change.
 	var tables, ours int
 	if err := s.w.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(CASE WHEN name = 'schema_migrations' THEN 1 END)

@@ -224,7 +224,7 @@ func (q Q) PendingByChat(ctx context.Context) (map[string]int, error) {
 func (q Q) CountPendingOutside(ctx context.Context, chatID string) (int, error) {
 	var n int
 	err := q.db.QueryRowContext(ctx,
-		`SELECT COUNT(*) FROM requests INDEXED BY requests_open WHERE state = 'pending' AND chat_id <> ?
+		`SELECT COUNT(*) FROM requests INDEXED BY requests_pending_chat WHERE state = 'pending' AND chat_id <> ?
 		   AND chat_id IN (SELECT id FROM chats WHERE state = 'active')`, chatID).Scan(&n)
 	return n, err
 }

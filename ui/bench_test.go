@@ -53,7 +53,7 @@ func largeService(b *testing.B) (*chat.Service, dataset.Summary) {
 func openScreen(b *testing.B, svc *chat.Service, active string) *model {
 	m := newModel(svc)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	snap := loadChat(svc, "")().(snapshotMsg)
+	snap := loadChat(svc, "", prep{})().(snapshotMsg)
 	if snap.err != nil {
 		b.Fatal(snap.err)
 	}
@@ -149,7 +149,7 @@ func BenchmarkLoadChat(b *testing.B) {
 	svc, _ := largeService(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if s := loadChat(svc, "")().(snapshotMsg); s.err != nil {
+		if s := loadChat(svc, "", prep{})().(snapshotMsg); s.err != nil {
 			b.Fatal(s.err)
 		}
 	}

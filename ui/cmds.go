@@ -21,6 +21,8 @@ type snapshotMsg struct {
 	run      *chat.RunView
 	orphans  []chat.RunView
 	drafts   map[string]draftLoadedMsg // saved drafts of the pending requests, by liveKey
+	entries  map[int64]renderedEntry   // transcript entries drawn by the load
+	built    *builtForm                // the active question's form, built by the load
 	err      error
 }
 
@@ -86,68 +88,8 @@ type chatsMsg struct {
 // errMsg is a failure to show on the status line.
 type errMsg struct{ err error }
 
-// transcriptPage is how many messages a page of the transcript holds: more
-// than a screen shows, so the first frame renders little; older pages load
-// as the user scrolls up.
-const transcriptPage = 60
-
-// loadChat reads what the first frame of a chat shows: the newest page of
-// its transcript, the requests that page names, its pending requests and its
-// newest run. Older pages are read when the user scrolls up (loadOlder).
-func loadChat(svc *chat.Service, chatID string) tea.Cmd {
-	return func() tea.Msg {
-		ctx := context.Background()
-		svc.ExpireDue(ctx)
-		snap := snapshotMsg{chatID: chatID, requests: map[string]chat.RequestView{}}
-		if chatID == "" {
-			id, err := svc.LatestChatID(ctx)
-			if err != nil {
-				return snapshotMsg{err: err}
-			}
-			if id == "" {
-				snap.orphans, _ = svc.Orphaned(ctx)
-				return snap
-			}
-			snap.chatID = id
-		}
-		sc, err := svc.Screen(ctx, snap.chatID, transcriptPage)
-		if err != nil {
-			return snapshotMsg{err: err}
-		}
-		snap.chat, snap.messages, snap.pending, snap.run = &sc.Chat, sc.Messages, sc.Pending, sc.Run
-		for _, r := range sc.Requests {
-			snap.requests[r.ID] = r
-		}
-		// The drafts of the open questions come along, so the form is drawn
-		// from the same read, without another round trip.
-		snap.drafts = map[string]draftLoadedMsg{}
-		for _, r := range snap.pending {
-			d, ok, err := svc.LoadDraft(ctx, r.ID, r.Revision)
-			if err == nil {
-				snap.drafts[liveKey(r)] = draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.Values, found: ok}
-			}
-		}
-		snap.orphans, _ = svc.Orphaned(ctx)
-		return snap
-	}
-}
-
 // liveKey names a request revision's form.
 func liveKey(r chat.RequestView) string { return fmt.Sprintf("%s@%d", r.ID, r.Revision) }
-
-// elsewhereMsg counts the questions waiting in chats other than chatID.
-type elsewhereMsg struct {
-	chatID string
-	n      int
-}
-
-// countElsewhere runs after a snapshot, off the first frame's path.
-func countElsewhere(svc *chat.Service, chatID string) tea.Cmd {
-	return func() tea.Msg {
-		n, _ := svc.PendingElsewhere(context.Background(), chatID)
-		return elsewhereMsg{chatID, n}
-	}
-}
 
 // olderMsg brings a page of the transcript older than what is shown.
 type olderMsg struct {

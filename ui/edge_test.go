@@ -26,7 +26,7 @@ func openModel(t *testing.T) (*model, *chat.Service) {
 
 // load applies a fresh snapshot of the chat, as the program would.
 func load(m *model, chatID string) {
-	m.Update(loadChat(m.svc, chatID)())
+	m.Update(loadChat(m.svc, chatID, prep{})())
 }
 
 func TestEmptyChatListKeysDoNotPanic(t *testing.T) {

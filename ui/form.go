@@ -9,7 +9,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/lipgloss"
 
 	"followup/chat"
 	"followup/forms"
@@ -42,19 +41,26 @@ func (m *model) onDraftLoaded(d draftLoadedMsg) tea.Cmd {
 	if !ok || r.ID != d.requestID || r.Revision != d.revision {
 		return nil
 	}
-	draft := d.draft
-	if len(r.Partial) > 0 && !d.found {
-		draft = r.Partial
+	draft := draftFor(r, d.draft, d.found)
+	if b := m.built; b != nil && b.key == liveKey(r) && b.width == m.formWidth() && b.height == m.formHeight() &&
+		valuesKey(b.draft) == valuesKey(draft) {
+		m.setLive(r, b.live) // built by the load, off this goroutine
+	} else {
+		m.installLive(r, draft)
 	}
-	m.installLive(r, draft)
+	m.built = nil
 	m.savedDraft = valuesKey(m.live.Draft()) // this is what the store holds
 	m.pendingDraft = m.savedDraft
 	return m.live.Form().Init()
 }
 
 func (m *model) installLive(r chat.RequestView, draft forms.Values) {
-	m.live = forms.Build(r.Definition, r.Supplied, r.Prefill, draft, forms.BuildOptions{Width: m.formWidth()})
-	m.capFormHeight()
+	m.setLive(r, buildLive(r, draft, m.formWidth(), m.formHeight()))
+}
+
+// setLive puts a form built for r on screen.
+func (m *model) setLive(r chat.RequestView, l *forms.Live) {
+	m.live = l
 	m.liveKey = liveKey(r)
 	m.loadingKey = ""
 	if m.focusOnInstall {
@@ -62,14 +68,6 @@ func (m *model) installLive(r chat.RequestView, draft forms.Values) {
 		m.setFocus(focusForm)
 	}
 	m.layout()
-}
-
-// capFormHeight limits a form taller than its share of the screen; a
-// shorter one keeps its own height (a fixed height would pad it).
-func (m *model) capFormHeight() {
-	if m.live != nil && lipgloss.Height(m.live.Form().View()) > m.formHeight() {
-		m.live.Form().WithHeight(m.formHeight())
-	}
 }
 
 // archived reports whether the open chat is read-only.

@@ -206,7 +206,7 @@ func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
 	case m.matches(msg, k.Send):
 		if m.chatSel >= 0 && m.chatSel < len(m.chats) {
 			m.switchChat(m.chats[m.chatSel].ID)
-			return loadChat(m.svc, m.chatID)
+			return m.load(m.chatID)
 		}
 	case m.matches(msg, k.ChatArchive):
 		if m.chatSel >= 0 && m.chatSel < len(m.chats) {

@@ -58,7 +58,8 @@ type model struct {
 
 	active       string // request shown in the form pane
 	live         *forms.Live
-	liveKey      string // request id and revision the live form was built for
+	liveKey      string     // request id and revision the live form was built for
+	built        *builtForm // a form the last load built, until installed or dropped
 	loadingKey   string
 	drafts       map[string]draftLoadedMsg // drafts that came with the last snapshot
 	localDrafts  map[string]forms.Values   // drafts this screen left or saved, newer than any snapshot's
@@ -119,7 +120,7 @@ func newModel(svc *chat.Service) *model {
 
 // Init implements tea.Model.
 func (m *model) Init() tea.Cmd {
-	return tea.Batch(textarea.Blink, loadChat(m.svc, ""), m.spin.Tick)
+	return tea.Batch(textarea.Blink, m.load(""), m.spin.Tick)
 }
 
 func (m *model) setStatus(s string, isErr bool) {

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/term"
 
 	"followup/chat"
 )
@@ -18,7 +19,14 @@ func Run(ctx context.Context, svc *chat.Service, opts ...tea.ProgramOption) erro
 	lipgloss.HasDarkBackground()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var m tea.Model = newModel(svc)
+	root := newModel(svc)
+	// The first load prepares its frame at the terminal's size, which
+	// Bubble Tea then reports as no change.
+	if w, h, err := term.GetSize(os.Stdout.Fd()); err == nil && w > 0 && h > 0 {
+		root.width, root.height = w, h
+		root.layout()
+	}
+	var m tea.Model = root
 	if os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1" {
 		m = firstFrame{m.(*model)}
 	}

@@ -60,19 +60,42 @@ func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestVie
 func (t *transcript) renderAll(msgs []chat.Message, reqs map[string]chat.RequestView, width int) string {
 	parts := make([]string, 0, len(msgs))
 	for _, m := range msgs {
-		version := ""
-		if m.Role == "request" {
-			version = cardVersion(reqs[m.RequestID])
-		}
+		version := entryVersion(m, reqs)
 		if c, ok := t.cache[m.ID]; ok && c.width == width && c.version == version {
 			parts = append(parts, c.text)
 			continue
 		}
-		text := renderEntry(m, reqs, width)
-		t.cache[m.ID] = renderedEntry{width, version, text}
-		parts = append(parts, text)
+		e := renderedEntry{width, version, renderEntry(m, reqs, width)}
+		t.cache[m.ID] = e
+		parts = append(parts, e.text)
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// adopt takes entries drawn elsewhere (by a chat load) into the cache.
+func (t *transcript) adopt(entries map[int64]renderedEntry) {
+	for id, e := range entries {
+		t.cache[id] = e
+	}
+}
+
+// renderEntries draws messages at width, as renderAll would cache them.
+func renderEntries(msgs []chat.Message, reqs map[string]chat.RequestView, width int) map[int64]renderedEntry {
+	width = max(width, 10)
+	out := make(map[int64]renderedEntry, len(msgs))
+	for _, m := range msgs {
+		out[m.ID] = renderedEntry{width, entryVersion(m, reqs), renderEntry(m, reqs, width)}
+	}
+	return out
+}
+
+// entryVersion changes whenever what an entry shows changes; a request
+// card shows its request's state.
+func entryVersion(m chat.Message, reqs map[string]chat.RequestView) string {
+	if m.Role == "request" {
+		return cardVersion(reqs[m.RequestID])
+	}
+	return ""
 }
 
 func renderEntry(m chat.Message, reqs map[string]chat.RequestView, width int) string {

@@ -54,24 +54,24 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.chatID, m.newChat = msg.sent.ChatID, false
 		m.driving = true
-		return m, tea.Batch(loadChat(m.svc, m.chatID), driveRun(m.svc, msg.sent.RunID))
+		return m, tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.sent.RunID))
 	case driveDoneMsg:
 		m.driving, m.streaming = false, ""
 		if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeRunBusy {
 			m.setStatus(errText(msg.err), true)
 		}
-		return m, loadChat(m.svc, m.chatID)
+		return m, m.load(m.chatID)
 	case answeredMsg:
 		return m, m.onAnswered(msg)
 	case cancelledMsg:
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
-			return m, loadChat(m.svc, m.chatID)
+			return m, m.load(m.chatID)
 		}
 		m.setStatus("Question cancelled — the agent was told and goes on without it.", false)
 		m.dropLive()
 		m.driving = true
-		return m, tea.Batch(loadChat(m.svc, m.chatID), driveRun(m.svc, msg.receipt.RunID))
+		return m, tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.receipt.RunID))
 	case stoppedMsg:
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
@@ -79,7 +79,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus("Task stopped. Its open questions expired; the conversation stays.", false)
 			m.dropLive()
 		}
-		return m, loadChat(m.svc, m.chatID)
+		return m, m.load(m.chatID)
 	case decidedMsg:
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
@@ -94,10 +94,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.dropLive()
 		m.closeMode()
-		return m, loadChat(m.svc, m.chatID)
+		return m, m.load(m.chatID)
 	case olderMsg:
 		return m, m.onOlder(msg)
 	case elsewhereMsg:
+		m.orphans = msg.orphans
 		if msg.chatID == m.chatID {
 			m.elsewhere = msg.n
 		}
@@ -184,8 +185,12 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		return nil // a stale load for a chat we left
 	}
 	m.loaded = true
-	m.chatID, m.chat, m.messages, m.requests, m.run, m.orphans = s.chatID, s.chat, s.messages, s.requests, s.run, s.orphans
-	m.drafts = s.drafts
+	m.chatID, m.chat, m.messages, m.requests, m.run = s.chatID, s.chat, s.messages, s.requests, s.run
+	if s.chatID == "" {
+		m.orphans = s.orphans // with a chat open, they come with the count of questions elsewhere
+	}
+	m.drafts, m.built = s.drafts, s.built
+	m.tr.adopt(s.entries)
 	m.tr.changed()
 	seen := map[string]bool{}
 	for _, r := range m.pending {
@@ -241,7 +246,7 @@ func (m *model) onEvent(e chat.Event) tea.Cmd {
 		m.thinking = e.On
 		return nil
 	}
-	return loadChat(m.svc, m.chatID)
+	return m.load(m.chatID)
 }
 
 func valuesKey(v forms.Values) string {
@@ -265,7 +270,7 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 			m.rebuildLive()
 			m.closeMode()
 		}
-		return tea.Batch(loadChat(m.svc, m.chatID), m.liveInit())
+		return tea.Batch(m.load(m.chatID), m.liveInit())
 	}
 	m.closeMode()
 	m.problems = nil
@@ -273,12 +278,12 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 		r, _ := m.activeRequest()
 		m.setStatus("Saved as a partial answer; still missing: "+labelsOf(r, a.receipt.Missing), false)
 		m.rebuildLive()
-		return tea.Batch(loadChat(m.svc, m.chatID), m.liveInit())
+		return tea.Batch(m.load(m.chatID), m.liveInit())
 	}
 	m.setStatus("Answer sent.", false)
 	m.dropLive()
 	m.driving = true
-	return tea.Batch(loadChat(m.svc, m.chatID), driveRun(m.svc, a.receipt.RunID))
+	return tea.Batch(m.load(m.chatID), driveRun(m.svc, a.receipt.RunID))
 }
 
 func (m *model) onFocusTick() tea.Cmd {

@@ -1,0 +1,180 @@
+package ui
+
+import (
+	"context"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+// transcriptPage is how many messages a page of the transcript holds: more
+// than a screen shows, so the first frame renders little; older pages load
+// as the user scrolls up.
+const transcriptPage = 60
+
+// prep is what a chat load may prepare off the UI goroutine, at the size
+// the screen had when the load began: the form of the question it will
+// show and the transcript's entries. The zero prep prepares nothing.
+type prep struct {
+	active     string // the question shown now; "" or a closed one picks the newest
+	installed  string // liveKey of the form already on screen: not rebuilt
+	formWidth  int
+	formHeight int
+	width      int // the transcript's
+}
+
+// prep describes the screen as it is now, for the next load.
+func (m *model) prep() prep {
+	return prep{active: m.active, installed: m.liveKey, formWidth: m.formWidth(), formHeight: m.formHeight(), width: m.width}
+}
+
+// load reads a chat ("" = the newest) and prepares its frame. The
+// transcript entries are drawn by the load only for a chat not yet shown:
+// a reload finds them cached.
+func (m *model) load(chatID string) tea.Cmd {
+	p := m.prep()
+	if m.loaded && chatID == m.chatID {
+		p.width = 0
+	}
+	return loadChat(m.svc, chatID, p)
+}
+
+// builtForm is a form built by a load, for the question and draft named.
+type builtForm struct {
+	key           string
+	draft         forms.Values
+	width, height int
+	live          *forms.Live
+}
+
+// loadChat reads what the first frame of a chat shows: the newest page of
+// its transcript, the requests that page names, its pending requests with
+// their drafts and its newest run. Older pages are read when the user
+// scrolls up (loadOlder). The active question's form is built on another
+// goroutine while the rest is read, and the transcript entries are drawn
+// here, so the UI goroutine only installs them.
+func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
+	return func() tea.Msg {
+		ctx := context.Background()
+		svc.ExpireDue(ctx)
+		snap := snapshotMsg{chatID: chatID, requests: map[string]chat.RequestView{}}
+		if chatID == "" {
+			id, err := svc.LatestChatID(ctx)
+			if err != nil {
+				return snapshotMsg{err: err}
+			}
+			if id == "" {
+				snap.orphans, _ = svc.Orphaned(ctx)
+				return snap
+			}
+			snap.chatID = id
+		}
+		built := startBuild(ctx, svc, snap.chatID, p)
+		sc, err := svc.Screen(ctx, snap.chatID, transcriptPage)
+		if err != nil {
+			return snapshotMsg{err: err}
+		}
+		snap.chat, snap.messages, snap.pending, snap.run = &sc.Chat, sc.Messages, sc.Pending, sc.Run
+		for _, r := range sc.Requests {
+			snap.requests[r.ID] = r
+		}
+		// The drafts of the open questions come along, so the form is drawn
+		// from the same read, without another round trip.
+		snap.drafts = map[string]draftLoadedMsg{}
+		for _, r := range snap.pending {
+			d, ok, err := svc.LoadDraft(ctx, r.ID, r.Revision)
+			if err == nil {
+				snap.drafts[liveKey(r)] = draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.Values, found: ok}
+			}
+		}
+		if p.width > 0 {
+			snap.entries = renderEntries(snap.messages, snap.requests, p.width)
+		}
+		if built != nil {
+			snap.built = <-built
+		}
+		return snap
+	}
+}
+
+// startBuild reads the question the screen will show and builds its form
+// on another goroutine; nil when there is nothing to build.
+func startBuild(ctx context.Context, svc *chat.Service, chatID string, p prep) <-chan *builtForm {
+	if p.formWidth <= 0 {
+		return nil
+	}
+	pend, err := svc.Pending(ctx, chatID)
+	if err != nil {
+		return nil
+	}
+	r, ok := pickActive(pend, p.active)
+	if !ok || liveKey(r) == p.installed {
+		return nil
+	}
+	d, found, err := svc.LoadDraft(ctx, r.ID, r.Revision)
+	if err != nil {
+		return nil
+	}
+	draft := draftFor(r, d.Values, found)
+	out := make(chan *builtForm, 1)
+	go func() {
+		live := buildLive(r, draft, p.formWidth, p.formHeight)
+		out <- &builtForm{key: liveKey(r), draft: draft, width: p.formWidth, height: p.formHeight, live: live}
+	}()
+	return out
+}
+
+// pickActive is the question the form pane shows: the one shown before
+// while it is still open, else the newest.
+func pickActive(pending []chat.RequestView, current string) (chat.RequestView, bool) {
+	for _, r := range pending {
+		if r.ID == current {
+			return r, true
+		}
+	}
+	if len(pending) == 0 {
+		return chat.RequestView{}, false
+	}
+	return pending[len(pending)-1], true
+}
+
+// draftFor is what a question's form starts from: its saved draft, else a
+// partial answer already sent.
+func draftFor(r chat.RequestView, saved forms.Values, found bool) forms.Values {
+	if len(r.Partial) > 0 && !found {
+		return r.Partial
+	}
+	return saved
+}
+
+// buildLive builds a question's form at a size; a form taller than
+// maxHeight scrolls inside it, a shorter one keeps its own height (a fixed
+// height would pad it).
+func buildLive(r chat.RequestView, draft forms.Values, width, maxHeight int) *forms.Live {
+	l := forms.Build(r.Definition, r.Supplied, r.Prefill, draft, forms.BuildOptions{Width: width})
+	if lipgloss.Height(l.Form().View()) > maxHeight {
+		l.Form().WithHeight(maxHeight)
+	}
+	return l
+}
+
+// elsewhereMsg brings what the screen shows beside the open chat: the
+// questions waiting in other chats and the runs no process drives.
+type elsewhereMsg struct {
+	chatID  string
+	n       int
+	orphans []chat.RunView
+}
+
+// countElsewhere runs after a snapshot, off the first frame's path.
+func countElsewhere(svc *chat.Service, chatID string) tea.Cmd {
+	return func() tea.Msg {
+		ctx := context.Background()
+		n, _ := svc.PendingElsewhere(ctx, chatID)
+		orphans, _ := svc.Orphaned(ctx)
+		return elsewhereMsg{chatID, n, orphans}
+	}
+}

@@ -1,0 +1,104 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+// A chat load builds the shown question's form and draws the transcript
+// off the UI goroutine; the screen installs them as they are, and the
+// result is the screen a load without preparation gives.
+func TestLoadPreparesTheFrame(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	m, svc := openModel(t)
+	sent, _ := svc.Send(ctx, "", "Check deployment", "")
+	svc.Drive(ctx, sent.RunID)
+
+	snap := loadChat(svc, "", m.prep())().(snapshotMsg)
+	if snap.err != nil {
+		t.Fatal(snap.err)
+	}
+	if snap.built == nil || snap.built.live == nil {
+		t.Fatal("the load built no form")
+	}
+	if len(snap.entries) != len(snap.messages) || len(snap.messages) == 0 {
+		t.Fatalf("%d entries drawn for %d messages", len(snap.entries), len(snap.messages))
+	}
+	m.Update(snap)
+	if m.live != snap.built.live {
+		t.Fatal("the screen built the form again instead of installing the load's")
+	}
+	for _, msg := range m.messages {
+		if m.tr.cache[msg.ID].text != snap.entries[msg.ID].text {
+			t.Fatalf("message %d: the transcript drew the entry again", msg.ID)
+		}
+	}
+	got := m.View()
+
+	// The same chat loaded with no preparation draws the same screen.
+	plain := newModel(svc)
+	plain.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	plain.Update(loadChat(svc, "", prep{})())
+	if plain.live == nil {
+		t.Fatal("no form without preparation")
+	}
+	if want := plain.View(); got != want {
+		t.Fatalf("prepared frame differs:\n%s\n--- want ---\n%s", got, want)
+	}
+
+	// A reload with the form on screen builds nothing and draws nothing.
+	again := loadChat(svc, m.chatID, prep{active: m.active, installed: m.liveKey, formWidth: m.formWidth(), formHeight: m.formHeight()})().(snapshotMsg)
+	if again.built != nil || again.entries != nil {
+		t.Fatal("a reload prepared what the screen already shows")
+	}
+}
+
+// A form the load built is dropped when what it was built from changed
+// before it arrived: another size, or a draft saved meanwhile.
+func TestPreparedFormIsDroppedWhenStale(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name   string
+		change func(m *model, r string, rev int)
+	}{
+		{"resized", func(m *model, _ string, _ int) { m.width -= 7 }},
+		{"draft saved", func(m *model, id string, rev int) {
+			if err := m.svc.SaveDraft(ctx, chat.Draft{RequestID: id, Revision: rev, Values: forms.Values{"environment": "staging"}, Edited: true}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, svc := openModel(t)
+			sent, _ := svc.Send(ctx, "", "Check deployment", "")
+			svc.Drive(ctx, sent.RunID)
+			snap := loadChat(svc, "", m.prep())().(snapshotMsg)
+			if snap.built == nil {
+				t.Fatal("the load built no form")
+			}
+			r := snap.pending[len(snap.pending)-1]
+			tc.change(m, r.ID, r.Revision)
+			if tc.name == "draft saved" {
+				// the snapshot's own draft read happened before the save:
+				// take the saved draft as a later read would.
+				d, ok, _ := svc.LoadDraft(ctx, r.ID, r.Revision)
+				snap.drafts[liveKey(r)] = draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.Values, found: ok}
+			}
+			m.Update(snap)
+			if m.live == nil || m.live == snap.built.live {
+				t.Fatal("a stale prepared form was installed")
+			}
+			if tc.name == "draft saved" && !strings.Contains(valuesKey(m.live.Draft()), "staging") {
+				t.Fatalf("the form does not show the saved draft: %s", valuesKey(m.live.Draft()))
+			}
+		})
+	}
+}
