@@ -46,3 +46,14 @@ func BenchmarkKeystroke32Fields(b *testing.B) {
 		_ = f.View()
 	}
 }
+
+// BenchmarkBuild32Fields builds the 32-field form with a suggestion, as a
+// chat load does before the form is shown.
+func BenchmarkBuild32Fields(b *testing.B) {
+	def := bigDef()
+	prefill := Values{"f00": "hello", "f06": "b"}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Build(def, nil, prefill, nil, BuildOptions{Width: 116}).Form().View()
+	}
+}

@@ -70,7 +70,7 @@ func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *
 			s.load(v, true)
 		} else if v, ok := prefill[f.Name]; ok {
 			s.load(v, false)
-			s.suggested = s.hasValue()
+			s.suggest()
 		}
 		s.snapshot()
 		field := s.build()

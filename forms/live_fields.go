@@ -26,32 +26,40 @@ func (s *slot) build() huh.Field {
 	ok := func() { s.confirmed() }
 	switch s.f.Type {
 	case Textarea:
-		t := huh.NewText().Key(name).Title(label).Lines(4).CharLimit(s.charLimit()).
+		t := huh.NewText()
+		t.WithTheme(s.theme) // first: later setters draw with it
+		t.Key(name).Title(label).Lines(4).CharLimit(s.charLimit()).
 			Placeholder(SanitizeLine(s.f.Placeholder)).
 			Validate(func(string) error { ok(); return nil })
 		t.Accessor(textAccess{s})
 		s.setTitle, s.setDesc = func(v string) { t.Title(v) }, func(v string) { t.Description(v) }
 		s.field, s.resync = t, func() { t.Accessor(textAccess{s}) }
-		return t.WithTheme(s.theme)
+		return t
 	case Boolean:
-		c := huh.NewConfirm().Key(name).Title(label).Affirmative("Yes").Negative("No").
+		c := huh.NewConfirm()
+		c.WithTheme(s.theme)
+		c.Key(name).Title(label).Affirmative("Yes").Negative("No").
 			Validate(func(bool) error { ok(); return nil })
 		c.Accessor(boolAccess{s})
 		s.setTitle, s.setDesc = func(v string) { c.Title(v) }, func(v string) { c.Description(v) }
-		return c.WithTheme(s.theme)
+		return c
 	case Select:
 		if len(s.f.Options) > longList {
 			l := newList(s)
 			s.setTitle, s.setDesc = func(v string) { l.title = v }, func(v string) { l.desc = v }
 			return l.WithTheme(s.theme)
 		}
-		sel := huh.NewSelect[string]().Key(name).Title(label).Options(s.options()...).
+		sel := huh.NewSelect[string]()
+		sel.WithTheme(s.theme) // Options draws them: with huh's own theme otherwise
+		sel.Key(name).Title(label).Options(s.options()...).
 			Validate(func(string) error { ok(); return nil })
 		sel.Accessor(textAccess{s})
 		s.setTitle, s.setDesc = func(v string) { sel.Title(v) }, func(v string) { sel.Description(v) }
-		return sel.WithTheme(s.theme)
+		return sel
 	case Multiselect:
-		m := huh.NewMultiSelect[string]().Key(name).Title(label).Options(s.options()...).
+		m := huh.NewMultiSelect[string]()
+		m.WithTheme(s.theme)
+		m.Key(name).Title(label).Options(s.options()...).
 			Filterable(len(s.f.Options) > longList).
 			Validate(func([]string) error { ok(); return nil })
 		if s.f.MaxItems != nil && *s.f.MaxItems > 0 {
@@ -62,16 +70,18 @@ func (s *slot) build() huh.Field {
 		}
 		m.Accessor(picksAccess{s})
 		s.setTitle, s.setDesc = func(v string) { m.Title(v) }, func(v string) { m.Description(v) }
-		return m.WithTheme(s.theme)
+		return m
 	}
 	// text, number, integer: one line.
-	in := huh.NewInput().Key(name).Title(label).CharLimit(s.charLimit()).
+	in := huh.NewInput()
+	in.WithTheme(s.theme)
+	in.Key(name).Title(label).CharLimit(s.charLimit()).
 		Placeholder(s.placeholder()).
 		Validate(func(string) error { ok(); return nil })
 	in.Accessor(textAccess{s})
 	s.setTitle, s.setDesc = func(v string) { in.Title(v) }, func(v string) { in.Description(v) }
 	s.field, s.resync = in, func() { in.Accessor(textAccess{s}) }
-	return in.WithTheme(s.theme)
+	return in
 }
 
 func (s *slot) charLimit() int {
@@ -129,10 +139,13 @@ func (s *slot) decorate() {
 		s.desc = desc
 		s.setDesc(desc)
 	}
-	if s.suggested {
-		*s.theme = *s.live.muted
-	} else {
-		*s.theme = *s.live.base
+	if s.theme != s.live.base && s.muted != s.suggested {
+		if s.suggested {
+			*s.theme = *s.live.muted
+		} else {
+			*s.theme = *s.live.base
+		}
+		s.muted = s.suggested
 	}
 }
 

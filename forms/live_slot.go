@@ -38,7 +38,8 @@ type slot struct {
 	field  huh.Field // text-like fields: the huh field, to find the focused slot
 	resync func()    // text-like fields: redraw the field from s.text
 
-	theme    *huh.Theme // this field's own theme, swapped in place
+	theme    *huh.Theme // the form's theme, or this field's own while it may show a suggestion
+	muted    bool       // the own theme draws values as a suggestion
 	setTitle func(string)
 	setDesc  func(string)
 	title    string // last title set, to skip redundant work
@@ -46,9 +47,18 @@ type slot struct {
 }
 
 func newSlot(l *Live, f Field) *slot {
-	s := &slot{live: l, f: f, theme: new(huh.Theme), quiet: true}
-	*s.theme = *l.base
-	return s
+	return &slot{live: l, f: f, theme: l.base, quiet: true}
+}
+
+// suggest marks the value loaded as a suggestion. Only such a field gets a
+// theme of its own (a theme is a large value), swapped in place when the
+// user takes the suggestion over.
+func (s *slot) suggest() {
+	s.suggested = s.hasValue()
+	if s.suggested {
+		own := *s.live.muted
+		s.theme, s.muted = &own, true
+	}
 }
 
 func (s *slot) textLike() bool {
