@@ -24,11 +24,12 @@ type prep struct {
 	formWidth  int
 	formHeight int
 	width      int // the transcript's
+	height     int // the screen's: how much of the transcript to draw first
 }
 
 // prep describes the screen as it is now, for the next load.
 func (m *model) prep() prep {
-	return prep{active: m.active, installed: m.liveKey, formWidth: m.formWidth(), formHeight: m.formHeight(), width: m.width}
+	return prep{active: m.active, installed: m.liveKey, formWidth: m.formWidth(), formHeight: m.formHeight(), width: m.width, height: m.height}
 }
 
 // load reads a chat ("" = the newest) and prepares its frame. The
@@ -91,7 +92,7 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 			}
 		}
 		if p.width > 0 {
-			snap.entries = renderEntries(snap.messages, snap.requests, p.width)
+			snap.entries = renderEntries(snap.messages, snap.requests, p.width, p.height)
 		}
 		if built != nil {
 			snap.built = <-built

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -28,16 +29,16 @@ func TestLoadPreparesTheFrame(t *testing.T) {
 	if snap.built == nil || snap.built.live == nil {
 		t.Fatal("the load built no form")
 	}
-	if len(snap.entries) != len(snap.messages) || len(snap.messages) == 0 {
+	if len(snap.entries) == 0 || len(snap.entries) > len(snap.messages) {
 		t.Fatalf("%d entries drawn for %d messages", len(snap.entries), len(snap.messages))
 	}
 	m.Update(snap)
 	if m.live != snap.built.live {
 		t.Fatal("the screen built the form again instead of installing the load's")
 	}
-	for _, msg := range m.messages {
-		if m.tr.cache[msg.ID].text != snap.entries[msg.ID].text {
-			t.Fatalf("message %d: the transcript drew the entry again", msg.ID)
+	for id, e := range snap.entries {
+		if m.tr.cache[id].text != e.text {
+			t.Fatalf("message %d: the transcript drew the entry again", id)
 		}
 	}
 	got := m.View()
@@ -100,5 +101,49 @@ func TestPreparedFormIsDroppedWhenStale(t *testing.T) {
 				t.Fatalf("the form does not show the saved draft: %s", valuesKey(m.live.Draft()))
 			}
 		})
+	}
+}
+
+// A long transcript is drawn newest first: the first frame draws what
+// fills the screen, the older entries are drawn off the UI goroutine and
+// then shown without moving the lines in view.
+func TestTranscriptDrawsTheRestLater(t *testing.T) {
+	t.Parallel()
+	m, _ := openModel(t)
+	m.chatID = "ch_1"
+	var msgs []chat.Message
+	for i := 1; i <= 200; i++ {
+		role := []string{"user", "assistant"}[i%2]
+		msgs = append(msgs, chat.Message{ID: int64(i), Role: role, Content: fmt.Sprintf("message %d with **bold** and `code`", i)})
+	}
+	m.messages = msgs
+	m.tr.changed()
+	m.refreshTranscript()
+	if m.tr.undrawn == 0 || m.tr.undrawn >= len(msgs) {
+		t.Fatalf("undrawn = %d of %d: the first render should draw only the newest", m.tr.undrawn, len(msgs))
+	}
+	if strings.Contains(m.vpContent, "message 1 ") || !strings.Contains(m.vpContent, "message 200 ") {
+		t.Fatal("the first render did not draw just the newest messages")
+	}
+	rest := m.drawRest()
+	if rest == nil {
+		t.Fatal("nothing scheduled to draw the older entries")
+	}
+	if m.drawRest() != nil {
+		t.Fatal("the older entries were scheduled twice")
+	}
+	// The user scrolled up a little before they arrive.
+	m.follow = false
+	m.vp.SetYOffset(m.vp.YOffset - 3)
+	before := m.vp.View()
+	m.Update(rest())
+	if m.tr.undrawn != 0 {
+		t.Fatalf("%d entries still undrawn", m.tr.undrawn)
+	}
+	if want := newTranscript().render(msgs, m.requests, m.width, 0); m.vpContent != want {
+		t.Fatal("the full transcript differs from drawing it all at once")
+	}
+	if got := m.vp.View(); got != before {
+		t.Fatalf("the lines in view moved:\n%s\n--- before ---\n%s", got, before)
 	}
 }

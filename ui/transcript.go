@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,6 +27,11 @@ type transcript struct {
 	joinedVersion int
 	joined        string
 
+	// undrawn counts the oldest messages the last render left out;
+	// drawing, whether drawRest is drawing them.
+	undrawn int
+	drawing bool
+
 	// Older pages: the id below which a page is being read (0 = none), and
 	// the first message id below which nothing older exists.
 	loadingBefore int64
@@ -43,33 +49,38 @@ type renderedEntry struct {
 
 func newTranscript() *transcript { return &transcript{cache: map[int64]renderedEntry{}} }
 
-// render draws every entry at width. The result is reused until msgs, reqs
-// or width change; change them by replacing the slice or map, not in place.
-func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestView, width int) string {
-	if width < 10 {
-		width = 10
-	}
+// render draws the entries at width, newest first, and joins them. Once
+// need lines are drawn, the older entries not drawn yet are left out
+// (undrawn counts them) for drawRest to draw off the UI goroutine; need 0
+// draws all. The result is reused until msgs, reqs or width change; change
+// them by replacing the slice or map, not in place.
+func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestView, width, need int) string {
+	width = max(width, 10)
 	if t.joined != "" && t.joinedWidth == width && t.joinedVersion == t.version {
 		return t.joined
 	}
 	t.joinedWidth, t.joinedVersion = width, t.version
-	t.joined = t.renderAll(msgs, reqs, width)
-	return t.joined
-}
-
-func (t *transcript) renderAll(msgs []chat.Message, reqs map[string]chat.RequestView, width int) string {
+	t.undrawn = 0
 	parts := make([]string, 0, len(msgs))
-	for _, m := range msgs {
+	lines := 0
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
 		version := entryVersion(m, reqs)
-		if c, ok := t.cache[m.ID]; ok && c.width == width && c.version == version {
-			parts = append(parts, c.text)
-			continue
+		e, ok := t.cache[m.ID]
+		if !ok || e.width != width || e.version != version {
+			if need > 0 && lines >= need {
+				t.undrawn = i + 1
+				break
+			}
+			e = renderedEntry{width, version, renderEntry(m, reqs, width)}
+			t.cache[m.ID] = e
 		}
-		e := renderedEntry{width, version, renderEntry(m, reqs, width)}
-		t.cache[m.ID] = e
 		parts = append(parts, e.text)
+		lines += strings.Count(e.text, "\n") + 2
 	}
-	return strings.Join(parts, "\n\n")
+	slices.Reverse(parts)
+	t.joined = strings.Join(parts, "\n\n")
+	return t.joined
 }
 
 // adopt takes entries drawn elsewhere (by a chat load) into the cache.
@@ -79,12 +90,17 @@ func (t *transcript) adopt(entries map[int64]renderedEntry) {
 	}
 }
 
-// renderEntries draws messages at width, as renderAll would cache them.
-func renderEntries(msgs []chat.Message, reqs map[string]chat.RequestView, width int) map[int64]renderedEntry {
+// renderEntries draws messages at width as render caches them, newest
+// first, until need lines are drawn (need 0: all).
+func renderEntries(msgs []chat.Message, reqs map[string]chat.RequestView, width, need int) map[int64]renderedEntry {
 	width = max(width, 10)
 	out := make(map[int64]renderedEntry, len(msgs))
-	for _, m := range msgs {
-		out[m.ID] = renderedEntry{width, entryVersion(m, reqs), renderEntry(m, reqs, width)}
+	lines := 0
+	for i := len(msgs) - 1; i >= 0 && (need == 0 || lines < need); i-- {
+		m := msgs[i]
+		e := renderedEntry{width, entryVersion(m, reqs), renderEntry(m, reqs, width)}
+		out[m.ID] = e
+		lines += strings.Count(e.text, "\n") + 2
 	}
 	return out
 }
@@ -96,6 +112,39 @@ func entryVersion(m chat.Message, reqs map[string]chat.RequestView) string {
 		return cardVersion(reqs[m.RequestID])
 	}
 	return ""
+}
+
+// entriesMsg brings transcript entries drawn off the UI goroutine.
+type entriesMsg struct {
+	chatID  string
+	entries map[int64]renderedEntry
+}
+
+// drawRest draws, off the UI goroutine, the older entries the last render
+// left out; nil when there are none or they are being drawn.
+func (m *model) drawRest() tea.Cmd {
+	t := m.tr
+	if t.undrawn == 0 || t.drawing {
+		return nil
+	}
+	t.drawing = true
+	msgs, reqs, width, chatID := m.messages[:t.undrawn], m.requests, t.joinedWidth, m.chatID
+	return func() tea.Msg { return entriesMsg{chatID, renderEntries(msgs, reqs, width, 0)} }
+}
+
+// onEntries shows entries drawRest drew, keeping the lines in view still.
+func (m *model) onEntries(msg entriesMsg) {
+	m.tr.drawing = false
+	if msg.chatID != m.chatID {
+		return
+	}
+	m.tr.adopt(msg.entries)
+	lines, offset := m.vp.TotalLineCount(), m.vp.YOffset
+	m.tr.changed()
+	m.refreshTranscript()
+	if !m.follow {
+		m.vp.SetYOffset(offset + m.vp.TotalLineCount() - lines)
+	}
 }
 
 func renderEntry(m chat.Message, reqs map[string]chat.RequestView, width int) string {

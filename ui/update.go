@@ -15,7 +15,18 @@ import (
 
 // Update implements tea.Model.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	if rest := m.drawRest(); rest != nil {
+		cmd = tea.Batch(cmd, rest)
+	}
+	return m, cmd
+}
+
+func (m *model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case entriesMsg:
+		m.onEntries(msg)
+		return nil
 	case tea.WindowSizeMsg:
 		// huh asks for the size whenever a form starts: only a real change
 		// reflows.
@@ -25,9 +36,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if changed && m.live != nil && m.mode == modeNormal {
 			// A fixed height cannot grow back: rebuild at the new size.
 			m.rebuildLive()
-			return m, m.liveInit()
+			return m.liveInit()
 		}
-		return m, nil
+		return nil
 	case tea.KeyMsg:
 		m.lastKey = time.Now()
 		if spellsAKey(msg) {
@@ -38,40 +49,41 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				_, cmd := m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
 				cmds = append(cmds, cmd)
 			}
-			return m, tea.Batch(cmds...)
+			return tea.Batch(cmds...)
 		}
-		return m.onKey(msg)
+		_, cmd := m.onKey(msg)
+		return cmd
 	case spinnerTick:
-		return m, nil
+		return nil
 	case snapshotMsg:
-		return m, m.onSnapshot(msg)
+		return m.onSnapshot(msg)
 	case eventMsg:
-		return m, m.onEvent(chat.Event(msg))
+		return m.onEvent(chat.Event(msg))
 	case sentMsg:
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
-			return m, nil
+			return nil
 		}
 		m.chatID, m.newChat = msg.sent.ChatID, false
 		m.driving = true
-		return m, tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.sent.RunID))
+		return tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.sent.RunID))
 	case driveDoneMsg:
 		m.driving, m.streaming = false, ""
 		if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeRunBusy {
 			m.setStatus(errText(msg.err), true)
 		}
-		return m, m.load(m.chatID)
+		return m.load(m.chatID)
 	case answeredMsg:
-		return m, m.onAnswered(msg)
+		return m.onAnswered(msg)
 	case cancelledMsg:
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
-			return m, m.load(m.chatID)
+			return m.load(m.chatID)
 		}
 		m.setStatus("Question cancelled — the agent was told and goes on without it.", false)
 		m.dropLive()
 		m.driving = true
-		return m, tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.receipt.RunID))
+		return tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.receipt.RunID))
 	case stoppedMsg:
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
@@ -79,7 +91,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus("Task stopped. Its open questions expired; the conversation stays.", false)
 			m.dropLive()
 		}
-		return m, m.load(m.chatID)
+		return m.load(m.chatID)
 	case decidedMsg:
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
@@ -94,33 +106,33 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.dropLive()
 		m.closeMode()
-		return m, m.load(m.chatID)
+		return m.load(m.chatID)
 	case olderMsg:
-		return m, m.onOlder(msg)
+		return m.onOlder(msg)
 	case elsewhereMsg:
 		m.orphans = msg.orphans
 		if msg.chatID == m.chatID {
 			m.elsewhere = msg.n
 		}
-		return m, nil
+		return nil
 	case draftLoadedMsg:
-		return m, m.onDraftLoaded(msg)
+		return m.onDraftLoaded(msg)
 	case draftSavedMsg:
 		if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeTargetClosed && chat.CodeOf(msg.err) != chat.CodeStaleTarget {
 			m.setStatus("draft not saved: "+errText(msg.err), true)
 		}
-		return m, nil
+		return nil
 	case autosaveMsg:
 		if msg.seq == m.draftSeq {
-			return m, m.saveDraftNow()
+			return m.saveDraftNow()
 		}
-		return m, nil
+		return nil
 	case focusTickMsg:
-		return m, m.onFocusTick()
+		return m.onFocusTick()
 	case chatsMsg:
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
-			return m, nil
+			return nil
 		}
 		first := m.chats == nil
 		m.chats = msg.chats
@@ -134,10 +146,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.chatSel >= len(m.chats) {
 			m.chatSel = max(0, len(m.chats)-1)
 		}
-		return m, nil
+		return nil
 	case errMsg:
 		m.setStatus(errText(msg.err), true)
-		return m, nil
+		return nil
 	}
 	var cmds []tea.Cmd
 	var cmd tea.Cmd
@@ -149,7 +161,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.composer, cmd = m.composer.Update(msg)
 		cmds = append(cmds, cmd)
 	}
-	return m, tea.Batch(cmds...)
+	return tea.Batch(cmds...)
 }
 
 // keyNames are the key names made only of letters: a burst of typed text

@@ -242,7 +242,7 @@ func (m *model) fitTranscript(pane string) {
 }
 
 func (m *model) refreshTranscript() {
-	content := m.tr.render(m.messages, m.requests, m.width)
+	content := m.tr.render(m.messages, m.requests, m.width, m.height)
 	if m.streaming != "" {
 		content += "\n\n" + stAgent.Render("agent") + "\n" +
 			lipgloss.NewStyle().Width(m.width-2).PaddingLeft(2).Render(forms.SanitizeBlock(m.streaming))
