@@ -276,6 +276,11 @@ func (m *model) View() string {
 	if m.mode == modeChats {
 		return m.chatsView()
 	}
+	if !m.loaded && m.status == "" && !m.newChat {
+		// Until the chat is read, one line: the frames before it would be
+		// drawn only to be replaced, on the cores the read needs.
+		return stDim.Render(" opening " + forms.SanitizeLine(m.svc.Path()) + " …")
+	}
 	// The pane is drawn once per frame; its height decides the transcript's.
 	pane := m.paneView()
 	m.fitTranscript(pane)
