@@ -22,8 +22,9 @@ func (m model) Init() tea.Cmd {
 	cmd := m.form.Init()
 	if m.exitFirst {
 		// The first frame is written before the quit arrives, and the
-		// renderer flushes it on the way out.
-		return tea.Batch(cmd, tea.Quit)
+		// renderer flushes it on the way out; what would follow it (the
+		// cursor blink) is not started, as followup does.
+		return tea.Quit
 	}
 	return cmd
 }
