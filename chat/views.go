@@ -21,7 +21,10 @@ type RequestView struct {
 // RequestItem is the part of a request's view that derives from its own
 // row and its current revision. A pending request's item is also stored,
 // encoded, as its entry in the pending list (see pending.go); embedding it
-// in RequestView keeps both encodings the same, key for key.
+// in RequestView keeps both encodings the same, key for key. Items already
+// stored keep the shape they were written with: a change to what an item
+// holds needs a migration that asks for them to be rebuilt
+// (INSERT OR IGNORE INTO pending_items_stale (one) VALUES (1)).
 type RequestItem struct {
 	ID           string          `json:"id"`
 	Digest       string          `json:"digest"`
