@@ -73,7 +73,7 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 			rc.ApplyState = Partial
 			r.Partial = nullString(mustJSON(part))
 			r.UpdatedAt = s.nowMS()
-			return &rc, q.UpdateRequest(ctx, r)
+			return &rc, s.saveRequest(ctx, q, r, &rd)
 		}
 		rc.ApplyState = Applied
 		return &rc, s.recordAnswer(ctx, q, &r, rd.def, rd.supplied, part.Values, in.CommandID, false)
@@ -181,7 +181,7 @@ func (s *Service) recordAnswer(ctx context.Context, q store.Q, r *store.Request,
 	r.State, r.UpdatedAt = store.ReqAnswered, now
 	r.ClosedAt.Int64, r.ClosedAt.Valid = now, true
 	r.Partial = nullString("")
-	if err := q.UpdateRequest(ctx, *r); err != nil {
+	if err := s.saveRequest(ctx, q, *r, nil); err != nil {
 		return err
 	}
 	if err := q.SupersedeProposals(ctx, r.ID, now); err != nil {

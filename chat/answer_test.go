@@ -210,7 +210,8 @@ func TestAnswerReplySizePolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
+	fxCheckItemsAtEnd(t, s)
 	sent, _ := fxAsk(t, s, "", "Plan a trip")
 	req := fxOnePending(t, s, sent.ChatID)
 	_, err = s.Answer(ctx, AnswerInput{RequestID: req.ID, Values: map[string]any{"notes": strings.Repeat("é", 60)}})

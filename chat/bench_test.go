@@ -45,7 +45,8 @@ func largeService(b *testing.B) (*chat.Service, dataset.Summary) {
 	return svc, benchSum
 }
 
-// BenchmarkPending is the pending list of every chat at 10,000 requests.
+// BenchmarkPending is the pending list of every chat at 10,000 requests, as
+// full views (with answers, deliveries and proposals).
 func BenchmarkPending(b *testing.B) {
 	svc, sum := largeService(b)
 	ctx := context.Background()
@@ -57,6 +58,23 @@ func BenchmarkPending(b *testing.B) {
 		}
 		if len(rs) != sum.States["pending"] {
 			b.Fatalf("%d pending, want %d", len(rs), sum.States["pending"])
+		}
+	}
+}
+
+// BenchmarkPendingItems reads the stored pending list of every chat, as
+// `pending --json` does.
+func BenchmarkPendingItems(b *testing.B) {
+	svc, sum := largeService(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		l, err := svc.PendingItems(ctx, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if l.Len() != sum.States["pending"] {
+			b.Fatalf("%d pending, want %d", l.Len(), sum.States["pending"])
 		}
 	}
 }
@@ -86,7 +104,7 @@ func BenchmarkRequestsChat(b *testing.B) {
 }
 
 // BenchmarkCLIPending is `followup pending --json` in process: expiry check,
-// list and JSON encoding.
+// reading the stored list and copying it out.
 func BenchmarkCLIPending(b *testing.B) {
 	svc, _ := largeService(b)
 	a, err := cli.Parse([]string{"pending", "--json"})

@@ -57,7 +57,7 @@ func (s *Service) closeRequest(ctx context.Context, q store.Q, r *store.Request,
 	now := s.nowMS()
 	r.State, r.ClosedReason, r.UpdatedAt = state, reason, now
 	r.ClosedAt.Int64, r.ClosedAt.Valid = now, true
-	if err := q.UpdateRequest(ctx, *r); err != nil {
+	if err := s.saveRequest(ctx, q, *r, nil); err != nil {
 		return err
 	}
 	return q.SupersedeProposals(ctx, r.ID, now)

@@ -40,6 +40,7 @@ func fxOpen(t *testing.T, clock *fxClock) *Service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	fxCheckItemsAtEnd(t, s)
 	return s
 }
 

@@ -29,7 +29,18 @@ func newWorld(t *testing.T, env ...string) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
+	checkItemsAtEnd(t, svc)
 	return &world{t: t, svc: svc, sql: openSQL(t, path), cli: &fuCLI{t: t, db: path, env: env}}
+}
+
+// checkItemsAtEnd checks, when the test ends and while svc is still open,
+// that the stored pending list matches the requests.
+func checkItemsAtEnd(t *testing.T, svc *chat.Service) {
+	t.Cleanup(func() {
+		if err := chat.CheckPendingItems(svc); err != nil {
+			t.Errorf("at the end of the test: %v", err)
+		}
+	})
 }
 
 // openSQL opens the database for raw reads the typed queries do not offer.

@@ -122,14 +122,11 @@ func (s *Service) insertRequest(ctx context.Context, q store.Q, run store.Run, t
 	if decl.ExpiresAt != nil {
 		r.ExpiresAt.Int64, r.ExpiresAt.Valid = decl.ExpiresAt.UnixMilli(), true
 	}
-	r, err := q.InsertRequest(ctx, r)
-	if err != nil {
-		return r, err
-	}
-	if err := q.InsertRevision(ctx, store.Revision{
-		RequestID: r.ID, Revision: 1, Digest: r.Digest, Definition: mustJSON(decl.Definition),
+	r, err := s.createRequest(ctx, q, r, store.Revision{
+		Revision: 1, Digest: r.Digest, Definition: mustJSON(decl.Definition),
 		Prefill: nullString(valuesJSON(decl.Prefill)), Supplied: nullString(valuesJSON(decl.Supplied)), CreatedAt: now,
-	}); err != nil {
+	})
+	if err != nil {
 		return r, err
 	}
 	if _, err := q.InsertMessage(ctx, store.Message{

@@ -33,6 +33,7 @@ func openWith(t *testing.T, p agent.Provider, policy chat.Policy) *chat.Service 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	checkItemsAtEnd(t, s)
 	return s
 }
 

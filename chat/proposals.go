@@ -190,11 +190,6 @@ func (s *Service) applyRevision(ctx context.Context, q store.Q, r *store.Request
 	r.Template = pl.Template
 	r.Partial = nullString(keptPartial(*pl.Definition, pl.Supplied, decodePartial(r.Partial.String)))
 	r.UpdatedAt = now
-	if err := q.InsertRevision(ctx, store.Revision{RequestID: r.ID, Revision: r.Revision, Digest: r.Digest,
-		Definition: mustJSON(pl.Definition), Prefill: nullString(valuesJSON(pl.Prefill)),
-		Supplied: nullString(valuesJSON(pl.Supplied)), CreatedAt: now}); err != nil {
-		return err
-	}
 	if len(draft) > 0 {
 		if err := q.UpsertDraft(ctx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: mustJSON(draft),
 			Edited: true, UpdatedAt: now}); err != nil {
@@ -204,7 +199,9 @@ func (s *Service) applyRevision(ctx context.Context, q store.Q, r *store.Request
 	if err := q.SupersedeProposals(ctx, r.ID, now); err != nil {
 		return err
 	}
-	return q.UpdateRequest(ctx, *r)
+	return s.saveRevision(ctx, q, *r, store.Revision{RequestID: r.ID, Revision: r.Revision, Digest: r.Digest,
+		Definition: mustJSON(pl.Definition), Prefill: nullString(valuesJSON(pl.Prefill)),
+		Supplied: nullString(valuesJSON(pl.Supplied)), CreatedAt: now})
 }
 
 // keptPartial carries a partial answer over to a new revision: the values

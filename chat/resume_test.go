@@ -35,7 +35,8 @@ func TestResumeAfterRefusal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
+	fxCheckItemsAtEnd(t, s)
 	sent, req := fxDeploy(t, s)
 	p.armed.Store(true)
 	if _, err := s.Answer(ctx, AnswerInput{RequestID: req.ID, Values: map[string]any{"environment": "staging"}}); err != nil {
@@ -86,7 +87,8 @@ func TestMessageDuringModelCallIsAnswered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
+	fxCheckItemsAtEnd(t, s)
 	first, err := s.Send(ctx, "", "write a poem", "")
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +123,8 @@ func TestResumeOnlyTheNewestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
+	fxCheckItemsAtEnd(t, s)
 	p.armed.Store(true)
 	first, _ := s.Send(ctx, "", "write a poem", "")
 	if v, _ := s.Drive(ctx, first.RunID); v.State != store.RunFailed {
@@ -185,7 +188,8 @@ func TestMessageDuringFinalAnswerIsAnswered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { s.Close() })
+	fxCheckItemsAtEnd(t, s)
 	first, _ := s.Send(ctx, "", "first question", "")
 	done := make(chan RunView)
 	go func() {

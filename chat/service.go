@@ -85,6 +85,10 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		st.Close()
 		return nil, err
 	}
+	if err := s.fillPendingItems(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -11,29 +11,40 @@ import (
 
 // RequestView is an input request as every surface shows it.
 type RequestView struct {
-	ID           string           `json:"id"`
-	Digest       string           `json:"digest"`
-	ChatID       string           `json:"chatId"`
-	RunID        string           `json:"runId"`
-	RequestKey   string           `json:"requestKey"`
-	State        string           `json:"state"`
-	ClosedReason string           `json:"closedReason"`
-	Revision     int              `json:"revision"`
-	Title        string           `json:"title"`
-	Reason       string           `json:"reason"`
-	Description  string           `json:"description,omitempty"`
-	Fields       []forms.Field    `json:"fields"`
-	Prefill      forms.Values     `json:"prefill"`
-	Supplied     forms.Values     `json:"supplied"`
-	Partial      forms.Values     `json:"partial,omitempty"`
-	Missing      []string         `json:"missing"`
-	Context      json.RawMessage  `json:"context,omitempty"`
-	ExpiresAt    *time.Time       `json:"expiresAt,omitempty"`
-	CreatedAt    time.Time        `json:"createdAt"`
-	Answer       *AnswerView      `json:"answer"`
-	Deliveries   []DeliveryView   `json:"deliveries"`
-	Proposals    []ProposalView   `json:"proposals,omitempty"`
-	Definition   forms.Definition `json:"-"`
+	RequestItem
+	Answer     *AnswerView      `json:"answer"`
+	Deliveries []DeliveryView   `json:"deliveries"`
+	Proposals  []ProposalView   `json:"proposals,omitempty"`
+	Definition forms.Definition `json:"-"`
+}
+
+// RequestItem is the part of a request's view that derives from its own
+// row and its current revision. A pending request's item is also stored,
+// encoded, as its entry in the pending list (see pending.go); embedding it
+// in RequestView keeps both encodings the same, key for key. Items already
+// stored keep the shape they were written with: a change to what an item
+// holds needs a migration that asks for them to be rebuilt
+// (INSERT OR IGNORE INTO pending_items_stale (one) VALUES (1)).
+type RequestItem struct {
+	ID           string          `json:"id"`
+	Digest       string          `json:"digest"`
+	ChatID       string          `json:"chatId"`
+	RunID        string          `json:"runId"`
+	RequestKey   string          `json:"requestKey"`
+	State        string          `json:"state"`
+	ClosedReason string          `json:"closedReason"`
+	Revision     int             `json:"revision"`
+	Title        string          `json:"title"`
+	Reason       string          `json:"reason"`
+	Description  string          `json:"description,omitempty"`
+	Fields       []forms.Field   `json:"fields"`
+	Prefill      forms.Values    `json:"prefill"`
+	Supplied     forms.Values    `json:"supplied"`
+	Partial      forms.Values    `json:"partial,omitempty"`
+	Missing      []string        `json:"missing"`
+	Context      json.RawMessage `json:"context,omitempty"`
+	ExpiresAt    *time.Time      `json:"expiresAt,omitempty"`
+	CreatedAt    time.Time       `json:"createdAt"`
 }
 
 // AnswerView is a confirmed answer.
@@ -192,13 +203,18 @@ func (s *Service) viewsWith(ctx context.Context, q store.Q, rs []store.Request, 
 // buildView is the part of a request's view read from its own row and its
 // current revision.
 func buildView(r store.Request, rd revisionData) RequestView {
+	return RequestView{RequestItem: buildItem(r, rd), Definition: rd.def, Deliveries: []DeliveryView{}}
+}
+
+// buildItem is a request's item: its row and its current revision, decoded.
+func buildItem(r store.Request, rd revisionData) RequestItem {
 	part := decodePartial(r.Partial.String)
-	v := RequestView{
+	v := RequestItem{
 		ID: r.ID, Digest: r.Digest, ChatID: r.ChatID, RunID: r.RunID.String, RequestKey: r.RequestKey,
 		State: r.State, ClosedReason: r.ClosedReason, Revision: r.Revision, Title: rd.def.Title,
 		Reason: r.Reason, Description: rd.def.Description, Fields: rd.def.Fields, Prefill: rd.prefill,
 		Supplied: rd.supplied, Partial: part.Values, CreatedAt: time.UnixMilli(r.CreatedAt).UTC(),
-		Definition: rd.def, Deliveries: []DeliveryView{}, Missing: []string{},
+		Missing: []string{},
 	}
 	if r.State == store.ReqPending {
 		v.Missing = forms.Missing(rd.def, rd.supplied, part.Values)

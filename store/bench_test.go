@@ -100,11 +100,50 @@ func largeStore(b *testing.B) (*store.Store, dataset.Summary) {
 		if benchErr == nil {
 			benchStore, benchErr = store.Open(context.Background(), path)
 		}
+		if benchErr == nil {
+			benchErr = fillItems(path)
+		}
 	})
 	if benchErr != nil {
 		b.Fatal(benchErr)
 	}
 	return benchStore, benchSum
+}
+
+// fillItems stands in for chat.Open's fill of the pending items (which
+// needs chat/'s views): an item per pending request built in SQL, of about
+// the size and shape of the real ones.
+func fillItems(path string) error {
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	_, err = db.Exec(`INSERT OR IGNORE INTO pending_items (seq, request_id, chat_id, item)
+			SELECT r.seq, r.id, r.chat_id, json_object('id', r.id, 'digest', r.digest, 'chatId', r.chat_id,
+				'runId', r.run_id, 'requestKey', r.request_key, 'state', r.state, 'revision', r.revision,
+				'title', r.title, 'reason', r.reason, 'fields', json_extract(v.definition, '$.fields'),
+				'prefill', json(COALESCE(v.prefill, '{}')), 'supplied', json(COALESCE(v.supplied, '{}')),
+				'createdAt', r.created_at)
+			FROM requests r JOIN revisions v ON v.request_id = r.id AND v.revision = r.revision
+			WHERE r.state = 'pending'`)
+	return err
+}
+
+// BenchmarkPendingItemJSON reads the stored pending list of every active
+// chat: the store's part of `followup pending --json`.
+func BenchmarkPendingItemJSON(b *testing.B) {
+	st, sum := largeStore(b)
+	ctx := context.Background()
+	for b.Loop() {
+		items, err := st.Read().PendingItemJSON(ctx, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(items) != sum.States["pending"] {
+			b.Fatalf("%d items, want %d", len(items), sum.States["pending"])
+		}
+	}
 }
 
 // BenchmarkDueRequests is the expiry check every screen load and CLI

@@ -42,6 +42,7 @@ func TestEveryConnectionHasThePragmas(t *testing.T) {
 		check(q, "synchronous", int64(2)) // FULL
 		check(q, "journal_mode", "wal")
 	}
+	check(s.Read(), "mmap_size", int64(mmapSize))
 	v, err := s.SchemaVersion(ctx)
 	if err != nil || v < 1 {
 		t.Fatalf("schema version %d, %v", v, err)

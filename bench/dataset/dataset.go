@@ -111,7 +111,9 @@ func Build(ctx context.Context, st *store.Store, sz Sizes) (Summary, error) {
 			return g.sum, err
 		}
 	}
-	return g.sum, nil
+	// The requests were written without chat/, which keeps each pending
+	// request's item: the next chat.Open builds them all.
+	return g.sum, st.Write(ctx, func(q store.Q) error { return q.MarkPendingItemsStale(ctx) })
 }
 
 // share is part i of total split into n nearly equal parts.

@@ -52,7 +52,7 @@ func ask(ctx context.Context, a Args, s *chat.Service, out *printer) error {
 			if run.Reply != "" {
 				fmt.Fprintf(w, "\n%s\n", forms.SanitizeBlock(run.Reply))
 			}
-			printRequests(w, pend)
+			printRequests(w, items(pend))
 		})
 	return nil
 }
@@ -71,7 +71,16 @@ func runPending(ctx context.Context, s *chat.Service, chatID, runID string) ([]c
 	return out, nil
 }
 
-func printRequests(w io.Writer, rs []chat.RequestView) {
+// items is the part of each view that printRequests shows.
+func items(vs []chat.RequestView) []chat.RequestItem {
+	out := make([]chat.RequestItem, len(vs))
+	for i, v := range vs {
+		out[i] = v.RequestItem
+	}
+	return out
+}
+
+func printRequests(w io.Writer, rs []chat.RequestItem) {
 	for _, r := range rs {
 		fmt.Fprintf(w, "\npending %s  %q  digest %s\n", r.ID, forms.SanitizeLine(r.Title), r.Digest[:12])
 		if r.Reason != "" {
@@ -105,11 +114,19 @@ func pending(ctx context.Context, a Args, s *chat.Service, out *printer) error {
 	if err := s.ExpireDue(ctx); err != nil {
 		return err
 	}
-	rs, err := s.Pending(ctx, a.Flags["chat"])
+	// The stored list: with --json its objects are copied out as they are.
+	list, err := s.PendingItems(ctx, a.Flags["chat"])
 	if err != nil {
 		return err
 	}
-	out.ok(map[string]any{"requests": rs}, func(w io.Writer) {
+	if out.json {
+		return out.okDoc(list)
+	}
+	rs, err := list.Items()
+	if err != nil {
+		return err
+	}
+	out.ok(nil, func(w io.Writer) {
 		if len(rs) == 0 {
 			fmt.Fprintln(w, "no pending requests")
 		}
@@ -233,7 +250,7 @@ func resume(ctx context.Context, a Args, s *chat.Service, out *printer) error {
 		if run.Reply != "" {
 			fmt.Fprintf(w, "\n%s\n", forms.SanitizeBlock(run.Reply))
 		}
-		printRequests(w, pend)
+		printRequests(w, items(pend))
 	})
 	return nil
 }

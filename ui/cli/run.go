@@ -101,6 +101,16 @@ func (p *printer) ok(v any, text func(io.Writer)) {
 	text(p.w)
 }
 
+// okDoc writes a finished {"ok":true,…} document (with --json only).
+func (p *printer) okDoc(doc io.WriterTo) error {
+	p.done = true
+	if _, err := doc.WriteTo(p.w); err != nil {
+		return err
+	}
+	_, err := io.WriteString(p.w, "\n")
+	return err
+}
+
 // finish reports err (if any) and returns the exit code.
 func (p *printer) finish(err error, stderr io.Writer) int {
 	if err == nil {

@@ -1,0 +1,172 @@
+package chat
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+
+	"followup/store"
+)
+
+// The pending list is materialised: each pending request has its item (its
+// RequestItem, encoded) stored beside it, written in the same transaction
+// as every change to the request. Listing what waits for an answer then
+// reads a few adjacent pages and copies the stored objects out, instead of
+// reading and decoding every pending request's revision and encoding it
+// again. Every write of a request goes through createRequest, saveRequest
+// or saveRevision below, which keep the item in step (a test holds the
+// rest of the package to that). Deleting a chat deletes its requests and,
+// by cascade, their items; archiving one leaves them, and the list of
+// every chat reads only active chats'.
+
+// createRequest inserts a new request at its first revision and, while it
+// is pending, its item.
+func (s *Service) createRequest(ctx context.Context, q store.Q, r store.Request, rev store.Revision) (store.Request, error) {
+	r, err := q.InsertRequest(ctx, r)
+	if err != nil {
+		return r, err
+	}
+	rev.RequestID = r.ID
+	if err := q.InsertRevision(ctx, rev); err != nil {
+		return r, err
+	}
+	rd, err := decodeRevision(rev)
+	if err != nil {
+		return r, err
+	}
+	return r, s.syncItem(ctx, q, r, &rd)
+}
+
+// saveRequest writes a request's mutable columns and keeps its item in
+// step: rewritten while the request is pending, removed once it is not.
+// rd is the request's current revision when the caller has it decoded
+// (as stored), else nil.
+func (s *Service) saveRequest(ctx context.Context, q store.Q, r store.Request, rd *revisionData) error {
+	if err := q.UpdateRequest(ctx, r); err != nil {
+		return err
+	}
+	return s.syncItem(ctx, q, r, rd)
+}
+
+// saveRevision records rev as the new current revision of r (r.Revision
+// and r.Digest already name it) and saves r.
+func (s *Service) saveRevision(ctx context.Context, q store.Q, r store.Request, rev store.Revision) error {
+	if err := q.InsertRevision(ctx, rev); err != nil {
+		return err
+	}
+	rd, err := decodeRevision(rev)
+	if err != nil {
+		return err
+	}
+	return s.saveRequest(ctx, q, r, &rd)
+}
+
+func (s *Service) syncItem(ctx context.Context, q store.Q, r store.Request, rd *revisionData) error {
+	if r.State != store.ReqPending {
+		return q.DeletePendingItem(ctx, r.ID)
+	}
+	if rd == nil {
+		loaded, err := loadRevision(ctx, q, r.ID, r.Revision)
+		if err != nil {
+			return err
+		}
+		rd = &loaded
+	}
+	return putItem(ctx, q, r, *rd)
+}
+
+func putItem(ctx context.Context, q store.Q, r store.Request, rd revisionData) error {
+	item, err := json.Marshal(buildItem(r, rd))
+	if err != nil {
+		return err
+	}
+	return q.PutPendingItem(ctx, store.PendingItem{Seq: r.Seq, RequestID: r.ID, ChatID: r.ChatID, Item: string(item)})
+}
+
+// fillPendingItems rebuilds every pending item when the database asks for
+// it: once after the upgrade that added them (the requests already pending
+// had none), or after a bulk load that wrote requests without this
+// package. Other opens pay one small read.
+func (s *Service) fillPendingItems(ctx context.Context) error {
+	if stale, err := s.st.Read().PendingItemsStale(ctx); err != nil || !stale {
+		return err
+	}
+	return s.st.Write(ctx, func(q store.Q) error {
+		// Another process may have filled them since the look above.
+		if stale, err := q.PendingItemsStale(ctx); err != nil || !stale {
+			return err
+		}
+		if err := q.DeletePendingItems(ctx); err != nil {
+			return err
+		}
+		rs, vs, err := q.ListRequestsWithRevisions(ctx, store.RequestFilter{State: store.ReqPending})
+		if err != nil {
+			return err
+		}
+		decoded := map[string]revisionData{}
+		for i, r := range rs {
+			rd, ok := decoded[vs[i].Digest]
+			if !ok {
+				if rd, err = decodeRevision(vs[i]); err != nil {
+					return err
+				}
+				decoded[vs[i].Digest] = rd
+			}
+			if err := putItem(ctx, q, r, rd); err != nil {
+				return err
+			}
+		}
+		return q.ClearPendingItemsStale(ctx)
+	})
+}
+
+// PendingList is the stored pending list: one encoded RequestItem per open
+// request, in creation order.
+type PendingList struct {
+	items []string
+}
+
+// PendingItems reads the pending list of one chat, or of every active chat
+// when chatID is "" (archived chats are left out: their questions can no
+// longer be answered). It is the list Pending returns, without the
+// answers, deliveries and proposals that only full views carry, and
+// without decoding anything. Callers expire due requests first (ExpireDue).
+func (s *Service) PendingItems(ctx context.Context, chatID string) (PendingList, error) {
+	items, err := s.st.Read().PendingItemJSON(ctx, chatID)
+	return PendingList{items}, err
+}
+
+// Len is the number of open requests in the list.
+func (l PendingList) Len() int { return len(l.items) }
+
+// WriteTo writes the list as the `pending --json` document,
+// {"ok":true,"requests":[…]}, by copying the stored objects out.
+func (l PendingList) WriteTo(w io.Writer) (int64, error) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var n int64
+	put := func(s string) {
+		m, _ := bw.WriteString(s)
+		n += int64(m)
+	}
+	put(`{"ok":true,"requests":[`)
+	for i, it := range l.items {
+		if i > 0 {
+			put(",")
+		}
+		put(it)
+	}
+	put("]}")
+	return n, bw.Flush()
+}
+
+// Items decodes the list, for text output.
+func (l PendingList) Items() ([]RequestItem, error) {
+	out := make([]RequestItem, len(l.items))
+	for i, it := range l.items {
+		if err := json.Unmarshal([]byte(it), &out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

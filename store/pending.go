@@ -1,0 +1,111 @@
+package store
+
+import "context"
+
+// The pending list is materialised in pending_items: one finished JSON
+// object per pending request, kept by chat/ in the transaction that changes
+// the request. The store only keeps and reads the rows; what an item says
+// is chat's business.
+
+// PendingItem is the stored pending-list entry of one request.
+type PendingItem struct {
+	Seq       int64 // the request's seq
+	RequestID string
+	ChatID    string
+	Item      string // a JSON object
+}
+
+// PutPendingItem writes (or rewrites) a request's pending item.
+func (q Q) PutPendingItem(ctx context.Context, p PendingItem) error {
+	_, err := q.db.ExecContext(ctx,
+		`INSERT INTO pending_items (seq, request_id, chat_id, item) VALUES (?, ?, ?, ?)
+		 ON CONFLICT (seq) DO UPDATE SET request_id = excluded.request_id, chat_id = excluded.chat_id, item = excluded.item`,
+		p.Seq, p.RequestID, p.ChatID, p.Item)
+	return err
+}
+
+// DeletePendingItem removes a request's pending item, if it has one.
+func (q Q) DeletePendingItem(ctx context.Context, requestID string) error {
+	_, err := q.db.ExecContext(ctx, `DELETE FROM pending_items WHERE request_id = ?`, requestID)
+	return err
+}
+
+// DeletePendingItems removes every pending item, before a refill.
+func (q Q) DeletePendingItems(ctx context.Context) error {
+	_, err := q.db.ExecContext(ctx, `DELETE FROM pending_items`)
+	return err
+}
+
+// The pending list of every active chat walks the table in seq order and
+// skips the (few, indexed) archived chats, rather than gather rows chat by
+// chat and sort them, or read every chat to learn which are active.
+const (
+	pendingItemsAll = `SELECT item FROM pending_items
+		WHERE chat_id NOT IN (SELECT id FROM chats WHERE state = 'archived' AND id IS NOT NULL) ORDER BY seq`
+	pendingItemsOfChat = `SELECT item FROM pending_items WHERE chat_id = ? ORDER BY seq`
+)
+
+// PendingItemJSON returns the stored items in request creation order: of
+// one chat, or, when chatID is "", of every active chat (an archived chat's
+// questions can no longer be answered).
+func (q Q) PendingItemJSON(ctx context.Context, chatID string) ([]string, error) {
+	query, args := pendingItemsAll, []any(nil)
+	if chatID != "" {
+		query, args = pendingItemsOfChat, []any{chatID}
+	}
+	rows, err := q.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// PendingItems returns every stored item, in request creation order, for
+// checks that compare them with the requests.
+func (q Q) PendingItems(ctx context.Context) ([]PendingItem, error) {
+	rows, err := q.db.QueryContext(ctx, `SELECT seq, request_id, chat_id, item FROM pending_items ORDER BY seq`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []PendingItem
+	for rows.Next() {
+		var p PendingItem
+		if err := rows.Scan(&p.Seq, &p.RequestID, &p.ChatID, &p.Item); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// PendingItemsStale reports whether the pending items must be rebuilt:
+// migration 0005 asks for it for the requests that were pending before the
+// table existed, and so can a bulk load that wrote requests directly.
+func (q Q) PendingItemsStale(ctx context.Context) (bool, error) {
+	var stale bool
+	err := q.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pending_items_stale)`).Scan(&stale)
+	return stale, err
+}
+
+// MarkPendingItemsStale asks the next chat.Open to rebuild the pending
+// items. Bulk loads that write requests without chat/ call it.
+func (q Q) MarkPendingItemsStale(ctx context.Context) error {
+	_, err := q.db.ExecContext(ctx, `INSERT OR IGNORE INTO pending_items_stale (one) VALUES (1)`)
+	return err
+}
+
+// ClearPendingItemsStale records that the pending items are complete.
+func (q Q) ClearPendingItemsStale(ctx context.Context) error {
+	_, err := q.db.ExecContext(ctx, `DELETE FROM pending_items_stale`)
+	return err
+}

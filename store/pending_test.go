@@ -1,0 +1,153 @@
+package store
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestPendingItemsPlan: the list of every chat reads the items in seq
+// order without sorting them and finds archived chats through their
+// index; one chat's list reads its own rows through its index.
+func TestPendingItemsPlan(t *testing.T) {
+	t.Parallel()
+	s := openTemp(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{pendingItemsAll, []string{"SCAN pending_items", "INDEX chats_archived"}},
+		{strings.Replace(pendingItemsOfChat, "?", "'c'", 1), []string{"SEARCH pending_items USING INDEX pending_items_chat (chat_id=?)"}},
+	} {
+		rows, err := s.Read().db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, notused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		all := strings.Join(plan, " / ")
+		for _, w := range tc.want {
+			if !strings.Contains(all, w) {
+				t.Errorf("plan of %q lacks %q: %s", tc.query, w, all)
+			}
+		}
+		if strings.Contains(all, "TEMP B-TREE") || strings.Contains(all, "SCAN chats") && !strings.Contains(all, "INDEX") {
+			t.Errorf("plan of %q sorts or reads every chat: %s", tc.query, all)
+		}
+	}
+}
+
+// TestPendingItemRows: items are written, rewritten and removed by
+// request, listed in seq order without archived chats (unless asked for
+// by chat), and go with their chat when it is deleted.
+func TestPendingItemRows(t *testing.T) {
+	t.Parallel()
+	s := openTemp(t)
+	ctx := context.Background()
+	list := func(chatID string) []string {
+		t.Helper()
+		got, err := s.Read().PendingItemJSON(ctx, chatID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	err := s.Write(ctx, func(q Q) error {
+		for _, c := range []string{"ch_a", "ch_b"} {
+			if err := q.InsertChat(ctx, Chat{ID: c, Title: c, State: ChatActive}); err != nil {
+				return err
+			}
+		}
+		var items []PendingItem
+		for _, r := range []struct{ id, chat string }{{"rq_1", "ch_a"}, {"rq_2", "ch_b"}, {"rq_3", "ch_a"}} {
+			req, err := q.InsertRequest(ctx, Request{ID: r.id, ChatID: r.chat, RequestKey: r.id, State: ReqPending, Revision: 1, Digest: "d"})
+			if err != nil {
+				return err
+			}
+			items = append(items, PendingItem{Seq: req.Seq, RequestID: r.id, ChatID: r.chat, Item: `{"id":"` + r.id + `"}`})
+		}
+		// Written newest first: the list still follows seq.
+		for i := len(items) - 1; i >= 0; i-- {
+			if err := q.PutPendingItem(ctx, items[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := list(""); !reflect.DeepEqual(got, []string{`{"id":"rq_1"}`, `{"id":"rq_2"}`, `{"id":"rq_3"}`}) {
+		t.Fatalf("all = %v", got)
+	}
+	err = s.Write(ctx, func(q Q) error {
+		if err := q.PutPendingItem(ctx, PendingItem{Seq: 1, RequestID: "rq_1", ChatID: "ch_a", Item: `{"id":"rq_1","revision":2}`}); err != nil {
+			return err
+		}
+		if err := q.DeletePendingItem(ctx, "rq_3"); err != nil {
+			return err
+		}
+		return q.SetChatState(ctx, "ch_b", ChatArchived, 2)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := list(""); !reflect.DeepEqual(got, []string{`{"id":"rq_1","revision":2}`}) {
+		t.Fatalf("after rewrite, delete and archive: %v", got)
+	}
+	if got := list("ch_b"); !reflect.DeepEqual(got, []string{`{"id":"rq_2"}`}) {
+		t.Fatalf("the archived chat = %v", got)
+	}
+	if err := s.Write(ctx, func(q Q) error { return q.DeleteChat(ctx, "ch_a") }); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.Read().PendingItems(ctx)
+	if err != nil || len(all) != 1 || all[0].RequestID != "rq_2" {
+		t.Fatalf("after deleting a chat: %+v, %v", all, err)
+	}
+}
+
+// TestPendingItemsStaleMarker: a new database asks once for its items to
+// be built (the migration's marker); clearing and marking work.
+func TestPendingItemsStaleMarker(t *testing.T) {
+	t.Parallel()
+	s := openTemp(t)
+	ctx := context.Background()
+	stale := func() bool {
+		t.Helper()
+		v, err := s.Read().PendingItemsStale(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if !stale() {
+		t.Fatal("a migrated database is not marked")
+	}
+	for _, step := range []struct {
+		do   func(q Q) error
+		want bool
+	}{
+		{func(q Q) error { return q.ClearPendingItemsStale(ctx) }, false},
+		{func(q Q) error { return q.MarkPendingItemsStale(ctx) }, true},
+		{func(q Q) error { return q.MarkPendingItemsStale(ctx) }, true},
+		{func(q Q) error { return q.ClearPendingItemsStale(ctx) }, false},
+	} {
+		if err := s.Write(ctx, step.do); err != nil {
+			t.Fatal(err)
+		}
+		if got := stale(); got != step.want {
+			t.Fatalf("stale = %v, want %v", got, step.want)
+		}
+	}
+}
