@@ -54,9 +54,9 @@ type builtForm struct {
 // loadChat reads what the first frame of a chat shows: the newest page of
 // its transcript, the requests that page names, its pending requests with
 // their drafts and its newest run. Older pages are read when the user
-// scrolls up (loadOlder). The active question's form is built on another
-// goroutine while the rest is read, and the transcript entries are drawn
-// here, so the UI goroutine only installs them.
+// scrolls up (loadOlder). It also builds the active question's form and
+// draws the newest transcript entries, so the UI goroutine only installs
+// them.
 func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
@@ -73,7 +73,6 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 			}
 			snap.chatID = id
 		}
-		built := startBuild(ctx, svc, snap.chatID, p)
 		sc, err := svc.Screen(ctx, snap.chatID, transcriptPage)
 		if err != nil {
 			return snapshotMsg{err: err}
@@ -91,41 +90,31 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 				snap.drafts[liveKey(r)] = draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.Values, found: ok}
 			}
 		}
+		snap.built = buildActive(snap, p)
 		if p.width > 0 {
 			snap.entries = renderEntries(snap.messages, snap.requests, p.width, p.height)
-		}
-		if built != nil {
-			snap.built = <-built
 		}
 		return snap
 	}
 }
 
-// startBuild reads the question the screen will show and builds its form
-// on another goroutine; nil when there is nothing to build.
-func startBuild(ctx context.Context, svc *chat.Service, chatID string, p prep) <-chan *builtForm {
+// buildActive builds the form of the question the screen will show, from
+// the snapshot's draft; nil when there is none or it is already shown.
+func buildActive(snap snapshotMsg, p prep) *builtForm {
 	if p.formWidth <= 0 {
 		return nil
 	}
-	pend, err := svc.Pending(ctx, chatID)
-	if err != nil {
-		return nil
-	}
-	r, ok := pickActive(pend, p.active)
+	r, ok := pickActive(snap.pending, p.active)
 	if !ok || liveKey(r) == p.installed {
 		return nil
 	}
-	d, found, err := svc.LoadDraft(ctx, r.ID, r.Revision)
-	if err != nil {
+	d, ok := snap.drafts[liveKey(r)]
+	if !ok {
 		return nil
 	}
-	draft := draftFor(r, d.Values, found)
-	out := make(chan *builtForm, 1)
-	go func() {
-		live := buildLive(r, draft, p.formWidth, p.formHeight)
-		out <- &builtForm{key: liveKey(r), draft: draft, width: p.formWidth, height: p.formHeight, live: live}
-	}()
-	return out
+	draft := draftFor(r, d.draft, d.found)
+	return &builtForm{key: liveKey(r), draft: draft, width: p.formWidth, height: p.formHeight,
+		live: buildLive(r, draft, p.formWidth, p.formHeight)}
 }
 
 // pickActive is the question the form pane shows: the one shown before
