@@ -53,6 +53,8 @@ type model struct {
 	run      *chat.RunView
 	orphans  []chat.RunView
 	loaded   bool
+	// preloaded: the first chat load was started before the program, by Run.
+	preloaded bool
 	// elsewhere counts the questions waiting in other chats.
 	elsewhere int
 
@@ -120,6 +122,9 @@ func newModel(svc *chat.Service) *model {
 
 // Init implements tea.Model.
 func (m *model) Init() tea.Cmd {
+	if m.preloaded {
+		return tea.Batch(textarea.Blink, m.spin.Tick) // Run reads the chat
+	}
 	return tea.Batch(textarea.Blink, m.load(""), m.spin.Tick)
 }
 
