@@ -18,7 +18,7 @@ func TestPendingItemsPlan(t *testing.T) {
 		query string
 		want  []string
 	}{
-		{pendingItemsAll, []string{"SCAN pending_items", "INDEX chats_archived"}},
+		{pendingItemsAll, []string{"SCAN pending_items", "INDEX chats_state_updated (state=?)"}},
 		{strings.Replace(pendingItemsOfChat, "?", "'c'", 1), []string{"SEARCH pending_items USING INDEX pending_items_chat (chat_id=?)"}},
 	} {
 		rows, err := s.Read().db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+tc.query)
