@@ -89,6 +89,8 @@ type model struct {
 	driving   bool
 	spin      spinner.Model
 
+	frame string // the last View, until the next Update
+
 	status    string
 	statusErr bool
 	problems  []forms.Problem

@@ -15,6 +15,7 @@ import (
 
 // Update implements tea.Model.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.frame = "" // the screen may change
 	cmd := m.update(msg)
 	if rest := m.drawRest(); rest != nil {
 		cmd = tea.Batch(cmd, rest)

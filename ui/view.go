@@ -259,8 +259,16 @@ func (m *model) refreshTranscript() {
 	}
 }
 
-// View implements tea.Model.
+// View implements tea.Model. A frame depends only on the model, so it is
+// drawn once per change: Bubble Tea asks again, unchanged, when it quits.
 func (m *model) View() string {
+	if m.frame == "" {
+		m.frame = m.draw()
+	}
+	return m.frame
+}
+
+func (m *model) draw() string {
 	if m.mode == modeHelp {
 		m.help.ShowAll = true
 		m.help.Width = m.width
