@@ -127,18 +127,21 @@ func BenchmarkKeystroke(b *testing.B) {
 	}
 }
 
-// BenchmarkScroll is paging down a 2,000-message transcript and drawing.
+// BenchmarkScroll is the scroll-down key over a 2,000-message transcript
+// (Update and View, as the program runs them).
 func BenchmarkScroll(b *testing.B) {
 	svc, sum := largeService(b)
 	m := openScreen(b, svc, sum.BigRequestID)
 	withFullTranscript(b, m)
 	m.vp.GotoTop()
+	m.follow = false
+	down := tea.KeyMsg{Type: tea.KeyPgDown}
 	b.ReportAllocs()
 	for b.Loop() {
 		if m.vp.AtBottom() {
 			m.vp.GotoTop()
 		}
-		m.vp.PageDown()
+		m.Update(down)
 		_ = m.View()
 	}
 }
