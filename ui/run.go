@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"time"
 
@@ -32,7 +33,7 @@ func Run(ctx context.Context, svc *chat.Service, opts ...tea.ProgramOption) erro
 	root.preloaded = true
 	var m tea.Model = root
 	if os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1" {
-		m = firstFrame{m.(*model)}
+		m = firstFrame{model: root, at: os.Getenv("FOLLOWUP_FIRST_FRAME_AT"), logged: new(bool)}
 	}
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, opts...)...)
 	go func() {
@@ -89,16 +90,42 @@ func watch(ctx context.Context, svc *chat.Service, p *tea.Program) {
 // chat with its form loaded — so bench/run.sh can time start to first
 // frame (FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1). The work that would follow
 // that frame (cursor blink, drawing older transcript entries, counting
-// questions elsewhere) is not started: the floor quits the same way.
-type firstFrame struct{ *model }
+// questions elsewhere) is not started: the floor quits the same way. With
+// FOLLOWUP_FIRST_FRAME_AT=FILE it appends to FILE the wall-clock time, in
+// nanoseconds, at which that frame was drawn.
+type firstFrame struct {
+	*model
+	at     string
+	logged *bool
+}
+
+func (f firstFrame) complete() bool { return f.loaded && (len(f.pending) == 0 || f.live != nil) }
 
 // Update implements tea.Model.
 func (f firstFrame) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := f.model.Update(msg)
-	if f.loaded && (len(f.pending) == 0 || f.live != nil) {
+	if f.complete() {
 		// The frame for this update is written before the quit arrives,
 		// and the renderer flushes it on the way out.
 		return f, tea.Quit
 	}
 	return f, cmd
+}
+
+// View implements tea.Model.
+func (f firstFrame) View() string {
+	v := f.model.View()
+	if f.complete() && f.at != "" && !*f.logged {
+		*f.logged = true
+		logTime(f.at)
+	}
+	return v
+}
+
+// logTime appends the time now, in Unix nanoseconds, to a file.
+func logTime(path string) {
+	if fh, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+		fmt.Fprintln(fh, time.Now().UnixNano())
+		fh.Close()
+	}
 }

@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
@@ -41,7 +42,20 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-func (m model) View() string { return m.form.View() }
+func (m model) View() string {
+	v := m.form.View()
+	if at := os.Getenv("FOLLOWUP_FIRST_FRAME_AT"); m.exitFirst && at != "" && !logged {
+		// The first frame, as followup logs its own (ui.firstFrame).
+		logged = true
+		if fh, err := os.OpenFile(at, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			fmt.Fprintln(fh, time.Now().UnixNano())
+			fh.Close()
+		}
+	}
+	return v
+}
+
+var logged bool
 
 func main() {
 	lipgloss.HasDarkBackground() // as followup does before it owns the terminal
