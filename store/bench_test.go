@@ -58,20 +58,7 @@ func TestListQueriesUseIndexes(t *testing.T) {
 	}
 	defer db.Close()
 	for name, q := range listQueries {
-		rows, err := db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, notused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
+		plan := store.QueryPlan(t, db, q)
 		for _, line := range plan {
 			full := strings.HasPrefix(line, "SCAN ") && !strings.Contains(line, " INDEX ")
 			unbounded := strings.HasPrefix(line, "SCAN ") && !strings.Contains(q, "LIMIT")

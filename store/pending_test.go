@@ -13,7 +13,6 @@ import (
 func TestPendingItemsPlan(t *testing.T) {
 	t.Parallel()
 	s := openTemp(t)
-	ctx := context.Background()
 	for _, tc := range []struct {
 		query string
 		want  []string
@@ -21,21 +20,7 @@ func TestPendingItemsPlan(t *testing.T) {
 		{pendingItemsAll, []string{"SCAN pending_items", "INDEX chats_state_updated (state=?)"}},
 		{strings.Replace(pendingItemsOfChat, "?", "'c'", 1), []string{"SEARCH pending_items USING INDEX pending_items_chat (chat_id=?)"}},
 	} {
-		rows, err := s.Read().db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+tc.query)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, notused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
-		all := strings.Join(plan, " / ")
+		all := strings.Join(queryPlan(t, s.Read().db, tc.query), " / ")
 		for _, w := range tc.want {
 			if !strings.Contains(all, w) {
 				t.Errorf("plan of %q lacks %q: %s", tc.query, w, all)
