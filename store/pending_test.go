@@ -100,6 +100,17 @@ func TestPendingItemRows(t *testing.T) {
 	if err != nil || len(all) != 1 || all[0].RequestID != "rq_2" {
 		t.Fatalf("after deleting a chat: %+v, %v", all, err)
 	}
+	// A write that knows nothing of the list (a process from before it)
+	// still takes a closed request's entry away.
+	if err := s.Write(ctx, func(q Q) error {
+		_, err := q.db.ExecContext(ctx, `UPDATE requests SET state = 'answered' WHERE id = 'rq_2'`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := list("ch_b"); len(got) != 0 {
+		t.Fatalf("an answered request is still listed: %v", got)
+	}
 }
 
 // TestPendingItemsStaleMarker: a new database asks once for its items to

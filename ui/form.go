@@ -22,7 +22,11 @@ func (m *model) ensureLive() tea.Cmd {
 		return nil
 	}
 	k := liveKey(r)
-	if k == m.liveKey || k == m.loadingKey {
+	if k == m.liveKey {
+		m.built = nil // a load built it again: the one on screen stays
+		return nil
+	}
+	if k == m.loadingKey {
 		return nil
 	}
 	m.loadingKey = k

@@ -29,7 +29,11 @@ type prep struct {
 
 // prep describes the screen as it is now, for the next load.
 func (m *model) prep() prep {
-	return prep{active: m.active, installed: m.liveKey, formWidth: m.formWidth(), formHeight: m.formHeight(), width: m.width, height: m.height}
+	p := prep{active: m.active, installed: m.liveKey}
+	if m.sized { // the size is the terminal's, not a default
+		p.formWidth, p.formHeight, p.width, p.height = m.formWidth(), m.formHeight(), m.width, m.height
+	}
+	return p
 }
 
 // load reads a chat ("" = the newest) and prepares its frame. The
@@ -37,7 +41,7 @@ func (m *model) prep() prep {
 // a reload finds them cached.
 func (m *model) load(chatID string) tea.Cmd {
 	p := m.prep()
-	if m.loaded && chatID == m.chatID {
+	if chatID != "" && chatID == m.shown {
 		p.width = 0
 	}
 	return loadChat(m.svc, chatID, p)
@@ -157,6 +161,7 @@ type elsewhereMsg struct {
 	chatID  string
 	n       int
 	orphans []chat.RunView
+	err     error // reading the orphans failed: the last list stands
 }
 
 // countElsewhere runs after a snapshot, off the first frame's path.
@@ -164,7 +169,7 @@ func countElsewhere(svc *chat.Service, chatID string) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
 		n, _ := svc.PendingElsewhere(ctx, chatID)
-		orphans, _ := svc.Orphaned(ctx)
-		return elsewhereMsg{chatID, n, orphans}
+		orphans, err := svc.Orphaned(ctx)
+		return elsewhereMsg{chatID, n, orphans, err}
 	}
 }

@@ -147,3 +147,70 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 		t.Fatalf("the lines in view moved:\n%s\n--- before ---\n%s", got, before)
 	}
 }
+
+// A request card far up the transcript that changes while the user reads
+// older lines is redrawn in place: the lines in view do not move.
+func TestCardChangeKeepsTheLinesInView(t *testing.T) {
+	t.Parallel()
+	m, _ := openModel(t)
+	var msgs []chat.Message
+	for i := 1; i <= 200; i++ {
+		msgs = append(msgs, chat.Message{ID: int64(i), Role: "assistant", Content: fmt.Sprintf("message %d", i)})
+	}
+	msgs[149] = chat.Message{ID: 150, Role: "request", RequestID: "rq_1"}
+	card := chat.RequestView{RequestItem: chat.RequestItem{ID: "rq_1", Title: "Pick a region", State: "pending"}}
+	snap := func(state string) snapshotMsg {
+		r := card
+		r.State = state
+		return snapshotMsg{chatID: "ch_1", chat: &chat.ChatView{ID: "ch_1", State: "active"}, messages: msgs,
+			requests: map[string]chat.RequestView{"rq_1": r}}
+	}
+	m.Update(snap("pending"))
+	drawAll(m)
+	m.follow = false
+	m.vp.SetYOffset(100)
+	before := m.vp.View()
+	if !strings.Contains(before, "message 3") {
+		t.Fatalf("not scrolled up: %s", before)
+	}
+	m.Update(snap("expired"))
+	drawAll(m)
+	if got := m.vp.View(); got != before {
+		t.Fatalf("the lines in view moved:\n%s\n--- before ---\n%s", got, before)
+	}
+	if !strings.Contains(m.vpContent, "expired") {
+		t.Fatal("the changed card was not redrawn")
+	}
+}
+
+// Switching to another chat prepares its frame too; a reload of the chat
+// on screen does not draw its transcript again.
+func TestChatSwitchIsPrepared(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	m, svc := openModel(t)
+	first, _ := svc.Send(ctx, "", "Check deployment", "")
+	svc.Drive(ctx, first.RunID)
+	second, _ := svc.Send(ctx, "", "Plan a trip", "")
+	svc.Drive(ctx, second.RunID)
+	m.Update(loadChat(svc, second.ChatID, m.prep())())
+	if m.shown != second.ChatID {
+		t.Fatalf("shown = %q", m.shown)
+	}
+	if s := m.load(second.ChatID)().(snapshotMsg); s.entries != nil {
+		t.Fatal("a reload drew the transcript on screen again")
+	}
+	s := m.load(first.ChatID)().(snapshotMsg)
+	if len(s.entries) == 0 || s.built == nil {
+		t.Fatal("switching chats prepared nothing")
+	}
+}
+
+// drawAll runs the drawRest commands Update schedules until the whole
+// transcript is drawn.
+func drawAll(m *model) {
+	for m.tr.undrawn > 0 {
+		m.tr.drawing = false
+		m.Update(m.drawRest()())
+	}
+}

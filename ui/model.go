@@ -43,6 +43,7 @@ type model struct {
 	help help.Model
 
 	width, height int
+	sized         bool // width and height are the terminal's
 
 	chatID   string
 	newChat  bool
@@ -53,6 +54,7 @@ type model struct {
 	run      *chat.RunView
 	orphans  []chat.RunView
 	loaded   bool
+	shown    string // the chat whose transcript is on screen
 	// preloaded: the first chat load was started before the program, by Run.
 	preloaded bool
 	// elsewhere counts the questions waiting in other chats.

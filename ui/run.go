@@ -24,7 +24,7 @@ func Run(ctx context.Context, svc *chat.Service, opts ...tea.ProgramOption) erro
 	// The first load prepares its frame at the terminal's size, which
 	// Bubble Tea then reports as no change.
 	if w, h, err := term.GetSize(os.Stdout.Fd()); err == nil && w > 0 && h > 0 {
-		root.width, root.height = w, h
+		root.width, root.height, root.sized = w, h, true
 		root.layout()
 	}
 	// The chat is read while the program takes over the terminal.

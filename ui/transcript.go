@@ -50,9 +50,9 @@ type renderedEntry struct {
 func newTranscript() *transcript { return &transcript{cache: map[int64]renderedEntry{}} }
 
 // render draws the entries at width, newest first, and joins them. Once
-// need lines are drawn, the older entries not drawn yet are left out
-// (undrawn counts them) for drawRest to draw off the UI goroutine; need 0
-// draws all. The result is reused until msgs, reqs or width change; change
+// need lines are drawn, the older entries never drawn at this width are
+// left out (undrawn counts them) for drawRest to draw off the UI
+// goroutine; need 0 draws all. The result is reused until msgs, reqs or width change; change
 // them by replacing the slice or map, not in place.
 func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestView, width, need int) string {
 	width = max(width, 10)
@@ -67,8 +67,12 @@ func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestVie
 		m := msgs[i]
 		version := entryVersion(m, reqs)
 		e, ok := t.cache[m.ID]
-		if !ok || e.width != width || e.version != version {
-			if need > 0 && lines >= need {
+		drawn := ok && e.width == width
+		if !drawn || e.version != version {
+			// Only entries never drawn at this width wait for drawRest; one
+			// that changed (a request card) is redrawn now, so nothing
+			// already on screen goes missing.
+			if !drawn && need > 0 && lines >= need {
 				t.undrawn = i + 1
 				break
 			}

@@ -32,7 +32,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		// huh asks for the size whenever a form starts: only a real change
 		// reflows.
 		changed := msg.Width != m.width || msg.Height != m.height
-		m.width, m.height = msg.Width, msg.Height
+		m.width, m.height, m.sized = msg.Width, msg.Height, true
 		m.layout()
 		if changed && m.live != nil && m.mode == modeNormal {
 			// A fixed height cannot grow back: rebuild at the new size.
@@ -111,7 +111,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case olderMsg:
 		return m.onOlder(msg)
 	case elsewhereMsg:
-		m.orphans = msg.orphans
+		if msg.err == nil {
+			m.orphans = msg.orphans
+		}
 		if msg.chatID == m.chatID {
 			m.elsewhere = msg.n
 		}
@@ -199,6 +201,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	}
 	m.loaded = true
 	m.chatID, m.chat, m.messages, m.requests, m.run = s.chatID, s.chat, s.messages, s.requests, s.run
+	m.shown = s.chatID
 	if s.chatID == "" {
 		m.orphans = s.orphans // with a chat open, they come with the count of questions elsewhere
 	}

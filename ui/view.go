@@ -242,7 +242,13 @@ func (m *model) fitTranscript(pane string) {
 }
 
 func (m *model) refreshTranscript() {
-	content := m.tr.render(m.messages, m.requests, m.width, m.height)
+	// Following the newest line, the screenful above it is all that shows;
+	// scrolled up, everything is drawn now so the lines in view stay put.
+	need := 0
+	if m.follow {
+		need = m.height
+	}
+	content := m.tr.render(m.messages, m.requests, m.width, need)
 	if m.streaming != "" {
 		content += "\n\n" + stAgent.Render("agent") + "\n" +
 			lipgloss.NewStyle().Width(m.width-2).PaddingLeft(2).Render(forms.SanitizeBlock(m.streaming))

@@ -23,3 +23,12 @@ CREATE TABLE pending_items_stale (
     one INTEGER PRIMARY KEY CHECK (one = 1)
 );
 INSERT INTO pending_items_stale (one) VALUES (1);
+
+-- A request that leaves pending takes its entry with it even when the
+-- change comes from a process that predates the table (one still running
+-- through an upgrade); chat/ deletes it in the same transaction anyway.
+CREATE TRIGGER pending_items_close AFTER UPDATE OF state ON requests
+WHEN NEW.state <> 'pending'
+BEGIN
+    DELETE FROM pending_items WHERE request_id = NEW.id;
+END;
