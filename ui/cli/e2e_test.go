@@ -101,7 +101,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 func TestUsageErrorsInJSON(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "uj.db")
-	for _, args := range [][]string{{"bogus", "--json"}, {"answer", "rq_1", "--json"}, {"--json", "pending", "--frob"}} {
+	for _, args := range [][]string{{"bogus", "--json"}, {"answer", "rq_1", "--json"}, {"--json", "pending", "--frob"}, {"--json"}} {
 		r := runCLI(t, db, args...)
 		if r.code != 2 || decode(t, r)["error"].(map[string]any)["code"] != "USAGE" {
 			t.Errorf("%v: exit %d, stdout %q", args, r.code, r.stdout)

@@ -33,6 +33,9 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 	if err == nil && a.Command != "" {
 		err = a.Check()
 	}
+	if err == nil && a.Command == "" && a.JSON {
+		err = &UsageError{"--json goes with a command, as in followup pending --json; without one followup opens the chat screen"}
+	}
 	if err != nil {
 		if wantsJSON(argv) {
 			fmt.Fprintln(stdout, string(chat.ErrorJSON(&chat.Error{Code: CodeUsage, Message: err.Error()})))
