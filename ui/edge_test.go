@@ -149,3 +149,47 @@ func TestAcceptedProposalWinsOverKeptDraft(t *testing.T) {
 		t.Fatalf("environment = %v, want the accepted production", got)
 	}
 }
+
+// Help taller than a small terminal scrolls: the first line shows first,
+// every binding can be reached, and no frame is taller than the screen.
+func TestHelpScrollsOnASmallScreen(t *testing.T) {
+	t.Parallel()
+	m, _ := openModel(t)
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 14})
+	m.Update(tea.KeyMsg{Type: tea.KeyF1})
+	seen := map[string]bool{}
+	v := m.View()
+	if !strings.Contains(v, "Keys") || !strings.Contains(v, "scroll") {
+		t.Fatalf("help does not start at its top or does not say it scrolls:\n%s", v)
+	}
+	for range 20 {
+		if n := strings.Count(v, "\n") + 1; n > 14 {
+			t.Fatalf("a help frame of %d lines on a 14-line screen", n)
+		}
+		for _, l := range strings.Split(v, "\n") {
+			seen[strings.TrimSpace(l)] = true
+		}
+		m.Update(tea.KeyMsg{Type: tea.KeyDown})
+		v = m.View()
+	}
+	all := strings.Join(mapKeys(seen), "\n")
+	for _, g := range defaultKeys().FullHelp() {
+		for _, b := range g {
+			if !strings.Contains(all, b.Help().Desc) {
+				t.Errorf("%q never shown", b.Help().Desc)
+			}
+		}
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if m.mode == modeHelp {
+		t.Fatal("esc did not close help")
+	}
+}
+
+func mapKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

@@ -17,8 +17,25 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch m.mode {
 	case modeHelp:
-		if m.matches(msg, k.Help) || msg.String() == "esc" || msg.String() == "q" {
+		switch msg.String() {
+		case "up", "k":
+			m.helpTop--
+		case "down", "j":
+			m.helpTop++
+		case "pgup":
+			m.helpTop -= max(1, m.height-2)
+		case "pgdown", " ":
+			m.helpTop += max(1, m.height-2)
+		case "home", "g":
+			m.helpTop = 0
+		case "end", "G":
+			m.helpTop = 1 << 20 // clamped when drawn
+		case "esc", "q":
 			m.closeMode()
+		default:
+			if m.matches(msg, k.Help) {
+				m.closeMode()
+			}
 		}
 		return m, nil
 	case modeChats:
@@ -33,6 +50,7 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case m.matches(msg, k.Help):
 		m.openMode(modeHelp)
+		m.helpTop = 0
 		return m, nil
 	case m.matches(msg, k.Chats):
 		m.openMode(modeChats)

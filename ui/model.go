@@ -91,7 +91,8 @@ type model struct {
 	driving   bool
 	spin      spinner.Model
 
-	frame string // the last View, until the next Update
+	frame   string // the last View, until the next Update
+	helpTop int    // the first help line shown when help does not fit
 
 	status    string
 	statusErr bool

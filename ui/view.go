@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/bubbles/key"
 	"sort"
 	"strings"
 	"time"
@@ -277,15 +278,24 @@ func (m *model) View() string {
 func (m *model) draw() string {
 	if m.mode == modeHelp {
 		m.help.ShowAll = true
-		m.help.Width = m.width
-		// Columns two at a time, so every binding fits a narrow terminal.
-		groups := m.keys.FullHelp()
+		m.help.Width = 0 // columns are fitted here, not cut
+		// Groups side by side while they fit the width, else one a row.
 		rows := []string{stBold.Render(" Keys"), ""}
-		for i := 0; i < len(groups); i += 2 {
-			rows = append(rows, m.help.FullHelpView(groups[i:min(i+2, len(groups))]), "")
+		var line []string
+		used := 0
+		for _, g := range m.keys.FullHelp() {
+			col := m.help.FullHelpView([][]key.Binding{g})
+			w := lipgloss.Width(col) + 4
+			if len(line) > 0 && used+w > m.width {
+				rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, line...), "")
+				line, used = nil, 0
+			}
+			line, used = append(line, col+"    "), used+w
 		}
-		rows = append(rows, stDim.Render(" f1 or esc closes help"))
-		return lipgloss.JoinVertical(lipgloss.Left, rows...)
+		if len(line) > 0 {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, line...), "")
+		}
+		return m.helpWindow(strings.Split(lipgloss.JoinVertical(lipgloss.Left, rows...), "\n"))
 	}
 	if m.mode == modeChats {
 		return m.chatsView()
@@ -335,4 +345,18 @@ func (m *model) chatsView() string {
 		b.WriteString(stDim.Render("  no chats yet — n starts one") + "\n")
 	}
 	return b.String()
+}
+
+// helpWindow shows the help lines that fit the screen, from m.helpTop, with
+// a footer saying how to scroll when they do not all fit.
+func (m *model) helpWindow(lines []string) string {
+	avail := max(1, m.height-1)
+	if len(lines) <= avail {
+		m.helpTop = 0
+		return strings.Join(append(lines, stDim.Render(" f1 or esc closes help")), "\n")
+	}
+	m.helpTop = min(max(0, m.helpTop), len(lines)-avail)
+	end := m.helpTop + avail
+	footer := fmt.Sprintf(" ↑/↓ pgup/pgdn scroll (%d–%d of %d) · f1 or esc closes help", m.helpTop+1, end, len(lines))
+	return strings.Join(append(lines[m.helpTop:end:end], stDim.Render(footer)), "\n")
 }
