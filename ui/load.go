@@ -36,16 +36,10 @@ func (m *model) prep() prep {
 	return p
 }
 
-// load reads a chat ("" = the newest) and prepares its frame. The
-// transcript entries are drawn by the load only for a chat not yet shown:
-// a reload finds them cached.
-func (m *model) load(chatID string) tea.Cmd {
-	p := m.prep()
-	if chatID != "" && chatID == m.shown {
-		p.width = 0
-	}
-	return loadChat(m.svc, chatID, p)
-}
+// load reads a chat ("" = the newest) and prepares its frame: a reload
+// too draws the newest screenful of entries, so a new message reaches the
+// screen drawn (its markdown rendered) off the UI goroutine.
+func (m *model) load(chatID string) tea.Cmd { return loadChat(m.svc, chatID, m.prep()) }
 
 // builtForm is a form built by a load, for the question and draft named.
 type builtForm struct {

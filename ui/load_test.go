@@ -183,9 +183,9 @@ func TestCardChangeKeepsTheLinesInView(t *testing.T) {
 	}
 }
 
-// Switching to another chat prepares its frame too; a reload of the chat
-// on screen does not draw its transcript again.
-func TestChatSwitchIsPrepared(t *testing.T) {
+// Switching to another chat prepares its frame too, and a reload draws
+// the newest entries (a new message among them) off the UI goroutine.
+func TestChatSwitchAndReloadArePrepared(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	m, svc := openModel(t)
@@ -193,12 +193,17 @@ func TestChatSwitchIsPrepared(t *testing.T) {
 	svc.Drive(ctx, first.RunID)
 	second, _ := svc.Send(ctx, "", "Plan a trip", "")
 	svc.Drive(ctx, second.RunID)
-	m.Update(loadChat(svc, second.ChatID, m.prep())())
-	if m.shown != second.ChatID {
-		t.Fatalf("shown = %q", m.shown)
+	m.Update(m.load(second.ChatID)())
+	if _, err := svc.Send(ctx, second.ChatID, "and add a museum day", ""); err != nil {
+		t.Fatal(err)
 	}
-	if s := m.load(second.ChatID)().(snapshotMsg); s.entries != nil {
-		t.Fatal("a reload drew the transcript on screen again")
+	reload := m.load(second.ChatID)().(snapshotMsg)
+	newest := reload.messages[len(reload.messages)-1]
+	if _, ok := reload.entries[newest.ID]; !ok || !strings.Contains(reload.entries[newest.ID].text, "museum") {
+		t.Fatal("a reload did not draw the new message")
+	}
+	if reload.built != nil {
+		t.Fatal("a reload built the form on screen again")
 	}
 	s := m.load(first.ChatID)().(snapshotMsg)
 	if len(s.entries) == 0 || s.built == nil {

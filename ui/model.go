@@ -54,7 +54,6 @@ type model struct {
 	run      *chat.RunView
 	orphans  []chat.RunView
 	loaded   bool
-	shown    string // the chat whose transcript is on screen
 	// preloaded: the first chat load was started before the program, by Run.
 	preloaded bool
 	// elsewhere counts the questions waiting in other chats.
