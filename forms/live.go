@@ -28,6 +28,7 @@ type Live struct {
 	form  *huh.Form
 	base  *huh.Theme // the theme as given
 	muted *huh.Theme // the same theme with values drawn as suggestions
+	hold  hold       // keys waiting for a focus move to land
 }
 
 // Form is the huh form to embed. Call its Init when installing it (huh #421).
@@ -206,8 +207,24 @@ func (l *Live) Suggested(name string) bool {
 
 // Update forwards a message to the form. Typing into a field that still
 // shows a suggestion replaces the suggestion, as typing over a selected
-// default does, instead of appending to it.
+// default does, instead of appending to it. Keys that follow a tab before
+// huh has moved the focus wait for the move (live_hold.go).
 func (l *Live) Update(msg tea.Msg) tea.Cmd {
+	taken, cmd := l.holding(msg)
+	if taken {
+		return cmd
+	}
+	before := l.form.GetFocusedField()
+	cmds := []tea.Cmd{cmd, l.update(msg)}
+	if k, ok := msg.(tea.KeyMsg); ok && l.movesFocus(k) && l.form.GetFocusedField() == before {
+		cmds = append(cmds, l.startHold(before))
+	} else {
+		cmds = append(cmds, l.landed())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (l *Live) update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyMsg); ok && (k.Type == tea.KeyRunes || k.Type == tea.KeySpace) {
 		if s := l.focusedSlot(); s != nil && s.suggested && s.resync != nil {
 			s.quiet = true // clearing is not yet the user's edit

@@ -284,3 +284,64 @@ func TestParseNumberText(t *testing.T) {
 		}
 	}
 }
+
+// Keys read in the same burst as a tab (pasted text, fast typing) reach
+// the field the tab moves to, not the one it leaves; with nowhere to move,
+// they are not lost.
+func TestKeysAfterTabLandOnTheNextField(t *testing.T) {
+	def := Definition{Title: "t", Fields: []Field{{Name: "a", Type: Text}, {Name: "b", Type: Text}}}
+	l := start(def, nil, nil, nil)
+	// One read: "x", tab, "yz" — huh's focus move comes back after them.
+	var pending []tea.Cmd
+	for _, k := range []tea.KeyMsg{typed("x"), press(tea.KeyTab), typed("y"), typed("z")} {
+		pending = append(pending, l.Update(k))
+	}
+	pumpLive(l, pending)
+	if v := l.Values(); v["a"] != "x" || v["b"] != "yz" {
+		t.Fatalf("values %v, want a=x b=yz", v)
+	}
+	// Shift+tab on the first field moves nowhere: the keys still arrive.
+	l = start(def, nil, nil, nil)
+	pumpLive(l, []tea.Cmd{l.Update(press(tea.KeyShiftTab)), l.Update(typed("q"))})
+	if v := l.Values(); v["a"] != "q" {
+		t.Fatalf("values %v, want a=q", v)
+	}
+}
+
+// pumpLive runs commands and feeds their messages back through l, as the
+// program would, until nothing is left (timers included, up to holdFor).
+func pumpLive(l *Live, cmds []tea.Cmd) {
+	queue := cmds
+	for n := 0; len(queue) > 0 && n < 200; n++ {
+		c := queue[0]
+		queue = queue[1:]
+		for _, m := range runFor(c, holdFor+40*time.Millisecond) {
+			if batch, ok := m.(tea.BatchMsg); ok {
+				queue = append(queue, batch...)
+				continue
+			}
+			if seq := asCmds(m); seq != nil {
+				queue = append(queue, seq...)
+				continue
+			}
+			queue = append(queue, l.Update(m))
+		}
+	}
+}
+
+func runFor(c tea.Cmd, d time.Duration) []tea.Msg {
+	if c == nil {
+		return nil
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- c() }()
+	select {
+	case m := <-ch:
+		if m == nil {
+			return nil
+		}
+		return []tea.Msg{m}
+	case <-time.After(d):
+		return nil
+	}
+}

@@ -1,0 +1,86 @@
+package forms
+
+import (
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+)
+
+// holdFor bounds how long keys wait for a focus move to land.
+const holdFor = 60 * time.Millisecond
+
+// huh moves focus with a message its field sends back after a tab, shift+tab
+// or enter, so keys read in the same burst (pasted text, fast typing) would
+// reach the field being left. Live holds the keys that arrive before the
+// move lands and replays them on the field it lands on; when no move comes
+// (the first or last field, a submit), they are replayed after holdFor.
+type hold struct {
+	on    bool
+	from  huh.Field // the field focused when the move key arrived
+	until time.Time
+	seq   int
+	keys  []tea.KeyMsg
+}
+
+// releaseMsg ends a hold that no focus move ended.
+type releaseMsg struct{ seq int }
+
+// movesFocus reports whether a key sent to the focused field may move the
+// focus: tab and shift+tab always, enter except in a multi-line text field.
+func (l *Live) movesFocus(k tea.KeyMsg) bool {
+	switch k.Type {
+	case tea.KeyTab, tea.KeyShiftTab:
+		return true
+	case tea.KeyEnter:
+		s := l.focusedSlot()
+		return s == nil || s.f.Type != Textarea
+	}
+	return false
+}
+
+// holding takes msg when it belongs to a hold: a key held, or the hold's
+// end. It returns whether msg was taken and what to run.
+func (l *Live) holding(msg tea.Msg) (bool, tea.Cmd) {
+	if r, ok := msg.(releaseMsg); ok {
+		if l.hold.on && r.seq == l.hold.seq {
+			return true, l.release()
+		}
+		return true, nil
+	}
+	k, ok := msg.(tea.KeyMsg)
+	if !ok || !l.hold.on {
+		return false, nil
+	}
+	if time.Now().After(l.hold.until) {
+		return false, l.release() // the release message was lost: do not hold on
+	}
+	l.hold.keys = append(l.hold.keys, k)
+	return true, nil
+}
+
+// startHold holds the keys that follow a move key until the focus moves.
+func (l *Live) startHold(from huh.Field) tea.Cmd {
+	l.hold.seq++
+	seq := l.hold.seq
+	l.hold.on, l.hold.from, l.hold.until, l.hold.keys = true, from, time.Now().Add(holdFor), nil
+	return tea.Tick(holdFor, func(time.Time) tea.Msg { return releaseMsg{seq} })
+}
+
+// landed ends the hold once the focus has moved, replaying the held keys.
+func (l *Live) landed() tea.Cmd {
+	if l.hold.on && l.form.GetFocusedField() != l.hold.from {
+		return l.release()
+	}
+	return nil
+}
+
+func (l *Live) release() tea.Cmd {
+	keys := l.hold.keys
+	l.hold.on, l.hold.from, l.hold.keys = false, nil, nil
+	cmds := make([]tea.Cmd, 0, len(keys))
+	for _, k := range keys {
+		cmds = append(cmds, l.Update(k))
+	}
+	return tea.Batch(cmds...)
+}
