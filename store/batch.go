@@ -327,18 +327,24 @@ func (q Q) SetCacheSize(ctx context.Context, kib int) error {
 	return err
 }
 
+// resumableRuns selects cols of the unfinished runs that resuming would
+// drive. The "+" keep the plan starting from the few runs named in the
+// subquery, not by walking runs_state or every active chat's runs.
+func resumableRuns(cols string) string {
+	return `SELECT ` + cols + ` FROM runs r JOIN chats c ON c.id = r.chat_id
+		WHERE +c.state = 'active' AND +r.state IN ('running', 'waiting_input') AND r.id IN (
+			SELECT id FROM runs WHERE state = 'running'
+			UNION ALL SELECT run_id FROM deliveries WHERE state IN ('pending', 'unknown'))
+		ORDER BY r.state <> 'running', r.seq`
+}
+
 // ResumableRuns lists the unfinished runs of active chats that resuming
 // could move on: running ones (first, oldest first), then waiting ones with
 // an answer or cancellation not yet delivered (pending or unknown). One query instead
 // of one per waiting run; whether a live process holds a run is the lease's
 // business, checked by the caller.
 func (q Q) ResumableRuns(ctx context.Context) ([]Run, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT `+prefixed("r.", runCols)+` FROM runs r JOIN chats c ON c.id = r.chat_id
-		-- "+r.state": find the runs from these few ids, not by walking runs_state
-		WHERE c.state = 'active' AND +r.state IN ('running', 'waiting_input') AND r.id IN (
-			SELECT id FROM runs WHERE state = 'running'
-			UNION ALL SELECT run_id FROM deliveries WHERE state IN ('pending', 'unknown'))
-		ORDER BY r.state <> 'running', r.seq`)
+	rows, err := q.db.QueryContext(ctx, resumableRuns(prefixed("r.", runCols)))
 	if err != nil {
 		return nil, err
 	}

@@ -30,16 +30,13 @@ var listQueries = map[string]string{
 	"chats":                `SELECT id FROM chats ORDER BY updated_at DESC, id LIMIT 200`,
 	"latest run":           `SELECT id FROM runs WHERE chat_id = 'c' ORDER BY seq DESC LIMIT 1`,
 	"runs in state":        `SELECT id FROM runs WHERE state = 'running' ORDER BY seq`,
-	"resumable runs": `SELECT r.id FROM runs r JOIN chats c ON c.id = r.chat_id WHERE c.state = 'active'
-		AND +r.state IN ('running', 'waiting_input') AND r.id IN (SELECT id FROM runs WHERE state = 'running'
-		UNION ALL SELECT run_id FROM deliveries WHERE state IN ('pending', 'unknown'))
-		ORDER BY r.state <> 'running', r.seq`,
-	"run deliveries":     `SELECT id FROM deliveries WHERE run_id = 'r' AND state = 'pending' ORDER BY id`,
-	"request deliveries": `SELECT id FROM deliveries WHERE request_id IN ('a', 'b') ORDER BY id`,
-	"chat deliveries":    `SELECT id FROM deliveries WHERE request_id IN (SELECT id FROM requests WHERE chat_id = 'c') ORDER BY id`,
-	"pending proposals":  `SELECT id FROM proposals WHERE request_id IN ('a', 'b') AND state = 'pending' ORDER BY created_at, id`,
-	"answers":            `SELECT request_id FROM answers WHERE request_id IN ('a', 'b')`,
-	"receipts of a chat": `SELECT command_id FROM receipts WHERE chat_id = 'c'`,
+	"resumable runs":       store.ResumableRunsQuery,
+	"run deliveries":       `SELECT id FROM deliveries WHERE run_id = 'r' AND state = 'pending' ORDER BY id`,
+	"request deliveries":   `SELECT id FROM deliveries WHERE request_id IN ('a', 'b') ORDER BY id`,
+	"chat deliveries":      `SELECT id FROM deliveries WHERE request_id IN (SELECT id FROM requests WHERE chat_id = 'c') ORDER BY id`,
+	"pending proposals":    `SELECT id FROM proposals WHERE request_id IN ('a', 'b') AND state = 'pending' ORDER BY created_at, id`,
+	"answers":              `SELECT request_id FROM answers WHERE request_id IN ('a', 'b')`,
+	"receipts of a chat":   `SELECT command_id FROM receipts WHERE chat_id = 'c'`,
 }
 
 // TestListQueriesUseIndexes checks with EXPLAIN QUERY PLAN that no list

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -23,4 +24,16 @@ func queryPlan(t testing.TB, db DBTX, q string) []string {
 		plan = append(plan, detail)
 	}
 	return plan
+}
+
+// The runs to resume are found from the few the subquery names, whatever
+// indexes the chats have: walking every active chat's runs reads much of
+// the file (a chats-by-state index once made the planner do that).
+func TestResumableRunsPlan(t *testing.T) {
+	t.Parallel()
+	s := openTemp(t)
+	plan := queryPlan(t, s.Read().db, resumableRuns("r.id"))
+	if len(plan) == 0 || !strings.HasPrefix(plan[0], "SEARCH r USING INDEX sqlite_autoindex_runs_1 (id=?)") {
+		t.Fatalf("plan: %s", strings.Join(plan, " / "))
+	}
 }
