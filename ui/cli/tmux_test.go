@@ -120,6 +120,22 @@ func TestDraftSurvivesKill(t *testing.T) {
 	}
 }
 
+// A whole answer typed in one burst (as a paste or a fast typist sends it)
+// fills the fields the tabs move to.
+func TestBurstWithTabsFillsEachField(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "burst.db")
+	tm := startTerm(t, db)
+	tm.waitFor("Type a message to start")
+	tm.typeText("Plan a trip")
+	tm.keys("Enter")
+	tm.waitFor("Destination", "tab next field")
+	tm.tmux("send-keys", "-t", tm.session, "Lisbon", "Tab", "2026-12-20", "Tab", "3")
+	waitDraft(t, db, "travelers:3")
+	waitDraft(t, db, "start:2026-12-20")
+	waitDraft(t, db, "destination:Lisbon")
+}
+
 // waitDraft polls the database until the pending request's draft holds text.
 func waitDraft(t *testing.T, db, text string) {
 	t.Helper()
