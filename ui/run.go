@@ -27,22 +27,15 @@ func Run(ctx context.Context, svc *chat.Service, opts ...tea.ProgramOption) erro
 		root.width, root.height, root.sized = w, h, true
 		root.layout()
 	}
-	// The chat is read while the program takes over the terminal.
-	first := make(chan tea.Msg, 1)
-	go func(load tea.Cmd) { first <- load() }(root.load(""))
-	root.preloaded = true
 	var m tea.Model = root
 	if os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1" {
 		m = firstFrame{model: root, at: os.Getenv("FOLLOWUP_FIRST_FRAME_AT"), logged: new(bool)}
 	}
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, opts...)...)
-	go func() {
-		select {
-		case msg := <-first:
-			p.Send(msg)
-		case <-ctx.Done():
-		}
-	}()
+	// The chat is read while the program takes over the terminal (Send
+	// waits for it to run, and gives up when it has ended).
+	go func(load tea.Cmd) { p.Send(load()) }(root.load(""))
+	root.preloaded = true
 	go forward(ctx, svc, p)
 	go watch(ctx, svc, p)
 	_, err := p.Run()
