@@ -14,7 +14,10 @@ const holdFor = 60 * time.Millisecond
 // or enter, so keys read in the same burst (pasted text, fast typing) would
 // reach the field being left. Live holds the keys that arrive before the
 // move lands and replays them on the field it lands on; when no move comes
-// (the first or last field, a submit), they are replayed after holdFor.
+// (shift+tab on the first field) they are replayed after holdFor. Keys
+// held across a submit, or long past holdFor (the screen stopped passing
+// messages to the form meanwhile), are dropped: they must not change an
+// answer under review.
 type hold struct {
 	on    bool
 	from  huh.Field // the field focused when the move key arrived
@@ -44,7 +47,7 @@ func (l *Live) movesFocus(k tea.KeyMsg) bool {
 func (l *Live) holding(msg tea.Msg) (bool, tea.Cmd) {
 	if r, ok := msg.(releaseMsg); ok {
 		if l.hold.on && r.seq == l.hold.seq {
-			return true, l.release()
+			return true, l.release(time.Now().Before(l.hold.until.Add(holdFor)))
 		}
 		return true, nil
 	}
@@ -52,8 +55,9 @@ func (l *Live) holding(msg tea.Msg) (bool, tea.Cmd) {
 	if !ok || !l.hold.on {
 		return false, nil
 	}
-	if time.Now().After(l.hold.until) {
-		return false, l.release() // the release message was lost: do not hold on
+	if now := time.Now(); now.After(l.hold.until) {
+		// The release message has not come: stop holding.
+		return false, l.release(now.Before(l.hold.until.Add(holdFor)))
 	}
 	l.hold.keys = append(l.hold.keys, k)
 	return true, nil
@@ -70,14 +74,19 @@ func (l *Live) startHold(from huh.Field) tea.Cmd {
 // landed ends the hold once the focus has moved, replaying the held keys.
 func (l *Live) landed() tea.Cmd {
 	if l.hold.on && l.form.GetFocusedField() != l.hold.from {
-		return l.release()
+		return l.release(true)
 	}
 	return nil
 }
 
-func (l *Live) release() tea.Cmd {
+// release ends the hold, replaying the held keys when replay holds and
+// the form still takes input.
+func (l *Live) release(replay bool) tea.Cmd {
 	keys := l.hold.keys
 	l.hold.on, l.hold.from, l.hold.keys = false, nil, nil
+	if !replay || l.form.State != huh.StateNormal {
+		return nil
+	}
 	cmds := make([]tea.Cmd, 0, len(keys))
 	for _, k := range keys {
 		cmds = append(cmds, l.Update(k))

@@ -345,3 +345,18 @@ func runFor(c tea.Cmd, d time.Duration) []tea.Msg {
 		return nil
 	}
 }
+
+// Keys read in the same burst as the enter that submits the form are not
+// typed into it afterwards: the answer under review stays as it was.
+func TestKeysAfterSubmitAreNotReplayed(t *testing.T) {
+	def := Definition{Title: "t", Fields: []Field{{Name: "a", Type: Text}}}
+	l := start(def, nil, nil, nil)
+	pumpLive(l, []tea.Cmd{l.Update(typed("x"))})
+	pumpLive(l, []tea.Cmd{l.Update(press(tea.KeyEnter)), l.Update(typed("yz"))})
+	if l.Form().State != huh.StateCompleted {
+		t.Fatalf("form state %v, want completed", l.Form().State)
+	}
+	if v := l.Values(); v["a"] != "x" {
+		t.Fatalf("values %v, want a=x", v)
+	}
+}

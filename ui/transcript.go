@@ -52,8 +52,8 @@ func newTranscript() *transcript { return &transcript{cache: map[int64]renderedE
 // render draws the entries at width, newest first, and joins them. Once
 // need lines are drawn, the older entries never drawn at this width are
 // left out (undrawn counts them) for drawRest to draw off the UI
-// goroutine; need 0 draws all. The result is reused until msgs, reqs or width change; change
-// them by replacing the slice or map, not in place.
+// goroutine; need 0 draws all. The result is reused until msgs, reqs or
+// width change; change them by replacing the slice or map, not in place.
 func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestView, width, need int) string {
 	width = max(width, 10)
 	if t.joined != "" && t.joinedWidth == width && t.joinedVersion == t.version {
