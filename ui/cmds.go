@@ -23,6 +23,7 @@ type snapshotMsg struct {
 	drafts   map[string]draftLoadedMsg // saved drafts of the pending requests, by liveKey
 	entries  map[int64]renderedEntry   // transcript entries drawn by the load
 	built    *builtForm                // the active question's form, built by the load
+	seq      int                       // the load's prep.seq
 	err      error
 }
 

@@ -25,6 +25,7 @@ type prep struct {
 	formHeight int
 	width      int // the transcript's
 	height     int // the screen's: how much of the transcript to draw first
+	seq        int // the load's place in the order loads began (0: unordered)
 }
 
 // prep describes the screen as it is now, for the next load.
@@ -39,7 +40,12 @@ func (m *model) prep() prep {
 // load reads a chat ("" = the newest) and prepares its frame: a reload
 // too draws the newest screenful of entries, so a new message reaches the
 // screen drawn (its markdown rendered) off the UI goroutine.
-func (m *model) load(chatID string) tea.Cmd { return loadChat(m.svc, chatID, m.prep()) }
+func (m *model) load(chatID string) tea.Cmd {
+	m.loadSeq++
+	p := m.prep()
+	p.seq = m.loadSeq
+	return loadChat(m.svc, chatID, p)
+}
 
 // builtForm is a form built by a load, for the question and draft named.
 type builtForm struct {
@@ -59,7 +65,7 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
 		svc.ExpireDue(ctx)
-		snap := snapshotMsg{chatID: chatID, requests: map[string]chat.RequestView{}}
+		snap := snapshotMsg{chatID: chatID, seq: p.seq, requests: map[string]chat.RequestView{}}
 		if chatID == "" {
 			id, err := svc.LatestChatID(ctx)
 			if err != nil {

@@ -219,3 +219,26 @@ func drawAll(m *model) {
 		m.Update(m.drawRest()())
 	}
 }
+
+// Loads run side by side: one that began earlier but finishes later does
+// not put older state back on screen.
+func TestOlderLoadDoesNotOverwriteNewer(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	m, svc := openModel(t)
+	sent, _ := svc.Send(ctx, "", "Check deployment", "")
+	svc.Drive(ctx, sent.RunID)
+	m.Update(m.load(sent.ChatID)())
+	older := m.load(sent.ChatID)() // read while the question waits
+	r := m.pending[0]
+	if _, err := svc.Answer(ctx, chat.AnswerInput{RequestID: r.ID, Digest: r.Digest, Values: map[string]any{"environment": "staging"}}); err != nil {
+		t.Fatal(err)
+	}
+	svc.Drive(ctx, sent.RunID)
+	newer := m.load(sent.ChatID)()
+	m.Update(newer)
+	m.Update(older)
+	if m.run == nil || m.run.State != "succeeded" || len(m.pending) != 0 {
+		t.Fatalf("the older snapshot came back: run %+v, %d pending", m.run, len(m.pending))
+	}
+}

@@ -56,6 +56,9 @@ type model struct {
 	loaded   bool
 	// preloaded: the first chat load was started before the program, by Run.
 	preloaded bool
+	// Loads run side by side and may finish out of order: a snapshot read
+	// before the one on screen is dropped.
+	loadSeq, shownSeq int
 	// elsewhere counts the questions waiting in other chats.
 	elsewhere int
 

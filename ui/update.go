@@ -199,6 +199,12 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	if m.newChat || (m.chatID != "" && s.chatID != m.chatID) {
 		return nil // a stale load for a chat we left
 	}
+	if s.seq != 0 {
+		if s.seq < m.shownSeq {
+			return nil // a load that began before the one on screen
+		}
+		m.shownSeq = s.seq
+	}
 	m.loaded = true
 	m.chatID, m.chat, m.messages, m.requests, m.run = s.chatID, s.chat, s.messages, s.requests, s.run
 	if s.chatID == "" {
