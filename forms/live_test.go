@@ -59,22 +59,8 @@ func asCmds(m tea.Msg) []tea.Cmd {
 	return out
 }
 
-func run(c tea.Cmd) []tea.Msg {
-	if c == nil {
-		return nil
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- c() }()
-	select {
-	case m := <-ch:
-		if m == nil {
-			return nil
-		}
-		return []tea.Msg{m}
-	case <-time.After(20 * time.Millisecond):
-		return nil
-	}
-}
+// run runs c, giving up on commands that wait (cursor blinks).
+func run(c tea.Cmd) []tea.Msg { return runFor(c, 20*time.Millisecond) }
 
 func press(t tea.KeyType) tea.KeyMsg { return tea.KeyMsg{Type: t} }
 func typed(s string) tea.KeyMsg      { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }

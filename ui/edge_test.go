@@ -24,6 +24,20 @@ func openModel(t *testing.T) (*model, *chat.Service) {
 	return m, svc
 }
 
+// ask starts a chat with text and drives its run until it waits or ends.
+func ask(t *testing.T, svc *chat.Service, text string) chat.Sent {
+	t.Helper()
+	ctx := context.Background()
+	sent, err := svc.Send(ctx, "", text, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Drive(ctx, sent.RunID); err != nil {
+		t.Fatal(err)
+	}
+	return sent
+}
+
 // load applies a fresh snapshot of the chat, as the program would.
 func load(m *model, chatID string) {
 	m.Update(loadChat(m.svc, chatID, prep{})())
@@ -55,8 +69,7 @@ func TestConfirmationFollowsItsQuestion(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	m, svc := openModel(t)
-	sent, _ := svc.Send(ctx, "", "Check deployment", "")
-	svc.Drive(ctx, sent.RunID)
+	sent := ask(t, svc, "Check deployment")
 	second := `{"requestKey":"second","source":{"kind":"dynamic","definition":{"title":"Pick a region",
 		"fields":[{"name":"region","type":"select","options":["eu","us"]}]}}}`
 	opened, err := svc.OpenRequest(ctx, sent.RunID, "call_x", json.RawMessage(second))
@@ -104,10 +117,8 @@ func TestTypedKeyNamesAreText(t *testing.T) {
 // user is in); a real resize does.
 func TestSameSizeKeepsTheForm(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	m, svc := openModel(t)
-	sent, _ := svc.Send(ctx, "", "Plan a trip", "")
-	svc.Drive(ctx, sent.RunID)
+	sent := ask(t, svc, "Plan a trip")
 	load(m, sent.ChatID)
 	before := m.live
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -126,8 +137,7 @@ func TestAcceptedProposalWinsOverKeptDraft(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	m, svc := openModel(t)
-	sent, _ := svc.Send(ctx, "", "Check deployment", "")
-	svc.Drive(ctx, sent.RunID)
+	sent := ask(t, svc, "Check deployment")
 	load(m, sent.ChatID)
 	m.setFocus(focusForm)
 	m.Update(tea.KeyMsg{Type: tea.KeyDown}) // the cursor on staging

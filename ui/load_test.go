@@ -17,10 +17,8 @@ import (
 // result is the screen a load without preparation gives.
 func TestLoadPreparesTheFrame(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	m, svc := openModel(t)
-	sent, _ := svc.Send(ctx, "", "Check deployment", "")
-	svc.Drive(ctx, sent.RunID)
+	ask(t, svc, "Check deployment")
 
 	snap := loadChat(svc, "", m.prep())().(snapshotMsg)
 	if snap.err != nil {
@@ -79,8 +77,7 @@ func TestPreparedFormIsDroppedWhenStale(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, svc := openModel(t)
-			sent, _ := svc.Send(ctx, "", "Check deployment", "")
-			svc.Drive(ctx, sent.RunID)
+			ask(t, svc, "Check deployment")
 			snap := loadChat(svc, "", m.prep())().(snapshotMsg)
 			if snap.built == nil {
 				t.Fatal("the load built no form")
@@ -189,10 +186,8 @@ func TestChatSwitchAndReloadArePrepared(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	m, svc := openModel(t)
-	first, _ := svc.Send(ctx, "", "Check deployment", "")
-	svc.Drive(ctx, first.RunID)
-	second, _ := svc.Send(ctx, "", "Plan a trip", "")
-	svc.Drive(ctx, second.RunID)
+	first := ask(t, svc, "Check deployment")
+	second := ask(t, svc, "Plan a trip")
 	m.Update(m.load(second.ChatID)())
 	if _, err := svc.Send(ctx, second.ChatID, "and add a museum day", ""); err != nil {
 		t.Fatal(err)
@@ -226,8 +221,7 @@ func TestOlderLoadDoesNotOverwriteNewer(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	m, svc := openModel(t)
-	sent, _ := svc.Send(ctx, "", "Check deployment", "")
-	svc.Drive(ctx, sent.RunID)
+	sent := ask(t, svc, "Check deployment")
 	m.Update(m.load(sent.ChatID)())
 	older := m.load(sent.ChatID)() // read while the question waits
 	r := m.pending[0]
