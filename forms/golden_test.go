@@ -80,7 +80,7 @@ func TestGoldenPagedForm(t *testing.T) {
 	l := start(travelDef, Values{"ok": true}, Values{"destination": "Shanghai"}, nil)
 	golden(t, "form_travel_page1", l.Form().View())
 	for i := 0; i < 4; i++ {
-		pump(l.Form(), press(tea.KeyTab))
+		pumpLive(l, []tea.Cmd{l.Update(press(tea.KeyTab))})
 	}
 	golden(t, "form_travel_page2", l.Form().View())
 }

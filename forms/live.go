@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // BuildOptions tune a live form.
@@ -22,16 +23,27 @@ const DefaultPageSize = 4
 // Live is a huh form bound to a definition. Field values live in heap slots
 // that the huh fields reach through accessors, so they outlive copies of a
 // value-receiver Bubble Tea model and can be read after every Update.
+//
+// A page (PageSize fields) is a huh form of one group, built when it is
+// shown: the first frame builds and draws four fields, not thirty-two.
+// Tab past a page's last field shows the next page; shift+tab on its first
+// field shows the previous one, focused on its last field. Only the last
+// page completes the form.
 type Live struct {
-	def   Definition
-	slots []*slot
-	form  *huh.Form
-	base  *huh.Theme // the theme as given
-	muted *huh.Theme // the same theme with values drawn as suggestions
-	hold  hold       // keys waiting for a focus move to land
+	def       Definition
+	slots     []*slot
+	pages     [][]*slot  // the asked fields, a page at a time
+	page      int        // the page on screen
+	form      *huh.Form  // the page on screen
+	width     int        // 0: huh's own
+	maxHeight int        // 0: none; a taller page scrolls inside it
+	base      *huh.Theme // the theme as given
+	muted     *huh.Theme // the same theme with values drawn as suggestions
+	hold      hold       // keys waiting for a focus move to land
 }
 
-// Form is the huh form to embed. Call its Init when installing it (huh #421).
+// Form is the huh form to embed: the page on screen. Call its Init when
+// installing it (huh #421); Update shows the other pages.
 func (l *Live) Form() *huh.Form { return l.form }
 
 // Definition is the definition the form was built from.
@@ -40,7 +52,21 @@ func (l *Live) Definition() Definition { return l.def }
 // SetWidth reflows the form; call it on every tea.WindowSizeMsg.
 func (l *Live) SetWidth(w int) {
 	if w > 0 {
+		l.width = w
 		l.form.WithWidth(w)
+	}
+}
+
+// SetMaxHeight bounds the pages' height: a taller page scrolls inside it,
+// a shorter one keeps its own height (a fixed height would pad it).
+func (l *Live) SetMaxHeight(h int) {
+	l.maxHeight = h
+	l.fitHeight()
+}
+
+func (l *Live) fitHeight() {
+	if l.maxHeight > 0 && lipgloss.Height(l.form.View()) > l.maxHeight {
+		l.form.WithHeight(l.maxHeight)
 	}
 }
 
@@ -55,13 +81,12 @@ var defaultThemes = sync.OnceValues(func() (*huh.Theme, *huh.Theme) {
 // field starts from draft if the draft names it, else from prefill (drawn
 // as a suggestion), else empty. draft is what Draft returned earlier.
 func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *Live {
-	l := &Live{def: def, base: opts.Theme}
+	l := &Live{def: def, base: opts.Theme, width: opts.Width}
 	if l.base == nil {
 		l.base, l.muted = defaultThemes()
 	} else {
 		l.muted = suggestionTheme(l.base)
 	}
-	var fields []huh.Field
 	for _, f := range def.Fields {
 		if _, known := supplied[f.Name]; known {
 			continue
@@ -74,49 +99,17 @@ func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *
 			s.suggest()
 		}
 		s.snapshot()
-		field := s.build()
-		s.decorate() // before the form measures its groups
-		fields = append(fields, field)
 		l.slots = append(l.slots, s)
 	}
-	l.form = huh.NewForm(l.pages(def, fields, opts.PageSize)...).
-		WithTheme(l.base).
-		WithShowHelp(true).
-		WithShowErrors(true)
-	if opts.Width > 0 {
-		l.form.WithWidth(opts.Width)
-	}
-	for _, s := range l.slots {
-		s.quiet = false
-	}
-	return l
-}
-
-// pages groups fields; the first page carries the form's title.
-func (l *Live) pages(def Definition, fields []huh.Field, size int) []*huh.Group {
+	size := opts.PageSize
 	if size <= 0 {
 		size = DefaultPageSize
 	}
-	if len(fields) == 0 {
-		note := huh.NewNote().Title("Nothing left to ask").
-			Description("Every required detail is already known.")
-		return []*huh.Group{huh.NewGroup(note).Title(SanitizeLine(def.Title))}
+	for i := 0; i < len(l.slots); i += size {
+		l.pages = append(l.pages, l.slots[i:min(i+size, len(l.slots))])
 	}
-	var groups []*huh.Group
-	total := (len(fields) + size - 1) / size
-	for i := 0; i < len(fields); i += size {
-		g := huh.NewGroup(fields[i:min(i+size, len(fields))]...)
-		title := SanitizeLine(def.Title)
-		if total > 1 {
-			title = joinNonEmpty(" ", title, pageMark(i/size+1, total))
-		}
-		g.Title(title)
-		if i == 0 && def.Description != "" {
-			g.Description(SanitizeBlock(def.Description))
-		}
-		groups = append(groups, g)
-	}
-	return groups
+	l.form = l.buildPage(0)
+	return l
 }
 
 // Values returns the current values of the asked fields that have one,
@@ -233,7 +226,13 @@ func (l *Live) update(msg tea.Msg) tea.Cmd {
 			s.quiet = false
 		}
 	}
+	if cmd, ok := l.turnBack(msg); ok {
+		return cmd
+	}
 	_, cmd := l.form.Update(msg)
+	if l.form.State == huh.StateCompleted && l.page < len(l.pages)-1 {
+		return tea.Batch(cmd, l.showPage(l.page+1, false))
+	}
 	return cmd
 }
 

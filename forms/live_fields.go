@@ -24,6 +24,7 @@ const (
 func (s *slot) build() huh.Field {
 	name, label := s.f.Name, SanitizeLine(s.f.DisplayLabel())
 	ok := func() { s.confirmed() }
+	s.title, s.desc = "", "" // a new field: decorate draws both
 	switch s.f.Type {
 	case Textarea:
 		t := huh.NewText()

@@ -346,3 +346,47 @@ func TestKeysAfterSubmitAreNotReplayed(t *testing.T) {
 		t.Fatalf("values %v, want a=x", v)
 	}
 }
+
+// A long form shows a page at a time, each built when shown: tab past a
+// page's last field shows the next page, shift+tab on a page's first field
+// goes back to the previous page's last field, values typed anywhere stay,
+// and only the last page submits.
+func TestLivePagesTurnBothWays(t *testing.T) {
+	l := start(travelDef, Values{"ok": true}, nil, nil)
+	keys := func(ks ...tea.KeyMsg) {
+		for _, k := range ks {
+			pumpLive(l, []tea.Cmd{l.Update(k)})
+		}
+	}
+	focused := func() string { return l.Form().GetFocusedField().GetKey() }
+	keys(typed("Oslo"), press(tea.KeyTab), press(tea.KeyTab), press(tea.KeyTab))
+	if focused() != "budget" {
+		t.Fatalf("focus %s, want budget", focused())
+	}
+	if v := l.Form().View(); strings.Contains(v, "submit") || !strings.Contains(v, "next") {
+		t.Fatalf("a page's last field offers to submit:\n%s", v)
+	}
+	keys(typed("12"), press(tea.KeyTab))
+	if v := l.Form().View(); focused() != "transport" || !strings.Contains(v, "(2/2)") || !strings.Contains(v, "shift+tab back") {
+		t.Fatalf("focus %s after the page's last field:\n%s", focused(), v)
+	}
+	if l.Form().State != huh.StateNormal {
+		t.Fatalf("a page completed the form: %v", l.Form().State)
+	}
+	keys(press(tea.KeyShiftTab))
+	if v := l.Form().View(); focused() != "budget" || !strings.Contains(v, "(1/2)") || !strings.Contains(v, "Oslo") {
+		t.Fatalf("shift+tab from page 2 focused %s:\n%s", focused(), v)
+	}
+	keys(typed("5"), press(tea.KeyTab), press(tea.KeyDown), press(tea.KeyTab), press(tea.KeyTab))
+	if focused() != "notes" {
+		t.Fatalf("focus %s, want notes", focused())
+	}
+	keys(typed("window"), press(tea.KeyEnter))
+	if l.Form().State != huh.StateCompleted {
+		t.Fatalf("the last page did not submit: %v", l.Form().State)
+	}
+	want := Values{"destination": "Oslo", "budget": 125.0, "transport": "plane", "notes": "window"}
+	if got := l.Values(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("values %v, want %v", got, want)
+	}
+}

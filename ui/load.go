@@ -4,7 +4,6 @@ import (
 	"context"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"followup/chat"
 	"followup/forms"
@@ -149,9 +148,7 @@ func draftFor(r chat.RequestView, saved forms.Values, found bool) forms.Values {
 // height would pad it).
 func buildLive(r chat.RequestView, draft forms.Values, width, maxHeight int) *forms.Live {
 	l := forms.Build(r.Definition, r.Supplied, r.Prefill, draft, forms.BuildOptions{Width: width})
-	if lipgloss.Height(l.Form().View()) > maxHeight {
-		l.Form().WithHeight(maxHeight)
-	}
+	l.SetMaxHeight(maxHeight)
 	return l
 }
 

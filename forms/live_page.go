@@ -1,0 +1,120 @@
+package forms
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+)
+
+// buildPage makes page i's form; the first page carries the description.
+func (l *Live) buildPage(i int) *huh.Form {
+	title := SanitizeLine(l.def.Title)
+	var g *huh.Group
+	if len(l.pages) == 0 {
+		note := huh.NewNote().Title("Nothing left to ask").
+			Description("Every required detail is already known.")
+		g = huh.NewGroup(note)
+	} else {
+		fields := make([]huh.Field, 0, len(l.pages[i]))
+		for _, s := range l.pages[i] {
+			s.quiet = true // huh's Select writes its first option on its own
+			f := &paged{Field: s.build(), page: i, pages: len(l.pages)}
+			if s.field != nil {
+				s.field = f // what the form reports as focused
+			}
+			s.decorate() // before the group measures itself
+			fields = append(fields, f)
+		}
+		g = huh.NewGroup(fields...)
+		if len(l.pages) > 1 {
+			title = joinNonEmpty(" ", title, pageMark(i+1, len(l.pages)))
+		}
+	}
+	g.Title(title)
+	if i == 0 && l.def.Description != "" {
+		g.Description(SanitizeBlock(l.def.Description))
+	}
+	form := huh.NewForm(g).WithTheme(l.base).WithShowHelp(true).WithShowErrors(true)
+	if l.width > 0 {
+		form.WithWidth(l.width)
+	}
+	if len(l.pages) > 0 {
+		for _, s := range l.pages[i] {
+			s.quiet = false
+		}
+	}
+	return form
+}
+
+// showPage puts page i on screen, focused on its first field, or on its
+// last when coming back to it.
+func (l *Live) showPage(i int, last bool) tea.Cmd {
+	l.page = i
+	l.form = l.buildPage(i)
+	l.fitHeight()
+	cmds := []tea.Cmd{l.form.Init()}
+	if last {
+		for range len(l.pages[i]) - 1 {
+			cmds = append(cmds, l.form.NextField())
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// turnBack shows the previous page, focused on its last field, on
+// shift+tab from the first field; it reports whether it took msg.
+func (l *Live) turnBack(msg tea.Msg) (tea.Cmd, bool) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok || k.Type != tea.KeyShiftTab || l.page == 0 {
+		return nil, false
+	}
+	f := l.form.GetFocusedField()
+	if f == nil || f.GetKey() != l.pages[l.page][0].f.Name {
+		return nil, false
+	}
+	return l.showPage(l.page-1, true), true
+}
+
+// paged is a field on one page of several: huh, seeing a form of one
+// group, would take the page's first and last fields for the form's,
+// offering no way back and "submit" where the next page follows.
+type paged struct {
+	huh.Field
+	page, pages int
+}
+
+func (p *paged) WithPosition(pos huh.FieldPosition) huh.Field {
+	pos.Group, pos.FirstGroup, pos.LastGroup = p.page, 0, p.pages-1
+	p.Field = p.Field.WithPosition(pos)
+	return p
+}
+
+func (p *paged) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := p.Field.Update(msg)
+	p.Field = m.(huh.Field)
+	return p, cmd
+}
+
+func (p *paged) WithTheme(t *huh.Theme) huh.Field {
+	p.Field = p.Field.WithTheme(t)
+	return p
+}
+
+func (p *paged) WithKeyMap(k *huh.KeyMap) huh.Field {
+	p.Field = p.Field.WithKeyMap(k)
+	return p
+}
+
+func (p *paged) WithWidth(w int) huh.Field {
+	p.Field = p.Field.WithWidth(w)
+	return p
+}
+
+func (p *paged) WithHeight(h int) huh.Field {
+	p.Field = p.Field.WithHeight(h)
+	return p
+}
+
+func (p *paged) WithAccessible(a bool) huh.Field {
+	p.Field = p.Field.WithAccessible(a)
+	return p
+}
