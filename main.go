@@ -13,6 +13,6 @@ import (
 )
 
 func main() {
-	openUI := func(ctx context.Context, svc *chat.Service) error { return ui.Run(ctx, svc) }
+	openUI := func(ctx context.Context, o chat.Options) error { return ui.Run(ctx, o) }
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, openUI))
 }

@@ -152,6 +152,18 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 	return res, nil
 }
 
+// Due reports whether any of rs is pending past its deadline: a screen
+// showing them expires what is due (ExpireDue) and reads again.
+func (s *Service) Due(rs []RequestView) bool {
+	now := s.now()
+	for _, r := range rs {
+		if r.State == store.ReqPending && r.ExpiresAt != nil && !r.ExpiresAt.After(now) {
+			return true
+		}
+	}
+	return false
+}
+
 // ExpireDue expires pending requests whose deadline has passed and tells
 // their runs; nothing times out silently.
 func (s *Service) ExpireDue(ctx context.Context) error {

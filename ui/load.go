@@ -40,10 +40,15 @@ func (m *model) prep() prep {
 // too draws the newest screenful of entries, so a new message reaches the
 // screen drawn (its markdown rendered) off the UI goroutine.
 func (m *model) load(chatID string) tea.Cmd {
+	return loadChat(m.svc, chatID, m.nextLoad())
+}
+
+// nextLoad is the prep of a load starting now.
+func (m *model) nextLoad() prep {
 	m.loadSeq++
 	p := m.prep()
 	p.seq = m.loadSeq
-	return loadChat(m.svc, chatID, p)
+	return p
 }
 
 // builtForm is a form built by a load, for the question and draft named.
@@ -63,7 +68,6 @@ type builtForm struct {
 func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
-		svc.ExpireDue(ctx)
 		snap := snapshotMsg{chatID: chatID, seq: p.seq, requests: map[string]chat.RequestView{}}
 		if chatID == "" {
 			id, err := svc.LatestChatID(ctx)
@@ -77,6 +81,12 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 			snap.chatID = id
 		}
 		sc, err := svc.Screen(ctx, snap.chatID, transcriptPage)
+		if err == nil && svc.Due(sc.Pending) {
+			// This chat's questions past their deadline are closed before
+			// they are shown; the other chats' wait for countElsewhere.
+			svc.ExpireDue(ctx)
+			sc, err = svc.Screen(ctx, snap.chatID, transcriptPage)
+		}
 		if err != nil {
 			return snapshotMsg{err: err}
 		}
@@ -165,6 +175,7 @@ type elsewhereMsg struct {
 func countElsewhere(svc *chat.Service, chatID string) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
+		svc.ExpireDue(ctx) // events bring what it closes
 		n, _ := svc.PendingElsewhere(ctx, chatID)
 		orphans, err := svc.Orphaned(ctx)
 		return elsewhereMsg{chatID, n, orphans, err}

@@ -38,9 +38,14 @@ const dialogGrace = 400 * time.Millisecond
 
 // model is the root: it owns routing, focus and layout.
 type model struct {
-	svc  *chat.Service
-	keys keyMap
-	help help.Model
+	svc *chat.Service // nil until Run has opened it
+	// dbPath and provider are known before the database opens.
+	dbPath, provider string
+	// early holds keys typed before the database opened.
+	early   []tea.KeyMsg
+	openErr error // the database could not be opened: Run reports it
+	keys    keyMap
+	help    help.Model
 
 	width, height int
 	sized         bool // width and height are the terminal's
@@ -106,6 +111,18 @@ type model struct {
 }
 
 func newModel(svc *chat.Service) *model {
+	m := newScreen()
+	m.setService(svc)
+	return m
+}
+
+// setService gives the screen its open database.
+func (m *model) setService(svc *chat.Service) {
+	m.svc, m.dbPath, m.provider = svc, svc.Path(), svc.ProviderName()
+}
+
+// newScreen is the screen before its database is open.
+func newScreen() *model {
 	ta := textarea.New()
 	ta.Placeholder = "Message the agent…"
 	ta.ShowLineNumbers = false
@@ -121,7 +138,7 @@ func newModel(svc *chat.Service) *model {
 	ta.Focus()
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	return &model{
-		svc: svc, keys: defaultKeys(), help: help.New(), composer: ta, spin: sp,
+		keys: defaultKeys(), help: help.New(), composer: ta, spin: sp,
 		vp: viewport.New(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
 		width: 80, height: 24, follow: true,
 	}

@@ -10,39 +10,81 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
 
+	"followup/agent"
 	"followup/chat"
 )
 
-// Run opens the chat screen on svc until the user quits.
-func Run(ctx context.Context, svc *chat.Service, opts ...tea.ProgramOption) error {
+// serviceMsg brings the database Run opened.
+type serviceMsg struct{ svc *chat.Service }
+
+// openFailedMsg ends the program: the database could not be opened.
+type openFailedMsg struct{ err error }
+
+// Run opens the chat screen on the database o names until the user quits.
+// A database that cannot be opened ends the program with its error.
+//
+// The database opens and the first chat is read on this goroutine, which
+// is already running, while the program takes over the terminal on
+// another (drawing one line until the chat arrives): a goroutine started
+// for the longer of the two would first wait for a core to wake up for it.
+func Run(ctx context.Context, o chat.Options, opts ...tea.ProgramOption) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	root, p := newProgram(ctx, o, opts)
+	first := root.nextLoad()
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Run()
+		cancel() // Send gives up once the program has ended
+		done <- err
+	}()
+	svc, err := chat.Open(ctx, o)
+	if err != nil {
+		p.Send(openFailedMsg{err})
+	} else {
+		snap := loadChat(svc, "", first)()
+		p.Send(serviceMsg{svc})
+		p.Send(snap)
+		go forward(ctx, svc, p)
+		go watch(ctx, svc, p)
+	}
+	err = <-done
+	if svc != nil {
+		svc.Close()
+	}
+	if err == tea.ErrProgramKilled {
+		err = nil
+	}
+	if err == nil {
+		err = root.openErr
+	}
+	return err
+}
+
+// newProgram sets up the screen before its database is open; Run reads
+// the first chat.
+func newProgram(ctx context.Context, o chat.Options, opts []tea.ProgramOption) (*model, *tea.Program) {
 	// Ask the terminal about its background before the program owns it, so
 	// the reply cannot leak into input.
 	lipgloss.HasDarkBackground()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	root := newModel(svc)
+	root := newScreen()
+	root.dbPath = o.DBPath
+	root.provider = agent.Offline{}.Name()
+	if o.Provider != nil {
+		root.provider = o.Provider.Name()
+	}
 	// The first load prepares its frame at the terminal's size, which
 	// Bubble Tea then reports as no change.
 	if w, h, err := term.GetSize(os.Stdout.Fd()); err == nil && w > 0 && h > 0 {
 		root.width, root.height, root.sized = w, h, true
 		root.layout()
 	}
+	root.preloaded = true
 	var m tea.Model = root
 	if os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1" {
 		m = firstFrame{model: root, at: os.Getenv("FOLLOWUP_FIRST_FRAME_AT"), logged: new(bool)}
 	}
-	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, opts...)...)
-	// The chat is read while the program takes over the terminal (Send
-	// waits for it to run, and gives up when it has ended).
-	go func(load tea.Cmd) { p.Send(load()) }(root.load(""))
-	root.preloaded = true
-	go forward(ctx, svc, p)
-	go watch(ctx, svc, p)
-	_, err := p.Run()
-	if err == tea.ErrProgramKilled {
-		err = nil
-	}
-	return err
+	return root, tea.NewProgram(m, append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, opts...)...)
 }
 
 // forward relays the host's events to the program.

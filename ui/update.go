@@ -40,7 +40,27 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			return m.liveInit()
 		}
 		return nil
+	case serviceMsg:
+		m.setService(msg.svc)
+		// What was typed while the database opened, in order.
+		early := m.early
+		m.early = nil
+		cmds := make([]tea.Cmd, 0, len(early))
+		for _, k := range early {
+			cmds = append(cmds, m.update(k))
+		}
+		return tea.Batch(cmds...)
+	case openFailedMsg:
+		m.openErr = msg.err
+		return tea.Quit
 	case tea.KeyMsg:
+		if m.svc == nil {
+			if msg.Type == tea.KeyCtrlC {
+				return tea.Quit
+			}
+			m.early = append(m.early, msg)
+			return nil
+		}
 		m.lastKey = time.Now()
 		if spellsAKey(msg) {
 			// Typed text arrives in bursts: "enter" or "up" typed quickly is

@@ -195,7 +195,7 @@ func (m *model) statusLine() string {
 	if m.chat != nil && m.chat.State == "archived" {
 		chatState = " · archived (read-only)"
 	}
-	left := fmt.Sprintf(" %s · %s%s · %s ", m.svc.ProviderName(), run, chatState, m.svc.Path())
+	left := fmt.Sprintf(" %s · %s%s · %s ", m.provider, run, chatState, m.dbPath)
 	right := " f1 help "
 	pad := m.width - lipgloss.Width(left) - lipgloss.Width(right)
 	if pad < 0 {
@@ -303,7 +303,7 @@ func (m *model) draw() string {
 	if !m.loaded && m.status == "" && !m.newChat {
 		// Until the chat is read, one line: the frames before it would be
 		// drawn only to be replaced, on the cores the read needs.
-		return stDim.Render(" opening " + forms.SanitizeLine(m.svc.Path()) + " …")
+		return stDim.Render(" opening " + forms.SanitizeLine(m.dbPath) + " …")
 	}
 	// The pane is drawn once per frame; its height decides the transcript's.
 	pane := m.paneView()

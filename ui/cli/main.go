@@ -14,8 +14,9 @@ import (
 	"followup/chat"
 )
 
-// UI opens the chat screen; Main calls it when no subcommand is given.
-type UI func(ctx context.Context, svc *chat.Service) error
+// UI opens the chat screen on the database o names; Main calls it when no
+// subcommand is given.
+type UI func(ctx context.Context, o chat.Options) error
 
 // Main is the whole command line: it parses argv, opens the database and
 // runs a subcommand, or the UI when there is none, and returns the exit
@@ -54,6 +55,19 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 		fmt.Fprintf(stderr, "followup: %v\n", err)
 		return 2
 	}
+	if a.Command == "" {
+		if ui == nil {
+			fmt.Fprintf(stderr, "followup: no command given\n\n%s", Usage)
+			return 2
+		}
+		// The UI opens the database itself, while it takes over the
+		// terminal, and handles ctrl+c itself.
+		if err := ui(context.Background(), opts); err != nil {
+			fmt.Fprintf(stderr, "followup: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	svc, err := chat.Open(ctx, opts)
@@ -65,18 +79,6 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 		return 1
 	}
 	defer svc.Close()
-	if a.Command == "" {
-		if ui == nil {
-			fmt.Fprintf(stderr, "followup: no command given\n\n%s", Usage)
-			return 2
-		}
-		stop() // the UI handles ctrl+c itself
-		if err := ui(context.Background(), svc); err != nil {
-			fmt.Fprintf(stderr, "followup: %v\n", err)
-			return 1
-		}
-		return 0
-	}
 	return Exec(ctx, a, Env{Service: svc, Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 

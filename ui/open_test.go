@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+)
+
+// A question past its deadline is closed before the chat showing it is
+// drawn; one in another chat is closed right after the first frame.
+func TestDueQuestionsCloseOnOpen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var now atomic.Int64
+	now.Store(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC).UnixMilli())
+	clock := func() time.Time { return time.UnixMilli(now.Load()) }
+	svc, err := chat.Open(ctx, chat.Options{DBPath: filepath.Join(t.TempDir(), "d.db"), Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	due := func(text, key string) string {
+		sent, err := svc.Send(ctx, "", text, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		decl, _ := json.Marshal(map[string]any{"requestKey": key, "expiresAt": clock().Add(time.Minute).Format(time.RFC3339),
+			"source": map[string]any{"kind": "dynamic", "definition": map[string]any{"title": "Soon " + key,
+				"fields": []any{map[string]any{"name": "a", "type": "text"}}}}})
+		res, err := svc.OpenRequest(ctx, sent.RunID, "call_"+key, decl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.RequestID
+	}
+	other := due("first task", "other")
+	now.Add(1000) // the newer chat is the one shown
+	shown := due("second task", "shown")
+	now.Add(2 * time.Minute.Milliseconds())
+
+	m := newModel(svc)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	snap := loadChat(svc, "", m.nextLoad())().(snapshotMsg)
+	if len(snap.pending) != 0 || snap.requests[shown].State != "expired" {
+		t.Fatalf("the chat on screen shows its due question as %q (%d pending)", snap.requests[shown].State, len(snap.pending))
+	}
+	m.Update(snap)
+	if m.live != nil || !strings.Contains(m.View(), "expired") {
+		t.Fatalf("a due question drawn as open:\n%s", m.View())
+	}
+	countElsewhere(svc, m.chatID)()
+	if v, err := svc.Request(ctx, other); err != nil || v.State != "expired" || v.ClosedReason != "deadline" {
+		t.Fatalf("the other chat's due question is %s/%s, %v", v.State, v.ClosedReason, err)
+	}
+}
+
+// Keys typed while the database opens reach the composer once it is open,
+// in order; ctrl+c still quits at once.
+func TestKeysBeforeTheDatabaseOpens(t *testing.T) {
+	t.Parallel()
+	_, svc := openModel(t)
+	m := newScreen()
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	for _, k := range []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("hel")}, {Type: tea.KeyRunes, Runes: []rune("lo")}} {
+		m.Update(k)
+	}
+	if !strings.Contains(m.View(), "opening") {
+		t.Fatalf("no opening line:\n%s", m.View())
+	}
+	m.Update(serviceMsg{svc})
+	if got := m.composer.Value(); got != "hello" {
+		t.Fatalf("composer %q, want hello", got)
+	}
+	quit := newScreen()
+	if _, cmd := quit.Update(tea.KeyMsg{Type: tea.KeyCtrlC}); cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("ctrl+c before the database opened did not quit")
+	}
+}
+
+// A file that is not followup's database ends the screen with the reason.
+func TestRunReportsADatabaseThatWillNotOpen(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(path, []byte("shopping list\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), chat.Options{DBPath: path}, tea.WithInput(nil), tea.WithOutput(io.Discard))
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), path) {
+			t.Fatalf("Run = %v, want the file's error", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the screen stayed open on a file it could not open")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "shopping list\n" {
+		t.Fatalf("the file changed: %q", b)
+	}
+}
