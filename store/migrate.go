@@ -13,10 +13,11 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
+// migration is a file of migrationFS; its SQL is read only when applied:
+// most starts find the schema current.
 type migration struct {
 	version int
 	name    string
-	sql     string
 }
 
 func migrations() ([]migration, error) {
@@ -31,11 +32,7 @@ func migrations() ([]migration, error) {
 		if !ok || err != nil {
 			return nil, fmt.Errorf("migration %s: name must start with a number", e.Name())
 		}
-		b, err := migrationFS.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migration{v, e.Name(), string(b)})
+		out = append(out, migration{v, e.Name()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
 	return out, nil
@@ -99,7 +96,11 @@ func (s *Store) migrate(ctx context.Context) error {
 			if m.version <= cur {
 				continue
 			}
-			if _, err := q.db.ExecContext(ctx, m.sql); err != nil {
+			sql, err := migrationFS.ReadFile("migrations/" + m.name)
+			if err != nil {
+				return err
+			}
+			if _, err := q.db.ExecContext(ctx, string(sql)); err != nil {
 				return fmt.Errorf("migration %s: %w", m.name, err)
 			}
 			if _, err := q.db.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
