@@ -236,3 +236,40 @@ func TestOlderLoadDoesNotOverwriteNewer(t *testing.T) {
 		t.Fatalf("the older snapshot came back: run %+v, %d pending", m.run, len(m.pending))
 	}
 }
+
+// The transcript's frame is kept between keystrokes and drawn again as
+// soon as what it shows changes: a new message, a scroll, a resize (draw
+// is what View calls once per model change).
+func TestTranscriptFrameFollowsItsContent(t *testing.T) {
+	t.Parallel()
+	m, _ := openModel(t)
+	m.chatID = "ch_1"
+	var msgs []chat.Message
+	for i := 1; i <= 40; i++ {
+		msgs = append(msgs, chat.Message{ID: int64(i), Role: "user", Content: fmt.Sprintf("line %d", i)})
+	}
+	m.messages, m.loaded = msgs, true
+	m.tr.changed()
+	m.refreshTranscript()
+	first := m.draw()
+	if !strings.Contains(first, "line 40") {
+		t.Fatalf("newest message not drawn:\n%s", first)
+	}
+	m.messages = append(m.messages, chat.Message{ID: 41, Role: "user", Content: "line 41"})
+	m.tr.changed()
+	m.refreshTranscript()
+	if v := m.draw(); !strings.Contains(v, "line 41") {
+		t.Fatalf("a new message did not reach the frame:\n%s", v)
+	}
+	m.follow = false
+	before := m.draw()
+	m.vp.SetYOffset(m.vp.YOffset - 3)
+	after := m.draw()
+	if after == before || strings.Split(after, "\n")[0] != strings.Split(m.vp.View(), "\n")[0] {
+		t.Fatalf("scrolling up did not reach the frame:\n%s", after)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	if v := m.View(); strings.Contains(v, strings.Repeat(" ", 70)) {
+		t.Fatalf("the frame kept the old width:\n%s", v)
+	}
+}

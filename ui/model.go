@@ -91,7 +91,8 @@ type model struct {
 	vp        viewport.Model
 	tr        *transcript
 	vpContent string
-	follow    bool // the transcript stays on its newest line
+	vpFrame   vpFrame // the viewport's last View
+	follow    bool    // the transcript stays on its newest line
 
 	streaming string
 	thinking  bool

@@ -308,7 +308,7 @@ func (m *model) draw() string {
 	// The pane is drawn once per frame; its height decides the transcript's.
 	pane := m.paneView()
 	m.fitTranscript(pane)
-	parts := []string{m.vp.View()}
+	parts := []string{m.transcriptView()}
 	if pane != "" {
 		parts = append(parts, pane)
 	}
@@ -359,4 +359,25 @@ func (m *model) helpWindow(lines []string) string {
 	end := m.helpTop + avail
 	footer := fmt.Sprintf(" ↑/↓ pgup/pgdn scroll (%d–%d of %d) · f1 or esc closes help", m.helpTop+1, end, len(lines))
 	return strings.Join(append(lines[m.helpTop:end:end], stDim.Render(footer)), "\n")
+}
+
+// vpFrame is a drawn viewport and what it was drawn from.
+type vpFrame struct {
+	content       string
+	yOffset, w, h int
+	view          string
+}
+
+// transcriptView is the viewport's View, drawn again only when what it
+// shows changed: it wraps and pads every visible line, which a keystroke
+// in the form would otherwise pay for.
+func (m *model) transcriptView() string {
+	f := vpFrame{content: m.vpContent, yOffset: m.vp.YOffset, w: m.vp.Width, h: m.vp.Height}
+	if m.vpFrame.view != "" && m.vpFrame.content == f.content && m.vpFrame.yOffset == f.yOffset &&
+		m.vpFrame.w == f.w && m.vpFrame.h == f.h {
+		return m.vpFrame.view
+	}
+	f.view = m.vp.View()
+	m.vpFrame = f
+	return f.view
 }
