@@ -134,6 +134,11 @@ func TestBurstWithTabsFillsEachField(t *testing.T) {
 	waitDraft(t, db, "travelers:3")
 	waitDraft(t, db, "start:2026-12-20")
 	waitDraft(t, db, "destination:Lisbon")
+	// On across the page break and back: each page is built when shown.
+	tm.tmux("send-keys", "-t", tm.session, "Tab", "900", "Tab", "Down", "BTab", "5")
+	waitDraft(t, db, "transport:plane")
+	waitDraft(t, db, "budget:9005")
+	tm.waitFor("Plan the trip (1/2)")
 }
 
 // waitDraft polls the database until the pending request's draft holds text.
