@@ -231,7 +231,7 @@ func (l *Live) update(msg tea.Msg) tea.Cmd {
 	}
 	_, cmd := l.form.Update(msg)
 	if l.form.State == huh.StateCompleted && l.page < len(l.pages)-1 {
-		return tea.Batch(cmd, l.showPage(l.page+1, false))
+		return tea.Batch(cmd, l.showPage(l.page+1, 0))
 	}
 	return cmd
 }

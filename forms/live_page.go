@@ -45,19 +45,43 @@ func (l *Live) buildPage(i int) *huh.Form {
 	return form
 }
 
-// showPage puts page i on screen, focused on its first field, or on its
-// last when coming back to it.
-func (l *Live) showPage(i int, last bool) tea.Cmd {
+// showPage puts page i on screen, focused on its field at.
+func (l *Live) showPage(i, at int) tea.Cmd {
 	l.page = i
 	l.form = l.buildPage(i)
 	l.fitHeight()
 	cmds := []tea.Cmd{l.form.Init()}
-	if last {
-		for range len(l.pages[i]) - 1 {
-			cmds = append(cmds, l.form.NextField())
-		}
+	for range at {
+		cmds = append(cmds, l.form.NextField())
 	}
 	return tea.Batch(cmds...)
+}
+
+// Edit shows the page holding the named field, focused on it; with no
+// such field, the last field of the last page (where a submit left off).
+// It is how the screen comes back to a form it had finished or rebuilt.
+func (l *Live) Edit(name string) tea.Cmd {
+	if len(l.pages) == 0 {
+		return l.showPage(0, 0)
+	}
+	page := len(l.pages) - 1
+	at := len(l.pages[page]) - 1
+	for p, slots := range l.pages {
+		for i, s := range slots {
+			if s.f.Name == name {
+				page, at = p, i
+			}
+		}
+	}
+	return l.showPage(page, at)
+}
+
+// Focused is the name of the field with the focus ("" when none).
+func (l *Live) Focused() string {
+	if f := l.form.GetFocusedField(); f != nil {
+		return f.GetKey()
+	}
+	return ""
 }
 
 // turnBack shows the previous page, focused on its last field, on
@@ -71,7 +95,7 @@ func (l *Live) turnBack(msg tea.Msg) (tea.Cmd, bool) {
 	if f == nil || f.GetKey() != l.pages[l.page][0].f.Name {
 		return nil, false
 	}
-	return l.showPage(l.page-1, true), true
+	return l.showPage(l.page-1, len(l.pages[l.page-1])-1), true
 }
 
 // paged is a field on one page of several: huh, seeing a form of one

@@ -390,3 +390,24 @@ func TestLivePagesTurnBothWays(t *testing.T) {
 		t.Fatalf("values %v, want %v", got, want)
 	}
 }
+
+// Edit comes back to a form on the named field's page, focused on it, or
+// on the last field when there is no such field; the values stay.
+func TestLiveEditLandsOnTheField(t *testing.T) {
+	l := start(travelDef, Values{"ok": true}, nil, Values{"destination": "Oslo"})
+	pumpLive(l, []tea.Cmd{l.Edit("interests")})
+	if v := l.Form().View(); l.Focused() != "interests" || !strings.Contains(v, "(2/2)") {
+		t.Fatalf("focus %s:\n%s", l.Focused(), v)
+	}
+	pumpLive(l, []tea.Cmd{l.Edit("travelers")})
+	if v := l.Form().View(); l.Focused() != "travelers" || !strings.Contains(v, "(1/2)") {
+		t.Fatalf("focus %s:\n%s", l.Focused(), v)
+	}
+	pumpLive(l, []tea.Cmd{l.Edit("")})
+	if l.Focused() != "notes" {
+		t.Fatalf("focus %s, want the last field", l.Focused())
+	}
+	if l.Values()["destination"] != "Oslo" {
+		t.Fatalf("values %v", l.Values())
+	}
+}

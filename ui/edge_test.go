@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/forms"
 )
 
 func openModel(t *testing.T) (*model, *chat.Service) {
@@ -202,4 +203,32 @@ func mapKeys(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// Coming back to a form — from the review, or after a resize rebuilt it —
+// lands on the field that needs the user: the first one the review found
+// wrong, where the submit left off, or the one that had the focus.
+func TestBackToTheFormLandsOnTheField(t *testing.T) {
+	t.Parallel()
+	m, svc := openModel(t)
+	sent := ask(t, svc, "Plan a trip")
+	load(m, sent.ChatID)
+	m.setFocus(focusForm)
+	m.live.Edit("transport")
+	m.Update(tea.WindowSizeMsg{Width: 90, Height: 28})
+	if f := m.live.Focused(); f != "transport" || !strings.Contains(m.View(), "(2/2)") {
+		t.Fatalf("after a resize the focus is on %q:\n%s", f, m.View())
+	}
+	m.openMode(modeReview)
+	m.problems = []forms.Problem{{Path: "/values/start", Message: "Start date: required"}}
+	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
+	if f := m.live.Focused(); m.mode != modeNormal || f != "start" {
+		t.Fatalf("back from the review: mode %v, focus on %q", m.mode, f)
+	}
+	m.openMode(modeReview)
+	m.problems = nil
+	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
+	if f := m.live.Focused(); f != "notes" {
+		t.Fatalf("back from a clean review: focus on %q, want the last field", f)
+	}
 }

@@ -146,9 +146,17 @@ func (m *model) switchRequest(next bool) tea.Cmd {
 func (m *model) onReviewKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case m.matches(msg, m.keys.Back):
+		// Back to the first field the review found wrong, else to where
+		// the submit left off.
+		field := ""
+		if len(m.problems) > 0 {
+			field = strings.TrimPrefix(m.problems[0].Path, "/values/")
+		}
 		m.closeMode()
-		m.rebuildLive()
-		return m.liveInit()
+		if m.live == nil {
+			return nil
+		}
+		return m.live.Edit(field)
 	case m.matches(msg, m.keys.Confirm):
 		r, ok := m.activeRequest()
 		if !ok || m.live == nil {

@@ -35,9 +35,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
 		m.layout()
 		if changed && m.live != nil && m.mode == modeNormal {
-			// A fixed height cannot grow back: rebuild at the new size.
+			// A fixed height cannot grow back: rebuild at the new size,
+			// on the field that had the focus.
+			field := m.live.Focused()
 			m.rebuildLive()
-			return m.liveInit()
+			return m.live.Edit(field)
 		}
 		return nil
 	case serviceMsg:
