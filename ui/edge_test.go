@@ -228,7 +228,18 @@ func TestBackToTheFormLandsOnTheField(t *testing.T) {
 	m.openMode(modeReview)
 	m.problems = nil
 	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
+	if f := m.live.Focused(); f != "start" {
+		t.Fatalf("back from a review missing the start date: focus on %q", f)
+	}
+	m.live.Edit("start")
+	m.updateForm(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2026-05-01")})
+	m.live.Edit("travelers")
+	m.updateForm(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
+	m.live.Edit("transport")
+	m.updateForm(tea.KeyMsg{Type: tea.KeyDown})
+	m.openMode(modeReview)
+	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
 	if f := m.live.Focused(); f != "notes" {
-		t.Fatalf("back from a clean review: focus on %q, want the last field", f)
+		t.Fatalf("back from a complete review: focus on %q, want the last field", f)
 	}
 }

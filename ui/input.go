@@ -6,6 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/forms"
 )
 
 // onKey routes a key: global keys first, then the open dialog, then the
@@ -146,17 +147,11 @@ func (m *model) switchRequest(next bool) tea.Cmd {
 func (m *model) onReviewKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case m.matches(msg, m.keys.Back):
-		// Back to the first field the review found wrong, else to where
-		// the submit left off.
-		field := ""
-		if len(m.problems) > 0 {
-			field = strings.TrimPrefix(m.problems[0].Path, "/values/")
-		}
 		m.closeMode()
 		if m.live == nil {
 			return nil
 		}
-		return m.live.Edit(field)
+		return m.live.Edit(m.fieldToFix())
 	case m.matches(msg, m.keys.Confirm):
 		r, ok := m.activeRequest()
 		if !ok || m.live == nil {
@@ -287,4 +282,19 @@ func (m *model) switchChat(chatID string) {
 	m.setStatus("", false)
 	m.dropLive()
 	m.composer.SetValue(m.unsent[chatID])
+}
+
+// fieldToFix is where going back from the review lands: the first field
+// it found wrong, else the first required one still empty, else "" (where
+// the submit left off).
+func (m *model) fieldToFix() string {
+	if len(m.problems) > 0 {
+		return strings.TrimPrefix(m.problems[0].Path, "/values/")
+	}
+	if r, ok := m.activeRequest(); ok {
+		if missing := forms.Missing(r.Definition, r.Supplied, mergeValues(r.Partial, m.live.Values())); len(missing) > 0 {
+			return missing[0]
+		}
+	}
+	return ""
 }
