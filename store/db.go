@@ -93,11 +93,9 @@ const mmapSize = 1 << 30
 func dsn(path string, writer bool) string {
 	v := url.Values{}
 	v.Add("_pragma", "busy_timeout(10000)")
+	v.Add("_pragma", "foreign_keys(1)")
+	v.Add("_pragma", "synchronous(FULL)")
 	if writer {
-		// What governs writes is set on the writer only; readers cannot
-		// write (query_only), one statement less for every reader opened.
-		v.Add("_pragma", "foreign_keys(1)")
-		v.Add("_pragma", "synchronous(FULL)")
 		// journal_mode is set by migrate, after it has checked the file is
 		// followup's: the mode is written into the file.
 		v.Add("_txlock", "immediate")
@@ -108,7 +106,6 @@ func dsn(path string, writer bool) string {
 		// hundred pages of the pending list cold costs several times less.
 		// Writes still go through the page cache and write(2).
 		v.Add("_pragma", "mmap_size("+strconv.Itoa(mmapSize)+")")
-		v.Add("_pragma", "query_only(1)")
 	}
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + v.Encode()
 }
