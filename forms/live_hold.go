@@ -30,14 +30,12 @@ type hold struct {
 type releaseMsg struct{ seq int }
 
 // movesFocus reports whether a key sent to the focused field may move the
-// focus: tab and shift+tab always, enter except in a multi-line text field.
+// focus: tab, shift+tab and enter, in every field (a textarea's new line
+// is alt+enter or ctrl+j).
 func (l *Live) movesFocus(k tea.KeyMsg) bool {
 	switch k.Type {
-	case tea.KeyTab, tea.KeyShiftTab:
+	case tea.KeyTab, tea.KeyShiftTab, tea.KeyEnter:
 		return true
-	case tea.KeyEnter:
-		s := l.focusedSlot()
-		return s == nil || s.f.Type != Textarea
 	}
 	return false
 }

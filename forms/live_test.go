@@ -411,3 +411,18 @@ func TestLiveEditLandsOnTheField(t *testing.T) {
 		t.Fatalf("values %v", l.Values())
 	}
 }
+
+// Enter moves on from a textarea too (its new line is alt+enter), so keys
+// in the same burst land on the next field.
+func TestKeysAfterEnterInATextareaLandOnTheNextField(t *testing.T) {
+	def := Definition{Title: "t", Fields: []Field{{Name: "notes", Type: Textarea}, {Name: "e", Type: Text}}}
+	l := start(def, nil, nil, nil)
+	var pending []tea.Cmd
+	for _, k := range []tea.KeyMsg{typed("abc"), press(tea.KeyEnter), typed("x")} {
+		pending = append(pending, l.Update(k))
+	}
+	pumpLive(l, pending)
+	if v := l.Values(); v["notes"] != "abc" || v["e"] != "x" {
+		t.Fatalf("values %v, want notes=abc e=x", v)
+	}
+}
