@@ -49,6 +49,17 @@ type Options struct {
 	Now func() time.Time
 }
 
+// defaultProvider is the offline demo agent (DESIGN §9).
+var defaultProvider agent.Provider = agent.Offline{}
+
+// ProviderName names the provider the host will use.
+func (o Options) ProviderName() string {
+	if o.Provider == nil {
+		return defaultProvider.Name()
+	}
+	return o.Provider.Name()
+}
+
 // Service is the host of every chat in one database.
 type Service struct {
 	st       *store.Store
@@ -70,7 +81,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		return nil, err
 	}
 	if o.Provider == nil {
-		o.Provider = agent.Offline{}
+		o.Provider = defaultProvider
 	}
 	if o.Now == nil {
 		o.Now = time.Now

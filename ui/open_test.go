@@ -64,27 +64,67 @@ func TestDueQuestionsCloseOnOpen(t *testing.T) {
 	}
 }
 
-// Keys typed while the database opens reach the composer once it is open,
-// in order; ctrl+c still quits at once.
+// Keys typed while the database opens reach the chat that then appears,
+// in order, after it is on screen: a message typed ahead goes to that
+// chat, not to a new one. ctrl+c still quits at once.
 func TestKeysBeforeTheDatabaseOpens(t *testing.T) {
 	t.Parallel()
 	_, svc := openModel(t)
+	sent := ask(t, svc, "Check deployment")
 	m := newScreen()
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	for _, k := range []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("hel")}, {Type: tea.KeyRunes, Runes: []rune("lo")}} {
+	first := m.nextLoad()
+	for _, k := range []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("stag")}, {Type: tea.KeyRunes, Runes: []rune("ing")}, {Type: tea.KeyEnter}} {
 		m.Update(k)
 	}
 	if !strings.Contains(m.View(), "opening") {
 		t.Fatalf("no opening line:\n%s", m.View())
 	}
-	m.Update(serviceMsg{svc})
-	if got := m.composer.Value(); got != "hello" {
-		t.Fatalf("composer %q, want hello", got)
+	_, cmd := m.Update(serviceMsg{svc, loadChat(svc, "", first)()})
+	if m.chatID != sent.ChatID || m.composer.Value() != "" {
+		t.Fatalf("chat %q, composer %q: the typed message was not sent to the chat on screen", m.chatID, m.composer.Value())
+	}
+	var got *sentMsg
+	for _, msg := range runAll(cmd) {
+		if s, ok := msg.(sentMsg); ok {
+			got = &s
+		}
+	}
+	if got == nil || got.err != nil || got.sent.ChatID != sent.ChatID {
+		t.Fatalf("sent = %+v, want the message in chat %s", got, sent.ChatID)
+	}
+	chats, err := svc.Chats(context.Background(), 10)
+	if err != nil || len(chats) != 1 {
+		t.Fatalf("%d chats, %v: the typed message started a new chat", len(chats), err)
 	}
 	quit := newScreen()
 	if _, cmd := quit.Update(tea.KeyMsg{Type: tea.KeyCtrlC}); cmd == nil || cmd() != tea.Quit() {
 		t.Fatal("ctrl+c before the database opened did not quit")
 	}
+}
+
+// runAll runs a command and the batches it returns, giving up on those
+// that wait (ticks), and returns the messages.
+func runAll(c tea.Cmd) []tea.Msg {
+	if c == nil {
+		return nil
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- c() }()
+	var msg tea.Msg
+	select {
+	case msg = <-ch:
+	case <-time.After(200 * time.Millisecond):
+		return nil
+	}
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, runAll(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
 }
 
 // A file that is not followup's database ends the screen with the reason.

@@ -10,12 +10,15 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
 
-	"followup/agent"
 	"followup/chat"
 )
 
-// serviceMsg brings the database Run opened.
-type serviceMsg struct{ svc *chat.Service }
+// serviceMsg brings the database Run opened and the first chat read from
+// it, so keys typed meanwhile reach that chat.
+type serviceMsg struct {
+	svc   *chat.Service
+	first tea.Msg // the first load's snapshotMsg
+}
 
 // openFailedMsg ends the program: the database could not be opened.
 type openFailedMsg struct{ err error }
@@ -42,9 +45,7 @@ func Run(ctx context.Context, o chat.Options, opts ...tea.ProgramOption) error {
 	if err != nil {
 		p.Send(openFailedMsg{err})
 	} else {
-		snap := loadChat(svc, "", first)()
-		p.Send(serviceMsg{svc})
-		p.Send(snap)
+		p.Send(serviceMsg{svc, loadChat(svc, "", first)()})
 		go forward(ctx, svc, p)
 		go watch(ctx, svc, p)
 	}
@@ -69,10 +70,7 @@ func newProgram(ctx context.Context, o chat.Options, opts []tea.ProgramOption) (
 	lipgloss.HasDarkBackground()
 	root := newScreen()
 	root.dbPath = o.DBPath
-	root.provider = agent.Offline{}.Name()
-	if o.Provider != nil {
-		root.provider = o.Provider.Name()
-	}
+	root.provider = o.ProviderName()
 	// The first load prepares its frame at the terminal's size, which
 	// Bubble Tea then reports as no change.
 	if w, h, err := term.GetSize(os.Stdout.Fd()); err == nil && w > 0 && h > 0 {

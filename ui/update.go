@@ -44,10 +44,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case serviceMsg:
 		m.setService(msg.svc)
-		// What was typed while the database opened, in order.
+		cmds := []tea.Cmd{m.update(msg.first)}
+		// What was typed while the database opened, in order, to the chat
+		// now on screen.
 		early := m.early
 		m.early = nil
-		cmds := make([]tea.Cmd, 0, len(early))
 		for _, k := range early {
 			cmds = append(cmds, m.update(k))
 		}
@@ -313,7 +314,7 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 			m.rebuildLive()
 			m.closeMode()
 		}
-		return tea.Batch(m.load(m.chatID), m.liveInit())
+		return tea.Batch(m.load(m.chatID), m.editLive())
 	}
 	m.closeMode()
 	m.problems = nil
@@ -321,7 +322,7 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 		r, _ := m.activeRequest()
 		m.setStatus("Saved as a partial answer; still missing: "+labelsOf(r, a.receipt.Missing), false)
 		m.rebuildLive()
-		return tea.Batch(m.load(m.chatID), m.liveInit())
+		return tea.Batch(m.load(m.chatID), m.editLive())
 	}
 	m.setStatus("Answer sent.", false)
 	m.dropLive()
