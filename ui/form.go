@@ -176,9 +176,10 @@ func (m *model) rebuildLive() {
 	m.installLive(r, m.live.Draft())
 }
 
-func (m *model) liveInit() tea.Cmd {
+// editLive shows the rebuilt form on the field that needs the user.
+func (m *model) editLive() tea.Cmd {
 	if m.live == nil {
 		return nil
 	}
-	return m.live.Form().Init()
+	return m.live.Edit(m.fieldToFix())
 }

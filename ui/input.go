@@ -148,10 +148,7 @@ func (m *model) onReviewKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case m.matches(msg, m.keys.Back):
 		m.closeMode()
-		if m.live == nil {
-			return nil
-		}
-		return m.live.Edit(m.fieldToFix())
+		return m.editLive()
 	case m.matches(msg, m.keys.Confirm):
 		r, ok := m.activeRequest()
 		if !ok || m.live == nil {
