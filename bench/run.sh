@@ -2,7 +2,8 @@
 # Measures the DESIGN §13 budgets at real sizes:
 #   - start to first frame of `followup` on a large database, side by side
 #     with bench/floor (a minimal Bubble Tea program drawing one huh form),
-#     both in the same tmux terminal, interleaved;
+#     both in the same tmux terminal, interleaved, and with the floor built
+#     -tags deps (linking followup's libraries, calling none);
 #   - `followup pending --json` on the large database, whole process;
 #   - maximum resident memory of both.
 # Usage: [PENDING=10] bench/run.sh [RUNS]   (default 21 runs of each)
@@ -33,6 +34,7 @@ fi
 echo "== build"
 go build -o "$WORK/followup" .
 go build -o "$WORK/floor" ./bench/floor
+go build -tags deps -o "$WORK/floordeps" ./bench/floor # the floor linking followup's libraries
 
 echo "== seed (1,000 chats, 100,000 messages, 10,000 requests)"
 /usr/bin/time -f "seed: %e s wall, %M KB max RSS" go run ./bench/seed -db "$WORK/big.db" -pending "$PENDING"
@@ -52,10 +54,11 @@ ms() {
 	e=\${EPOCHREALTIME//[!0-9]/}
 	echo "\$(( e - s )) \$(( \$(head -1 "\$at") / 1000 - s ))"
 }
-for i in \$(seq 3); do "$WORK/floor" >/dev/tty; "$WORK/followup" --db "$WORK/big.db" >/dev/tty; done # warm-up
+for i in \$(seq 3); do "$WORK/floor" >/dev/tty; "$WORK/followup" --db "$WORK/big.db" >/dev/tty; "$WORK/floordeps" >/dev/tty; done # warm-up
 for i in \$(seq $RUNS); do
 	ms "$WORK/floor" >>"$WORK/floor.ms"
 	ms "$WORK/followup" --db "$WORK/big.db" >>"$WORK/followup.ms"
+	ms "$WORK/floordeps" >>"$WORK/floordeps.ms"
 done
 /usr/bin/time -v -o "$WORK/floor.time" "$WORK/floor" >/dev/tty
 /usr/bin/time -v -o "$WORK/followup.time" "$WORK/followup" --db "$WORK/big.db" >/dev/tty
@@ -81,6 +84,9 @@ echo "  followup, large database:  median $FRAME ms, max RSS $(rss "$WORK/follow
 echo "  ratio followup/floor:      $(awk "BEGIN {printf \"%.2f\", $FRAME/$FLOOR}")  (budget 1.5)"
 echo "start to the first frame drawn (what each program logs; no exit):"
 echo "  floor $FLOOR1 ms, followup $FRAME1 ms, ratio $(awk "BEGIN {printf \"%.2f\", $FRAME1/$FLOOR1}")"
+DEPS1=$(cut -d' ' -f2 "$WORK/floordeps.ms" | median)
+echo "  the floor linking followup's libraries (SQLite engine, provider SDKs), calling none:"
+echo "    $DEPS1 ms, ratio $(awk "BEGIN {printf \"%.2f\", $DEPS1/$FLOOR1}") — what linking them costs before any work"
 if [ -s "$WORK/frames.json" ]; then
 	python3 - "$WORK/frames.json" <<'PY' || true
 import json, sys
