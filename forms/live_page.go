@@ -76,6 +76,13 @@ func (l *Live) Edit(name string) tea.Cmd {
 	return l.showPage(page, at)
 }
 
+// Resize reflows the form at a new size on the field that had the focus:
+// a page's fixed height cannot grow back, so the page is built again.
+func (l *Live) Resize(width, maxHeight int) tea.Cmd {
+	l.width, l.maxHeight = width, maxHeight
+	return l.Edit(l.Focused())
+}
+
 // Focused is the name of the field with the focus ("" when none).
 func (l *Live) Focused() string {
 	if f := l.form.GetFocusedField(); f != nil {

@@ -146,9 +146,6 @@ func (m *model) saveDraftNow() tea.Cmd {
 	return saveDraft(m.svc, chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: d, Edited: m.live.Edited()})
 }
 
-// rebuildLive rebuilds the form from its current draft: a finished huh
-// form ignores input (#319).
-//
 // replyProblems is everything wrong with the form's values, found before
 // sending: number text that does not parse, and the host's own check.
 func (m *model) replyProblems() []forms.Problem {
@@ -166,6 +163,8 @@ func (m *model) replyProblems() []forms.Problem {
 	return ps
 }
 
+// rebuildLive builds the form again from its current draft (after huh
+// aborted it).
 func (m *model) rebuildLive() {
 	r, ok := m.activeRequest()
 	if !ok || m.live == nil {
@@ -176,7 +175,8 @@ func (m *model) rebuildLive() {
 	m.installLive(r, m.live.Draft())
 }
 
-// editLive shows the rebuilt form on the field that needs the user.
+// editLive shows the form again, its page built afresh (a finished huh
+// form ignores input, #319), on the field that needs the user.
 func (m *model) editLive() tea.Cmd {
 	if m.live == nil {
 		return nil

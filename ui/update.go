@@ -35,11 +35,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
 		m.layout()
 		if changed && m.live != nil && m.mode == modeNormal {
-			// A fixed height cannot grow back: rebuild at the new size,
-			// on the field that had the focus.
-			field := m.live.Focused()
-			m.rebuildLive()
-			return m.live.Edit(field)
+			return m.live.Resize(m.formWidth(), m.formHeight())
 		}
 		return nil
 	case serviceMsg:
@@ -311,7 +307,6 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 			m.closeMode()
 			m.dropLive()
 		} else {
-			m.rebuildLive()
 			m.closeMode()
 		}
 		return tea.Batch(m.load(m.chatID), m.editLive())
@@ -321,7 +316,6 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 	if a.receipt.ApplyState == chat.Partial {
 		r, _ := m.activeRequest()
 		m.setStatus("Saved as a partial answer; still missing: "+labelsOf(r, a.receipt.Missing), false)
-		m.rebuildLive()
 		return tea.Batch(m.load(m.chatID), m.editLive())
 	}
 	m.setStatus("Answer sent.", false)
