@@ -72,7 +72,7 @@ func (l *Live) startHold(from huh.Field) tea.Cmd {
 // landed ends the hold once the focus has moved, replaying the held keys.
 func (l *Live) landed() tea.Cmd {
 	if l.hold.on && l.form.GetFocusedField() != l.hold.from {
-		return l.release(true)
+		return l.release(time.Now().Before(l.hold.until.Add(holdFor)))
 	}
 	return nil
 }

@@ -59,13 +59,32 @@ func (l *Live) showPage(i, at int) tea.Cmd {
 
 // Edit shows the page holding the named field, focused on it; with no
 // such field, the last field of the last page (where a submit left off).
-// It is how the screen comes back to a form it had finished or rebuilt.
+// It is how the screen comes back to a form it had finished or left: keys
+// still held from before (typed in the burst of a submit) are dropped.
 func (l *Live) Edit(name string) tea.Cmd {
-	if len(l.pages) == 0 {
-		return l.showPage(0, 0)
+	l.hold = hold{seq: l.hold.seq + 1} // its pending release is ignored
+	return l.showPage(l.place(name))
+}
+
+// Resize reflows the form at a new size on the field that had the focus:
+// a page's fixed height cannot grow back, so the page is built again.
+// Keys held for a focus move stay held: the move reaches the new page.
+func (l *Live) Resize(width, maxHeight int) tea.Cmd {
+	l.width, l.maxHeight = width, maxHeight
+	cmd := l.showPage(l.place(l.Focused()))
+	if l.hold.on {
+		l.hold.from = l.form.GetFocusedField()
 	}
-	page := len(l.pages) - 1
-	at := len(l.pages[page]) - 1
+	return cmd
+}
+
+// place is the page and the place on it of the named field; with no such
+// field, the last field of the last page.
+func (l *Live) place(name string) (page, at int) {
+	if len(l.pages) == 0 {
+		return 0, 0
+	}
+	page, at = len(l.pages)-1, len(l.pages[len(l.pages)-1])-1
 	for p, slots := range l.pages {
 		for i, s := range slots {
 			if s.f.Name == name {
@@ -73,14 +92,7 @@ func (l *Live) Edit(name string) tea.Cmd {
 			}
 		}
 	}
-	return l.showPage(page, at)
-}
-
-// Resize reflows the form at a new size on the field that had the focus:
-// a page's fixed height cannot grow back, so the page is built again.
-func (l *Live) Resize(width, maxHeight int) tea.Cmd {
-	l.width, l.maxHeight = width, maxHeight
-	return l.Edit(l.Focused())
+	return page, at
 }
 
 // Focused is the name of the field with the focus ("" when none).

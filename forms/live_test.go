@@ -426,3 +426,41 @@ func TestKeysAfterEnterInATextareaLandOnTheNextField(t *testing.T) {
 		t.Fatalf("values %v, want notes=abc e=x", v)
 	}
 }
+
+// Keys typed in the burst of the enter that submits are not typed into
+// the answer when the form comes back (from the review, say); keys held
+// for a focus move when the form is resized still land on the next field.
+func TestHeldKeysAcrossEditAndResize(t *testing.T) {
+	def := Definition{Title: "t", Fields: []Field{{Name: "a", Type: Text}, {Name: "b", Type: Text}}}
+	l := start(def, nil, nil, nil)
+	pumpLive(l, []tea.Cmd{l.Edit("b")})
+	pumpLive(l, []tea.Cmd{l.Update(typed("window"))})
+	// The screen stops passing messages to the form once it completes (the
+	// review opens): the hold's end never reaches it.
+	l.Update(press(tea.KeyEnter))
+	l.Update(typed("abc"))
+	l.Form().NextGroup() // huh's move after the enter: the form completes
+	if l.Form().State != huh.StateCompleted || !l.hold.on {
+		t.Fatalf("state %v, hold %v: want completed with keys held", l.Form().State, l.hold.on)
+	}
+	l.hold.until = time.Now().Add(time.Minute) // the user comes back at once
+	pumpLive(l, []tea.Cmd{l.Edit("")})
+	if v := l.Values()["b"]; v != "window" {
+		t.Fatalf("b = %q after coming back: keys held across the submit were typed", v)
+	}
+
+	l = start(def, nil, nil, nil)
+	pumpLive(l, []tea.Cmd{l.Update(typed("x"))})
+	tab := l.Update(press(tea.KeyTab)) // huh's focus move is in tab
+	l.Update(typed("y"))
+	l.Update(typed("z"))
+	l.Resize(50, 20)
+	l.Update(tea.FocusMsg{}) // anything before the move lands
+	if v := l.Values()["a"]; v != "x" {
+		t.Fatalf("a = %q: keys held for the move were typed into the field being left", v)
+	}
+	pumpLive(l, []tea.Cmd{tab})
+	if v := l.Values(); v["a"] != "x" || v["b"] != "yz" {
+		t.Fatalf("values %v after a resize mid-burst, want a=x b=yz", v)
+	}
+}
