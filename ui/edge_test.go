@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"followup/chat"
 	"followup/forms"
@@ -243,4 +245,79 @@ func TestBackToTheFormLandsOnTheField(t *testing.T) {
 	if f := m.live.Focused(); f != "notes" {
 		t.Fatalf("back from a complete review: focus on %q, want the last field", f)
 	}
+}
+
+// A resize while the review is open reaches the form it goes back to.
+func TestResizeBehindTheReviewReachesTheForm(t *testing.T) {
+	t.Parallel()
+	m, svc := openModel(t)
+	sent := ask(t, svc, "Plan a trip")
+	load(m, sent.ChatID)
+	m.setFocus(focusForm)
+	m.openMode(modeReview)
+	m.Update(tea.WindowSizeMsg{Width: 70, Height: 16})
+	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
+	r, _ := m.activeRequest()
+	fresh := buildLive(r, m.live.Draft(), m.formWidth(), m.formHeight())
+	fresh.Edit(m.live.Focused())
+	got, want := m.live.Form().View(), fresh.Form().View()
+	if lipgloss.Height(got) != lipgloss.Height(want) || lipgloss.Width(got) != lipgloss.Width(want) {
+		t.Fatalf("the form came back %dx%d, one built at this size is %dx%d:\n%s",
+			lipgloss.Width(got), lipgloss.Height(got), lipgloss.Width(want), lipgloss.Height(want), got)
+	}
+}
+
+// Messages typed while the first one is making a new chat go to that chat,
+// in order, not each to a chat of its own.
+func TestMessagesTypedAheadJoinTheNewChat(t *testing.T) {
+	t.Parallel()
+	m, svc := openModel(t)
+	var cmds []tea.Cmd
+	for _, k := range []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("hello")}, {Type: tea.KeyEnter},
+		{Type: tea.KeyRunes, Runes: []rune("world")}, {Type: tea.KeyEnter}, {Type: tea.KeyRunes, Runes: []rune("again")}, {Type: tea.KeyEnter}} {
+		_, cmd := m.Update(k)
+		cmds = append(cmds, cmd)
+	}
+	for len(cmds) > 0 {
+		c := cmds[0]
+		cmds = cmds[1:]
+		for _, msg := range runAll(c) {
+			if s, ok := msg.(sentMsg); ok {
+				_, next := m.Update(s)
+				cmds = append(cmds, next)
+			} else if seq := sequenced(msg); seq != nil {
+				cmds = append(cmds, seq...)
+			}
+		}
+	}
+	chats, err := svc.Chats(context.Background(), 10)
+	if err != nil || len(chats) != 1 {
+		t.Fatalf("%d chats, %v: want one", len(chats), err)
+	}
+	msgs, err := svc.Transcript(context.Background(), chats[0].ID, 0, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var typed []string
+	for _, msg := range msgs {
+		if msg.Role == "user" {
+			typed = append(typed, msg.Content)
+		}
+	}
+	if strings.Join(typed, ",") != "hello,world,again" {
+		t.Fatalf("user messages %v", typed)
+	}
+}
+
+// sequenced returns the commands of a tea.Sequence message.
+func sequenced(msg tea.Msg) []tea.Cmd {
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeOf(tea.Cmd(nil)) {
+		return nil
+	}
+	out := make([]tea.Cmd, v.Len())
+	for i := range out {
+		out[i] = v.Index(i).Interface().(tea.Cmd)
+	}
+	return out
 }

@@ -115,6 +115,15 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.newChat {
 			chatID = ""
 		}
+		if chatID == "" {
+			// Messages typed while the new chat is being made go to it, in
+			// order, once it has an id.
+			if m.creating {
+				m.queued = append(m.queued, text)
+				return m, nil
+			}
+			m.creating = true
+		}
 		return m, sendMessage(m.svc, chatID, text)
 	}
 	var cmd tea.Cmd

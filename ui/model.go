@@ -42,10 +42,14 @@ type model struct {
 	// dbPath and provider are known before the database opens.
 	dbPath, provider string
 	// early holds keys typed before the database opened.
-	early   []tea.KeyMsg
-	openErr error // the database could not be opened: Run reports it
-	keys    keyMap
-	help    help.Model
+	early []tea.KeyMsg
+	// creating: a message is making a new chat; queued are the messages
+	// typed meanwhile, sent to that chat once it has an id.
+	creating bool
+	queued   []string
+	openErr  error // the database could not be opened: Run reports it
+	keys     keyMap
+	help     help.Model
 
 	width, height int
 	sized         bool // width and height are the terminal's

@@ -34,7 +34,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		changed := msg.Width != m.width || msg.Height != m.height
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
 		m.layout()
-		if changed && m.live != nil && m.mode == modeNormal {
+		if changed && m.live != nil {
+			// Also behind a dialog or the review: the form comes back at
+			// the size of the screen it comes back to.
 			return m.live.Resize(m.formWidth(), m.formHeight())
 		}
 		return nil
@@ -80,13 +82,26 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case eventMsg:
 		return m.onEvent(chat.Event(msg))
 	case sentMsg:
+		queued := m.queued
+		m.creating, m.queued = false, nil
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
+			if len(queued) > 0 && m.composer.Value() == "" {
+				m.composer.SetValue(strings.Join(queued, "\n")) // not sent: kept
+			}
 			return nil
 		}
 		m.chatID, m.newChat = msg.sent.ChatID, false
 		m.driving = true
-		return tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.sent.RunID))
+		cmds := []tea.Cmd{m.load(m.chatID), driveRun(m.svc, msg.sent.RunID)}
+		if len(queued) > 0 {
+			sends := make([]tea.Cmd, len(queued))
+			for i, text := range queued {
+				sends[i] = sendMessage(m.svc, m.chatID, text)
+			}
+			cmds = append(cmds, tea.Sequence(sends...))
+		}
+		return tea.Batch(cmds...)
 	case driveDoneMsg:
 		m.driving, m.streaming = false, ""
 		if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeRunBusy {
