@@ -38,8 +38,9 @@ type driveDoneMsg struct {
 
 // sentMsg reports a recorded chat message.
 type sentMsg struct {
-	sent chat.Sent
-	err  error
+	sent    chat.Sent
+	err     error
+	newChat bool // the message was to make a new chat
 }
 
 // answeredMsg reports the result of confirming a review.
@@ -112,7 +113,7 @@ func loadOlder(svc *chat.Service, chatID string, before int64) tea.Cmd {
 func sendMessage(svc *chat.Service, chatID, text string) tea.Cmd {
 	return func() tea.Msg {
 		s, err := svc.Send(context.Background(), chatID, text, "")
-		return sentMsg{s, err}
+		return sentMsg{s, err, chatID == ""}
 	}
 }
 

@@ -82,8 +82,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case eventMsg:
 		return m.onEvent(chat.Event(msg))
 	case sentMsg:
-		queued := m.queued
-		m.creating, m.queued = false, nil
+		var queued []string
+		if msg.newChat {
+			queued = m.queued
+			m.creating, m.queued = false, nil
+		}
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
 			if len(queued) > 0 && m.composer.Value() == "" {
