@@ -39,11 +39,15 @@ func (o Offline) turn(h []Message) Message {
 	if res, ok := parseStatus(last.Content); ok && (last.Role == RoleUser || last.Role == RoleTool) {
 		switch res.Status {
 		case "input_received":
-			return Message{Content: st.finish(res)}
+			reply := st.finish(res)
+			if st.pending() != nil {
+				reply = strings.TrimSuffix(reply, " Done.") + st.stillOpen()
+			}
+			return Message{Content: reply}
 		case "input_cancelled":
-			return Message{Content: "Understood — I'll go on without that detail. Done."}
+			return Message{Content: "Understood — I'll go on without that detail." + st.stillOpen()}
 		case "input_expired":
-			return Message{Content: "That question expired, so I'll go on without that detail. Done."}
+			return Message{Content: "That question expired, so I'll go on without that detail." + st.stillOpen()}
 		}
 	}
 	if last.Role == RoleTool {
@@ -52,27 +56,31 @@ func (o Offline) turn(h []Message) Message {
 	if last.Role != RoleUser {
 		return Message{Content: "Done."}
 	}
+	// Messages sent before the agent answered are read together.
+	text := unanswered(h)
 	if pend := st.pending(); pend != nil {
-		if vals := pend.match(last.Content); len(vals) > 0 {
-			args, _ := json.Marshal(map[string]any{"requestId": pend.id, "digest": pend.digest, "values": vals})
-			return Message{
-				Content:   "I read that as an answer to \"" + pend.def.Title + "\" — please confirm the proposal.",
-				ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_resolve", Arguments: args}},
+		for _, r := range st.open() {
+			if vals := r.match(text); len(vals) > 0 {
+				args, _ := json.Marshal(map[string]any{"requestId": r.id, "digest": r.digest, "values": vals})
+				return Message{
+					Content:   "I read that as an answer to \"" + r.def.Title + "\" — please confirm the proposal.",
+					ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_resolve", Arguments: args}},
+				}
 			}
 		}
 		// A new, independent task while one question is open: ask that
 		// too, so both wait side by side.
-		if decl, ok := taskRequest(last.Content); ok && !st.askedKey(decl.RequestKey) {
+		if decl, ok := taskRequest(text); ok && !st.askedKey(decl.RequestKey) {
 			args, _ := json.Marshal(decl)
 			return Message{
-				Content:   "I'll ask about that too — both questions are open above; answer them in any order.",
+				Content:   "I'll ask about that too — both questions are open in the form below; answer them in any order.",
 				ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_request", Arguments: args}},
 			}
 		}
-		return Message{Content: fmt.Sprintf("I still need \"%s\" to go on. Answer the form above, or tell me, for example, `%s`.",
+		return Message{Content: fmt.Sprintf("I still need \"%s\" to go on. Answer the form below, or tell me, for example, `%s`.",
 			pend.def.Title, pend.example())}
 	}
-	decl := demoRequest(last.Content)
+	decl := demoRequest(text)
 	args, _ := json.Marshal(decl)
 	return Message{
 		Content:   decl.intro,

@@ -92,12 +92,46 @@ func (st *history) nextCallID() string { return fmt.Sprintf("call_%d", st.turns+
 
 // pending is the newest request still waiting for the user.
 func (st *history) pending() *asked {
-	for i := len(st.asked) - 1; i >= 0; i-- {
-		if r := st.asked[i]; !r.closed && r.id != "" {
-			return r
-		}
+	if open := st.open(); len(open) > 0 {
+		return open[0]
 	}
 	return nil
+}
+
+// open lists the requests still waiting for the user, newest first.
+func (st *history) open() []*asked {
+	var out []*asked
+	for i := len(st.asked) - 1; i >= 0; i-- {
+		if r := st.asked[i]; !r.closed && r.id != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// stillOpen tells what the run still waits for, or that it is done.
+func (st *history) stillOpen() string {
+	if r := st.pending(); r != nil {
+		return fmt.Sprintf(" I still need \"%s\".", r.def.Title)
+	}
+	return " Done."
+}
+
+// unanswered is the text of the user's messages since the agent's last
+// turn, in order.
+func unanswered(h []Message) string {
+	i := len(h)
+	for i > 0 && h[i-1].Role == RoleUser {
+		if _, ok := parseStatus(h[i-1].Content); ok {
+			break
+		}
+		i--
+	}
+	parts := make([]string, 0, len(h)-i)
+	for _, m := range h[i:] {
+		parts = append(parts, m.Content)
+	}
+	return strings.Join(parts, "\n")
 }
 
 // askedKey reports whether this run already asked requestKey.

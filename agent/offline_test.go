@@ -144,3 +144,44 @@ func TestOfflineAsksAnIndependentTaskToo(t *testing.T) {
 		t.Fatalf("%+v", again)
 	}
 }
+
+// bothAsked is a history with the deploy question and then the trip
+// question open in one run.
+func bothAsked(t *testing.T) []Message {
+	h := deployAsked(t)
+	h = append(h, Message{Role: RoleUser, Content: "and plan a trip"})
+	second := complete(t, h)
+	if len(second.ToolCalls) != 1 || second.ToolCalls[0].Name != "input_request" {
+		t.Fatalf("no second question: %+v", second)
+	}
+	return append(h, second, Message{Role: RoleTool, ToolCallID: second.ToolCalls[0].ID,
+		Content: `{"ok":true,"requestId":"rq_2","digest":"d2","state":"pending"}`})
+}
+
+// With two questions open, a message naming an option of the older one is
+// a proposal for it; cancelling one says the other is still needed.
+func TestOfflineWithTwoQuestionsOpen(t *testing.T) {
+	t.Parallel()
+	msg := complete(t, append(bothAsked(t), Message{Role: RoleUser, Content: "use staging"}))
+	if len(msg.ToolCalls) != 1 || msg.ToolCalls[0].Name != "input_resolve" || !strings.Contains(string(msg.ToolCalls[0].Arguments), `"rq_1"`) {
+		t.Fatalf("no proposal for the deploy question: %+v", msg)
+	}
+	msg = complete(t, append(bothAsked(t), Message{Role: RoleUser, Content: `{"status":"input_cancelled","requestId":"rq_1"}`}))
+	if strings.Contains(msg.Content, "Done") || !strings.Contains(msg.Content, "Plan the trip") {
+		t.Fatalf("after one of two was cancelled: %q", msg.Content)
+	}
+	msg = complete(t, append(deployAsked(t), Message{Role: RoleUser, Content: `{"status":"input_cancelled","requestId":"rq_1"}`}))
+	if !strings.Contains(msg.Content, "Done") {
+		t.Fatalf("after the only question was cancelled: %q", msg.Content)
+	}
+}
+
+// Messages sent before the agent answered are read together: the task
+// named in the first is not lost to the second.
+func TestOfflineReadsMessagesSentTogether(t *testing.T) {
+	t.Parallel()
+	msg := complete(t, []Message{{Role: RoleUser, Content: "Check deployment"}, {Role: RoleUser, Content: "quickly please"}})
+	if len(msg.ToolCalls) != 1 || !strings.Contains(string(msg.ToolCalls[0].Arguments), "deploy-environment") {
+		t.Fatalf("the deploy task was lost: %+v", msg)
+	}
+}
