@@ -321,3 +321,58 @@ func sequenced(msg tea.Msg) []tea.Cmd {
 	}
 	return out
 }
+
+// A second enter at the review, while the answer is on its way, sends
+// nothing more (it would come back as TARGET_CLOSED).
+func TestDoubleEnterAtTheReviewSendsOnce(t *testing.T) {
+	t.Parallel()
+	m, svc := openModel(t)
+	sent := ask(t, svc, "Check deployment")
+	load(m, sent.ChatID)
+	m.setFocus(focusForm)
+	m.live.Edit("environment")
+	m.updateForm(tea.KeyMsg{Type: tea.KeyDown})
+	m.openMode(modeReview)
+	first := m.onReviewKey(tea.KeyMsg{Type: tea.KeyEnter})
+	if first == nil {
+		t.Fatal("enter at the review sent nothing")
+	}
+	if again := m.onReviewKey(tea.KeyMsg{Type: tea.KeyEnter}); again != nil {
+		t.Fatal("a second enter sent the answer again")
+	}
+	m.Update(first())
+	if m.statusErr {
+		t.Fatalf("status %q", m.status)
+	}
+}
+
+// A proposal for the question in the other tab is shown, on that tab.
+func TestProposalOnTheOtherQuestionIsShown(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	m, svc := openModel(t)
+	sent := ask(t, svc, "Check deployment")
+	say := func(text string) {
+		s, err := svc.Send(ctx, sent.ChatID, text, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Drive(ctx, s.RunID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say("and plan a trip")
+	load(m, sent.ChatID)
+	if len(m.pending) != 2 {
+		t.Fatalf("%d questions open, want 2", len(m.pending))
+	}
+	deploy, trip := m.pending[0], m.pending[1]
+	m.active = trip.ID // the trip question on screen
+	m.live, m.liveKey = nil, ""
+	load(m, sent.ChatID)
+	say("use staging") // an option of the other question
+	load(m, sent.ChatID)
+	if m.active != deploy.ID || m.mode != modeProposal || !strings.Contains(m.View(), "Environment: (empty) → staging") {
+		t.Fatalf("active %s (deploy %s), mode %v:\n%s", m.active, deploy.ID, m.mode, m.View())
+	}
+}

@@ -46,7 +46,12 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case modeConfirmCancel, modeConfirmStop:
 		return m, m.onConfirmKey(msg)
 	case modeProposal:
-		return m, m.onProposalKey(msg)
+		if m.proposalTakes(msg) {
+			return m, m.onProposalKey(msg)
+		}
+		// Anything else is typing: it goes to the composer, the dialog
+		// stays open.
+		m.setFocus(focusComposer)
 	}
 	switch {
 	case m.matches(msg, k.Help):
@@ -150,6 +155,9 @@ func (m *model) switchRequest(next bool) tea.Cmd {
 	}
 	m.active = m.pending[i].ID
 	m.live, m.liveKey = nil, ""
+	if len(m.pending[i].Proposals) > 0 && m.mode == modeNormal {
+		m.openMode(modeProposal)
+	}
 	return tea.Batch(save, m.ensureLive())
 }
 
@@ -167,6 +175,10 @@ func (m *model) onReviewKey(msg tea.KeyMsg) tea.Cmd {
 		if m.problems = m.replyProblems(); len(m.problems) > 0 {
 			return nil // the review lists them; esc goes back to fix them
 		}
+		if m.submitting {
+			return nil // a second enter while the first is on its way
+		}
+		m.submitting = true
 		return submitAnswer(m.svc, r, m.live.Values())
 	}
 	return nil
@@ -191,10 +203,15 @@ func (m *model) onConfirmKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// proposalTakes reports whether the open proposal dialog takes a key: its
+// accept and keep keys, once the dialog has been on screen a moment and
+// while the composer is empty, so a word being typed never decides it.
+func (m *model) proposalTakes(msg tea.KeyMsg) bool {
+	return !m.inGrace() && m.composer.Value() == "" &&
+		(m.matches(msg, m.keys.Accept) || m.matches(msg, m.keys.Keep))
+}
+
 func (m *model) onProposalKey(msg tea.KeyMsg) tea.Cmd {
-	if m.inGrace() {
-		return nil
-	}
 	r, ok := m.activeRequest()
 	if !ok || len(r.Proposals) == 0 {
 		m.closeMode()

@@ -47,9 +47,11 @@ type model struct {
 	// typed meanwhile, sent to that chat once it has an id.
 	creating bool
 	queued   []string
-	openErr  error // the database could not be opened: Run reports it
-	keys     keyMap
-	help     help.Model
+	// submitting: the review's answer is on its way.
+	submitting bool
+	openErr    error // the database could not be opened: Run reports it
+	keys       keyMap
+	help       help.Model
 
 	width, height int
 	sized         bool // width and height are the terminal's

@@ -163,12 +163,18 @@ func TestChatMessageBecomesProposal(t *testing.T) {
 	h.typeText("use staging")
 	h.key(tea.KeyEnter)
 	h.waitFor("The agent proposes a change", "Environment: (empty) → staging")
-	// Keys typed in the first instant after the dialog opens are ignored.
+	// Keys typed in the first instant after the dialog opens are typing:
+	// they go to the composer and decide nothing; nor does a dialog key
+	// while the composer holds text.
 	h.runes("a")
 	time.Sleep(dialogGrace + 50*time.Millisecond)
+	h.runes("k")
+	h.waitFor("› ak")
 	if r := h.onlyRun(); r.State != "waiting_input" {
 		t.Fatalf("run %s before the proposal was decided", r.State)
 	}
+	h.key(tea.KeyBackspace)
+	h.key(tea.KeyBackspace)
 	h.runes("a")
 	// Accepting fills the form and leaves focus in it, ready to submit.
 	h.waitFor("Proposal accepted", "tab next field")

@@ -267,12 +267,24 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 			m.active = m.pending[len(m.pending)-1].ID
 		}
 	}
+	var save tea.Cmd
+	if r, ok := m.activeRequest(); ok && len(r.Proposals) == 0 && m.mode == modeNormal {
+		// A proposal waits on another question: show that one.
+		for _, p := range m.pending {
+			if len(p.Proposals) > 0 {
+				save = m.saveDraftNow()
+				m.keepDraft()
+				m.active = p.ID
+				break
+			}
+		}
+	}
 	if m.target != "" && m.liveKeyOfActive() != m.target {
 		m.mode, m.target = modeNormal, ""
 		m.setStatus("That question changed or closed meanwhile; nothing was sent.", true)
 	}
 	m.refreshTranscript()
-	cmds := []tea.Cmd{m.ensureLive(), countElsewhere(m.svc, m.chatID)}
+	cmds := []tea.Cmd{save, m.ensureLive(), countElsewhere(m.svc, m.chatID)}
 	if appeared && m.focus == focusComposer && m.mode == modeNormal {
 		m.wantFocus = true
 		cmds = append(cmds, focusTick())
@@ -313,6 +325,7 @@ func valuesKey(v forms.Values) string {
 }
 
 func (m *model) onAnswered(a answeredMsg) tea.Cmd {
+	m.submitting = false
 	if a.err != nil {
 		e := chat.AsError(a.err)
 		if ps, ok := e.Details["problems"].([]forms.Problem); ok {
