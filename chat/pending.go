@@ -134,6 +134,10 @@ type PendingList struct {
 // without decoding anything. Callers expire due requests first (ExpireDue).
 func (s *Service) PendingItems(ctx context.Context, chatID string) (PendingList, error) {
 	items, err := s.st.Read().PendingItemJSON(ctx, chatID)
+	if err == nil && len(items) == 0 && chatID != "" {
+		// Nothing pending, or no such chat: a mistyped id is NOT_FOUND.
+		_, err = s.Chat(ctx, chatID)
+	}
 	return PendingList{items}, err
 }
 

@@ -63,6 +63,10 @@ func Parse(argv []string) (Args, error) {
 				if i+1 >= len(argv) {
 					return a, &UsageError{fmt.Sprintf("flag --%s needs a value", name)}
 				}
+				if next := argv[i+1]; strings.HasPrefix(next, "-") && next != "-" {
+					// Another flag, not this one's value (--chat --json).
+					return a, &UsageError{fmt.Sprintf("flag --%s needs a value, not %s (a value that starts with - is written --%s=VALUE)", name, next, name)}
+				}
 				i++
 				val = argv[i]
 			}

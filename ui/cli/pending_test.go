@@ -159,3 +159,20 @@ func TestPendingExpiresDueRequestsFirst(t *testing.T) {
 		t.Fatalf("request = %s/%s, %v", v.State, v.ClosedReason, err)
 	}
 }
+
+// A flag with no value is a usage error, not the next flag taken as its
+// value; an unknown chat is NOT_FOUND, not an empty list.
+func TestFlagValuesAndUnknownChat(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "f.db")
+	var out, errOut bytes.Buffer
+	if code := cli.Main([]string{"--db", db, "pending", "--chat", "--json"}, strings.NewReader(""), &out, &errOut, nil); code != 2 ||
+		!strings.Contains(out.String(), `"code":"USAGE"`) || !strings.Contains(out.String(), "--chat needs a value") {
+		t.Fatalf("exit %d, out %s", code, out.String())
+	}
+	out.Reset()
+	if code := cli.Main([]string{"--db", db, "pending", "--chat", "ch_nope", "--json"}, strings.NewReader(""), &out, &errOut, nil); code != 1 ||
+		!strings.Contains(out.String(), `"code":"NOT_FOUND"`) {
+		t.Fatalf("exit %d, out %s", code, out.String())
+	}
+}
