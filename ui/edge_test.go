@@ -376,3 +376,20 @@ func TestProposalOnTheOtherQuestionIsShown(t *testing.T) {
 		t.Fatalf("active %s (deploy %s), mode %v:\n%s", m.active, deploy.ID, m.mode, m.View())
 	}
 }
+
+// Deleting the open chat clears what the status line said about it.
+func TestDeletingTheOpenChatClearsItsStatus(t *testing.T) {
+	t.Parallel()
+	m, svc := openModel(t)
+	sent := ask(t, svc, "Check deployment")
+	load(m, sent.ChatID)
+	m.setStatus("This chat is archived and read-only; start a new chat with ctrl+o, n.", true)
+	m.openMode(modeChats)
+	m.chats, _ = svc.Chats(context.Background(), 10)
+	m.chatSel = 0
+	m.onChatsKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
+	cmd := m.onChatsKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
+	if cmd == nil || m.status != "" || m.chatID != "" {
+		t.Fatalf("after deleting the open chat: status %q, chat %q", m.status, m.chatID)
+	}
+}

@@ -266,6 +266,7 @@ func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
 			m.confirmDel = ""
 			if id == m.chatID {
 				m.newChat, m.chatID, m.chat, m.messages, m.pending, m.run = true, "", nil, nil, nil, nil
+				m.setStatus("", false) // it spoke of the chat now gone
 				m.tr.changed()
 				m.dropLive()
 				m.refreshTranscript()
