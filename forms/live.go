@@ -14,6 +14,7 @@ type BuildOptions struct {
 	Width    int
 	PageSize int        // fields per page (huh group); 0 means DefaultPageSize
 	Theme    *huh.Theme // nil means huh.ThemeCharm()
+	Editor   bool       // offer ctrl+e in textareas (see EditorInstalled)
 }
 
 // DefaultPageSize keeps a keystroke cheap: huh re-renders the whole current
@@ -40,6 +41,7 @@ type Live struct {
 	base      *huh.Theme // the theme as given
 	muted     *huh.Theme // the same theme with values drawn as suggestions
 	hold      hold       // keys waiting for a focus move to land
+	editor    bool       // textareas offer an external editor
 }
 
 // Form is the huh form to embed: the page on screen. Call its Init when
@@ -81,7 +83,7 @@ var defaultThemes = sync.OnceValues(func() (*huh.Theme, *huh.Theme) {
 // field starts from draft if the draft names it, else from prefill (drawn
 // as a suggestion), else empty. draft is what Draft returned earlier.
 func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *Live {
-	l := &Live{def: def, base: opts.Theme, width: opts.Width}
+	l := &Live{def: def, base: opts.Theme, width: opts.Width, editor: opts.Editor}
 	if l.base == nil {
 		l.base, l.muted = defaultThemes()
 	} else {

@@ -2,7 +2,10 @@ package forms
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
@@ -29,6 +32,7 @@ func (s *slot) build() huh.Field {
 	case Textarea:
 		t := huh.NewText()
 		t.WithTheme(s.theme) // first: later setters draw with it
+		t.ExternalEditor(s.live.editor)
 		t.Key(name).Title(label).Lines(4).CharLimit(s.charLimit()).
 			Placeholder(SanitizeLine(s.f.Placeholder)).
 			Validate(func(string) error { ok(); return nil })
@@ -244,4 +248,17 @@ func joinNonEmpty(sep string, parts ...string) string {
 		}
 	}
 	return strings.Join(keep, sep)
+}
+
+// EditorInstalled reports whether the editor a textarea opens on ctrl+e
+// ($EDITOR, else huh's nano) is installed (BuildOptions.Editor).
+var EditorInstalled = sync.OnceValue(func() bool { return editorOnPath(os.Getenv, exec.LookPath) })
+
+func editorOnPath(getenv func(string) string, lookPath func(string) (string, error)) bool {
+	name := "nano"
+	if f := strings.Fields(getenv("EDITOR")); len(f) > 0 {
+		name = f[0]
+	}
+	_, err := lookPath(name)
+	return err == nil
 }

@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"errors"
 	"flag"
 	"os"
 	"reflect"
@@ -462,5 +463,32 @@ func TestHeldKeysAcrossEditAndResize(t *testing.T) {
 	pumpLive(l, []tea.Cmd{tab})
 	if v := l.Values(); v["a"] != "x" || v["b"] != "yz" {
 		t.Fatalf("values %v after a resize mid-burst, want a=x b=yz", v)
+	}
+}
+
+// ctrl+e is offered in a textarea only when its editor is installed.
+func TestTextareaEditorOnlyWhenInstalled(t *testing.T) {
+	installed := map[string]bool{"vim": true}
+	look := func(name string) (string, error) {
+		if installed[name] {
+			return "/usr/bin/" + name, nil
+		}
+		return "", errors.New("not found")
+	}
+	env := func(v string) func(string) string { return func(string) string { return v } }
+	for _, tc := range []struct {
+		editor string
+		want   bool
+	}{{"vim -f", true}, {"", false}, {"nosuch", false}} {
+		if got := editorOnPath(env(tc.editor), look); got != tc.want {
+			t.Errorf("EDITOR=%q: offered %v, want %v", tc.editor, got, tc.want)
+		}
+	}
+	def := Definition{Fields: []Field{{Name: "notes", Type: Textarea}}}
+	for _, editor := range []bool{true, false} {
+		v := Build(def, nil, nil, nil, BuildOptions{Width: 60, Editor: editor}).Form().View()
+		if strings.Contains(v, "open editor") != editor {
+			t.Fatalf("editor %v, view:\n%s", editor, v)
+		}
 	}
 }
