@@ -332,7 +332,7 @@ func (m *model) chatsView() string {
 			state += stateStyles["pending"].Render(fmt.Sprintf(" · %d question(s) waiting", c.Pending))
 		}
 		if c.ID == m.chatID {
-			state += stDim.Render(" · open")
+			state += stDim.Render(" · on screen")
 		}
 		when := time.UnixMilli(c.UpdatedAt).Local().Format("Jan 2 15:04")
 		line := cursor + stDim.Render(when) + "  " + truncate(forms.SanitizeLine(c.Title), max(10, m.width-50)) + state
