@@ -159,6 +159,16 @@ func show(ctx context.Context, a Args, s *chat.Service, out *printer) error {
 		for _, d := range r.Deliveries {
 			fmt.Fprintf(w, "delivery %d: %s %s (attempts %d)\n", d.ID, d.Kind, d.State, d.Attempts)
 		}
+		for _, p := range r.Proposals {
+			fmt.Fprintf(w, "proposal %s: %s %s, from digest %s", p.ID, p.Kind, p.State, p.BaseDigest)
+			if len(p.Values) > 0 {
+				fmt.Fprintf(w, ", values %s", forms.SanitizeLine(compact(p.Values)))
+			}
+			fmt.Fprintln(w)
+		}
+		for _, v := range revs {
+			fmt.Fprintf(w, "revision %v: digest %v\n", v["revision"], v["digest"])
+		}
 	})
 	return nil
 }

@@ -176,3 +176,41 @@ func TestFlagValuesAndUnknownChat(t *testing.T) {
 		t.Fatalf("exit %d, out %s", code, out.String())
 	}
 }
+
+// Text-mode show lists what the JSON holds: waiting proposals and
+// revisions.
+func TestShowTextListsProposalsAndRevisions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	svc, err := chat.Open(ctx, chat.Options{DBPath: filepath.Join(t.TempDir(), "s.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	sent, err := svc.Send(ctx, "", "Check deployment", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Drive(ctx, sent.RunID); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := svc.Pending(ctx, sent.ChatID)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("pending %v, %v", rs, err)
+	}
+	if _, err := svc.Resolve(ctx, rs[0].ID, rs[0].Digest, map[string]any{"environment": "staging"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	a, err := cli.Parse([]string{"show", rs[0].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if code := cli.Exec(ctx, a, cli.Env{Service: svc, Stdout: &out, Stderr: io.Discard}); code != 0 {
+		t.Fatalf("exit %d: %s", code, out.String())
+	}
+	if s := out.String(); !strings.Contains(s, "proposal ") || !strings.Contains(s, `"environment":"staging"`) ||
+		!strings.Contains(s, "revision 1: digest "+rs[0].Digest) {
+		t.Fatalf("show:\n%s", s)
+	}
+}
