@@ -62,7 +62,7 @@ func TestAnswerPartialKeepsPending(t *testing.T) {
 		t.Fatalf("run = %s", run.State)
 	}
 	req := fxOnePending(t, s, sent.ChatID)
-	before, _ := s.Run(ctx, sent.RunID)
+	before, _ := s.GetRun(ctx, sent.RunID)
 
 	rc, err := s.Answer(ctx, AnswerInput{RequestID: req.ID, Values: map[string]any{"destination": "Lisbon", "travelers": 2}})
 	if err != nil {

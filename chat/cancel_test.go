@@ -69,7 +69,7 @@ func TestStopExpiresRequestsAndCallsNoModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, _ := s.Run(ctx, sent.RunID)
+	before, _ := s.GetRun(ctx, sent.RunID)
 	msgs := fxCount(t, s, `SELECT COUNT(*) FROM messages WHERE chat_id = ? AND role <> 'notice'`, sent.ChatID)
 
 	res, err := s.Stop(ctx, sent.RunID, "")
@@ -121,7 +121,7 @@ func TestStopFailsUndeliveredAnswers(t *testing.T) {
 	if _, err := s.Answer(ctx, AnswerInput{RequestID: req.ID, Values: map[string]any{"environment": "staging"}}); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := s.Run(ctx, sent.RunID)
+	before, _ := s.GetRun(ctx, sent.RunID)
 	if _, err := s.Stop(ctx, sent.RunID, ""); err != nil {
 		t.Fatal(err)
 	}

@@ -35,8 +35,8 @@ type RunView struct {
 	Provider   string `json:"provider"`
 }
 
-// Run reads one run.
-func (s *Service) Run(ctx context.Context, runID string) (RunView, error) {
+// GetRun reads one run.
+func (s *Service) GetRun(ctx context.Context, runID string) (RunView, error) {
 	r, err := s.st.Read().GetRun(ctx, runID)
 	if err != nil {
 		return RunView{}, notFound(err, "run", runID)
@@ -62,7 +62,7 @@ func (s *Service) Drive(ctx context.Context, runID string) (RunView, error) {
 		if err := s.driveOnce(ctx, runID); err != nil {
 			return RunView{}, err
 		}
-		v, err := s.Run(ctx, runID)
+		v, err := s.GetRun(ctx, runID)
 		if err != nil {
 			return v, err
 		}
@@ -136,7 +136,7 @@ func (s *Service) Busy(runID string) bool {
 // is tried again from its recorded history: its requests and answers were
 // left as they were, so nothing is lost or repeated.
 func (s *Service) Resume(ctx context.Context, runID string) (RunView, error) {
-	v, err := s.Run(ctx, runID)
+	v, err := s.GetRun(ctx, runID)
 	if err != nil {
 		return v, err
 	}

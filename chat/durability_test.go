@@ -93,7 +93,7 @@ func (f deployFlow) run() {
 	}
 	f.checkReply(rq, replyCmd)
 
-	run, err := w.svc.Run(ctx, runID)
+	run, err := w.svc.GetRun(ctx, runID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestCrashDuringRecovery(t *testing.T) {
 	}
 	w.checkRecoverable(runID, "at the end")
 	res := w.cli.ok(nil, "resume", runID)
-	run, _ := w.svc.Run(ctx, runID)
+	run, _ := w.svc.GetRun(ctx, runID)
 	if str(res.JSON, "run", "state") != store.RunSucceeded || str(run.Result) != `{"environment":"staging"}` || run.ModelCalls != 2 {
 		t.Fatalf("after %d kills: %s; run %+v", kills, res, run)
 	}

@@ -95,7 +95,7 @@ func TestRequestKeyRetry(t *testing.T) {
 	if n := fxCount(t, s, `SELECT COUNT(*) FROM requests`); n != 1 {
 		t.Fatalf("requests = %d, want 1", n)
 	}
-	run, _ := s.Run(ctx, sent.RunID)
+	run, _ := s.GetRun(ctx, sent.RunID)
 	if run.Step != 0 {
 		t.Fatalf("step = %d", run.Step)
 	}

@@ -145,7 +145,7 @@ func (w *world) checkRecoverable(runID, when string) {
 		}
 	}
 	rows.Close()
-	run, err := w.svc.Run(ctx, runID)
+	run, err := w.svc.GetRun(ctx, runID)
 	if err != nil {
 		w.t.Fatal(err)
 	}

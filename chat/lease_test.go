@@ -43,7 +43,7 @@ func TestLeaseRefusesSecondDriver(t *testing.T) {
 	if orphans, _ := other.Orphaned(ctx); len(orphans) != 0 {
 		t.Fatalf("a held run is offered for resume: %+v", orphans)
 	}
-	if _, err := other.Run(ctx, sent.RunID); err != nil {
+	if _, err := other.GetRun(ctx, sent.RunID); err != nil {
 		t.Fatalf("read while held: %v", err)
 	}
 	lease.Release()
@@ -89,7 +89,7 @@ func TestLeaseFreedWhenHolderKilled(t *testing.T) {
 			t.Errorf("%v took %v while the run was driven", args, took)
 		}
 	}
-	if v, err := w.svc.Run(ctx, runID); err != nil || v.State != store.RunRunning {
+	if v, err := w.svc.GetRun(ctx, runID); err != nil || v.State != store.RunRunning {
 		t.Fatalf("read in this process: %+v %v", v, err)
 	}
 

@@ -162,18 +162,6 @@ func (s *Service) Delete(ctx context.Context, chatID, commandID string) error {
 	return err
 }
 
-// cancelDrive cancels this process's drive of a run, if any.
-func (s *Service) cancelDrive(runID string) {
-	if runID == "" {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if cancel := s.driving[runID]; cancel != nil {
-		cancel()
-	}
-}
-
 // Revisions lists a request's revisions.
 func (s *Service) Revisions(ctx context.Context, requestID string) ([]map[string]any, error) {
 	rs, err := s.st.Read().Revisions(ctx, requestID)

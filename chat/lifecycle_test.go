@@ -32,7 +32,7 @@ func TestArchivedChatRefusesModelOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := fxRows(t, s, req.ID) + fxRows(t, s, done.RequestID)
-	runBefore, _ := s.Run(ctx, sent.RunID)
+	runBefore, _ := s.GetRun(ctx, sent.RunID)
 
 	ops := []struct {
 		name string
@@ -76,7 +76,7 @@ func TestArchivedChatRefusesModelOperations(t *testing.T) {
 	if after := fxRows(t, s, req.ID) + fxRows(t, s, done.RequestID); after != before {
 		t.Errorf("refused operations changed requests:\n%s\n%s", before, after)
 	}
-	if run, _ := s.Run(ctx, sent.RunID); run.ModelCalls != runBefore.ModelCalls || run.Step != runBefore.Step || run.State != runBefore.State {
+	if run, _ := s.GetRun(ctx, sent.RunID); run.ModelCalls != runBefore.ModelCalls || run.Step != runBefore.Step || run.State != runBefore.State {
 		t.Errorf("run moved: %+v, was %+v", run, runBefore)
 	}
 
@@ -105,7 +105,7 @@ func TestArchivedChatDriveChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := fxRows(t, s, req.ID)
-	runBefore, _ := s.Run(ctx, sent.RunID)
+	runBefore, _ := s.GetRun(ctx, sent.RunID)
 	for _, drive := range []func(context.Context, string) (RunView, error){s.Drive, s.Resume} {
 		_, err := drive(ctx, sent.RunID)
 		fxCode(t, err, CodeChatArchived)
@@ -113,7 +113,7 @@ func TestArchivedChatDriveChangesNothing(t *testing.T) {
 	if after := fxRows(t, s, req.ID); after != before {
 		t.Fatalf("driving an archived chat changed the request:\n%s\n%s", before, after)
 	}
-	if run, _ := s.Run(ctx, sent.RunID); run.State != runBefore.State || run.Step != runBefore.Step {
+	if run, _ := s.GetRun(ctx, sent.RunID); run.State != runBefore.State || run.Step != runBefore.Step {
 		t.Fatalf("run moved: %+v, was %+v", run, runBefore)
 	}
 }

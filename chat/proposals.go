@@ -108,122 +108,110 @@ func decodeProposal(s *Service, out json.RawMessage, err error, chatID, requestI
 	return res, nil
 }
 
-// ReplaceInput is a new definition and/or prefill for a pending request.
-type ReplaceInput struct {
-	RequestID string          `json:"requestId"`
-	Digest    string          `json:"digest,omitempty"`
-	Source    json.RawMessage `json:"source,omitempty"`
-	Prefill   json.RawMessage `json:"prefill,omitempty"`
+// Decision is the user's answer to a proposal.
+type Decision struct {
+	ProposalID string `json:"proposalId"`
+	Accept     bool   `json:"accept"`
+	// Draft is what the user has in the form now; accepting a resolve merges
+	// the proposed values into it.
+	Draft forms.Values `json:"draft,omitempty"`
 }
 
-// Replace makes a new revision of a pending request, or, when the user has
-// already edited a draft, a replace proposal the user must confirm.
-func (s *Service) Replace(ctx context.Context, in ReplaceInput, commandID string) (ProposalResult, error) {
+// DecideResult is the receipt of a decision.
+type DecideResult struct {
+	RequestID string       `json:"requestId"`
+	State     string       `json:"state"`
+	Revision  int          `json:"revision"`
+	Draft     forms.Values `json:"draft"`
+	CommandID string       `json:"commandId"`
+}
+
+func (r *DecideResult) setCommandID(id string) { r.CommandID = id }
+
+// Decide accepts or rejects a proposal. Only accepting changes the draft
+// (resolve) or the revision (replace); keep-mine changes nothing else.
+func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (DecideResult, error) {
 	if err := s.ExpireDue(ctx); err != nil {
-		return ProposalResult{}, err
+		return DecideResult{}, err
 	}
-	var chatID string
-	out, err := s.command(ctx, commandID, "replace", &chatID, in, func(q store.Q) (any, error) {
-		r, rd, err := s.openTarget(ctx, q, in.RequestID, in.Digest)
+	var chatID, reqID string
+	out, err := s.command(ctx, commandID, "decide", &chatID, d, func(q store.Q) (any, error) {
+		p, err := q.GetProposal(ctx, d.ProposalID)
+		if err != nil {
+			return nil, notFound(err, "proposal", d.ProposalID)
+		}
+		if p.State != store.ProposalPending {
+			return nil, errorf(CodeTargetClosed, "the proposal is %s", p.State)
+		}
+		r, _, err := s.openTarget(ctx, q, p.RequestID, p.BaseDigest)
 		if err != nil {
 			return nil, err
 		}
-		chatID = r.ChatID
-		pl, err := s.replacement(storeTemplates{ctx, q}, r, rd, in)
-		if err != nil {
+		chatID, reqID = r.ChatID, r.ID
+		now := s.nowMS()
+		res := &DecideResult{RequestID: r.ID, Revision: r.Revision, Draft: d.Draft}
+		if !d.Accept {
+			res.State = store.ProposalRejected
+			return res, q.DecideProposal(ctx, p.ID, store.ProposalRejected, now)
+		}
+		res.State = store.ProposalAccepted
+		if err := q.DecideProposal(ctx, p.ID, store.ProposalAccepted, now); err != nil {
 			return nil, err
 		}
-		if forms.Digest(*pl.Definition, pl.Prefill, pl.Supplied) == r.Digest {
-			// Nothing changes: no new revision, and nothing for the user to confirm.
-			return &ProposalResult{RequestID: r.ID, Digest: r.Digest, Revision: r.Revision}, nil
-		}
-		d, err := q.GetDraft(ctx, r.ID, r.Revision)
-		if err == nil && d.Edited {
-			return s.propose(ctx, q, r, ProposeReplace, pl)
-		} else if err != nil && !errors.Is(err, store.ErrNotFound) {
+		var pl proposalPayload
+		if err := json.Unmarshal([]byte(p.Payload), &pl); err != nil {
 			return nil, err
 		}
-		if err := s.applyRevision(ctx, q, &r, pl, nil); err != nil {
+		// What the user has now: the form's values when the caller sends
+		// them, else the saved draft, so accepting never drops typed values.
+		merged := forms.Values{}
+		base := d.Draft
+		if base == nil {
+			saved, err := q.GetDraft(ctx, r.ID, r.Revision)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return nil, err
+			}
+			base = decodeValues(saved.Values)
+		}
+		for k, v := range base {
+			merged[k] = v
+		}
+		if p.Kind == ProposeResolve {
+			for k, v := range pl.Values {
+				merged[k] = v
+			}
+			res.Draft = merged
+			return res, q.UpsertDraft(ctx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: mustJSON(merged),
+				Edited: true, UpdatedAt: now})
+		}
+		kept := keptValues(*pl.Definition, pl.Supplied, merged)
+		if err := s.applyRevision(ctx, q, &r, pl, kept); err != nil {
 			return nil, err
 		}
-		return &ProposalResult{RequestID: r.ID, Digest: r.Digest, Revision: r.Revision}, nil
+		res.Revision, res.Draft = r.Revision, kept
+		return res, nil
 	})
-	return decodeProposal(s, out, err, chatID, in.RequestID)
+	if err != nil {
+		return DecideResult{}, err
+	}
+	var res DecideResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		return res, err
+	}
+	s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RequestID: reqID})
+	return res, nil
 }
 
-// replacement validates a replace through the same declaration rules as
-// input_request: the request's key and supplied values with the new form.
-func (s *Service) replacement(templates forms.Templates, r store.Request, rd revisionData, in ReplaceInput) (proposalPayload, error) {
-	decl := map[string]any{"requestKey": r.RequestKey}
-	if len(in.Source) > 0 {
-		decl["source"] = in.Source
-	} else {
-		decl["source"] = map[string]any{"kind": "dynamic", "definition": rd.def}
-	}
-	if len(in.Prefill) > 0 {
-		decl["prefill"] = in.Prefill
-	} else if len(rd.prefill) > 0 {
-		decl["prefill"] = rd.prefill
-	}
-	if len(rd.supplied) > 0 {
-		decl["supplied"] = rd.supplied
-	}
-	parsed, problems := forms.ParseDeclaration([]byte(mustJSON(decl)), templates)
-	if len(problems) > 0 {
-		return proposalPayload{}, problemsError(CodeRequestInvalid, "the replacement is invalid", problems)
-	}
-	def := parsed.Definition
-	tmpl := parsed.Source.Template
-	if len(in.Source) == 0 {
-		tmpl = r.Template // the same form, still from its template
-	}
-	return proposalPayload{Definition: &def, Prefill: parsed.Prefill, Supplied: parsed.Supplied, Template: tmpl}, nil
-}
-
-// applyRevision writes a new revision. draft, when given, becomes the draft
-// of the new revision (the values the user keeps).
-func (s *Service) applyRevision(ctx context.Context, q store.Q, r *store.Request, pl proposalPayload, draft forms.Values) error {
-	now := s.nowMS()
-	r.Revision++
-	r.Digest = forms.Digest(*pl.Definition, pl.Prefill, pl.Supplied)
-	r.Title = pl.Definition.Title
-	r.Template = pl.Template
-	r.Partial = nullString(keptPartial(*pl.Definition, pl.Supplied, decodePartial(r.Partial.String)))
-	r.UpdatedAt = now
-	if len(draft) > 0 {
-		if err := q.UpsertDraft(ctx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: mustJSON(draft),
-			Edited: true, UpdatedAt: now}); err != nil {
-			return err
+// keptValues are the user's values for fields that still exist and are
+// still asked. Drafts stay lenient (number text is kept as typed); the form
+// built from them draws what no longer fits as empty.
+func keptValues(def forms.Definition, supplied, vals forms.Values) forms.Values {
+	kept := forms.Values{}
+	for _, f := range def.Fields {
+		v, ok := vals[f.Name]
+		if _, sup := supplied[f.Name]; ok && !sup {
+			kept[f.Name] = v
 		}
 	}
-	if err := q.SupersedeProposals(ctx, r.ID, now); err != nil {
-		return err
-	}
-	return s.saveRevision(ctx, q, *r, store.Revision{RequestID: r.ID, Revision: r.Revision, Digest: r.Digest,
-		Definition: mustJSON(pl.Definition), Prefill: nullString(valuesJSON(pl.Prefill)),
-		Supplied: nullString(valuesJSON(pl.Supplied)), CreatedAt: now})
-}
-
-// keptPartial carries a partial answer over to a new revision: the values
-// the user already confirmed stay, for fields that are still asked and
-// whose value is still valid.
-func keptPartial(def forms.Definition, supplied forms.Values, part partialData) string {
-	kept := partialData{Values: forms.Values{}, Origins: map[string]string{}}
-	for name, v := range part.Values {
-		if _, sup := supplied[name]; sup {
-			continue
-		}
-		f, ok := def.FieldByName(name)
-		if !ok {
-			continue
-		}
-		one, problems := forms.Normalize(forms.Definition{Fields: []forms.Field{f}}, map[string]any{name: v}, "")
-		if nv, ok := one[name]; ok && len(problems) == 0 {
-			kept.Values[name], kept.Origins[name] = nv, part.Origins[name]
-		}
-	}
-	if len(kept.Values) == 0 {
-		return ""
-	}
-	return mustJSON(kept)
+	return kept
 }

@@ -84,7 +84,7 @@ func TestChatMessageBecomesResolveProposal(t *testing.T) {
 					t.Fatal("the rejection was not recorded")
 				}
 			}
-			run, _ := s.Run(ctx, sent.RunID)
+			run, _ := s.GetRun(ctx, sent.RunID)
 			if run.State != store.RunWaitingInput {
 				t.Fatalf("run = %s", run.State)
 			}

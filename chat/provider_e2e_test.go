@@ -112,7 +112,7 @@ func TestProviderRefusalFailsRun(t *testing.T) {
 	if f.calls() != calls+1 {
 		t.Errorf("a refusal was retried: %d calls", f.calls()-calls)
 	}
-	run, _ := w.svc.Run(t.Context(), runID)
+	run, _ := w.svc.GetRun(t.Context(), runID)
 	if run.State != store.RunFailed || !strings.Contains(run.Error, "Incorrect API key provided") {
 		t.Errorf("run %s: %q", run.State, run.Error)
 	}

@@ -34,3 +34,38 @@ func (q Q) PendingTemplateRequests(ctx context.Context, name string) ([]Request,
 	return q.queryRequests(ctx,
 		`SELECT `+reqCols+` FROM requests WHERE template = ? AND state = 'pending' ORDER BY seq`, name)
 }
+
+// Template is a host-registered form definition.
+type Template struct {
+	Name       string
+	Definition string
+	State      string
+	UpdatedAt  int64
+}
+
+// UpsertTemplate registers or replaces a template.
+func (q Q) UpsertTemplate(ctx context.Context, t Template) error {
+	_, err := q.db.ExecContext(ctx,
+		`INSERT INTO templates (name, definition, state, updated_at) VALUES (?, ?, ?, ?)
+		 ON CONFLICT (name) DO UPDATE SET definition = excluded.definition, state = excluded.state, updated_at = excluded.updated_at`,
+		t.Name, t.Definition, t.State, t.UpdatedAt)
+	return err
+}
+
+// Templates lists every template.
+func (q Q) Templates(ctx context.Context) ([]Template, error) {
+	rows, err := q.db.QueryContext(ctx, `SELECT name, definition, state, updated_at FROM templates ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Template
+	for rows.Next() {
+		var t Template
+		if err := rows.Scan(&t.Name, &t.Definition, &t.State, &t.UpdatedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}

@@ -200,10 +200,10 @@ func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *prin
 	if rc.ApplyState == chat.Applied && rc.RunID != "" {
 		run, err = s.Drive(ctx, rc.RunID)
 		if chat.CodeOf(err) == chat.CodeRunBusy {
-			run, err = s.Run(ctx, rc.RunID) // another process drives it on
+			run, err = s.GetRun(ctx, rc.RunID) // another process drives it on
 		}
 	} else if rc.RunID != "" {
-		run, err = s.Run(ctx, rc.RunID)
+		run, err = s.GetRun(ctx, rc.RunID)
 	}
 	if err != nil {
 		// The answer is recorded even though driving on failed: say so, so a

@@ -1,0 +1,88 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+
+	"followup/store"
+)
+
+// StopResult is the receipt of stopping a task.
+type StopResult struct {
+	RunID     string `json:"id"`
+	State     string `json:"state"`
+	CommandID string `json:"commandId"`
+}
+
+func (r *StopResult) setCommandID(id string) { r.CommandID = id }
+
+// Stop stops a task (DESIGN §7): the run becomes stopped, an in-flight
+// model call in this process is cancelled (another process's driver finds
+// the run stopped before it records anything), its pending requests expire
+// with reason task_stopped, nothing is delivered and no model is called.
+func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult, error) {
+	var chatID string
+	out, err := s.command(ctx, commandID, "stop", &chatID, map[string]any{"runId": runID}, func(q store.Q) (any, error) {
+		run, err := q.GetRun(ctx, runID)
+		if err != nil {
+			return nil, notFound(err, "run", runID)
+		}
+		chatID = run.ChatID
+		if store.RunEnded(run.State) {
+			return nil, errorf(CodeTargetClosed, "the run already %s", run.State)
+		}
+		now := s.nowMS()
+		run.State, run.UpdatedAt = store.RunStopped, now
+		if err := q.UpdateRun(ctx, run); err != nil {
+			return nil, err
+		}
+		reqs, err := q.ListRequests(ctx, store.RequestFilter{RunID: runID, State: store.ReqPending})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range reqs {
+			if err := s.closeRequest(ctx, q, &r, store.ReqExpired, store.ReasonTaskStopped); err != nil {
+				return nil, err
+			}
+		}
+		ds, err := q.RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range ds {
+			d.State, d.LastError, d.UpdatedAt = store.DeliveryFailed, "the task was stopped", now
+			if err := q.UpdateDelivery(ctx, d); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := q.InsertMessage(ctx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleNotice,
+			Content: "Task stopped. Its open questions expired; the conversation stays.", Visible: true, CreatedAt: now}); err != nil {
+			return nil, err
+		}
+		return &StopResult{RunID: runID, State: store.RunStopped}, nil
+	})
+	if err != nil {
+		return StopResult{}, err
+	}
+	s.cancelDrive(runID)
+	var res StopResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		return res, err
+	}
+	s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
+	s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID})
+	s.broker.Publish(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
+	return res, nil
+}
+
+// cancelDrive cancels this process's drive of a run, if any.
+func (s *Service) cancelDrive(runID string) {
+	if runID == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cancel := s.driving[runID]; cancel != nil {
+		cancel()
+	}
+}

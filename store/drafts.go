@@ -1,0 +1,38 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// Draft is the user's unfinished values for one request revision.
+type Draft struct {
+	RequestID string
+	Revision  int
+	Values    string // JSON object
+	Edited    bool
+	UpdatedAt int64
+}
+
+// UpsertDraft saves a draft, replacing the previous save of that revision.
+func (q Q) UpsertDraft(ctx context.Context, d Draft) error {
+	_, err := q.db.ExecContext(ctx,
+		`INSERT INTO drafts (request_id, revision, vals, edited, updated_at) VALUES (?, ?, ?, ?, ?)
+		 ON CONFLICT (request_id, revision) DO UPDATE SET vals = excluded.vals, edited = excluded.edited,
+		   updated_at = excluded.updated_at`,
+		d.RequestID, d.Revision, d.Values, d.Edited, d.UpdatedAt)
+	return err
+}
+
+// GetDraft reads the draft of one revision.
+func (q Q) GetDraft(ctx context.Context, requestID string, revision int) (Draft, error) {
+	var d Draft
+	err := q.db.QueryRowContext(ctx,
+		`SELECT request_id, revision, vals, edited, updated_at FROM drafts WHERE request_id = ? AND revision = ?`,
+		requestID, revision).Scan(&d.RequestID, &d.Revision, &d.Values, &d.Edited, &d.UpdatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	return d, err
+}

@@ -1,0 +1,37 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// Receipt is the stored first result of a mutating command.
+type Receipt struct {
+	CommandID string
+	ChatID    sql.NullString
+	Kind      string
+	ArgsHash  string
+	Result    string // JSON
+	CreatedAt int64
+}
+
+// GetReceipt reads a receipt by command id.
+func (q Q) GetReceipt(ctx context.Context, commandID string) (Receipt, error) {
+	var r Receipt
+	err := q.db.QueryRowContext(ctx,
+		`SELECT command_id, chat_id, kind, args_hash, result, created_at FROM receipts WHERE command_id = ?`, commandID).
+		Scan(&r.CommandID, &r.ChatID, &r.Kind, &r.ArgsHash, &r.Result, &r.CreatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	return r, err
+}
+
+// InsertReceipt stores a command's first result.
+func (q Q) InsertReceipt(ctx context.Context, r Receipt) error {
+	_, err := q.db.ExecContext(ctx,
+		`INSERT INTO receipts (command_id, chat_id, kind, args_hash, result, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		r.CommandID, r.ChatID, r.Kind, r.ArgsHash, r.Result, r.CreatedAt)
+	return err
+}
