@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"strings"
 )
 
 // InputHost is what the input tools need from the chat host: each call gets
@@ -17,46 +18,95 @@ type InputHost interface {
 	Resolve(ctx context.Context, cc CallContext, args json.RawMessage) json.RawMessage
 }
 
-const requestParams = `{"type":"object","required":["requestKey","source"],"properties":{
- "requestKey":{"type":"string","description":"stable key; retrying with the same key and arguments returns the same request"},
- "reason":{"type":"string","description":"why the detail is needed, shown to the user"},
- "source":{"type":"object","description":"kind dynamic with definition {title, description, fields:[{name,type,label,description,placeholder,required,options,min,max,minLength,maxLength,pattern,format,minItems,maxItems}]}; kind schema with requestedSchema (MCP elicitation); kind template with template name",
-  "properties":{"kind":{"type":"string","enum":["dynamic","schema","template"]},"definition":{"type":"object"},"requestedSchema":{"type":"object"},"template":{"type":"string"}},"required":["kind"]},
- "prefill":{"type":"object","description":"suggested values the user confirms or edits"},
- "supplied":{"type":"object","description":"values already known; not asked"},
- "context":{"type":"object","description":"returned untouched with the answer"},
- "expiresAt":{"type":"string","description":"RFC 3339 deadline; omit to wait until answered"}}}`
+// InputTool is one of the host's input tools, written once: the registry, the reserved
+// names, the system prompt and `followup mcp serve` all read the catalogue.
+type InputTool struct {
+	Name string
+	// Description says what the tool does, for any model that calls it.
+	Description string
+	// RunNote is added for followup's own agent, whose run pauses while a request waits;
+	// an external client through `mcp serve` gets its own note instead.
+	RunNote string
+	// Parameters is the JSON Schema of the arguments.
+	Parameters json.RawMessage
+	// Serve reports whether `followup mcp serve` offers the tool (DESIGN §4).
+	Serve bool
+	bind  func(InputHost) ToolFunc
+}
 
-const idParams = `{"type":"object","required":["requestId"],"properties":{"requestId":{"type":"string"}}}`
+// Spec is the tool as followup's own agent sees it.
+func (t InputTool) Spec() ToolSpec {
+	desc := t.Description
+	if t.RunNote != "" {
+		desc += " " + t.RunNote
+	}
+	return ToolSpec{Name: t.Name, Description: desc, Parameters: t.Parameters}
+}
 
-const replaceParams = `{"type":"object","required":["requestId"],"properties":{"requestId":{"type":"string"},
- "digest":{"type":"string","description":"the digest you saw; refused when no longer current"},
- "source":{"type":"object"},"prefill":{"type":"object"}}}`
+// Handler binds the tool to a host.
+func (t InputTool) Handler(h InputHost) ToolFunc { return t.bind(h) }
 
-const resolveParams = `{"type":"object","required":["requestId","values"],"properties":{"requestId":{"type":"string"},
- "digest":{"type":"string"},"values":{"type":"object","description":"values read from the user's message; the user must accept them"}}}`
+var inputCatalogue = []InputTool{
+	{Name: "input_capabilities", Serve: true, Parameters: json.RawMessage(noParams),
+		Description: "Field types, source kinds, limits and registered templates of input requests. Call it when unsure what a form may contain.",
+		bind:        func(h InputHost) ToolFunc { return h.Capabilities }},
+	{Name: "input_list", Serve: true, Parameters: json.RawMessage(noParams),
+		Description: "This chat's input requests and their state (pending, answered, cancelled, expired). Call it before asking again: reuse an answered request's values, and do not open a second request for something already pending.",
+		bind:        func(h InputHost) ToolFunc { return h.List }},
+	{Name: "input_request", Serve: true, Parameters: json.RawMessage(requestParams),
+		Description: `Ask the user for missing details with a form. Arguments: requestKey (stable, e.g. "trip-destination-1"; retrying with the same key and arguments is safe), reason (one sentence the user sees), source ({"kind":"dynamic","definition":{"title","description","fields":[...]}}, or a schema or template), prefill, supplied, context. Field types: text, textarea, number, integer, boolean, select, multiselect; fields are required unless "required": false. Returns at once with a requestId.`,
+		RunNote:     `The run then pauses; the answer arrives as a message with status "input_received" or "input_cancelled".`,
+		bind:        func(h InputHost) ToolFunc { return h.Request }},
+	{Name: "input_read_answer", Serve: true, Parameters: json.RawMessage(idParams),
+		Description: "The state and confirmed answer of one request (answer is null until the user confirms; never a draft).",
+		bind:        func(h InputHost) ToolFunc { return h.ReadAnswer }},
+	{Name: "input_cancel", Serve: true, Parameters: json.RawMessage(idParams),
+		Description: "Withdraw a request you no longer need.",
+		bind:        func(h InputHost) ToolFunc { return h.Cancel }},
+	{Name: "input_replace", Parameters: json.RawMessage(replaceParams),
+		Description: "Change a pending request's form or prefill; if the user has started editing, it becomes a proposal they accept or reject.",
+		bind:        func(h InputHost) ToolFunc { return h.Replace }},
+	{Name: "input_resolve", Parameters: json.RawMessage(resolveParams),
+		Description: "Propose values for a pending request, e.g. read from the user's chat message; the user must accept them.",
+		bind:        func(h InputHost) ToolFunc { return h.Resolve }},
+}
 
-const noParams = `{"type":"object","properties":{}}`
+// InputTools returns the catalogue of input tools in its order. The slice is a copy.
+func InputTools() []InputTool { return append([]InputTool(nil), inputCatalogue...) }
+
+// InputToolNames are the names reserved for the host's input tools.
+func InputToolNames() []string {
+	names := make([]string, len(inputCatalogue))
+	for i, t := range inputCatalogue {
+		names[i] = t.Name
+	}
+	return names
+}
+
+func reserved(name string) bool {
+	for _, t := range inputCatalogue {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
 
 // RegisterInputTools registers the host's input tools with their authority.
 func RegisterInputTools(r *Registry, h InputHost) error {
-	tools := []struct {
-		name, desc, params string
-		run                ToolFunc
-	}{
-		{"input_capabilities", "Field types, source kinds, limits and templates of input requests.", noParams, h.Capabilities},
-		{"input_list", "This chat's input requests with their state. Check it before asking again.", noParams, h.List},
-		{"input_request", "Ask the user for missing details with a form. Returns at once with a requestId; the run then waits and the answer arrives as a message with status input_received or input_cancelled.", requestParams, h.Request},
-		{"input_read_answer", "The state and confirmed answer of a request (null until the user confirms).", idParams, h.ReadAnswer},
-		{"input_cancel", "Withdraw a request that is no longer needed.", idParams, h.Cancel},
-		{"input_replace", "Change a pending request's form or prefill. If the user is editing, it becomes a proposal they confirm.", replaceParams, h.Replace},
-		{"input_resolve", "Propose values for a pending request, e.g. read from the user's chat message. The user accepts or rejects them.", resolveParams, h.Resolve},
-	}
-	for _, t := range tools {
-		spec := ToolSpec{Name: t.name, Description: t.desc, Parameters: json.RawMessage(t.params)}
-		if err := r.RegisterInput(spec, t.run); err != nil {
+	for _, t := range inputCatalogue {
+		if err := r.RegisterInput(t.Spec(), t.Handler(h)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// toolLines lists the catalogue for the system prompt, one tool per line.
+func toolLines() string {
+	var b strings.Builder
+	for _, t := range inputCatalogue {
+		b.WriteString("- " + t.Name + ": " + t.Spec().Description + "\n")
+	}
+	return b.String()
 }

@@ -37,21 +37,6 @@ type Registry struct {
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry { return &Registry{tools: map[string]*Tool{}} }
 
-// InputToolNames are the names reserved for the host's input tools.
-var InputToolNames = []string{
-	"input_capabilities", "input_list", "input_request", "input_read_answer",
-	"input_cancel", "input_replace", "input_resolve",
-}
-
-func reserved(name string) bool {
-	for _, n := range InputToolNames {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
 // Register adds an ordinary tool. A name reserved for an input tool is
 // refused, so nothing can pose as one.
 func (r *Registry) Register(spec ToolSpec, run ToolFunc) error {
