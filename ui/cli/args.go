@@ -1,5 +1,6 @@
 // Package cli is followup's headless command line: the same chat host as
 // the UI, driven from scripts, with text or --json output (DESIGN §10).
+// Every command is one entry of the table in table.go.
 package cli
 
 import (
@@ -10,145 +11,269 @@ import (
 // Args is a parsed command line. Flags may stand before or after the
 // subcommand's arguments.
 type Args struct {
+	// Command is the table's name of the command ("ask", "mcp list"), or
+	// "" for the chat screen.
 	Command    string
 	Positional []string
-	Flags      map[string]string
-	JSON       bool
-	Help       bool
+	// Flags holds every flag given but the global switches below; a switch
+	// given holds "true".
+	Flags   map[string]string
+	JSON    bool
+	Help    bool
+	Version bool
 }
 
-// valueFlags take a value; boolFlags do not.
-var valueFlags = map[string]bool{
-	"db": true, "provider": true, "model": true, "chat": true, "command-id": true,
-	"values-json": true, "digest": true, "questions": true, "reply-size": true,
+// Has reports whether a flag was given.
+func (a Args) Has(name string) bool {
+	_, ok := a.Flags[name]
+	return ok
 }
-
-var boolFlags = map[string]bool{"json": true, "help": true, "h": true}
 
 // UsageError is a malformed command line (exit 2).
 type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
-// Parse reads the command line (without the program name).
+func usagef(format string, args ...any) *UsageError {
+	return &UsageError{fmt.Sprintf(format, args...)}
+}
+
+// flagTakesValue says, for every flag of the table, whether it takes a
+// value; the parser needs it before it knows the command, since flags may
+// come first.
+func flagTakesValue() map[string]bool {
+	m := map[string]bool{"h": false}
+	for _, f := range globalFlags {
+		m[f.Name] = f.Value != ""
+	}
+	for _, c := range commands {
+		for _, f := range c.Flags {
+			m[f.Name] = f.Value != ""
+		}
+	}
+	return m
+}
+
+// Parse reads the command line (without the program name). On an error
+// the Args still name the command when one was found, so that the error
+// can print that command's usage.
 func Parse(argv []string) (Args, error) {
 	a := Args{Flags: map[string]string{}}
+	kinds := flagTakesValue()
+	var words []string
+	var first error
+	fail := func(err error) {
+		if first == nil {
+			first = err
+		}
+	}
 	for i := 0; i < len(argv); i++ {
 		s := argv[i]
 		if s == "--" {
-			a.Positional = append(a.Positional, argv[i+1:]...)
+			words = append(words, argv[i+1:]...)
 			break
 		}
 		if !strings.HasPrefix(s, "-") || s == "-" {
-			if a.Command == "" {
-				a.Command = s
-			} else {
-				a.Positional = append(a.Positional, s)
-			}
+			words = append(words, s)
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(s, "-"), "=")
+		takesValue, known := kinds[name]
 		switch {
-		case boolFlags[name]:
+		case !known:
+			fail(usagef("unknown flag %s", s))
+		case !takesValue:
 			if hasVal {
-				return a, &UsageError{fmt.Sprintf("flag --%s takes no value", name)}
+				fail(usagef("flag --%s takes no value", name))
+				continue
 			}
-			if name == "json" {
+			switch name {
+			case "json":
 				a.JSON = true
-			} else {
+			case "help", "h":
 				a.Help = true
+			case "version":
+				a.Version = true
+			default:
+				a.Flags[name] = "true"
 			}
-		case valueFlags[name]:
+		default:
 			if !hasVal {
 				if i+1 >= len(argv) {
-					return a, &UsageError{fmt.Sprintf("flag --%s needs a value", name)}
+					fail(usagef("flag --%s needs a value", name))
+					continue
 				}
 				if next := argv[i+1]; strings.HasPrefix(next, "-") && next != "-" {
 					// Another flag, not this one's value (--chat --json).
-					return a, &UsageError{fmt.Sprintf("flag --%s needs a value, not %s (a value that starts with - is written --%s=VALUE)", name, next, name)}
+					fail(usagef("flag --%s needs a value, not %s (a value that starts with - is written --%s=VALUE)", name, next, name))
+					continue
 				}
 				i++
 				val = argv[i]
 			}
+			if val == "" {
+				// An unset shell variable ("--db $DB") must not mean the
+				// default: the default database is the user's real chats.
+				fail(usagef("flag --%s is empty; give it a value or leave the flag out", name))
+				continue
+			}
 			a.Flags[name] = val
-		default:
-			return a, &UsageError{fmt.Sprintf("unknown flag %s", s)}
 		}
 	}
-	return a, nil
-}
-
-// Usage is the help text.
-const Usage = `followup — an agent that asks follow-up questions as forms
-
-usage:
-  followup [--db PATH] [--provider offline|openai|anthropic] [--model NAME]   open the chat UI
-  followup ask MESSAGE [--chat ID] [--command-id ID]
-  followup pending [--chat ID]
-  followup show REQUEST_ID
-  followup answer REQUEST_ID --values-json JSON [--digest D] [--command-id ID]
-  followup cancel REQUEST_ID [--command-id ID]
-  followup stop RUN_ID
-  followup resume RUN_ID
-  followup inspect CHAT_OR_RUN_ID
-  followup chats
-  followup archive CHAT_ID
-  followup delete CHAT_ID
-  followup validate-input FILE|-
-
-global flags:
-  --db PATH         database file (env FOLLOWUP_DB; default $XDG_DATA_HOME/followup/followup.db)
-  --provider NAME   offline (default), openai or anthropic (env FOLLOWUP_PROVIDER)
-  --model NAME      model name (env FOLLOWUP_MODEL)
-  --json            print exactly one JSON document
-exit codes: 0 ok, 1 refused or run failed, 2 usage error
-a message that starts with "-" goes after "--":  followup ask -- "-5 degrees outside"
-`
-
-// commands lists each subcommand with its positional arity and flags.
-var commands = map[string]struct {
-	args  int
-	flags []string
-}{
-	"ask":            {1, []string{"chat", "command-id"}},
-	"pending":        {0, []string{"chat"}},
-	"show":           {1, nil},
-	"answer":         {1, []string{"values-json", "digest", "command-id"}},
-	"cancel":         {1, []string{"command-id"}},
-	"stop":           {1, []string{"command-id"}},
-	"resume":         {1, nil},
-	"inspect":        {1, nil},
-	"chats":          {0, nil},
-	"archive":        {1, []string{"command-id"}},
-	"delete":         {1, []string{"command-id"}},
-	"validate-input": {1, nil},
-}
-
-var globalFlags = map[string]bool{"db": true, "provider": true, "model": true, "questions": true, "reply-size": true}
-
-// Check validates a subcommand's arity and flags.
-func (a Args) Check() error {
-	c, ok := commands[a.Command]
-	if !ok {
-		return &UsageError{fmt.Sprintf("unknown command %q", a.Command)}
+	if len(words) > 0 {
+		a.Command, a.Positional = words[0], words[1:]
+		if lookup(a.Command) == nil && isGroup(a.Command) && len(a.Positional) > 0 {
+			a.Command, a.Positional = a.Command+" "+a.Positional[0], a.Positional[1:]
+		}
 	}
-	if len(a.Positional) != c.args {
-		return &UsageError{fmt.Sprintf("%s takes %d argument(s), got %d", a.Command, c.args, len(a.Positional))}
+	return a, first
+}
+
+// Check validates the command line against the command's table entry:
+// the command exists, its arguments and flags are the ones it takes.
+// With --help or --version only the command's name is checked.
+func (a Args) Check() error {
+	if a.Command == "" {
+		for f := range a.Flags {
+			if !isGlobal(f) {
+				return usagef("--%s goes with a command; see followup help", f)
+			}
+		}
+		if a.JSON && !a.Help && !a.Version {
+			return usagef("--json goes with a command, as in followup pending --json; without one followup opens the chat screen")
+		}
+		return nil
+	}
+	c := lookup(a.Command)
+	if c == nil {
+		if isGroup(a.Command) {
+			if a.Help {
+				return nil
+			}
+			return usagef("%s needs a subcommand: %s", a.Command, strings.Join(groupNames(a.Command), ", "))
+		}
+		return usagef("unknown command %q", a.Command)
+	}
+	if a.Help || a.Version {
+		return nil
+	}
+	min, max := arity(c.Args)
+	switch n := len(a.Positional); {
+	case n < min:
+		return usagef("%s needs %s", c.Name, strings.Join(c.Args[n:min], " "))
+	case max >= 0 && n > max:
+		return usagef("%s takes %s, got %d argument(s): %s", c.Name, argsPhrase(c.Args), n, strings.Join(quoteAll(a.Positional), " "))
 	}
 	for f := range a.Flags {
-		if globalFlags[f] {
-			continue
-		}
-		allowed := false
-		for _, g := range c.flags {
-			allowed = allowed || g == f
-		}
-		if !allowed {
-			return &UsageError{fmt.Sprintf("%s does not take --%s", a.Command, f)}
+		if !isGlobal(f) && c.flag(f) == nil {
+			return usagef("%s does not take --%s", c.Name, f)
 		}
 	}
-	if a.Command == "answer" && a.Flags["values-json"] == "" {
-		return &UsageError{"answer needs --values-json"}
+	chosen := map[string]string{}
+	for _, f := range c.Flags {
+		if f.Choice != "" && a.Has(f.Name) {
+			if other, ok := chosen[f.Choice]; ok {
+				return usagef("--%s and --%s cannot go together", other, f.Name)
+			}
+			chosen[f.Choice] = f.Name
+		}
+	}
+	for _, f := range c.Flags {
+		switch {
+		case !f.Required:
+		case f.Choice != "" && chosen[f.Choice] == "":
+			return usagef("%s needs %s", c.Name, choiceSynopsis(c, f.Choice))
+		case f.Choice == "" && !a.Has(f.Name):
+			return usagef("%s needs --%s", c.Name, f.Name)
+		}
+	}
+	if c.Check != nil {
+		return c.Check(a)
 	}
 	return nil
+}
+
+// nonEmptyArg refuses an empty first argument (ask "" is a slip, not a
+// message).
+func nonEmptyArg(what string) func(Args) error {
+	return func(a Args) error {
+		if strings.TrimSpace(a.Positional[0]) == "" {
+			return usagef("%s is empty", what)
+		}
+		return nil
+	}
+}
+
+func lookup(name string) *Command {
+	for i := range commands {
+		if commands[i].Name == name {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+// isGroup reports whether name is the first word of two-word commands.
+func isGroup(name string) bool { return len(groupNames(name)) > 0 }
+
+func groupNames(group string) []string {
+	var out []string
+	for _, c := range commands {
+		if g, sub, ok := strings.Cut(c.Name, " "); ok && g == group {
+			out = append(out, sub)
+		}
+	}
+	return out
+}
+
+func isGlobal(name string) bool {
+	for _, f := range globalFlags {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Command) flag(name string) *Flag {
+	for i := range c.Flags {
+		if c.Flags[i].Name == name {
+			return &c.Flags[i]
+		}
+	}
+	return nil
+}
+
+// arity is the least and most positional arguments of placeholders (max
+// is -1 for any number).
+func arity(args []string) (min, max int) {
+	for _, p := range args {
+		if strings.HasSuffix(p, "...]") {
+			return min, -1
+		}
+		if !strings.HasPrefix(p, "[") {
+			min++
+		}
+	}
+	return min, len(args)
+}
+
+func argsPhrase(args []string) string {
+	min, max := arity(args)
+	switch {
+	case max == 0:
+		return "no arguments"
+	case min == max:
+		return strings.Join(args, " ")
+	default:
+		return fmt.Sprintf("at most %d argument(s) (%s)", max, strings.Join(args, " "))
+	}
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
 }

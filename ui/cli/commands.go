@@ -30,8 +30,9 @@ func failed(out *printer, v chat.RunView, extra map[string]any) error {
 	return errRunFailed
 }
 
-func ask(ctx context.Context, a Args, s *chat.Service, out *printer) error {
-	sent, err := s.Send(ctx, a.Flags["chat"], a.Positional[0], a.Flags["command-id"])
+func ask(ctx context.Context, c *Call) error {
+	s, out := c.Service, c.out
+	sent, err := s.Send(ctx, c.Flag("chat"), c.Arg(0), c.Flag("command-id"))
 	if err != nil {
 		return err
 	}
@@ -110,12 +111,13 @@ func printRequests(w io.Writer, rs []chat.RequestItem) {
 	}
 }
 
-func pending(ctx context.Context, a Args, s *chat.Service, out *printer) error {
+func pending(ctx context.Context, c *Call) error {
+	s, out := c.Service, c.out
 	if err := s.ExpireDue(ctx); err != nil {
 		return err
 	}
 	// The stored list: with --json its objects are copied out as they are.
-	list, err := s.PendingItems(ctx, a.Flags["chat"])
+	list, err := s.PendingItems(ctx, c.Flag("chat"))
 	if err != nil {
 		return err
 	}
@@ -135,11 +137,12 @@ func pending(ctx context.Context, a Args, s *chat.Service, out *printer) error {
 	return nil
 }
 
-func show(ctx context.Context, a Args, s *chat.Service, out *printer) error {
+func show(ctx context.Context, c *Call) error {
+	s, out := c.Service, c.out
 	if err := s.ExpireDue(ctx); err != nil {
 		return err
 	}
-	r, err := s.Request(ctx, a.Positional[0])
+	r, err := s.Request(ctx, c.Arg(0))
 	if err != nil {
 		return err
 	}
@@ -173,20 +176,22 @@ func show(ctx context.Context, a Args, s *chat.Service, out *printer) error {
 	return nil
 }
 
-func answer(ctx context.Context, a Args, s *chat.Service, out *printer) error {
-	vals, err := parseValues(a.Flags["values-json"])
+func answer(ctx context.Context, c *Call) error {
+	s, out := c.Service, c.out
+	vals, err := parseValues(c.Flag("values-json"))
 	if err != nil {
 		return err
 	}
-	rc, err := s.Answer(ctx, chat.AnswerInput{RequestID: a.Positional[0], Digest: a.Flags["digest"], Values: vals, CommandID: a.Flags["command-id"]})
+	rc, err := s.Answer(ctx, chat.AnswerInput{RequestID: c.Arg(0), Digest: c.Flag("digest"), Values: vals, CommandID: c.Flag("command-id")})
 	if err != nil {
 		return err
 	}
 	return driveAfter(ctx, s, rc, out)
 }
 
-func cancel(ctx context.Context, a Args, s *chat.Service, out *printer) error {
-	rc, err := s.Cancel(ctx, a.Positional[0], a.Flags["command-id"])
+func cancel(ctx context.Context, c *Call) error {
+	s, out := c.Service, c.out
+	rc, err := s.Cancel(ctx, c.Arg(0), c.Flag("command-id"))
 	if err != nil {
 		return err
 	}
@@ -232,8 +237,9 @@ func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *prin
 	return nil
 }
 
-func stop(ctx context.Context, a Args, s *chat.Service, out *printer) error {
-	res, err := s.Stop(ctx, a.Positional[0], a.Flags["command-id"])
+func stop(ctx context.Context, c *Call) error {
+	s, out := c.Service, c.out
+	res, err := s.Stop(ctx, c.Arg(0), c.Flag("command-id"))
 	if err != nil {
 		return err
 	}
@@ -243,8 +249,9 @@ func stop(ctx context.Context, a Args, s *chat.Service, out *printer) error {
 	return nil
 }
 
-func resume(ctx context.Context, a Args, s *chat.Service, out *printer) error {
-	run, err := s.Resume(ctx, a.Positional[0])
+func resume(ctx context.Context, c *Call) error {
+	s, out := c.Service, c.out
+	run, err := s.Resume(ctx, c.Arg(0))
 	if err != nil {
 		return err
 	}

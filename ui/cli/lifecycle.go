@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"io"
 
-	"followup/chat"
 	"followup/forms"
 )
 
-func inspect(ctx context.Context, a Args, s *chat.Service, out *printer) error {
+func inspect(ctx context.Context, c *Call) error {
+	s, out := c.Service, c.out
 	if err := s.ExpireDue(ctx); err != nil {
 		return err
 	}
-	v, err := s.Inspect(ctx, a.Positional[0])
+	v, err := s.Inspect(ctx, c.Arg(0))
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,8 @@ func inspect(ctx context.Context, a Args, s *chat.Service, out *printer) error {
 	return nil
 }
 
-func chats(ctx context.Context, s *chat.Service, out *printer) error {
+func chats(ctx context.Context, c *Call) error {
+	s, out := c.Service, c.out
 	cs, err := s.Chats(ctx, 0)
 	if err != nil {
 		return err
@@ -65,18 +66,19 @@ func chats(ctx context.Context, s *chat.Service, out *printer) error {
 	return nil
 }
 
-func lifecycle(ctx context.Context, a Args, s *chat.Service, out *printer) error {
-	id := a.Positional[0]
+func lifecycle(ctx context.Context, c *Call) error {
+	s, out := c.Service, c.out
+	id := c.Arg(0)
 	var err error
-	if a.Command == "archive" {
-		_, err = s.Archive(ctx, id, a.Flags["command-id"])
+	if c.Args.Command == "archive" {
+		_, err = s.Archive(ctx, id, c.Flag("command-id"))
 	} else {
-		err = s.Delete(ctx, id, a.Flags["command-id"])
+		err = s.Delete(ctx, id, c.Flag("command-id"))
 	}
 	if err != nil {
 		return err
 	}
-	state := map[string]string{"archive": "archived", "delete": "deleted"}[a.Command]
+	state := map[string]string{"archive": "archived", "delete": "deleted"}[c.Args.Command]
 	out.ok(map[string]any{"chat": map[string]any{"id": id, "state": state}}, func(w io.Writer) {
 		fmt.Fprintf(w, "chat %s %s\n", id, state)
 	})

@@ -12,53 +12,50 @@ import (
 
 	"followup/agent"
 	"followup/chat"
+	"followup/forms"
 )
 
 // UI opens the chat screen on the database o names; Main calls it when no
 // subcommand is given.
 type UI func(ctx context.Context, o chat.Options) error
 
-// Main is the whole command line: it parses argv, opens the database and
-// runs a subcommand, or the UI when there is none, and returns the exit
-// code (0 ok, 1 refused or failed, 2 usage).
+// Main is the whole command line: it parses argv and runs the command its
+// table entry names (opening the database first when the command needs
+// it), or the UI when there is none, and returns the exit code (0 ok,
+// 1 refused or failed, 2 usage).
 func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 	a, err := Parse(argv)
-	if err == nil && a.Help {
-		if a.JSON {
-			fmt.Fprintln(stdout, string(chat.OKJSON(map[string]any{"usage": Usage})))
-		} else {
-			fmt.Fprint(stdout, Usage)
-		}
-		return 0
-	}
-	if err == nil && a.Command != "" {
+	if err == nil {
 		err = a.Check()
 	}
-	if err == nil && a.Command == "" && a.JSON {
-		err = &UsageError{"--json goes with a command, as in followup pending --json; without one followup opens the chat screen"}
-	}
 	if err != nil {
-		if wantsJSON(argv) {
-			fmt.Fprintln(stdout, string(chat.ErrorJSON(&chat.Error{Code: CodeUsage, Message: err.Error()})))
-		}
-		fmt.Fprintf(stderr, "followup: %v\n\n%s", err, Usage)
-		return 2
+		return usageFailed(a, err, stdout, stderr)
 	}
-	if a.Command == "validate-input" {
-		return ValidateInput(a, Env{Stdin: stdin, Stdout: stdout, Stderr: stderr})
+	out := &printer{json: a.JSON, w: stdout}
+	switch {
+	case a.Version:
+		out.ok(map[string]any{"version": Version()}, func(w io.Writer) { fmt.Fprintf(w, "followup %s\n", Version()) })
+		return 0
+	case a.Help:
+		text := Usage()
+		if a.Command != "" {
+			text = CommandUsage(a.Command)
+		}
+		out.ok(map[string]any{"command": a.Command, "usage": text}, func(w io.Writer) { io.WriteString(w, text) })
+		return 0
+	}
+	env := Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	c := lookup(a.Command)
+	if c != nil && !c.NeedsDB {
+		return Exec(context.Background(), a, env)
 	}
 	opts, err := Options(a)
 	if err != nil {
-		if a.JSON {
-			fmt.Fprintln(stdout, string(chat.ErrorJSON(&chat.Error{Code: CodeUsage, Message: err.Error()})))
-		}
-		fmt.Fprintf(stderr, "followup: %v\n", err)
-		return 2
+		return usageFailed(a, err, stdout, stderr)
 	}
-	if a.Command == "" {
+	if c == nil {
 		if ui == nil {
-			fmt.Fprintf(stderr, "followup: no command given\n\n%s", Usage)
-			return 2
+			return usageFailed(a, usagef("no command given"), stdout, stderr)
 		}
 		// The UI opens the database itself, while it takes over the
 		// terminal, and handles ctrl+c itself.
@@ -72,27 +69,28 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 	defer stop()
 	svc, err := chat.Open(ctx, opts)
 	if err != nil {
-		if a.JSON {
-			fmt.Fprintln(stdout, string(chat.ErrorJSON(&chat.Error{Code: "DATABASE_UNAVAILABLE", Message: err.Error()})))
-		}
-		fmt.Fprintf(stderr, "followup: %v\n", err)
-		return 1
+		return out.finish(&chat.Error{Code: "DATABASE_UNAVAILABLE", Message: err.Error()}, stderr)
 	}
 	defer svc.Close()
-	return Exec(ctx, a, Env{Service: svc, Stdin: stdin, Stdout: stdout, Stderr: stderr})
+	env.Service = svc
+	return Exec(ctx, a, env)
 }
 
 // CodeUsage is the error code of a malformed command line (exit 2).
 const CodeUsage = "USAGE"
 
-// wantsJSON reports whether --json is on a command line that did not parse.
-func wantsJSON(argv []string) bool {
-	for _, s := range argv {
-		if s == "--json" || s == "-json" {
-			return true
-		}
+// usageFailed reports a malformed command line: one line saying what is
+// wrong and the usage of the command it names (not the whole usage), or,
+// with --json, one JSON document with both. Exit 2.
+func usageFailed(a Args, err error, stdout, stderr io.Writer) int {
+	synopsis, more := shortUsage(a)
+	if a.JSON {
+		e := &chat.Error{Code: CodeUsage, Message: err.Error(), Details: map[string]any{"usage": synopsis}}
+		fmt.Fprintln(stdout, string(chat.ErrorJSON(e)))
+		return 2
 	}
-	return false
+	fmt.Fprintf(stderr, "followup: %s\nusage: %s\n(%s)\n", forms.SanitizeLine(err.Error()), synopsis, more)
+	return 2
 }
 
 // Options turns flags and environment into the host's options.
@@ -133,7 +131,9 @@ func Options(a Args) (chat.Options, error) {
 	return o, nil
 }
 
-// DBPath is --db, else FOLLOWUP_DB, else the XDG data directory.
+// DBPath is --db, else FOLLOWUP_DB, else the XDG data directory. An empty
+// FOLLOWUP_DB counts as unset (an empty --db never gets here: it is a
+// usage error).
 func DBPath(flag string) string {
 	if flag != "" {
 		return flag
@@ -141,8 +141,9 @@ func DBPath(flag string) string {
 	if env := os.Getenv("FOLLOWUP_DB"); env != "" {
 		return env
 	}
+	// The XDG rule: a relative XDG_DATA_HOME is ignored.
 	dir := os.Getenv("XDG_DATA_HOME")
-	if dir == "" {
+	if !filepath.IsAbs(dir) {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			home = "."

@@ -23,52 +23,39 @@ type Env struct {
 // errRunFailed marks a run that ended failed (exit 1).
 var errRunFailed = errors.New("run failed")
 
-// Exec runs one subcommand and returns the exit code.
+// Exec runs one parsed, checked command and returns the exit code. A
+// command that NeedsDB runs on env.Service.
 func Exec(ctx context.Context, a Args, env Env) int {
 	out := &printer{json: a.JSON, w: env.Stdout}
-	var err error
-	switch a.Command {
-	case "ask":
-		err = ask(ctx, a, env.Service, out)
-	case "pending":
-		err = pending(ctx, a, env.Service, out)
-	case "show":
-		err = show(ctx, a, env.Service, out)
-	case "answer":
-		err = answer(ctx, a, env.Service, out)
-	case "cancel":
-		err = cancel(ctx, a, env.Service, out)
-	case "stop":
-		err = stop(ctx, a, env.Service, out)
-	case "resume":
-		err = resume(ctx, a, env.Service, out)
-	case "inspect":
-		err = inspect(ctx, a, env.Service, out)
-	case "chats":
-		err = chats(ctx, env.Service, out)
-	case "archive", "delete":
-		err = lifecycle(ctx, a, env.Service, out)
+	c := lookup(a.Command)
+	if c == nil {
+		return usageFailed(a, usagef("unknown command %q", a.Command), env.Stdout, env.Stderr)
+	}
+	call := &Call{Args: a, Service: env.Service, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, out: out}
+	err := c.Run(ctx, call)
+	var ue *UsageError
+	if errors.As(err, &ue) {
+		return usageFailed(a, ue, env.Stdout, env.Stderr)
 	}
 	return out.finish(err, env.Stderr)
 }
 
-// ValidateInput is `followup validate-input FILE|-`; it needs no database.
-func ValidateInput(a Args, env Env) int {
-	out := &printer{json: a.JSON, w: env.Stdout}
+// validateInput is `followup validate-input FILE|-`; it needs no database.
+func validateInput(ctx context.Context, c *Call) error {
 	var raw []byte
 	var err error
-	if a.Positional[0] == "-" {
-		raw, err = io.ReadAll(io.LimitReader(env.Stdin, 8<<20))
+	if c.Arg(0) == "-" {
+		raw, err = io.ReadAll(io.LimitReader(c.Stdin, 8<<20))
 	} else {
-		raw, err = os.ReadFile(a.Positional[0])
+		raw, err = os.ReadFile(c.Arg(0))
 	}
 	if err != nil {
-		return out.finish(&chat.Error{Code: chat.CodeInvalidArgument, Message: err.Error()}, env.Stderr)
+		return &chat.Error{Code: chat.CodeInvalidArgument, Message: err.Error()}
 	}
 	decl, problems := forms.ParseDeclaration(raw, nil)
 	if len(problems) > 0 {
-		return out.finish(&chat.Error{Code: chat.CodeRequestInvalid, Message: "the input request is invalid",
-			Details: map[string]any{"problems": problems}}, env.Stderr)
+		return &chat.Error{Code: chat.CodeRequestInvalid, Message: "the input request is invalid",
+			Details: map[string]any{"problems": problems}}
 	}
 	asked := 0
 	for _, f := range decl.Definition.Fields {
@@ -76,12 +63,12 @@ func ValidateInput(a Args, env Env) int {
 			asked++
 		}
 	}
-	out.ok(map[string]any{"valid": true, "requestKey": decl.RequestKey, "fields": len(decl.Definition.Fields),
+	c.OK(map[string]any{"valid": true, "requestKey": decl.RequestKey, "fields": len(decl.Definition.Fields),
 		"asked": asked, "complete": decl.Complete()},
 		func(w io.Writer) {
 			fmt.Fprintf(w, "valid: %s asks %d of %d field(s)\n", decl.RequestKey, asked, len(decl.Definition.Fields))
 		})
-	return 0
+	return nil
 }
 
 // printer writes text or exactly one JSON document.

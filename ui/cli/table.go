@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"context"
+	"io"
+
+	"followup/chat"
+)
+
+// Command is one subcommand: everything the parser, the help and the
+// dispatcher know about it. Adding a command is one entry in commands (and
+// its run func); usage, `followup help CMD`, `CMD --help`, argument and
+// flag checks and dispatch all read the entry.
+type Command struct {
+	// Name is the word after followup, or two words for a command of a
+	// group ("mcp list"): `followup help mcp` lists the group.
+	Name string
+	// Args are the positional placeholders, in order; "[NAME]" is optional
+	// (optional ones come last), "[NAME...]" takes any number.
+	Args []string
+	// Flags are the command's own flags; the global ones are always
+	// accepted.
+	Flags []Flag
+	// Summary is one line, lower case, no full stop.
+	Summary string
+	// Example is one command line a user can copy.
+	Example string
+	// NeedsDB opens the database (and the provider) before Run; without it
+	// Call.Service is nil.
+	NeedsDB bool
+	// Check is for rules about the arguments the table cannot say (nil when
+	// there are none); its error is a usage error.
+	Check func(a Args) error
+	// Run does the command; the error it returns is printed as the
+	// command's result (exit 1), a *UsageError as a usage error (exit 2).
+	Run func(ctx context.Context, c *Call) error
+}
+
+// Flag is a command-line flag.
+type Flag struct {
+	Name string // without dashes
+	// Value is the placeholder of a flag that takes a value ("ID"); empty
+	// for a switch.
+	Value string
+	Help  string
+	// Required flags must be given; for a Choice, one of its flags must.
+	Required bool
+	// Choice names a set of switches of which at most one may be given
+	// (--accept|--reject).
+	Choice string
+}
+
+// Call is one run of a command: its parsed arguments, the service (when
+// the command NeedsDB) and where it reads and writes.
+type Call struct {
+	Args    Args
+	Service *chat.Service
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	out     *printer
+}
+
+// Flag is the value of a flag ("" when absent).
+func (c *Call) Flag(name string) string { return c.Args.Flags[name] }
+
+// Arg is the i-th positional argument ("" when absent).
+func (c *Call) Arg(i int) string {
+	if i < len(c.Args.Positional) {
+		return c.Args.Positional[i]
+	}
+	return ""
+}
+
+// OK prints a successful result: v as the JSON document's keys with
+// --json, else what text writes.
+func (c *Call) OK(v any, text func(w io.Writer)) { c.out.ok(v, text) }
+
+var (
+	flagChat      = Flag{Name: "chat", Value: "ID", Help: "the chat (default: a new chat for ask, every active chat for pending)"}
+	flagCommandID = Flag{Name: "command-id", Value: "ID", Help: "an id of your choice; repeating it returns the first result instead of acting twice"}
+)
+
+// globalFlags are accepted by every command, before or after it.
+var globalFlags = []Flag{
+	{Name: "db", Value: "PATH", Help: "database file (env FOLLOWUP_DB; default $XDG_DATA_HOME/followup/followup.db, else ~/.local/share/followup/followup.db)"},
+	{Name: "provider", Value: "NAME", Help: "offline (default), openai or anthropic (env FOLLOWUP_PROVIDER)"},
+	{Name: "model", Value: "NAME", Help: "model name (env FOLLOWUP_MODEL)"},
+	{Name: "questions", Value: "N", Help: "questions one run may ask, 1-32 (default 8)"},
+	{Name: "reply-size", Value: "BYTES", Help: "largest answer accepted, in bytes of JSON, up to 1048576 (default 65536)"},
+	{Name: "json", Help: "print exactly one JSON document on stdout, errors included"},
+	{Name: "help", Help: "print the usage of the command"},
+	{Name: "version", Help: "print followup's version"},
+}
+
+// commands is the command table, in the order help lists it. It is set in
+// init because the help command reads it.
+var commands []Command
+
+func init() {
+	commands = []Command{
+		{Name: "ask", Args: []string{"MESSAGE"}, Flags: []Flag{flagChat, flagCommandID}, NeedsDB: true, Run: ask,
+			Summary: "send a message; drive the run until it waits or ends",
+			Example: `followup ask "Check deployment"`, Check: nonEmptyArg("the message")},
+		{Name: "pending", Flags: []Flag{flagChat}, NeedsDB: true, Run: pending,
+			Summary: "list open requests: fields, partial values, missing",
+			Example: `followup pending --json`},
+		{Name: "show", Args: []string{"REQUEST_ID"}, NeedsDB: true, Run: show,
+			Summary: "one request: answer, deliveries, proposals, revisions",
+			Example: `followup show rq_0123456789abcdef`},
+		{Name: "answer", Args: []string{"REQUEST_ID"}, NeedsDB: true, Run: answer,
+			Flags: []Flag{
+				{Name: "values-json", Value: "JSON", Required: true, Help: `the values, a JSON object of field name to value ('{"environment":"staging"}'); a partial answer keeps the request pending`},
+				{Name: "digest", Value: "D", Help: "the digest you answered (12 or more hex characters of it, as pending prints it); refused with STALE_TARGET when the request has changed"},
+				flagCommandID,
+			},
+			Summary: "answer a request and drive its run on",
+			Example: `followup answer rq_0123456789abcdef --values-json '{"environment":"staging"}'`},
+		{Name: "cancel", Args: []string{"REQUEST_ID"}, Flags: []Flag{flagCommandID}, NeedsDB: true, Run: cancel,
+			Summary: "cancel one request; the agent is told, the run goes on",
+			Example: `followup cancel rq_0123456789abcdef`},
+		{Name: "stop", Args: []string{"RUN_ID"}, Flags: []Flag{flagCommandID}, NeedsDB: true, Run: stop,
+			Summary: "stop a task; its open questions expire",
+			Example: `followup stop run_0123456789abcdef`},
+		{Name: "resume", Args: []string{"RUN_ID"}, NeedsDB: true, Run: resume,
+			Summary: "go on with a run after a crash or a failure",
+			Example: `followup resume run_0123456789abcdef`},
+		{Name: "inspect", Args: []string{"CHAT_OR_RUN_ID"}, NeedsDB: true, Run: inspect,
+			Summary: "a chat or a run: state, messages, requests, deliveries",
+			Example: `followup inspect ch_0123456789abcdef`},
+		{Name: "chats", NeedsDB: true, Run: chats,
+			Summary: "list the chats, most recent first",
+			Example: `followup chats`},
+		{Name: "archive", Args: []string{"CHAT_ID"}, Flags: []Flag{flagCommandID}, NeedsDB: true, Run: lifecycle,
+			Summary: "archive a chat: readable, takes no more messages",
+			Example: `followup archive ch_0123456789abcdef`},
+		{Name: "delete", Args: []string{"CHAT_ID"}, Flags: []Flag{flagCommandID}, NeedsDB: true, Run: lifecycle,
+			Summary: "delete a chat and everything in it",
+			Example: `followup delete ch_0123456789abcdef`},
+		{Name: "validate-input", Args: []string{"FILE|-"}, Run: validateInput,
+			Summary: "check an input-request file or stdin (no database)",
+			Example: `followup validate-input request.json`},
+		{Name: "help", Args: []string{"[COMMAND...]"}, Run: help, Check: helpCheck,
+			Summary: "the usage of followup or of one command",
+			Example: `followup help answer`},
+	}
+}

@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// Every entry is complete, and its example is a command line the parser
+// and the checks accept: the help cannot show one that does not work.
+func TestTableEntriesAreCompleteAndExamplesParse(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range commands {
+		if c.Name == "" || c.Summary == "" || c.Example == "" || c.Run == nil {
+			t.Errorf("%q: name, summary, example and run are all needed", c.Name)
+		}
+		if seen[c.Name] {
+			t.Errorf("%q is in the table twice", c.Name)
+		}
+		seen[c.Name] = true
+		argv := splitExample(t, c.Example)
+		if argv[0] != "followup" {
+			t.Errorf("%s: example %q does not start with followup", c.Name, c.Example)
+			continue
+		}
+		a, err := Parse(argv[1:])
+		if err == nil {
+			err = a.Check()
+		}
+		if err != nil || a.Command != c.Name {
+			t.Errorf("%s: example %q: command %q, %v", c.Name, c.Example, a.Command, err)
+		}
+	}
+}
+
+// A flag name means the same kind of flag (a switch, or one with a value)
+// in every command: the parser reads flags before it knows the command.
+func TestFlagKindsAgree(t *testing.T) {
+	kind := map[string]bool{}
+	for _, f := range globalFlags {
+		kind[f.Name] = f.Value != ""
+	}
+	for _, c := range commands {
+		for _, f := range c.Flags {
+			if k, ok := kind[f.Name]; ok && k != (f.Value != "") {
+				t.Errorf("%s: --%s is a switch in one place and takes a value in another", c.Name, f.Name)
+			}
+			if isGlobal(f.Name) {
+				t.Errorf("%s: --%s is already global", c.Name, f.Name)
+			}
+			if f.Help == "" {
+				t.Errorf("%s: --%s has no help", c.Name, f.Name)
+			}
+			kind[f.Name] = f.Value != ""
+		}
+	}
+}
+
+// withTable runs f with the command table replaced by cs.
+func withTable(t *testing.T, cs []Command, f func()) {
+	saved := commands
+	commands = cs
+	defer func() { commands = saved }()
+	f()
+}
+
+// One entry makes a command: parsed, checked, listed in the usage, with
+// its own help, and dispatched — a two-word one of a group too.
+func TestOneEntryMakesACommand(t *testing.T) {
+	var ran []string
+	run := func(ctx context.Context, c *Call) error {
+		ran = append(ran, c.Args.Command+":"+strings.Join(c.Args.Positional, ",")+":"+c.Flag("level"))
+		c.OK(map[string]any{}, func(w io.Writer) { io.WriteString(w, "done\n") })
+		return nil
+	}
+	table := []Command{
+		{Name: "grp list", Summary: "list the things", Example: "followup grp list", Run: run},
+		{Name: "grp show", Args: []string{"THING"}, Summary: "show one thing", Example: "followup grp show x", Run: run,
+			Flags: []Flag{{Name: "level", Value: "N", Help: "how much"}}},
+		{Name: "pick", Args: []string{"ID"}, Summary: "pick one", Example: "followup pick x --left", Run: run,
+			Flags: []Flag{{Name: "left", Choice: "side", Required: true, Help: "the left"}, {Name: "right", Choice: "side", Required: true, Help: "the right"}}},
+		{Name: "help", Args: []string{"[COMMAND...]"}, Summary: "usage", Example: "followup help", Run: help, Check: helpCheck},
+	}
+	withTable(t, table, func() {
+		main := func(args ...string) (int, string, string) {
+			var out, errb bytes.Buffer
+			code := Main(args, strings.NewReader(""), &out, &errb, nil)
+			return code, out.String(), errb.String()
+		}
+		if code, out, _ := main("grp", "show", "x", "--level", "3"); code != 0 || out != "done\n" {
+			t.Fatalf("grp show: %d %q", code, out)
+		}
+		if code, _, _ := main("--level=2", "grp", "list"); code != 2 {
+			t.Errorf("grp list took --level: %d", code)
+		}
+		if code, _, errs := main("grp"); code != 2 || !strings.Contains(errs, "list, show") {
+			t.Errorf("grp alone: %d %q", code, errs)
+		}
+		if code, out, _ := main("help", "grp"); code != 0 || !strings.Contains(out, "grp show THING") || !strings.Contains(out, "show one thing") {
+			t.Errorf("help grp: %d %q", code, out)
+		}
+		if code, out, _ := main("help", "grp", "show"); code != 0 || !strings.Contains(out, "usage: followup grp show THING [--level N]") || !strings.Contains(out, "how much") {
+			t.Errorf("help grp show: %d %q", code, out)
+		}
+		_, flagHelp, _ := main("grp", "show", "--help")
+		if _, cmdHelp, _ := main("help", "grp", "show"); flagHelp != cmdHelp {
+			t.Errorf("grp show --help and help grp show differ:\n%s\n%s", flagHelp, cmdHelp)
+		}
+		if code, _, errs := main("pick", "x"); code != 2 || !strings.Contains(errs, "--left|--right") {
+			t.Errorf("pick without a side: %d %q", code, errs)
+		}
+		if code, _, errs := main("pick", "x", "--left", "--right"); code != 2 || !strings.Contains(errs, "cannot go together") {
+			t.Errorf("pick with both: %d %q", code, errs)
+		}
+		if code, _, _ := main("pick", "x", "--right"); code != 0 {
+			t.Errorf("pick --right: %d", code)
+		}
+		if code, out, _ := main("help"); code != 0 || !strings.Contains(out, "grp list") || !strings.Contains(out, "pick ID") {
+			t.Errorf("help: %d %q", code, out)
+		}
+	})
+	want := []string{"grp show:x:3", "pick:x:"}
+	if strings.Join(ran, " ") != strings.Join(want, " ") {
+		t.Errorf("ran %v, want %v", ran, want)
+	}
+}
+
+func splitExample(t *testing.T, s string) []string {
+	t.Helper()
+	var out []string
+	var cur strings.Builder
+	quote := rune(0)
+	in := false
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, in = r, true
+		case r == ' ':
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+func TestVersionOfBuildInfo(t *testing.T) {
+	for _, tc := range []struct {
+		info debug.BuildInfo
+		want string
+	}{
+		{debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}, "v1.4.0"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "devel"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-03-01T09:00:00Z"},
+			{Key: "vcs.modified", Value: "true"}}}, "devel 0123456789ab, 2026-03-01T09:00:00Z, modified"},
+	} {
+		if got := versionOf(&tc.info); got != tc.want {
+			t.Errorf("versionOf = %q, want %q", got, tc.want)
+		}
+	}
+}

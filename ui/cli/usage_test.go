@@ -1,0 +1,86 @@
+package cli_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// help CMD and CMD --help print that command's usage, the same text, with
+// its flags; the whole usage lists every command.
+func TestHelpPerCommand(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "h.db")
+	whole := runCLI(t, db, "help")
+	if whole.code != 0 || whole.stdout != runCLI(t, db, "--help").stdout {
+		t.Fatalf("help: %d %q", whole.code, whole.stderr)
+	}
+	for _, name := range []string{"ask", "answer", "validate-input", "chats"} {
+		if !strings.Contains(whole.stdout, "\n  "+name+" ") {
+			t.Errorf("the usage does not list %s", name)
+		}
+	}
+	h := runCLI(t, db, "help", "answer")
+	if h.code != 0 || !strings.HasPrefix(h.stdout, "usage: followup answer REQUEST_ID --values-json JSON [--digest D] [--command-id ID]\n") ||
+		!strings.Contains(h.stdout, "--values-json JSON") || strings.Contains(h.stdout, "validate-input") {
+		t.Fatalf("help answer: %d\n%s", h.code, h.stdout)
+	}
+	// --help needs none of the command's arguments.
+	if f := runCLI(t, db, "answer", "--help"); f.code != 0 || f.stdout != h.stdout {
+		t.Fatalf("answer --help: %d\n%s", f.code, f.stdout)
+	}
+	j := decode(t, runCLI(t, db, "help", "answer", "--json"))
+	if j["ok"] != true || j["usage"] != h.stdout {
+		t.Fatalf("help answer --json: %v", j)
+	}
+	if u := runCLI(t, db, "help", "frobnicate"); u.code != 2 || !strings.Contains(u.stderr, `unknown command "frobnicate"`) {
+		t.Fatalf("help frobnicate: %d %q", u.code, u.stderr)
+	}
+}
+
+// A usage error prints one line saying what is wrong and the usage of the
+// command it is about, not the whole usage; with --json one document.
+func TestUsageErrorNamesTheCommand(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "ue.db")
+	for _, tc := range []struct {
+		args     []string
+		why, syn string
+	}{
+		{[]string{"answer", "rq_x"}, "answer needs --values-json", "followup answer REQUEST_ID --values-json JSON"},
+		{[]string{"show"}, "show needs REQUEST_ID", "followup show REQUEST_ID"},
+		{[]string{"chats", "extra"}, `chats takes no arguments, got 1 argument(s): "extra"`, "followup chats"},
+		{[]string{"pending", "--digest", "abc"}, "pending does not take --digest", "followup pending [--chat ID]"},
+		{[]string{"ask", ""}, "the message is empty", "followup ask MESSAGE"},
+		{[]string{"ask", "hi", "--chat="}, "flag --chat is empty", "followup ask MESSAGE"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`, "followup [GLOBAL FLAGS]"},
+	} {
+		r := runCLI(t, db, tc.args...)
+		lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+		if r.code != 2 || r.stdout != "" || !strings.HasPrefix(lines[0], "followup: "+tc.why) ||
+			len(lines) > 3 || !strings.HasPrefix(lines[1], "usage: "+tc.syn) {
+			t.Errorf("%q: exit %d, stderr:\n%s", tc.args, r.code, r.stderr)
+		}
+		j := runCLI(t, db, append(tc.args, "--json")...)
+		e, _ := decode(t, j)["error"].(map[string]any)
+		details, _ := e["details"].(map[string]any)
+		usage, _ := details["usage"].(string)
+		if j.code != 2 || e["code"] != "USAGE" || !strings.HasPrefix(e["message"].(string), tc.why) ||
+			!strings.HasPrefix(usage, tc.syn) || j.stderr != "" {
+			t.Errorf("%q --json: exit %d, %s, stderr %q", tc.args, j.code, j.stdout, j.stderr)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "v.db")
+	r := runCLI(t, db, "--version")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "followup ") || strings.Count(r.stdout, "\n") != 1 {
+		t.Fatalf("--version: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	j := decode(t, runCLI(t, db, "--version", "--json"))
+	if v, _ := j["version"].(string); j["ok"] != true || "followup "+v+"\n" != r.stdout {
+		t.Fatalf("--version --json: %v", j)
+	}
+}
