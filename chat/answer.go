@@ -50,8 +50,8 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 	var rc Receipt
 	var chatID, runID string
 	args := map[string]any{"requestId": in.RequestID, "digest": in.Digest, "values": in.Values}
-	out, err := s.command(ctx, in.CommandID, "answer", &chatID, args, func(q store.Q) (any, error) {
-		r, rd, err := s.openTarget(ctx, q, in.RequestID, in.Digest)
+	out, err := s.command(ctx, in.CommandID, "answer", &chatID, args, func(tx store.Handle) (any, error) {
+		r, rd, err := s.openTarget(ctx, tx, in.RequestID, in.Digest)
 		if err != nil {
 			return nil, err
 		}
@@ -73,10 +73,10 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 			rc.ApplyState = Partial
 			r.Partial = nullString(mustJSON(part))
 			r.UpdatedAt = s.nowMS()
-			return &rc, s.saveRequest(ctx, q, r, &rd)
+			return &rc, s.saveRequest(ctx, tx, r, &rd)
 		}
 		rc.ApplyState = Applied
-		return &rc, s.recordAnswer(ctx, q, &r, rd.def, rd.supplied, part.Values, in.CommandID, false)
+		return &rc, s.recordAnswer(ctx, tx, &r, rd.def, rd.supplied, part.Values, in.CommandID, false)
 	})
 	if err != nil {
 		return Receipt{}, err
@@ -131,12 +131,12 @@ func sortedNames(v forms.Values) []string {
 }
 
 // openTarget loads a request that must still be pending at digest (when given).
-func (s *Service) openTarget(ctx context.Context, q store.Q, id, digest string) (store.Request, revisionData, error) {
-	r, err := q.GetRequest(ctx, id)
+func (s *Service) openTarget(ctx context.Context, tx store.Handle, id, digest string) (store.Request, revisionData, error) {
+	r, err := s.store.GetRequest(ctx, tx, id)
 	if err != nil {
 		return r, revisionData{}, notFound(err, "request", id)
 	}
-	if err := s.requireActive(ctx, q, r.ChatID); err != nil {
+	if err := s.requireActive(ctx, tx, r.ChatID); err != nil {
 		return r, revisionData{}, err
 	}
 	if r.State != store.ReqPending {
@@ -146,7 +146,7 @@ func (s *Service) openTarget(ctx context.Context, q store.Q, id, digest string) 
 		return r, revisionData{}, &Error{Code: CodeStaleTarget, Message: "the request changed since that digest; review the new revision",
 			Details: map[string]any{"digest": r.Digest, "revision": r.Revision}}
 	}
-	rd, err := loadRevision(ctx, q, r.ID, r.Revision)
+	rd, err := s.loadRevision(ctx, tx, r.ID, r.Revision)
 	return r, rd, err
 }
 
@@ -162,7 +162,7 @@ func closedError(r store.Request) *Error {
 // recordAnswer closes r as answered with supplied + response values and
 // records the delivery (already delivered when the answer is the tool's own
 // result, as for a declaration that asked nothing).
-func (s *Service) recordAnswer(ctx context.Context, q store.Q, r *store.Request, def forms.Definition, supplied, response forms.Values, commandID string, inline bool) error {
+func (s *Service) recordAnswer(ctx context.Context, tx store.Handle, r *store.Request, def forms.Definition, supplied, response forms.Values, commandID string, inline bool) error {
 	now := s.nowMS()
 	vals, origins := forms.Values{}, map[string]string{}
 	for k, v := range supplied {
@@ -174,17 +174,17 @@ func (s *Service) recordAnswer(ctx context.Context, q store.Q, r *store.Request,
 	if commandID == "" {
 		commandID = NewID("cmd")
 	}
-	if err := q.InsertAnswer(ctx, store.Answer{RequestID: r.ID, Revision: r.Revision, Digest: r.Digest,
+	if err := s.store.InsertAnswer(ctx, tx, store.Answer{RequestID: r.ID, Revision: r.Revision, Digest: r.Digest,
 		Values: mustJSON(vals), Origins: mustJSON(origins), CommandID: commandID, CreatedAt: now}); err != nil {
 		return err
 	}
 	r.State, r.UpdatedAt = store.ReqAnswered, now
 	r.ClosedAt.Int64, r.ClosedAt.Valid = now, true
 	r.Partial = nullString("")
-	if err := s.saveRequest(ctx, q, *r, nil); err != nil {
+	if err := s.saveRequest(ctx, tx, *r, nil); err != nil {
 		return err
 	}
-	if err := q.SupersedeProposals(ctx, r.ID, now); err != nil {
+	if err := s.store.SupersedeProposals(ctx, tx, r.ID, now); err != nil {
 		return err
 	}
 	state := store.DeliveryPending
@@ -192,7 +192,7 @@ func (s *Service) recordAnswer(ctx context.Context, q store.Q, r *store.Request,
 		state = store.DeliveryDelivered
 	}
 	payload := receivedPayload(*r, &AnswerView{Values: vals, Origins: origins})
-	_, err := q.InsertDelivery(ctx, store.Delivery{RequestID: r.ID, RunID: r.RunID, Kind: store.DeliveryAnswer,
+	_, err := s.store.InsertDelivery(ctx, tx, store.Delivery{RequestID: r.ID, RunID: r.RunID, Kind: store.DeliveryAnswer,
 		State: state, Payload: payload, CreatedAt: now, UpdatedAt: now})
 	return err
 }

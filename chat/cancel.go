@@ -21,13 +21,13 @@ func (s *Service) cancel(ctx context.Context, requestID, commandID string, byAge
 		return Receipt{}, err
 	}
 	var chatID, runID string
-	out, err := s.command(ctx, commandID, "cancel", &chatID, map[string]any{"requestId": requestID}, func(q store.Q) (any, error) {
-		r, _, err := s.openTarget(ctx, q, requestID, "")
+	out, err := s.command(ctx, commandID, "cancel", &chatID, map[string]any{"requestId": requestID}, func(tx store.Handle) (any, error) {
+		r, _, err := s.openTarget(ctx, tx, requestID, "")
 		if err != nil {
 			return nil, err
 		}
 		chatID, runID = r.ChatID, r.RunID.String
-		if err := s.closeRequest(ctx, q, &r, store.ReqCancelled, ""); err != nil {
+		if err := s.closeRequest(ctx, tx, &r, store.ReqCancelled, ""); err != nil {
 			return nil, err
 		}
 		payload := mustJSON(map[string]any{"status": "input_cancelled", "requestId": r.ID})
@@ -35,7 +35,7 @@ func (s *Service) cancel(ctx context.Context, requestID, commandID string, byAge
 		if byAgent {
 			state = store.DeliveryDelivered
 		}
-		if err := s.recordDelivery(ctx, q, r, store.DeliveryCancel, state, payload); err != nil {
+		if err := s.recordDelivery(ctx, tx, r, store.DeliveryCancel, state, payload); err != nil {
 			return nil, err
 		}
 		return &Receipt{RequestID: r.ID, Kind: "cancel", ApplyState: Applied, Missing: []string{}, RunID: r.RunID.String}, nil
@@ -53,23 +53,23 @@ func (s *Service) cancel(ctx context.Context, requestID, commandID string, byAge
 	return rc, nil
 }
 
-func (s *Service) closeRequest(ctx context.Context, q store.Q, r *store.Request, state, reason string) error {
+func (s *Service) closeRequest(ctx context.Context, tx store.Handle, r *store.Request, state, reason string) error {
 	now := s.nowMS()
 	r.State, r.ClosedReason, r.UpdatedAt = state, reason, now
 	r.ClosedAt.Int64, r.ClosedAt.Valid = now, true
-	if err := s.saveRequest(ctx, q, *r, nil); err != nil {
+	if err := s.saveRequest(ctx, tx, *r, nil); err != nil {
 		return err
 	}
-	return q.SupersedeProposals(ctx, r.ID, now)
+	return s.store.SupersedeProposals(ctx, tx, r.ID, now)
 }
 
-func (s *Service) queueDelivery(ctx context.Context, q store.Q, r store.Request, kind, payload string) error {
-	return s.recordDelivery(ctx, q, r, kind, store.DeliveryPending, payload)
+func (s *Service) queueDelivery(ctx context.Context, tx store.Handle, r store.Request, kind, payload string) error {
+	return s.recordDelivery(ctx, tx, r, kind, store.DeliveryPending, payload)
 }
 
-func (s *Service) recordDelivery(ctx context.Context, q store.Q, r store.Request, kind, state, payload string) error {
+func (s *Service) recordDelivery(ctx context.Context, tx store.Handle, r store.Request, kind, state, payload string) error {
 	now := s.nowMS()
-	_, err := q.InsertDelivery(ctx, store.Delivery{RequestID: r.ID, RunID: r.RunID, Kind: kind,
+	_, err := s.store.InsertDelivery(ctx, tx, store.Delivery{RequestID: r.ID, RunID: r.RunID, Kind: kind,
 		State: state, Payload: payload, CreatedAt: now, UpdatedAt: now})
 	return err
 }

@@ -38,7 +38,7 @@ func TestCancelTellsTheAgentAndTheTaskGoesOn(t *testing.T) {
 	if v.Deliveries[0].State != store.DeliveryDelivered {
 		t.Fatalf("delivery = %+v", v.Deliveries[0])
 	}
-	ms, _ := s.st.Read().RunMessages(ctx, sent.RunID)
+	ms, _ := s.store.RunMessages(ctx, s.reader(), sent.RunID)
 	found := false
 	for _, m := range ms {
 		if m.DeliveryID.Valid && strings.Contains(m.Content, `"input_cancelled"`) {
@@ -209,7 +209,7 @@ func TestExpiryByDeadline(t *testing.T) {
 				t.Fatalf("expire delivery = %+v (run %s)", v.Deliveries[0], run.State)
 			}
 			var told bool
-			ms, _ := s.st.Read().RunMessages(ctx, sent.RunID)
+			ms, _ := s.store.RunMessages(ctx, s.reader(), sent.RunID)
 			for _, m := range ms {
 				var p map[string]any
 				if m.DeliveryID.Valid && json.Unmarshal([]byte(m.Content), &p) == nil && p["status"] == "input_expired" {

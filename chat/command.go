@@ -17,14 +17,14 @@ import (
 // repeating the command returns it unchanged, even after the target closed,
 // and reusing the id for other arguments is COMMAND_ID_CONFLICT. A failure
 // stores nothing and changes nothing.
-func (s *Service) command(ctx context.Context, commandID, kind string, chatID *string, args any, fn func(q store.Q) (any, error)) (json.RawMessage, error) {
+func (s *Service) command(ctx context.Context, commandID, kind string, chatID *string, args any, fn func(tx store.Handle) (any, error)) (json.RawMessage, error) {
 	if commandID == "" {
 		commandID = NewID("cmd")
 	}
 	hash := argsHash(kind, args)
 	var out json.RawMessage
-	err := s.st.Write(ctx, func(q store.Q) error {
-		r, err := q.GetReceipt(ctx, commandID)
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		r, err := s.store.GetReceipt(ctx, tx, commandID)
 		switch {
 		case err == nil:
 			if r.Kind != kind || r.ArgsHash != hash {
@@ -35,7 +35,7 @@ func (s *Service) command(ctx context.Context, commandID, kind string, chatID *s
 		case !errors.Is(err, store.ErrNotFound):
 			return err
 		}
-		res, err := fn(q)
+		res, err := fn(tx)
 		if err != nil {
 			return err
 		}
@@ -44,7 +44,7 @@ func (s *Service) command(ctx context.Context, commandID, kind string, chatID *s
 			return err
 		}
 		out = b
-		return q.InsertReceipt(ctx, store.Receipt{
+		return s.store.InsertReceipt(ctx, tx, store.Receipt{
 			CommandID: commandID, ChatID: receiptChat(chatID), Kind: kind, ArgsHash: hash, Result: string(b), CreatedAt: s.nowMS(),
 		})
 	})

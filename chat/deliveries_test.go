@@ -33,20 +33,20 @@ func TestInterruptedDeliveryIsDeliveredOnce(t *testing.T) {
 			if _, err := s.Answer(ctx, AnswerInput{RequestID: req.ID, Values: map[string]any{"environment": "production"}}); err != nil {
 				t.Fatal(err)
 			}
-			err := s.st.Write(ctx, func(q store.Q) error {
-				ds, err := q.RunDeliveries(ctx, sent.RunID, store.DeliveryPending)
+			err := s.db.Write(ctx, func(tx store.Handle) error {
+				ds, err := s.store.RunDeliveries(ctx, tx, sent.RunID, store.DeliveryPending)
 				if err != nil || len(ds) != 1 {
 					t.Fatalf("pending deliveries = %v, %v", ds, err)
 				}
 				d := ds[0]
 				d.State, d.Attempts = store.DeliveryUnknown, 1
-				if err := q.UpdateDelivery(ctx, d); err != nil {
+				if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
 					return err
 				}
 				if !tc.withMessage {
 					return nil
 				}
-				_, err = q.InsertMessage(ctx, store.Message{ChatID: sent.ChatID, RunID: nullString(sent.RunID), Role: store.RoleUser,
+				_, err = s.store.InsertMessage(ctx, tx, store.Message{ChatID: sent.ChatID, RunID: nullString(sent.RunID), Role: store.RoleUser,
 					Content: d.Payload, RequestID: nullString(req.ID), DeliveryID: sql.NullInt64{Int64: d.ID, Valid: true}, ForModel: true})
 				return err
 			})

@@ -26,8 +26,8 @@ func (s *Service) SaveDraft(ctx context.Context, d Draft) error {
 		return &Error{Code: CodeLimitExceeded, Message: "the draft is larger than a reply may be",
 			Details: map[string]any{"limit": s.policy.ReplySize, "size": len(vals)}}
 	}
-	return s.st.Write(ctx, func(q store.Q) error {
-		r, err := q.GetRequest(ctx, d.RequestID)
+	return s.db.Write(ctx, func(tx store.Handle) error {
+		r, err := s.store.GetRequest(ctx, tx, d.RequestID)
 		if err != nil {
 			return notFound(err, "request", d.RequestID)
 		}
@@ -37,14 +37,14 @@ func (s *Service) SaveDraft(ctx context.Context, d Draft) error {
 		if r.Revision != d.Revision {
 			return errorf(CodeStaleTarget, "the request is at revision %d", r.Revision)
 		}
-		return q.UpsertDraft(ctx, store.Draft{RequestID: d.RequestID, Revision: d.Revision,
+		return s.store.UpsertDraft(ctx, tx, store.Draft{RequestID: d.RequestID, Revision: d.Revision,
 			Values: vals, Edited: d.Edited, UpdatedAt: s.nowMS()})
 	})
 }
 
 // LoadDraft returns the saved draft of a revision, if any.
 func (s *Service) LoadDraft(ctx context.Context, requestID string, revision int) (Draft, bool, error) {
-	d, err := s.st.Read().GetDraft(ctx, requestID, revision)
+	d, err := s.store.GetDraft(ctx, s.reader(), requestID, revision)
 	if errors.Is(err, store.ErrNotFound) {
 		return Draft{}, false, nil
 	} else if err != nil {

@@ -132,7 +132,7 @@ func TestReadAnswerNeverShowsDraft(t *testing.T) {
 	if ans == nil || ans["values"].(map[string]any)["environment"] != "staging" {
 		t.Fatalf("read answer after answering = %v", got)
 	}
-	ms, err := s.st.Read().RunMessages(ctx, sent.RunID)
+	ms, err := s.store.RunMessages(ctx, s.reader(), sent.RunID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ type RunView struct {
 
 // GetRun reads one run.
 func (s *Service) GetRun(ctx context.Context, runID string) (RunView, error) {
-	r, err := s.st.Read().GetRun(ctx, runID)
+	r, err := s.store.GetRun(ctx, s.reader(), runID)
 	if err != nil {
 		return RunView{}, notFound(err, "run", runID)
 	}
@@ -74,7 +74,7 @@ func (s *Service) Drive(ctx context.Context, runID string) (RunView, error) {
 		if v.State == store.RunRunning {
 			continue
 		}
-		ds, err := s.st.Read().RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
+		ds, err := s.store.RunDeliveries(ctx, s.reader(), runID, store.DeliveryPending, store.DeliveryUnknown)
 		if err != nil || len(ds) == 0 {
 			return v, err
 		}
@@ -82,15 +82,15 @@ func (s *Service) Drive(ctx context.Context, runID string) (RunView, error) {
 }
 
 func (s *Service) driveOnce(ctx context.Context, runID string) error {
-	run, err := s.st.Read().GetRun(ctx, runID)
+	run, err := s.store.GetRun(ctx, s.reader(), runID)
 	if err != nil {
 		return notFound(err, "run", runID)
 	}
 	// Nothing of an archived chat moves: not even a pending delivery.
-	if err := s.requireActive(ctx, s.st.Read(), run.ChatID); err != nil {
+	if err := s.requireActive(ctx, s.db.Reader(), run.ChatID); err != nil {
 		return err
 	}
-	lease, err := s.st.AcquireLease(run.Seq)
+	lease, err := s.db.AcquireLease(run.Seq)
 	if errors.Is(err, store.ErrLeaseHeld) {
 		return errorf(CodeRunBusy, "run %s is being driven by another process", runID)
 	} else if err != nil {
@@ -121,11 +121,11 @@ func (s *Service) driveOnce(ctx context.Context, runID string) error {
 
 // Busy reports whether a live process is driving the run.
 func (s *Service) Busy(runID string) bool {
-	run, err := s.st.Read().GetRun(context.Background(), runID)
+	run, err := s.store.GetRun(context.Background(), s.reader(), runID)
 	if err != nil {
 		return false
 	}
-	held, _ := s.st.LeaseHeld(run.Seq)
+	held, _ := s.db.LeaseHeld(run.Seq)
 	return held
 }
 
@@ -151,25 +151,25 @@ func (s *Service) Resume(ctx context.Context, runID string) (RunView, error) {
 }
 
 func (s *Service) reopenFailed(ctx context.Context, runID string) error {
-	return s.st.Write(ctx, func(q store.Q) error {
-		run, err := q.GetRun(ctx, runID)
+	return s.db.Write(ctx, func(tx store.Handle) error {
+		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return err
 		}
-		if err := s.requireActive(ctx, q, run.ChatID); err != nil {
+		if err := s.requireActive(ctx, tx, run.ChatID); err != nil {
 			return err
 		}
 		if run.State != store.RunFailed {
 			return nil
 		}
 		// One active run per chat: only the chat's newest run may go on.
-		if latest, err := q.LatestRun(ctx, run.ChatID); err != nil {
+		if latest, err := s.store.LatestRun(ctx, tx, run.ChatID); err != nil {
 			return err
 		} else if latest.ID != run.ID {
 			return errorf(CodeRunNotResumable, "a newer task has started in this chat; run %s stays failed", runID)
 		}
 		run.State, run.Error, run.UpdatedAt = store.RunRunning, "", s.nowMS()
-		return q.UpdateRun(ctx, run)
+		return s.store.UpdateRun(ctx, tx, run)
 	})
 }
 
@@ -178,13 +178,13 @@ func (s *Service) reopenFailed(ctx context.Context, runID string) error {
 // cancellation not yet delivered (a run waiting for the user is not stuck).
 // A run of an archived chat is left out: it cannot be driven.
 func (s *Service) Orphaned(ctx context.Context) ([]RunView, error) {
-	runs, err := s.st.Read().ResumableRuns(ctx)
+	runs, err := s.store.ResumableRuns(ctx, s.reader())
 	if err != nil {
 		return nil, err
 	}
 	var out []RunView
 	for _, r := range runs {
-		if held, _ := s.st.LeaseHeld(r.Seq); held {
+		if held, _ := s.db.LeaseHeld(r.Seq); held {
 			continue
 		}
 		out = append(out, runView(r))

@@ -20,11 +20,7 @@ func TestLeaseRefusesSecondDriver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := w.svc.Store().Read().GetRun(ctx, sent.RunID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lease, err := w.svc.Store().AcquireLease(run.Seq)
+	lease, err := chat.HoldLease(w.svc, sent.RunID)
 	if err != nil {
 		t.Fatal(err)
 	}

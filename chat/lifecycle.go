@@ -21,11 +21,11 @@ func (s *Service) Chats(ctx context.Context, limit int) ([]ChatView, error) {
 	if limit <= 0 {
 		limit = 200
 	}
-	cs, err := s.st.Read().ListChats(ctx, limit)
+	cs, err := s.store.ListChats(ctx, s.reader(), limit)
 	if err != nil {
 		return nil, err
 	}
-	pending, err := s.st.Read().PendingByChat(ctx)
+	pending, err := s.store.PendingByChat(ctx, s.reader())
 	if err != nil {
 		return nil, err
 	}
@@ -39,17 +39,17 @@ func (s *Service) Chats(ctx context.Context, limit int) ([]ChatView, error) {
 // LatestChatID is the chat the screen opens on: the most recently updated
 // active one (an archived one only when there is no other), or "".
 func (s *Service) LatestChatID(ctx context.Context) (string, error) {
-	return s.st.Read().LatestChatID(ctx)
+	return s.store.LatestChatID(ctx, s.reader())
 }
 
 // PendingElsewhere counts the open requests of every chat but chatID.
 func (s *Service) PendingElsewhere(ctx context.Context, chatID string) (int, error) {
-	return s.st.Read().CountPendingOutside(ctx, chatID)
+	return s.store.CountPendingOutside(ctx, s.reader(), chatID)
 }
 
 // Chat reads one chat.
 func (s *Service) Chat(ctx context.Context, id string) (ChatView, error) {
-	c, err := s.st.Read().GetChat(ctx, id)
+	c, err := s.store.GetChat(ctx, s.reader(), id)
 	if err != nil {
 		return ChatView{}, notFound(err, "chat", id)
 	}
@@ -58,7 +58,7 @@ func (s *Service) Chat(ctx context.Context, id string) (ChatView, error) {
 
 // Capabilities is input_capabilities: the static contract plus templates.
 func (s *Service) Capabilities(ctx context.Context) (map[string]any, error) {
-	ts, err := s.st.Read().Templates(ctx)
+	ts, err := s.store.Templates(ctx, s.reader())
 	if err != nil {
 		return nil, err
 	}
@@ -84,24 +84,24 @@ type InspectView struct {
 
 // Inspect shows a chat (ch_…) or a run (run_…).
 func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
-	q := s.st.Read()
+	rd := s.reader()
 	v := InspectView{Messages: []Message{}, Requests: []RequestView{}, Deliveries: []DeliveryView{}}
 	var ms []store.Message
 	var filter store.RequestFilter
-	if run, err := q.GetRun(ctx, id); err == nil {
+	if run, err := s.store.GetRun(ctx, rd, id); err == nil {
 		rv := runView(run)
 		v.Run = &rv
-		if ms, err = q.RunMessages(ctx, id); err != nil {
+		if ms, err = s.store.RunMessages(ctx, rd, id); err != nil {
 			return v, err
 		}
 		filter.RunID = id
-	} else if c, err := q.GetChat(ctx, id); err == nil {
+	} else if c, err := s.store.GetChat(ctx, rd, id); err == nil {
 		v.Chat = &ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: c.UpdatedAt}
-		if run, err := q.LatestRun(ctx, id); err == nil {
+		if run, err := s.store.LatestRun(ctx, rd, id); err == nil {
 			rv := runView(run)
 			v.Run = &rv
 		}
-		if ms, err = q.ChatMessages(ctx, id); err != nil {
+		if ms, err = s.store.ChatMessages(ctx, rd, id); err != nil {
 			return v, err
 		}
 		filter.ChatID = id
@@ -127,14 +127,14 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 // Archive archives a chat: it stays readable and refuses model operations.
 func (s *Service) Archive(ctx context.Context, chatID, commandID string) (ChatView, error) {
 	var runID string
-	_, err := s.command(ctx, commandID, "archive", &chatID, map[string]any{"chatId": chatID}, func(q store.Q) (any, error) {
-		if _, err := q.GetChat(ctx, chatID); err != nil {
+	_, err := s.command(ctx, commandID, "archive", &chatID, map[string]any{"chatId": chatID}, func(tx store.Handle) (any, error) {
+		if _, err := s.store.GetChat(ctx, tx, chatID); err != nil {
 			return nil, notFound(err, "chat", chatID)
 		}
-		if run, err := q.LatestRun(ctx, chatID); err == nil {
+		if run, err := s.store.LatestRun(ctx, tx, chatID); err == nil {
 			runID = run.ID
 		}
-		return map[string]any{"archived": true}, q.SetChatState(ctx, chatID, store.ChatArchived, s.nowMS())
+		return map[string]any{"archived": true}, s.store.SetChatState(ctx, tx, chatID, store.ChatArchived, s.nowMS())
 	})
 	if err != nil {
 		return ChatView{}, err
@@ -149,11 +149,11 @@ func (s *Service) Archive(ctx context.Context, chatID, commandID string) (ChatVi
 // Its own receipt keeps only a hash of the id, so no row names the chat.
 func (s *Service) Delete(ctx context.Context, chatID, commandID string) error {
 	var runID string
-	_, err := s.command(ctx, commandID, "delete", nil, map[string]any{"chatId": chatID}, func(q store.Q) (any, error) {
-		if run, err := q.LatestRun(ctx, chatID); err == nil {
+	_, err := s.command(ctx, commandID, "delete", nil, map[string]any{"chatId": chatID}, func(tx store.Handle) (any, error) {
+		if run, err := s.store.LatestRun(ctx, tx, chatID); err == nil {
 			runID = run.ID
 		}
-		return map[string]any{"deleted": true}, notFound(q.DeleteChat(ctx, chatID), "chat", chatID)
+		return map[string]any{"deleted": true}, notFound(s.store.DeleteChat(ctx, tx, chatID), "chat", chatID)
 	})
 	if err == nil {
 		s.cancelDrive(runID)
@@ -164,13 +164,13 @@ func (s *Service) Delete(ctx context.Context, chatID, commandID string) error {
 
 // Revisions lists a request's revisions.
 func (s *Service) Revisions(ctx context.Context, requestID string) ([]map[string]any, error) {
-	rs, err := s.st.Read().Revisions(ctx, requestID)
+	rs, err := s.store.Revisions(ctx, s.reader(), requestID)
 	if err != nil {
 		return nil, err
 	}
 	out := []map[string]any{}
 	for _, r := range rs {
-		rd, err := loadRevision(ctx, s.st.Read(), requestID, r.Revision)
+		rd, err := s.loadRevision(ctx, s.db.Reader(), requestID, r.Revision)
 		if err != nil {
 			return nil, err
 		}

@@ -305,7 +305,7 @@ func TestTemplateInvalidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	var told bool
-	ms, _ := s.st.Read().RunMessages(ctx, sent.RunID)
+	ms, _ := s.store.RunMessages(ctx, s.reader(), sent.RunID)
 	for _, m := range ms {
 		if m.DeliveryID.Valid && strings.Contains(m.Content, `"input_expired"`) && strings.Contains(m.Content, store.ReasonTemplateInvalidated) {
 			told = true

@@ -40,31 +40,31 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string) (Sen
 	args := map[string]any{"chatId": chatID, "text": text}
 	var created bool
 	owner := chatID
-	out, err := s.command(ctx, commandID, "send", &owner, args, func(q store.Q) (any, error) {
+	out, err := s.command(ctx, commandID, "send", &owner, args, func(tx store.Handle) (any, error) {
 		now := s.nowMS()
 		res := &Sent{ChatID: chatID}
 		if chatID == "" {
 			res.ChatID = NewID("ch")
 			owner = res.ChatID
 			created = true
-			if err := q.InsertChat(ctx, store.Chat{ID: res.ChatID, Title: chatTitle(text), State: store.ChatActive,
+			if err := s.store.InsertChat(ctx, tx, store.Chat{ID: res.ChatID, Title: chatTitle(text), State: store.ChatActive,
 				CreatedAt: now, UpdatedAt: now}); err != nil {
 				return nil, err
 			}
-		} else if err := s.requireActive(ctx, q, chatID); err != nil {
+		} else if err := s.requireActive(ctx, tx, chatID); err != nil {
 			return nil, err
 		}
-		run, err := q.LatestRun(ctx, res.ChatID)
+		run, err := s.store.LatestRun(ctx, tx, res.ChatID)
 		switch {
 		case err == nil && !store.RunEnded(run.State):
 			if run.State == store.RunWaitingInput {
 				run.State, run.UpdatedAt = store.RunRunning, now
-				if err := q.UpdateRun(ctx, run); err != nil {
+				if err := s.store.UpdateRun(ctx, tx, run); err != nil {
 					return nil, err
 				}
 			}
 		case err == nil || err == store.ErrNotFound:
-			run, err = q.InsertRun(ctx, store.Run{ID: NewID("run"), ChatID: res.ChatID, State: store.RunRunning,
+			run, err = s.store.InsertRun(ctx, tx, store.Run{ID: NewID("run"), ChatID: res.ChatID, State: store.RunRunning,
 				Provider: s.provider.Name(), Model: s.model, CreatedAt: now, UpdatedAt: now})
 			if err != nil {
 				return nil, err
@@ -74,13 +74,13 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string) (Sen
 			return nil, err
 		}
 		res.RunID = run.ID
-		id, err := q.InsertMessage(ctx, store.Message{ChatID: res.ChatID, RunID: nullString(run.ID), Role: store.RoleUser,
+		id, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: res.ChatID, RunID: nullString(run.ID), Role: store.RoleUser,
 			Content: text, Visible: true, ForModel: true, CreatedAt: now})
 		if err != nil {
 			return nil, err
 		}
 		res.MessageID = id
-		return res, q.TouchChat(ctx, res.ChatID, now)
+		return res, s.store.TouchChat(ctx, tx, res.ChatID, now)
 	})
 	if err != nil {
 		return Sent{}, err
@@ -122,7 +122,7 @@ func messageView(m store.Message) Message {
 // Transcript returns up to limit visible messages older than before (0 =
 // the newest), oldest first.
 func (s *Service) Transcript(ctx context.Context, chatID string, before int64, limit int) ([]Message, error) {
-	ms, err := s.st.Read().Transcript(ctx, chatID, before, limit)
+	ms, err := s.store.Transcript(ctx, s.reader(), chatID, before, limit)
 	if err != nil {
 		return nil, err
 	}

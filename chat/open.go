@@ -23,14 +23,16 @@ type OpenResult struct {
 	Result json.RawMessage `json:"result,omitempty"`
 }
 
-// Templates implements forms.Templates from the store, for one lookup.
+// storeTemplates implements forms.Templates from the store, for the
+// lookups of one declaration inside a transaction.
 type storeTemplates struct {
-	ctx context.Context
-	q   store.Q
+	ctx   context.Context
+	store store.TemplateStore
+	tx    store.Handle
 }
 
 func (t storeTemplates) Template(name string) (forms.Definition, bool) {
-	tp, err := t.q.GetTemplate(t.ctx, name)
+	tp, err := t.store.GetTemplate(t.ctx, t.tx, name)
 	if err != nil || tp.State != store.TemplateActive {
 		return forms.Definition{}, false
 	}
@@ -53,12 +55,12 @@ func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw
 	}
 	hash := hex.EncodeToString(sum[:])
 	var opened *store.Request
-	err := s.st.Write(ctx, func(q store.Q) error {
-		run, err := q.GetRun(ctx, runID)
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return notFound(err, "run", runID)
 		}
-		if err := s.requireActive(ctx, q, run.ChatID); err != nil {
+		if err := s.requireActive(ctx, tx, run.ChatID); err != nil {
 			return err
 		}
 		// A retry is answered from the request it opened, before the
@@ -67,17 +69,17 @@ func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw
 			RequestKey string `json:"requestKey"`
 		}
 		if json.Unmarshal(raw, &key) == nil && key.RequestKey != "" {
-			if prev, err := q.RequestByKey(ctx, runID, key.RequestKey); err == nil {
+			if prev, err := s.store.RequestByKey(ctx, tx, runID, key.RequestKey); err == nil {
 				if prev.ArgsHash != hash {
 					return errorf(CodeRequestKeyConfl, "requestKey %q is already used with different arguments", key.RequestKey)
 				}
-				res, err = s.openResult(ctx, q, prev)
+				res, err = s.openResult(ctx, tx, prev)
 				return err
 			} else if !errors.Is(err, store.ErrNotFound) {
 				return err
 			}
 		}
-		decl, problems := forms.ParseDeclaration(raw, storeTemplates{ctx, q})
+		decl, problems := forms.ParseDeclaration(raw, storeTemplates{ctx, s.store, tx})
 		if len(problems) > 0 {
 			return problemsError(CodeRequestInvalid, "the input request is invalid", problems)
 		}
@@ -88,17 +90,17 @@ func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw
 			return &Error{Code: CodeLimitExceeded, Message: "this run has asked its limit of questions",
 				Details: map[string]any{"limit": s.policy.QuestionsPerRun}}
 		}
-		r, err := s.insertRequest(ctx, q, run, toolCallID, hash, decl)
+		r, err := s.insertRequest(ctx, tx, run, toolCallID, hash, decl)
 		if err != nil {
 			return err
 		}
 		run.Questions++
 		run.UpdatedAt = s.nowMS()
-		if err := q.UpdateRun(ctx, run); err != nil {
+		if err := s.store.UpdateRun(ctx, tx, run); err != nil {
 			return err
 		}
 		opened = &r
-		res, err = s.openResult(ctx, q, r)
+		res, err = s.openResult(ctx, tx, r)
 		return err
 	})
 	if err == nil && opened != nil {
@@ -108,7 +110,7 @@ func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw
 	return res, err
 }
 
-func (s *Service) insertRequest(ctx context.Context, q store.Q, run store.Run, toolCallID, hash string, decl *forms.Declaration) (store.Request, error) {
+func (s *Service) insertRequest(ctx context.Context, tx store.Handle, run store.Run, toolCallID, hash string, decl *forms.Declaration) (store.Request, error) {
 	now := s.nowMS()
 	r := store.Request{
 		ID: NewID("rq"), ChatID: run.ChatID, RunID: nullString(run.ID), RequestKey: decl.RequestKey,
@@ -122,14 +124,14 @@ func (s *Service) insertRequest(ctx context.Context, q store.Q, run store.Run, t
 	if decl.ExpiresAt != nil {
 		r.ExpiresAt.Int64, r.ExpiresAt.Valid = decl.ExpiresAt.UnixMilli(), true
 	}
-	r, err := s.createRequest(ctx, q, r, store.Revision{
+	r, err := s.createRequest(ctx, tx, r, store.Revision{
 		Revision: 1, Digest: r.Digest, Definition: mustJSON(decl.Definition),
 		Prefill: nullString(valuesJSON(decl.Prefill)), Supplied: nullString(valuesJSON(decl.Supplied)), CreatedAt: now,
 	})
 	if err != nil {
 		return r, err
 	}
-	if _, err := q.InsertMessage(ctx, store.Message{
+	if _, err := s.store.InsertMessage(ctx, tx, store.Message{
 		ChatID: run.ChatID, RunID: nullString(run.ID), Role: store.RoleRequest, RequestID: nullString(r.ID),
 		Visible: true, CreatedAt: now,
 	}); err != nil {
@@ -139,7 +141,7 @@ func (s *Service) insertRequest(ctx context.Context, q store.Q, run store.Run, t
 		return r, nil
 	}
 	// Nothing to ask: the request completes at once, without a pause.
-	return r, s.recordAnswer(ctx, q, &r, decl.Definition, decl.Supplied, forms.Values{}, "", true)
+	return r, s.recordAnswer(ctx, tx, &r, decl.Definition, decl.Supplied, forms.Values{}, "", true)
 }
 
 func valuesJSON(v forms.Values) string {
@@ -149,8 +151,8 @@ func valuesJSON(v forms.Values) string {
 	return mustJSON(v)
 }
 
-func (s *Service) openResult(ctx context.Context, q store.Q, r store.Request) (OpenResult, error) {
-	v, err := s.view(ctx, q, r)
+func (s *Service) openResult(ctx context.Context, tx store.Handle, r store.Request) (OpenResult, error) {
+	v, err := s.view(ctx, tx, r)
 	if err != nil {
 		return OpenResult{}, err
 	}
@@ -162,8 +164,8 @@ func (s *Service) openResult(ctx context.Context, q store.Q, r store.Request) (O
 }
 
 // requireActive refuses model operations on an archived or missing chat.
-func (s *Service) requireActive(ctx context.Context, q store.Q, chatID string) error {
-	c, err := q.GetChat(ctx, chatID)
+func (s *Service) requireActive(ctx context.Context, tx store.Handle, chatID string) error {
+	c, err := s.store.GetChat(ctx, tx, chatID)
 	if err != nil {
 		return notFound(err, "chat", chatID)
 	}

@@ -61,8 +61,7 @@ func TestOrphanedOffersOnlyResumableRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs["held"] = held.RunID
-	heldRun, _ := s.Store().Read().GetRun(ctx, held.RunID)
-	lease, err := s.Store().AcquireLease(heldRun.Seq)
+	lease, err := chat.HoldLease(s, held.RunID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,66 +22,66 @@ import (
 
 // createRequest inserts a new request at its first revision and, while it
 // is pending, its item.
-func (s *Service) createRequest(ctx context.Context, q store.Q, r store.Request, rev store.Revision) (store.Request, error) {
-	r, err := q.InsertRequest(ctx, r)
+func (s *Service) createRequest(ctx context.Context, tx store.Handle, r store.Request, rev store.Revision) (store.Request, error) {
+	r, err := s.store.InsertRequest(ctx, tx, r)
 	if err != nil {
 		return r, err
 	}
 	rev.RequestID = r.ID
-	if err := q.InsertRevision(ctx, rev); err != nil {
+	if err := s.store.InsertRevision(ctx, tx, rev); err != nil {
 		return r, err
 	}
 	rd, err := decodeRevision(rev)
 	if err != nil {
 		return r, err
 	}
-	return r, s.syncItem(ctx, q, r, &rd)
+	return r, s.syncItem(ctx, tx, r, &rd)
 }
 
 // saveRequest writes a request's mutable columns and keeps its item in
 // step: rewritten while the request is pending, removed once it is not.
 // rd is the request's current revision when the caller has it decoded
 // (as stored), else nil.
-func (s *Service) saveRequest(ctx context.Context, q store.Q, r store.Request, rd *revisionData) error {
-	if err := q.UpdateRequest(ctx, r); err != nil {
+func (s *Service) saveRequest(ctx context.Context, tx store.Handle, r store.Request, rd *revisionData) error {
+	if err := s.store.UpdateRequest(ctx, tx, r); err != nil {
 		return err
 	}
-	return s.syncItem(ctx, q, r, rd)
+	return s.syncItem(ctx, tx, r, rd)
 }
 
 // saveRevision records rev as the new current revision of r (r.Revision
 // and r.Digest already name it) and saves r.
-func (s *Service) saveRevision(ctx context.Context, q store.Q, r store.Request, rev store.Revision) error {
-	if err := q.InsertRevision(ctx, rev); err != nil {
+func (s *Service) saveRevision(ctx context.Context, tx store.Handle, r store.Request, rev store.Revision) error {
+	if err := s.store.InsertRevision(ctx, tx, rev); err != nil {
 		return err
 	}
 	rd, err := decodeRevision(rev)
 	if err != nil {
 		return err
 	}
-	return s.saveRequest(ctx, q, r, &rd)
+	return s.saveRequest(ctx, tx, r, &rd)
 }
 
-func (s *Service) syncItem(ctx context.Context, q store.Q, r store.Request, rd *revisionData) error {
+func (s *Service) syncItem(ctx context.Context, tx store.Handle, r store.Request, rd *revisionData) error {
 	if r.State != store.ReqPending {
-		return q.DeletePendingItem(ctx, r.ID)
+		return s.store.DeletePendingItem(ctx, tx, r.ID)
 	}
 	if rd == nil {
-		loaded, err := loadRevision(ctx, q, r.ID, r.Revision)
+		loaded, err := s.loadRevision(ctx, tx, r.ID, r.Revision)
 		if err != nil {
 			return err
 		}
 		rd = &loaded
 	}
-	return putItem(ctx, q, r, *rd)
+	return s.putItem(ctx, tx, r, *rd)
 }
 
-func putItem(ctx context.Context, q store.Q, r store.Request, rd revisionData) error {
+func (s *Service) putItem(ctx context.Context, tx store.Handle, r store.Request, rd revisionData) error {
 	item, err := json.Marshal(buildItem(r, rd))
 	if err != nil {
 		return err
 	}
-	return q.PutPendingItem(ctx, store.PendingItem{Seq: r.Seq, RequestID: r.ID, ChatID: r.ChatID, Item: string(item)})
+	return s.store.PutPendingItem(ctx, tx, store.PendingItem{Seq: r.Seq, RequestID: r.ID, ChatID: r.ChatID, Item: string(item)})
 }
 
 // fillPendingItems rebuilds every pending item when the database asks for
@@ -89,18 +89,18 @@ func putItem(ctx context.Context, q store.Q, r store.Request, rd revisionData) e
 // had none), or after a bulk load that wrote requests without this
 // package. Other opens pay one small read.
 func (s *Service) fillPendingItems(ctx context.Context) error {
-	if stale, err := s.st.Read().PendingItemsStale(ctx); err != nil || !stale {
+	if stale, err := s.store.PendingItemsStale(ctx, s.reader()); err != nil || !stale {
 		return err
 	}
-	return s.st.Write(ctx, func(q store.Q) error {
+	return s.db.Write(ctx, func(tx store.Handle) error {
 		// Another process may have filled them since the look above.
-		if stale, err := q.PendingItemsStale(ctx); err != nil || !stale {
+		if stale, err := s.store.PendingItemsStale(ctx, tx); err != nil || !stale {
 			return err
 		}
-		if err := q.DeletePendingItems(ctx); err != nil {
+		if err := s.store.DeletePendingItems(ctx, tx); err != nil {
 			return err
 		}
-		rs, vs, err := q.ListRequestsWithRevisions(ctx, store.RequestFilter{State: store.ReqPending})
+		rs, vs, err := s.store.ListRequestsWithRevisions(ctx, tx, store.RequestFilter{State: store.ReqPending})
 		if err != nil {
 			return err
 		}
@@ -113,11 +113,11 @@ func (s *Service) fillPendingItems(ctx context.Context) error {
 				}
 				decoded[vs[i].Digest] = rd
 			}
-			if err := putItem(ctx, q, r, rd); err != nil {
+			if err := s.putItem(ctx, tx, r, rd); err != nil {
 				return err
 			}
 		}
-		return q.ClearPendingItemsStale(ctx)
+		return s.store.ClearPendingItemsStale(ctx, tx)
 	})
 }
 
@@ -133,7 +133,7 @@ type PendingList struct {
 // answers, deliveries and proposals that only full views carry, and
 // without decoding anything. Callers expire due requests first (ExpireDue).
 func (s *Service) PendingItems(ctx context.Context, chatID string) (PendingList, error) {
-	items, err := s.st.Read().PendingItemJSON(ctx, chatID)
+	items, err := s.store.PendingItemJSON(ctx, s.reader(), chatID)
 	if err == nil && len(items) == 0 && chatID != "" {
 		// Nothing pending, or no such chat: a mistyped id is NOT_FOUND.
 		_, err = s.Chat(ctx, chatID)

@@ -19,7 +19,7 @@ import (
 // when it has none.
 func fxItem(t *testing.T, s *Service, requestID string) (map[string]any, bool) {
 	t.Helper()
-	ps, err := s.st.Read().PendingItems(context.Background())
+	ps, err := s.store.PendingItems(context.Background(), s.reader())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +392,7 @@ func TestOpenFillsItemsOfAnOlderDatabase(t *testing.T) {
 	if _, err := src.Archive(ctx, archived.ChatID, ""); err != nil {
 		t.Fatal(err)
 	}
-	want, err := src.st.Read().PendingItems(ctx)
+	want, err := src.store.PendingItems(ctx, src.reader())
 	if err != nil || len(want) != 2 {
 		t.Fatalf("source items = %d, %v", len(want), err)
 	}
@@ -405,17 +405,17 @@ func TestOpenFillsItemsOfAnOlderDatabase(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 	fxCheckItemsAtEnd(t, s)
-	got, err := s.st.Read().PendingItems(ctx)
+	got, err := s.store.PendingItems(ctx, s.reader())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("filled items:\n%+v\nwant\n%+v", got, want)
 	}
-	if stale, err := s.st.Read().PendingItemsStale(ctx); err != nil || stale {
+	if stale, err := s.store.PendingItemsStale(ctx, s.reader()); err != nil || stale {
 		t.Fatalf("still marked stale after the fill: %v, %v", stale, err)
 	}
-	if v, _ := s.st.SchemaVersion(ctx); v < 5 {
+	if v, _ := s.db.SchemaVersion(ctx); v < 5 {
 		t.Fatalf("schema version %d", v)
 	}
 }
@@ -438,7 +438,7 @@ func TestOpenRefillsItemsMarkedStale(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.st.Write(ctx, func(q store.Q) error { return q.MarkPendingItemsStale(ctx) }); err != nil {
+	if err := s.db.Write(ctx, func(tx store.Handle) error { return s.store.MarkPendingItemsStale(ctx, tx) }); err != nil {
 		t.Fatal(err)
 	}
 	again, err := Open(ctx, Options{DBPath: s.Path()})

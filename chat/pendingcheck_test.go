@@ -18,8 +18,8 @@ import (
 // bytes; no other request has an item.
 func checkPendingItems(ctx context.Context, s *Service) error {
 	var problems []string
-	err := s.st.ReadTx(ctx, func(q store.Q) error {
-		rs, vs, err := q.ListRequestsWithRevisions(ctx, store.RequestFilter{State: store.ReqPending})
+	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
+		rs, vs, err := s.store.ListRequestsWithRevisions(ctx, tx, store.RequestFilter{State: store.ReqPending})
 		if err != nil {
 			return err
 		}
@@ -27,11 +27,11 @@ func checkPendingItems(ctx context.Context, s *Service) error {
 		for _, v := range vs {
 			revs[v.RequestID] = v
 		}
-		views, err := s.viewsWith(ctx, q, rs, revs)
+		views, err := s.viewsWith(ctx, tx, rs, revs)
 		if err != nil {
 			return err
 		}
-		stored, err := q.PendingItems(ctx)
+		stored, err := s.store.PendingItems(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -66,7 +66,7 @@ func checkPendingItems(ctx context.Context, s *Service) error {
 			}
 		}
 		for id := range byID {
-			r, err := q.GetRequest(ctx, id)
+			r, err := s.store.GetRequest(ctx, tx, id)
 			state := r.State
 			if err != nil {
 				state = err.Error()

@@ -63,8 +63,8 @@ func (s *Service) Resolve(ctx context.Context, requestID, digest string, values 
 	}
 	args := map[string]any{"requestId": requestID, "digest": digest, "values": values}
 	var chatID string
-	out, err := s.command(ctx, commandID, "resolve", &chatID, args, func(q store.Q) (any, error) {
-		r, rd, err := s.openTarget(ctx, q, requestID, digest)
+	out, err := s.command(ctx, commandID, "resolve", &chatID, args, func(tx store.Handle) (any, error) {
+		r, rd, err := s.openTarget(ctx, tx, requestID, digest)
 		if err != nil {
 			return nil, err
 		}
@@ -76,19 +76,19 @@ func (s *Service) Resolve(ctx context.Context, requestID, digest string, values 
 		if len(vals) == 0 {
 			return nil, problemsError(CodeReplyInvalid, "the proposal has no values", []forms.Problem{{Path: "/values", Message: "at least one value is needed"}})
 		}
-		return s.propose(ctx, q, r, ProposeResolve, proposalPayload{Values: vals})
+		return s.propose(ctx, tx, r, ProposeResolve, proposalPayload{Values: vals})
 	})
 	return decodeProposal(s, out, err, chatID, requestID)
 }
 
-func (s *Service) propose(ctx context.Context, q store.Q, r store.Request, kind string, pl proposalPayload) (*ProposalResult, error) {
+func (s *Service) propose(ctx context.Context, tx store.Handle, r store.Request, kind string, pl proposalPayload) (*ProposalResult, error) {
 	now := s.nowMS()
-	if err := q.SupersedeProposals(ctx, r.ID, now); err != nil {
+	if err := s.store.SupersedeProposals(ctx, tx, r.ID, now); err != nil {
 		return nil, err
 	}
 	p := store.Proposal{ID: NewID("prop"), RequestID: r.ID, Kind: kind, State: store.ProposalPending,
 		BaseDigest: r.Digest, Payload: mustJSON(pl), CreatedAt: now}
-	if err := q.InsertProposal(ctx, p); err != nil {
+	if err := s.store.InsertProposal(ctx, tx, p); err != nil {
 		return nil, err
 	}
 	return &ProposalResult{RequestID: r.ID, ConfirmationRequired: true, ProposalID: p.ID, Digest: r.Digest, Revision: r.Revision}, nil
@@ -135,15 +135,15 @@ func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (Dec
 		return DecideResult{}, err
 	}
 	var chatID, reqID string
-	out, err := s.command(ctx, commandID, "decide", &chatID, d, func(q store.Q) (any, error) {
-		p, err := q.GetProposal(ctx, d.ProposalID)
+	out, err := s.command(ctx, commandID, "decide", &chatID, d, func(tx store.Handle) (any, error) {
+		p, err := s.store.GetProposal(ctx, tx, d.ProposalID)
 		if err != nil {
 			return nil, notFound(err, "proposal", d.ProposalID)
 		}
 		if p.State != store.ProposalPending {
 			return nil, errorf(CodeTargetClosed, "the proposal is %s", p.State)
 		}
-		r, _, err := s.openTarget(ctx, q, p.RequestID, p.BaseDigest)
+		r, _, err := s.openTarget(ctx, tx, p.RequestID, p.BaseDigest)
 		if err != nil {
 			return nil, err
 		}
@@ -152,10 +152,10 @@ func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (Dec
 		res := &DecideResult{RequestID: r.ID, Revision: r.Revision, Draft: d.Draft}
 		if !d.Accept {
 			res.State = store.ProposalRejected
-			return res, q.DecideProposal(ctx, p.ID, store.ProposalRejected, now)
+			return res, s.store.DecideProposal(ctx, tx, p.ID, store.ProposalRejected, now)
 		}
 		res.State = store.ProposalAccepted
-		if err := q.DecideProposal(ctx, p.ID, store.ProposalAccepted, now); err != nil {
+		if err := s.store.DecideProposal(ctx, tx, p.ID, store.ProposalAccepted, now); err != nil {
 			return nil, err
 		}
 		var pl proposalPayload
@@ -167,7 +167,7 @@ func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (Dec
 		merged := forms.Values{}
 		base := d.Draft
 		if base == nil {
-			saved, err := q.GetDraft(ctx, r.ID, r.Revision)
+			saved, err := s.store.GetDraft(ctx, tx, r.ID, r.Revision)
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return nil, err
 			}
@@ -181,11 +181,11 @@ func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (Dec
 				merged[k] = v
 			}
 			res.Draft = merged
-			return res, q.UpsertDraft(ctx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: mustJSON(merged),
+			return res, s.store.UpsertDraft(ctx, tx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: mustJSON(merged),
 				Edited: true, UpdatedAt: now})
 		}
 		kept := keptValues(*pl.Definition, pl.Supplied, merged)
-		if err := s.applyRevision(ctx, q, &r, pl, kept); err != nil {
+		if err := s.applyRevision(ctx, tx, &r, pl, kept); err != nil {
 			return nil, err
 		}
 		res.Revision, res.Draft = r.Revision, kept

@@ -24,13 +24,13 @@ func (s *Service) Replace(ctx context.Context, in ReplaceInput, commandID string
 		return ProposalResult{}, err
 	}
 	var chatID string
-	out, err := s.command(ctx, commandID, "replace", &chatID, in, func(q store.Q) (any, error) {
-		r, rd, err := s.openTarget(ctx, q, in.RequestID, in.Digest)
+	out, err := s.command(ctx, commandID, "replace", &chatID, in, func(tx store.Handle) (any, error) {
+		r, rd, err := s.openTarget(ctx, tx, in.RequestID, in.Digest)
 		if err != nil {
 			return nil, err
 		}
 		chatID = r.ChatID
-		pl, err := s.replacement(storeTemplates{ctx, q}, r, rd, in)
+		pl, err := s.replacement(storeTemplates{ctx, s.store, tx}, r, rd, in)
 		if err != nil {
 			return nil, err
 		}
@@ -38,13 +38,13 @@ func (s *Service) Replace(ctx context.Context, in ReplaceInput, commandID string
 			// Nothing changes: no new revision, and nothing for the user to confirm.
 			return &ProposalResult{RequestID: r.ID, Digest: r.Digest, Revision: r.Revision}, nil
 		}
-		d, err := q.GetDraft(ctx, r.ID, r.Revision)
+		d, err := s.store.GetDraft(ctx, tx, r.ID, r.Revision)
 		if err == nil && d.Edited {
-			return s.propose(ctx, q, r, ProposeReplace, pl)
+			return s.propose(ctx, tx, r, ProposeReplace, pl)
 		} else if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return nil, err
 		}
-		if err := s.applyRevision(ctx, q, &r, pl, nil); err != nil {
+		if err := s.applyRevision(ctx, tx, &r, pl, nil); err != nil {
 			return nil, err
 		}
 		return &ProposalResult{RequestID: r.ID, Digest: r.Digest, Revision: r.Revision}, nil
@@ -83,7 +83,7 @@ func (s *Service) replacement(templates forms.Templates, r store.Request, rd rev
 
 // applyRevision writes a new revision. draft, when given, becomes the draft
 // of the new revision (the values the user keeps).
-func (s *Service) applyRevision(ctx context.Context, q store.Q, r *store.Request, pl proposalPayload, draft forms.Values) error {
+func (s *Service) applyRevision(ctx context.Context, tx store.Handle, r *store.Request, pl proposalPayload, draft forms.Values) error {
 	now := s.nowMS()
 	r.Revision++
 	r.Digest = forms.Digest(*pl.Definition, pl.Prefill, pl.Supplied)
@@ -92,15 +92,15 @@ func (s *Service) applyRevision(ctx context.Context, q store.Q, r *store.Request
 	r.Partial = nullString(keptPartial(*pl.Definition, pl.Supplied, decodePartial(r.Partial.String)))
 	r.UpdatedAt = now
 	if len(draft) > 0 {
-		if err := q.UpsertDraft(ctx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: mustJSON(draft),
+		if err := s.store.UpsertDraft(ctx, tx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: mustJSON(draft),
 			Edited: true, UpdatedAt: now}); err != nil {
 			return err
 		}
 	}
-	if err := q.SupersedeProposals(ctx, r.ID, now); err != nil {
+	if err := s.store.SupersedeProposals(ctx, tx, r.ID, now); err != nil {
 		return err
 	}
-	return s.saveRevision(ctx, q, *r, store.Revision{RequestID: r.ID, Revision: r.Revision, Digest: r.Digest,
+	return s.saveRevision(ctx, tx, *r, store.Revision{RequestID: r.ID, Revision: r.Revision, Digest: r.Digest,
 		Definition: mustJSON(pl.Definition), Prefill: nullString(valuesJSON(pl.Prefill)),
 		Supplied: nullString(valuesJSON(pl.Supplied)), CreatedAt: now})
 }

@@ -108,7 +108,7 @@ func TestMessageDuringModelCallIsAnswered(t *testing.T) {
 	if v.ModelCalls != 2 {
 		t.Fatalf("model calls = %d, want 2 (the second message was not answered): %+v", v.ModelCalls, v)
 	}
-	ms, _ := s.st.Read().History(ctx, first.RunID)
+	ms, _ := s.store.History(ctx, s.reader(), first.RunID)
 	if last := ms[len(ms)-1]; last.Role == store.RoleUser {
 		t.Fatalf("the history ends with an unanswered message: %+v", last)
 	}

@@ -16,21 +16,21 @@ type runHost struct{ s *Service }
 var _ agent.Host = runHost{}
 
 func (h runHost) Begin(ctx context.Context, runID string) (agent.Turn, error) {
-	q := h.s.st.Read()
-	run, err := q.GetRun(ctx, runID)
+	s, rd := h.s, h.s.reader()
+	run, err := s.store.GetRun(ctx, rd, runID)
 	if err != nil {
 		return agent.Turn{}, notFound(err, "run", runID)
 	}
-	if err := h.s.requireActive(ctx, q, run.ChatID); err != nil {
+	if err := s.requireActive(ctx, rd, run.ChatID); err != nil {
 		return agent.Turn{}, err
 	}
-	msgs, err := q.History(ctx, runID)
+	msgs, err := s.store.History(ctx, rd, runID)
 	if err != nil {
 		return agent.Turn{}, err
 	}
 	t := agent.Turn{ChatID: run.ChatID, State: run.State, ModelCalls: run.ModelCalls}
 	// A new task in a chat still knows what was said before it.
-	earlier, err := q.EarlierConversation(ctx, run.ChatID, run.Seq, earlierContext)
+	earlier, err := s.store.EarlierConversation(ctx, rd, run.ChatID, run.Seq, earlierContext)
 	if err != nil {
 		return agent.Turn{}, err
 	}
@@ -46,7 +46,7 @@ func (h runHost) Begin(ctx context.Context, runID string) (agent.Turn, error) {
 		t.History = append(t.History, am)
 	}
 	t.History = resultsAfterCalls(t.History)
-	if t.Unread, err = q.UnreadUserMessages(ctx, runID, run.Seen); err != nil {
+	if t.Unread, err = s.store.UnreadUserMessages(ctx, rd, runID, run.Seen); err != nil {
 		return agent.Turn{}, err
 	}
 	return t, nil
@@ -95,25 +95,25 @@ func resultsAfterCalls(h []agent.Message) []agent.Message {
 func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 	s := h.s
 	// A failed run keeps its deliveries pending until it is resumed.
-	if run, err := s.st.Read().GetRun(ctx, runID); err != nil || run.State == store.RunFailed {
+	if run, err := s.store.GetRun(ctx, s.reader(), runID); err != nil || run.State == store.RunFailed {
 		return 0, err
 	}
-	ds, err := s.st.Read().RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
+	ds, err := s.store.RunDeliveries(ctx, s.reader(), runID, store.DeliveryPending, store.DeliveryUnknown)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, d := range ds {
 		open := false
-		err := s.st.Write(ctx, func(q store.Q) error {
-			cur, ok, err := openDelivery(ctx, q, runID, d.ID)
+		err := s.db.Write(ctx, func(tx store.Handle) error {
+			cur, ok, err := s.openDelivery(ctx, tx, runID, d.ID)
 			if err != nil || !ok {
 				return err
 			}
 			open, d = true, cur
 			d.Attempts++
 			d.State, d.UpdatedAt = store.DeliveryUnknown, s.nowMS()
-			return q.UpdateDelivery(ctx, d)
+			return s.store.UpdateDelivery(ctx, tx, d)
 		})
 		if err != nil {
 			return n, err
@@ -124,13 +124,13 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 		crashPoint(CrashDeliveryUnknown)
 		var chatID string
 		delivered := false
-		err = s.st.Write(ctx, func(q store.Q) error {
-			run, err := q.GetRun(ctx, runID)
+		err = s.db.Write(ctx, func(tx store.Handle) error {
+			run, err := s.store.GetRun(ctx, tx, runID)
 			if err != nil {
 				return err
 			}
 			chatID = run.ChatID
-			cur, ok, err := openDelivery(ctx, q, runID, d.ID)
+			cur, ok, err := s.openDelivery(ctx, tx, runID, d.ID)
 			if err != nil || !ok {
 				return err
 			}
@@ -142,26 +142,26 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 			if store.RunEnded(run.State) {
 				d.State, d.LastError = store.DeliveryFailed, "the run had "+run.State
 				d.UpdatedAt = now
-				return q.UpdateDelivery(ctx, d)
+				return s.store.UpdateDelivery(ctx, tx, d)
 			}
-			done, err := q.MessageForDelivery(ctx, d.ID)
+			done, err := s.store.MessageForDelivery(ctx, tx, d.ID)
 			if err != nil {
 				return err
 			}
 			if !done {
-				if _, err := q.InsertMessage(ctx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleUser,
+				if _, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleUser,
 					Content: d.Payload, RequestID: nullString(d.RequestID), DeliveryID: nullInt(d.ID), ForModel: true, CreatedAt: now}); err != nil {
 					return err
 				}
 			}
 			delivered = true
 			d.State, d.LastError, d.UpdatedAt = store.DeliveryDelivered, "", now
-			if err := q.UpdateDelivery(ctx, d); err != nil {
+			if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
 				return err
 			}
 			if run.State == store.RunWaitingInput {
 				run.State, run.UpdatedAt = store.RunRunning, now
-				return q.UpdateRun(ctx, run)
+				return s.store.UpdateRun(ctx, tx, run)
 			}
 			return nil
 		})
@@ -179,8 +179,8 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 }
 
 // openDelivery re-reads a delivery that must still be pending or unknown.
-func openDelivery(ctx context.Context, q store.Q, runID string, id int64) (store.Delivery, bool, error) {
-	ds, err := q.RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
+func (s *Service) openDelivery(ctx context.Context, tx store.Handle, runID string, id int64) (store.Delivery, bool, error) {
+	ds, err := s.store.RunDeliveries(ctx, tx, runID, store.DeliveryPending, store.DeliveryUnknown)
 	if err != nil {
 		return store.Delivery{}, false, err
 	}
@@ -195,8 +195,8 @@ func openDelivery(ctx context.Context, q store.Q, runID string, id int64) (store
 func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message, seen int64) error {
 	s := h.s
 	var chatID string
-	err := s.st.Write(ctx, func(q store.Q) error {
-		run, err := q.GetRun(ctx, runID)
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return err
 		}
@@ -210,13 +210,13 @@ func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message
 		if len(msg.ToolCalls) > 0 {
 			m.ToolCalls = nullString(mustJSON(msg.ToolCalls))
 		}
-		if _, err := q.InsertMessage(ctx, m); err != nil {
+		if _, err := s.store.InsertMessage(ctx, tx, m); err != nil {
 			return err
 		}
 		if seen > 0 {
 			// Messages the user sent while the model answered come after its
 			// turn, as the model (and the user) experienced them.
-			if err := q.MoveAfter(ctx, runID, seen); err != nil {
+			if err := s.store.MoveAfter(ctx, tx, runID, seen); err != nil {
 				return err
 			}
 		}
@@ -227,10 +227,10 @@ func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message
 			run.Reply = msg.Content
 		}
 		run.UpdatedAt = now
-		if err := q.TouchChat(ctx, run.ChatID, now); err != nil {
+		if err := s.store.TouchChat(ctx, tx, run.ChatID, now); err != nil {
 			return err
 		}
-		return q.UpdateRun(ctx, run)
+		return s.store.UpdateRun(ctx, tx, run)
 	})
 	if err == nil {
 		crashPoint(CrashTurnRecorded)
@@ -241,19 +241,19 @@ func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message
 
 func (h runHost) RecordToolResult(ctx context.Context, runID string, call agent.ToolCall, result json.RawMessage) error {
 	s := h.s
-	err := s.st.Write(ctx, func(q store.Q) error {
-		run, err := q.GetRun(ctx, runID)
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return err
 		}
 		now := s.nowMS()
-		if _, err := q.InsertMessage(ctx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleTool,
+		if _, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleTool,
 			Content: string(result), ToolCallID: call.ID, ToolName: call.Name, ForModel: true, CreatedAt: now}); err != nil {
 			return err
 		}
 		run.Step++
 		run.UpdatedAt = now
-		return q.UpdateRun(ctx, run)
+		return s.store.UpdateRun(ctx, tx, run)
 	})
 	if err == nil {
 		crashPoint(CrashToolResultRecorded)
@@ -264,8 +264,8 @@ func (h runHost) RecordToolResult(ctx context.Context, runID string, call agent.
 func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, error) {
 	s := h.s
 	var state, chatID string
-	err := s.st.Write(ctx, func(q store.Q) error {
-		run, err := q.GetRun(ctx, runID)
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return err
 		}
@@ -273,16 +273,16 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 		if run.State != store.RunRunning {
 			return nil
 		}
-		ds, err := q.RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
+		ds, err := s.store.RunDeliveries(ctx, tx, runID, store.DeliveryPending, store.DeliveryUnknown)
 		if err != nil || len(ds) > 0 {
 			return err // something new for the model: keep running
 		}
 		// A message the user sent while the model was answering is newer
 		// than what its turn read: the model must answer it too.
-		if unread, err := q.UnreadUserMessages(ctx, runID, run.Seen); err != nil || unread {
+		if unread, err := s.store.UnreadUserMessages(ctx, tx, runID, run.Seen); err != nil || unread {
 			return err
 		}
-		pend, err := q.ListRequests(ctx, store.RequestFilter{RunID: runID, State: store.ReqPending, Limit: 1})
+		pend, err := s.store.ListRequests(ctx, tx, store.RequestFilter{RunID: runID, State: store.ReqPending, Limit: 1})
 		if err != nil {
 			return err
 		}
@@ -291,7 +291,7 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 			state = store.RunWaitingInput
 		case final:
 			state = store.RunSucceeded
-			res, err := runResult(ctx, q, runID)
+			res, err := s.runResult(ctx, tx, runID)
 			if err != nil {
 				return err
 			}
@@ -300,7 +300,7 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 			return nil
 		}
 		run.State, run.UpdatedAt = state, s.nowMS()
-		return q.UpdateRun(ctx, run)
+		return s.store.UpdateRun(ctx, tx, run)
 	})
 	if err == nil {
 		crashPoint(CrashSettled)
@@ -310,14 +310,14 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 }
 
 // runResult merges the values of the run's answered requests, in order.
-func runResult(ctx context.Context, q store.Q, runID string) (string, error) {
-	rs, err := q.ListRequests(ctx, store.RequestFilter{RunID: runID, State: store.ReqAnswered})
+func (s *Service) runResult(ctx context.Context, tx store.Handle, runID string) (string, error) {
+	rs, err := s.store.ListRequests(ctx, tx, store.RequestFilter{RunID: runID, State: store.ReqAnswered})
 	if err != nil {
 		return "", err
 	}
 	out := map[string]any{}
 	for _, r := range rs {
-		a, err := q.GetAnswer(ctx, r.ID)
+		a, err := s.store.GetAnswer(ctx, tx, r.ID)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		} else if err != nil {
@@ -333,8 +333,8 @@ func runResult(ctx context.Context, q store.Q, runID string) (string, error) {
 func (h runHost) Fail(ctx context.Context, runID string, reason string) error {
 	s := h.s
 	var chatID string
-	err := s.st.Write(ctx, func(q store.Q) error {
-		run, err := q.GetRun(ctx, runID)
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return err
 		}
@@ -344,10 +344,10 @@ func (h runHost) Fail(ctx context.Context, runID string, reason string) error {
 		}
 		now := s.nowMS()
 		run.State, run.Error, run.UpdatedAt = store.RunFailed, reason, now
-		if err := q.UpdateRun(ctx, run); err != nil {
+		if err := s.store.UpdateRun(ctx, tx, run); err != nil {
 			return err
 		}
-		_, err = q.InsertMessage(ctx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleNotice,
+		_, err = s.store.InsertMessage(ctx, tx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleNotice,
 			Content: "The run failed: " + reason, Visible: true, CreatedAt: now})
 		return err
 	})

@@ -22,23 +22,23 @@ type Screen struct {
 // chat costs the same however long its history is.
 func (s *Service) Screen(ctx context.Context, chatID string, page int) (Screen, error) {
 	var sc Screen
-	err := s.st.ReadTx(ctx, func(q store.Q) error {
-		c, err := q.GetChat(ctx, chatID)
+	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
+		c, err := s.store.GetChat(ctx, tx, chatID)
 		if err != nil {
 			return notFound(err, "chat", chatID)
 		}
 		sc.Chat = ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: c.UpdatedAt}
-		ms, err := q.Transcript(ctx, chatID, 0, page)
+		ms, err := s.store.Transcript(ctx, tx, chatID, 0, page)
 		if err != nil {
 			return err
 		}
-		if run, err := q.LatestRun(ctx, chatID); err == nil {
+		if run, err := s.store.LatestRun(ctx, tx, chatID); err == nil {
 			rv := runView(run)
 			sc.Run = &rv
 		} else if err != store.ErrNotFound {
 			return err
 		}
-		sc.Messages, sc.Requests, err = s.page(ctx, q, chatID, ms, true)
+		sc.Messages, sc.Requests, err = s.page(ctx, tx, chatID, ms, true)
 		for _, r := range sc.Requests {
 			if r.State == store.ReqPending {
 				sc.Pending = append(sc.Pending, r)
@@ -54,12 +54,12 @@ func (s *Service) Screen(ctx context.Context, chatID string, page int) (Screen, 
 func (s *Service) TranscriptPage(ctx context.Context, chatID string, before int64, limit int) ([]Message, []RequestView, error) {
 	var msgs []Message
 	var reqs []RequestView
-	err := s.st.ReadTx(ctx, func(q store.Q) error {
-		ms, err := q.Transcript(ctx, chatID, before, limit)
+	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
+		ms, err := s.store.Transcript(ctx, tx, chatID, before, limit)
 		if err != nil {
 			return err
 		}
-		msgs, reqs, err = s.page(ctx, q, chatID, ms, false)
+		msgs, reqs, err = s.page(ctx, tx, chatID, ms, false)
 		return err
 	})
 	return msgs, reqs, err
@@ -67,7 +67,7 @@ func (s *Service) TranscriptPage(ctx context.Context, chatID string, before int6
 
 // page turns transcript rows into messages and reads the requests their
 // cards name, plus the chat's pending ones when withPending.
-func (s *Service) page(ctx context.Context, q store.Q, chatID string, ms []store.Message, withPending bool) ([]Message, []RequestView, error) {
+func (s *Service) page(ctx context.Context, tx store.Handle, chatID string, ms []store.Message, withPending bool) ([]Message, []RequestView, error) {
 	msgs := make([]Message, len(ms))
 	seen := map[string]bool{}
 	var ids []string
@@ -81,7 +81,7 @@ func (s *Service) page(ctx context.Context, q store.Q, chatID string, ms []store
 	var rs []store.Request
 	revs := map[string]store.Revision{}
 	if withPending {
-		pend, vs, err := q.ListRequestsWithRevisions(ctx, store.RequestFilter{ChatID: chatID, State: store.ReqPending})
+		pend, vs, err := s.store.ListRequestsWithRevisions(ctx, tx, store.RequestFilter{ChatID: chatID, State: store.ReqPending})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -93,7 +93,7 @@ func (s *Service) page(ctx context.Context, q store.Q, chatID string, ms []store
 			}
 		}
 	}
-	named, err := q.RequestsByID(ctx, ids)
+	named, err := s.store.RequestsByID(ctx, tx, ids)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -103,7 +103,7 @@ func (s *Service) page(ctx context.Context, q store.Q, chatID string, ms []store
 			missing = append(missing, r.ID)
 		}
 	}
-	more, err := q.CurrentRevisions(ctx, missing)
+	more, err := s.store.CurrentRevisions(ctx, tx, missing)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -112,6 +112,6 @@ func (s *Service) page(ctx context.Context, q store.Q, chatID string, ms []store
 	}
 	rs = append(rs, named...)
 	slices.SortFunc(rs, func(a, b store.Request) int { return cmp.Compare(a.Seq, b.Seq) })
-	views, err := s.viewsWith(ctx, q, rs, revs)
+	views, err := s.viewsWith(ctx, tx, rs, revs)
 	return msgs, views, err
 }

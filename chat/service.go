@@ -62,7 +62,8 @@ func (o Options) ProviderName() string {
 
 // Service is the host of every chat in one database.
 type Service struct {
-	st       *store.Store
+	db       *store.Store  // the database: transactions, the reader pool, run leases
+	store    store.Queries // the typed queries, run on a transaction or the reader pool
 	provider agent.Provider
 	model    string
 	policy   Policy
@@ -76,7 +77,7 @@ type Service struct {
 
 // Open opens the database and returns the host.
 func Open(ctx context.Context, o Options) (*Service, error) {
-	st, err := store.Open(ctx, o.DBPath)
+	db, err := store.Open(ctx, o.DBPath)
 	if err != nil {
 		return nil, err
 	}
@@ -88,16 +89,16 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	}
 	o.Policy = o.Policy.withDefaults()
 	s := &Service{
-		st: st, provider: o.Provider, model: o.Model, policy: o.Policy, now: o.Now,
+		db: db, store: store.NewQueries(), provider: o.Provider, model: o.Model, policy: o.Policy, now: o.Now,
 		broker: NewBroker(), driving: map[string]context.CancelFunc{},
 	}
 	s.tools = agent.NewRegistry()
 	if err := agent.RegisterInputTools(s.tools, inputTools{s}); err != nil {
-		st.Close()
+		db.Close()
 		return nil, err
 	}
 	if err := s.fillPendingItems(ctx); err != nil {
-		st.Close()
+		db.Close()
 		return nil, err
 	}
 	return s, nil
@@ -110,11 +111,11 @@ func (s *Service) Close() error {
 		cancel()
 	}
 	s.mu.Unlock()
-	return s.st.Close()
+	return s.db.Close()
 }
 
 // Path is the database file.
-func (s *Service) Path() string { return s.st.Path() }
+func (s *Service) Path() string { return s.db.Path() }
 
 // ProviderName names the model provider.
 func (s *Service) ProviderName() string { return s.provider.Name() }
@@ -123,7 +124,10 @@ func (s *Service) ProviderName() string { return s.provider.Name() }
 func (s *Service) Events() *Broker { return s.broker }
 
 // Store exposes the store for tests and benchmarks in other packages.
-func (s *Service) Store() *store.Store { return s.st }
+func (s *Service) Store() *store.Store { return s.db }
+
+// reader is the reader pool, for reads outside a transaction.
+func (s *Service) reader() store.Handle { return s.db.Reader() }
 
 func (s *Service) nowMS() int64 { return s.now().UnixMilli() }
 

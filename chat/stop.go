@@ -22,8 +22,8 @@ func (r *StopResult) setCommandID(id string) { r.CommandID = id }
 // with reason task_stopped, nothing is delivered and no model is called.
 func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult, error) {
 	var chatID string
-	out, err := s.command(ctx, commandID, "stop", &chatID, map[string]any{"runId": runID}, func(q store.Q) (any, error) {
-		run, err := q.GetRun(ctx, runID)
+	out, err := s.command(ctx, commandID, "stop", &chatID, map[string]any{"runId": runID}, func(tx store.Handle) (any, error) {
+		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return nil, notFound(err, "run", runID)
 		}
@@ -33,29 +33,29 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 		}
 		now := s.nowMS()
 		run.State, run.UpdatedAt = store.RunStopped, now
-		if err := q.UpdateRun(ctx, run); err != nil {
+		if err := s.store.UpdateRun(ctx, tx, run); err != nil {
 			return nil, err
 		}
-		reqs, err := q.ListRequests(ctx, store.RequestFilter{RunID: runID, State: store.ReqPending})
+		reqs, err := s.store.ListRequests(ctx, tx, store.RequestFilter{RunID: runID, State: store.ReqPending})
 		if err != nil {
 			return nil, err
 		}
 		for _, r := range reqs {
-			if err := s.closeRequest(ctx, q, &r, store.ReqExpired, store.ReasonTaskStopped); err != nil {
+			if err := s.closeRequest(ctx, tx, &r, store.ReqExpired, store.ReasonTaskStopped); err != nil {
 				return nil, err
 			}
 		}
-		ds, err := q.RunDeliveries(ctx, runID, store.DeliveryPending, store.DeliveryUnknown)
+		ds, err := s.store.RunDeliveries(ctx, tx, runID, store.DeliveryPending, store.DeliveryUnknown)
 		if err != nil {
 			return nil, err
 		}
 		for _, d := range ds {
 			d.State, d.LastError, d.UpdatedAt = store.DeliveryFailed, "the task was stopped", now
-			if err := q.UpdateDelivery(ctx, d); err != nil {
+			if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
 				return nil, err
 			}
 		}
-		if _, err := q.InsertMessage(ctx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleNotice,
+		if _, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleNotice,
 			Content: "Task stopped. Its open questions expired; the conversation stays.", Visible: true, CreatedAt: now}); err != nil {
 			return nil, err
 		}

@@ -27,8 +27,8 @@ func (s *Service) RegisterTemplate(ctx context.Context, name string, def forms.D
 	if len(problems) > 0 {
 		return problemsError(CodeRequestInvalid, "the template's definition is invalid", problems)
 	}
-	return s.st.Write(ctx, func(q store.Q) error {
-		return q.UpsertTemplate(ctx, store.Template{Name: name, Definition: mustJSON(parsed.Definition),
+	return s.db.Write(ctx, func(tx store.Handle) error {
+		return s.store.UpsertTemplate(ctx, tx, store.Template{Name: name, Definition: mustJSON(parsed.Definition),
 			State: store.TemplateActive, UpdatedAt: s.nowMS()})
 	})
 }
@@ -37,13 +37,13 @@ func (s *Service) RegisterTemplate(ctx context.Context, name string, def forms.D
 // it, and its pending requests expire with reason template_invalidated and
 // their runs are told, as for a passed deadline. Nothing times out silently.
 func (s *Service) InvalidateTemplate(ctx context.Context, name string) error {
-	return s.expireWhere(ctx, store.ReasonTemplateInvalidated, func(q store.Q) ([]store.Request, error) {
-		if _, err := q.GetTemplate(ctx, name); err != nil {
+	return s.expireWhere(ctx, store.ReasonTemplateInvalidated, func(tx store.Handle) ([]store.Request, error) {
+		if _, err := s.store.GetTemplate(ctx, tx, name); err != nil {
 			return nil, notFound(err, "template", name)
 		}
-		if err := q.SetTemplateState(ctx, name, store.TemplateInvalidated, s.nowMS()); err != nil {
+		if err := s.store.SetTemplateState(ctx, tx, name, store.TemplateInvalidated, s.nowMS()); err != nil {
 			return nil, err
 		}
-		return q.PendingTemplateRequests(ctx, name)
+		return s.store.PendingTemplateRequests(ctx, tx, name)
 	})
 }

@@ -124,7 +124,7 @@ func (t inputTools) Resolve(ctx context.Context, cc agent.CallContext, args json
 // inChat refuses, as NOT_FOUND, a request of another chat: an agent's tools
 // reach only the questions of the chat they work in.
 func (s *Service) inChat(ctx context.Context, requestID, chatID string) error {
-	r, err := s.st.Read().GetRequest(ctx, requestID)
+	r, err := s.store.GetRequest(ctx, s.reader(), requestID)
 	if err != nil || r.ChatID != chatID {
 		return errorf(CodeNotFound, "no request with id %q in this chat", requestID)
 	}

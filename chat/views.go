@@ -76,8 +76,8 @@ type revisionData struct {
 	supplied forms.Values
 }
 
-func loadRevision(ctx context.Context, q store.Q, id string, rev int) (revisionData, error) {
-	v, err := q.GetRevision(ctx, id, rev)
+func (s *Service) loadRevision(ctx context.Context, tx store.Handle, id string, rev int) (revisionData, error) {
+	v, err := s.store.GetRevision(ctx, tx, id, rev)
 	if err != nil {
 		return revisionData{}, err
 	}
@@ -126,8 +126,8 @@ func decodePartial(s string) partialData {
 }
 
 // view builds the full view of a request.
-func (s *Service) view(ctx context.Context, q store.Q, r store.Request) (RequestView, error) {
-	vs, err := s.views(ctx, q, []store.Request{r})
+func (s *Service) view(ctx context.Context, tx store.Handle, r store.Request) (RequestView, error) {
+	vs, err := s.views(ctx, tx, []store.Request{r})
 	if err != nil {
 		return RequestView{}, err
 	}
@@ -136,33 +136,33 @@ func (s *Service) view(ctx context.Context, q store.Q, r store.Request) (Request
 
 // views builds the full views of many requests with one query per related
 // table (revision, answer, deliveries, proposals), not several per request.
-func (s *Service) views(ctx context.Context, q store.Q, rs []store.Request) ([]RequestView, error) {
+func (s *Service) views(ctx context.Context, tx store.Handle, rs []store.Request) ([]RequestView, error) {
 	ids := make([]string, len(rs))
 	for i, r := range rs {
 		ids[i] = r.ID
 	}
-	revs, err := q.CurrentRevisions(ctx, ids)
+	revs, err := s.store.CurrentRevisions(ctx, tx, ids)
 	if err != nil {
 		return nil, err
 	}
-	return s.viewsWith(ctx, q, rs, revs)
+	return s.viewsWith(ctx, tx, rs, revs)
 }
 
 // viewsWith is views when the current revisions are already read.
-func (s *Service) viewsWith(ctx context.Context, q store.Q, rs []store.Request, revs map[string]store.Revision) ([]RequestView, error) {
+func (s *Service) viewsWith(ctx context.Context, tx store.Handle, rs []store.Request, revs map[string]store.Revision) ([]RequestView, error) {
 	ids := make([]string, len(rs))
 	for i, r := range rs {
 		ids[i] = r.ID
 	}
-	answers, err := q.AnswersOf(ctx, ids)
+	answers, err := s.store.AnswersOf(ctx, tx, ids)
 	if err != nil {
 		return nil, err
 	}
-	deliveries, err := q.DeliveriesOf(ctx, ids)
+	deliveries, err := s.store.DeliveriesOf(ctx, tx, ids)
 	if err != nil {
 		return nil, err
 	}
-	proposals, err := q.PendingProposalsOf(ctx, ids)
+	proposals, err := s.store.PendingProposalsOf(ctx, tx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -231,12 +231,12 @@ func buildItem(r store.Request, rd revisionData) RequestItem {
 
 // Request returns one request with its answer, deliveries and proposals.
 func (s *Service) Request(ctx context.Context, id string) (RequestView, error) {
-	q := s.st.Read()
-	r, err := q.GetRequest(ctx, id)
+	rd := s.reader()
+	r, err := s.store.GetRequest(ctx, rd, id)
 	if err != nil {
 		return RequestView{}, notFound(err, "request", id)
 	}
-	return s.view(ctx, q, r)
+	return s.view(ctx, rd, r)
 }
 
 // Pending lists open requests, of one chat or of all when chatID is "".
@@ -254,8 +254,8 @@ func (s *Service) Requests(ctx context.Context, chatID string) ([]RequestView, e
 
 func (s *Service) listRequests(ctx context.Context, f store.RequestFilter) ([]RequestView, error) {
 	var out []RequestView
-	err := s.st.ReadTx(ctx, func(q store.Q) error {
-		rs, vs, err := q.ListRequestsWithRevisions(ctx, f)
+	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
+		rs, vs, err := s.store.ListRequestsWithRevisions(ctx, tx, f)
 		if err != nil {
 			return err
 		}
@@ -263,7 +263,7 @@ func (s *Service) listRequests(ctx context.Context, f store.RequestFilter) ([]Re
 		for _, v := range vs {
 			revs[v.RequestID] = v
 		}
-		out, err = s.viewsWith(ctx, q, rs, revs)
+		out, err = s.viewsWith(ctx, tx, rs, revs)
 		return err
 	})
 	if out == nil {

@@ -6,6 +6,13 @@ import (
 	"errors"
 )
 
+// AnswerStore records and reads confirmed answers.
+type AnswerStore interface {
+	InsertAnswer(ctx context.Context, h Handle, a Answer) error
+	GetAnswer(ctx context.Context, h Handle, requestID string) (Answer, error)
+	AnswersOf(ctx context.Context, h Handle, ids []string) (map[string]Answer, error)
+}
+
 // Answer is a confirmed answer.
 type Answer struct {
 	RequestID string
@@ -18,21 +25,45 @@ type Answer struct {
 }
 
 // InsertAnswer records a confirmed answer.
-func (q Q) InsertAnswer(ctx context.Context, a Answer) error {
-	_, err := q.db.ExecContext(ctx,
+func (queries) InsertAnswer(ctx context.Context, h Handle, a Answer) error {
+	_, err := h.ExecContext(ctx,
 		`INSERT INTO answers (request_id, revision, digest, vals, origins, command_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		a.RequestID, a.Revision, a.Digest, a.Values, a.Origins, a.CommandID, a.CreatedAt)
 	return err
 }
 
 // GetAnswer reads a request's answer.
-func (q Q) GetAnswer(ctx context.Context, requestID string) (Answer, error) {
+func (queries) GetAnswer(ctx context.Context, h Handle, requestID string) (Answer, error) {
 	var a Answer
-	err := q.db.QueryRowContext(ctx,
+	err := h.QueryRowContext(ctx,
 		`SELECT request_id, revision, digest, vals, origins, command_id, created_at FROM answers WHERE request_id = ?`,
 		requestID).Scan(&a.RequestID, &a.Revision, &a.Digest, &a.Values, &a.Origins, &a.CommandID, &a.CreatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}
 	return a, err
+}
+
+// AnswersOf reads the answers of the named requests, by request id.
+func (queries) AnswersOf(ctx context.Context, h Handle, ids []string) (map[string]Answer, error) {
+	out := map[string]Answer{}
+	err := chunks(ids, func(part []string) error {
+		marks, args := inList(part)
+		rows, err := h.QueryContext(ctx,
+			`SELECT request_id, revision, digest, vals, origins, command_id, created_at FROM answers
+			 WHERE request_id IN (`+marks+`)`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var a Answer
+			if err := rows.Scan(&a.RequestID, &a.Revision, &a.Digest, &a.Values, &a.Origins, &a.CommandID, &a.CreatedAt); err != nil {
+				return err
+			}
+			out[a.RequestID] = a
+		}
+		return rows.Err()
+	})
+	return out, err
 }

@@ -13,6 +13,9 @@ import (
 	"followup/store"
 )
 
+// qs runs the benchmarks' queries.
+var qs = store.NewQueries()
+
 // listQueries are the store's reads whose cost grows with the database,
 // with arguments; each must find its rows through an index.
 var listQueries = map[string]string{
@@ -120,7 +123,7 @@ func BenchmarkPendingItemJSON(b *testing.B) {
 	st, sum := largeStore(b)
 	ctx := context.Background()
 	for b.Loop() {
-		items, err := st.Read().PendingItemJSON(ctx, "")
+		items, err := qs.PendingItemJSON(ctx, st.Reader(), "")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -136,7 +139,7 @@ func BenchmarkDueRequests(b *testing.B) {
 	st, _ := largeStore(b)
 	ctx := context.Background()
 	for b.Loop() {
-		if _, err := st.Read().DueRequests(ctx, store.Now()); err != nil {
+		if _, err := qs.DueRequests(ctx, st.Reader(), store.Now()); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -148,7 +151,7 @@ func BenchmarkPendingWithRevisions(b *testing.B) {
 	st, _ := largeStore(b)
 	ctx := context.Background()
 	for b.Loop() {
-		if _, _, err := st.Read().ListRequestsWithRevisions(ctx, store.RequestFilter{State: store.ReqPending}); err != nil {
+		if _, _, err := qs.ListRequestsWithRevisions(ctx, st.Reader(), store.RequestFilter{State: store.ReqPending}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -159,7 +162,7 @@ func BenchmarkTranscriptPage(b *testing.B) {
 	st, sum := largeStore(b)
 	ctx := context.Background()
 	for b.Loop() {
-		if _, err := st.Read().Transcript(ctx, sum.BigChatID, 0, 200); err != nil {
+		if _, err := qs.Transcript(ctx, st.Reader(), sum.BigChatID, 0, 200); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -170,7 +173,7 @@ func BenchmarkResumableRuns(b *testing.B) {
 	st, _ := largeStore(b)
 	ctx := context.Background()
 	for b.Loop() {
-		if _, err := st.Read().ResumableRuns(ctx); err != nil {
+		if _, err := qs.ResumableRuns(ctx, st.Reader()); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -185,12 +188,12 @@ func BenchmarkDraftCommit(b *testing.B) {
 	vals := [2]string{`{"q00":"a"}`, `{"q00":"ab"}`}
 	i := 0
 	for b.Loop() {
-		err := st.Write(ctx, func(q store.Q) error {
-			r, err := q.GetRequest(ctx, sum.BigRequestID)
+		err := st.Write(ctx, func(tx store.Handle) error {
+			r, err := qs.GetRequest(ctx, tx, sum.BigRequestID)
 			if err != nil {
 				return err
 			}
-			return q.UpsertDraft(ctx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: vals[i%2], Edited: true, UpdatedAt: store.Now()})
+			return qs.UpsertDraft(ctx, tx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: vals[i%2], Edited: true, UpdatedAt: store.Now()})
 		})
 		if err != nil {
 			b.Fatal(err)

@@ -6,6 +6,17 @@ import (
 	"errors"
 )
 
+// ChatStore reads and writes chats.
+type ChatStore interface {
+	InsertChat(ctx context.Context, h Handle, c Chat) error
+	GetChat(ctx context.Context, h Handle, id string) (Chat, error)
+	ListChats(ctx context.Context, h Handle, limit int) ([]Chat, error)
+	SetChatState(ctx context.Context, h Handle, id, state string, now int64) error
+	TouchChat(ctx context.Context, h Handle, id string, now int64) error
+	DeleteChat(ctx context.Context, h Handle, id string) error
+	LatestChatID(ctx context.Context, h Handle) (string, error)
+}
+
 // Chat states.
 const (
 	ChatActive   = "active"
@@ -22,17 +33,17 @@ type Chat struct {
 }
 
 // InsertChat creates a chat.
-func (q Q) InsertChat(ctx context.Context, c Chat) error {
-	_, err := q.db.ExecContext(ctx,
+func (queries) InsertChat(ctx context.Context, h Handle, c Chat) error {
+	_, err := h.ExecContext(ctx,
 		`INSERT INTO chats (id, title, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
 		c.ID, c.Title, c.State, c.CreatedAt, c.UpdatedAt)
 	return err
 }
 
 // GetChat reads one chat.
-func (q Q) GetChat(ctx context.Context, id string) (Chat, error) {
+func (queries) GetChat(ctx context.Context, h Handle, id string) (Chat, error) {
 	var c Chat
-	err := q.db.QueryRowContext(ctx,
+	err := h.QueryRowContext(ctx,
 		`SELECT id, title, state, created_at, updated_at FROM chats WHERE id = ?`, id).
 		Scan(&c.ID, &c.Title, &c.State, &c.CreatedAt, &c.UpdatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -42,8 +53,8 @@ func (q Q) GetChat(ctx context.Context, id string) (Chat, error) {
 }
 
 // ListChats returns chats, most recently updated first.
-func (q Q) ListChats(ctx context.Context, limit int) ([]Chat, error) {
-	rows, err := q.db.QueryContext(ctx,
+func (queries) ListChats(ctx context.Context, h Handle, limit int) ([]Chat, error) {
+	rows, err := h.QueryContext(ctx,
 		`SELECT id, title, state, created_at, updated_at FROM chats ORDER BY updated_at DESC, id LIMIT ?`, limit)
 	if err != nil {
 		return nil, err
@@ -61,43 +72,29 @@ func (q Q) ListChats(ctx context.Context, limit int) ([]Chat, error) {
 }
 
 // SetChatState archives or reactivates a chat.
-func (q Q) SetChatState(ctx context.Context, id, state string, now int64) error {
-	return expectOne(q.db.ExecContext(ctx, `UPDATE chats SET state = ?, updated_at = ? WHERE id = ?`, state, now, id))
+func (queries) SetChatState(ctx context.Context, h Handle, id, state string, now int64) error {
+	return expectOne(h.ExecContext(ctx, `UPDATE chats SET state = ?, updated_at = ? WHERE id = ?`, state, now, id))
 }
 
 // TouchChat marks a chat as updated.
-func (q Q) TouchChat(ctx context.Context, id string, now int64) error {
-	_, err := q.db.ExecContext(ctx, `UPDATE chats SET updated_at = ? WHERE id = ?`, now, id)
+func (queries) TouchChat(ctx context.Context, h Handle, id string, now int64) error {
+	_, err := h.ExecContext(ctx, `UPDATE chats SET updated_at = ? WHERE id = ?`, now, id)
 	return err
 }
 
 // DeleteChat removes a chat and, through cascades, everything that names it.
-func (q Q) DeleteChat(ctx context.Context, id string) error {
-	return expectOne(q.db.ExecContext(ctx, `DELETE FROM chats WHERE id = ?`, id))
-}
-
-func expectOne(res sql.Result, err error) error {
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return ErrNotFound
-	}
-	return nil
+func (queries) DeleteChat(ctx context.Context, h Handle, id string) error {
+	return expectOne(h.ExecContext(ctx, `DELETE FROM chats WHERE id = ?`, id))
 }
 
 // LatestChatID is the most recently updated active chat, else the most
 // recently updated chat, else "".
-func (q Q) LatestChatID(ctx context.Context) (string, error) {
+func (queries) LatestChatID(ctx context.Context, h Handle) (string, error) {
 	var id string
-	err := q.db.QueryRowContext(ctx,
+	err := h.QueryRowContext(ctx,
 		`SELECT id FROM chats WHERE state = 'active' ORDER BY updated_at DESC, id LIMIT 1`).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = q.db.QueryRowContext(ctx, `SELECT id FROM chats ORDER BY updated_at DESC, id LIMIT 1`).Scan(&id)
+		err = h.QueryRowContext(ctx, `SELECT id FROM chats ORDER BY updated_at DESC, id LIMIT 1`).Scan(&id)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil

@@ -35,17 +35,6 @@ type Store struct {
 	watch   *sql.Conn
 }
 
-// DBTX is what typed queries run on: the writer inside a transaction, or the
-// reader pool.
-type DBTX interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// Q runs typed queries on a DBTX.
-type Q struct{ db DBTX }
-
 // OpenError says why a database file could not be used. The file is left as
 // it was.
 type OpenError struct {
@@ -168,23 +157,6 @@ func (s *Store) Close() error {
 	}
 	s.watchMu.Unlock()
 	return errors.Join(s.r.Close(), s.w.Close())
-}
-
-// Read returns queries on the reader pool.
-func (s *Store) Read() Q { return Q{s.r} }
-
-// Write runs fn in one BEGIN IMMEDIATE transaction on the writer connection
-// and commits it durably, or rolls back when fn fails.
-func (s *Store) Write(ctx context.Context, fn func(q Q) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(Q{tx}); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
 }
 
 // DataVersion changes whenever another connection commits to the database;

@@ -26,23 +26,23 @@ func TestEveryConnectionHasThePragmas(t *testing.T) {
 	t.Parallel()
 	s := openTemp(t)
 	ctx := context.Background()
-	check := func(q Q, pragma string, want any) {
+	check := func(tx Handle, pragma string, want any) {
 		t.Helper()
 		var got any
-		if err := q.db.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
+		if err := tx.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
 			t.Fatal(err)
 		}
 		if got != want {
 			t.Errorf("%s = %v, want %v", pragma, got, want)
 		}
 	}
-	for _, q := range []Q{s.Read(), {s.w}} {
+	for _, q := range []Handle{s.Reader(), s.w} {
 		check(q, "foreign_keys", int64(1))
 		check(q, "busy_timeout", int64(10000))
 		check(q, "synchronous", int64(2)) // FULL
 		check(q, "journal_mode", "wal")
 	}
-	check(s.Read(), "mmap_size", int64(mmapSize))
+	check(s.Reader(), "mmap_size", int64(mmapSize))
 	v, err := s.SchemaVersion(ctx)
 	if err != nil || v < 1 {
 		t.Fatalf("schema version %d, %v", v, err)
@@ -57,8 +57,8 @@ func TestReopenKeepsDataAndVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Write(ctx, func(q Q) error {
-		return q.InsertChat(ctx, Chat{ID: "ch_1", Title: "t", State: ChatActive, CreatedAt: 1, UpdatedAt: 1})
+	if err := s.Write(ctx, func(tx Handle) error {
+		return qs.InsertChat(ctx, tx, Chat{ID: "ch_1", Title: "t", State: ChatActive, CreatedAt: 1, UpdatedAt: 1})
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestReopenKeepsDataAndVersion(t *testing.T) {
 	}
 	defer s.Close()
 	v2, _ := s.SchemaVersion(ctx)
-	if c, err := s.Read().GetChat(ctx, "ch_1"); err != nil || c.Title != "t" || v1 != v2 {
+	if c, err := qs.GetChat(ctx, s.Reader(), "ch_1"); err != nil || c.Title != "t" || v1 != v2 {
 		t.Fatalf("after reopen: %v %v, versions %d %d", c, err, v1, v2)
 	}
 }
@@ -115,8 +115,8 @@ func TestFailedWriteRollsBack(t *testing.T) {
 	s := openTemp(t)
 	ctx := context.Background()
 	boom := errors.New("boom")
-	err := s.Write(ctx, func(q Q) error {
-		if err := q.InsertChat(ctx, Chat{ID: "ch_x", Title: "x", State: ChatActive}); err != nil {
+	err := s.Write(ctx, func(tx Handle) error {
+		if err := qs.InsertChat(ctx, tx, Chat{ID: "ch_x", Title: "x", State: ChatActive}); err != nil {
 			return err
 		}
 		return boom
@@ -124,7 +124,7 @@ func TestFailedWriteRollsBack(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Fatal(err)
 	}
-	if _, err := s.Read().GetChat(ctx, "ch_x"); !errors.Is(err, ErrNotFound) {
+	if _, err := qs.GetChat(ctx, s.Reader(), "ch_x"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("row survived a rollback: %v", err)
 	}
 }
@@ -133,25 +133,25 @@ func TestDeletingAChatCascades(t *testing.T) {
 	t.Parallel()
 	s := openTemp(t)
 	ctx := context.Background()
-	err := s.Write(ctx, func(q Q) error {
-		if err := q.InsertChat(ctx, Chat{ID: "ch_d", Title: "d", State: ChatActive}); err != nil {
+	err := s.Write(ctx, func(tx Handle) error {
+		if err := qs.InsertChat(ctx, tx, Chat{ID: "ch_d", Title: "d", State: ChatActive}); err != nil {
 			return err
 		}
-		run, err := q.InsertRun(ctx, Run{ID: "run_d", ChatID: "ch_d", State: RunRunning})
+		run, err := qs.InsertRun(ctx, tx, Run{ID: "run_d", ChatID: "ch_d", State: RunRunning})
 		if err != nil {
 			return err
 		}
-		_, err = q.InsertMessage(ctx, Message{ChatID: "ch_d", RunID: nullStr(run.ID), Role: RoleUser, Content: "hi"})
+		_, err = qs.InsertMessage(ctx, tx, Message{ChatID: "ch_d", RunID: nullStr(run.ID), Role: RoleUser, Content: "hi"})
 		if err != nil {
 			return err
 		}
-		return q.DeleteChat(ctx, "ch_d")
+		return qs.DeleteChat(ctx, tx, "ch_d")
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var n int
-	s.Read().db.QueryRowContext(ctx, "SELECT (SELECT COUNT(*) FROM runs) + (SELECT COUNT(*) FROM messages)").Scan(&n)
+	s.Reader().QueryRowContext(ctx, "SELECT (SELECT COUNT(*) FROM runs) + (SELECT COUNT(*) FROM messages)").Scan(&n)
 	if n != 0 {
 		t.Fatalf("%d rows left", n)
 	}

@@ -6,6 +6,14 @@ import (
 	"errors"
 )
 
+// DeliveryStore records deliveries to the agent.
+type DeliveryStore interface {
+	InsertDelivery(ctx context.Context, h Handle, d Delivery) (int64, error)
+	RunDeliveries(ctx context.Context, h Handle, runID string, states ...string) ([]Delivery, error)
+	UpdateDelivery(ctx context.Context, h Handle, d Delivery) error
+	DeliveriesOf(ctx context.Context, h Handle, ids []string) (map[string][]Delivery, error)
+}
+
 // Delivery states and kinds.
 const (
 	DeliveryPending   = "pending"
@@ -45,17 +53,17 @@ func scanDelivery(sc interface{ Scan(...any) error }) (Delivery, error) {
 }
 
 // InsertDelivery records a delivery to make and returns its id.
-func (q Q) InsertDelivery(ctx context.Context, d Delivery) (int64, error) {
+func (queries) InsertDelivery(ctx context.Context, h Handle, d Delivery) (int64, error) {
 	var id int64
-	err := q.db.QueryRowContext(ctx,
+	err := h.QueryRowContext(ctx,
 		`INSERT INTO deliveries (request_id, run_id, kind, state, payload, created_at, updated_at)
 		 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		d.RequestID, d.RunID, d.Kind, d.State, d.Payload, d.CreatedAt, d.UpdatedAt).Scan(&id)
 	return id, err
 }
 
-func (q Q) queryDeliveries(ctx context.Context, where string, args ...any) ([]Delivery, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT `+deliveryCols+` FROM deliveries WHERE `+where+` ORDER BY id`, args...)
+func queryDeliveries(ctx context.Context, h Handle, where string, args ...any) ([]Delivery, error) {
+	rows, err := h.QueryContext(ctx, `SELECT `+deliveryCols+` FROM deliveries WHERE `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -72,13 +80,13 @@ func (q Q) queryDeliveries(ctx context.Context, where string, args ...any) ([]De
 }
 
 // RunDeliveries lists a run's deliveries in the given states (all when none).
-func (q Q) RunDeliveries(ctx context.Context, runID string, states ...string) ([]Delivery, error) {
+func (queries) RunDeliveries(ctx context.Context, h Handle, runID string, states ...string) ([]Delivery, error) {
 	if len(states) == 0 {
-		return q.queryDeliveries(ctx, `run_id = ?`, runID)
+		return queryDeliveries(ctx, h, `run_id = ?`, runID)
 	}
 	var out []Delivery
 	for _, st := range states {
-		ds, err := q.queryDeliveries(ctx, `run_id = ? AND state = ?`, runID, st)
+		ds, err := queryDeliveries(ctx, h, `run_id = ? AND state = ?`, runID, st)
 		if err != nil {
 			return nil, err
 		}
@@ -88,8 +96,23 @@ func (q Q) RunDeliveries(ctx context.Context, runID string, states ...string) ([
 }
 
 // UpdateDelivery writes a delivery's state, attempts and last error.
-func (q Q) UpdateDelivery(ctx context.Context, d Delivery) error {
-	return expectOne(q.db.ExecContext(ctx,
+func (queries) UpdateDelivery(ctx context.Context, h Handle, d Delivery) error {
+	return expectOne(h.ExecContext(ctx,
 		`UPDATE deliveries SET state = ?, attempts = ?, last_error = ?, updated_at = ? WHERE id = ?`,
 		d.State, d.Attempts, d.LastError, d.UpdatedAt, d.ID))
+}
+
+// DeliveriesOf lists the deliveries of the named requests, oldest first, by
+// request id.
+func (queries) DeliveriesOf(ctx context.Context, h Handle, ids []string) (map[string][]Delivery, error) {
+	out := map[string][]Delivery{}
+	err := chunks(ids, func(part []string) error {
+		marks, args := inList(part)
+		ds, err := queryDeliveries(ctx, h, `request_id IN (`+marks+`)`, args...)
+		for _, d := range ds {
+			out[d.RequestID] = append(out[d.RequestID], d)
+		}
+		return err
+	})
+	return out, err
 }

@@ -6,6 +6,12 @@ import (
 	"errors"
 )
 
+// DraftStore saves and reads drafts.
+type DraftStore interface {
+	UpsertDraft(ctx context.Context, h Handle, d Draft) error
+	GetDraft(ctx context.Context, h Handle, requestID string, revision int) (Draft, error)
+}
+
 // Draft is the user's unfinished values for one request revision.
 type Draft struct {
 	RequestID string
@@ -16,8 +22,8 @@ type Draft struct {
 }
 
 // UpsertDraft saves a draft, replacing the previous save of that revision.
-func (q Q) UpsertDraft(ctx context.Context, d Draft) error {
-	_, err := q.db.ExecContext(ctx,
+func (queries) UpsertDraft(ctx context.Context, h Handle, d Draft) error {
+	_, err := h.ExecContext(ctx,
 		`INSERT INTO drafts (request_id, revision, vals, edited, updated_at) VALUES (?, ?, ?, ?, ?)
 		 ON CONFLICT (request_id, revision) DO UPDATE SET vals = excluded.vals, edited = excluded.edited,
 		   updated_at = excluded.updated_at`,
@@ -26,9 +32,9 @@ func (q Q) UpsertDraft(ctx context.Context, d Draft) error {
 }
 
 // GetDraft reads the draft of one revision.
-func (q Q) GetDraft(ctx context.Context, requestID string, revision int) (Draft, error) {
+func (queries) GetDraft(ctx context.Context, h Handle, requestID string, revision int) (Draft, error) {
 	var d Draft
-	err := q.db.QueryRowContext(ctx,
+	err := h.QueryRowContext(ctx,
 		`SELECT request_id, revision, vals, edited, updated_at FROM drafts WHERE request_id = ? AND revision = ?`,
 		requestID, revision).Scan(&d.RequestID, &d.Revision, &d.Values, &d.Edited, &d.UpdatedAt)
 	if errors.Is(err, sql.ErrNoRows) {

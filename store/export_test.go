@@ -5,3 +5,6 @@ var QueryPlan = queryPlan
 
 // ResumableRunsQuery is the query ResumableRuns runs, for plan checks.
 var ResumableRunsQuery = resumableRuns("r.id")
+
+// qs runs the package tests' queries.
+var qs = NewQueries()

@@ -5,6 +5,20 @@ import (
 	"database/sql"
 )
 
+// MessageStore reads and appends transcript and model-history messages.
+type MessageStore interface {
+	InsertMessage(ctx context.Context, h Handle, m Message) (int64, error)
+	Transcript(ctx context.Context, h Handle, chatID string, before int64, limit int) ([]Message, error)
+	History(ctx context.Context, h Handle, runID string) ([]Message, error)
+	ChatMessages(ctx context.Context, h Handle, chatID string) ([]Message, error)
+	RunMessages(ctx context.Context, h Handle, runID string) ([]Message, error)
+	MessageForDelivery(ctx context.Context, h Handle, deliveryID int64) (bool, error)
+	LastMessageID(ctx context.Context, h Handle, chatID string) (int64, error)
+	UnreadUserMessages(ctx context.Context, h Handle, runID string, id int64) (bool, error)
+	MoveAfter(ctx context.Context, h Handle, runID string, id int64) error
+	EarlierConversation(ctx context.Context, h Handle, chatID string, runSeq int64, limit int) ([]Message, error)
+}
+
 // Message roles. user, assistant and tool are model history; request and
 // notice are transcript-only entries (a request card, a status notice).
 const (
@@ -42,9 +56,13 @@ func scanMessage(sc interface{ Scan(...any) error }) (Message, error) {
 }
 
 // InsertMessage appends a message and returns its id.
-func (q Q) InsertMessage(ctx context.Context, m Message) (int64, error) {
+func (queries) InsertMessage(ctx context.Context, h Handle, m Message) (int64, error) {
+	return insertMessage(ctx, h, m)
+}
+
+func insertMessage(ctx context.Context, h Handle, m Message) (int64, error) {
 	var id int64
-	err := q.db.QueryRowContext(ctx,
+	err := h.QueryRowContext(ctx,
 		`INSERT INTO messages (chat_id, run_id, role, content, tool_calls, tool_call_id, tool_name, request_id, delivery_id, visible, for_model, created_at)
 		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		m.ChatID, m.RunID, m.Role, m.Content, m.ToolCalls, m.ToolCallID, m.ToolName, m.RequestID, m.DeliveryID,
@@ -52,8 +70,8 @@ func (q Q) InsertMessage(ctx context.Context, m Message) (int64, error) {
 	return id, err
 }
 
-func (q Q) queryMessages(ctx context.Context, query string, args ...any) ([]Message, error) {
-	rows, err := q.db.QueryContext(ctx, query, args...)
+func queryMessages(ctx context.Context, h Handle, query string, args ...any) ([]Message, error) {
+	rows, err := h.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -71,11 +89,11 @@ func (q Q) queryMessages(ctx context.Context, query string, args ...any) ([]Mess
 
 // Transcript returns up to limit visible messages of a chat with id below
 // before (0 = from the newest), oldest first: the UI loads old pages lazily.
-func (q Q) Transcript(ctx context.Context, chatID string, before int64, limit int) ([]Message, error) {
+func (queries) Transcript(ctx context.Context, h Handle, chatID string, before int64, limit int) ([]Message, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
-	ms, err := q.queryMessages(ctx,
+	ms, err := queryMessages(ctx, h,
 		`SELECT `+msgCols+` FROM messages WHERE chat_id = ? AND visible = 1 AND id < ? ORDER BY id DESC LIMIT ?`,
 		chatID, before, limit)
 	for i, j := 0, len(ms)-1; i < j; i, j = i+1, j-1 {
@@ -85,57 +103,57 @@ func (q Q) Transcript(ctx context.Context, chatID string, before int64, limit in
 }
 
 // History returns a run's model history in order.
-func (q Q) History(ctx context.Context, runID string) ([]Message, error) {
-	return q.queryMessages(ctx,
+func (queries) History(ctx context.Context, h Handle, runID string) ([]Message, error) {
+	return queryMessages(ctx, h,
 		`SELECT `+msgCols+` FROM messages WHERE run_id = ? AND for_model = 1 ORDER BY id`, runID)
 }
 
 // ChatMessages returns every message of a chat (visible or not), in order.
-func (q Q) ChatMessages(ctx context.Context, chatID string) ([]Message, error) {
-	return q.queryMessages(ctx, `SELECT `+msgCols+` FROM messages WHERE chat_id = ? ORDER BY id`, chatID)
+func (queries) ChatMessages(ctx context.Context, h Handle, chatID string) ([]Message, error) {
+	return queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages WHERE chat_id = ? ORDER BY id`, chatID)
 }
 
 // RunMessages returns every message of a run, in order.
-func (q Q) RunMessages(ctx context.Context, runID string) ([]Message, error) {
-	return q.queryMessages(ctx, `SELECT `+msgCols+` FROM messages WHERE run_id = ? ORDER BY id`, runID)
+func (queries) RunMessages(ctx context.Context, h Handle, runID string) ([]Message, error) {
+	return queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages WHERE run_id = ? ORDER BY id`, runID)
 }
 
 // MessageForDelivery reports whether a delivery already reached the history.
-func (q Q) MessageForDelivery(ctx context.Context, deliveryID int64) (bool, error) {
+func (queries) MessageForDelivery(ctx context.Context, h Handle, deliveryID int64) (bool, error) {
 	var n int
-	err := q.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE delivery_id = ?`, deliveryID).Scan(&n)
+	err := h.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE delivery_id = ?`, deliveryID).Scan(&n)
 	return n > 0, err
 }
 
 // LastMessageID is the newest message id of a chat (0 when empty).
-func (q Q) LastMessageID(ctx context.Context, chatID string) (int64, error) {
+func (queries) LastMessageID(ctx context.Context, h Handle, chatID string) (int64, error) {
 	var id int64
-	err := q.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM messages WHERE chat_id = ?`, chatID).Scan(&id)
+	err := h.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM messages WHERE chat_id = ?`, chatID).Scan(&id)
 	return id, err
 }
 
 // UnreadUserMessages reports whether the run's history has a user message
 // newer than id.
-func (q Q) UnreadUserMessages(ctx context.Context, runID string, id int64) (bool, error) {
+func (queries) UnreadUserMessages(ctx context.Context, h Handle, runID string, id int64) (bool, error) {
 	var n int
-	err := q.db.QueryRowContext(ctx,
+	err := h.QueryRowContext(ctx,
 		`SELECT COUNT(*) FROM messages WHERE run_id = ? AND for_model = 1 AND role = 'user' AND id > ?`, runID, id).Scan(&n)
 	return n > 0, err
 }
 
 // MoveAfter re-appends a run's user messages newer than id (those written
 // while a model call was in flight) so they follow what was written since.
-func (q Q) MoveAfter(ctx context.Context, runID string, id int64) error {
-	late, err := q.queryMessages(ctx, `SELECT `+msgCols+` FROM messages
+func (queries) MoveAfter(ctx context.Context, h Handle, runID string, id int64) error {
+	late, err := queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages
 		WHERE run_id = ? AND role = 'user' AND delivery_id IS NULL AND id > ? ORDER BY id`, runID, id)
 	if err != nil {
 		return err
 	}
 	for _, m := range late {
-		if _, err := q.db.ExecContext(ctx, `DELETE FROM messages WHERE id = ?`, m.ID); err != nil {
+		if _, err := h.ExecContext(ctx, `DELETE FROM messages WHERE id = ?`, m.ID); err != nil {
 			return err
 		}
-		if _, err := q.InsertMessage(ctx, m); err != nil {
+		if _, err := insertMessage(ctx, h, m); err != nil {
 			return err
 		}
 	}
@@ -145,8 +163,8 @@ func (q Q) MoveAfter(ctx context.Context, runID string, id int64) error {
 // EarlierConversation is the chat's conversation before a run: the user's
 // messages and the agent's replies of its earlier runs (no tool traffic, no
 // delivered answers), the newest limit of them, oldest first.
-func (q Q) EarlierConversation(ctx context.Context, chatID string, runSeq int64, limit int) ([]Message, error) {
-	ms, err := q.queryMessages(ctx, `SELECT `+msgCols+` FROM messages
+func (queries) EarlierConversation(ctx context.Context, h Handle, chatID string, runSeq int64, limit int) ([]Message, error) {
+	ms, err := queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages
 		WHERE chat_id = ? AND for_model = 1 AND delivery_id IS NULL
 		  AND (role = 'user' OR (role = 'assistant' AND content <> ''))
 		  AND run_id IN (SELECT id FROM runs WHERE chat_id = ? AND seq < ?)

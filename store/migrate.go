@@ -84,9 +84,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
 		return err
 	}
-	return s.Write(ctx, func(q Q) error {
+	return s.Write(ctx, func(tx Handle) error {
 		var cur int
-		if err := q.db.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&cur); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&cur); err != nil {
 			return err
 		}
 		if last := ms[len(ms)-1].version; cur > last {
@@ -100,10 +100,10 @@ func (s *Store) migrate(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if _, err := q.db.ExecContext(ctx, string(sql)); err != nil {
+			if _, err := tx.ExecContext(ctx, string(sql)); err != nil {
 				return fmt.Errorf("migration %s: %w", m.name, err)
 			}
-			if _, err := q.db.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+			if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
 				m.version, m.name, Now()); err != nil {
 				return err
 			}

@@ -2,6 +2,18 @@ package store
 
 import "context"
 
+// PendingStore keeps the materialised pending list.
+type PendingStore interface {
+	PutPendingItem(ctx context.Context, h Handle, p PendingItem) error
+	DeletePendingItem(ctx context.Context, h Handle, requestID string) error
+	DeletePendingItems(ctx context.Context, h Handle) error
+	PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]string, error)
+	PendingItems(ctx context.Context, h Handle) ([]PendingItem, error)
+	PendingItemsStale(ctx context.Context, h Handle) (bool, error)
+	MarkPendingItemsStale(ctx context.Context, h Handle) error
+	ClearPendingItemsStale(ctx context.Context, h Handle) error
+}
+
 // The pending list is materialised in pending_items: one finished JSON
 // object per pending request, kept by chat/ in the transaction that changes
 // the request. The store only keeps and reads the rows; what an item says
@@ -16,8 +28,8 @@ type PendingItem struct {
 }
 
 // PutPendingItem writes (or rewrites) a request's pending item.
-func (q Q) PutPendingItem(ctx context.Context, p PendingItem) error {
-	_, err := q.db.ExecContext(ctx,
+func (queries) PutPendingItem(ctx context.Context, h Handle, p PendingItem) error {
+	_, err := h.ExecContext(ctx,
 		`INSERT INTO pending_items (seq, request_id, chat_id, item) VALUES (?, ?, ?, ?)
 		 ON CONFLICT (seq) DO UPDATE SET request_id = excluded.request_id, chat_id = excluded.chat_id, item = excluded.item`,
 		p.Seq, p.RequestID, p.ChatID, p.Item)
@@ -25,14 +37,14 @@ func (q Q) PutPendingItem(ctx context.Context, p PendingItem) error {
 }
 
 // DeletePendingItem removes a request's pending item, if it has one.
-func (q Q) DeletePendingItem(ctx context.Context, requestID string) error {
-	_, err := q.db.ExecContext(ctx, `DELETE FROM pending_items WHERE request_id = ?`, requestID)
+func (queries) DeletePendingItem(ctx context.Context, h Handle, requestID string) error {
+	_, err := h.ExecContext(ctx, `DELETE FROM pending_items WHERE request_id = ?`, requestID)
 	return err
 }
 
 // DeletePendingItems removes every pending item, before a refill.
-func (q Q) DeletePendingItems(ctx context.Context) error {
-	_, err := q.db.ExecContext(ctx, `DELETE FROM pending_items`)
+func (queries) DeletePendingItems(ctx context.Context, h Handle) error {
+	_, err := h.ExecContext(ctx, `DELETE FROM pending_items`)
 	return err
 }
 
@@ -48,12 +60,12 @@ const (
 // PendingItemJSON returns the stored items in request creation order: of
 // one chat, or, when chatID is "", of every active chat (an archived chat's
 // questions can no longer be answered).
-func (q Q) PendingItemJSON(ctx context.Context, chatID string) ([]string, error) {
+func (queries) PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]string, error) {
 	query, args := pendingItemsAll, []any(nil)
 	if chatID != "" {
 		query, args = pendingItemsOfChat, []any{chatID}
 	}
-	rows, err := q.db.QueryContext(ctx, query, args...)
+	rows, err := h.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -71,8 +83,8 @@ func (q Q) PendingItemJSON(ctx context.Context, chatID string) ([]string, error)
 
 // PendingItems returns every stored item, in request creation order, for
 // checks that compare them with the requests.
-func (q Q) PendingItems(ctx context.Context) ([]PendingItem, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT seq, request_id, chat_id, item FROM pending_items ORDER BY seq`)
+func (queries) PendingItems(ctx context.Context, h Handle) ([]PendingItem, error) {
+	rows, err := h.QueryContext(ctx, `SELECT seq, request_id, chat_id, item FROM pending_items ORDER BY seq`)
 	if err != nil {
 		return nil, err
 	}
@@ -91,21 +103,21 @@ func (q Q) PendingItems(ctx context.Context) ([]PendingItem, error) {
 // PendingItemsStale reports whether the pending items must be rebuilt:
 // migration 0005 asks for it for the requests that were pending before the
 // table existed, and so can a bulk load that wrote requests directly.
-func (q Q) PendingItemsStale(ctx context.Context) (bool, error) {
+func (queries) PendingItemsStale(ctx context.Context, h Handle) (bool, error) {
 	var stale bool
-	err := q.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pending_items_stale)`).Scan(&stale)
+	err := h.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pending_items_stale)`).Scan(&stale)
 	return stale, err
 }
 
 // MarkPendingItemsStale asks the next chat.Open to rebuild the pending
 // items. Bulk loads that write requests without chat/ call it.
-func (q Q) MarkPendingItemsStale(ctx context.Context) error {
-	_, err := q.db.ExecContext(ctx, `INSERT OR IGNORE INTO pending_items_stale (one) VALUES (1)`)
+func (queries) MarkPendingItemsStale(ctx context.Context, h Handle) error {
+	_, err := h.ExecContext(ctx, `INSERT OR IGNORE INTO pending_items_stale (one) VALUES (1)`)
 	return err
 }
 
 // ClearPendingItemsStale records that the pending items are complete.
-func (q Q) ClearPendingItemsStale(ctx context.Context) error {
-	_, err := q.db.ExecContext(ctx, `DELETE FROM pending_items_stale`)
+func (queries) ClearPendingItemsStale(ctx context.Context, h Handle) error {
+	_, err := h.ExecContext(ctx, `DELETE FROM pending_items_stale`)
 	return err
 }

@@ -20,7 +20,7 @@ func TestPendingItemsPlan(t *testing.T) {
 		{pendingItemsAll, []string{"SCAN pending_items", "INDEX chats_state_updated (state=?)"}},
 		{strings.Replace(pendingItemsOfChat, "?", "'c'", 1), []string{"SEARCH pending_items USING INDEX pending_items_chat (chat_id=?)"}},
 	} {
-		all := strings.Join(queryPlan(t, s.Read().db, tc.query), " / ")
+		all := strings.Join(queryPlan(t, s.Reader(), tc.query), " / ")
 		for _, w := range tc.want {
 			if !strings.Contains(all, w) {
 				t.Errorf("plan of %q lacks %q: %s", tc.query, w, all)
@@ -41,21 +41,21 @@ func TestPendingItemRows(t *testing.T) {
 	ctx := context.Background()
 	list := func(chatID string) []string {
 		t.Helper()
-		got, err := s.Read().PendingItemJSON(ctx, chatID)
+		got, err := qs.PendingItemJSON(ctx, s.Reader(), chatID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return got
 	}
-	err := s.Write(ctx, func(q Q) error {
+	err := s.Write(ctx, func(tx Handle) error {
 		for _, c := range []string{"ch_a", "ch_b"} {
-			if err := q.InsertChat(ctx, Chat{ID: c, Title: c, State: ChatActive}); err != nil {
+			if err := qs.InsertChat(ctx, tx, Chat{ID: c, Title: c, State: ChatActive}); err != nil {
 				return err
 			}
 		}
 		var items []PendingItem
 		for _, r := range []struct{ id, chat string }{{"rq_1", "ch_a"}, {"rq_2", "ch_b"}, {"rq_3", "ch_a"}} {
-			req, err := q.InsertRequest(ctx, Request{ID: r.id, ChatID: r.chat, RequestKey: r.id, State: ReqPending, Revision: 1, Digest: "d"})
+			req, err := qs.InsertRequest(ctx, tx, Request{ID: r.id, ChatID: r.chat, RequestKey: r.id, State: ReqPending, Revision: 1, Digest: "d"})
 			if err != nil {
 				return err
 			}
@@ -63,7 +63,7 @@ func TestPendingItemRows(t *testing.T) {
 		}
 		// Written newest first: the list still follows seq.
 		for i := len(items) - 1; i >= 0; i-- {
-			if err := q.PutPendingItem(ctx, items[i]); err != nil {
+			if err := qs.PutPendingItem(ctx, tx, items[i]); err != nil {
 				return err
 			}
 		}
@@ -75,14 +75,14 @@ func TestPendingItemRows(t *testing.T) {
 	if got := list(""); !reflect.DeepEqual(got, []string{`{"id":"rq_1"}`, `{"id":"rq_2"}`, `{"id":"rq_3"}`}) {
 		t.Fatalf("all = %v", got)
 	}
-	err = s.Write(ctx, func(q Q) error {
-		if err := q.PutPendingItem(ctx, PendingItem{Seq: 1, RequestID: "rq_1", ChatID: "ch_a", Item: `{"id":"rq_1","revision":2}`}); err != nil {
+	err = s.Write(ctx, func(tx Handle) error {
+		if err := qs.PutPendingItem(ctx, tx, PendingItem{Seq: 1, RequestID: "rq_1", ChatID: "ch_a", Item: `{"id":"rq_1","revision":2}`}); err != nil {
 			return err
 		}
-		if err := q.DeletePendingItem(ctx, "rq_3"); err != nil {
+		if err := qs.DeletePendingItem(ctx, tx, "rq_3"); err != nil {
 			return err
 		}
-		return q.SetChatState(ctx, "ch_b", ChatArchived, 2)
+		return qs.SetChatState(ctx, tx, "ch_b", ChatArchived, 2)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -93,17 +93,17 @@ func TestPendingItemRows(t *testing.T) {
 	if got := list("ch_b"); !reflect.DeepEqual(got, []string{`{"id":"rq_2"}`}) {
 		t.Fatalf("the archived chat = %v", got)
 	}
-	if err := s.Write(ctx, func(q Q) error { return q.DeleteChat(ctx, "ch_a") }); err != nil {
+	if err := s.Write(ctx, func(tx Handle) error { return qs.DeleteChat(ctx, tx, "ch_a") }); err != nil {
 		t.Fatal(err)
 	}
-	all, err := s.Read().PendingItems(ctx)
+	all, err := qs.PendingItems(ctx, s.Reader())
 	if err != nil || len(all) != 1 || all[0].RequestID != "rq_2" {
 		t.Fatalf("after deleting a chat: %+v, %v", all, err)
 	}
 	// A write that knows nothing of the list (a process from before it)
 	// still takes a closed request's entry away.
-	if err := s.Write(ctx, func(q Q) error {
-		_, err := q.db.ExecContext(ctx, `UPDATE requests SET state = 'answered' WHERE id = 'rq_2'`)
+	if err := s.Write(ctx, func(tx Handle) error {
+		_, err := tx.ExecContext(ctx, `UPDATE requests SET state = 'answered' WHERE id = 'rq_2'`)
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -121,7 +121,7 @@ func TestPendingItemsStaleMarker(t *testing.T) {
 	ctx := context.Background()
 	stale := func() bool {
 		t.Helper()
-		v, err := s.Read().PendingItemsStale(ctx)
+		v, err := qs.PendingItemsStale(ctx, s.Reader())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,13 +131,13 @@ func TestPendingItemsStaleMarker(t *testing.T) {
 		t.Fatal("a migrated database is not marked")
 	}
 	for _, step := range []struct {
-		do   func(q Q) error
+		do   func(tx Handle) error
 		want bool
 	}{
-		{func(q Q) error { return q.ClearPendingItemsStale(ctx) }, false},
-		{func(q Q) error { return q.MarkPendingItemsStale(ctx) }, true},
-		{func(q Q) error { return q.MarkPendingItemsStale(ctx) }, true},
-		{func(q Q) error { return q.ClearPendingItemsStale(ctx) }, false},
+		{func(tx Handle) error { return qs.ClearPendingItemsStale(ctx, tx) }, false},
+		{func(tx Handle) error { return qs.MarkPendingItemsStale(ctx, tx) }, true},
+		{func(tx Handle) error { return qs.MarkPendingItemsStale(ctx, tx) }, true},
+		{func(tx Handle) error { return qs.ClearPendingItemsStale(ctx, tx) }, false},
 	} {
 		if err := s.Write(ctx, step.do); err != nil {
 			t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 )
 
 // queryPlan is EXPLAIN QUERY PLAN of q, one detail line a step.
-func queryPlan(t testing.TB, db DBTX, q string) []string {
+func queryPlan(t testing.TB, db Handle, q string) []string {
 	t.Helper()
 	rows, err := db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+q)
 	if err != nil {
@@ -32,7 +32,7 @@ func queryPlan(t testing.TB, db DBTX, q string) []string {
 func TestResumableRunsPlan(t *testing.T) {
 	t.Parallel()
 	s := openTemp(t)
-	plan := queryPlan(t, s.Read().db, resumableRuns("r.id"))
+	plan := queryPlan(t, s.Reader(), resumableRuns("r.id"))
 	if len(plan) == 0 || !strings.HasPrefix(plan[0], "SEARCH r USING INDEX sqlite_autoindex_runs_1 (id=?)") {
 		t.Fatalf("plan: %s", strings.Join(plan, " / "))
 	}

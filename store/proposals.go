@@ -6,6 +6,15 @@ import (
 	"errors"
 )
 
+// ProposalStore records and decides proposals.
+type ProposalStore interface {
+	InsertProposal(ctx context.Context, h Handle, p Proposal) error
+	GetProposal(ctx context.Context, h Handle, id string) (Proposal, error)
+	DecideProposal(ctx context.Context, h Handle, id, state string, now int64) error
+	SupersedeProposals(ctx context.Context, h Handle, requestID string, now int64) error
+	PendingProposalsOf(ctx context.Context, h Handle, ids []string) (map[string][]Proposal, error)
+}
+
 // Proposal states.
 const (
 	ProposalPending    = "pending"
@@ -27,16 +36,16 @@ type Proposal struct {
 }
 
 // InsertProposal records a proposal.
-func (q Q) InsertProposal(ctx context.Context, p Proposal) error {
-	_, err := q.db.ExecContext(ctx,
+func (queries) InsertProposal(ctx context.Context, h Handle, p Proposal) error {
+	_, err := h.ExecContext(ctx,
 		`INSERT INTO proposals (id, request_id, kind, state, base_digest, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		p.ID, p.RequestID, p.Kind, p.State, p.BaseDigest, p.Payload, p.CreatedAt)
 	return err
 }
 
 // GetProposal reads one proposal.
-func (q Q) GetProposal(ctx context.Context, id string) (Proposal, error) {
-	return scanProposal(q.db.QueryRowContext(ctx,
+func (queries) GetProposal(ctx context.Context, h Handle, id string) (Proposal, error) {
+	return scanProposal(h.QueryRowContext(ctx,
 		`SELECT id, request_id, kind, state, base_digest, payload, created_at, decided_at FROM proposals WHERE id = ?`, id))
 }
 
@@ -50,14 +59,39 @@ func scanProposal(sc interface{ Scan(...any) error }) (Proposal, error) {
 }
 
 // DecideProposal moves a pending proposal to a final state.
-func (q Q) DecideProposal(ctx context.Context, id, state string, now int64) error {
-	return expectOne(q.db.ExecContext(ctx,
+func (queries) DecideProposal(ctx context.Context, h Handle, id, state string, now int64) error {
+	return expectOne(h.ExecContext(ctx,
 		`UPDATE proposals SET state = ?, decided_at = ? WHERE id = ? AND state = 'pending'`, state, now, id))
 }
 
 // SupersedeProposals closes every pending proposal of a request.
-func (q Q) SupersedeProposals(ctx context.Context, requestID string, now int64) error {
-	_, err := q.db.ExecContext(ctx,
+func (queries) SupersedeProposals(ctx context.Context, h Handle, requestID string, now int64) error {
+	_, err := h.ExecContext(ctx,
 		`UPDATE proposals SET state = 'superseded', decided_at = ? WHERE request_id = ? AND state = 'pending'`, now, requestID)
 	return err
+}
+
+// PendingProposalsOf lists the undecided proposals of the named requests,
+// oldest first, by request id.
+func (queries) PendingProposalsOf(ctx context.Context, h Handle, ids []string) (map[string][]Proposal, error) {
+	out := map[string][]Proposal{}
+	err := chunks(ids, func(part []string) error {
+		marks, args := inList(part)
+		rows, err := h.QueryContext(ctx,
+			`SELECT id, request_id, kind, state, base_digest, payload, created_at, decided_at FROM proposals
+			 WHERE request_id IN (`+marks+`) AND state = 'pending' ORDER BY created_at, id`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			p, err := scanProposal(rows)
+			if err != nil {
+				return err
+			}
+			out[p.RequestID] = append(out[p.RequestID], p)
+		}
+		return rows.Err()
+	})
+	return out, err
 }

@@ -6,6 +6,12 @@ import (
 	"errors"
 )
 
+// ReceiptStore keeps the receipts of mutating commands.
+type ReceiptStore interface {
+	GetReceipt(ctx context.Context, h Handle, commandID string) (Receipt, error)
+	InsertReceipt(ctx context.Context, h Handle, r Receipt) error
+}
+
 // Receipt is the stored first result of a mutating command.
 type Receipt struct {
 	CommandID string
@@ -17,9 +23,9 @@ type Receipt struct {
 }
 
 // GetReceipt reads a receipt by command id.
-func (q Q) GetReceipt(ctx context.Context, commandID string) (Receipt, error) {
+func (queries) GetReceipt(ctx context.Context, h Handle, commandID string) (Receipt, error) {
 	var r Receipt
-	err := q.db.QueryRowContext(ctx,
+	err := h.QueryRowContext(ctx,
 		`SELECT command_id, chat_id, kind, args_hash, result, created_at FROM receipts WHERE command_id = ?`, commandID).
 		Scan(&r.CommandID, &r.ChatID, &r.Kind, &r.ArgsHash, &r.Result, &r.CreatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -29,8 +35,8 @@ func (q Q) GetReceipt(ctx context.Context, commandID string) (Receipt, error) {
 }
 
 // InsertReceipt stores a command's first result.
-func (q Q) InsertReceipt(ctx context.Context, r Receipt) error {
-	_, err := q.db.ExecContext(ctx,
+func (queries) InsertReceipt(ctx context.Context, h Handle, r Receipt) error {
+	_, err := h.ExecContext(ctx,
 		`INSERT INTO receipts (command_id, chat_id, kind, args_hash, result, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		r.CommandID, r.ChatID, r.Kind, r.ArgsHash, r.Result, r.CreatedAt)
 	return err

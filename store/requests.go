@@ -1,10 +1,26 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 )
+
+// RequestStore reads and writes input requests at their current revision.
+type RequestStore interface {
+	InsertRequest(ctx context.Context, h Handle, r Request) (Request, error)
+	GetRequest(ctx context.Context, h Handle, id string) (Request, error)
+	RequestByKey(ctx context.Context, h Handle, runID, key string) (Request, error)
+	ListRequests(ctx context.Context, h Handle, f RequestFilter) ([]Request, error)
+	UpdateRequest(ctx context.Context, h Handle, r Request) error
+	DueRequests(ctx context.Context, h Handle, now int64) ([]Request, error)
+	PendingByChat(ctx context.Context, h Handle) (map[string]int, error)
+	CountPendingOutside(ctx context.Context, h Handle, chatID string) (int, error)
+	RequestsByID(ctx context.Context, h Handle, ids []string) ([]Request, error)
+	PendingTemplateRequests(ctx context.Context, h Handle, name string) ([]Request, error)
+}
 
 // Request states and closed reasons.
 const (
@@ -57,8 +73,8 @@ func scanRequest(sc interface{ Scan(...any) error }) (Request, error) {
 }
 
 // InsertRequest creates a request (at revision 1); Seq is assigned here.
-func (q Q) InsertRequest(ctx context.Context, r Request) (Request, error) {
-	err := q.db.QueryRowContext(ctx,
+func (queries) InsertRequest(ctx context.Context, h Handle, r Request) (Request, error) {
+	err := h.QueryRowContext(ctx,
 		`INSERT INTO requests (id, seq, chat_id, run_id, request_key, args_hash, tool_call_id, state, revision, digest,
 		   reason, title, template, context, expires_at, created_at, updated_at)
 		 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM requests), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -69,13 +85,13 @@ func (q Q) InsertRequest(ctx context.Context, r Request) (Request, error) {
 }
 
 // GetRequest reads one request.
-func (q Q) GetRequest(ctx context.Context, id string) (Request, error) {
-	return scanRequest(q.db.QueryRowContext(ctx, `SELECT `+reqCols+` FROM requests WHERE id = ?`, id))
+func (queries) GetRequest(ctx context.Context, h Handle, id string) (Request, error) {
+	return scanRequest(h.QueryRowContext(ctx, `SELECT `+reqCols+` FROM requests WHERE id = ?`, id))
 }
 
 // RequestByKey finds a run's request by its requestKey.
-func (q Q) RequestByKey(ctx context.Context, runID, key string) (Request, error) {
-	return scanRequest(q.db.QueryRowContext(ctx,
+func (queries) RequestByKey(ctx context.Context, h Handle, runID, key string) (Request, error) {
+	return scanRequest(h.QueryRowContext(ctx,
 		`SELECT `+reqCols+` FROM requests WHERE run_id = ? AND request_key = ?`, runID, key))
 }
 
@@ -90,7 +106,7 @@ type RequestFilter struct {
 }
 
 // ListRequests returns requests in creation order.
-func (q Q) ListRequests(ctx context.Context, f RequestFilter) ([]Request, error) {
+func (queries) ListRequests(ctx context.Context, h Handle, f RequestFilter) ([]Request, error) {
 	query := `SELECT ` + reqCols + ` FROM requests WHERE 1=1`
 	var args []any
 	if f.ChatID != "" {
@@ -110,12 +126,12 @@ func (q Q) ListRequests(ctx context.Context, f RequestFilter) ([]Request, error)
 		query += ` LIMIT ?`
 		args = append(args, f.Limit)
 	}
-	return q.queryRequests(ctx, query, args...)
+	return queryRequests(ctx, h, query, args...)
 }
 
 // queryRequests runs a query selecting reqCols and scans every row.
-func (q Q) queryRequests(ctx context.Context, query string, args ...any) ([]Request, error) {
-	rows, err := q.db.QueryContext(ctx, query, args...)
+func queryRequests(ctx context.Context, h Handle, query string, args ...any) ([]Request, error) {
+	rows, err := h.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -132,75 +148,22 @@ func (q Q) queryRequests(ctx context.Context, query string, args ...any) ([]Requ
 }
 
 // UpdateRequest writes a request's mutable columns.
-func (q Q) UpdateRequest(ctx context.Context, r Request) error {
-	return expectOne(q.db.ExecContext(ctx,
+func (queries) UpdateRequest(ctx context.Context, h Handle, r Request) error {
+	return expectOne(h.ExecContext(ctx,
 		`UPDATE requests SET state = ?, closed_reason = ?, revision = ?, digest = ?, title = ?, template = ?, partial = ?,
 		   updated_at = ?, closed_at = ? WHERE id = ?`,
 		r.State, r.ClosedReason, r.Revision, r.Digest, r.Title, r.Template, r.Partial, r.UpdatedAt, r.ClosedAt, r.ID))
 }
 
-// Revision is one definition of a request.
-type Revision struct {
-	RequestID  string
-	Revision   int
-	Digest     string
-	Definition string // JSON forms.Definition
-	Prefill    sql.NullString
-	Supplied   sql.NullString
-	CreatedAt  int64
-}
-
-// InsertRevision records a revision.
-func (q Q) InsertRevision(ctx context.Context, v Revision) error {
-	_, err := q.db.ExecContext(ctx,
-		`INSERT INTO revisions (request_id, revision, digest, definition, prefill, supplied, created_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		v.RequestID, v.Revision, v.Digest, v.Definition, v.Prefill, v.Supplied, v.CreatedAt)
-	return err
-}
-
-// GetRevision reads one revision of a request.
-func (q Q) GetRevision(ctx context.Context, requestID string, revision int) (Revision, error) {
-	var v Revision
-	err := q.db.QueryRowContext(ctx,
-		`SELECT request_id, revision, digest, definition, prefill, supplied, created_at
-		 FROM revisions WHERE request_id = ? AND revision = ?`, requestID, revision).
-		Scan(&v.RequestID, &v.Revision, &v.Digest, &v.Definition, &v.Prefill, &v.Supplied, &v.CreatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	return v, err
-}
-
-// Revisions lists every revision of a request, oldest first.
-func (q Q) Revisions(ctx context.Context, requestID string) ([]Revision, error) {
-	rows, err := q.db.QueryContext(ctx,
-		`SELECT request_id, revision, digest, definition, prefill, supplied, created_at
-		 FROM revisions WHERE request_id = ? ORDER BY revision`, requestID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Revision
-	for rows.Next() {
-		var v Revision
-		if err := rows.Scan(&v.RequestID, &v.Revision, &v.Digest, &v.Definition, &v.Prefill, &v.Supplied, &v.CreatedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
 // DueRequests lists pending requests whose deadline is at or before now.
-func (q Q) DueRequests(ctx context.Context, now int64) ([]Request, error) {
-	return q.queryRequests(ctx,
+func (queries) DueRequests(ctx context.Context, h Handle, now int64) ([]Request, error) {
+	return queryRequests(ctx, h,
 		`SELECT `+reqCols+` FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY seq`, now)
 }
 
 // PendingByChat counts the open requests of each active chat that has any.
-func (q Q) PendingByChat(ctx context.Context) (map[string]int, error) {
-	rows, err := q.db.QueryContext(ctx,
+func (queries) PendingByChat(ctx context.Context, h Handle) (map[string]int, error) {
+	rows, err := h.QueryContext(ctx,
 		`SELECT chat_id, COUNT(*) FROM requests INDEXED BY requests_open WHERE state = 'pending'
 		   AND chat_id IN (SELECT id FROM chats WHERE state = 'active') GROUP BY chat_id`)
 	if err != nil {
@@ -221,10 +184,47 @@ func (q Q) PendingByChat(ctx context.Context) (map[string]int, error) {
 
 // CountPendingOutside counts the open requests of every active chat but
 // chatID.
-func (q Q) CountPendingOutside(ctx context.Context, chatID string) (int, error) {
+func (queries) CountPendingOutside(ctx context.Context, h Handle, chatID string) (int, error) {
 	var n int
-	err := q.db.QueryRowContext(ctx,
+	err := h.QueryRowContext(ctx,
 		`SELECT COUNT(*) FROM requests INDEXED BY requests_pending_chat WHERE state = 'pending' AND chat_id <> ?
 		   AND chat_id IN (SELECT id FROM chats WHERE state = 'active')`, chatID).Scan(&n)
 	return n, err
+}
+
+// RequestsByID reads the named requests, in creation order. Unknown ids are
+// skipped.
+func (queries) RequestsByID(ctx context.Context, h Handle, ids []string) ([]Request, error) {
+	var out []Request
+	err := chunks(ids, func(part []string) error {
+		marks, args := inList(part)
+		rows, err := h.QueryContext(ctx, `SELECT `+reqCols+` FROM requests WHERE id IN (`+marks+`) ORDER BY seq`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanRequest(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
+	})
+	if len(ids) > batchSize {
+		sortBySeq(out)
+	}
+	return out, err
+}
+
+func sortBySeq(rs []Request) {
+	slices.SortFunc(rs, func(a, b Request) int { return cmp.Compare(a.Seq, b.Seq) })
+}
+
+// PendingTemplateRequests lists the pending requests whose form came from
+// the named template, oldest first.
+func (queries) PendingTemplateRequests(ctx context.Context, h Handle, name string) ([]Request, error) {
+	return queryRequests(ctx, h,
+		`SELECT `+reqCols+` FROM requests WHERE template = ? AND state = 'pending' ORDER BY seq`, name)
 }

@@ -6,6 +6,14 @@ import (
 	"errors"
 )
 
+// TemplateStore keeps host-registered templates.
+type TemplateStore interface {
+	GetTemplate(ctx context.Context, h Handle, name string) (Template, error)
+	SetTemplateState(ctx context.Context, h Handle, name, state string, now int64) error
+	UpsertTemplate(ctx context.Context, h Handle, t Template) error
+	Templates(ctx context.Context, h Handle) ([]Template, error)
+}
+
 // Template states.
 const (
 	TemplateActive      = "active"
@@ -13,9 +21,9 @@ const (
 )
 
 // GetTemplate reads one template by name.
-func (q Q) GetTemplate(ctx context.Context, name string) (Template, error) {
+func (queries) GetTemplate(ctx context.Context, h Handle, name string) (Template, error) {
 	var t Template
-	err := q.db.QueryRowContext(ctx, `SELECT name, definition, state, updated_at FROM templates WHERE name = ?`, name).
+	err := h.QueryRowContext(ctx, `SELECT name, definition, state, updated_at FROM templates WHERE name = ?`, name).
 		Scan(&t.Name, &t.Definition, &t.State, &t.UpdatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
@@ -24,15 +32,8 @@ func (q Q) GetTemplate(ctx context.Context, name string) (Template, error) {
 }
 
 // SetTemplateState marks a template active or invalidated.
-func (q Q) SetTemplateState(ctx context.Context, name, state string, now int64) error {
-	return expectOne(q.db.ExecContext(ctx, `UPDATE templates SET state = ?, updated_at = ? WHERE name = ?`, state, now, name))
-}
-
-// PendingTemplateRequests lists the pending requests whose form came from
-// the named template, oldest first.
-func (q Q) PendingTemplateRequests(ctx context.Context, name string) ([]Request, error) {
-	return q.queryRequests(ctx,
-		`SELECT `+reqCols+` FROM requests WHERE template = ? AND state = 'pending' ORDER BY seq`, name)
+func (queries) SetTemplateState(ctx context.Context, h Handle, name, state string, now int64) error {
+	return expectOne(h.ExecContext(ctx, `UPDATE templates SET state = ?, updated_at = ? WHERE name = ?`, state, now, name))
 }
 
 // Template is a host-registered form definition.
@@ -44,8 +45,8 @@ type Template struct {
 }
 
 // UpsertTemplate registers or replaces a template.
-func (q Q) UpsertTemplate(ctx context.Context, t Template) error {
-	_, err := q.db.ExecContext(ctx,
+func (queries) UpsertTemplate(ctx context.Context, h Handle, t Template) error {
+	_, err := h.ExecContext(ctx,
 		`INSERT INTO templates (name, definition, state, updated_at) VALUES (?, ?, ?, ?)
 		 ON CONFLICT (name) DO UPDATE SET definition = excluded.definition, state = excluded.state, updated_at = excluded.updated_at`,
 		t.Name, t.Definition, t.State, t.UpdatedAt)
@@ -53,8 +54,8 @@ func (q Q) UpsertTemplate(ctx context.Context, t Template) error {
 }
 
 // Templates lists every template.
-func (q Q) Templates(ctx context.Context) ([]Template, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT name, definition, state, updated_at FROM templates ORDER BY name`)
+func (queries) Templates(ctx context.Context, h Handle) ([]Template, error) {
+	rows, err := h.QueryContext(ctx, `SELECT name, definition, state, updated_at FROM templates ORDER BY name`)
 	if err != nil {
 		return nil, err
 	}

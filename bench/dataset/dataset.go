@@ -72,17 +72,17 @@ func Build(ctx context.Context, st *store.Store, sz Sizes) (Summary, error) {
 	sz.BigChat = min(sz.BigChat, sz.Messages)
 	g := &gen{r: rand.New(rand.NewPCG(sz.Seed, 0x5eed)), sum: Summary{States: map[string]int{}}}
 	g.txt = text{g.r}
-	err := st.Write(ctx, func(q store.Q) error {
+	err := st.Write(ctx, func(tx store.Handle) error {
 		// A big page cache keeps each bulk transaction off the disk until
 		// it commits.
-		if err := q.SetCacheSize(ctx, 256<<10); err != nil {
+		if err := setCacheSize(ctx, tx, 256<<10); err != nil {
 			return err
 		}
 		for _, t := range []store.Template{
 			{Name: "bug-report", Definition: mustJSON(kinds[3].def), State: "active", UpdatedAt: t0},
 			{Name: "onboarding-2025", Definition: mustJSON(kinds[4].def), State: "invalidated", UpdatedAt: t0},
 		} {
-			if err := q.UpsertTemplate(ctx, t); err != nil {
+			if err := qs.UpsertTemplate(ctx, tx, t); err != nil {
 				return err
 			}
 		}
@@ -93,14 +93,14 @@ func Build(ctx context.Context, st *store.Store, sz Sizes) (Summary, error) {
 	}
 	reqIndex := 0
 	for first := 0; first < sz.Chats; first += chatsPerTx {
-		err := st.Write(ctx, func(q store.Q) error {
+		err := st.Write(ctx, func(tx store.Handle) error {
 			for c := first; c < min(first+chatsPerTx, sz.Chats); c++ {
 				nReq := share(sz.Requests, sz.Chats, c)
 				nMsg := share(sz.Messages-sz.BigChat, sz.Chats-1, c-1)
 				if c == 0 {
 					nMsg = sz.BigChat
 				}
-				if err := g.chat(ctx, q, sz, c, nReq, nMsg, reqIndex); err != nil {
+				if err := g.chat(ctx, tx, sz, c, nReq, nMsg, reqIndex); err != nil {
 					return fmt.Errorf("chat %d: %w", c, err)
 				}
 				reqIndex += nReq
@@ -113,7 +113,7 @@ func Build(ctx context.Context, st *store.Store, sz Sizes) (Summary, error) {
 	}
 	// The requests were written without chat/, which keeps each pending
 	// request's item: the next chat.Open builds them all.
-	return g.sum, st.Write(ctx, func(q store.Q) error { return q.MarkPendingItemsStale(ctx) })
+	return g.sum, st.Write(ctx, func(tx store.Handle) error { return qs.MarkPendingItemsStale(ctx, tx) })
 }
 
 // share is part i of total split into n nearly equal parts.
@@ -151,7 +151,7 @@ type plannedRequest struct {
 
 // chat writes chat number c (0 is the newest) with nReq requests and about
 // nMsg messages.
-func (g *gen) chat(ctx context.Context, q store.Q, sz Sizes, c, nReq, nMsg, reqIndex int) error {
+func (g *gen) chat(ctx context.Context, tx store.Handle, sz Sizes, c, nReq, nMsg, reqIndex int) error {
 	chats := sz.Chats
 	g.now = t0 + int64(chats-c)*6*3600_000
 	chatID := g.id("ch")
@@ -159,7 +159,7 @@ func (g *gen) chat(ctx context.Context, q store.Q, sz Sizes, c, nReq, nMsg, reqI
 		g.sum.BigChatID = chatID
 	}
 	created := g.now
-	if err := q.InsertChat(ctx, store.Chat{ID: chatID, Title: g.txt.user(), State: store.ChatActive,
+	if err := qs.InsertChat(ctx, tx, store.Chat{ID: chatID, Title: g.txt.user(), State: store.ChatActive,
 		CreatedAt: created, UpdatedAt: created}); err != nil {
 		return err
 	}
@@ -229,7 +229,7 @@ func (g *gen) chat(ctx context.Context, q store.Q, sz Sizes, c, nReq, nMsg, reqI
 	for i, rs := range runs {
 		last := i == len(runs)-1
 		turns := share(filler, len(runs), i)
-		ms, err := g.run(ctx, q, chatID, rs, last && len(open) > 0, turns)
+		ms, err := g.run(ctx, tx, chatID, rs, last && len(open) > 0, turns)
 		if err != nil {
 			return err
 		}
@@ -249,11 +249,11 @@ func (g *gen) chat(ctx context.Context, q store.Q, sz Sizes, c, nReq, nMsg, reqI
 		}
 		msgs = append(extra, msgs...)
 	}
-	if err := q.InsertMessages(ctx, msgs); err != nil {
+	if err := insertMessages(ctx, tx, msgs); err != nil {
 		return err
 	}
 	g.sum.Messages += len(msgs)
-	return q.TouchChat(ctx, chatID, g.now)
+	return qs.TouchChat(ctx, tx, chatID, g.now)
 }
 
 func cut(s string) (state, reason string, ok bool) {
@@ -267,9 +267,9 @@ func cut(s string) (state, reason string, ok bool) {
 
 // run writes one run with its requests and returns its messages, turns of
 // conversation first.
-func (g *gen) run(ctx context.Context, q store.Q, chatID string, reqs []plannedRequest, waiting bool, turns int) ([]store.Message, error) {
+func (g *gen) run(ctx context.Context, tx store.Handle, chatID string, reqs []plannedRequest, waiting bool, turns int) ([]store.Message, error) {
 	start := g.tick()
-	run, err := q.InsertRun(ctx, store.Run{ID: g.id("run"), ChatID: chatID, State: store.RunRunning,
+	run, err := qs.InsertRun(ctx, tx, store.Run{ID: g.id("run"), ChatID: chatID, State: store.RunRunning,
 		Provider: "offline", CreatedAt: start, UpdatedAt: start})
 	if err != nil {
 		return nil, err
@@ -289,12 +289,12 @@ func (g *gen) run(ctx context.Context, q store.Q, chatID string, reqs []plannedR
 		}
 	}
 	add(store.Message{Role: store.RoleUser, Content: g.txt.user(), Visible: true, ForModel: true})
-	if err := g.receipt(ctx, q, chatID, "send"); err != nil {
+	if err := g.receipt(ctx, tx, chatID, "send"); err != nil {
 		return nil, err
 	}
 	stopped := false
 	for _, p := range reqs {
-		ms, err := g.request(ctx, q, chatID, run, p)
+		ms, err := g.request(ctx, tx, chatID, run, p)
 		if err != nil {
 			return nil, err
 		}
@@ -310,7 +310,7 @@ func (g *gen) run(ctx context.Context, q store.Q, chatID string, reqs []plannedR
 	case stopped:
 		run.State = store.RunStopped
 		add(store.Message{Role: store.RoleNotice, Content: "Task stopped. Its open questions expired; the conversation stays.", Visible: true})
-		if err := g.receipt(ctx, q, chatID, "stop"); err != nil {
+		if err := g.receipt(ctx, tx, chatID, "stop"); err != nil {
 			return nil, err
 		}
 	case g.r.IntN(20) == 0:
@@ -323,13 +323,13 @@ func (g *gen) run(ctx context.Context, q store.Q, chatID string, reqs []plannedR
 		add(store.Message{Role: store.RoleAssistant, Content: run.Reply, Visible: true, ForModel: true})
 	}
 	run.UpdatedAt = g.now
-	return msgs, q.UpdateRun(ctx, run)
+	return msgs, qs.UpdateRun(ctx, tx, run)
 }
 
 // request writes one request with everything that belongs to it and returns
 // its messages: the model's tool call, the card in the transcript and, once
 // delivered, the tool result the model read.
-func (g *gen) request(ctx context.Context, q store.Q, chatID string, run store.Run, p plannedRequest) ([]store.Message, error) {
+func (g *gen) request(ctx context.Context, tx store.Handle, chatID string, run store.Run, p plannedRequest) ([]store.Message, error) {
 	k := kinds[p.kind]
 	now := g.tick()
 	callID := g.id("call")
@@ -370,33 +370,33 @@ func (g *gen) request(ctx context.Context, q store.Q, chatID string, run store.R
 	if revs == 1 {
 		r.Digest = forms.Digest(def, prefill, nil)
 	}
-	r, err := q.InsertRequest(ctx, r)
+	r, err := qs.InsertRequest(ctx, tx, r)
 	if err != nil {
 		return nil, err
 	}
 	g.sum.Requests++
 	if revs == 2 {
-		if err := g.revision(ctx, q, r.ID, 1, first, prefill, now); err != nil {
+		if err := g.revision(ctx, tx, r.ID, 1, first, prefill, now); err != nil {
 			return nil, err
 		}
 		replace := map[string]any{"definition": def, "prefill": prefill}
-		if err := q.InsertProposal(ctx, store.Proposal{ID: g.id("pr"), RequestID: r.ID, Kind: "replace",
+		if err := qs.InsertProposal(ctx, tx, store.Proposal{ID: g.id("pr"), RequestID: r.ID, Kind: "replace",
 			State: store.ProposalPending, BaseDigest: r.Digest, Payload: mustJSON(replace), CreatedAt: g.tick()}); err != nil {
 			return nil, err
 		}
 		r.Revision, r.Digest = 2, forms.Digest(def, prefill, nil)
 	}
-	if err := g.revision(ctx, q, r.ID, r.Revision, def, prefill, now); err != nil {
+	if err := g.revision(ctx, tx, r.ID, r.Revision, def, prefill, now); err != nil {
 		return nil, err
 	}
 	if revs == 2 {
 		// The replacement was accepted: mark the proposal so.
-		ps, err := q.PendingProposalsOf(ctx, []string{r.ID})
+		ps, err := qs.PendingProposalsOf(ctx, tx, []string{r.ID})
 		if err != nil {
 			return nil, err
 		}
 		for _, pr := range ps[r.ID] {
-			if err := q.DecideProposal(ctx, pr.ID, store.ProposalAccepted, g.tick()); err != nil {
+			if err := qs.DecideProposal(ctx, tx, pr.ID, store.ProposalAccepted, g.tick()); err != nil {
 				return nil, err
 			}
 		}
@@ -408,7 +408,7 @@ func (g *gen) request(ctx context.Context, q store.Q, chatID string, run store.R
 	}
 	// Drafts: many open and some answered requests have one.
 	if (p.state == store.ReqPending && g.r.IntN(5) < 2) || (p.state == store.ReqAnswered && g.r.IntN(2) == 0) {
-		if err := q.UpsertDraft(ctx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: mustJSON(k.answer),
+		if err := qs.UpsertDraft(ctx, tx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: mustJSON(k.answer),
 			Edited: true, UpdatedAt: g.tick()}); err != nil {
 			return nil, err
 		}
@@ -421,11 +421,11 @@ func (g *gen) request(ctx context.Context, q store.Q, chatID string, run store.R
 		}
 		pr := store.Proposal{ID: g.id("pr"), RequestID: r.ID, Kind: "resolve", State: store.ProposalPending,
 			BaseDigest: r.Digest, Payload: mustJSON(map[string]any{"values": k.answer}), CreatedAt: g.tick()}
-		if err := q.InsertProposal(ctx, pr); err != nil {
+		if err := qs.InsertProposal(ctx, tx, pr); err != nil {
 			return nil, err
 		}
 		if state != store.ProposalPending {
-			if err := q.DecideProposal(ctx, pr.ID, state, g.tick()); err != nil {
+			if err := qs.DecideProposal(ctx, tx, pr.ID, state, g.tick()); err != nil {
 				return nil, err
 			}
 		}
@@ -440,13 +440,13 @@ func (g *gen) request(ctx context.Context, q store.Q, chatID string, run store.R
 		if run.ChatID == g.sum.BigChatID && p.kind == bigKind {
 			g.sum.BigRequestID = r.ID
 		}
-		return msgs, q.UpdateRequest(ctx, r)
+		return msgs, qs.UpdateRequest(ctx, tx, r)
 	}
-	return g.close(ctx, q, r, p, k, msgs)
+	return g.close(ctx, tx, r, p, k, msgs)
 }
 
 // close records how a request ended and its delivery to the agent.
-func (g *gen) close(ctx context.Context, q store.Q, r store.Request, p plannedRequest, k kind, msgs []store.Message) ([]store.Message, error) {
+func (g *gen) close(ctx context.Context, tx store.Handle, r store.Request, p plannedRequest, k kind, msgs []store.Message) ([]store.Message, error) {
 	now := g.tick()
 	r.State, r.ClosedReason, r.UpdatedAt = p.state, p.reason, now
 	r.ClosedAt = sql.NullInt64{Int64: now, Valid: true}
@@ -454,7 +454,7 @@ func (g *gen) close(ctx context.Context, q store.Q, r store.Request, p plannedRe
 		r.ClosedAt.Int64 = r.ExpiresAt.Int64
 	}
 	g.sum.States[p.state+suffix(p.reason)]++
-	if err := q.UpdateRequest(ctx, r); err != nil {
+	if err := qs.UpdateRequest(ctx, tx, r); err != nil {
 		return nil, err
 	}
 	var kindOf, payload string
@@ -465,11 +465,11 @@ func (g *gen) close(ctx context.Context, q store.Q, r store.Request, p plannedRe
 		for name := range k.answer {
 			origins[name] = "response"
 		}
-		if err := q.InsertAnswer(ctx, store.Answer{RequestID: r.ID, Revision: r.Revision, Digest: r.Digest,
+		if err := qs.InsertAnswer(ctx, tx, store.Answer{RequestID: r.ID, Revision: r.Revision, Digest: r.Digest,
 			Values: mustJSON(k.answer), Origins: mustJSON(origins), CommandID: cmd, CreatedAt: now}); err != nil {
 			return nil, err
 		}
-		if err := q.InsertReceipt(ctx, store.Receipt{CommandID: cmd, ChatID: sql.NullString{String: r.ChatID, Valid: true},
+		if err := qs.InsertReceipt(ctx, tx, store.Receipt{CommandID: cmd, ChatID: sql.NullString{String: r.ChatID, Valid: true},
 			Kind: "answer", ArgsHash: fmt.Sprintf("%064x", g.r.Uint64()),
 			Result:    mustJSON(map[string]any{"requestId": r.ID, "commandId": cmd, "kind": "answer", "applyState": "applied"}),
 			CreatedAt: now}); err != nil {
@@ -479,7 +479,7 @@ func (g *gen) close(ctx context.Context, q store.Q, r store.Request, p plannedRe
 		payload = mustJSON(map[string]any{"status": "input_received", "requestId": r.ID, "values": k.answer,
 			"origins": origins, "origin": map[string]any{"originalRequest": r.RequestKey, "toolCallId": r.ToolCallID, "runId": r.RunID.String}})
 	case store.ReqCancelled:
-		if err := g.receipt(ctx, q, r.ChatID, "cancel"); err != nil {
+		if err := g.receipt(ctx, tx, r.ChatID, "cancel"); err != nil {
 			return nil, err
 		}
 		kindOf = store.DeliveryCancel
@@ -493,7 +493,7 @@ func (g *gen) close(ctx context.Context, q store.Q, r store.Request, p plannedRe
 	}
 	d := store.Delivery{RequestID: r.ID, RunID: r.RunID, Kind: kindOf, State: store.DeliveryPending, Payload: payload,
 		CreatedAt: now, UpdatedAt: now}
-	id, err := q.InsertDelivery(ctx, d)
+	id, err := qs.InsertDelivery(ctx, tx, d)
 	if err != nil {
 		return nil, err
 	}
@@ -501,7 +501,7 @@ func (g *gen) close(ctx context.Context, q store.Q, r store.Request, p plannedRe
 	if g.r.IntN(25) == 0 {
 		d.State, d.Attempts, d.LastError = store.DeliveryFailed, 3, "the run had already ended"
 	}
-	if err := q.UpdateDelivery(ctx, d); err != nil {
+	if err := qs.UpdateDelivery(ctx, tx, d); err != nil {
 		return nil, err
 	}
 	if d.State == store.DeliveryDelivered {
@@ -518,18 +518,18 @@ func suffix(reason string) string {
 	return ":" + reason
 }
 
-func (g *gen) revision(ctx context.Context, q store.Q, id string, rev int, def forms.Definition, prefill forms.Values, now int64) error {
+func (g *gen) revision(ctx context.Context, tx store.Handle, id string, rev int, def forms.Definition, prefill forms.Values, now int64) error {
 	v := store.Revision{RequestID: id, Revision: rev, Digest: forms.Digest(def, prefill, nil), Definition: mustJSON(def), CreatedAt: now}
 	if len(prefill) > 0 {
 		v.Prefill = sql.NullString{String: mustJSON(prefill), Valid: true}
 	}
-	return q.InsertRevision(ctx, v)
+	return qs.InsertRevision(ctx, tx, v)
 }
 
 // receipt stores the receipt of a command that returns only its id.
-func (g *gen) receipt(ctx context.Context, q store.Q, chatID, kind string) error {
+func (g *gen) receipt(ctx context.Context, tx store.Handle, chatID, kind string) error {
 	cmd := g.id("cmd")
-	return q.InsertReceipt(ctx, store.Receipt{CommandID: cmd, ChatID: sql.NullString{String: chatID, Valid: true},
+	return qs.InsertReceipt(ctx, tx, store.Receipt{CommandID: cmd, ChatID: sql.NullString{String: chatID, Valid: true},
 		Kind: kind, ArgsHash: fmt.Sprintf("%064x", g.r.Uint64()),
 		Result: mustJSON(map[string]any{"commandId": cmd}), CreatedAt: g.now})
 }

@@ -1,0 +1,102 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+)
+
+// Handle is where a query runs: a transaction (Write, ReadTx) or the reader
+// pool (Reader). Every query method takes one, so a caller composes several
+// aggregates' reads and writes in one transaction by passing the same
+// handle to each.
+type Handle interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Reader is the reader pool, for a single read outside a transaction. It
+// never blocks on the writer.
+func (s *Store) Reader() Handle { return s.r }
+
+// Write runs fn in one BEGIN IMMEDIATE transaction on the writer connection
+// and commits it durably, or rolls back when fn fails.
+func (s *Store) Write(ctx context.Context, fn func(tx Handle) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// ReadTx runs fn in one read transaction on the reader pool, so every query
+// in fn sees the same snapshot of the database.
+func (s *Store) ReadTx(ctx context.Context, fn func(tx Handle) error) error {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Batched reads: a list of requests loads its revisions, answers,
+// deliveries and proposals with one IN list per table instead of several
+// queries per request.
+
+// batchSize bounds the ids bound to one IN list (SQLite allows 32,766
+// variables; smaller lists keep each statement cheap to prepare).
+const batchSize = 500
+
+// inList returns "?,?,…" for n ids and the ids as query arguments.
+func inList[T any](ids []T) (string, []any) {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return strings.TrimSuffix(strings.Repeat("?,", len(ids)), ","), args
+}
+
+// chunks calls fn with ids in slices of at most batchSize.
+func chunks[T any](ids []T, fn func(part []T) error) error {
+	for len(ids) > 0 {
+		n := min(len(ids), batchSize)
+		if err := fn(ids[:n]); err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	return nil
+}
+
+// prefixed qualifies each column of a column list with a table alias.
+func prefixed(alias, cols string) string {
+	parts := strings.Split(cols, ",")
+	for i, c := range parts {
+		parts[i] = alias + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// expectOne turns an update or delete that matched no row into ErrNotFound.
+func expectOne(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
