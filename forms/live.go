@@ -1,7 +1,6 @@
 package forms
 
 import (
-	"slices"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -133,7 +132,7 @@ func (l *Live) Values() Values {
 func (l *Live) Problems() []Problem {
 	var p problems
 	for _, s := range l.slots {
-		if msg := s.numberProblem(); msg != "" {
+		if msg := s.problem(); msg != "" {
 			p.add(ptr("/values", s.f.Name), "%s: %s", s.f.DisplayLabel(), msg)
 		}
 	}
@@ -145,7 +144,7 @@ func (l *Live) Problems() []Problem {
 func (l *Live) RawText() map[string]string {
 	out := map[string]string{}
 	for _, s := range l.slots {
-		if s.textLike() {
+		if s.k.typed {
 			out[s.f.Name] = s.text
 		}
 	}
@@ -165,15 +164,8 @@ func (l *Live) Draft() Values {
 		if !s.touched {
 			continue
 		}
-		switch {
-		case s.f.Type == Boolean:
-			if s.has {
-				out[s.f.Name] = s.on
-			}
-		case s.f.Type == Multiselect:
-			out[s.f.Name] = slices.Clone(s.picks)
-		default:
-			out[s.f.Name] = s.text
+		if v, ok := s.k.draft(s); ok {
+			out[s.f.Name] = v
 		}
 	}
 	return out

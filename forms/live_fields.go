@@ -20,74 +20,17 @@ const (
 	listWindow = 9
 )
 
-// build makes the huh field for the slot. Validators never fail: huh lets a
-// failing validator block navigation, even going back (#655, #720), so they
-// only record that the user moved past the field. Full validation happens on
-// submit (Normalize + Missing).
+// build makes the huh field for the slot through its kind. Validators
+// never fail: huh lets a failing validator block navigation, even going
+// back (#655, #720), so they only record that the user moved past the
+// field. Full validation happens on submit (Normalize + Missing).
 func (s *slot) build() huh.Field {
-	name, label := s.f.Name, SanitizeLine(s.f.DisplayLabel())
-	ok := func() { s.confirmed() }
 	s.title, s.desc = "", "" // a new field: decorate draws both
-	switch s.f.Type {
-	case Textarea:
-		t := huh.NewText()
-		t.WithTheme(s.theme) // first: later setters draw with it
-		t.ExternalEditor(s.live.editor)
-		t.Key(name).Title(label).Lines(4).CharLimit(s.charLimit()).
-			Placeholder(SanitizeLine(s.f.Placeholder)).
-			Validate(func(string) error { ok(); return nil })
-		t.Accessor(textAccess{s})
-		s.setTitle, s.setDesc = func(v string) { t.Title(v) }, func(v string) { t.Description(v) }
-		s.field, s.resync = t, func() { t.Accessor(textAccess{s}) }
-		return t
-	case Boolean:
-		c := huh.NewConfirm()
-		c.WithTheme(s.theme)
-		c.Key(name).Title(label).Affirmative("Yes").Negative("No").
-			Validate(func(bool) error { ok(); return nil })
-		c.Accessor(boolAccess{s})
-		s.setTitle, s.setDesc = func(v string) { c.Title(v) }, func(v string) { c.Description(v) }
-		return c
-	case Select:
-		if len(s.f.Options) > longList {
-			l := newList(s)
-			s.setTitle, s.setDesc = func(v string) { l.title = v }, func(v string) { l.desc = v }
-			return l.WithTheme(s.theme)
-		}
-		sel := huh.NewSelect[string]()
-		sel.WithTheme(s.theme) // Options draws them: with huh's own theme otherwise
-		sel.Key(name).Title(label).Options(s.options()...).
-			Validate(func(string) error { ok(); return nil })
-		sel.Accessor(textAccess{s})
-		s.setTitle, s.setDesc = func(v string) { sel.Title(v) }, func(v string) { sel.Description(v) }
-		return sel
-	case Multiselect:
-		m := huh.NewMultiSelect[string]()
-		m.WithTheme(s.theme)
-		m.Key(name).Title(label).Options(s.options()...).
-			Filterable(len(s.f.Options) > longList).
-			Validate(func([]string) error { ok(); return nil })
-		if s.f.MaxItems != nil && *s.f.MaxItems > 0 {
-			m.Limit(*s.f.MaxItems)
-		}
-		if len(s.f.Options) > longList {
-			m.Height(listWindow + 2)
-		}
-		m.Accessor(picksAccess{s})
-		s.setTitle, s.setDesc = func(v string) { m.Title(v) }, func(v string) { m.Description(v) }
-		return m
-	}
-	// text, number, integer: one line.
-	in := huh.NewInput()
-	in.WithTheme(s.theme)
-	in.Key(name).Title(label).CharLimit(s.charLimit()).
-		Placeholder(s.placeholder()).
-		Validate(func(string) error { ok(); return nil })
-	in.Accessor(textAccess{s})
-	s.setTitle, s.setDesc = func(v string) { in.Title(v) }, func(v string) { in.Description(v) }
-	s.field, s.resync = in, func() { in.Accessor(textAccess{s}) }
-	return in
+	return s.k.widget(s)
 }
+
+// label is the field's label as drawn.
+func (s *slot) label() string { return SanitizeLine(s.f.DisplayLabel()) }
 
 func (s *slot) charLimit() int {
 	if s.f.MaxLength != nil && *s.f.MaxLength > 0 {
@@ -154,23 +97,14 @@ func (s *slot) decorate() {
 	}
 }
 
-// hint is the one-line guidance under a field: format, range, count, or
-// what is wrong with the number text typed so far.
+// hint is the one-line guidance under a field: what is wrong with the
+// text typed so far, else the kind's hint (format, range, count).
 func (s *slot) hint() string {
-	if p := s.numberProblem(); p != "" {
+	if p := s.problem(); p != "" {
 		return p
 	}
-	switch s.f.Type {
-	case Text, Textarea:
-		return joinNonEmpty(" · ", formatHint(s.f.Format), lengthHint(s.f))
-	case Number, Integer:
-		return rangeHint(s.f)
-	case Select:
-		if len(s.f.Options) > longList {
-			return fmt.Sprintf("%d options, / to filter", len(s.f.Options))
-		}
-	case Multiselect:
-		return countHint(s.f, len(s.picks))
+	if s.k.hint != nil {
+		return s.k.hint(s)
 	}
 	return ""
 }
@@ -199,29 +133,6 @@ func lengthHint(f Field) string {
 		return fmt.Sprintf("at most %d characters", *f.MaxLength)
 	}
 	return ""
-}
-
-func rangeHint(f Field) string {
-	kind := pick(f.Type == Integer, "whole number", "number")
-	switch {
-	case f.Min != nil && f.Max != nil:
-		return fmt.Sprintf("%s, %s–%s", kind, fmtNum(*f.Min), fmtNum(*f.Max))
-	case f.Min != nil:
-		return fmt.Sprintf("%s, at least %s", kind, fmtNum(*f.Min))
-	case f.Max != nil:
-		return fmt.Sprintf("%s, at most %s", kind, fmtNum(*f.Max))
-	}
-	return kind
-}
-
-func countHint(f Field, n int) string {
-	switch {
-	case f.MaxItems != nil:
-		return fmt.Sprintf("%d of at most %d selected", n, *f.MaxItems)
-	case f.MinItems != nil:
-		return fmt.Sprintf("%d selected, at least %d", n, *f.MinItems)
-	}
-	return fmt.Sprintf("%d selected", n)
 }
 
 // suggestionTheme draws values faint and italic so a prefill reads as a

@@ -31,7 +31,7 @@ func Review(def Definition, supplied, values Values, width int) string {
 		switch {
 		case supplied[f.Name] != nil:
 			line = label + ": " + formatValue(f, supplied[f.Name]) + " " + reviewMuted.Render("(already known)")
-		case values[f.Name] != nil && hasValue(f.Name, []Values{values}):
+		case values[f.Name] != nil && hasValueOf(f, []Values{values}):
 			line = label + ": " + formatValue(f, values[f.Name])
 		case f.Required:
 			line = label + ": " + reviewMissing.Render("(missing — required)")
@@ -54,19 +54,19 @@ func Review(def Definition, supplied, values Values, width int) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// formatValue renders one value for people: option labels, yes/no,
-// numbers without exponent noise, multi-line text indented.
+// formatValue renders one value for people: the field's kind first
+// (option labels, indented multi-line text), then what every kind shares:
+// yes/no, numbers without exponent noise, lists joined.
 func formatValue(f Field, v any) string {
+	if k := kindOf(f.Type); k != nil && k.review != nil {
+		if s, ok := k.review(f, v); ok {
+			return s
+		}
+	}
 	switch v := v.(type) {
 	case bool:
 		return pick(v, "yes", "no")
 	case string:
-		if f.Type == Select {
-			return SanitizeLine(optionLabel(f, v))
-		}
-		if f.Type == Textarea && strings.Contains(v, "\n") {
-			return "\n  " + strings.ReplaceAll(SanitizeBlock(v), "\n", "\n  ")
-		}
 		return SanitizeLine(v)
 	case float64:
 		return fmtNum(v)
@@ -79,20 +79,15 @@ func formatValue(f Field, v any) string {
 	case []any:
 		parts := make([]string, len(v))
 		for i, e := range v {
-			parts[i] = formatValue(Field{Type: Select, Options: f.Options}, e)
+			if s, ok := e.(string); ok {
+				parts[i] = SanitizeLine(optionLabel(f, s))
+			} else {
+				parts[i] = formatValue(Field{}, e)
+			}
 		}
 		return strings.Join(parts, ", ")
 	}
 	return SanitizeLine(fmt.Sprint(v))
-}
-
-func optionLabel(f Field, value string) string {
-	for _, o := range f.Options {
-		if o.Value == value {
-			return o.DisplayLabel()
-		}
-	}
-	return value
 }
 
 func wrapText(s string, width int) string {

@@ -85,61 +85,67 @@ func (p *problems) checkField(f Field, i int, at pathFunc) {
 	if !validName(f.Name) {
 		p.add(at(i, "name"), "name %q must match ^[A-Za-z][A-Za-z0-9_]{0,63}$", clip(f.Name))
 	}
-	if !slices.Contains(FieldTypes, f.Type) {
-		p.add(at(i, "type"), "unknown field type %q (known: text, textarea, number, integer, boolean, select, multiselect)", clip(string(f.Type)))
+	k := kindOf(f.Type)
+	if k == nil {
+		p.add(at(i, "type"), "unknown field type %q (known: %s)", clip(string(f.Type)), typeList())
 	}
 	p.checkString(at(i, "label"), "label", f.Label)
 	p.checkString(at(i, "description"), "description", f.Description)
 	p.checkString(at(i, "placeholder"), "placeholder", f.Placeholder)
 	p.checkString(at(i, "pattern"), "pattern", f.Pattern)
 
-	choice := f.Type == Select || f.Type == Multiselect
-	numeric := f.Type == Number || f.Type == Integer
-	textual := f.Type == Text || f.Type == Textarea
-	p.checkOptions(f, i, at, choice)
+	p.checkOptions(f, i, at, k.takes("options"))
 
-	if !numeric && (f.Min != nil || f.Max != nil) {
-		p.add(at(i, pick(f.Min != nil, "min", "max")), "min/max apply only to number and integer fields, not %s", f.Type)
-	}
+	p.takesPair(k, f, i, at, "min", "max", f.Min != nil, f.Max != nil)
 	if f.Min != nil && f.Max != nil && *f.Min > *f.Max {
 		p.add(at(i, "min"), "min %v is greater than max %v", *f.Min, *f.Max)
 	}
 	p.checkCounts(at(i, "minLength"), at(i, "maxLength"), "minLength", "maxLength", f.MinLength, f.MaxLength)
-	if !textual && (f.MinLength != nil || f.MaxLength != nil) {
-		p.add(at(i, pick(f.MinLength != nil, "minLength", "maxLength")), "minLength/maxLength apply only to text and textarea fields, not %s", f.Type)
-	}
+	p.takesPair(k, f, i, at, "minLength", "maxLength", f.MinLength != nil, f.MaxLength != nil)
 	if f.MaxLength != nil && *f.MaxLength > MaxString {
 		p.add(at(i, "maxLength"), "maxLength %d is above the string limit %d", *f.MaxLength, MaxString)
 	}
 	if f.Pattern != "" {
-		if !textual {
-			p.add(at(i, "pattern"), "pattern applies only to text and textarea fields, not %s", f.Type)
+		if !k.takes("pattern") {
+			p.add(at(i, "pattern"), "pattern applies only to %s fields, not %s", kindsTaking("pattern"), f.Type)
 		}
 		if _, err := compilePattern(f.Pattern); err != nil {
 			p.add(at(i, "pattern"), "pattern does not compile: %v", err)
 		}
 	}
 	if f.Format != "" {
-		if f.Type != Text {
-			p.add(at(i, "format"), "format applies only to text fields, not %s", f.Type)
+		if !k.takes("format") {
+			p.add(at(i, "format"), "format applies only to %s fields, not %s", kindsTaking("format"), f.Type)
 		}
 		if !slices.Contains(Formats, f.Format) {
 			p.add(at(i, "format"), "unknown format %q (known: email, uri, date, date-time)", clip(f.Format))
 		}
 	}
 	p.checkCounts(at(i, "minItems"), at(i, "maxItems"), "minItems", "maxItems", f.MinItems, f.MaxItems)
-	if f.Type != Multiselect && (f.MinItems != nil || f.MaxItems != nil) {
-		p.add(at(i, pick(f.MinItems != nil, "minItems", "maxItems")), "minItems/maxItems apply only to multiselect fields, not %s", f.Type)
-	}
+	p.takesPair(k, f, i, at, "minItems", "maxItems", f.MinItems != nil, f.MaxItems != nil)
 	if f.MinItems != nil && len(f.Options) > 0 && *f.MinItems > len(f.Options) {
 		p.add(at(i, "minItems"), "minItems %d is more than the %d options", *f.MinItems, len(f.Options))
 	}
+	if k != nil && k.check != nil {
+		k.check(p, f, i, at)
+	}
+}
+
+// takesPair reports a pair of bounds set on a kind that does not take
+// them, once for the pair, at the first one set.
+func (p *problems) takesPair(k *kind, f Field, i int, at pathFunc, lo, hi string, hasLo, hasHi bool) {
+	badLo, badHi := hasLo && !k.takes(lo), hasHi && !k.takes(hi)
+	if !badLo && !badHi {
+		return
+	}
+	attr := pick(badLo, lo, hi)
+	p.add(at(i, attr), "%s/%s apply only to %s fields, not %s", lo, hi, kindsTaking(attr), f.Type)
 }
 
 func (p *problems) checkOptions(f Field, i int, at pathFunc, choice bool) {
 	if !choice {
 		if f.Options != nil {
-			p.add(at(i, "options"), "options apply only to select and multiselect fields, not %s", f.Type)
+			p.add(at(i, "options"), "options apply only to %s fields, not %s", kindsTaking("options"), f.Type)
 		}
 		return
 	}

@@ -132,39 +132,35 @@ func (im *importer) property(name string, v any, path string) (Field, any, bool)
 	f.Label = im.str(o, "title", path)
 	f.Description = im.str(o, "description", path)
 	t := im.str(o, "type", path)
-	switch t {
-	case "string":
-		f.Type = Text
-		f.Format = im.str(o, "format", path)
-		f.Pattern = im.str(o, "pattern", path)
-		f.MinLength, f.MaxLength = im.count(o, "minLength", path), im.count(o, "maxLength", path)
-		if opts, key, ok := im.choices(o, path); ok {
-			f.Type, f.Options = Select, opts
-			im.optPath[name] = key
-		}
-	case "number", "integer":
-		f.Type = FieldType(t)
-		f.Min, f.Max = im.num(o, "minimum", path), im.num(o, "maximum", path)
-	case "boolean":
-		f.Type = Boolean
-	case "array":
-		f.Type = Multiselect
-		f.MinItems, f.MaxItems = im.count(o, "minItems", path), im.count(o, "maxItems", path)
-		f.Options = im.items(o, name, path)
-	case "":
+	k := schemaKind(t, o)
+	switch {
+	case t == "":
 		im.add(path+"/type", "a property needs a type (string, number, integer, boolean or array)")
-	default:
+	case k == nil:
 		im.add(path+"/type", "type %q is not a primitive the form can ask (string, number, integer, boolean, array of choices)", clip(t))
+	default:
+		f.Type = k.typ
+		k.fromSchema(im, o, &f, path)
 	}
-	if f.Type != Multiselect && f.Type != Select {
-		for _, k := range []string{"enum", "oneOf", "anyOf", "enumNames", "items", "minItems", "maxItems"} {
-			if _, has := o.get(k); has {
-				im.add(ptr(path, k), "%s does not apply to a %s property", k, t)
+	if !k.takes("options") {
+		for _, kw := range []string{"enum", "oneOf", "anyOf", "enumNames", "items", "minItems", "maxItems"} {
+			if _, has := o.get(kw); has {
+				im.add(ptr(path, kw), "%s does not apply to a %s property", kw, t)
 			}
 		}
 	}
 	d, hasDefault := o.get("default")
 	return f, d, hasDefault
+}
+
+// schemaKind is the kind a property of JSON Schema type t imports as.
+func schemaKind(t string, o *object) *kind {
+	for _, k := range kinds {
+		if t != "" && k.schemaType == t && k.claims(o) {
+			return k
+		}
+	}
+	return nil
 }
 
 // choices reads string enum (+enumNames) or titled oneOf/anyOf.

@@ -25,8 +25,9 @@ const (
 	Multiselect FieldType = "multiselect"
 )
 
-// FieldTypes lists every field type in a stable order.
-var FieldTypes = []FieldType{Text, Textarea, Number, Integer, Boolean, Select, Multiselect}
+// FieldTypes lists every field type in a stable order: the order of the
+// field-kind table (kinds.go), which fills it.
+var FieldTypes []FieldType
 
 // Source kinds of a declaration.
 const (

@@ -71,30 +71,17 @@ func (def Definition) FieldByName(name string) (Field, bool) { return def.field(
 func Missing(def Definition, sets ...Values) []string {
 	var out []string
 	for _, f := range def.Fields {
-		if f.Required && !hasValue(f.Name, sets) {
+		if f.Required && !hasValueOf(f, sets) {
 			out = append(out, f.Name)
 		}
 	}
 	return out
 }
 
-func hasValue(name string, sets []Values) bool {
+// hasValueOf reports that some set holds an answer for f.
+func hasValueOf(f Field, sets []Values) bool {
 	for _, s := range sets {
-		switch v := s[name].(type) {
-		case nil:
-		case string:
-			if v != "" {
-				return true
-			}
-		case []string:
-			if len(v) > 0 {
-				return true
-			}
-		case []any:
-			if len(v) > 0 {
-				return true
-			}
-		default:
+		if answered(f, s[f.Name]) {
 			return true
 		}
 	}

@@ -1,0 +1,152 @@
+package forms
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/charmbracelet/huh"
+)
+
+// multiselect is any number of the declared options, kept in option order.
+var multiselectKind = &kind{
+	typ:   Multiselect,
+	attrs: []string{"options", "minItems", "maxItems"},
+	normalize: func(p *problems, f Field, v any, path string) (any, bool) {
+		list, ok := p.picks(f, v, path)
+		if !ok || len(list) == 0 {
+			return nil, false
+		}
+		return list, true
+	},
+	schemaType: "array",
+	claims:     func(*object) bool { return true },
+	fromSchema: func(im *importer, o *object, f *Field, path string) {
+		f.MinItems, f.MaxItems = im.count(o, "minItems", path), im.count(o, "maxItems", path)
+		f.Options = im.items(o, f.Name, path)
+	},
+	toSchema: func(f Field, prop *object) {
+		prop.set("type", "array")
+		items := &object{}
+		items.set("type", "string")
+		exportChoices(f, items, "anyOf")
+		prop.set("items", items)
+		if f.MinItems != nil {
+			prop.set("minItems", *f.MinItems)
+		}
+		if f.MaxItems != nil {
+			prop.set("maxItems", *f.MaxItems)
+		}
+	},
+	widget: multiselectWidget,
+	load:   func(s *slot, v any) { s.picks = s.ordered(v) },
+	value:  func(s *slot) (any, bool) { return slices.Clone(s.picks), len(s.picks) > 0 },
+	draft:  func(s *slot) (any, bool) { return slices.Clone(s.picks), true },
+	hint:   func(s *slot) string { return countHint(s.f, len(s.picks)) },
+}
+
+func multiselectWidget(s *slot) huh.Field {
+	m := huh.NewMultiSelect[string]()
+	m.WithTheme(s.theme)
+	m.Key(s.f.Name).Title(s.label()).Options(s.options()...).
+		Filterable(len(s.f.Options) > longList).
+		Validate(func([]string) error { s.confirmed(); return nil })
+	if s.f.MaxItems != nil && *s.f.MaxItems > 0 {
+		m.Limit(*s.f.MaxItems)
+	}
+	if len(s.f.Options) > longList {
+		m.Height(listWindow + 2)
+	}
+	m.Accessor(picksAccess{s})
+	s.setTitle, s.setDesc = func(v string) { m.Title(v) }, func(v string) { m.Description(v) }
+	return m
+}
+
+// picks accepts []string or []any of strings; order follows the options.
+func (p *problems) picks(f Field, v any, path string) ([]string, bool) {
+	if n := listLen(v); n > MaxOptions {
+		p.add(path, "%d choices; a field has at most %d options", n, MaxOptions)
+		return nil, false
+	}
+	var in []string
+	switch l := v.(type) {
+	case []string:
+		in = l
+	case []any:
+		for j, e := range l {
+			s, ok := e.(string)
+			if !ok {
+				p.add(ptr(path, j), "a choice of %s must be a string, not %s", f.DisplayLabel(), typeName(e))
+				return nil, false
+			}
+			in = append(in, s)
+		}
+	default:
+		p.add(path, "%s must be an array of option values, not %s", f.DisplayLabel(), typeName(v))
+		return nil, false
+	}
+	chosen := map[string]bool{}
+	for j, s := range in {
+		switch {
+		case !f.hasOption(s):
+			p.add(ptr(path, j), "%q is not one of the options of %s", clip(s), f.DisplayLabel())
+		case chosen[s]:
+			p.add(ptr(path, j), "%q is chosen twice", clip(s))
+		}
+		chosen[s] = true
+	}
+	out := make([]string, 0, len(in))
+	for _, o := range f.Options {
+		if chosen[o.Value] {
+			out = append(out, o.Value)
+		}
+	}
+	if len(out) > 0 && f.MinItems != nil && len(out) < *f.MinItems {
+		p.add(path, "%s needs at least %d choices", f.DisplayLabel(), *f.MinItems)
+	}
+	if f.MaxItems != nil && len(out) > *f.MaxItems {
+		p.add(path, "%s allows at most %d choices", f.DisplayLabel(), *f.MaxItems)
+	}
+	return out, true
+}
+
+func listLen(v any) int {
+	switch l := v.(type) {
+	case []string:
+		return len(l)
+	case []any:
+		return len(l)
+	}
+	return 0
+}
+
+// ordered keeps known option values in option order.
+func (s *slot) ordered(v any) []string {
+	var in []string
+	switch l := v.(type) {
+	case []string:
+		in = l
+	case []any:
+		for _, e := range l {
+			if str, ok := e.(string); ok {
+				in = append(in, str)
+			}
+		}
+	}
+	out := []string{}
+	for _, o := range s.f.Options {
+		if slices.Contains(in, o.Value) {
+			out = append(out, o.Value)
+		}
+	}
+	return out
+}
+
+func countHint(f Field, n int) string {
+	switch {
+	case f.MaxItems != nil:
+		return fmt.Sprintf("%d of at most %d selected", n, *f.MaxItems)
+	case f.MinItems != nil:
+		return fmt.Sprintf("%d selected, at least %d", n, *f.MinItems)
+	}
+	return fmt.Sprintf("%d selected", n)
+}

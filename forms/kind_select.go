@@ -1,0 +1,120 @@
+package forms
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/huh"
+)
+
+// select is one of the declared options. A long list is drawn by list
+// (live_list.go) instead of huh's Select.
+var selectKind = &kind{
+	typ:   Select,
+	attrs: []string{"options"},
+	normalize: func(p *problems, f Field, v any, path string) (any, bool) {
+		s, isStr := v.(string)
+		if !isStr {
+			p.add(path, "%s must be a string, not %s", f.DisplayLabel(), typeName(v))
+			return nil, false
+		}
+		if s == "" {
+			return nil, false
+		}
+		p.checkText(f, s, path, false)
+		if !f.hasOption(s) {
+			p.add(path, "%q is not one of the options of %s", clip(s), f.DisplayLabel())
+		}
+		return s, true
+	},
+	schemaType: "string",
+	claims:     hasChoices,
+	fromSchema: func(im *importer, o *object, f *Field, path string) {
+		// The string keywords are read too, so that one a select cannot
+		// take is reported rather than ignored.
+		importString(im, o, f, path)
+		opts, key, _ := im.choices(o, path)
+		f.Options = opts
+		im.optPath[f.Name] = key
+	},
+	toSchema: func(f Field, prop *object) {
+		prop.set("type", "string")
+		exportChoices(f, prop, "oneOf")
+	},
+	widget: selectWidget,
+	load: func(s *slot, v any) {
+		s.text, _ = v.(string)
+		s.has = s.text != "" && s.f.hasOption(s.text)
+	},
+	value: func(s *slot) (any, bool) { return s.text, s.has && s.text != "" },
+	draft: textDraft,
+	hint: func(s *slot) string {
+		if len(s.f.Options) > longList {
+			return fmt.Sprintf("%d options, / to filter", len(s.f.Options))
+		}
+		return ""
+	},
+	review: func(f Field, v any) (string, bool) {
+		s, ok := v.(string)
+		return SanitizeLine(optionLabel(f, s)), ok
+	},
+	chooses: true,
+}
+
+func selectWidget(s *slot) huh.Field {
+	if len(s.f.Options) > longList {
+		l := newList(s)
+		s.setTitle, s.setDesc = func(v string) { l.title = v }, func(v string) { l.desc = v }
+		return l.WithTheme(s.theme)
+	}
+	sel := huh.NewSelect[string]()
+	sel.WithTheme(s.theme) // Options draws them: with huh's own theme otherwise
+	sel.Key(s.f.Name).Title(s.label()).Options(s.options()...).
+		Validate(func(string) error { s.confirmed(); return nil })
+	sel.Accessor(textAccess{s})
+	s.setTitle, s.setDesc = func(v string) { sel.Title(v) }, func(v string) { sel.Description(v) }
+	return sel
+}
+
+func (f Field) hasOption(v string) bool {
+	for _, o := range f.Options {
+		if o.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+func optionLabel(f Field, value string) string {
+	for _, o := range f.Options {
+		if o.Value == value {
+			return o.DisplayLabel()
+		}
+	}
+	return value
+}
+
+// exportChoices writes options as a plain enum, or, when any option has a
+// label of its own, as titled choices under the keyword titled (a select's
+// oneOf, a multi-select's items anyOf).
+func exportChoices(f Field, prop *object, titled string) {
+	labelled := false
+	for _, o := range f.Options {
+		labelled = labelled || o.Label != ""
+	}
+	if !labelled {
+		values := make([]any, len(f.Options))
+		for i, o := range f.Options {
+			values[i] = o.Value
+		}
+		prop.set("enum", values)
+		return
+	}
+	choices := make([]any, len(f.Options))
+	for i, o := range f.Options {
+		c := &object{}
+		c.set("const", o.Value)
+		c.set("title", o.DisplayLabel())
+		choices[i] = c
+	}
+	prop.set(titled, choices)
+}
