@@ -59,14 +59,14 @@ func openScreen(b *testing.B, svc *chat.Service, active string) *model {
 	}
 	m.Update(snap)
 	if active != "" {
-		m.active = active
+		m.pane.active = active
 	}
 	r, ok := m.activeRequest()
 	if !ok {
 		b.Fatal("no pending request in the newest chat")
 	}
 	m.Update(loadDraft(svc, r.ID, r.Revision)())
-	if m.live == nil {
+	if m.pane.live == nil {
 		b.Fatal("the form was not installed")
 	}
 	return m

@@ -80,7 +80,7 @@ func TestConfirmationFollowsItsQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	load(m, sent.ChatID)
-	m.active = opened.RequestID
+	m.pane.active = opened.RequestID
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlX})
 	if m.mode != modeConfirmCancel {
 		t.Fatalf("mode %v", m.mode)
@@ -123,14 +123,14 @@ func TestSameSizeKeepsTheForm(t *testing.T) {
 	m, svc := openModel(t)
 	sent := ask(t, svc, "Plan a trip")
 	load(m, sent.ChatID)
-	before := m.live
+	before := m.pane.live
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	if m.live != before {
+	if m.pane.live != before {
 		t.Fatal("the same size rebuilt the form")
 	}
 	form := before.Form()
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
-	if m.live.Form() == form {
+	if m.pane.live.Form() == form {
 		t.Fatal("a real resize kept the old form")
 	}
 }
@@ -145,7 +145,7 @@ func TestAcceptedProposalWinsOverKeptDraft(t *testing.T) {
 	load(m, sent.ChatID)
 	m.setFocus(focusForm)
 	m.Update(tea.KeyMsg{Type: tea.KeyDown}) // the cursor on staging
-	if cmd := m.saveDraftNow(); cmd != nil {
+	if cmd := m.pane.saveNow(); cmd != nil {
 		cmd()
 	}
 	r, _ := m.activeRequest()
@@ -156,10 +156,10 @@ func TestAcceptedProposalWinsOverKeptDraft(t *testing.T) {
 	load(m, sent.ChatID)
 	m.Update(decide(svc, res.ProposalID, true, map[string]any{"environment": "staging"})())
 	load(m, sent.ChatID)
-	if m.live == nil {
+	if m.pane.live == nil {
 		t.Fatal("no form after accepting")
 	}
-	if got := m.live.Values()["environment"]; got != "production" {
+	if got := m.pane.live.Values()["environment"]; got != "production" {
 		t.Fatalf("environment = %v, want the accepted production", got)
 	}
 }
@@ -217,32 +217,32 @@ func TestBackToTheFormLandsOnTheField(t *testing.T) {
 	sent := ask(t, svc, "Plan a trip")
 	load(m, sent.ChatID)
 	m.setFocus(focusForm)
-	m.live.Edit("transport")
+	m.pane.live.Edit("transport")
 	m.Update(tea.WindowSizeMsg{Width: 90, Height: 28})
-	if f := m.live.Focused(); f != "transport" || !strings.Contains(m.View(), "(2/2)") {
+	if f := m.pane.live.Focused(); f != "transport" || !strings.Contains(m.View(), "(2/2)") {
 		t.Fatalf("after a resize the focus is on %q:\n%s", f, m.View())
 	}
 	m.openMode(modeReview)
-	m.problems = []forms.Problem{{Path: "/values/start", Message: "Start date: required"}}
+	m.pane.problems = []forms.Problem{{Path: "/values/start", Message: "Start date: required"}}
 	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
-	if f := m.live.Focused(); m.mode != modeNormal || f != "start" {
+	if f := m.pane.live.Focused(); m.mode != modeNormal || f != "start" {
 		t.Fatalf("back from the review: mode %v, focus on %q", m.mode, f)
 	}
 	m.openMode(modeReview)
-	m.problems = nil
+	m.pane.problems = nil
 	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
-	if f := m.live.Focused(); f != "start" {
+	if f := m.pane.live.Focused(); f != "start" {
 		t.Fatalf("back from a review missing the start date: focus on %q", f)
 	}
-	m.live.Edit("start")
+	m.pane.live.Edit("start")
 	m.updateForm(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2026-05-01")})
-	m.live.Edit("travelers")
+	m.pane.live.Edit("travelers")
 	m.updateForm(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
-	m.live.Edit("transport")
+	m.pane.live.Edit("transport")
 	m.updateForm(tea.KeyMsg{Type: tea.KeyDown})
 	m.openMode(modeReview)
 	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
-	if f := m.live.Focused(); f != "notes" {
+	if f := m.pane.live.Focused(); f != "notes" {
 		t.Fatalf("back from a complete review: focus on %q, want the last field", f)
 	}
 }
@@ -258,9 +258,9 @@ func TestResizeBehindTheReviewReachesTheForm(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 70, Height: 16})
 	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
 	r, _ := m.activeRequest()
-	fresh := buildLive(r, m.live.Draft(), m.formWidth(), m.formHeight())
-	fresh.Edit(m.live.Focused())
-	got, want := m.live.Form().View(), fresh.Form().View()
+	fresh := buildLive(r, m.pane.live.Draft(), m.formWidth(), m.formHeight())
+	fresh.Edit(m.pane.live.Focused())
+	got, want := m.pane.live.Form().View(), fresh.Form().View()
 	if lipgloss.Height(got) != lipgloss.Height(want) || lipgloss.Width(got) != lipgloss.Width(want) {
 		t.Fatalf("the form came back %dx%d, one built at this size is %dx%d:\n%s",
 			lipgloss.Width(got), lipgloss.Height(got), lipgloss.Width(want), lipgloss.Height(want), got)
@@ -330,7 +330,7 @@ func TestDoubleEnterAtTheReviewSendsOnce(t *testing.T) {
 	sent := ask(t, svc, "Check deployment")
 	load(m, sent.ChatID)
 	m.setFocus(focusForm)
-	m.live.Edit("environment")
+	m.pane.live.Edit("environment")
 	m.updateForm(tea.KeyMsg{Type: tea.KeyDown})
 	m.openMode(modeReview)
 	first := m.onReviewKey(tea.KeyMsg{Type: tea.KeyEnter})
@@ -363,17 +363,17 @@ func TestProposalOnTheOtherQuestionIsShown(t *testing.T) {
 	}
 	say("and plan a trip")
 	load(m, sent.ChatID)
-	if len(m.pending) != 2 {
-		t.Fatalf("%d questions open, want 2", len(m.pending))
+	if len(m.pane.pending) != 2 {
+		t.Fatalf("%d questions open, want 2", len(m.pane.pending))
 	}
-	deploy, trip := m.pending[0], m.pending[1]
-	m.active = trip.ID // the trip question on screen
-	m.live, m.liveKey = nil, ""
+	deploy, trip := m.pane.pending[0], m.pane.pending[1]
+	m.pane.active = trip.ID // the trip question on screen
+	m.pane.live, m.pane.liveKey = nil, ""
 	load(m, sent.ChatID)
 	say("use staging") // an option of the other question
 	load(m, sent.ChatID)
-	if m.active != deploy.ID || m.mode != modeProposal || !strings.Contains(m.View(), "Environment: (empty) → staging") {
-		t.Fatalf("active %s (deploy %s), mode %v:\n%s", m.active, deploy.ID, m.mode, m.View())
+	if m.pane.active != deploy.ID || m.mode != modeProposal || !strings.Contains(m.View(), "Environment: (empty) → staging") {
+		t.Fatalf("active %s (deploy %s), mode %v:\n%s", m.pane.active, deploy.ID, m.mode, m.View())
 	}
 }
 
@@ -385,8 +385,8 @@ func TestDeletingTheOpenChatClearsItsStatus(t *testing.T) {
 	load(m, sent.ChatID)
 	m.setStatus("This chat is archived and read-only; start a new chat with ctrl+o, n.", true)
 	m.openMode(modeChats)
-	m.chats, _ = svc.Chats(context.Background(), 10)
-	m.chatSel = 0
+	m.chats.chats, _ = svc.Chats(context.Background(), 10)
+	m.chats.sel = 0
 	m.onChatsKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
 	cmd := m.onChatsKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
 	if cmd == nil || m.status != "" || m.chatID != "" {

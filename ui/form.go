@@ -1,7 +1,7 @@
 package ui
 
-// The active question's form: installing it from its draft, forwarding
-// messages to it, and saving what the user typed.
+// The form pane: the questions waiting above the composer, the one shown,
+// its live form and the drafts typed into it.
 
 import (
 	"cmp"
@@ -14,146 +14,205 @@ import (
 	"followup/forms"
 )
 
-// ensureLive installs the form of the active request, loading its draft.
-func (m *model) ensureLive() tea.Cmd {
-	r, ok := m.activeRequest()
-	if !ok || m.archived() {
-		m.dropLive()
+// formPane owns the open questions of the chat on screen and the form of
+// the one shown. The form's field values live in the heap (forms.Live), so
+// the pane is used through a pointer and never copied. Focus belongs to
+// the root: methods that install or drop a form say so in their results.
+type formPane struct {
+	svc *chat.Service
+	// width and maxHeight are the size forms are built at.
+	width, maxHeight int
+
+	pending      []chat.RequestView
+	active       string // request shown in the pane
+	live         *forms.Live
+	liveKey      string     // request id and revision the live form was built for
+	built        *builtForm // a form the last load built, until installed or dropped
+	loadingKey   string
+	drafts       map[string]draftLoadedMsg // drafts that came with the last snapshot
+	localDrafts  map[string]forms.Values   // drafts this screen left or saved, newer than any snapshot's
+	savedDraft   string                    // JSON of the last saved draft, to skip saving no change
+	pendingDraft string                    // JSON of the draft an autosave is scheduled for
+	draftSeq     int
+	problems     []forms.Problem // what the last check of the reply found wrong
+}
+
+// formOutcome is what a message did to the form, for the root to act on.
+type formOutcome int
+
+const (
+	formEditing   formOutcome = iota
+	formCompleted             // the last field was passed: time for the review
+	formAborted               // huh gave up on the form; it was rebuilt
+)
+
+func (p *formPane) activeRequest() (chat.RequestView, bool) {
+	for _, r := range p.pending {
+		if r.ID == p.active {
+			return r, true
+		}
+	}
+	return chat.RequestView{}, false
+}
+
+// activeKey names the shown question's revision ("" when none).
+func (p *formPane) activeKey() string {
+	if r, ok := p.activeRequest(); ok {
+		return liveKey(r)
+	}
+	return ""
+}
+
+// resize sets the size forms are built at; a form on screen is reflowed
+// when the size really changed (huh asks for the size whenever a form
+// starts).
+func (p *formPane) resize(width, maxHeight int) tea.Cmd {
+	if width == p.width && maxHeight == p.maxHeight {
 		return nil
+	}
+	p.width, p.maxHeight = width, maxHeight
+	if p.live == nil {
+		return nil
+	}
+	return p.live.Resize(width, maxHeight)
+}
+
+// ensure installs the form of the active request, loading its draft; it
+// reports whether a form was installed now.
+func (p *formPane) ensure() (tea.Cmd, bool) {
+	r, ok := p.activeRequest()
+	if !ok {
+		p.drop()
+		return nil, false
 	}
 	k := liveKey(r)
-	if k == m.liveKey {
-		m.built = nil // a load built it again: the one on screen stays
-		return nil
+	if k == p.liveKey {
+		p.built = nil // a load built it again: the one on screen stays
+		return nil, false
 	}
-	if k == m.loadingKey {
-		return nil
+	if k == p.loadingKey {
+		return nil, false
 	}
-	m.loadingKey = k
-	if d, ok := m.localDrafts[k]; ok {
-		return m.onDraftLoaded(draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d, found: true})
+	p.loadingKey = k
+	if d, ok := p.localDrafts[k]; ok {
+		return p.onDraftLoaded(draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d, found: true})
 	}
-	if d, ok := m.drafts[k]; ok {
-		delete(m.drafts, k) // a draft read once; later installs read it fresh
-		return m.onDraftLoaded(d)
+	if d, ok := p.drafts[k]; ok {
+		delete(p.drafts, k) // a draft read once; later installs read it fresh
+		return p.onDraftLoaded(d)
 	}
-	return loadDraft(m.svc, r.ID, r.Revision)
+	return loadDraft(p.svc, r.ID, r.Revision), false
 }
 
-func (m *model) onDraftLoaded(d draftLoadedMsg) tea.Cmd {
-	r, ok := m.activeRequest()
+// onDraftLoaded installs the active request's form from its draft; it
+// reports whether a form was installed.
+func (p *formPane) onDraftLoaded(d draftLoadedMsg) (tea.Cmd, bool) {
+	r, ok := p.activeRequest()
 	if !ok || r.ID != d.requestID || r.Revision != d.revision {
-		return nil
+		return nil, false
 	}
 	draft := draftFor(r, d.draft, d.found)
-	if b := m.built; b != nil && b.key == liveKey(r) && b.width == m.formWidth() && b.height == m.formHeight() &&
+	if b := p.built; b != nil && b.key == liveKey(r) && b.width == p.width && b.height == p.maxHeight &&
 		valuesKey(b.draft) == valuesKey(draft) {
-		m.setLive(r, b.live) // built by the load, off this goroutine
+		p.set(r, b.live) // built by the load, off this goroutine
 	} else {
-		m.installLive(r, draft)
+		p.install(r, draft)
 	}
-	m.built = nil
-	m.savedDraft = valuesKey(m.live.Draft()) // this is what the store holds
-	m.pendingDraft = m.savedDraft
-	return m.live.Form().Init()
+	p.built = nil
+	p.savedDraft = valuesKey(p.live.Draft()) // this is what the store holds
+	p.pendingDraft = p.savedDraft
+	return p.live.Form().Init(), true
 }
 
-func (m *model) installLive(r chat.RequestView, draft forms.Values) {
-	m.setLive(r, buildLive(r, draft, m.formWidth(), m.formHeight()))
+func (p *formPane) install(r chat.RequestView, draft forms.Values) {
+	p.set(r, buildLive(r, draft, p.width, p.maxHeight))
 }
 
-// setLive puts a form built for r on screen.
-func (m *model) setLive(r chat.RequestView, l *forms.Live) {
-	m.live = l
-	m.liveKey = liveKey(r)
-	m.loadingKey = ""
-	if m.focusOnInstall {
-		m.focusOnInstall = false
-		m.setFocus(focusForm)
-	}
-	m.layout()
+// set puts a form built for r on screen.
+func (p *formPane) set(r chat.RequestView, l *forms.Live) {
+	p.live, p.liveKey, p.loadingKey = l, liveKey(r), ""
 }
 
-// archived reports whether the open chat is read-only.
-func (m *model) archived() bool { return m.chat != nil && m.chat.State == "archived" }
+// drop takes the form off screen (its draft stays saved).
+func (p *formPane) drop() { p.live, p.liveKey, p.loadingKey = nil, "", "" }
 
-func (m *model) dropLive() {
-	m.live, m.liveKey, m.loadingKey = nil, "", ""
-	if m.focus == focusForm {
-		m.setFocus(focusComposer)
-	}
-	if m.mode == modeReview || m.mode == modeProposal || m.mode == modeConfirmCancel {
-		m.closeMode()
-	}
-}
-
-// updateForm forwards a message to the active form only (huh #278) and
+// update forwards a message to the active form only (huh #278) and
 // schedules an autosave when the draft changed.
-func (m *model) updateForm(msg tea.Msg) tea.Cmd {
-	cmd := m.live.Update(msg)
-	cmds := []tea.Cmd{cmd}
+func (p *formPane) update(msg tea.Msg) (tea.Cmd, formOutcome) {
+	cmds := []tea.Cmd{p.live.Update(msg)}
 	// Debounce on changes only: cursor blinks also pass through here and
 	// must not keep pushing the save back.
-	if k := valuesKey(m.live.Draft()); k != m.savedDraft && k != m.pendingDraft {
-		m.pendingDraft = k
-		m.draftSeq++
-		cmds = append(cmds, autosaveAfter(m.draftSeq))
+	if k := valuesKey(p.live.Draft()); k != p.savedDraft && k != p.pendingDraft {
+		p.pendingDraft = k
+		p.draftSeq++
+		cmds = append(cmds, autosaveAfter(p.draftSeq))
 	}
-	if len(m.problems) > 0 {
-		m.problems = m.replyProblems() // the list shrinks as the user fixes it
+	if len(p.problems) > 0 {
+		p.problems = p.replyProblems() // the list shrinks as the user fixes it
 	}
-	switch m.live.Form().State {
+	switch p.live.Form().State {
 	case huh.StateCompleted:
-		m.problems = m.replyProblems()
-		m.openMode(modeReview)
-		cmds = append(cmds, m.saveDraftNow())
+		p.problems = p.replyProblems()
+		return tea.Batch(append(cmds, p.saveNow())...), formCompleted
 	case huh.StateAborted:
-		m.rebuildLive()
-		m.setFocus(focusComposer)
+		p.rebuild()
+		return tea.Batch(cmds...), formAborted
 	}
-	m.layout()
-	return tea.Batch(cmds...)
+	return tea.Batch(cmds...), formEditing
 }
 
-// keepDraft remembers the active form's draft on this screen, so coming
-// back to the question shows it even before the save lands.
-func (m *model) keepDraft() {
-	if m.live == nil || m.liveKey == "" {
+// keep remembers the active form's draft on this screen, so coming back
+// to the question shows it even before the save lands.
+func (p *formPane) keep() {
+	if p.live == nil || p.liveKey == "" {
 		return
 	}
-	if m.localDrafts == nil {
-		m.localDrafts = map[string]forms.Values{}
+	if p.localDrafts == nil {
+		p.localDrafts = map[string]forms.Values{}
 	}
-	m.localDrafts[m.liveKey] = m.live.Draft()
+	p.localDrafts[p.liveKey] = p.live.Draft()
 }
 
-// saveDraftNow saves the active form's draft off the UI goroutine.
-func (m *model) saveDraftNow() tea.Cmd {
-	if m.live == nil {
+// forget drops what this screen kept of a revision's draft: the store
+// holds a newer one.
+func (p *formPane) forget(key string) { delete(p.localDrafts, key) }
+
+// saveNow saves the active form's draft off the UI goroutine.
+func (p *formPane) saveNow() tea.Cmd {
+	if p.live == nil {
 		return nil
 	}
-	r, ok := m.activeRequest()
+	r, ok := p.activeRequest()
 	if !ok {
 		return nil
 	}
-	d := m.live.Draft()
+	d := p.live.Draft()
 	k := valuesKey(d)
-	if k == m.savedDraft {
+	if k == p.savedDraft {
 		return nil
 	}
-	m.savedDraft = k
-	m.keepDraft()
-	return saveDraft(m.svc, chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: d, Edited: m.live.Edited()})
+	p.savedDraft = k
+	p.keep()
+	return saveDraft(p.svc, chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: d, Edited: p.live.Edited()})
+}
+
+// autosave saves the draft if no edit came after the one that scheduled
+// the save.
+func (p *formPane) autosave(seq int) tea.Cmd {
+	if seq != p.draftSeq {
+		return nil
+	}
+	return p.saveNow()
 }
 
 // replyProblems is everything wrong with the form's values, found before
 // sending: number text that does not parse, and the host's own check.
-func (m *model) replyProblems() []forms.Problem {
-	r, ok := m.activeRequest()
-	if !ok || m.live == nil {
+func (p *formPane) replyProblems() []forms.Problem {
+	r, ok := p.activeRequest()
+	if !ok || p.live == nil {
 		return nil
 	}
-	ps := append(m.live.Problems(), m.svc.CheckReply(r, mergeValues(r.Partial, m.live.Values()))...)
+	ps := append(p.live.Problems(), p.svc.CheckReply(r, mergeValues(r.Partial, p.live.Values()))...)
 	// In the order the form asks.
 	order := map[string]int{}
 	for i, f := range r.Fields {
@@ -163,23 +222,107 @@ func (m *model) replyProblems() []forms.Problem {
 	return ps
 }
 
-// rebuildLive builds the form again from its current draft (after huh
+// rebuild builds the form again from its current draft (after huh
 // aborted it).
-func (m *model) rebuildLive() {
-	r, ok := m.activeRequest()
-	if !ok || m.live == nil {
+func (p *formPane) rebuild() {
+	r, ok := p.activeRequest()
+	if !ok || p.live == nil {
 		return
 	}
 	// The rebuilt form shows the same draft; whether it is saved yet is
 	// unchanged, so a scheduled autosave still happens.
-	m.installLive(r, m.live.Draft())
+	p.install(r, p.live.Draft())
 }
 
-// editLive shows the form again, its page built afresh (a finished huh
-// form ignores input, #319), on the field that needs the user.
-func (m *model) editLive() tea.Cmd {
-	if m.live == nil {
+// edit shows the form again, its page built afresh (a finished huh form
+// ignores input, #319), on the field that needs the user.
+func (p *formPane) edit() tea.Cmd {
+	if p.live == nil {
 		return nil
 	}
-	return m.live.Edit(m.fieldToFix())
+	return p.live.Edit(p.fieldToFix())
+}
+
+// fieldToFix is where going back to the form lands: the first field the
+// last check found wrong, else the first required one still empty, else
+// "" (where the submit left off).
+func (p *formPane) fieldToFix() string {
+	if len(p.problems) > 0 {
+		return trimValuesPath(p.problems[0].Path)
+	}
+	if r, ok := p.activeRequest(); ok {
+		if missing := forms.Missing(r.Definition, r.Supplied, mergeValues(r.Partial, p.live.Values())); len(missing) > 0 {
+			return missing[0]
+		}
+	}
+	return ""
+}
+
+// step shows the next (or previous) open question, keeping the draft of
+// the one left; it reports whether the question shown changed.
+func (p *formPane) step(next bool) (tea.Cmd, bool) {
+	if len(p.pending) < 2 {
+		return nil, false
+	}
+	save := p.saveNow()
+	p.keep()
+	i := 0
+	for j, r := range p.pending {
+		if r.ID == p.active {
+			i = j
+		}
+	}
+	if next {
+		i = (i + 1) % len(p.pending)
+	} else {
+		i = (i + len(p.pending) - 1) % len(p.pending)
+	}
+	p.active = p.pending[i].ID
+	p.drop()
+	return save, true
+}
+
+// adopt takes the open questions of a fresh snapshot: the question shown
+// stays while it is open, else the newest is shown; a waiting proposal on
+// another question turns the pane to that one (unless still, a dialog
+// holds the screen). It reports whether a question appeared and returns
+// the save of a draft left.
+func (p *formPane) adopt(s snapshotMsg, still bool) (tea.Cmd, bool) {
+	p.drafts, p.built = s.drafts, s.built
+	seen := map[string]bool{}
+	for _, r := range p.pending {
+		seen[r.ID] = true
+	}
+	p.pending = s.pending
+	appeared := false
+	for _, r := range p.pending {
+		if !seen[r.ID] {
+			appeared = true
+		}
+	}
+	if _, ok := p.activeRequest(); !ok {
+		p.active = ""
+		if len(p.pending) > 0 {
+			p.active = p.pending[len(p.pending)-1].ID
+		}
+	}
+	var save tea.Cmd
+	if r, ok := p.activeRequest(); ok && len(r.Proposals) == 0 && !still {
+		// A proposal waits on another question: show that one.
+		for _, q := range p.pending {
+			if len(q.Proposals) > 0 {
+				save = p.saveNow()
+				p.keep()
+				p.active = q.ID
+				break
+			}
+		}
+	}
+	return save, appeared
+}
+
+// clear forgets the chat's questions (the chat was left or deleted).
+func (p *formPane) clear() {
+	p.pending = nil
+	p.drop()
 }

@@ -6,7 +6,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
-	"followup/forms"
 )
 
 // onKey routes a key: global keys first, then the open dialog, then the
@@ -14,7 +13,7 @@ import (
 func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	if m.matches(msg, k.Quit) {
-		return m, tea.Sequence(m.saveDraftNow(), tea.Quit)
+		return m, tea.Sequence(m.pane.saveNow(), tea.Quit)
 	}
 	switch m.mode {
 	case modeHelp:
@@ -60,8 +59,8 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case m.matches(msg, k.Chats):
 		m.openMode(modeChats)
-		m.confirmDel, m.chats = "", nil
-		return m, tea.Batch(m.saveDraftNow(), listChats(m.svc))
+		m.chats = chatList{}
+		return m, tea.Batch(m.pane.saveNow(), listChats(m.svc))
 	case m.matches(msg, k.ScrollUp):
 		m.vp.HalfPageUp()
 		m.follow = false
@@ -80,13 +79,13 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case m.matches(msg, k.Resend):
 		return m, m.resumeOrphans()
 	}
-	if m.live != nil {
+	if m.pane.live != nil {
 		switch {
 		case m.matches(msg, k.Focus):
 			m.wantFocus = false
 			if m.focus == focusForm {
 				m.setFocus(focusComposer)
-				return m, m.saveDraftNow()
+				return m, m.pane.saveNow()
 			}
 			m.setFocus(focusForm)
 			return m, nil
@@ -97,10 +96,10 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	if m.focus == focusForm && m.live != nil {
+	if m.focus == focusForm && m.pane.live != nil {
 		if m.matches(msg, k.LeaveForm) {
 			m.setFocus(focusComposer)
-			return m, m.saveDraftNow()
+			return m, m.pane.saveNow()
 		}
 		return m, m.updateForm(msg)
 	}
@@ -123,11 +122,11 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if chatID == "" {
 			// Messages typed while the new chat is being made go to it, in
 			// order, once it has an id.
-			if m.creating {
-				m.queued = append(m.queued, text)
+			if m.start.creating {
+				m.start.queued = append(m.start.queued, text)
 				return m, nil
 			}
-			m.creating = true
+			m.start.creating = true
 		}
 		return m, sendMessage(m.svc, chatID, text)
 	}
@@ -137,49 +136,35 @@ func (m *model) onKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m *model) switchRequest(next bool) tea.Cmd {
-	if len(m.pending) < 2 {
+	save, ok := m.pane.step(next)
+	if !ok {
 		return nil
 	}
-	save := m.saveDraftNow()
-	m.keepDraft()
-	i := 0
-	for j, r := range m.pending {
-		if r.ID == m.active {
-			i = j
-		}
-	}
-	if next {
-		i = (i + 1) % len(m.pending)
-	} else {
-		i = (i + len(m.pending) - 1) % len(m.pending)
-	}
-	m.active = m.pending[i].ID
-	m.live, m.liveKey = nil, ""
-	if len(m.pending[i].Proposals) > 0 && m.mode == modeNormal {
+	if r, _ := m.activeRequest(); len(r.Proposals) > 0 && m.mode == modeNormal {
 		m.openMode(modeProposal)
 	}
-	return tea.Batch(save, m.ensureLive())
+	return tea.Batch(save, m.ensureForm())
 }
 
 func (m *model) onReviewKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case m.matches(msg, m.keys.Back):
 		m.closeMode()
-		return m.editLive()
+		return m.pane.edit()
 	case m.matches(msg, m.keys.Confirm):
 		r, ok := m.activeRequest()
-		if !ok || m.live == nil {
+		if !ok || m.pane.live == nil {
 			m.closeMode()
 			return nil
 		}
-		if m.problems = m.replyProblems(); len(m.problems) > 0 {
+		if m.pane.problems = m.pane.replyProblems(); len(m.pane.problems) > 0 {
 			return nil // the review lists them; esc goes back to fix them
 		}
 		if m.submitting {
 			return nil // a second enter while the first is on its way
 		}
 		m.submitting = true
-		return submitAnswer(m.svc, r, m.live.Values())
+		return submitAnswer(m.svc, r, m.pane.live.Values())
 	}
 	return nil
 }
@@ -219,8 +204,8 @@ func (m *model) onProposalKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	p := r.Proposals[len(r.Proposals)-1]
 	var draft map[string]any
-	if m.live != nil {
-		draft = m.live.Draft()
+	if m.pane.live != nil {
+		draft = m.pane.live.Draft()
 	}
 	switch {
 	case m.matches(msg, m.keys.Accept):
@@ -233,13 +218,14 @@ func (m *model) onProposalKey(msg tea.KeyMsg) tea.Cmd {
 
 func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
+	l := &m.chats
 	switch {
 	case m.matches(msg, k.ChatClose):
 		m.closeMode()
 	case m.matches(msg, k.ChatUp):
-		m.chatSel = max(0, m.chatSel-1)
+		l.move(-1)
 	case m.matches(msg, k.ChatDown):
-		m.chatSel = max(0, min(len(m.chats)-1, m.chatSel+1))
+		l.move(1)
 	case m.matches(msg, k.ChatNew):
 		m.switchChat("")
 		m.chat, m.messages, m.run = nil, nil, nil
@@ -248,30 +234,28 @@ func (m *model) onChatsKey(msg tea.KeyMsg) tea.Cmd {
 		m.refreshTranscript()
 		m.layout()
 	case m.matches(msg, k.Send):
-		if m.chatSel >= 0 && m.chatSel < len(m.chats) {
-			m.switchChat(m.chats[m.chatSel].ID)
+		if c, ok := l.selected(); ok {
+			m.switchChat(c.ID)
 			return m.load(m.chatID)
 		}
 	case m.matches(msg, k.ChatArchive):
-		if m.chatSel >= 0 && m.chatSel < len(m.chats) {
-			return lifecycleCmd(m.svc, m.chats[m.chatSel].ID, false)
+		if c, ok := l.selected(); ok {
+			return lifecycleCmd(m.svc, c.ID, false)
 		}
 	case m.matches(msg, k.ChatDelete):
-		if m.chatSel >= 0 && m.chatSel < len(m.chats) {
-			id := m.chats[m.chatSel].ID
-			if m.confirmDel != id {
-				m.confirmDel = id
+		if c, ok := l.selected(); ok {
+			if !l.armDelete(c.ID) {
 				return nil
 			}
-			m.confirmDel = ""
-			if id == m.chatID {
-				m.newChat, m.chatID, m.chat, m.messages, m.pending, m.run = true, "", nil, nil, nil, nil
+			if c.ID == m.chatID {
+				m.newChat, m.chatID, m.chat, m.messages, m.run = true, "", nil, nil, nil
 				m.setStatus("", false) // it spoke of the chat now gone
 				m.tr.changed()
-				m.dropLive()
+				m.pane.clear()
+				m.dropForm()
 				m.refreshTranscript()
 			}
-			return lifecycleCmd(m.svc, id, true)
+			return lifecycleCmd(m.svc, c.ID, true)
 		}
 	}
 	return nil
@@ -302,23 +286,9 @@ func (m *model) switchChat(chatID string) {
 	m.unsent[m.chatID] = m.composer.Value()
 	m.closeMode()
 	m.newChat, m.chatID, m.follow = chatID == "", chatID, true
-	m.pending, m.streaming, m.thinking = nil, "", false
+	m.streaming, m.thinking = "", false
 	m.setStatus("", false)
-	m.dropLive()
+	m.pane.clear()
+	m.dropForm()
 	m.composer.SetValue(m.unsent[chatID])
-}
-
-// fieldToFix is where going back from the review lands: the first field
-// it found wrong, else the first required one still empty, else "" (where
-// the submit left off).
-func (m *model) fieldToFix() string {
-	if len(m.problems) > 0 {
-		return strings.TrimPrefix(m.problems[0].Path, "/values/")
-	}
-	if r, ok := m.activeRequest(); ok {
-		if missing := forms.Missing(r.Definition, r.Supplied, mergeValues(r.Partial, m.live.Values())); len(missing) > 0 {
-			return missing[0]
-		}
-	}
-	return ""
 }

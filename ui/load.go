@@ -29,7 +29,7 @@ type prep struct {
 
 // prep describes the screen as it is now, for the next load.
 func (m *model) prep() prep {
-	p := prep{active: m.active, installed: m.liveKey}
+	p := prep{active: m.pane.active, installed: m.pane.liveKey}
 	if m.sized { // the size is the terminal's, not a default
 		p.formWidth, p.formHeight, p.width, p.height = m.formWidth(), m.formHeight(), m.width, m.height
 	}

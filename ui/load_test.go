@@ -31,7 +31,7 @@ func TestLoadPreparesTheFrame(t *testing.T) {
 		t.Fatalf("%d entries drawn for %d messages", len(snap.entries), len(snap.messages))
 	}
 	m.Update(snap)
-	if m.live != snap.built.live {
+	if m.pane.live != snap.built.live {
 		t.Fatal("the screen built the form again instead of installing the load's")
 	}
 	for id, e := range snap.entries {
@@ -45,7 +45,7 @@ func TestLoadPreparesTheFrame(t *testing.T) {
 	plain := newModel(svc)
 	plain.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	plain.Update(loadChat(svc, "", prep{})())
-	if plain.live == nil {
+	if plain.pane.live == nil {
 		t.Fatal("no form without preparation")
 	}
 	if want := plain.View(); got != want {
@@ -53,7 +53,7 @@ func TestLoadPreparesTheFrame(t *testing.T) {
 	}
 
 	// A reload with the form on screen builds nothing and draws nothing.
-	again := loadChat(svc, m.chatID, prep{active: m.active, installed: m.liveKey, formWidth: m.formWidth(), formHeight: m.formHeight()})().(snapshotMsg)
+	again := loadChat(svc, m.chatID, prep{active: m.pane.active, installed: m.pane.liveKey, formWidth: m.formWidth(), formHeight: m.formHeight()})().(snapshotMsg)
 	if again.built != nil || again.entries != nil {
 		t.Fatal("a reload prepared what the screen already shows")
 	}
@@ -68,7 +68,7 @@ func TestPreparedFormIsDroppedWhenStale(t *testing.T) {
 		name   string
 		change func(m *model, r string, rev int)
 	}{
-		{"resized", func(m *model, _ string, _ int) { m.width -= 7 }},
+		{"resized", func(m *model, _ string, _ int) { m.Update(tea.WindowSizeMsg{Width: m.width - 7, Height: m.height}) }},
 		{"draft saved", func(m *model, id string, rev int) {
 			if err := m.svc.SaveDraft(ctx, chat.Draft{RequestID: id, Revision: rev, Values: forms.Values{"environment": "staging"}, Edited: true}); err != nil {
 				t.Fatal(err)
@@ -91,11 +91,11 @@ func TestPreparedFormIsDroppedWhenStale(t *testing.T) {
 				snap.drafts[liveKey(r)] = draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.Values, found: ok}
 			}
 			m.Update(snap)
-			if m.live == nil || m.live == snap.built.live {
+			if m.pane.live == nil || m.pane.live == snap.built.live {
 				t.Fatal("a stale prepared form was installed")
 			}
-			if tc.name == "draft saved" && !strings.Contains(valuesKey(m.live.Draft()), "staging") {
-				t.Fatalf("the form does not show the saved draft: %s", valuesKey(m.live.Draft()))
+			if tc.name == "draft saved" && !strings.Contains(valuesKey(m.pane.live.Draft()), "staging") {
+				t.Fatalf("the form does not show the saved draft: %s", valuesKey(m.pane.live.Draft()))
 			}
 		})
 	}
@@ -224,7 +224,7 @@ func TestOlderLoadDoesNotOverwriteNewer(t *testing.T) {
 	sent := ask(t, svc, "Check deployment")
 	m.Update(m.load(sent.ChatID)())
 	older := m.load(sent.ChatID)() // read while the question waits
-	r := m.pending[0]
+	r := m.pane.pending[0]
 	if _, err := svc.Answer(ctx, chat.AnswerInput{RequestID: r.ID, Digest: r.Digest, Values: map[string]any{"environment": "staging"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -232,8 +232,8 @@ func TestOlderLoadDoesNotOverwriteNewer(t *testing.T) {
 	newer := m.load(sent.ChatID)()
 	m.Update(newer)
 	m.Update(older)
-	if m.run == nil || m.run.State != "succeeded" || len(m.pending) != 0 {
-		t.Fatalf("the older snapshot came back: run %+v, %d pending", m.run, len(m.pending))
+	if m.run == nil || m.run.State != "succeeded" || len(m.pane.pending) != 0 {
+		t.Fatalf("the older snapshot came back: run %+v, %d pending", m.run, len(m.pane.pending))
 	}
 }
 

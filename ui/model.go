@@ -10,14 +10,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
-	"followup/forms"
-)
-
-type focusArea int
-
-const (
-	focusComposer focusArea = iota
-	focusForm
 )
 
 type mode int
@@ -36,53 +28,38 @@ const (
 // meant for the composer cannot answer a question that just appeared.
 const dialogGrace = 400 * time.Millisecond
 
-// model is the root: it owns routing, focus and layout.
+// model is the root: it owns routing, focus and layout. Its children are
+// concrete structs: the form pane, the chat list, the start-up state.
 type model struct {
 	svc *chat.Service // nil until Run has opened it
 	// dbPath and provider are known before the database opens.
 	dbPath, provider string
-	// early holds keys typed before the database opened.
-	early []tea.KeyMsg
-	// creating: a message is making a new chat; queued are the messages
-	// typed meanwhile, sent to that chat once it has an id.
-	creating bool
-	queued   []string
-	// submitting: the review's answer is on its way.
-	submitting bool
-	openErr    error // the database could not be opened: Run reports it
-	keys       keyMap
-	help       help.Model
+	start            startup
+	keys             keyMap
+	help             help.Model
 
 	width, height int
 	sized         bool // width and height are the terminal's
 
+	// The chat on screen.
 	chatID   string
 	newChat  bool
 	chat     *chat.ChatView
 	messages []chat.Message
 	requests map[string]chat.RequestView
-	pending  []chat.RequestView
 	run      *chat.RunView
 	orphans  []chat.RunView
 	loaded   bool
-	// preloaded: the first chat load was started before the program, by Run.
-	preloaded bool
 	// Loads run side by side and may finish out of order: a snapshot read
 	// before the one on screen is dropped.
 	loadSeq, shownSeq int
 	// elsewhere counts the questions waiting in other chats.
 	elsewhere int
 
-	active       string // request shown in the form pane
-	live         *forms.Live
-	liveKey      string     // request id and revision the live form was built for
-	built        *builtForm // a form the last load built, until installed or dropped
-	loadingKey   string
-	drafts       map[string]draftLoadedMsg // drafts that came with the last snapshot
-	localDrafts  map[string]forms.Values   // drafts this screen left or saved, newer than any snapshot's
-	savedDraft   string                    // JSON of the last saved draft, to skip saving no change
-	pendingDraft string                    // JSON of the draft an autosave is scheduled for
-	draftSeq     int
+	pane  formPane
+	chats chatList
+	// submitting: the review's answer is on its way.
+	submitting bool
 
 	focus          focusArea
 	focusOnInstall bool // focus the next form installed
@@ -110,11 +87,6 @@ type model struct {
 
 	status    string
 	statusErr bool
-	problems  []forms.Problem
-
-	chats      []chat.ChatView
-	chatSel    int
-	confirmDel string
 }
 
 func newModel(svc *chat.Service) *model {
@@ -126,6 +98,7 @@ func newModel(svc *chat.Service) *model {
 // setService gives the screen its open database.
 func (m *model) setService(svc *chat.Service) {
 	m.svc, m.dbPath, m.provider = svc, svc.Path(), svc.ProviderName()
+	m.pane.svc = svc
 }
 
 // newScreen is the screen before its database is open.
@@ -144,16 +117,18 @@ func newScreen() *model {
 	ta.KeyMap.InsertNewline = defaultKeys().Newline
 	ta.Focus()
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
-	return &model{
+	m := &model{
 		keys: defaultKeys(), help: help.New(), composer: ta, spin: sp,
 		vp: viewport.New(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
 		width: 80, height: 24, follow: true,
 	}
+	m.pane.resize(m.formWidth(), m.formHeight())
+	return m
 }
 
 // Init implements tea.Model.
 func (m *model) Init() tea.Cmd {
-	if m.preloaded {
+	if m.start.preloaded {
 		return tea.Batch(textarea.Blink, m.spin.Tick) // Run reads the chat
 	}
 	return tea.Batch(textarea.Blink, m.load(""), m.spin.Tick)
@@ -163,14 +138,7 @@ func (m *model) setStatus(s string, isErr bool) {
 	m.status, m.statusErr = s, isErr
 }
 
-func (m *model) activeRequest() (chat.RequestView, bool) {
-	for _, r := range m.pending {
-		if r.ID == m.active {
-			return r, true
-		}
-	}
-	return chat.RequestView{}, false
-}
+func (m *model) activeRequest() (chat.RequestView, bool) { return m.pane.activeRequest() }
 
 // openMode opens a mode; a dialog about a question remembers which one, so
 // a question that changes underneath cannot receive its answer.
@@ -178,20 +146,12 @@ func (m *model) openMode(md mode) {
 	m.mode, m.modeSince = md, time.Now()
 	m.target = ""
 	if md == modeReview || md == modeConfirmCancel || md == modeProposal {
-		m.target = m.liveKeyOfActive()
+		m.target = m.pane.activeKey()
 	}
 }
 
 // closeMode returns to the normal screen.
 func (m *model) closeMode() { m.mode, m.target = modeNormal, "" }
-
-// liveKeyOfActive names the active question's revision ("" when none).
-func (m *model) liveKeyOfActive() string {
-	if r, ok := m.activeRequest(); ok {
-		return liveKey(r)
-	}
-	return ""
-}
 
 // inGrace reports whether a just-opened dialog still ignores keys.
 func (m *model) inGrace() bool { return time.Since(m.modeSince) < dialogGrace }

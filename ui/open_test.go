@@ -55,7 +55,7 @@ func TestDueQuestionsCloseOnOpen(t *testing.T) {
 		t.Fatalf("the chat on screen shows its due question as %q (%d pending)", snap.requests[shown].State, len(snap.pending))
 	}
 	m.Update(snap)
-	if m.live != nil || !strings.Contains(m.View(), "expired") {
+	if m.pane.live != nil || !strings.Contains(m.View(), "expired") {
 		t.Fatalf("a due question drawn as open:\n%s", m.View())
 	}
 	countElsewhere(svc, m.chatID)()

@@ -57,7 +57,7 @@ func Run(ctx context.Context, o chat.Options, opts ...tea.ProgramOption) error {
 		err = nil
 	}
 	if err == nil {
-		err = root.openErr
+		err = root.start.openErr
 	}
 	return err
 }
@@ -75,9 +75,10 @@ func newProgram(ctx context.Context, o chat.Options, opts []tea.ProgramOption) (
 	// Bubble Tea then reports as no change.
 	if w, h, err := term.GetSize(os.Stdout.Fd()); err == nil && w > 0 && h > 0 {
 		root.width, root.height, root.sized = w, h, true
+		root.pane.resize(root.formWidth(), root.formHeight())
 		root.layout()
 	}
-	root.preloaded = true
+	root.start.preloaded = true
 	var m tea.Model = root
 	if os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1" {
 		m = firstFrame{model: root, at: os.Getenv("FOLLOWUP_FIRST_FRAME_AT"), logged: new(bool)}
@@ -132,7 +133,7 @@ type firstFrame struct {
 	logged *bool
 }
 
-func (f firstFrame) complete() bool { return f.loaded && (len(f.pending) == 0 || f.live != nil) }
+func (f firstFrame) complete() bool { return f.loaded && (len(f.pane.pending) == 0 || f.pane.live != nil) }
 
 // Update implements tea.Model.
 func (f firstFrame) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

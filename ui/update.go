@@ -34,32 +34,32 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		changed := msg.Width != m.width || msg.Height != m.height
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
 		m.layout()
-		if changed && m.live != nil {
-			// Also behind a dialog or the review: the form comes back at
-			// the size of the screen it comes back to.
-			return m.live.Resize(m.formWidth(), m.formHeight())
+		if !changed {
+			return nil
 		}
-		return nil
+		// Also behind a dialog or the review: the form comes back at the
+		// size of the screen it comes back to.
+		return m.pane.resize(m.formWidth(), m.formHeight())
 	case serviceMsg:
 		m.setService(msg.svc)
 		cmds := []tea.Cmd{m.update(msg.first)}
 		// What was typed while the database opened, in order, to the chat
 		// now on screen.
-		early := m.early
-		m.early = nil
+		early := m.start.early
+		m.start.early = nil
 		for _, k := range early {
 			cmds = append(cmds, m.update(k))
 		}
 		return tea.Batch(cmds...)
 	case openFailedMsg:
-		m.openErr = msg.err
+		m.start.openErr = msg.err
 		return tea.Quit
 	case tea.KeyMsg:
 		if m.svc == nil {
 			if msg.Type == tea.KeyCtrlC {
 				return tea.Quit
 			}
-			m.early = append(m.early, msg)
+			m.start.early = append(m.start.early, msg)
 			return nil
 		}
 		m.lastKey = time.Now()
@@ -84,8 +84,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case sentMsg:
 		var queued []string
 		if msg.newChat {
-			queued = m.queued
-			m.creating, m.queued = false, nil
+			queued = m.start.release()
 		}
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
@@ -119,7 +118,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			return m.load(m.chatID)
 		}
 		m.setStatus("Question cancelled — the agent was told and goes on without it.", false)
-		m.dropLive()
+		m.dropForm()
 		m.driving = true
 		return tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.receipt.RunID))
 	case stoppedMsg:
@@ -127,7 +126,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus(errText(msg.err), true)
 		} else {
 			m.setStatus("Task stopped. Its open questions expired; the conversation stays.", false)
-			m.dropLive()
+			m.dropForm()
 		}
 		return m.load(m.chatID)
 	case decidedMsg:
@@ -138,11 +137,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.focusOnInstall = true // the user was just answering about this form
 			// The store now holds the accepted draft; what this screen kept
 			// from before is older.
-			delete(m.localDrafts, m.liveKey)
+			m.pane.forget(m.pane.liveKey)
 		} else {
 			m.setStatus("Kept your values.", false)
 		}
-		m.dropLive()
+		m.dropForm()
 		m.closeMode()
 		return m.load(m.chatID)
 	case olderMsg:
@@ -156,17 +155,18 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case draftLoadedMsg:
-		return m.onDraftLoaded(msg)
+		cmd, installed := m.pane.onDraftLoaded(msg)
+		if installed {
+			m.formInstalled()
+		}
+		return cmd
 	case draftSavedMsg:
 		if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeTargetClosed && chat.CodeOf(msg.err) != chat.CodeStaleTarget {
 			m.setStatus("draft not saved: "+errText(msg.err), true)
 		}
 		return nil
 	case autosaveMsg:
-		if msg.seq == m.draftSeq {
-			return m.saveDraftNow()
-		}
-		return nil
+		return m.pane.autosave(msg.seq)
 	case focusTickMsg:
 		return m.onFocusTick()
 	case chatsMsg:
@@ -174,18 +174,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus(errText(msg.err), true)
 			return nil
 		}
-		first := m.chats == nil
-		m.chats = msg.chats
-		if first {
-			for i, c := range m.chats {
-				if c.ID == m.chatID {
-					m.chatSel = i // start on the open chat
-				}
-			}
-		}
-		if m.chatSel >= len(m.chats) {
-			m.chatSel = max(0, len(m.chats)-1)
-		}
+		m.chats.adopt(msg.chats, m.chatID)
 		return nil
 	case errMsg:
 		m.setStatus(errText(msg.err), true)
@@ -195,7 +184,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	m.spin, cmd = m.spin.Update(msg)
 	cmds = append(cmds, cmd)
-	if m.live != nil && m.mode == modeNormal {
+	if m.pane.live != nil && m.mode == modeNormal {
 		cmds = append(cmds, m.updateForm(msg))
 	} else {
 		m.composer, cmd = m.composer.Update(msg)
@@ -247,44 +236,15 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	if s.chatID == "" {
 		m.orphans = s.orphans // with a chat open, they come with the count of questions elsewhere
 	}
-	m.drafts, m.built = s.drafts, s.built
 	m.tr.adopt(s.entries)
 	m.tr.changed()
-	seen := map[string]bool{}
-	for _, r := range m.pending {
-		seen[r.ID] = true
-	}
-	m.pending = s.pending
-	appeared := false
-	for _, r := range m.pending {
-		if !seen[r.ID] {
-			appeared = true
-		}
-	}
-	if _, ok := m.activeRequest(); !ok {
-		m.active = ""
-		if len(m.pending) > 0 {
-			m.active = m.pending[len(m.pending)-1].ID
-		}
-	}
-	var save tea.Cmd
-	if r, ok := m.activeRequest(); ok && len(r.Proposals) == 0 && m.mode == modeNormal {
-		// A proposal waits on another question: show that one.
-		for _, p := range m.pending {
-			if len(p.Proposals) > 0 {
-				save = m.saveDraftNow()
-				m.keepDraft()
-				m.active = p.ID
-				break
-			}
-		}
-	}
-	if m.target != "" && m.liveKeyOfActive() != m.target {
+	save, appeared := m.pane.adopt(s, m.mode != modeNormal)
+	if m.target != "" && m.pane.activeKey() != m.target {
 		m.mode, m.target = modeNormal, ""
 		m.setStatus("That question changed or closed meanwhile; nothing was sent.", true)
 	}
 	m.refreshTranscript()
-	cmds := []tea.Cmd{save, m.ensureLive(), countElsewhere(m.svc, m.chatID)}
+	cmds := []tea.Cmd{save, m.ensureForm(), countElsewhere(m.svc, m.chatID)}
 	if appeared && m.focus == focusComposer && m.mode == modeNormal {
 		m.wantFocus = true
 		cmds = append(cmds, focusTick())
@@ -329,53 +289,30 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 	if a.err != nil {
 		e := chat.AsError(a.err)
 		if ps, ok := e.Details["problems"].([]forms.Problem); ok {
-			m.problems = ps
+			m.pane.problems = ps
 			m.setStatus("The answer was not sent: fix the fields listed above the composer.", true)
 		} else {
 			m.setStatus(errText(a.err), true)
 		}
 		if e.Code == chat.CodeTargetClosed || e.Code == chat.CodeStaleTarget {
 			m.closeMode()
-			m.dropLive()
+			m.dropForm()
 		} else {
 			m.closeMode()
 		}
-		return tea.Batch(m.load(m.chatID), m.editLive())
+		return tea.Batch(m.load(m.chatID), m.pane.edit())
 	}
 	m.closeMode()
-	m.problems = nil
+	m.pane.problems = nil
 	if a.receipt.ApplyState == chat.Partial {
 		r, _ := m.activeRequest()
 		m.setStatus("Saved as a partial answer; still missing: "+labelsOf(r, a.receipt.Missing), false)
-		return tea.Batch(m.load(m.chatID), m.editLive())
+		return tea.Batch(m.load(m.chatID), m.pane.edit())
 	}
 	m.setStatus("Answer sent.", false)
-	m.dropLive()
+	m.dropForm()
 	m.driving = true
 	return tea.Batch(m.load(m.chatID), driveRun(m.svc, a.receipt.RunID))
-}
-
-func (m *model) onFocusTick() tea.Cmd {
-	if !m.wantFocus {
-		return nil
-	}
-	if m.live == nil || time.Since(m.lastKey) < focusPause {
-		return focusTick()
-	}
-	m.wantFocus = false
-	if m.focus == focusComposer && m.mode == modeNormal {
-		m.setFocus(focusForm)
-	}
-	return nil
-}
-
-func (m *model) setFocus(f focusArea) {
-	m.focus = f
-	if f == focusComposer {
-		m.composer.Focus()
-	} else {
-		m.composer.Blur()
-	}
 }
 
 func (m *model) matches(msg tea.KeyMsg, b key.Binding) bool { return key.Matches(msg, b) }

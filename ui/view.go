@@ -24,11 +24,11 @@ func (m *model) formHeight() int { return max(6, m.height/2-4) }
 // paneView is the area above the composer: tab row plus the active form,
 // or the review, or a dialog.
 func (m *model) paneView() string {
-	if len(m.pending) == 0 && m.mode != modeConfirmStop {
+	if len(m.pane.pending) == 0 && m.mode != modeConfirmStop {
 		return ""
 	}
 	var parts []string
-	if len(m.pending) > 1 {
+	if len(m.pane.pending) > 1 {
 		parts = append(parts, m.tabRow())
 	}
 	r, ok := m.activeRequest()
@@ -50,9 +50,9 @@ func (m *model) paneView() string {
 			stBold.Render("y") + " cancel question · " + stBold.Render("n") + " keep it")
 	case m.mode == modeProposal && len(r.Proposals) > 0:
 		body = stDialog.Width(m.width - 4).Render(m.proposalView(r))
-	case m.mode == modeReview && m.live != nil:
+	case m.mode == modeReview && m.pane.live != nil:
 		body = m.reviewView(r)
-	case m.live == nil:
+	case m.pane.live == nil:
 		body = stPaneDim.Width(m.width - 4).Render(stDim.Render("loading form…"))
 	default:
 		// The form draws the title; the pane adds why it is asked.
@@ -66,20 +66,20 @@ func (m *model) paneView() string {
 			style = stPane
 			hint = stDim.Render("tab next field · enter continue · esc leave (draft kept) · ctrl+x cancel question")
 		}
-		if len(m.problems) > 0 {
+		if len(m.pane.problems) > 0 {
 			hint = m.problemList() + "\n" + hint
 		}
-		body = style.Width(m.width - 4).Render(head + "\n" + m.live.Form().View() + "\n" + hint)
+		body = style.Width(m.width - 4).Render(head + "\n" + m.pane.live.Form().View() + "\n" + hint)
 	}
 	parts = append(parts, body)
 	return lipgloss.JoinVertical(lipgloss.Left, parts...)
 }
 
 func (m *model) tabRow() string {
-	tabs := make([]string, 0, len(m.pending))
-	for i, r := range m.pending {
+	tabs := make([]string, 0, len(m.pane.pending))
+	for i, r := range m.pane.pending {
 		label := fmt.Sprintf("%d %s", i+1, truncate(forms.SanitizeLine(r.Title), 24))
-		if r.ID == m.active {
+		if r.ID == m.pane.active {
 			tabs = append(tabs, stTabActive.Render(label))
 		} else {
 			tabs = append(tabs, stTab.Render(label))
@@ -92,15 +92,15 @@ func (m *model) reviewView(r chat.RequestView) string {
 	var b strings.Builder
 	b.WriteString(stBold.Render("Review before sending") + "\n\n")
 	// Show what was typed, even number text that does not parse.
-	shown := mergeValues(r.Partial, m.live.Values())
-	raw := m.live.RawText()
-	for _, p := range m.live.Problems() {
-		if name := strings.TrimPrefix(p.Path, "/values/"); raw[name] != "" {
+	shown := mergeValues(r.Partial, m.pane.live.Values())
+	raw := m.pane.live.RawText()
+	for _, p := range m.pane.live.Problems() {
+		if name := trimValuesPath(p.Path); raw[name] != "" {
 			shown[name] = raw[name]
 		}
 	}
 	b.WriteString(forms.Review(r.Definition, r.Supplied, shown, m.width-8))
-	if len(m.problems) > 0 {
+	if len(m.pane.problems) > 0 {
 		b.WriteString("\n" + m.problemList() + "\n\n" + stBold.Render("esc") + " back to editing to fix them")
 	} else {
 		b.WriteString("\n\n" + stBold.Render("enter") + " send answer · " + stBold.Render("esc") + " back to editing")
@@ -110,12 +110,15 @@ func (m *model) reviewView(r chat.RequestView) string {
 
 // problemList names every problem of the reply, one a line.
 func (m *model) problemList() string {
-	lines := make([]string, len(m.problems))
-	for i, p := range m.problems {
+	lines := make([]string, len(m.pane.problems))
+	for i, p := range m.pane.problems {
 		lines[i] = stError.Render("✗ " + forms.SanitizeLine(p.Message))
 	}
 	return strings.Join(lines, "\n")
 }
+
+// trimValuesPath is the field name a problem's path points at.
+func trimValuesPath(path string) string { return strings.TrimPrefix(path, "/values/") }
 
 func mergeValues(sets ...forms.Values) forms.Values {
 	out := forms.Values{}
@@ -131,8 +134,8 @@ func mergeValues(sets ...forms.Values) forms.Values {
 func (m *model) proposalView(r chat.RequestView) string {
 	p := r.Proposals[len(r.Proposals)-1]
 	mine := forms.Values{}
-	if m.live != nil {
-		mine = m.live.Values()
+	if m.pane.live != nil {
+		mine = m.pane.live.Values()
 	}
 	var b strings.Builder
 	b.WriteString(stBold.Render("The agent proposes a change to “"+forms.SanitizeLine(r.Title)+"”") + "\n\n")
@@ -319,9 +322,9 @@ func (m *model) draw() string {
 func (m *model) chatsView() string {
 	var b strings.Builder
 	b.WriteString(stBold.Render(" Chats") + stDim.Render("  enter open · n new · a archive · d delete (twice) · esc close") + "\n\n")
-	for i, c := range m.chats {
+	for i, c := range m.chats.chats {
 		cursor := "  "
-		if i == m.chatSel {
+		if i == m.chats.sel {
 			cursor = "› "
 		}
 		state := ""
@@ -336,12 +339,12 @@ func (m *model) chatsView() string {
 		}
 		when := time.UnixMilli(c.UpdatedAt).Local().Format("Jan 2 15:04")
 		line := cursor + stDim.Render(when) + "  " + truncate(forms.SanitizeLine(c.Title), max(10, m.width-50)) + state
-		if c.ID == m.confirmDel {
+		if c.ID == m.chats.confirmDel {
 			line += stError.Render("  press d again to delete everything in this chat")
 		}
 		b.WriteString(line + "\n")
 	}
-	if len(m.chats) == 0 {
+	if len(m.chats.chats) == 0 {
 		b.WriteString(stDim.Render("  no chats yet — n starts one") + "\n")
 	}
 	return b.String()

@@ -1,0 +1,91 @@
+package ui
+
+import (
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The root's side of the form pane: which area has the focus, and what
+// installing, dropping or finishing a form does to it.
+
+type focusArea int
+
+const (
+	focusComposer focusArea = iota
+	focusForm
+)
+
+func (m *model) setFocus(f focusArea) {
+	m.focus = f
+	if f == focusComposer {
+		m.composer.Focus()
+	} else {
+		m.composer.Blur()
+	}
+}
+
+// ensureForm installs the active question's form (none in an archived
+// chat, whose questions are read-only).
+func (m *model) ensureForm() tea.Cmd {
+	if _, ok := m.activeRequest(); !ok || m.archived() {
+		m.dropForm()
+		return nil
+	}
+	cmd, installed := m.pane.ensure()
+	if installed {
+		m.formInstalled()
+	}
+	return cmd
+}
+
+// formInstalled follows a form put on screen.
+func (m *model) formInstalled() {
+	if m.focusOnInstall {
+		m.focusOnInstall = false
+		m.setFocus(focusForm)
+	}
+	m.layout()
+}
+
+// dropForm takes the form off screen: the focus goes back to the
+// composer and the dialogs about the question close.
+func (m *model) dropForm() {
+	m.pane.drop()
+	if m.focus == focusForm {
+		m.setFocus(focusComposer)
+	}
+	if m.mode == modeReview || m.mode == modeProposal || m.mode == modeConfirmCancel {
+		m.closeMode()
+	}
+}
+
+// updateForm forwards a message to the form and follows what it did.
+func (m *model) updateForm(msg tea.Msg) tea.Cmd {
+	cmd, out := m.pane.update(msg)
+	switch out {
+	case formCompleted:
+		m.openMode(modeReview)
+	case formAborted:
+		m.setFocus(focusComposer)
+	}
+	m.layout()
+	return cmd
+}
+
+func (m *model) onFocusTick() tea.Cmd {
+	if !m.wantFocus {
+		return nil
+	}
+	if m.pane.live == nil || time.Since(m.lastKey) < focusPause {
+		return focusTick()
+	}
+	m.wantFocus = false
+	if m.focus == focusComposer && m.mode == modeNormal {
+		m.setFocus(focusForm)
+	}
+	return nil
+}
+
+// archived reports whether the open chat is read-only.
+func (m *model) archived() bool { return m.chat != nil && m.chat.State == "archived" }

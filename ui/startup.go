@@ -1,0 +1,25 @@
+package ui
+
+import tea "github.com/charmbracelet/bubbletea"
+
+// startup is what the screen holds while it starts and while a first
+// message makes a new chat.
+type startup struct {
+	// early holds keys typed before the database opened.
+	early []tea.KeyMsg
+	// preloaded: the first chat load was started before the program, by Run.
+	preloaded bool
+	// openErr: the database could not be opened; Run reports it.
+	openErr error
+	// creating: a message is making a new chat; queued are the messages
+	// typed meanwhile, sent to that chat once it has an id.
+	creating bool
+	queued   []string
+}
+
+// release takes the messages queued for the new chat once it was made.
+func (s *startup) release() []string {
+	q := s.queued
+	s.creating, s.queued = false, nil
+	return q
+}
