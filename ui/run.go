@@ -133,7 +133,9 @@ type firstFrame struct {
 	logged *bool
 }
 
-func (f firstFrame) complete() bool { return f.loaded && (len(f.pane.pending) == 0 || f.pane.live != nil) }
+func (f firstFrame) complete() bool {
+	return f.loaded && (len(f.pane.pending) == 0 || f.pane.live != nil)
+}
 
 // Update implements tea.Model.
 func (f firstFrame) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
