@@ -14,6 +14,7 @@ var textKind = &kind{
 	typ:        Text,
 	attrs:      []string{"minLength", "maxLength", "pattern", "format"},
 	normalize:  normalizeText(false),
+	answered:   answeredText,
 	schemaType: "string",
 	claims:     func(o *object) bool { return !hasChoices(o) },
 	fromSchema: importString,
@@ -30,6 +31,7 @@ var textareaKind = &kind{
 	typ:       Textarea,
 	attrs:     []string{"minLength", "maxLength", "pattern"},
 	normalize: normalizeText(true),
+	answered:  answeredText,
 	// An elicitation schema has no multi-line string: a textarea is
 	// exported as a string and imports back as text.
 	toSchema: exportString,
@@ -49,12 +51,32 @@ func normalizeText(multiline bool) func(p *problems, f Field, v any, path string
 			p.add(path, "%s must be a string, not %s", f.DisplayLabel(), typeName(v))
 			return nil, false
 		}
-		if s == "" {
-			return nil, false
+		if blank(s) {
+			return nil, false // no answer, like an empty string
 		}
 		p.checkText(f, s, path, multiline)
 		return s, true
 	}
+}
+
+// blank reports text that says nothing: empty, or only spaces, line
+// breaks and invisible format characters. It is no answer (DESIGN §15:
+// a required text field of only spaces is missing).
+func blank(s string) bool {
+	for _, r := range s {
+		if !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// answeredText: blank text is no answer.
+func answeredText(v any) bool {
+	if s, ok := v.(string); ok {
+		return !blank(s)
+	}
+	return answeredValue(v)
 }
 
 // checkText applies the rules every string value shares: UTF-8, no
@@ -178,7 +200,7 @@ func widgetText(s string, multiline bool) string {
 	return b.String()
 }
 
-func textValue(s *slot) (any, bool) { return s.text, s.text != "" }
+func textValue(s *slot) (any, bool) { return s.text, !blank(s.text) }
 
 // textDraft keeps the text as typed, an empty one included, so a cleared
 // prefill stays cleared.

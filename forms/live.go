@@ -1,6 +1,8 @@
 package forms
 
 import (
+	"slices"
+	"strings"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -137,6 +139,48 @@ func (l *Live) Problems() []Problem {
 		}
 	}
 	return p
+}
+
+// SetProblems draws each problem of a refused or reviewed reply beside its
+// field: a problem whose path is "/values/<name>" (or below it, e.g.
+// "/values/interests/1") goes under the field <name> until the user edits
+// that field or SetProblems is called again (nil clears them all). It
+// returns the problems that name no asked field (a supplied field, the
+// whole reply), for the screen to show elsewhere. Call it before Edit when
+// coming back from the review, so the page drawn carries them.
+func (l *Live) SetProblems(ps []Problem) []Problem {
+	bySlot := map[*slot][]string{}
+	var rest []Problem
+	for _, p := range ps {
+		if s := l.slotAt(p.Path); s != nil {
+			bySlot[s] = append(bySlot[s], p.Message)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	for _, s := range l.slots {
+		if told := bySlot[s]; !slices.Equal(told, s.told) {
+			s.told = told
+			s.decorate()
+		}
+	}
+	return rest
+}
+
+// slotAt is the asked field a "/values/<name>…" JSON Pointer names.
+func (l *Live) slotAt(path string) *slot {
+	rest, ok := strings.CutPrefix(path, "/values/")
+	if !ok {
+		return nil
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
+	for _, s := range l.slots {
+		if s.f.Name == name {
+			return s
+		}
+	}
+	return nil
 }
 
 // RawText returns the raw text of every text-like field (text, textarea,

@@ -97,17 +97,25 @@ func (s *slot) decorate() {
 	}
 }
 
-// hint is the one-line guidance under a field: what is wrong with the
-// text typed so far, else the kind's hint (format, range, count).
+// hint is the guidance under a field: its problems, one a line, marked
+// so they read as problems without colour; else the kind's hint (format,
+// range, count).
 func (s *slot) hint() string {
-	if p := s.problem(); p != "" {
-		return p
+	if ps := s.problems(); len(ps) > 0 {
+		lines := make([]string, len(ps))
+		for i, p := range ps {
+			lines[i] = problemMark + SanitizeLine(p)
+		}
+		return strings.Join(lines, "\n")
 	}
 	if s.k.hint != nil {
 		return s.k.hint(s)
 	}
 	return ""
 }
+
+// problemMark starts a problem drawn under its field.
+const problemMark = "✗ "
 
 func formatHint(format string) string {
 	switch format {

@@ -23,6 +23,9 @@ type slot struct {
 	suggested bool // drawn from prefill and not yet edited or confirmed
 	touched   bool // edited or confirmed since drawn (or loaded from a draft)
 
+	flagged string   // the field's own problem, found when the user left it
+	told    []string // problems the screen set (SetProblems), until an edit
+
 	drawn struct {
 		text      string
 		on, has   bool
@@ -73,12 +76,46 @@ func (s *slot) load(v any, fromDraft bool) {
 // value is the typed current value, if any.
 func (s *slot) value() (any, bool) { return s.k.value(s) }
 
-// problem says what is wrong with the text typed so far ("" if fine).
+// problem says what is wrong with the text typed so far that no value can
+// be read from ("" if fine): shown at once, as the user types.
 func (s *slot) problem() string {
 	if s.k.problem == nil {
 		return ""
 	}
 	return s.k.problem(s)
+}
+
+// check is the field's own problem: unreadable text, else what its kind's
+// answer rules say of the value shown ("" if fine; no value is not a
+// problem here: the review names what is missing).
+func (s *slot) check() string {
+	if msg := s.problem(); msg != "" {
+		return msg
+	}
+	v, ok := s.k.value(s)
+	if !ok {
+		return ""
+	}
+	var p problems
+	s.k.normalize(&p, s.f, v, "")
+	if len(p) > 0 {
+		return p[0].Message
+	}
+	return ""
+}
+
+// problems are what is drawn under the field, one a line: text that
+// cannot be read at once; the field's own problem once the user has left
+// it (re-checked on each edit after that, so a fix clears it at once);
+// else what the screen said of it.
+func (s *slot) problems() []string {
+	if msg := s.problem(); msg != "" {
+		return []string{msg}
+	}
+	if s.flagged != "" {
+		return []string{s.flagged}
+	}
+	return s.told
 }
 
 func (s *slot) snapshot() {
@@ -96,18 +133,27 @@ func (s *slot) changed() bool {
 func (s *slot) edited() {
 	s.touched = true
 	s.suggested = false
+	s.told = nil
+	if s.flagged != "" {
+		s.flagged = s.check()
+	}
 	s.decorate()
 }
 
 // confirmed runs when huh validates the field, which it does when the user
 // moves past it (enter, tab, shift+tab): the shown value becomes the user's.
+//
+// Leaving a field checks it: its problem shows beside it, and leaving is
+// never blocked (huh #655, #720).
 func (s *slot) confirmed() {
 	if s.k.chooses {
 		s.has = true
 	}
-	if !s.touched || s.suggested {
+	flagged := s.check()
+	if !s.touched || s.suggested || flagged != s.flagged {
 		s.touched = true
 		s.suggested = false
+		s.flagged = flagged
 		s.decorate()
 	}
 }
