@@ -1,0 +1,189 @@
+package mcpserve
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestCheckAddr(t *testing.T) {
+	for _, c := range []struct{ in, want, err string }{
+		{"127.0.0.1:7390", "127.0.0.1:7390", ""},
+		{"127.0.0.1:0", "127.0.0.1:0", ""},
+		{"127.1.2.3:80", "127.1.2.3:80", ""},
+		{"[::1]:7390", "[::1]:7390", ""},
+		{"localhost:7390", "127.0.0.1:7390", ""},
+		{"0.0.0.0:7390", "", "loopback only"},
+		{"[::]:7390", "", "loopback only"},
+		{":7390", "", "loopback only"},
+		{"example.com:7390", "", "loopback only"},
+		{"192.168.1.10:7390", "", "loopback only"},
+		{"127.0.0.1", "", "HOST:PORT"},
+		{"7390", "", "HOST:PORT"},
+		{"127.0.0.1:http", "", "port must be a number"},
+		{"127.0.0.1:70000", "", "port must be a number"},
+	} {
+		got, err := CheckAddr(c.in)
+		if c.err == "" && (err != nil || got != c.want) {
+			t.Errorf("CheckAddr(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+		if c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("CheckAddr(%q) error %v, want one saying %q", c.in, err, c.err)
+		}
+	}
+}
+
+// serveHTTP runs ServeHTTP on a free loopback port until the test ends.
+func serveHTTP(t *testing.T, o HTTPOptions) (*fakeInbox, string) {
+	t.Helper()
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inbox := newFakeInbox()
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- ServeHTTP(ctx, inbox, o, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-served:
+			if err != nil {
+				t.Errorf("ServeHTTP: %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Error("ServeHTTP did not return after its context ended")
+		}
+	})
+	return inbox, URL(ln)
+}
+
+func connectHTTP(t *testing.T, url, name string) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatalf("connect %s: %v", url, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func waitEnded(t *testing.T, inbox *fakeInbox, s *fakeSession, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !inbox.isEnded(s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("session of %q not ended within %v", s.client.Name, within)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestHTTPSessions(t *testing.T) {
+	inbox, url := serveHTTP(t, HTTPOptions{})
+	a := connectHTTP(t, url, "agent-a")
+	b := connectHTTP(t, url, "agent-b")
+	names := map[string]bool{}
+	for range 2 {
+		select {
+		case s := <-inbox.opened:
+			names[s.client.Name] = true
+			if s.client.Transport != "http" {
+				t.Errorf("transport %q", s.client.Transport)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("sessions not opened")
+		}
+	}
+	if !names["agent-a"] || !names["agent-b"] {
+		t.Fatalf("sessions %v", names)
+	}
+	out, _ := call(t, a, "input_request", map[string]any{"requestKey": "k"})
+	id := out["requestId"].(string)
+	// Another session does not see it.
+	if out, _ := call(t, b, "input_read_answer", map[string]any{"requestId": id}); errCode(out) != "NOT_FOUND" {
+		t.Errorf("another session reads the request: %v", out)
+	}
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		inbox.answer(id, map[string]any{"x": 1})
+	}()
+	if out, _ := call(t, a, "input_wait", map[string]any{"requestId": id}); out["state"] != "answered" {
+		t.Errorf("wait over HTTP: %v", out)
+	}
+}
+
+func TestHTTPDeleteEndsAtOnce(t *testing.T) {
+	inbox, url := serveHTTP(t, HTTPOptions{})
+	cs := connectHTTP(t, url, "deleter")
+	s := <-inbox.opened
+	out, _ := call(t, cs, "input_request", map[string]any{"requestKey": "k"})
+	id := out["requestId"].(string)
+	go cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "input_wait",
+		Arguments: map[string]any{"requestId": id, "timeoutSeconds": 50}})
+	time.Sleep(100 * time.Millisecond)
+
+	req, _ := http.NewRequest(http.MethodDelete, url, nil)
+	req.Header.Set("Mcp-Session-Id", cs.ID())
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Errorf("DELETE: %s", resp.Status)
+	}
+	waitEnded(t, inbox, s, 2*time.Second)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("DELETE took %v with a wait in flight", d)
+	}
+	if got := s.requests[id].reason; got != "disconnected" {
+		t.Errorf("pending request after DELETE: %q", got)
+	}
+}
+
+func TestHTTPSessionTimeout(t *testing.T) {
+	inbox, url := serveHTTP(t, HTTPOptions{SessionTimeout: 300 * time.Millisecond})
+	cs := connectHTTP(t, url, "sleepy")
+	s := <-inbox.opened
+	call(t, cs, "input_request", map[string]any{"requestKey": "k"})
+	// Calls keep it alive...
+	for range 3 {
+		time.Sleep(150 * time.Millisecond)
+		call(t, cs, "input_list", nil)
+	}
+	if inbox.isEnded(s) {
+		t.Fatal("a session that keeps calling timed out")
+	}
+	// ...silence ends it.
+	waitEnded(t, inbox, s, 3*time.Second)
+}
+
+func TestHTTPRefusesBrowsers(t *testing.T) {
+	_, url := serveHTTP(t, HTTPOptions{})
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	for name, set := range map[string]func(*http.Request){
+		"cross-site fetch": func(r *http.Request) { r.Header.Set("Sec-Fetch-Site", "cross-site") },
+		"foreign origin":   func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") },
+		"rebound host":     func(r *http.Request) { r.Host = "evil.example" },
+	} {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		set(req)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("%s: %s, want 403", name, resp.Status)
+		}
+	}
+}

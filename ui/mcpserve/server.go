@@ -1,0 +1,208 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"followup/chat"
+)
+
+// Options configure a server.
+type Options struct {
+	// Version is followup's version, sent as serverInfo.version.
+	Version string
+	// Logger receives the SDK's log; nil discards it. Over stdio it must not
+	// write to standard output, which carries the protocol.
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// server is one `followup mcp serve` process's MCP server: the tools, and
+// the sessions of the clients connected to it.
+type server struct {
+	inbox     Inbox
+	mcp       *mcp.Server
+	transport string
+	now       func() time.Time
+
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]*session
+	closing  bool
+	ending   sync.WaitGroup // sessions being ended
+}
+
+// session is one MCP session and the inbox session opened for it.
+type session struct {
+	ready  chan struct{} // closed once in (or err) is set
+	in     Session
+	err    error
+	id     string        // the transport's session id ("" over stdio)
+	done   chan struct{} // closed when the session ends: in-flight waits return
+	endOne sync.Once
+}
+
+func newServer(inbox Inbox, transport string, o Options) *server {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &server{inbox: inbox, transport: transport, now: o.Now, sessions: map[*mcp.ServerSession]*session{}}
+	version := o.Version
+	if version == "" {
+		version = "dev"
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "followup", Title: "followup", Version: version}, &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       o.Logger,
+		// A session opens when its client says it is ready; a client on the
+		// sessionless protocol (no initialize) opens it with its first call.
+		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
+			s.session(ctx, req.Session, req.Session.InitializeParams().ClientInfo)
+		},
+	})
+	for _, t := range serveTools() {
+		s.mcp.AddTool(t.tool, s.handler(t))
+	}
+	return s
+}
+
+// session finds or opens the inbox session of ss. The first caller opens
+// it; the others wait for that. A goroutine ends it when ss closes.
+func (s *server) session(ctx context.Context, ss *mcp.ServerSession, info *mcp.Implementation) *session {
+	s.mu.Lock()
+	if se, ok := s.sessions[ss]; ok {
+		s.mu.Unlock()
+		<-se.ready
+		return se
+	}
+	se := &session{ready: make(chan struct{}), done: make(chan struct{}), id: ss.ID()}
+	s.sessions[ss] = se
+	if s.closing {
+		// The server is shutting down: nothing new is asked.
+		se.err = errClosing
+		close(se.ready)
+		s.mu.Unlock()
+		return se
+	}
+	s.ending.Add(1)
+	s.mu.Unlock()
+
+	c := Client{Transport: s.transport, Started: s.now()}
+	if info != nil {
+		c.Name, c.Version = info.Name, info.Version
+	}
+	// The session outlives the call that happened to open it.
+	se.in, se.err = s.inbox.OpenSession(context.WithoutCancel(ctx), c)
+	close(se.ready)
+	go func() {
+		defer s.ending.Done()
+		ss.Wait()
+		s.end(se)
+		s.mu.Lock()
+		delete(s.sessions, ss)
+		s.mu.Unlock()
+	}()
+	return se
+}
+
+// end ends se once: its in-flight waits return and the inbox expires what
+// it left pending.
+func (s *server) end(se *session) {
+	se.endOne.Do(func() {
+		close(se.done)
+		<-se.ready
+		if se.in != nil {
+			// A failure here leaves the requests pending; the next process
+			// to look sees the session's lease free and expires them then.
+			se.in.End(context.Background())
+		}
+	})
+}
+
+// endSession ends the session with the given transport id at once, before
+// the SDK closes it (it waits for in-flight calls to return first).
+func (s *server) endSession(id string) {
+	s.mu.Lock()
+	var found *session
+	for _, se := range s.sessions {
+		if se.id == id && id != "" {
+			found = se
+		}
+	}
+	s.mu.Unlock()
+	if found != nil {
+		s.end(found)
+	}
+}
+
+// shutdown ends and closes every session: the server is going away.
+func (s *server) shutdown() {
+	s.mu.Lock()
+	s.closing = true
+	all := make(map[*mcp.ServerSession]*session, len(s.sessions))
+	for ss, se := range s.sessions {
+		all[ss] = se
+	}
+	s.mu.Unlock()
+	for ss, se := range all {
+		s.end(se) // first: its waits return, so closing does not wait for them
+		ss.Close()
+	}
+}
+
+// handler runs one tool call in the caller's session and returns the
+// host's result as the tool result.
+func (s *server) handler(t serveTool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		se := s.session(ctx, req.Session, req.ClientInfo())
+		if se.err != nil {
+			return toolResult(chat.ErrorJSON(se.err)), nil
+		}
+		ctx, stop := untilDone(ctx, se.done)
+		defer stop()
+		args := req.Params.Arguments
+		if len(args) == 0 || string(args) == "null" {
+			args = json.RawMessage(`{}`)
+		}
+		return toolResult(t.run(ctx, se.in, args)), nil
+	}
+}
+
+// untilDone is ctx, also cancelled when done closes.
+func untilDone(ctx context.Context, done <-chan struct{}) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// errClosing refuses a session that starts while the server shuts down.
+var errClosing = &chat.Error{Code: chat.CodeTargetClosed, Message: "followup mcp serve is shutting down"}
+
+// toolResult carries a host result to the client: the JSON as text (what
+// every client shows the model) and as structured content, an error result
+// when it is {"ok":false}.
+func toolResult(raw json.RawMessage) *mcp.CallToolResult {
+	var head struct {
+		OK bool `json:"ok"`
+	}
+	json.Unmarshal(raw, &head)
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(raw)}},
+		StructuredContent: raw,
+		IsError:           !head.OK,
+	}
+}

@@ -1,0 +1,144 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"followup/agent"
+	"followup/chat"
+)
+
+// serveTool is one tool of the server: what the client lists, and how a
+// call reaches the session.
+type serveTool struct {
+	tool *mcp.Tool
+	run  func(ctx context.Context, in Session, args json.RawMessage) json.RawMessage
+}
+
+// serveNotes add, for an external agent, what its calls mean here: the
+// user answers in another terminal, maybe minutes later, and the agent
+// fetches the answer with input_wait (the agent catalogue's notes are about
+// followup's own runs, which pause instead).
+var serveNotes = map[string]string{
+	"input_list":        "It lists the requests of this MCP session.",
+	"input_request":     "The question appears in the user's followup inbox, a terminal screen where they may take minutes to answer. Ask well: one request with every field you need (not one per field), good guesses in prefill, what you already know in supplied. Then call input_wait with the requestId to receive the answer.",
+	"input_read_answer": "It does not wait: call input_wait to wait for the answer.",
+	"input_cancel":      "The user sees the question cancelled.",
+}
+
+// titles are what a client shows a person (when it asks to allow a call).
+var titles = map[string]string{
+	"input_capabilities": "What a followup form may contain",
+	"input_list":         "List my questions to the user",
+	"input_request":      "Ask the user (followup form)",
+	"input_read_answer":  "Read the user's answer",
+	"input_cancel":       "Withdraw a question",
+	"input_wait":         "Wait for the user's answer",
+}
+
+// runs binds each served catalogue tool to the Session method it calls.
+var runs = map[string]func(Session) func(context.Context, json.RawMessage) json.RawMessage{
+	"input_capabilities": func(in Session) func(context.Context, json.RawMessage) json.RawMessage { return in.Capabilities },
+	"input_list":         func(in Session) func(context.Context, json.RawMessage) json.RawMessage { return in.List },
+	"input_request":      func(in Session) func(context.Context, json.RawMessage) json.RawMessage { return in.Request },
+	"input_read_answer":  func(in Session) func(context.Context, json.RawMessage) json.RawMessage { return in.ReadAnswer },
+	"input_cancel":       func(in Session) func(context.Context, json.RawMessage) json.RawMessage { return in.Cancel },
+}
+
+// serveTools is the tool list: the catalogue's tools that serve offers
+// (DESIGN §4: all but input_replace and input_resolve), with their own
+// schemas, then input_wait.
+func serveTools() []serveTool {
+	var out []serveTool
+	for _, t := range agent.InputTools() {
+		if !t.Serve {
+			continue
+		}
+		bind, ok := runs[t.Name]
+		if !ok {
+			panic(fmt.Sprintf("mcpserve: the catalogue serves %s, which has no handler here", t.Name))
+		}
+		desc := t.Description
+		if n := serveNotes[t.Name]; n != "" {
+			desc += " " + n
+		}
+		out = append(out, serveTool{
+			tool: &mcp.Tool{Name: t.Name, Title: titles[t.Name], Description: desc, InputSchema: t.Parameters, Annotations: annotations(t.Name)},
+			run: func(ctx context.Context, in Session, args json.RawMessage) json.RawMessage {
+				return bind(in)(ctx, args)
+			},
+		})
+	}
+	return append(out, serveTool{
+		tool: &mcp.Tool{Name: "input_wait", Title: titles["input_wait"], Description: waitDescription, InputSchema: json.RawMessage(waitParams),
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+		run: wait,
+	})
+}
+
+// annotations tell clients which calls change nothing (they may call them
+// without asking the user) and that every tool stays inside followup.
+func annotations(name string) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{OpenWorldHint: ptr(false)}
+	switch name {
+	case "input_capabilities", "input_list", "input_read_answer":
+		a.ReadOnlyHint = true
+	case "input_request", "input_cancel":
+		// A retry with the same requestKey, or of the same cancel, returns
+		// the first result.
+		a.IdempotentHint = true
+		a.DestructiveHint = ptr(name == "input_cancel")
+	}
+	return a
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Bounds of input_wait (DESIGN §14): clients time a tool call out at 60 s,
+// so one wait returns well before that and the agent calls again.
+const (
+	maxWait     = 50 * time.Second
+	defaultWait = 30 * time.Second
+)
+
+const waitDescription = "Wait for the user's answer to one of your requests. It returns as soon as the user confirms (state answered, with answer.values and the input_received result), cancels (state cancelled) or the request expires (state expired, with closedReason). " +
+	"If the user has not answered within timeoutSeconds (default 30, at most 50) it returns state pending: call input_wait again. The user may take many minutes; keep waiting unless your task can go on without the answer. Never answer for the user."
+
+const waitParams = `{"type":"object","required":["requestId"],"properties":{
+ "requestId":{"type":"string","description":"the requestId input_request returned"},
+ "timeoutSeconds":{"type":"number","minimum":0,"maximum":50,"default":30,"description":"how long to wait before returning state pending"}}}`
+
+// wait is input_wait: it checks its own arguments (the bound is this
+// server's) and leaves the waiting to the session.
+func wait(ctx context.Context, in Session, args json.RawMessage) json.RawMessage {
+	var a struct {
+		RequestID      string   `json:"requestId"`
+		TimeoutSeconds *float64 `json:"timeoutSeconds"`
+	}
+	if err := json.Unmarshal(args, &a); err != nil {
+		return chat.ErrorJSON(&chat.Error{Code: chat.CodeInvalidArgument, Message: "the arguments are not a JSON object of requestId and timeoutSeconds: " + err.Error()})
+	}
+	if a.RequestID == "" {
+		return chat.ErrorJSON(&chat.Error{Code: chat.CodeInvalidArgument, Message: "requestId is required"})
+	}
+	timeout := defaultWait
+	if a.TimeoutSeconds != nil {
+		s := *a.TimeoutSeconds
+		if math.IsNaN(s) || s < 0 || s > maxWait.Seconds() {
+			return chat.ErrorJSON(&chat.Error{Code: chat.CodeInvalidArgument,
+				Message: fmt.Sprintf("timeoutSeconds must be between 0 and %d (got %v): call input_wait again to wait longer", int(maxWait.Seconds()), s),
+				Details: map[string]any{"max": int(maxWait.Seconds())}})
+		}
+		timeout = time.Duration(s * float64(time.Second))
+	}
+	return in.Wait(ctx, a.RequestID, timeout)
+}
+
+// instructions tell the client's model what the server is for.
+const instructions = "followup is the user's inbox for questions: when you need details from the user, ask with input_request — a form the user answers in the followup chat screen, in another terminal — then call input_wait until the answer arrives. " +
+	"Ask once with every field you need, prefill good guesses, and put what you already know in supplied. What input_wait returns as answered is exactly what the user confirmed."
