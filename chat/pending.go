@@ -10,78 +10,73 @@ import (
 )
 
 // The pending list is materialised: each pending request has its item (its
-// RequestItem, encoded) stored beside it, written in the same transaction
-// as every change to the request. Listing what waits for an answer then
-// reads a few adjacent pages and copies the stored objects out, instead of
-// reading and decoding every pending request's revision and encoding it
-// again. Every write of a request goes through createRequest, saveRequest
-// or saveRevision below, which keep the item in step (a test holds the
-// rest of the package to that). Deleting a chat deletes its requests and,
-// by cascade, their items; archiving one leaves them, and the list of
-// every chat reads only active chats'.
+// RequestItem, encoded) stored beside it. The store writes it with every
+// write of the request, in the same transaction, and each write needs it:
+// createRequest, saveRequest and saveRevision below build it. Listing what
+// waits for an answer then reads a few adjacent pages and copies the
+// stored objects out, instead of reading and decoding every pending
+// request's revision and encoding it again. Deleting a chat deletes its
+// requests and, by cascade, their items; archiving one leaves them, and the
+// list of every chat reads only active chats'.
 
-// createRequest inserts a new request at its first revision and, while it
-// is pending, its item.
+// createRequest inserts a new request at its first revision, with its item
+// while it is pending.
 func (s *Service) createRequest(ctx context.Context, tx store.Handle, r store.Request, rev store.Revision) (store.Request, error) {
-	r, err := s.store.InsertRequest(ctx, tx, r)
-	if err != nil {
-		return r, err
-	}
-	rev.RequestID = r.ID
-	if err := s.store.InsertRevision(ctx, tx, rev); err != nil {
-		return r, err
-	}
 	rd, err := decodeRevision(rev)
 	if err != nil {
 		return r, err
 	}
-	return r, s.syncItem(ctx, tx, r, &rd)
+	item, err := pendingItem(r, rd)
+	if err != nil {
+		return r, err
+	}
+	return s.store.InsertRequest(ctx, tx, r, rev, item)
 }
 
-// saveRequest writes a request's mutable columns and keeps its item in
-// step: rewritten while the request is pending, removed once it is not.
-// rd is the request's current revision when the caller has it decoded
-// (as stored), else nil.
+// saveRequest writes a request's mutable columns, with its item while it
+// is pending. rd is the request's current revision when the caller has it
+// decoded (as stored), else nil.
 func (s *Service) saveRequest(ctx context.Context, tx store.Handle, r store.Request, rd *revisionData) error {
-	if err := s.store.UpdateRequest(ctx, tx, r); err != nil {
-		return err
-	}
-	return s.syncItem(ctx, tx, r, rd)
-}
-
-// saveRevision records rev as the new current revision of r (r.Revision
-// and r.Digest already name it) and saves r.
-func (s *Service) saveRevision(ctx context.Context, tx store.Handle, r store.Request, rev store.Revision) error {
-	if err := s.store.InsertRevision(ctx, tx, rev); err != nil {
-		return err
-	}
-	rd, err := decodeRevision(rev)
-	if err != nil {
-		return err
-	}
-	return s.saveRequest(ctx, tx, r, &rd)
-}
-
-func (s *Service) syncItem(ctx context.Context, tx store.Handle, r store.Request, rd *revisionData) error {
-	if r.State != store.ReqPending {
-		return s.store.DeletePendingItem(ctx, tx, r.ID)
-	}
-	if rd == nil {
+	if r.State == store.ReqPending && rd == nil {
 		loaded, err := s.loadRevision(ctx, tx, r.ID, r.Revision)
 		if err != nil {
 			return err
 		}
 		rd = &loaded
 	}
-	return s.putItem(ctx, tx, r, *rd)
-}
-
-func (s *Service) putItem(ctx context.Context, tx store.Handle, r store.Request, rd revisionData) error {
-	item, err := json.Marshal(buildItem(r, rd))
+	item, err := pendingItemOf(r, rd)
 	if err != nil {
 		return err
 	}
-	return s.store.PutPendingItem(ctx, tx, store.PendingItem{Seq: r.Seq, RequestID: r.ID, ChatID: r.ChatID, Item: string(item)})
+	return s.store.UpdateRequest(ctx, tx, r, item)
+}
+
+// saveRevision records rev as the new current revision of r (r.Revision
+// and r.Digest already name it) and saves r.
+func (s *Service) saveRevision(ctx context.Context, tx store.Handle, r store.Request, rev store.Revision) error {
+	rd, err := decodeRevision(rev)
+	if err != nil {
+		return err
+	}
+	item, err := pendingItemOf(r, &rd)
+	if err != nil {
+		return err
+	}
+	return s.store.ReviseRequest(ctx, tx, r, rev, item)
+}
+
+// pendingItemOf is r's item while it is pending, else "".
+func pendingItemOf(r store.Request, rd *revisionData) (string, error) {
+	if r.State != store.ReqPending {
+		return "", nil
+	}
+	return pendingItem(r, *rd)
+}
+
+// pendingItem encodes r's entry of the pending list.
+func pendingItem(r store.Request, rd revisionData) (string, error) {
+	b, err := json.Marshal(buildItem(r, rd))
+	return string(b), err
 }
 
 // fillPendingItems rebuilds every pending item when the database asks for
@@ -97,14 +92,12 @@ func (s *Service) fillPendingItems(ctx context.Context) error {
 		if stale, err := s.store.PendingItemsStale(ctx, tx); err != nil || !stale {
 			return err
 		}
-		if err := s.store.DeletePendingItems(ctx, tx); err != nil {
-			return err
-		}
 		rs, vs, err := s.store.ListRequestsWithRevisions(ctx, tx, store.RequestFilter{State: store.ReqPending})
 		if err != nil {
 			return err
 		}
 		decoded := map[string]revisionData{}
+		items := make([]store.PendingItem, len(rs))
 		for i, r := range rs {
 			rd, ok := decoded[vs[i].Digest]
 			if !ok {
@@ -113,11 +106,13 @@ func (s *Service) fillPendingItems(ctx context.Context) error {
 				}
 				decoded[vs[i].Digest] = rd
 			}
-			if err := s.putItem(ctx, tx, r, rd); err != nil {
+			item, err := pendingItem(r, rd)
+			if err != nil {
 				return err
 			}
+			items[i] = store.PendingItem{Seq: r.Seq, RequestID: r.ID, ChatID: r.ChatID, Item: item}
 		}
-		return s.store.ClearPendingItemsStale(ctx, tx)
+		return s.store.RefillPendingItems(ctx, tx, items)
 	})
 }
 

@@ -451,28 +451,3 @@ func TestOpenRefillsItemsMarkedStale(t *testing.T) {
 		t.Fatalf("listed = %v", got)
 	}
 }
-
-// TestRequestWritesKeepTheirItem holds the package to writing requests
-// only through pending.go, where each write keeps the item in step: a new
-// way to change a request cannot forget it.
-func TestRequestWritesKeepTheirItem(t *testing.T) {
-	t.Parallel()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") || f == "pending.go" {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, call := range []string{".UpdateRequest(", ".InsertRequest(", ".InsertRevision(", ".PutPendingItem(", ".DeletePendingItem("} {
-			if strings.Contains(string(b), call) {
-				t.Errorf("%s calls %s directly; write requests through saveRequest, saveRevision or createRequest (pending.go)", f, call)
-			}
-		}
-	}
-}

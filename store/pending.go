@@ -2,22 +2,20 @@ package store
 
 import "context"
 
-// PendingStore keeps the materialised pending list.
+// PendingStore reads the materialised pending list. Its entries are
+// written by the request writes (RequestStore); a refill replaces them all.
 type PendingStore interface {
-	PutPendingItem(ctx context.Context, h Handle, p PendingItem) error
-	DeletePendingItem(ctx context.Context, h Handle, requestID string) error
-	DeletePendingItems(ctx context.Context, h Handle) error
 	PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]string, error)
 	PendingItems(ctx context.Context, h Handle) ([]PendingItem, error)
 	PendingItemsStale(ctx context.Context, h Handle) (bool, error)
 	MarkPendingItemsStale(ctx context.Context, h Handle) error
-	ClearPendingItemsStale(ctx context.Context, h Handle) error
+	RefillPendingItems(ctx context.Context, h Handle, items []PendingItem) error
 }
 
 // The pending list is materialised in pending_items: one finished JSON
-// object per pending request, kept by chat/ in the transaction that changes
-// the request. The store only keeps and reads the rows; what an item says
-// is chat's business.
+// object per pending request, written in the transaction that changes the
+// request. The store only keeps and reads the rows; what an item says is
+// the caller's business (chat/ builds them).
 
 // PendingItem is the stored pending-list entry of one request.
 type PendingItem struct {
@@ -27,8 +25,17 @@ type PendingItem struct {
 	Item      string // a JSON object
 }
 
-// PutPendingItem writes (or rewrites) a request's pending item.
-func (queries) PutPendingItem(ctx context.Context, h Handle, p PendingItem) error {
+// syncPendingItem keeps a request's entry in step with the request just
+// written: item while it is pending, none once it is not.
+func syncPendingItem(ctx context.Context, h Handle, r Request, item string) error {
+	if r.State != ReqPending {
+		_, err := h.ExecContext(ctx, `DELETE FROM pending_items WHERE request_id = ?`, r.ID)
+		return err
+	}
+	return putPendingItem(ctx, h, PendingItem{Seq: r.Seq, RequestID: r.ID, ChatID: r.ChatID, Item: item})
+}
+
+func putPendingItem(ctx context.Context, h Handle, p PendingItem) error {
 	_, err := h.ExecContext(ctx,
 		`INSERT INTO pending_items (seq, request_id, chat_id, item) VALUES (?, ?, ?, ?)
 		 ON CONFLICT (seq) DO UPDATE SET request_id = excluded.request_id, chat_id = excluded.chat_id, item = excluded.item`,
@@ -36,15 +43,18 @@ func (queries) PutPendingItem(ctx context.Context, h Handle, p PendingItem) erro
 	return err
 }
 
-// DeletePendingItem removes a request's pending item, if it has one.
-func (queries) DeletePendingItem(ctx context.Context, h Handle, requestID string) error {
-	_, err := h.ExecContext(ctx, `DELETE FROM pending_items WHERE request_id = ?`, requestID)
-	return err
-}
-
-// DeletePendingItems removes every pending item, before a refill.
-func (queries) DeletePendingItems(ctx context.Context, h Handle) error {
-	_, err := h.ExecContext(ctx, `DELETE FROM pending_items`)
+// RefillPendingItems replaces the whole pending list with items (one per
+// pending request) and records that it is complete.
+func (queries) RefillPendingItems(ctx context.Context, h Handle, items []PendingItem) error {
+	if _, err := h.ExecContext(ctx, `DELETE FROM pending_items`); err != nil {
+		return err
+	}
+	for _, p := range items {
+		if err := putPendingItem(ctx, h, p); err != nil {
+			return err
+		}
+	}
+	_, err := h.ExecContext(ctx, `DELETE FROM pending_items_stale`)
 	return err
 }
 
@@ -113,11 +123,5 @@ func (queries) PendingItemsStale(ctx context.Context, h Handle) (bool, error) {
 // items. Bulk loads that write requests without chat/ call it.
 func (queries) MarkPendingItemsStale(ctx context.Context, h Handle) error {
 	_, err := h.ExecContext(ctx, `INSERT OR IGNORE INTO pending_items_stale (one) VALUES (1)`)
-	return err
-}
-
-// ClearPendingItemsStale records that the pending items are complete.
-func (queries) ClearPendingItemsStale(ctx context.Context, h Handle) error {
-	_, err := h.ExecContext(ctx, `DELETE FROM pending_items_stale`)
 	return err
 }

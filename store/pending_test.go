@@ -32,10 +32,11 @@ func TestPendingItemsPlan(t *testing.T) {
 	}
 }
 
-// TestPendingItemRows: items are written, rewritten and removed by
-// request, listed in seq order without archived chats (unless asked for
-// by chat), and go with their chat when it is deleted.
-func TestPendingItemRows(t *testing.T) {
+// TestRequestWritesKeepTheirItem: each write of a request writes,
+// rewrites or removes its pending-list entry in the same transaction; the
+// list follows seq without archived chats (unless asked for by chat), and
+// entries go with their chat when it is deleted.
+func TestRequestWritesKeepTheirItem(t *testing.T) {
 	t.Parallel()
 	s := openTemp(t)
 	ctx := context.Background()
@@ -47,39 +48,40 @@ func TestPendingItemRows(t *testing.T) {
 		}
 		return got
 	}
+	item := func(id string) string { return `{"id":"` + id + `"}` }
+	reqs := map[string]Request{}
 	err := s.Write(ctx, func(tx Handle) error {
 		for _, c := range []string{"ch_a", "ch_b"} {
 			if err := qs.InsertChat(ctx, tx, Chat{ID: c, Title: c, State: ChatActive}); err != nil {
 				return err
 			}
 		}
-		var items []PendingItem
 		for _, r := range []struct{ id, chat string }{{"rq_1", "ch_a"}, {"rq_2", "ch_b"}, {"rq_3", "ch_a"}} {
-			req, err := qs.InsertRequest(ctx, tx, Request{ID: r.id, ChatID: r.chat, RequestKey: r.id, State: ReqPending, Revision: 1, Digest: "d"})
+			req, err := qs.InsertRequest(ctx, tx, Request{ID: r.id, ChatID: r.chat, RequestKey: r.id, State: ReqPending, Revision: 1, Digest: "d1"},
+				Revision{Revision: 1, Digest: "d1", Definition: "{}"}, item(r.id))
 			if err != nil {
 				return err
 			}
-			items = append(items, PendingItem{Seq: req.Seq, RequestID: r.id, ChatID: r.chat, Item: `{"id":"` + r.id + `"}`})
-		}
-		// Written newest first: the list still follows seq.
-		for i := len(items) - 1; i >= 0; i-- {
-			if err := qs.PutPendingItem(ctx, tx, items[i]); err != nil {
-				return err
-			}
+			reqs[r.id] = req
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := list(""); !reflect.DeepEqual(got, []string{`{"id":"rq_1"}`, `{"id":"rq_2"}`, `{"id":"rq_3"}`}) {
+	if got := list(""); !reflect.DeepEqual(got, []string{item("rq_1"), item("rq_2"), item("rq_3")}) {
 		t.Fatalf("all = %v", got)
 	}
 	err = s.Write(ctx, func(tx Handle) error {
-		if err := qs.PutPendingItem(ctx, tx, PendingItem{Seq: 1, RequestID: "rq_1", ChatID: "ch_a", Item: `{"id":"rq_1","revision":2}`}); err != nil {
+		r1 := reqs["rq_1"]
+		r1.Revision, r1.Digest = 2, "d2"
+		if err := qs.ReviseRequest(ctx, tx, r1, Revision{RequestID: r1.ID, Revision: 2, Digest: "d2", Definition: "{}"},
+			`{"id":"rq_1","revision":2}`); err != nil {
 			return err
 		}
-		if err := qs.DeletePendingItem(ctx, tx, "rq_3"); err != nil {
+		r3 := reqs["rq_3"]
+		r3.State = ReqAnswered
+		if err := qs.UpdateRequest(ctx, tx, r3, ""); err != nil {
 			return err
 		}
 		return qs.SetChatState(ctx, tx, "ch_b", ChatArchived, 2)
@@ -88,9 +90,9 @@ func TestPendingItemRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := list(""); !reflect.DeepEqual(got, []string{`{"id":"rq_1","revision":2}`}) {
-		t.Fatalf("after rewrite, delete and archive: %v", got)
+		t.Fatalf("after a revision, an answer and an archive: %v", got)
 	}
-	if got := list("ch_b"); !reflect.DeepEqual(got, []string{`{"id":"rq_2"}`}) {
+	if got := list("ch_b"); !reflect.DeepEqual(got, []string{item("rq_2")}) {
 		t.Fatalf("the archived chat = %v", got)
 	}
 	if err := s.Write(ctx, func(tx Handle) error { return qs.DeleteChat(ctx, tx, "ch_a") }); err != nil {
@@ -113,8 +115,54 @@ func TestPendingItemRows(t *testing.T) {
 	}
 }
 
+// TestPendingRequestNeedsItsItem: a pending request cannot be written
+// without its entry, nor revised with a revision it does not name; neither
+// refusal writes anything.
+func TestPendingRequestNeedsItsItem(t *testing.T) {
+	t.Parallel()
+	s := openTemp(t)
+	ctx := context.Background()
+	var r Request
+	err := s.Write(ctx, func(tx Handle) error {
+		if err := qs.InsertChat(ctx, tx, Chat{ID: "ch_a", Title: "a", State: ChatActive}); err != nil {
+			return err
+		}
+		var err error
+		r, err = qs.InsertRequest(ctx, tx, Request{ID: "rq_1", ChatID: "ch_a", RequestKey: "k", State: ReqPending, Revision: 1, Digest: "d1"},
+			Revision{Revision: 1, Digest: "d1", Definition: "{}"}, `{"id":"rq_1"}`)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, write := range map[string]func(tx Handle) error{
+		"insert": func(tx Handle) error {
+			_, err := qs.InsertRequest(ctx, tx, Request{ID: "rq_2", ChatID: "ch_a", RequestKey: "k2", State: ReqPending, Revision: 1, Digest: "d"},
+				Revision{Revision: 1, Digest: "d", Definition: "{}"}, "")
+			return err
+		},
+		"update": func(tx Handle) error { return qs.UpdateRequest(ctx, tx, r, "") },
+		"revise": func(tx Handle) error {
+			next := r
+			next.Revision, next.Digest = 2, "d2"
+			return qs.ReviseRequest(ctx, tx, next, Revision{RequestID: r.ID, Revision: 3, Digest: "d3", Definition: "{}"}, `{"id":"rq_1"}`)
+		},
+	} {
+		if err := s.Write(ctx, write); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if got, _ := qs.PendingItemJSON(ctx, s.Reader(), ""); !reflect.DeepEqual(got, []string{`{"id":"rq_1"}`}) {
+		t.Fatalf("items = %v", got)
+	}
+	if vs, _ := qs.Revisions(ctx, s.Reader(), "rq_1"); len(vs) != 1 {
+		t.Fatalf("revisions = %d", len(vs))
+	}
+}
+
 // TestPendingItemsStaleMarker: a new database asks once for its items to
-// be built (the migration's marker); clearing and marking work.
+// be built (the migration's marker); a refill clears it and replaces every
+// entry; marking works.
 func TestPendingItemsStaleMarker(t *testing.T) {
 	t.Parallel()
 	s := openTemp(t)
@@ -134,10 +182,10 @@ func TestPendingItemsStaleMarker(t *testing.T) {
 		do   func(tx Handle) error
 		want bool
 	}{
-		{func(tx Handle) error { return qs.ClearPendingItemsStale(ctx, tx) }, false},
+		{func(tx Handle) error { return qs.RefillPendingItems(ctx, tx, nil) }, false},
 		{func(tx Handle) error { return qs.MarkPendingItemsStale(ctx, tx) }, true},
 		{func(tx Handle) error { return qs.MarkPendingItemsStale(ctx, tx) }, true},
-		{func(tx Handle) error { return qs.ClearPendingItemsStale(ctx, tx) }, false},
+		{func(tx Handle) error { return qs.RefillPendingItems(ctx, tx, nil) }, false},
 	} {
 		if err := s.Write(ctx, step.do); err != nil {
 			t.Fatal(err)

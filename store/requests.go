@@ -9,12 +9,18 @@ import (
 )
 
 // RequestStore reads and writes input requests at their current revision.
+//
+// Every write of a request takes its entry in the pending list (item, a
+// JSON object the caller builds) and keeps the list in step in the same
+// transaction: written while the request is pending, removed once it is
+// not. No write of a request can leave the list behind.
 type RequestStore interface {
-	InsertRequest(ctx context.Context, h Handle, r Request) (Request, error)
+	InsertRequest(ctx context.Context, h Handle, r Request, first Revision, item string) (Request, error)
+	UpdateRequest(ctx context.Context, h Handle, r Request, item string) error
+	ReviseRequest(ctx context.Context, h Handle, r Request, rev Revision, item string) error
 	GetRequest(ctx context.Context, h Handle, id string) (Request, error)
 	RequestByKey(ctx context.Context, h Handle, runID, key string) (Request, error)
 	ListRequests(ctx context.Context, h Handle, f RequestFilter) ([]Request, error)
-	UpdateRequest(ctx context.Context, h Handle, r Request) error
 	DueRequests(ctx context.Context, h Handle, now int64) ([]Request, error)
 	PendingByChat(ctx context.Context, h Handle) (map[string]int, error)
 	CountPendingOutside(ctx context.Context, h Handle, chatID string) (int, error)
@@ -72,8 +78,12 @@ func scanRequest(sc interface{ Scan(...any) error }) (Request, error) {
 	return r, err
 }
 
-// InsertRequest creates a request (at revision 1); Seq is assigned here.
-func (queries) InsertRequest(ctx context.Context, h Handle, r Request) (Request, error) {
+// InsertRequest creates a request at its first revision (Seq is assigned
+// here and returned) and, while it is pending, its pending-list entry.
+func (queries) InsertRequest(ctx context.Context, h Handle, r Request, first Revision, item string) (Request, error) {
+	if err := needItem(r, item); err != nil {
+		return r, err
+	}
 	err := h.QueryRowContext(ctx,
 		`INSERT INTO requests (id, seq, chat_id, run_id, request_key, args_hash, tool_call_id, state, revision, digest,
 		   reason, title, template, context, expires_at, created_at, updated_at)
@@ -81,7 +91,53 @@ func (queries) InsertRequest(ctx context.Context, h Handle, r Request) (Request,
 		 RETURNING seq`,
 		r.ID, r.ChatID, r.RunID, r.RequestKey, r.ArgsHash, r.ToolCallID, r.State, r.Revision, r.Digest,
 		r.Reason, r.Title, r.Template, r.Context, r.ExpiresAt, r.CreatedAt, r.UpdatedAt).Scan(&r.Seq)
-	return r, err
+	if err != nil {
+		return r, err
+	}
+	first.RequestID = r.ID
+	if err := insertRevision(ctx, h, first); err != nil {
+		return r, err
+	}
+	return r, syncPendingItem(ctx, h, r, item)
+}
+
+// UpdateRequest writes a request's mutable columns and its pending-list
+// entry: item replaces it while r is pending; once r is not, the entry is
+// removed (item is not needed).
+func (queries) UpdateRequest(ctx context.Context, h Handle, r Request, item string) error {
+	if err := needItem(r, item); err != nil {
+		return err
+	}
+	if err := expectOne(h.ExecContext(ctx,
+		`UPDATE requests SET state = ?, closed_reason = ?, revision = ?, digest = ?, title = ?, template = ?, partial = ?,
+		   updated_at = ?, closed_at = ? WHERE id = ?`,
+		r.State, r.ClosedReason, r.Revision, r.Digest, r.Title, r.Template, r.Partial, r.UpdatedAt, r.ClosedAt, r.ID)); err != nil {
+		return err
+	}
+	return syncPendingItem(ctx, h, r, item)
+}
+
+// ReviseRequest records rev as the new current revision of r (r.Revision
+// and r.Digest already name it) and saves r as UpdateRequest does.
+func (queries) ReviseRequest(ctx context.Context, h Handle, r Request, rev Revision, item string) error {
+	if rev.RequestID != r.ID || rev.Revision != r.Revision || rev.Digest != r.Digest {
+		return errors.New("store: the new revision is not the one the request names")
+	}
+	if err := insertRevision(ctx, h, rev); err != nil {
+		return err
+	}
+	return queries{}.UpdateRequest(ctx, h, r, item)
+}
+
+// errNoItem refuses to write a pending request without its pending-list
+// entry.
+var errNoItem = errors.New("store: a pending request is written with its pending-list entry")
+
+func needItem(r Request, item string) error {
+	if r.State == ReqPending && item == "" {
+		return errNoItem
+	}
+	return nil
 }
 
 // GetRequest reads one request.
@@ -145,14 +201,6 @@ func queryRequests(ctx context.Context, h Handle, query string, args ...any) ([]
 		out = append(out, r)
 	}
 	return out, rows.Err()
-}
-
-// UpdateRequest writes a request's mutable columns.
-func (queries) UpdateRequest(ctx context.Context, h Handle, r Request) error {
-	return expectOne(h.ExecContext(ctx,
-		`UPDATE requests SET state = ?, closed_reason = ?, revision = ?, digest = ?, title = ?, template = ?, partial = ?,
-		   updated_at = ?, closed_at = ? WHERE id = ?`,
-		r.State, r.ClosedReason, r.Revision, r.Digest, r.Title, r.Template, r.Partial, r.UpdatedAt, r.ClosedAt, r.ID))
 }
 
 // DueRequests lists pending requests whose deadline is at or before now.

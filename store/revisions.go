@@ -6,11 +6,11 @@ import (
 	"errors"
 )
 
-// RevisionStore reads and records the revisions (definitions) of requests.
+// RevisionStore reads the revisions (definitions) of requests. They are
+// recorded with the request they belong to (InsertRequest, ReviseRequest).
 type RevisionStore interface {
 	CurrentRevisions(ctx context.Context, h Handle, ids []string) (map[string]Revision, error)
 	ListRequestsWithRevisions(ctx context.Context, h Handle, f RequestFilter) ([]Request, []Revision, error)
-	InsertRevision(ctx context.Context, h Handle, v Revision) error
 	GetRevision(ctx context.Context, h Handle, requestID string, revision int) (Revision, error)
 	Revisions(ctx context.Context, h Handle, requestID string) ([]Revision, error)
 }
@@ -154,8 +154,8 @@ type Revision struct {
 	CreatedAt  int64
 }
 
-// InsertRevision records a revision.
-func (queries) InsertRevision(ctx context.Context, h Handle, v Revision) error {
+// insertRevision records a revision.
+func insertRevision(ctx context.Context, h Handle, v Revision) error {
 	_, err := h.ExecContext(ctx,
 		`INSERT INTO revisions (request_id, revision, digest, definition, prefill, supplied, created_at)
 		 VALUES (?, ?, ?, ?, ?, ?, ?)`,

@@ -48,3 +48,35 @@ func setCacheSize(ctx context.Context, h store.Handle, kib int) error {
 	_, err := h.ExecContext(ctx, "PRAGMA cache_size = -"+strconv.Itoa(kib))
 	return err
 }
+
+// insertRequest writes a request row as it stands, without its pending-list
+// entry: Build marks the list stale, and chat.Open rebuilds it.
+func insertRequest(ctx context.Context, h store.Handle, r store.Request) (store.Request, error) {
+	err := h.QueryRowContext(ctx,
+		`INSERT INTO requests (id, seq, chat_id, run_id, request_key, args_hash, tool_call_id, state, revision, digest,
+		   reason, title, template, context, expires_at, created_at, updated_at)
+		 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM requests), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		 RETURNING seq`,
+		r.ID, r.ChatID, r.RunID, r.RequestKey, r.ArgsHash, r.ToolCallID, r.State, r.Revision, r.Digest,
+		r.Reason, r.Title, r.Template, r.Context, r.ExpiresAt, r.CreatedAt, r.UpdatedAt).Scan(&r.Seq)
+	return r, err
+}
+
+// updateRequest rewrites a request row's mutable columns, like insertRequest
+// without its pending-list entry.
+func updateRequest(ctx context.Context, h store.Handle, r store.Request) error {
+	_, err := h.ExecContext(ctx,
+		`UPDATE requests SET state = ?, closed_reason = ?, revision = ?, digest = ?, title = ?, template = ?, partial = ?,
+		   updated_at = ?, closed_at = ? WHERE id = ?`,
+		r.State, r.ClosedReason, r.Revision, r.Digest, r.Title, r.Template, r.Partial, r.UpdatedAt, r.ClosedAt, r.ID)
+	return err
+}
+
+// insertRevision writes one revision row of a request.
+func insertRevision(ctx context.Context, h store.Handle, v store.Revision) error {
+	_, err := h.ExecContext(ctx,
+		`INSERT INTO revisions (request_id, revision, digest, definition, prefill, supplied, created_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		v.RequestID, v.Revision, v.Digest, v.Definition, v.Prefill, v.Supplied, v.CreatedAt)
+	return err
+}

@@ -370,7 +370,7 @@ func (g *gen) request(ctx context.Context, tx store.Handle, chatID string, run s
 	if revs == 1 {
 		r.Digest = forms.Digest(def, prefill, nil)
 	}
-	r, err := qs.InsertRequest(ctx, tx, r)
+	r, err := insertRequest(ctx, tx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -440,7 +440,7 @@ func (g *gen) request(ctx context.Context, tx store.Handle, chatID string, run s
 		if run.ChatID == g.sum.BigChatID && p.kind == bigKind {
 			g.sum.BigRequestID = r.ID
 		}
-		return msgs, qs.UpdateRequest(ctx, tx, r)
+		return msgs, updateRequest(ctx, tx, r)
 	}
 	return g.close(ctx, tx, r, p, k, msgs)
 }
@@ -454,7 +454,7 @@ func (g *gen) close(ctx context.Context, tx store.Handle, r store.Request, p pla
 		r.ClosedAt.Int64 = r.ExpiresAt.Int64
 	}
 	g.sum.States[p.state+suffix(p.reason)]++
-	if err := qs.UpdateRequest(ctx, tx, r); err != nil {
+	if err := updateRequest(ctx, tx, r); err != nil {
 		return nil, err
 	}
 	var kindOf, payload string
@@ -523,7 +523,7 @@ func (g *gen) revision(ctx context.Context, tx store.Handle, id string, rev int,
 	if len(prefill) > 0 {
 		v.Prefill = sql.NullString{String: mustJSON(prefill), Valid: true}
 	}
-	return qs.InsertRevision(ctx, tx, v)
+	return insertRevision(ctx, tx, v)
 }
 
 // receipt stores the receipt of a command that returns only its id.
