@@ -82,15 +82,15 @@ func TestConfirmationFollowsItsQuestion(t *testing.T) {
 	load(m, sent.ChatID)
 	m.pane.active = opened.RequestID
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlX})
-	if m.mode != modeConfirmCancel {
-		t.Fatalf("mode %v", m.mode)
+	if !showing[confirmDialog](m) {
+		t.Fatalf("dialogs %v", m.dialogs.items)
 	}
 	if _, err := svc.Cancel(ctx, opened.RequestID, ""); err != nil { // elsewhere
 		t.Fatal(err)
 	}
 	load(m, sent.ChatID)
-	if m.mode != modeNormal || !strings.Contains(m.status, "closed meanwhile") {
-		t.Fatalf("mode %v, status %q", m.mode, m.status)
+	if !m.dialogs.empty() || !strings.Contains(m.status, "closed meanwhile") {
+		t.Fatalf("dialogs %v, status %q", m.dialogs.items, m.status)
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
 	pend, _ := svc.Pending(ctx, sent.ChatID)
@@ -195,7 +195,7 @@ func TestHelpScrollsOnASmallScreen(t *testing.T) {
 		}
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
-	if m.mode == modeHelp {
+	if showing[helpDialog](m) {
 		t.Fatal("esc did not close help")
 	}
 }
@@ -222,15 +222,15 @@ func TestBackToTheFormLandsOnTheField(t *testing.T) {
 	if f := m.pane.live.Focused(); f != "transport" || !strings.Contains(m.View(), "(2/2)") {
 		t.Fatalf("after a resize the focus is on %q:\n%s", f, m.View())
 	}
-	m.openMode(modeReview)
 	m.pane.problems = []forms.Problem{{Path: "/values/start", Message: "Start date: required"}}
-	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
-	if f := m.pane.live.Focused(); m.mode != modeNormal || f != "start" {
-		t.Fatalf("back from the review: mode %v, focus on %q", m.mode, f)
+	m.openReview()
+	m.onKey(tea.KeyMsg{Type: tea.KeyEsc})
+	if f := m.pane.live.Focused(); !m.dialogs.empty() || f != "start" {
+		t.Fatalf("back from the review: dialogs %v, focus on %q", m.dialogs.items, f)
 	}
-	m.openMode(modeReview)
 	m.pane.problems = nil
-	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
+	m.openReview()
+	m.onKey(tea.KeyMsg{Type: tea.KeyEsc})
 	if f := m.pane.live.Focused(); f != "start" {
 		t.Fatalf("back from a review missing the start date: focus on %q", f)
 	}
@@ -240,8 +240,8 @@ func TestBackToTheFormLandsOnTheField(t *testing.T) {
 	m.updateForm(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
 	m.pane.live.Edit("transport")
 	m.updateForm(tea.KeyMsg{Type: tea.KeyDown})
-	m.openMode(modeReview)
-	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
+	m.openReview()
+	m.onKey(tea.KeyMsg{Type: tea.KeyEsc})
 	if f := m.pane.live.Focused(); f != "notes" {
 		t.Fatalf("back from a complete review: focus on %q, want the last field", f)
 	}
@@ -254,9 +254,9 @@ func TestResizeBehindTheReviewReachesTheForm(t *testing.T) {
 	sent := ask(t, svc, "Plan a trip")
 	load(m, sent.ChatID)
 	m.setFocus(focusForm)
-	m.openMode(modeReview)
+	m.openReview()
 	m.Update(tea.WindowSizeMsg{Width: 70, Height: 16})
-	m.onReviewKey(tea.KeyMsg{Type: tea.KeyEsc})
+	m.onKey(tea.KeyMsg{Type: tea.KeyEsc})
 	r, _ := m.activeRequest()
 	fresh := buildLive(r, m.pane.live.Draft(), m.formWidth(), m.formHeight())
 	fresh.Edit(m.pane.live.Focused())
@@ -332,12 +332,12 @@ func TestDoubleEnterAtTheReviewSendsOnce(t *testing.T) {
 	m.setFocus(focusForm)
 	m.pane.live.Edit("environment")
 	m.updateForm(tea.KeyMsg{Type: tea.KeyDown})
-	m.openMode(modeReview)
-	first := m.onReviewKey(tea.KeyMsg{Type: tea.KeyEnter})
+	m.openReview()
+	first := m.onKey(tea.KeyMsg{Type: tea.KeyEnter})
 	if first == nil {
 		t.Fatal("enter at the review sent nothing")
 	}
-	if again := m.onReviewKey(tea.KeyMsg{Type: tea.KeyEnter}); again != nil {
+	if again := m.onKey(tea.KeyMsg{Type: tea.KeyEnter}); again != nil {
 		t.Fatal("a second enter sent the answer again")
 	}
 	m.Update(first())
@@ -372,8 +372,8 @@ func TestProposalOnTheOtherQuestionIsShown(t *testing.T) {
 	load(m, sent.ChatID)
 	say("use staging") // an option of the other question
 	load(m, sent.ChatID)
-	if m.pane.active != deploy.ID || m.mode != modeProposal || !strings.Contains(m.View(), "Environment: (empty) → staging") {
-		t.Fatalf("active %s (deploy %s), mode %v:\n%s", m.pane.active, deploy.ID, m.mode, m.View())
+	if m.pane.active != deploy.ID || !showing[proposalDialog](m) || !strings.Contains(m.View(), "Environment: (empty) → staging") {
+		t.Fatalf("active %s (deploy %s), dialogs %v:\n%s", m.pane.active, deploy.ID, m.dialogs.items, m.View())
 	}
 }
 
@@ -384,12 +384,21 @@ func TestDeletingTheOpenChatClearsItsStatus(t *testing.T) {
 	sent := ask(t, svc, "Check deployment")
 	load(m, sent.ChatID)
 	m.setStatus("This chat is archived and read-only; start a new chat with ctrl+o, n.", true)
-	m.openMode(modeChats)
-	m.chats.chats, _ = svc.Chats(context.Background(), 10)
-	m.chats.sel = 0
-	m.onChatsKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
-	cmd := m.onChatsKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
+	m.onKey(tea.KeyMsg{Type: tea.KeyCtrlO})
+	m.Update(listChats(svc)())
+	m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
+	cmd := m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
 	if cmd == nil || m.status != "" || m.chatID != "" {
 		t.Fatalf("after deleting the open chat: status %q, chat %q", m.status, m.chatID)
 	}
+}
+
+// showing reports whether the top dialog is a T.
+func showing[T dialog](m *model) bool {
+	o, ok := m.dialogs.top()
+	if !ok {
+		return false
+	}
+	_, is := o.d.(T)
+	return is
 }

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"time"
-
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -39,6 +37,9 @@ func (m *model) ensureForm() tea.Cmd {
 	return cmd
 }
 
+// openReview shows what the form will send.
+func (m *model) openReview() { m.open(newReview(m.keys.Review, m.questionNow()), false) }
+
 // formInstalled follows a form put on screen.
 func (m *model) formInstalled() {
 	if m.focusOnInstall {
@@ -55,9 +56,7 @@ func (m *model) dropForm() {
 	if m.focus == focusForm {
 		m.setFocus(focusComposer)
 	}
-	if m.mode == modeReview || m.mode == modeProposal || m.mode == modeConfirmCancel {
-		m.closeMode()
-	}
+	m.dialogs.dropAbout("")
 }
 
 // updateForm forwards a message to the form and follows what it did.
@@ -65,7 +64,7 @@ func (m *model) updateForm(msg tea.Msg) tea.Cmd {
 	cmd, out := m.pane.update(msg)
 	switch out {
 	case formCompleted:
-		m.openMode(modeReview)
+		m.openReview()
 	case formAborted:
 		m.setFocus(focusComposer)
 	}
@@ -77,14 +76,39 @@ func (m *model) onFocusTick() tea.Cmd {
 	if !m.wantFocus {
 		return nil
 	}
-	if m.pane.live == nil || time.Since(m.lastKey) < focusPause {
+	if m.pane.live == nil || m.now().Sub(m.lastKey) < focusPause {
 		return focusTick()
 	}
 	m.wantFocus = false
-	if m.focus == focusComposer && m.mode == modeNormal {
+	if m.focus == focusComposer && m.dialogs.empty() {
 		m.setFocus(focusForm)
 	}
 	return nil
+}
+
+// arrivals are the dialogs that open by themselves when the shown
+// question needs the user's decision; each says whether it arrives now.
+var arrivals = []func(m *model) (dialog, bool){
+	func(m *model) (dialog, bool) {
+		r, ok := m.activeRequest()
+		if !ok || len(r.Proposals) == 0 {
+			return nil, false
+		}
+		return newProposal(m.keys.Proposal, m.questionNow()), true
+	},
+}
+
+// arrive opens the first dialog that arrives now, unless one is open.
+func (m *model) arrive() {
+	if !m.dialogs.empty() {
+		return
+	}
+	for _, f := range arrivals {
+		if d, ok := f(m); ok {
+			m.open(d, true)
+			return
+		}
+	}
 }
 
 // archived reports whether the open chat is read-only.

@@ -8,72 +8,115 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 )
 
-// keyMap is every binding of the screen. The help view is generated from
-// it, so what help says and what the keys do cannot disagree.
+// keyMap is every binding of the screen, grouped by where it applies. The
+// help view and every hint on screen are generated from it, so what they
+// say and what the keys do cannot disagree.
 type keyMap struct {
-	Send       key.Binding
-	Newline    key.Binding
-	Focus      key.Binding
-	NextField  key.Binding
-	LeaveForm  key.Binding
-	NextReq    key.Binding
-	PrevReq    key.Binding
-	CancelReq  key.Binding
-	StopTask   key.Binding
-	Resend     key.Binding
+	// Anywhere on the chat screen.
+	Quit       key.Binding
+	Help       key.Binding
 	Chats      key.Binding
 	ScrollUp   key.Binding
 	ScrollDown key.Binding
-	Help       key.Binding
-	Quit       key.Binding
+	StopTask   key.Binding
+	Resend     key.Binding
 
-	Confirm key.Binding
-	Back    key.Binding
-	Accept  key.Binding
-	Keep    key.Binding
-	Yes     key.Binding
-	No      key.Binding
+	// In the composer.
+	Send    key.Binding
+	Newline key.Binding
 
-	ChatUp      key.Binding
-	ChatDown    key.Binding
-	ChatNew     key.Binding
-	ChatArchive key.Binding
-	ChatDelete  key.Binding
-	ChatClose   key.Binding
+	// While a question waits.
+	Focus     key.Binding
+	NextReq   key.Binding
+	PrevReq   key.Binding
+	CancelReq key.Binding
+
+	// In a form (tab is handled by the form itself; listed so help shows it).
+	NextField key.Binding
+	LeaveForm key.Binding
+
+	Review   reviewKeys
+	Cancel   confirmKeys
+	Stop     confirmKeys
+	Proposal proposalKeys
+	HelpView scrollKeys
+	ChatList chatKeys
+}
+
+// reviewKeys apply on the review.
+type reviewKeys struct{ Send, Back key.Binding }
+
+// confirmKeys answer a yes/no question.
+type confirmKeys struct{ Yes, No key.Binding }
+
+// proposalKeys decide a proposal.
+type proposalKeys struct{ Accept, Keep key.Binding }
+
+// scrollKeys move through a view taller than its box.
+type scrollKeys struct{ Up, Down, PageUp, PageDown, Top, Bottom, Close key.Binding }
+
+// chatKeys apply in the chat list.
+type chatKeys struct{ Up, Down, Open, New, Archive, Delete, Close key.Binding }
+
+func bind(keys []string, helpKey, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
 }
 
 func defaultKeys() keyMap {
 	return keyMap{
-		Send:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send message")),
-		Newline: key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter", "new line")),
-		Focus:   key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "form ⇄ composer")),
-		// Handled by the form itself; listed so help shows it.
-		NextField:  key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab/⇧tab", "next/previous field")),
-		LeaveForm:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave form (draft kept)")),
-		NextReq:    key.NewBinding(key.WithKeys("ctrl+n"), key.WithHelp("ctrl+n", "next question")),
-		PrevReq:    key.NewBinding(key.WithKeys("ctrl+p"), key.WithHelp("ctrl+p", "previous question")),
-		CancelReq:  key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "cancel this question")),
-		StopTask:   key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "stop the whole task")),
-		Resend:     key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "resume interrupted run")),
-		Chats:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "chats")),
-		ScrollUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up")),
-		ScrollDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
-		Help:       key.NewBinding(key.WithKeys("f1", "ctrl+g"), key.WithHelp("f1", "help")),
-		Quit:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Quit:       bind([]string{"ctrl+c"}, "ctrl+c", "quit"),
+		Help:       bind([]string{"f1", "ctrl+g"}, "f1", "help"),
+		Chats:      bind([]string{"ctrl+o"}, "ctrl+o", "chats"),
+		ScrollUp:   bind([]string{"pgup"}, "pgup", "scroll up"),
+		ScrollDown: bind([]string{"pgdown"}, "pgdn", "scroll down"),
+		StopTask:   bind([]string{"ctrl+s"}, "ctrl+s", "stop the whole task"),
+		Resend:     bind([]string{"ctrl+r"}, "ctrl+r", "resume interrupted run"),
 
-		Confirm: key.NewBinding(key.WithKeys("enter", "y"), key.WithHelp("enter", "send answer")),
-		Back:    key.NewBinding(key.WithKeys("esc", "e"), key.WithHelp("esc", "back to editing")),
-		Accept:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "accept proposal")),
-		Keep:    key.NewBinding(key.WithKeys("k", "esc"), key.WithHelp("k", "keep mine")),
-		Yes:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
-		No:      key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no")),
+		Send:    bind([]string{"enter"}, "enter", "send message"),
+		Newline: bind([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
 
-		ChatUp:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "chats: previous")),
-		ChatDown:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "chats: next")),
-		ChatNew:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "chats: new chat")),
-		ChatArchive: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "chats: archive")),
-		ChatDelete:  key.NewBinding(key.WithKeys("d"), key.WithHelp("d d", "chats: delete")),
-		ChatClose:   key.NewBinding(key.WithKeys("esc", "ctrl+o"), key.WithHelp("esc", "chats: close")),
+		Focus:     bind([]string{"ctrl+f"}, "ctrl+f", "form ⇄ composer"),
+		NextReq:   bind([]string{"ctrl+n"}, "ctrl+n", "next question"),
+		PrevReq:   bind([]string{"ctrl+p"}, "ctrl+p", "previous question"),
+		CancelReq: bind([]string{"ctrl+x"}, "ctrl+x", "cancel this question"),
+
+		NextField: bind([]string{"tab", "shift+tab"}, "tab/⇧tab", "next/previous field"),
+		LeaveForm: bind([]string{"esc"}, "esc", "leave form (draft kept)"),
+
+		Review: reviewKeys{
+			Send: bind([]string{"enter", "y"}, "enter", "send answer"),
+			Back: bind([]string{"esc", "e"}, "esc", "back to editing"),
+		},
+		Cancel: confirmKeys{
+			Yes: bind([]string{"y"}, "y", "cancel question"),
+			No:  bind([]string{"n", "esc"}, "n", "keep it"),
+		},
+		Stop: confirmKeys{
+			Yes: bind([]string{"y"}, "y", "stop task"),
+			No:  bind([]string{"n", "esc"}, "n", "keep working"),
+		},
+		Proposal: proposalKeys{
+			Accept: bind([]string{"a"}, "a", "accept proposal"),
+			Keep:   bind([]string{"k", "esc"}, "k", "keep mine"),
+		},
+		HelpView: scrollKeys{
+			Up:       bind([]string{"up", "k"}, "↑/↓", "scroll"),
+			Down:     bind([]string{"down", "j"}, "↓", "scroll down"),
+			PageUp:   bind([]string{"pgup"}, "pgup/pgdn", "page"),
+			PageDown: bind([]string{"pgdown", " "}, "pgdn", "page down"),
+			Top:      bind([]string{"home", "g"}, "home", "top"),
+			Bottom:   bind([]string{"end", "G"}, "end", "bottom"),
+			Close:    bind([]string{"esc", "q", "f1", "ctrl+g"}, "f1 or esc", "closes help"),
+		},
+		ChatList: chatKeys{
+			Up:      bind([]string{"up", "k"}, "↑/k", "chats: previous"),
+			Down:    bind([]string{"down", "j"}, "↓/j", "chats: next"),
+			Open:    bind([]string{"enter"}, "enter", "open"),
+			New:     bind([]string{"n"}, "n", "chats: new chat"),
+			Archive: bind([]string{"a"}, "a", "chats: archive"),
+			Delete:  bind([]string{"d"}, "d", "chats: delete (twice)"),
+			Close:   bind([]string{"esc", "ctrl+o"}, "esc", "chats: close"),
+		},
 	}
 }
 
@@ -87,7 +130,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Focus, k.NextField, k.LeaveForm, k.NextReq, k.PrevReq},
 		{k.CancelReq, k.StopTask, k.Resend, k.Chats, k.ScrollUp, k.ScrollDown, k.Help, k.Quit},
-		{k.Confirm, k.Back, k.Accept, k.Keep, k.Yes, k.No},
-		{k.ChatUp, k.ChatDown, k.ChatNew, k.ChatArchive, k.ChatDelete, k.ChatClose},
+		{k.Review.Send, k.Review.Back, k.Proposal.Accept, k.Proposal.Keep, k.Cancel.Yes, k.Cancel.No},
+		{k.ChatList.Up, k.ChatList.Down, k.ChatList.New, k.ChatList.Archive, k.ChatList.Delete, k.ChatList.Close},
 	}
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/textarea"
 	"github.com/charmbracelet/bubbles/viewport"
@@ -12,31 +11,15 @@ import (
 	"followup/chat"
 )
 
-type mode int
-
-const (
-	modeNormal mode = iota
-	modeReview
-	modeConfirmCancel
-	modeConfirmStop
-	modeProposal
-	modeHelp
-	modeChats
-)
-
-// dialogGrace is how long a dialog ignores keys after it opens, so typing
-// meant for the composer cannot answer a question that just appeared.
-const dialogGrace = 400 * time.Millisecond
-
 // model is the root: it owns routing, focus and layout. Its children are
-// concrete structs: the form pane, the chat list, the start-up state.
+// concrete structs (the form pane, the start-up state) and a stack of
+// dialogs (the review, confirmations, a proposal, help, the chat list).
 type model struct {
 	svc *chat.Service // nil until Run has opened it
 	// dbPath and provider are known before the database opens.
 	dbPath, provider string
 	start            startup
 	keys             keyMap
-	help             help.Model
 
 	width, height int
 	sized         bool // width and height are the terminal's
@@ -56,16 +39,15 @@ type model struct {
 	// elsewhere counts the questions waiting in other chats.
 	elsewhere int
 
-	pane  formPane
-	chats chatList
-	// submitting: the review's answer is on its way.
-	submitting bool
+	pane formPane
+
+	dialogs dialogStack
+	// now is the screen's clock: the dialog grace and the pause before
+	// focus moves are measured on it (tests move it).
+	now func() time.Time
 
 	focus          focusArea
 	focusOnInstall bool // focus the next form installed
-	mode           mode
-	target         string // the question (liveKey) an open dialog or review is about
-	modeSince      time.Time
 	lastKey        time.Time
 	wantFocus      bool
 
@@ -82,8 +64,7 @@ type model struct {
 	driving   bool
 	spin      spinner.Model
 
-	frame   string // the last View, until the next Update
-	helpTop int    // the first help line shown when help does not fit
+	frame string // the last View, until the next Update
 
 	status    string
 	statusErr bool
@@ -118,9 +99,9 @@ func newScreen() *model {
 	ta.Focus()
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := &model{
-		keys: defaultKeys(), help: help.New(), composer: ta, spin: sp,
+		keys: defaultKeys(), composer: ta, spin: sp,
 		vp: viewport.New(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
-		width: 80, height: 24, follow: true,
+		width: 80, height: 24, follow: true, now: time.Now,
 	}
 	m.pane.resize(m.formWidth(), m.formHeight())
 	return m
@@ -139,19 +120,3 @@ func (m *model) setStatus(s string, isErr bool) {
 }
 
 func (m *model) activeRequest() (chat.RequestView, bool) { return m.pane.activeRequest() }
-
-// openMode opens a mode; a dialog about a question remembers which one, so
-// a question that changes underneath cannot receive its answer.
-func (m *model) openMode(md mode) {
-	m.mode, m.modeSince = md, time.Now()
-	m.target = ""
-	if md == modeReview || md == modeConfirmCancel || md == modeProposal {
-		m.target = m.pane.activeKey()
-	}
-}
-
-// closeMode returns to the normal screen.
-func (m *model) closeMode() { m.mode, m.target = modeNormal, "" }
-
-// inGrace reports whether a just-opened dialog still ignores keys.
-func (m *model) inGrace() bool { return time.Since(m.modeSince) < dialogGrace }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -37,6 +36,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		if !changed {
 			return nil
 		}
+		m.sizeDialogs()
 		// Also behind a dialog or the review: the form comes back at the
 		// size of the screen it comes back to.
 		return m.pane.resize(m.formWidth(), m.formHeight())
@@ -62,19 +62,17 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.start.early = append(m.start.early, msg)
 			return nil
 		}
-		m.lastKey = time.Now()
+		m.lastKey = m.now()
 		if spellsAKey(msg) {
 			// Typed text arrives in bursts: "enter" or "up" typed quickly is
 			// text, not the key it names. Feed it one letter at a time.
 			var cmds []tea.Cmd
 			for _, r := range msg.Runes {
-				_, cmd := m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
-				cmds = append(cmds, cmd)
+				cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
 			}
 			return tea.Batch(cmds...)
 		}
-		_, cmd := m.onKey(msg)
-		return cmd
+		return m.onKey(msg)
 	case spinnerTick:
 		return nil
 	case snapshotMsg:
@@ -142,7 +140,6 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus("Kept your values.", false)
 		}
 		m.dropForm()
-		m.closeMode()
 		return m.load(m.chatID)
 	case olderMsg:
 		return m.onOlder(msg)
@@ -174,8 +171,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus(errText(msg.err), true)
 			return nil
 		}
-		m.chats.adopt(msg.chats, m.chatID)
-		return nil
+		return m.tell(msg)
 	case errMsg:
 		m.setStatus(errText(msg.err), true)
 		return nil
@@ -184,7 +180,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	m.spin, cmd = m.spin.Update(msg)
 	cmds = append(cmds, cmd)
-	if m.pane.live != nil && m.mode == modeNormal {
+	if m.pane.live != nil && m.dialogs.empty() {
 		cmds = append(cmds, m.updateForm(msg))
 	} else {
 		m.composer, cmd = m.composer.Update(msg)
@@ -238,26 +234,24 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	}
 	m.tr.adopt(s.entries)
 	m.tr.changed()
-	save, appeared := m.pane.adopt(s, m.mode != modeNormal)
-	if m.target != "" && m.pane.activeKey() != m.target {
-		m.mode, m.target = modeNormal, ""
+	save, appeared := m.pane.adopt(s, !m.dialogs.empty())
+	if m.dialogs.dropAbout(m.pane.activeKey()) {
 		m.setStatus("That question changed or closed meanwhile; nothing was sent.", true)
 	}
 	m.refreshTranscript()
 	cmds := []tea.Cmd{save, m.ensureForm(), countElsewhere(m.svc, m.chatID)}
-	if appeared && m.focus == focusComposer && m.mode == modeNormal {
+	cmds = append(cmds, m.tell(questionMsg(m.questionNow())))
+	if appeared && m.focus == focusComposer && m.dialogs.empty() {
 		m.wantFocus = true
 		cmds = append(cmds, focusTick())
 	}
-	if r, ok := m.activeRequest(); ok && len(r.Proposals) > 0 && m.mode == modeNormal {
-		m.openMode(modeProposal)
-	}
+	m.arrive()
 	m.layout()
 	return tea.Batch(cmds...)
 }
 
 func (m *model) onEvent(e chat.Event) tea.Cmd {
-	if e.Kind == chat.EvChat && m.mode == modeChats {
+	if _, ok := find[chatsDialog](&m.dialogs); ok && e.Kind == chat.EvChat {
 		return listChats(m.svc)
 	}
 	if e.ChatID != "" && e.ChatID != m.chatID && !(m.chatID == "" && !m.newChat) {
@@ -285,7 +279,6 @@ func valuesKey(v forms.Values) string {
 }
 
 func (m *model) onAnswered(a answeredMsg) tea.Cmd {
-	m.submitting = false
 	if a.err != nil {
 		e := chat.AsError(a.err)
 		if ps, ok := e.Details["problems"].([]forms.Problem); ok {
@@ -294,15 +287,13 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 		} else {
 			m.setStatus(errText(a.err), true)
 		}
+		m.dialogs.dropAbout("")
 		if e.Code == chat.CodeTargetClosed || e.Code == chat.CodeStaleTarget {
-			m.closeMode()
 			m.dropForm()
-		} else {
-			m.closeMode()
 		}
 		return tea.Batch(m.load(m.chatID), m.pane.edit())
 	}
-	m.closeMode()
+	m.dialogs.dropAbout("")
 	m.pane.problems = nil
 	if a.receipt.ApplyState == chat.Partial {
 		r, _ := m.activeRequest()

@@ -2,14 +2,10 @@ package ui
 
 import (
 	"fmt"
-	"github.com/charmbracelet/bubbles/key"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
-	"followup/chat"
 	"followup/forms"
 )
 
@@ -22,9 +18,10 @@ func (m *model) formWidth() int { return max(20, m.width-4) }
 func (m *model) formHeight() int { return max(6, m.height/2-4) }
 
 // paneView is the area above the composer: tab row plus the active form,
-// or the review, or a dialog.
+// or the dialog drawn in the pane (the review, a confirmation, a proposal).
 func (m *model) paneView() string {
-	if len(m.pane.pending) == 0 && m.mode != modeConfirmStop {
+	d, hasDialog := m.dialogs.pane()
+	if len(m.pane.pending) == 0 && !hasDialog {
 		return ""
 	}
 	var parts []string
@@ -34,24 +31,13 @@ func (m *model) paneView() string {
 	r, ok := m.activeRequest()
 	var body string
 	switch {
-	case m.mode == modeConfirmStop:
-		body = stDialog.Width(m.width - 4).Render(stBold.Render("Stop the whole task?") + "\n" +
-			"The agent stops working, its open questions expire (task stopped) and no model is called.\n" +
-			"The conversation stays. " + stBold.Render("y") + " stop task · " + stBold.Render("n") + " keep working")
-		return lipgloss.JoinVertical(lipgloss.Left, append(parts, body)...)
+	case hasDialog:
+		body = d.view(m.width, m.height)
 	case !ok:
 		return ""
 	case m.archived():
 		body = stPaneDim.Width(m.width - 4).Render(stBold.Render(forms.SanitizeLine(r.Title)) + "\n" +
 			stDim.Render("This chat is archived: its questions can no longer be answered or cancelled."))
-	case m.mode == modeConfirmCancel:
-		body = stDialog.Width(m.width - 4).Render(stBold.Render("Cancel this question?") + "\n" +
-			"“" + forms.SanitizeLine(r.Title) + "” is withdrawn and the agent is told; the task goes on without it.\n" +
-			stBold.Render("y") + " cancel question · " + stBold.Render("n") + " keep it")
-	case m.mode == modeProposal && len(r.Proposals) > 0:
-		body = stDialog.Width(m.width - 4).Render(m.proposalView(r))
-	case m.mode == modeReview && m.pane.live != nil:
-		body = m.reviewView(r)
 	case m.pane.live == nil:
 		body = stPaneDim.Width(m.width - 4).Render(stDim.Render("loading form…"))
 	default:
@@ -67,7 +53,7 @@ func (m *model) paneView() string {
 			hint = stDim.Render("tab next field · enter continue · esc leave (draft kept) · ctrl+x cancel question")
 		}
 		if len(m.pane.problems) > 0 {
-			hint = m.problemList() + "\n" + hint
+			hint = problemList(m.pane.problems) + "\n" + hint
 		}
 		body = style.Width(m.width - 4).Render(head + "\n" + m.pane.live.Form().View() + "\n" + hint)
 	}
@@ -88,30 +74,10 @@ func (m *model) tabRow() string {
 	return strings.Join(tabs, " ") + stDim.Render("  ctrl+n/ctrl+p switch")
 }
 
-func (m *model) reviewView(r chat.RequestView) string {
-	var b strings.Builder
-	b.WriteString(stBold.Render("Review before sending") + "\n\n")
-	// Show what was typed, even number text that does not parse.
-	shown := mergeValues(r.Partial, m.pane.live.Values())
-	raw := m.pane.live.RawText()
-	for _, p := range m.pane.live.Problems() {
-		if name := trimValuesPath(p.Path); raw[name] != "" {
-			shown[name] = raw[name]
-		}
-	}
-	b.WriteString(forms.Review(r.Definition, r.Supplied, shown, m.width-8))
-	if len(m.pane.problems) > 0 {
-		b.WriteString("\n" + m.problemList() + "\n\n" + stBold.Render("esc") + " back to editing to fix them")
-	} else {
-		b.WriteString("\n\n" + stBold.Render("enter") + " send answer · " + stBold.Render("esc") + " back to editing")
-	}
-	return stPane.Width(m.width - 4).Render(b.String())
-}
-
 // problemList names every problem of the reply, one a line.
-func (m *model) problemList() string {
-	lines := make([]string, len(m.pane.problems))
-	for i, p := range m.pane.problems {
+func problemList(ps []forms.Problem) string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
 		lines[i] = stError.Render("✗ " + forms.SanitizeLine(p.Message))
 	}
 	return strings.Join(lines, "\n")
@@ -128,51 +94,6 @@ func mergeValues(sets ...forms.Values) forms.Values {
 		}
 	}
 	return out
-}
-
-// proposalView is the diff of the user's draft against the proposal.
-func (m *model) proposalView(r chat.RequestView) string {
-	p := r.Proposals[len(r.Proposals)-1]
-	mine := forms.Values{}
-	if m.pane.live != nil {
-		mine = m.pane.live.Values()
-	}
-	var b strings.Builder
-	b.WriteString(stBold.Render("The agent proposes a change to “"+forms.SanitizeLine(r.Title)+"”") + "\n\n")
-	show := func(v any) string {
-		if v == nil {
-			return stDim.Render("(empty)")
-		}
-		return forms.SanitizeLine(fmt.Sprint(v))
-	}
-	if p.Kind == chat.ProposeResolve {
-		names := make([]string, 0, len(p.Values))
-		for k := range p.Values {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			b.WriteString(fmt.Sprintf("  %s: %s → %s\n", stBold.Render(forms.SanitizeLine(labelsOf(r, []string{n}))), show(mine[n]), stateStyles["answered"].Render(show(p.Values[n]))))
-		}
-	} else if p.Definition != nil {
-		old := map[string]bool{}
-		for _, f := range r.Fields {
-			old[f.Name] = true
-		}
-		for _, f := range p.Definition.Fields {
-			mark := "  "
-			if !old[f.Name] {
-				mark = "+ "
-			}
-			delete(old, f.Name)
-			b.WriteString(fmt.Sprintf("%s%s (%s)  yours: %s\n", mark, forms.SanitizeLine(f.DisplayLabel()), f.Type, show(mine[f.Name])))
-		}
-		for n := range old {
-			b.WriteString(stError.Render("- "+forms.SanitizeLine(n)+" (removed)") + "\n")
-		}
-	}
-	b.WriteString("\n" + stBold.Render("a") + " accept · " + stBold.Render("k") + " keep mine")
-	return b.String()
 }
 
 func truncate(s string, n int) string {
@@ -279,29 +200,8 @@ func (m *model) View() string {
 }
 
 func (m *model) draw() string {
-	if m.mode == modeHelp {
-		m.help.ShowAll = true
-		m.help.Width = 0 // columns are fitted here, not cut
-		// Groups side by side while they fit the width, else one a row.
-		rows := []string{stBold.Render(" Keys"), ""}
-		var line []string
-		used := 0
-		for _, g := range m.keys.FullHelp() {
-			col := m.help.FullHelpView([][]key.Binding{g})
-			w := lipgloss.Width(col) + 4
-			if len(line) > 0 && used+w > m.width {
-				rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, line...), "")
-				line, used = nil, 0
-			}
-			line, used = append(line, col+"    "), used+w
-		}
-		if len(line) > 0 {
-			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, line...), "")
-		}
-		return m.helpWindow(strings.Split(lipgloss.JoinVertical(lipgloss.Left, rows...), "\n"))
-	}
-	if m.mode == modeChats {
-		return m.chatsView()
+	if d, ok := m.dialogs.screen(); ok {
+		return d.view(m.width, m.height)
 	}
 	if !m.loaded && m.status == "" && !m.newChat {
 		// Until the chat is read, one line: the frames before it would be
@@ -317,51 +217,6 @@ func (m *model) draw() string {
 	}
 	parts = append(parts, m.noticeLine(), m.composer.View(), m.statusLine())
 	return lipgloss.JoinVertical(lipgloss.Left, parts...)
-}
-
-func (m *model) chatsView() string {
-	var b strings.Builder
-	b.WriteString(stBold.Render(" Chats") + stDim.Render("  enter open · n new · a archive · d delete (twice) · esc close") + "\n\n")
-	for i, c := range m.chats.chats {
-		cursor := "  "
-		if i == m.chats.sel {
-			cursor = "› "
-		}
-		state := ""
-		if c.State == "archived" {
-			state = stDim.Render(" [archived]")
-		}
-		if c.Pending > 0 {
-			state += stateStyles["pending"].Render(fmt.Sprintf(" · %d question(s) waiting", c.Pending))
-		}
-		if c.ID == m.chatID {
-			state += stDim.Render(" · on screen")
-		}
-		when := time.UnixMilli(c.UpdatedAt).Local().Format("Jan 2 15:04")
-		line := cursor + stDim.Render(when) + "  " + truncate(forms.SanitizeLine(c.Title), max(10, m.width-50)) + state
-		if c.ID == m.chats.confirmDel {
-			line += stError.Render("  press d again to delete everything in this chat")
-		}
-		b.WriteString(line + "\n")
-	}
-	if len(m.chats.chats) == 0 {
-		b.WriteString(stDim.Render("  no chats yet — n starts one") + "\n")
-	}
-	return b.String()
-}
-
-// helpWindow shows the help lines that fit the screen, from m.helpTop, with
-// a footer saying how to scroll when they do not all fit.
-func (m *model) helpWindow(lines []string) string {
-	avail := max(1, m.height-1)
-	if len(lines) <= avail {
-		m.helpTop = 0
-		return strings.Join(append(lines, stDim.Render(" f1 or esc closes help")), "\n")
-	}
-	m.helpTop = min(max(0, m.helpTop), len(lines)-avail)
-	end := m.helpTop + avail
-	footer := fmt.Sprintf(" ↑/↓ pgup/pgdn scroll (%d–%d of %d) · f1 or esc closes help", m.helpTop+1, end, len(lines))
-	return strings.Join(append(lines[m.helpTop:end:end], stDim.Render(footer)), "\n")
 }
 
 // vpFrame is a drawn viewport and what it was drawn from.

@@ -1,0 +1,111 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+// proposalDialog is the diff of the user's draft against the change the
+// agent proposes, with accept and keep-mine. It arrives by itself, so it
+// takes only its own keys, and only once the screen has settled: anything
+// else the user types goes on to the composer.
+type proposalDialog struct {
+	keys proposalKeys
+	q    question
+}
+
+func newProposal(keys proposalKeys, q question) proposalDialog {
+	return proposalDialog{keys: keys, q: q}
+}
+
+func (d proposalDialog) about() string    { return d.q.key }
+func (d proposalDialog) fullScreen() bool { return false }
+
+// proposal is the newest waiting proposal.
+func (d proposalDialog) proposal() (chat.ProposalView, bool) {
+	ps := d.q.req.Proposals
+	if len(ps) == 0 {
+		return chat.ProposalView{}, false
+	}
+	return ps[len(ps)-1], true
+}
+
+func (d proposalDialog) update(msg tea.Msg) (dialog, action) {
+	switch msg := msg.(type) {
+	case questionMsg:
+		if msg.key == d.q.key {
+			d.q = question(msg)
+			if _, ok := d.proposal(); !ok {
+				return d, closeAct{} // decided elsewhere
+			}
+		}
+	case tea.KeyMsg:
+		p, ok := d.proposal()
+		switch {
+		case !ok:
+			return d, closeAct{}
+		case key.Matches(msg, d.keys.Accept):
+			return d, decideAct{proposalID: p.ID, accept: true}
+		case key.Matches(msg, d.keys.Keep):
+			return d, decideAct{proposalID: p.ID, accept: false}
+		}
+		return d, passAct{}
+	}
+	return d, nil
+}
+
+func (d proposalDialog) view(width, height int) string {
+	return stDialog.Width(width - 4).Render(d.body())
+}
+
+func (d proposalDialog) body() string {
+	r := d.q.req
+	p, ok := d.proposal()
+	if !ok {
+		return ""
+	}
+	mine := d.q.mine
+	var b strings.Builder
+	b.WriteString(stBold.Render("The agent proposes a change to “"+forms.SanitizeLine(r.Title)+"”") + "\n\n")
+	show := func(v any) string {
+		if v == nil {
+			return stDim.Render("(empty)")
+		}
+		return forms.SanitizeLine(fmt.Sprint(v))
+	}
+	if p.Kind == chat.ProposeResolve {
+		names := make([]string, 0, len(p.Values))
+		for k := range p.Values {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			b.WriteString(fmt.Sprintf("  %s: %s → %s\n", stBold.Render(forms.SanitizeLine(labelsOf(r, []string{n}))), show(mine[n]), stateStyles["answered"].Render(show(p.Values[n]))))
+		}
+	} else if p.Definition != nil {
+		old := map[string]bool{}
+		for _, f := range r.Fields {
+			old[f.Name] = true
+		}
+		for _, f := range p.Definition.Fields {
+			mark := "  "
+			if !old[f.Name] {
+				mark = "+ "
+			}
+			delete(old, f.Name)
+			b.WriteString(fmt.Sprintf("%s%s (%s)  yours: %s\n", mark, forms.SanitizeLine(f.DisplayLabel()), f.Type, show(mine[f.Name])))
+		}
+		for n := range old {
+			b.WriteString(stError.Render("- "+forms.SanitizeLine(n)+" (removed)") + "\n")
+		}
+	}
+	b.WriteString("\n" + hints(relabel(d.keys.Accept, "accept"), d.keys.Keep))
+	return b.String()
+}

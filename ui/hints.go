@@ -1,0 +1,29 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// hintSep is the one separator between hints on screen.
+const hintSep = " · "
+
+// hints draws the bindings that apply now as one line: "key does · key
+// does". Disabled bindings are left out.
+func hints(bs ...key.Binding) string {
+	parts := make([]string, 0, len(bs))
+	for _, b := range bs {
+		if !b.Enabled() {
+			continue
+		}
+		h := b.Help()
+		parts = append(parts, stBold.Render(h.Key)+" "+h.Desc)
+	}
+	return strings.Join(parts, hintSep)
+}
+
+// relabel is b saying desc: the same keys, worded for one place.
+func relabel(b key.Binding, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
+}
