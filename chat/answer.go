@@ -41,9 +41,6 @@ type AnswerInput struct {
 // the request stays pending with the missing fields named. An invalid reply
 // changes nothing.
 func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
-	if err := s.ExpireDue(ctx); err != nil {
-		return Receipt{}, err
-	}
 	if in.CommandID == "" {
 		in.CommandID = NewID("cmd")
 	}

@@ -17,9 +17,6 @@ func (s *Service) Cancel(ctx context.Context, requestID, commandID string) (Rece
 // tool result already tells it, so the delivery is recorded as delivered
 // and the model is not told twice.
 func (s *Service) cancel(ctx context.Context, requestID, commandID string, byAgent bool) (Receipt, error) {
-	if err := s.ExpireDue(ctx); err != nil {
-		return Receipt{}, err
-	}
 	var chatID, runID string
 	out, err := s.command(ctx, commandID, "cancel", &chatID, map[string]any{"requestId": requestID}, func(tx store.Handle) (any, error) {
 		r, _, err := s.openTarget(ctx, tx, requestID, "")

@@ -3,11 +3,13 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"followup/forms"
 	"followup/store"
 )
 
@@ -138,18 +140,42 @@ func TestStopFailsUndeliveredAnswers(t *testing.T) {
 	}
 }
 
+// TestExpiryByDeadline: whatever reads or changes requests first expires
+// what is overdue — every read that shows a request's state, and every
+// command (a late answer, cancel or draft is refused with TARGET_CLOSED);
+// no caller has to ask for it.
 func TestExpiryByDeadline(t *testing.T) {
 	t.Parallel()
+	bg := context.Background()
 	cases := []struct {
-		name   string
-		expire func(s *Service, id string) error // what notices the deadline
+		name    string
+		refused bool                                      // the late command gets TARGET_CLOSED
+		expire  func(s *Service, chatID, id string) error // what notices the deadline
 	}{
-		{"ExpireDue", func(s *Service, _ string) error { return s.ExpireDue(context.Background()) }},
-		{"late answer", func(s *Service, id string) error {
-			_, err := s.Answer(context.Background(), AnswerInput{RequestID: id, Values: map[string]any{"a": "late"}})
+		{"Request", false, func(s *Service, _, id string) error { _, err := s.Request(bg, id); return err }},
+		{"Pending", false, func(s *Service, chatID, _ string) error { _, err := s.Pending(bg, chatID); return err }},
+		{"Pending of every chat", false, func(s *Service, _, _ string) error { _, err := s.Pending(bg, ""); return err }},
+		{"PendingItems", false, func(s *Service, _, _ string) error { _, err := s.PendingItems(bg, ""); return err }},
+		{"Requests", false, func(s *Service, chatID, _ string) error { _, err := s.Requests(bg, chatID); return err }},
+		{"Inspect", false, func(s *Service, chatID, _ string) error { _, err := s.Inspect(bg, chatID); return err }},
+		{"Screen", false, func(s *Service, chatID, _ string) error {
+			sc, err := s.Screen(bg, chatID, 50)
+			if err == nil && len(sc.Pending) != 0 {
+				err = fmt.Errorf("the screen shows %d open questions", len(sc.Pending))
+			}
 			return err
 		}},
-		{"late cancel", func(s *Service, id string) error { _, err := s.Cancel(context.Background(), id, ""); return err }},
+		{"PendingElsewhere", false, func(s *Service, _, _ string) error { _, err := s.PendingElsewhere(bg, "ch_other"); return err }},
+		{"Chats", false, func(s *Service, _, _ string) error { _, err := s.Chats(bg, 10); return err }},
+		{"a message", false, func(s *Service, chatID, _ string) error { _, err := s.Send(bg, chatID, "still there?", ""); return err }},
+		{"late answer", true, func(s *Service, _, id string) error {
+			_, err := s.Answer(bg, AnswerInput{RequestID: id, Values: map[string]any{"a": "late"}})
+			return err
+		}},
+		{"late cancel", true, func(s *Service, _, id string) error { _, err := s.Cancel(bg, id, ""); return err }},
+		{"late draft", true, func(s *Service, _, id string) error {
+			return s.SaveDraft(bg, Draft{RequestID: id, Revision: 1, Values: forms.Values{"a": "late"}, Edited: true})
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -165,20 +191,22 @@ func TestExpiryByDeadline(t *testing.T) {
 				t.Fatal(err)
 			}
 			clock.Advance(9 * time.Minute)
-			if err := s.ExpireDue(ctx); err != nil {
-				t.Fatal(err)
-			}
 			if v, _ := s.Request(ctx, res.RequestID); v.State != store.ReqPending {
 				t.Fatalf("expired early: %s", v.State)
 			}
 			clock.Advance(2 * time.Minute)
-			err = tc.expire(s, res.RequestID)
-			if tc.name != "ExpireDue" {
+			err = tc.expire(s, sent.ChatID, res.RequestID)
+			if tc.refused {
 				if e := fxCode(t, err, CodeTargetClosed); e.Details["state"] != store.ReqExpired || e.Details["closedReason"] != store.ReasonDeadline {
 					t.Fatalf("details = %v", e.Details)
 				}
 			} else if err != nil {
 				t.Fatal(err)
+			}
+			// Read the row itself: every read of the host would expire it.
+			if n := fxCount(t, s, `SELECT COUNT(*) FROM requests WHERE id = ? AND state = 'expired' AND closed_reason = 'deadline'`,
+				res.RequestID); n != 1 {
+				t.Fatalf("%s did not expire the request", tc.name)
 			}
 			v, _ := s.Request(ctx, res.RequestID)
 			if v.State != store.ReqExpired || v.ClosedReason != store.ReasonDeadline || v.Answer != nil {
@@ -236,7 +264,7 @@ func TestExpiredRunGoesOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.Advance(2 * time.Minute)
-	if err := s.ExpireDue(ctx); err != nil {
+	if _, err := s.Pending(ctx, sent.ChatID); err != nil { // a read notices the deadline
 		t.Fatal(err)
 	}
 	run, err := s.Drive(ctx, sent.RunID)

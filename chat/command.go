@@ -12,12 +12,16 @@ import (
 	"followup/store"
 )
 
-// command runs fn as one idempotent mutation in one transaction (DESIGN §4).
+// command runs fn as one idempotent mutation in one transaction (DESIGN §4),
+// after expiring what is overdue (expiry.go).
 // The first successful result is stored as the receipt of commandID;
 // repeating the command returns it unchanged, even after the target closed,
 // and reusing the id for other arguments is COMMAND_ID_CONFLICT. A failure
 // stores nothing and changes nothing.
 func (s *Service) command(ctx context.Context, commandID, kind string, chatID *string, args any, fn func(tx store.Handle) (any, error)) (json.RawMessage, error) {
+	if err := s.expireDue(ctx); err != nil {
+		return nil, err
+	}
 	if commandID == "" {
 		commandID = NewID("cmd")
 	}

@@ -26,6 +26,9 @@ func (s *Service) SaveDraft(ctx context.Context, d Draft) error {
 		return &Error{Code: CodeLimitExceeded, Message: "the draft is larger than a reply may be",
 			Details: map[string]any{"limit": s.policy.ReplySize, "size": len(vals)}}
 	}
+	if err := s.expireDue(ctx); err != nil {
+		return err
+	}
 	return s.db.Write(ctx, func(tx store.Handle) error {
 		r, err := s.store.GetRequest(ctx, tx, d.RequestID)
 		if err != nil {

@@ -136,6 +136,9 @@ func (s *Service) Busy(runID string) bool {
 // is tried again from its recorded history: its requests and answers were
 // left as they were, so nothing is lost or repeated.
 func (s *Service) Resume(ctx context.Context, runID string) (RunView, error) {
+	if err := s.expireDue(ctx); err != nil {
+		return RunView{}, err
+	}
 	v, err := s.GetRun(ctx, runID)
 	if err != nil {
 		return v, err

@@ -16,9 +16,28 @@ func (s *Service) expireRequest(ctx context.Context, tx store.Handle, r *store.R
 	return s.queueDelivery(ctx, tx, *r, store.DeliveryExpire, payload)
 }
 
-// Due reports whether any of rs is pending past its deadline: a screen
-// showing them expires what is due (ExpireDue) and reads again.
-func (s *Service) Due(rs []RequestView) bool {
+// Deadlines (DESIGN §7: nothing times out silently). A request past its
+// deadline is expired, and its run told, by whatever next reads or changes
+// requests in this database: every command and every read of requests
+// starts with expireDue, so no caller has to remember it. A look at the
+// index of deadlines comes first: usually nothing is due, and then reads
+// take no write lock.
+
+// expireDue expires the pending requests whose deadline has passed and
+// tells their runs.
+func (s *Service) expireDue(ctx context.Context) error {
+	now := s.nowMS()
+	if due, err := s.store.AnyDue(ctx, s.reader(), now); err != nil || !due {
+		return err
+	}
+	return s.expireWhere(ctx, store.ReasonDeadline, func(tx store.Handle) ([]store.Request, error) {
+		return s.store.DueRequests(ctx, tx, now)
+	})
+}
+
+// anyDue reports whether any of rs is pending past its deadline: the
+// screen's read checks what it read instead of looking again.
+func (s *Service) anyDue(rs []RequestView) bool {
 	now := s.now()
 	for _, r := range rs {
 		if r.State == store.ReqPending && r.ExpiresAt != nil && !r.ExpiresAt.After(now) {
@@ -26,19 +45,6 @@ func (s *Service) Due(rs []RequestView) bool {
 		}
 	}
 	return false
-}
-
-// ExpireDue expires pending requests whose deadline has passed and tells
-// their runs; nothing times out silently.
-func (s *Service) ExpireDue(ctx context.Context) error {
-	now := s.nowMS()
-	// Usually nothing is due: look first, so reads take no write lock.
-	if due, err := s.store.DueRequests(ctx, s.reader(), now); err != nil || len(due) == 0 {
-		return err
-	}
-	return s.expireWhere(ctx, store.ReasonDeadline, func(tx store.Handle) ([]store.Request, error) {
-		return s.store.DueRequests(ctx, tx, now)
-	})
 }
 
 // expireWhere expires, in one transaction, the pending requests that find

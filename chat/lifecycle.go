@@ -18,6 +18,9 @@ type ChatView struct {
 
 // Chats lists chats, most recent first.
 func (s *Service) Chats(ctx context.Context, limit int) ([]ChatView, error) {
+	if err := s.expireDue(ctx); err != nil {
+		return nil, err
+	}
 	if limit <= 0 {
 		limit = 200
 	}
@@ -44,6 +47,9 @@ func (s *Service) LatestChatID(ctx context.Context) (string, error) {
 
 // PendingElsewhere counts the open requests of every chat but chatID.
 func (s *Service) PendingElsewhere(ctx context.Context, chatID string) (int, error) {
+	if err := s.expireDue(ctx); err != nil {
+		return 0, err
+	}
 	return s.store.CountPendingOutside(ctx, s.reader(), chatID)
 }
 
@@ -84,6 +90,9 @@ type InspectView struct {
 
 // Inspect shows a chat (ch_…) or a run (run_…).
 func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
+	if err := s.expireDue(ctx); err != nil {
+		return InspectView{}, err
+	}
 	rd := s.reader()
 	v := InspectView{Messages: []Message{}, Requests: []RequestView{}, Deliveries: []DeliveryView{}}
 	var ms []store.Message

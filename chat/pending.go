@@ -126,8 +126,11 @@ type PendingList struct {
 // when chatID is "" (archived chats are left out: their questions can no
 // longer be answered). It is the list Pending returns, without the
 // answers, deliveries and proposals that only full views carry, and
-// without decoding anything. Callers expire due requests first (ExpireDue).
+// without decoding anything.
 func (s *Service) PendingItems(ctx context.Context, chatID string) (PendingList, error) {
+	if err := s.expireDue(ctx); err != nil {
+		return PendingList{}, err
+	}
 	items, err := s.store.PendingItemJSON(ctx, s.reader(), chatID)
 	if err == nil && len(items) == 0 && chatID != "" {
 		// Nothing pending, or no such chat: a mistyped id is NOT_FOUND.

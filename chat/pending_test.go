@@ -148,7 +148,7 @@ func TestPendingItemFollowsEveryChange(t *testing.T) {
 				t.Fatal("no item before the deadline")
 			}
 			clock.Advance(2 * time.Minute)
-			if err := s.ExpireDue(ctx); err != nil {
+			if err := s.expireDue(ctx); err != nil {
 				t.Fatal(err)
 			}
 			return res.RequestID

@@ -58,9 +58,6 @@ func (r *ProposalResult) setCommandID(id string) { r.CommandID = id }
 // Resolve records the agent's proposed values for a request. It is always
 // a proposal: only the user's accept puts the values in the form.
 func (s *Service) Resolve(ctx context.Context, requestID, digest string, values map[string]any, commandID string) (ProposalResult, error) {
-	if err := s.ExpireDue(ctx); err != nil {
-		return ProposalResult{}, err
-	}
 	args := map[string]any{"requestId": requestID, "digest": digest, "values": values}
 	var chatID string
 	out, err := s.command(ctx, commandID, "resolve", &chatID, args, func(tx store.Handle) (any, error) {
@@ -131,9 +128,6 @@ func (r *DecideResult) setCommandID(id string) { r.CommandID = id }
 // Decide accepts or rejects a proposal. Only accepting changes the draft
 // (resolve) or the revision (replace); keep-mine changes nothing else.
 func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (DecideResult, error) {
-	if err := s.ExpireDue(ctx); err != nil {
-		return DecideResult{}, err
-	}
 	var chatID, reqID string
 	out, err := s.command(ctx, commandID, "decide", &chatID, d, func(tx store.Handle) (any, error) {
 		p, err := s.store.GetProposal(ctx, tx, d.ProposalID)

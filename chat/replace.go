@@ -20,9 +20,6 @@ type ReplaceInput struct {
 // Replace makes a new revision of a pending request, or, when the user has
 // already edited a draft, a replace proposal the user must confirm.
 func (s *Service) Replace(ctx context.Context, in ReplaceInput, commandID string) (ProposalResult, error) {
-	if err := s.ExpireDue(ctx); err != nil {
-		return ProposalResult{}, err
-	}
 	var chatID string
 	out, err := s.command(ctx, commandID, "replace", &chatID, in, func(tx store.Handle) (any, error) {
 		r, rd, err := s.openTarget(ctx, tx, in.RequestID, in.Digest)

@@ -19,8 +19,21 @@ type Screen struct {
 
 // Screen reads, from one snapshot, the newest transcript page of a chat,
 // the requests it shows and its newest run — nothing older, so opening a
-// chat costs the same however long its history is.
+// chat costs the same however long its history is. Its questions past their
+// deadline are expired before they are shown: the snapshot itself says
+// whether any is due, so the first frame pays no extra look.
 func (s *Service) Screen(ctx context.Context, chatID string, page int) (Screen, error) {
+	sc, err := s.screen(ctx, chatID, page)
+	if err == nil && s.anyDue(sc.Pending) {
+		if err := s.expireDue(ctx); err != nil {
+			return sc, err
+		}
+		sc, err = s.screen(ctx, chatID, page)
+	}
+	return sc, err
+}
+
+func (s *Service) screen(ctx context.Context, chatID string, page int) (Screen, error) {
 	var sc Screen
 	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
 		c, err := s.store.GetChat(ctx, tx, chatID)

@@ -231,6 +231,9 @@ func buildItem(r store.Request, rd revisionData) RequestItem {
 
 // Request returns one request with its answer, deliveries and proposals.
 func (s *Service) Request(ctx context.Context, id string) (RequestView, error) {
+	if err := s.expireDue(ctx); err != nil {
+		return RequestView{}, err
+	}
 	rd := s.reader()
 	r, err := s.store.GetRequest(ctx, rd, id)
 	if err != nil {
@@ -253,6 +256,9 @@ func (s *Service) Requests(ctx context.Context, chatID string) ([]RequestView, e
 }
 
 func (s *Service) listRequests(ctx context.Context, f store.RequestFilter) ([]RequestView, error) {
+	if err := s.expireDue(ctx); err != nil {
+		return nil, err
+	}
 	var out []RequestView
 	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
 		rs, vs, err := s.store.ListRequestsWithRevisions(ctx, tx, f)

@@ -37,3 +37,15 @@ func TestResumableRunsPlan(t *testing.T) {
 		t.Fatalf("plan: %s", strings.Join(plan, " / "))
 	}
 }
+
+// The look for overdue requests that precedes every read and command
+// probes the index of pending requests with a deadline, whatever the size
+// of the history.
+func TestAnyDuePlan(t *testing.T) {
+	t.Parallel()
+	s := openTemp(t)
+	plan := strings.Join(queryPlan(t, s.Reader(), strings.Replace(anyDue, "?", "0", 1)), " / ")
+	if !strings.Contains(plan, "SEARCH requests USING COVERING INDEX requests_pending_expiry") {
+		t.Fatalf("plan: %s", plan)
+	}
+}

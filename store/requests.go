@@ -21,6 +21,7 @@ type RequestStore interface {
 	GetRequest(ctx context.Context, h Handle, id string) (Request, error)
 	RequestByKey(ctx context.Context, h Handle, runID, key string) (Request, error)
 	ListRequests(ctx context.Context, h Handle, f RequestFilter) ([]Request, error)
+	AnyDue(ctx context.Context, h Handle, now int64) (bool, error)
 	DueRequests(ctx context.Context, h Handle, now int64) ([]Request, error)
 	PendingByChat(ctx context.Context, h Handle) (map[string]int, error)
 	CountPendingOutside(ctx context.Context, h Handle, chatID string) (int, error)
@@ -201,6 +202,17 @@ func queryRequests(ctx context.Context, h Handle, query string, args ...any) ([]
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// anyDue is the cheap look before every read and command of the host: one
+// probe of the (small) index of pending requests with a deadline.
+const anyDue = `SELECT EXISTS (SELECT 1 FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?)`
+
+// AnyDue reports whether a pending request's deadline is at or before now.
+func (queries) AnyDue(ctx context.Context, h Handle, now int64) (bool, error) {
+	var due bool
+	err := h.QueryRowContext(ctx, anyDue, now).Scan(&due)
+	return due, err
 }
 
 // DueRequests lists pending requests whose deadline is at or before now.

@@ -81,12 +81,6 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 			snap.chatID = id
 		}
 		sc, err := svc.Screen(ctx, snap.chatID, transcriptPage)
-		if err == nil && svc.Due(sc.Pending) {
-			// This chat's questions past their deadline are closed before
-			// they are shown; the other chats' wait for countElsewhere.
-			svc.ExpireDue(ctx)
-			sc, err = svc.Screen(ctx, snap.chatID, transcriptPage)
-		}
 		if err != nil {
 			return snapshotMsg{err: err}
 		}
@@ -175,7 +169,6 @@ type elsewhereMsg struct {
 func countElsewhere(svc *chat.Service, chatID string) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
-		svc.ExpireDue(ctx) // events bring what it closes
 		n, _ := svc.PendingElsewhere(ctx, chatID)
 		orphans, err := svc.Orphaned(ctx)
 		return elsewhereMsg{chatID, n, orphans, err}

@@ -113,9 +113,6 @@ func printRequests(w io.Writer, rs []chat.RequestItem) {
 
 func pending(ctx context.Context, c *Call) error {
 	s, out := c.Service, c.out
-	if err := s.ExpireDue(ctx); err != nil {
-		return err
-	}
 	// The stored list: with --json its objects are copied out as they are.
 	list, err := s.PendingItems(ctx, c.Flag("chat"))
 	if err != nil {
@@ -139,9 +136,6 @@ func pending(ctx context.Context, c *Call) error {
 
 func show(ctx context.Context, c *Call) error {
 	s, out := c.Service, c.out
-	if err := s.ExpireDue(ctx); err != nil {
-		return err
-	}
 	r, err := s.Request(ctx, c.Arg(0))
 	if err != nil {
 		return err

@@ -10,9 +10,6 @@ import (
 
 func inspect(ctx context.Context, c *Call) error {
 	s, out := c.Service, c.out
-	if err := s.ExpireDue(ctx); err != nil {
-		return err
-	}
 	v, err := s.Inspect(ctx, c.Arg(0))
 	if err != nil {
 		return err
