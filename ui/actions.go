@@ -127,7 +127,6 @@ func (m *model) do(a action) tea.Cmd {
 		m.requests = map[string]chat.RequestView{}
 		m.tr.changed()
 		m.refreshTranscript()
-		m.layout()
 	case archiveAct:
 		return lifecycleCmd(m.svc, a.chatID, false)
 	case deleteAct:

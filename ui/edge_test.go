@@ -402,3 +402,10 @@ func showing[T dialog](m *model) bool {
 	_, is := o.d.(T)
 	return is
 }
+
+// frameOf arranges the screen as an Update would and returns its frame:
+// for tests that change the model directly.
+func frameOf(m *model) string {
+	m.arrange()
+	return m.View()
+}

@@ -46,7 +46,6 @@ func (m *model) formInstalled() {
 		m.focusOnInstall = false
 		m.setFocus(focusForm)
 	}
-	m.layout()
 }
 
 // dropForm takes the form off screen: the focus goes back to the
@@ -68,7 +67,6 @@ func (m *model) updateForm(msg tea.Msg) tea.Cmd {
 	case formAborted:
 		m.setFocus(focusComposer)
 	}
-	m.layout()
 	return cmd
 }
 

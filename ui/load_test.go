@@ -251,20 +251,20 @@ func TestTranscriptFrameFollowsItsContent(t *testing.T) {
 	m.messages, m.loaded = msgs, true
 	m.tr.changed()
 	m.refreshTranscript()
-	first := m.draw()
+	first := frameOf(m)
 	if !strings.Contains(first, "line 40") {
 		t.Fatalf("newest message not drawn:\n%s", first)
 	}
 	m.messages = append(m.messages, chat.Message{ID: 41, Role: "user", Content: "line 41"})
 	m.tr.changed()
 	m.refreshTranscript()
-	if v := m.draw(); !strings.Contains(v, "line 41") {
+	if v := frameOf(m); !strings.Contains(v, "line 41") {
 		t.Fatalf("a new message did not reach the frame:\n%s", v)
 	}
 	m.follow = false
-	before := m.draw()
+	before := frameOf(m)
 	m.vp.SetYOffset(m.vp.YOffset - 3)
-	after := m.draw()
+	after := frameOf(m)
 	if after == before || strings.Split(after, "\n")[0] != strings.Split(m.vp.View(), "\n")[0] {
 		t.Fatalf("scrolling up did not reach the frame:\n%s", after)
 	}

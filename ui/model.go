@@ -64,7 +64,8 @@ type model struct {
 	driving   bool
 	spin      spinner.Model
 
-	frame string // the last View, until the next Update
+	lay   layoutSpec // the layout the last Update arranged
+	frame string     // the frame it drew, which View returns
 
 	status    string
 	statusErr bool
@@ -104,6 +105,7 @@ func newScreen() *model {
 		width: 80, height: 24, follow: true, now: time.Now,
 	}
 	m.pane.resize(m.formWidth(), m.formHeight())
+	m.arrange()
 	return m
 }
 

@@ -76,7 +76,8 @@ func newProgram(ctx context.Context, o chat.Options, opts []tea.ProgramOption) (
 	if w, h, err := term.GetSize(os.Stdout.Fd()); err == nil && w > 0 && h > 0 {
 		root.width, root.height, root.sized = w, h, true
 		root.pane.resize(root.formWidth(), root.formHeight())
-		root.layout()
+		root.refreshTranscript()
+		root.arrange()
 	}
 	root.start.preloaded = true
 	var m tea.Model = root

@@ -14,8 +14,8 @@ import (
 
 // Update implements tea.Model.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m.frame = "" // the screen may change
 	cmd := m.update(msg)
+	m.arrange()
 	if rest := m.drawRest(); rest != nil {
 		cmd = tea.Batch(cmd, rest)
 	}
@@ -32,7 +32,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		// reflows.
 		changed := msg.Width != m.width || msg.Height != m.height
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
-		m.layout()
+		m.refreshTranscript()
 		if !changed {
 			return nil
 		}
@@ -246,7 +246,6 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		cmds = append(cmds, focusTick())
 	}
 	m.arrive()
-	m.layout()
 	return tea.Batch(cmds...)
 }
 

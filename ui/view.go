@@ -9,13 +9,10 @@ import (
 	"followup/forms"
 )
 
-const composerHeight = 2
+// formWidth and formHeight are the size forms are built at now.
+func (m *model) formWidth() int { w, _ := formSize(m.width, m.height); return w }
 
-func (m *model) formWidth() int { return max(20, m.width-4) }
-
-// formHeight keeps the form to about half the screen so the transcript
-// stays readable; a taller page scrolls inside the form.
-func (m *model) formHeight() int { return max(6, m.height/2-4) }
+func (m *model) formHeight() int { _, h := formSize(m.width, m.height); return h }
 
 // paneView is the area above the composer: tab row plus the active form,
 // or the dialog drawn in the pane (the review, a confirmation, a proposal).
@@ -143,29 +140,6 @@ func (m *model) noticeLine() string {
 	return ""
 }
 
-// layout sizes the composer and transcript to the width; the transcript's
-// height follows the pane, which View measures as it draws it.
-func (m *model) layout() {
-	m.composer.SetWidth(max(10, m.width-2))
-	m.vp.Width = m.width
-	m.refreshTranscript()
-}
-
-// fitTranscript gives the transcript what the pane and composer leave,
-// keeping it pinned to the newest line unless the user scrolled up.
-func (m *model) fitTranscript(pane string) {
-	used := composerHeight + 2 + lipgloss.Height(pane)
-	if pane == "" {
-		used--
-	}
-	if h := max(1, m.height-used); h != m.vp.Height {
-		m.vp.Height = h
-		if m.follow {
-			m.vp.GotoBottom()
-		}
-	}
-}
-
 func (m *model) refreshTranscript() {
 	// Following the newest line, the screenful above it is all that shows;
 	// scrolled up, everything is drawn now so the lines in view stay put.
@@ -188,54 +162,4 @@ func (m *model) refreshTranscript() {
 	if m.follow {
 		m.vp.GotoBottom()
 	}
-}
-
-// View implements tea.Model. A frame depends only on the model, so it is
-// drawn once per change: Bubble Tea asks again, unchanged, when it quits.
-func (m *model) View() string {
-	if m.frame == "" {
-		m.frame = m.draw()
-	}
-	return m.frame
-}
-
-func (m *model) draw() string {
-	if d, ok := m.dialogs.screen(); ok {
-		return d.view(m.width, m.height)
-	}
-	if !m.loaded && m.status == "" && !m.newChat {
-		// Until the chat is read, one line: the frames before it would be
-		// drawn only to be replaced, on the cores the read needs.
-		return stDim.Render(" opening " + forms.SanitizeLine(m.dbPath) + " …")
-	}
-	// The pane is drawn once per frame; its height decides the transcript's.
-	pane := m.paneView()
-	m.fitTranscript(pane)
-	parts := []string{m.transcriptView()}
-	if pane != "" {
-		parts = append(parts, pane)
-	}
-	parts = append(parts, m.noticeLine(), m.composer.View(), m.statusLine())
-	return lipgloss.JoinVertical(lipgloss.Left, parts...)
-}
-
-// vpFrame is a drawn viewport and what it was drawn from.
-type vpFrame struct {
-	content       string
-	yOffset, w, h int
-	view          string
-}
-
-// transcriptView is the viewport's View, drawn again only when what it
-// shows changed: it wraps and pads every visible line, which a keystroke
-// in the form would otherwise pay for.
-func (m *model) transcriptView() string {
-	f := vpFrame{content: m.vpContent, yOffset: m.vp.YOffset, w: m.vp.Width, h: m.vp.Height}
-	if m.vpFrame.view != "" && m.vpFrame.content == f.content && m.vpFrame.yOffset == f.yOffset &&
-		m.vpFrame.w == f.w && m.vpFrame.h == f.h {
-		return m.vpFrame.view
-	}
-	f.view = m.vp.View()
-	m.vpFrame = f
-	return f.view
 }
