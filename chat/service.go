@@ -73,6 +73,12 @@ type Service struct {
 
 	mu      sync.Mutex
 	driving map[string]context.CancelFunc // runs this process is driving
+
+	watchMu     sync.Mutex // guards the watch of other processes (watch.go)
+	subscribers int
+	stopWatch   context.CancelFunc
+	watchDone   chan struct{}
+	closed      bool
 }
 
 // Open opens the database and returns the host.
@@ -104,8 +110,10 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	return s, nil
 }
 
-// Close stops every drive this process holds and closes the database.
+// Close stops every drive this process holds and the watch of other
+// processes, and closes the database.
 func (s *Service) Close() error {
+	s.stopWatching()
 	s.mu.Lock()
 	for _, cancel := range s.driving {
 		cancel()
@@ -119,12 +127,6 @@ func (s *Service) Path() string { return s.db.Path() }
 
 // ProviderName names the model provider.
 func (s *Service) ProviderName() string { return s.provider.Name() }
-
-// Events returns the event broker the UI subscribes to.
-func (s *Service) Events() *Broker { return s.broker }
-
-// Store exposes the store for tests and benchmarks in other packages.
-func (s *Service) Store() *store.Store { return s.db }
 
 // reader is the reader pool, for reads outside a transaction.
 func (s *Service) reader() store.Handle { return s.db.Reader() }

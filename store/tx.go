@@ -100,3 +100,14 @@ func expectOne(res sql.Result, err error) error {
 	}
 	return nil
 }
+
+// CommitsElsewhere is a number that changes whenever another connection —
+// another process, or another Store on the same file — commits to the
+// database; this Store's own commits leave it as it was. It is SQLite's
+// data_version as the writer connection sees it (the writer is the only
+// connection that commits here, so only others' commits move it).
+func (s *Store) CommitsElsewhere(ctx context.Context) (int64, error) {
+	var v int64
+	err := s.w.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
+	return v, err
+}

@@ -47,7 +47,6 @@ func Run(ctx context.Context, o chat.Options, opts ...tea.ProgramOption) error {
 	} else {
 		p.Send(serviceMsg{svc, loadChat(svc, "", first)()})
 		go forward(ctx, svc, p)
-		go watch(ctx, svc, p)
 	}
 	err = <-done
 	if svc != nil {
@@ -87,37 +86,11 @@ func newProgram(ctx context.Context, o chat.Options, opts []tea.ProgramOption) (
 	return root, tea.NewProgram(m, append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, opts...)...)
 }
 
-// forward relays the host's events to the program.
+// forward relays the host's events, other processes' commits included, to
+// the program.
 func forward(ctx context.Context, svc *chat.Service, p *tea.Program) {
-	for e := range svc.Events().Subscribe(ctx) {
+	for e := range svc.Subscribe(ctx) {
 		p.Send(eventMsg(e))
-	}
-}
-
-// watch notices commits by other processes (the CLI, another UI) and asks
-// the screen to reload.
-func watch(ctx context.Context, svc *chat.Service, p *tea.Program) {
-	// Start after the first frame: the watch's own connection would
-	// compete with it for the same cores.
-	select {
-	case <-ctx.Done():
-		return
-	case <-time.After(time.Second):
-	}
-	last, _ := svc.Store().DataVersion(ctx)
-	t := time.NewTicker(300 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			v, err := svc.Store().DataVersion(ctx)
-			if err == nil && v != last {
-				last = v
-				p.Send(eventMsg(chat.Event{Kind: chat.EvExternal}))
-			}
-		}
 	}
 }
 

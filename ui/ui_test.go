@@ -35,7 +35,7 @@ func newHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	tm := teatest.NewTestModel(t, newModel(svc), teatest.WithInitialTermSize(100, 30))
-	events := svc.Events().Subscribe(ctx)
+	events := svc.Subscribe(ctx)
 	go func() {
 		for e := range events {
 			tm.Send(eventMsg(e))

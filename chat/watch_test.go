@@ -1,0 +1,84 @@
+package chat
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// nextExternal waits for the next EvExternal on ch and reports whether one
+// came within d; the other events are skipped.
+func nextExternal(ch <-chan Event, d time.Duration) bool {
+	timeout := time.After(d)
+	for {
+		select {
+		case e := <-ch:
+			if e.Kind == EvExternal {
+				return true
+			}
+		case <-timeout:
+			return false
+		}
+	}
+}
+
+// TestSubscribersHearOtherProcesses: a subscriber learns of another
+// process's commits from the host's own stream (EvExternal), not of its
+// own process's; the watch runs only while someone subscribes, and Close
+// ends it.
+func TestSubscribersHearOtherProcesses(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(ctx, Options{DBPath: filepath.Join(t.TempDir(), "followup.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	other, err := Open(ctx, Options{DBPath: s.Path()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+
+	sub, cancel := context.WithCancel(ctx)
+	events := s.Subscribe(sub)
+	if !nextExternal(events, 2*time.Second) {
+		t.Fatal("no catch-up look after subscribing")
+	}
+	if _, err := s.Send(ctx, "", "my own message", ""); err != nil {
+		t.Fatal(err)
+	}
+	if nextExternal(events, 3*watchEvery) {
+		t.Fatal("this process's own commit was announced as another's")
+	}
+	if _, err := other.Send(ctx, "", "a message from elsewhere", ""); err != nil {
+		t.Fatal(err)
+	}
+	if !nextExternal(events, 2*time.Second) {
+		t.Fatal("another process's commit was not announced")
+	}
+
+	s.watchMu.Lock()
+	done := s.watchDone
+	s.watchMu.Unlock()
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the watch went on after the last subscriber left")
+	}
+	again := s.Subscribe(ctx)
+	if !nextExternal(again, 2*time.Second) {
+		t.Fatal("a new subscriber gets no watch")
+	}
+	s.watchMu.Lock()
+	done = s.watchDone
+	s.watchMu.Unlock()
+	s.Close()
+	select {
+	case <-done:
+	default:
+		t.Fatal("Close returned with the watch running")
+	}
+}
