@@ -31,7 +31,7 @@ const (
 // AnswerInput is a reply to a request.
 type AnswerInput struct {
 	RequestID string
-	Digest    string         // when set, must be the current digest
+	Digest    string         // when set, the current digest or a prefix of it (MinDigestPrefix or more)
 	Values    map[string]any // raw values; normalised against the revision
 	CommandID string
 }
@@ -127,7 +127,8 @@ func sortedNames(v forms.Values) []string {
 	return names
 }
 
-// openTarget loads a request that must still be pending at digest (when given).
+// openTarget loads a request that must still be pending at digest (when
+// given: the whole digest or a prefix of it, see checkDigest).
 func (s *Service) openTarget(ctx context.Context, tx store.Handle, id, digest string) (store.Request, revisionData, error) {
 	r, err := s.store.GetRequest(ctx, tx, id)
 	if err != nil {
@@ -139,9 +140,8 @@ func (s *Service) openTarget(ctx context.Context, tx store.Handle, id, digest st
 	if r.State != store.ReqPending {
 		return r, revisionData{}, closedError(r)
 	}
-	if digest != "" && digest != r.Digest {
-		return r, revisionData{}, &Error{Code: CodeStaleTarget, Message: "the request changed since that digest; review the new revision",
-			Details: map[string]any{"digest": r.Digest, "revision": r.Revision}}
+	if err := s.checkDigest(ctx, tx, r, digest); err != nil {
+		return r, revisionData{}, err
 	}
 	rd, err := s.loadRevision(ctx, tx, r.ID, r.Revision)
 	return r, rd, err

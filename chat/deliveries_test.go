@@ -76,7 +76,7 @@ func TestInterruptedDeliveryIsDeliveredOnce(t *testing.T) {
 				t.Fatalf("history messages for the delivery = %d, want 1", n)
 			}
 			// Driving again delivers nothing more.
-			if _, err := s.Resume(ctx, sent.RunID); err != nil {
+			if _, err := s.Drive(ctx, sent.RunID); err != nil {
 				t.Fatal(err)
 			}
 			if n := fxCount(t, s, `SELECT COUNT(*) FROM messages WHERE delivery_id = ?`, d.ID); n != 1 {

@@ -130,7 +130,9 @@ func (s *Service) Busy(runID string) bool {
 }
 
 // Resume drives a run that no live process holds — after a crash — to its
-// next wait or end. Interrupted deliveries are reconciled on the way.
+// next wait or end. Interrupted deliveries are reconciled on the way. A run
+// that succeeded or was stopped is refused with TARGET_CLOSED (its view is
+// returned with the error).
 //
 // A run that failed (a refused model call, say, before the key was fixed)
 // is tried again from its recorded history: its requests and answers were
@@ -148,7 +150,10 @@ func (s *Service) Resume(ctx context.Context, runID string) (RunView, error) {
 			return v, err
 		}
 	} else if store.RunEnded(v.State) {
-		return v, nil
+		// Succeeded or stopped: nothing is left to drive, and saying so is
+		// what Stop says of an ended run.
+		return v, &Error{Code: CodeTargetClosed, Message: "the run already " + v.State + "; there is nothing to resume",
+			Details: map[string]any{"runId": v.ID, "state": v.State}}
 	}
 	return s.Drive(ctx, runID)
 }

@@ -83,7 +83,7 @@ func (w *world) answerRace(name string, sameID bool) {
 		t.Fatalf("the winning answer is not the one recorded")
 	}
 	// The loser may have found the run busy; drive whatever is left.
-	v, err := w.svc.Resume(ctx, sent.RunID)
+	v, err := w.svc.Drive(ctx, sent.RunID)
 	if err != nil || v.State != store.RunSucceeded || str(v.Result) != `{"environment":"`+envs[winner]+`"}` {
 		t.Fatalf("run: %+v %v", v, err)
 	}

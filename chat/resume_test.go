@@ -210,3 +210,36 @@ func TestMessageDuringFinalAnswerIsAnswered(t *testing.T) {
 		t.Fatal("the drive never settled")
 	}
 }
+
+// A run that succeeded or was stopped has nothing to resume: resume says so
+// with TARGET_CLOSED, as stop does, and changes nothing.
+func TestResumeOfAnEndedRunIsRefused(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(ctx, Options{DBPath: filepath.Join(t.TempDir(), "e.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	done, req := fxDeploy(t, s)
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: req.ID, Values: map[string]any{"environment": "staging"}}); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := s.Drive(ctx, done.RunID); err != nil || v.State != store.RunSucceeded {
+		t.Fatalf("drive: %+v %v", v, err)
+	}
+	stopped, _ := fxDeploy(t, s)
+	if _, err := s.Stop(ctx, stopped.RunID, ""); err != nil {
+		t.Fatal(err)
+	}
+	for runID, state := range map[string]string{done.RunID: store.RunSucceeded, stopped.RunID: store.RunStopped} {
+		before, _ := s.GetRun(ctx, runID)
+		v, err := s.Resume(ctx, runID)
+		if CodeOf(err) != CodeTargetClosed || AsError(err).Details["state"] != state || v.State != state {
+			t.Errorf("resume of a %s run: %+v, %v", state, v, err)
+		}
+		if after, _ := s.GetRun(ctx, runID); after.ModelCalls != before.ModelCalls || after.State != state {
+			t.Errorf("resume changed the %s run: %+v", state, after)
+		}
+	}
+}

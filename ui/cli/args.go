@@ -29,13 +29,17 @@ func (a Args) Has(name string) bool {
 	return ok
 }
 
-// UsageError is a malformed command line (exit 2).
-type UsageError struct{ Msg string }
+// UsageError is a malformed command line (exit 2). Details, when set, go
+// into the JSON error beside the usage.
+type UsageError struct {
+	Msg     string
+	Details map[string]any
+}
 
 func (e *UsageError) Error() string { return e.Msg }
 
 func usagef(format string, args ...any) *UsageError {
-	return &UsageError{fmt.Sprintf(format, args...)}
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
 // flagTakesValue says, for every flag of the table, whether it takes a

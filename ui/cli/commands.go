@@ -49,11 +49,12 @@ func ask(ctx context.Context, c *Call) error {
 	}
 	out.ok(map[string]any{"chatId": sent.ChatID, "runId": sent.RunID, "state": run.State, "pending": pend, "reply": run.Reply},
 		func(w io.Writer) {
-			fmt.Fprintf(w, "chat %s  run %s  %s\n", sent.ChatID, sent.RunID, run.State)
-			if run.Reply != "" {
-				fmt.Fprintf(w, "\n%s\n", forms.SanitizeBlock(run.Reply))
+			b := &blocks{w: w}
+			b.add(fmt.Sprintf("chat %s  run %s  %s\n", sent.ChatID, sent.RunID, run.State))
+			b.add(replyText(run.Reply))
+			for _, r := range pend {
+				b.add(pendingText(r.RequestItem, r.Proposals))
 			}
-			printRequests(w, items(pend))
 		})
 	return nil
 }
@@ -72,45 +73,6 @@ func runPending(ctx context.Context, s *chat.Service, chatID, runID string) ([]c
 	return out, nil
 }
 
-// items is the part of each view that printRequests shows.
-func items(vs []chat.RequestView) []chat.RequestItem {
-	out := make([]chat.RequestItem, len(vs))
-	for i, v := range vs {
-		out[i] = v.RequestItem
-	}
-	return out
-}
-
-func printRequests(w io.Writer, rs []chat.RequestItem) {
-	for _, r := range rs {
-		fmt.Fprintf(w, "\npending %s  %q  digest %s\n", r.ID, forms.SanitizeLine(r.Title), r.Digest[:12])
-		if r.Reason != "" {
-			fmt.Fprintf(w, "  %s\n", forms.SanitizeLine(r.Reason))
-		}
-		for _, f := range r.Fields {
-			if _, ok := r.Supplied[f.Name]; ok {
-				continue
-			}
-			req := ""
-			if f.Required {
-				req = " (required)"
-			}
-			line := fmt.Sprintf("  - %s: %s%s", f.Name, f.Type, req)
-			if len(f.Options) > 0 {
-				vals := make([]string, len(f.Options))
-				for i, o := range f.Options {
-					vals[i] = o.Value
-				}
-				line += " [" + strings.Join(vals, ", ") + "]"
-			}
-			if v, ok := r.Prefill[f.Name]; ok {
-				line += " suggested " + compact(v)
-			}
-			fmt.Fprintln(w, forms.SanitizeLine(line))
-		}
-	}
-}
-
 func pending(ctx context.Context, c *Call) error {
 	s, out := c.Service, c.out
 	// The stored list: with --json its objects are copied out as they are.
@@ -121,7 +83,9 @@ func pending(ctx context.Context, c *Call) error {
 	if out.json {
 		return out.okDoc(list)
 	}
-	rs, err := list.Items()
+	// Text shows the proposals waiting on each request too, which only the
+	// full views carry.
+	rs, err := s.Pending(ctx, c.Flag("chat"))
 	if err != nil {
 		return err
 	}
@@ -129,7 +93,10 @@ func pending(ctx context.Context, c *Call) error {
 		if len(rs) == 0 {
 			fmt.Fprintln(w, "no pending requests")
 		}
-		printRequests(w, rs)
+		b := &blocks{w: w}
+		for _, r := range rs {
+			b.add(pendingText(r.RequestItem, r.Proposals))
+		}
 	})
 	return nil
 }
@@ -149,23 +116,24 @@ func show(ctx context.Context, c *Call) error {
 		if r.ClosedReason != "" {
 			state += " (" + r.ClosedReason + ")"
 		}
-		fmt.Fprintf(w, "%s  %q  %s  revision %d  digest %s\n", r.ID, forms.SanitizeLine(r.Title), state, r.Revision, r.Digest)
+		heading := fmt.Sprintf("%s  %q  %s  revision %d  digest %s", r.ID, r.Title, state, r.Revision, r.Digest)
+		var answered forms.Values
 		if r.Answer != nil {
-			fmt.Fprintf(w, "answer: %s\n", forms.SanitizeLine(compact(r.Answer.Values)))
+			answered = r.Answer.Values
+		}
+		b := &blocks{w: w}
+		b.add(requestText(heading, r.RequestItem, answered, r.Proposals))
+		var more strings.Builder
+		if r.Answer != nil {
+			fmt.Fprintf(&more, "answer: %s\n", forms.SanitizeLine(compact(r.Answer.Values)))
 		}
 		for _, d := range r.Deliveries {
-			fmt.Fprintf(w, "delivery %d: %s %s (attempts %d)\n", d.ID, d.Kind, d.State, d.Attempts)
-		}
-		for _, p := range r.Proposals {
-			fmt.Fprintf(w, "proposal %s: %s %s, from digest %s", p.ID, p.Kind, p.State, p.BaseDigest)
-			if len(p.Values) > 0 {
-				fmt.Fprintf(w, ", values %s", forms.SanitizeLine(compact(p.Values)))
-			}
-			fmt.Fprintln(w)
+			fmt.Fprintf(&more, "delivery %d: %s %s (attempts %d)\n", d.ID, d.Kind, d.State, d.Attempts)
 		}
 		for _, v := range revs {
-			fmt.Fprintf(w, "revision %v: digest %v\n", v["revision"], v["digest"])
+			fmt.Fprintf(&more, "revision %v: digest %v\n", v["revision"], v["digest"])
 		}
+		b.add(more.String())
 	})
 	return nil
 }
@@ -219,14 +187,14 @@ func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *prin
 	}
 	out.ok(map[string]any{"receipt": rc, "run": runOut(run)}, func(w io.Writer) {
 		if rc.ApplyState == chat.Partial {
+			// The run did not move: its old reply would read as news.
 			fmt.Fprintf(w, "%s kept as partial; still missing: %s\n", rc.RequestID, strings.Join(rc.Missing, ", "))
-		} else {
-			fmt.Fprintf(w, "%s %s\n", rc.RequestID, map[string]string{"answer": "answered", "cancel": "cancelled"}[rc.Kind])
+			fmt.Fprintf(w, "run %s  %s\n", run.ID, run.State)
+			return
 		}
+		fmt.Fprintf(w, "%s %s\n", rc.RequestID, map[string]string{"answer": "answered", "cancel": "cancelled"}[rc.Kind])
 		fmt.Fprintf(w, "run %s  %s\n", run.ID, run.State)
-		if run.Reply != "" {
-			fmt.Fprintf(w, "\n%s\n", forms.SanitizeBlock(run.Reply))
-		}
+		(&blocks{w: w, used: true}).add(replyText(run.Reply))
 	})
 	return nil
 }
@@ -257,11 +225,12 @@ func resume(ctx context.Context, c *Call) error {
 		return err
 	}
 	out.ok(map[string]any{"run": runOut(run), "pending": pend}, func(w io.Writer) {
-		fmt.Fprintf(w, "run %s  %s\n", run.ID, run.State)
-		if run.Reply != "" {
-			fmt.Fprintf(w, "\n%s\n", forms.SanitizeBlock(run.Reply))
+		b := &blocks{w: w}
+		b.add(fmt.Sprintf("run %s  %s\n", run.ID, run.State))
+		b.add(replyText(run.Reply))
+		for _, r := range pend {
+			b.add(pendingText(r.RequestItem, r.Proposals))
 		}
-		printRequests(w, items(pend))
 	})
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"followup/forms"
 )
@@ -27,10 +28,18 @@ func inspect(ctx context.Context, c *Call) error {
 		}
 		for _, m := range v.Messages {
 			text := m.Content
-			if m.Role == "request" {
+			switch m.Role {
+			case "request":
 				text = "(input request " + m.RequestID + ")"
+			case "assistant":
+				text = plainText(text)
 			}
-			fmt.Fprintf(w, "  %-9s %s\n", m.Role, forms.SanitizeLine(text))
+			// A message of several lines keeps them, under its first.
+			lines := strings.Split(strings.TrimRight(forms.SanitizeBlock(text), "\n"), "\n")
+			fmt.Fprintf(w, "  %-9s %s\n", m.Role, lines[0])
+			for _, l := range lines[1:] {
+				fmt.Fprintf(w, "  %-9s %s\n", "", l)
+			}
 		}
 		for _, r := range v.Requests {
 			state := r.State

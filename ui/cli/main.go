@@ -86,6 +86,11 @@ func usageFailed(a Args, err error, stdout, stderr io.Writer) int {
 	synopsis, more := shortUsage(a)
 	if a.JSON {
 		e := &chat.Error{Code: CodeUsage, Message: err.Error(), Details: map[string]any{"usage": synopsis}}
+		if ue, ok := err.(*UsageError); ok {
+			for k, v := range ue.Details {
+				e.Details[k] = v
+			}
+		}
 		fmt.Fprintln(stdout, string(chat.ErrorJSON(e)))
 		return 2
 	}

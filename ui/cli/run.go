@@ -125,13 +125,31 @@ func (p *printer) finish(err error, stderr io.Writer) int {
 	return 1
 }
 
+// parseValues reads --values-json. JSON that does not parse as an object
+// of values is a malformed command line (exit 2), like a missing
+// argument; values the request refuses are the request's answer (exit 1).
 func parseValues(s string) (map[string]any, error) {
 	vals, problems := forms.ParseValues([]byte(s), "/values")
 	if len(problems) > 0 {
-		return nil, &chat.Error{Code: chat.CodeReplyInvalid, Message: "--values-json is not a valid JSON object of values",
-			Details: map[string]any{"problems": problems}}
+		msg := "--values-json is not a JSON object of values: " + problems[0].Message
+		if len(problems) > 1 {
+			msg += fmt.Sprintf(" (and %d more)", len(problems)-1)
+		}
+		return nil, &UsageError{Msg: msg, Details: map[string]any{"problems": problems}}
 	}
 	return vals, nil
+}
+
+// answerCheck refuses a malformed --values-json or --digest before the
+// database is opened.
+func answerCheck(a Args) error {
+	if _, err := parseValues(a.Flags["values-json"]); err != nil {
+		return err
+	}
+	if err := chat.CheckDigestForm(a.Flags["digest"]); err != nil {
+		return usagef("--digest: %s", chat.AsError(err).Message)
+	}
+	return nil
 }
 
 func compact(v any) string {

@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+// blocks writes paragraphs separated by one blank line, with none before
+// the first: text output never starts with a blank line.
+type blocks struct {
+	w    io.Writer
+	used bool
+}
+
+// add writes one paragraph (lines ending in "\n"); an empty one is skipped.
+func (b *blocks) add(text string) {
+	if text == "" {
+		return
+	}
+	if b.used {
+		io.WriteString(b.w, "\n")
+	}
+	b.used = true
+	io.WriteString(b.w, text)
+}
+
+// requestText is one request as text: its heading line, reason, each asked
+// field with its constraints and the value it has so far, what is still
+// missing, and any proposal waiting for the user with the command that
+// decides it. heading is the first line ("pending rq_… "Title" digest …").
+func requestText(heading string, r chat.RequestItem, answer forms.Values, proposals []chat.ProposalView) string {
+	var b strings.Builder
+	b.WriteString(forms.SanitizeLine(heading) + "\n")
+	if r.Reason != "" {
+		fmt.Fprintf(&b, "  %s\n", forms.SanitizeLine(r.Reason))
+	}
+	if r.Description != "" {
+		fmt.Fprintf(&b, "  %s\n", forms.SanitizeLine(r.Description))
+	}
+	for _, f := range r.Fields {
+		if _, ok := r.Supplied[f.Name]; ok {
+			continue
+		}
+		b.WriteString(forms.SanitizeLine(fieldLine(f, r, answer)) + "\n")
+	}
+	if len(r.Missing) > 0 && r.State == "pending" {
+		fmt.Fprintf(&b, "  still missing: %s\n", strings.Join(r.Missing, ", "))
+	}
+	for _, p := range proposals {
+		b.WriteString(forms.SanitizeLine(proposalLine(p)) + "\n")
+	}
+	return b.String()
+}
+
+// fieldLine is "  - travelers: whole number, 1–12, required — given 3".
+func fieldLine(f forms.Field, r chat.RequestItem, answer forms.Values) string {
+	name := f.Name
+	if f.Label != "" && !strings.EqualFold(strings.ReplaceAll(f.Label, " ", "_"), f.Name) {
+		name += fmt.Sprintf(" (%q)", f.Label)
+	}
+	parts := append([]string{kindText(f)}, constraints(f)...)
+	parts = append(parts, map[bool]string{true: "required", false: "optional"}[f.Required])
+	line := "  - " + name + ": " + strings.Join(parts, ", ")
+	switch v, given := r.Partial[f.Name]; {
+	case answer != nil:
+		if v, ok := answer[f.Name]; ok {
+			line += " — answered " + compact(v)
+		}
+	case given:
+		line += " — given " + compact(v)
+	default:
+		if v, ok := r.Prefill[f.Name]; ok {
+			line += " — suggested " + compact(v)
+		}
+	}
+	return line
+}
+
+func kindText(f forms.Field) string {
+	switch f.Type {
+	case "integer":
+		return "whole number"
+	case "boolean":
+		return "yes/no (true or false)"
+	case "select":
+		return "one of " + optionList(f)
+	case "multiselect":
+		return "any of " + optionList(f)
+	}
+	return string(f.Type)
+}
+
+func optionList(f forms.Field) string {
+	vals := make([]string, len(f.Options))
+	for i, o := range f.Options {
+		vals[i] = o.Value
+	}
+	return strings.Join(vals, " | ")
+}
+
+// constraints are the rules an answer to f must keep, in words: the same
+// rules the JSON lists as the field's attributes.
+func constraints(f forms.Field) []string {
+	var out []string
+	switch f.Format {
+	case "date":
+		out = append(out, "date YYYY-MM-DD")
+	case "date-time":
+		out = append(out, "date and time (RFC 3339, e.g. 2026-05-01T09:00:00Z)")
+	case "email":
+		out = append(out, "email address")
+	case "uri":
+		out = append(out, "URI")
+	case "":
+	default:
+		out = append(out, "format "+f.Format)
+	}
+	if s := between(f.Min, f.Max, num); s != "" {
+		out = append(out, s)
+	}
+	if s := between(intPtr(f.MinLength), intPtr(f.MaxLength), num); s != "" {
+		out = append(out, s+" characters")
+	}
+	if s := between(intPtr(f.MinItems), intPtr(f.MaxItems), num); s != "" {
+		out = append(out, s+" choices")
+	}
+	if f.Pattern != "" {
+		out = append(out, "matching "+f.Pattern)
+	}
+	return out
+}
+
+func intPtr(p *int) *float64 {
+	if p == nil {
+		return nil
+	}
+	f := float64(*p)
+	return &f
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// between is "1–12", "at least 1", "at most 12" or "".
+func between(min, max *float64, show func(float64) string) string {
+	switch {
+	case min != nil && max != nil:
+		return show(*min) + "–" + show(*max)
+	case min != nil:
+		return "at least " + show(*min)
+	case max != nil:
+		return "at most " + show(*max)
+	}
+	return ""
+}
+
+// proposalLine is a waiting proposal and the command that decides it.
+func proposalLine(p chat.ProposalView) string {
+	what := "a new form"
+	if p.Kind == chat.ProposeResolve {
+		what = "the values " + compact(p.Values)
+	} else if p.Definition != nil {
+		what = fmt.Sprintf("a new form %q with %d field(s)", p.Definition.Title, len(p.Definition.Fields))
+	}
+	return fmt.Sprintf("  proposal %s (%s): the agent proposes %s; decide with: followup decide %s --accept|--reject", p.ID, p.Kind, what, p.ID)
+}
+
+// pendingText is an open request as ask, pending and resume list it.
+func pendingText(r chat.RequestItem, proposals []chat.ProposalView) string {
+	heading := fmt.Sprintf("pending %s  %q  digest %s", r.ID, r.Title, shortDigest(r.Digest))
+	return requestText(heading, r, nil, proposals)
+}
+
+// replyText is an assistant reply for people: its markdown rendered as
+// plain text, sanitised, ending in a newline ("" for no reply).
+func replyText(reply string) string {
+	if strings.TrimSpace(reply) == "" {
+		return ""
+	}
+	return forms.SanitizeBlock(strings.TrimRight(plainText(reply), "\n")) + "\n"
+}
