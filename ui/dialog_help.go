@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -55,28 +54,60 @@ func (d helpDialog) update(msg tea.Msg) (dialog, action) {
 // avail is how many help lines fit above the footer.
 func (d helpDialog) avail() int { return max(1, d.height-1) }
 
-// lines is the help drawn at width: groups side by side while they fit,
-// else one a row.
+// lines is the help drawn at width: one block per place the keys apply,
+// in as many columns as fit, each block going to the shortest column.
 func (d helpDialog) lines(width int) []string {
-	h := help.New()
-	h.ShowAll = true
-	h.Width = 0 // columns are fitted here, not cut
-	rows := []string{stBold.Render(" Keys"), ""}
-	var line []string
-	used := 0
-	for _, g := range d.keys.FullHelp() {
-		col := h.FullHelpView([][]key.Binding{g})
-		w := lipgloss.Width(col) + 4
-		if len(line) > 0 && used+w > width {
-			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, line...), "")
-			line, used = nil, 0
+	var blocks []string
+	for _, sec := range d.keys.sections() {
+		blocks = append(blocks, helpBlock(sec))
+	}
+	var cols []string
+	for n := len(blocks); n >= 1; n-- {
+		cols = helpColumns(blocks, n)
+		if n == 1 || lipgloss.Width(lipgloss.JoinHorizontal(lipgloss.Top, cols...)) <= width {
+			break
 		}
-		line, used = append(line, col+"    "), used+w
 	}
-	if len(line) > 0 {
-		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, line...), "")
+	grid := lipgloss.JoinHorizontal(lipgloss.Top, cols...)
+	return append([]string{stBold.Render(" Keys"), ""}, strings.Split(grid, "\n")...)
+}
+
+// helpColumns stacks blocks in n columns, each block in order going to
+// the shortest column so far.
+func helpColumns(blocks []string, n int) []string {
+	stacks := make([][]string, n)
+	heights := make([]int, n)
+	for _, b := range blocks {
+		c := 0
+		for i := range heights {
+			if heights[i] < heights[c] {
+				c = i
+			}
+		}
+		stacks[c] = append(stacks[c], b)
+		heights[c] += lipgloss.Height(b) + 1
 	}
-	return strings.Split(lipgloss.JoinVertical(lipgloss.Left, rows...), "\n")
+	cols := make([]string, 0, n)
+	for _, st := range stacks {
+		if len(st) > 0 {
+			cols = append(cols, stHelpColumn.Render(strings.Join(st, "\n\n")))
+		}
+	}
+	return cols
+}
+
+// helpBlock is one place's keys under its heading, keys aligned.
+func helpBlock(sec keySection) string {
+	keyWidth := 0
+	for _, b := range sec.keys {
+		keyWidth = max(keyWidth, lipgloss.Width(b.Help().Key))
+	}
+	lines := []string{" " + stBold.Render(sec.title)}
+	for _, b := range sec.keys {
+		h := b.Help()
+		lines = append(lines, "  "+stBold.Render(h.Key)+strings.Repeat(" ", keyWidth-lipgloss.Width(h.Key)+2)+stDim.Render(h.Desc))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (d helpDialog) view(width, height int) string {

@@ -176,7 +176,7 @@ func TestHelpScrollsOnASmallScreen(t *testing.T) {
 	if !strings.Contains(v, "Keys") || !strings.Contains(v, "scroll") {
 		t.Fatalf("help does not start at its top or does not say it scrolls:\n%s", v)
 	}
-	for range 20 {
+	for range 80 {
 		if n := strings.Count(v, "\n") + 1; n > 14 {
 			t.Fatalf("a help frame of %d lines on a 14-line screen", n)
 		}

@@ -27,3 +27,8 @@ func hints(bs ...key.Binding) string {
 func relabel(b key.Binding, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, desc))
 }
+
+// either is a and b shown as one hint: "a/b desc".
+func either(a, b key.Binding, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...), key.WithHelp(a.Help().Key+"/"+b.Help().Key, desc))
+}

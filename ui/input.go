@@ -97,7 +97,8 @@ func (m *model) sendComposer() tea.Cmd {
 		return nil
 	}
 	if m.archived() {
-		m.setStatus("This chat is archived and read-only; start a new chat with ctrl+o, n.", true)
+		m.setStatus("This chat is archived and read-only; start a new chat with "+
+			m.keys.Chats.Help().Key+", "+m.keys.ChatList.New.Help().Key+".", true)
 		return nil
 	}
 	m.composer.Reset()

@@ -31,8 +31,11 @@ type keyMap struct {
 	PrevReq   key.Binding
 	CancelReq key.Binding
 
-	// In a form (tab is handled by the form itself; listed so help shows it).
+	// In a form. The form handles these itself; they are listed so help
+	// and the hints show them.
 	NextField key.Binding
+	PrevField key.Binding
+	Continue  key.Binding
 	LeaveForm key.Binding
 
 	Review   reviewKeys
@@ -80,7 +83,9 @@ func defaultKeys() keyMap {
 		PrevReq:   bind([]string{"ctrl+p"}, "ctrl+p", "previous question"),
 		CancelReq: bind([]string{"ctrl+x"}, "ctrl+x", "cancel this question"),
 
-		NextField: bind([]string{"tab", "shift+tab"}, "tab/⇧tab", "next/previous field"),
+		NextField: bind([]string{"tab"}, "tab", "next field"),
+		PrevField: bind([]string{"shift+tab"}, "⇧tab", "previous field"),
+		Continue:  bind([]string{"enter"}, "enter", "continue"),
 		LeaveForm: bind([]string{"esc"}, "esc", "leave form (draft kept)"),
 
 		Review: reviewKeys{
@@ -104,19 +109,42 @@ func defaultKeys() keyMap {
 			Down:     bind([]string{"down", "j"}, "↓", "scroll down"),
 			PageUp:   bind([]string{"pgup"}, "pgup/pgdn", "page"),
 			PageDown: bind([]string{"pgdown", " "}, "pgdn", "page down"),
-			Top:      bind([]string{"home", "g"}, "home", "top"),
+			Top:      bind([]string{"home", "g"}, "home/end", "top / bottom"),
 			Bottom:   bind([]string{"end", "G"}, "end", "bottom"),
-			Close:    bind([]string{"esc", "q", "f1", "ctrl+g"}, "f1 or esc", "closes help"),
+			Close:    bind([]string{"esc", "q", "f1", "ctrl+g"}, "esc", "close help"),
 		},
 		ChatList: chatKeys{
-			Up:      bind([]string{"up", "k"}, "↑/k", "chats: previous"),
-			Down:    bind([]string{"down", "j"}, "↓/j", "chats: next"),
+			Up:      bind([]string{"up", "k"}, "↑/k", "previous"),
+			Down:    bind([]string{"down", "j"}, "↓/j", "next"),
 			Open:    bind([]string{"enter"}, "enter", "open"),
-			New:     bind([]string{"n"}, "n", "chats: new chat"),
-			Archive: bind([]string{"a"}, "a", "chats: archive"),
-			Delete:  bind([]string{"d"}, "d", "chats: delete (twice)"),
-			Close:   bind([]string{"esc", "ctrl+o"}, "esc", "chats: close"),
+			New:     bind([]string{"n"}, "n", "new chat"),
+			Archive: bind([]string{"a"}, "a", "archive"),
+			Delete:  bind([]string{"d"}, "d", "delete (press twice)"),
+			Close:   bind([]string{"esc", "ctrl+o"}, "esc", "close"),
 		},
+	}
+}
+
+// keySection is the keys that apply in one place, as help lists them.
+type keySection struct {
+	title string
+	keys  []key.Binding
+}
+
+// sections is every key grouped by where it applies, each listed once per
+// place. Help is drawn from it.
+func (k keyMap) sections() []keySection {
+	return []keySection{
+		{"Anywhere", []key.Binding{k.Help, k.Chats, k.ScrollUp, k.ScrollDown, k.StopTask, k.Resend, k.Quit}},
+		{"Composer", []key.Binding{k.Send, k.Newline}},
+		{"While a question waits", []key.Binding{k.Focus, k.NextReq, k.PrevReq, k.CancelReq}},
+		{"Form", []key.Binding{k.NextField, k.PrevField, k.Continue, k.LeaveForm}},
+		{"Review", []key.Binding{k.Review.Send, k.Review.Back}},
+		{"Proposal", []key.Binding{k.Proposal.Accept, k.Proposal.Keep}},
+		{"Cancel a question", []key.Binding{k.Cancel.Yes, k.Cancel.No}},
+		{"Stop the task", []key.Binding{k.Stop.Yes, k.Stop.No}},
+		{"Chats", []key.Binding{k.ChatList.Up, k.ChatList.Down, k.ChatList.Open, k.ChatList.New, k.ChatList.Archive, k.ChatList.Delete, k.ChatList.Close}},
+		{"Help", []key.Binding{k.HelpView.Up, k.HelpView.PageUp, k.HelpView.Top, k.HelpView.Close}},
 	}
 }
 
@@ -125,12 +153,11 @@ func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Send, k.Focus, k.CancelReq, k.StopTask, k.Help, k.Quit}
 }
 
-// FullHelp implements help.KeyMap.
+// FullHelp implements help.KeyMap: the sections' keys.
 func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Send, k.Newline, k.Focus, k.NextField, k.LeaveForm, k.NextReq, k.PrevReq},
-		{k.CancelReq, k.StopTask, k.Resend, k.Chats, k.ScrollUp, k.ScrollDown, k.Help, k.Quit},
-		{k.Review.Send, k.Review.Back, k.Proposal.Accept, k.Proposal.Keep, k.Cancel.Yes, k.Cancel.No},
-		{k.ChatList.Up, k.ChatList.Down, k.ChatList.New, k.ChatList.Archive, k.ChatList.Delete, k.ChatList.Close},
+	var out [][]key.Binding
+	for _, s := range k.sections() {
+		out = append(out, s.keys)
 	}
+	return out
 }

@@ -43,11 +43,12 @@ func (m *model) paneView() string {
 		if r.ExpiresAt != nil {
 			head += "  " + stDim.Render("expires "+r.ExpiresAt.Local().Format("15:04"))
 		}
+		k := m.keys
 		style := stPaneDim
-		hint := stDim.Render("ctrl+f to answer · ctrl+x cancel question")
+		hint := stDim.Render(hints(relabel(k.Focus, "to answer"), k.CancelReq))
 		if m.focus == focusForm {
 			style = stPane
-			hint = stDim.Render("tab next field · enter continue · esc leave (draft kept) · ctrl+x cancel question")
+			hint = stDim.Render(hints(k.NextField, k.Continue, relabel(k.LeaveForm, "leave (draft kept)"), k.CancelReq))
 		}
 		if len(m.pane.problems) > 0 {
 			hint = problemList(m.pane.problems) + "\n" + hint
@@ -68,7 +69,7 @@ func (m *model) tabRow() string {
 			tabs = append(tabs, stTab.Render(label))
 		}
 	}
-	return strings.Join(tabs, " ") + stDim.Render("  ctrl+n/ctrl+p switch")
+	return strings.Join(tabs, " ") + "  " + stDim.Render(hints(either(m.keys.NextReq, m.keys.PrevReq, "switch")))
 }
 
 // problemList names every problem of the reply, one a line.
@@ -117,7 +118,7 @@ func (m *model) statusLine() string {
 		chatState = " · archived (read-only)"
 	}
 	left := fmt.Sprintf(" %s · %s%s · %s ", m.provider, run, chatState, m.dbPath)
-	right := " f1 help "
+	right := " " + hints(m.keys.Help) + " "
 	pad := m.width - lipgloss.Width(left) - lipgloss.Width(right)
 	if pad < 0 {
 		left = truncate(left, max(1, m.width-lipgloss.Width(right)))
@@ -133,9 +134,9 @@ func (m *model) noticeLine() string {
 	case m.status != "":
 		return stDim.Render(truncate(forms.SanitizeLine(m.status), m.width))
 	case len(m.orphans) > 0:
-		return stError.Render(fmt.Sprintf("%d interrupted run(s) found — ctrl+r resumes them", len(m.orphans)))
+		return stError.Render(fmt.Sprintf("%d interrupted run(s) found — %s resumes them", len(m.orphans), m.keys.Resend.Help().Key))
 	case m.elsewhere > 0:
-		return stateStyles["pending"].Render(fmt.Sprintf("%d question(s) wait in other chats — ctrl+o", m.elsewhere))
+		return stateStyles["pending"].Render(fmt.Sprintf("%d question(s) wait in other chats — %s", m.elsewhere, m.keys.Chats.Help().Key))
 	}
 	return ""
 }
@@ -153,7 +154,8 @@ func (m *model) refreshTranscript() {
 			lipgloss.NewStyle().Width(m.width-2).PaddingLeft(2).Render(forms.SanitizeBlock(m.streaming))
 	}
 	if len(m.messages) == 0 && m.streaming == "" {
-		content = stDim.Render("\n  Type a message to start. Try “Check deployment” or “Plan a trip”.\n  f1 shows every key.")
+		content = stDim.Render("\n  Type a message to start. Try “Check deployment” or “Plan a trip”.\n  " +
+			m.keys.Help.Help().Key + " shows every key.")
 	}
 	if content != m.vpContent {
 		m.vp.SetContent(content)
