@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"time"
 
 	"followup/forms"
 	"followup/store"
@@ -9,11 +10,11 @@ import (
 
 // ChatView is a chat in a list.
 type ChatView struct {
-	ID        string `json:"id"`
-	Title     string `json:"title"`
-	State     string `json:"state"`
-	UpdatedAt int64  `json:"updatedAt"`
-	Pending   int    `json:"pending"` // open requests
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	State     string    `json:"state"`
+	UpdatedAt time.Time `json:"updatedAt"` // UTC, RFC 3339 in JSON like every time
+	Pending   int       `json:"pending"`   // open requests
 }
 
 // Chats lists chats, most recent first.
@@ -34,7 +35,7 @@ func (s *Service) Chats(ctx context.Context, limit int) ([]ChatView, error) {
 	}
 	out := make([]ChatView, len(cs))
 	for i, c := range cs {
-		out[i] = ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: c.UpdatedAt, Pending: pending[c.ID]}
+		out[i] = ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: msTime(c.UpdatedAt), Pending: pending[c.ID]}
 	}
 	return out, nil
 }
@@ -59,7 +60,7 @@ func (s *Service) Chat(ctx context.Context, id string) (ChatView, error) {
 	if err != nil {
 		return ChatView{}, notFound(err, "chat", id)
 	}
-	return ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: c.UpdatedAt}, nil
+	return ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: msTime(c.UpdatedAt)}, nil
 }
 
 // Capabilities is input_capabilities: the static contract plus templates.
@@ -105,7 +106,7 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 		}
 		filter.RunID = id
 	} else if c, err := s.store.GetChat(ctx, rd, id); err == nil {
-		v.Chat = &ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: c.UpdatedAt}
+		v.Chat = &ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: msTime(c.UpdatedAt)}
 		if run, err := s.store.LatestRun(ctx, rd, id); err == nil {
 			rv := runView(run)
 			v.Run = &rv

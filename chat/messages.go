@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"followup/store"
@@ -107,16 +108,16 @@ func chatTitle(text string) string {
 
 // Message is a transcript entry.
 type Message struct {
-	ID        int64  `json:"id"`
-	RunID     string `json:"runId,omitempty"`
-	Role      string `json:"role"`
-	Content   string `json:"content"`
-	RequestID string `json:"requestId,omitempty"`
-	CreatedAt int64  `json:"createdAt"`
+	ID        int64     `json:"id"`
+	RunID     string    `json:"runId,omitempty"`
+	Role      string    `json:"role"`
+	Content   string    `json:"content"`
+	RequestID string    `json:"requestId,omitempty"`
+	CreatedAt time.Time `json:"createdAt"` // UTC
 }
 
 func messageView(m store.Message) Message {
-	return Message{ID: m.ID, RunID: m.RunID.String, Role: m.Role, Content: m.Content, RequestID: m.RequestID.String, CreatedAt: m.CreatedAt}
+	return Message{ID: m.ID, RunID: m.RunID.String, Role: m.Role, Content: m.Content, RequestID: m.RequestID.String, CreatedAt: msTime(m.CreatedAt)}
 }
 
 // Transcript returns up to limit visible messages older than before (0 =

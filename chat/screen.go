@@ -40,7 +40,7 @@ func (s *Service) screen(ctx context.Context, chatID string, page int) (Screen, 
 		if err != nil {
 			return notFound(err, "chat", chatID)
 		}
-		sc.Chat = ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: c.UpdatedAt}
+		sc.Chat = ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: msTime(c.UpdatedAt)}
 		ms, err := s.store.Transcript(ctx, tx, chatID, 0, page)
 		if err != nil {
 			return err

@@ -200,6 +200,10 @@ func (s *Service) viewsWith(ctx context.Context, tx store.Handle, rs []store.Req
 	return out, nil
 }
 
+// msTime is a stored time (milliseconds since the epoch) as views hold it:
+// UTC, so that JSON shows RFC 3339 everywhere (DESIGN §10).
+func msTime(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
 // buildView is the part of a request's view read from its own row and its
 // current revision.
 func buildView(r store.Request, rd revisionData) RequestView {
@@ -213,7 +217,7 @@ func buildItem(r store.Request, rd revisionData) RequestItem {
 		ID: r.ID, Digest: r.Digest, ChatID: r.ChatID, RunID: r.RunID.String, RequestKey: r.RequestKey,
 		State: r.State, ClosedReason: r.ClosedReason, Revision: r.Revision, Title: rd.def.Title,
 		Reason: r.Reason, Description: rd.def.Description, Fields: rd.def.Fields, Prefill: rd.prefill,
-		Supplied: rd.supplied, Partial: part.Values, CreatedAt: time.UnixMilli(r.CreatedAt).UTC(),
+		Supplied: rd.supplied, Partial: part.Values, CreatedAt: msTime(r.CreatedAt),
 		Missing: []string{},
 	}
 	if r.State == store.ReqPending {
@@ -223,7 +227,7 @@ func buildItem(r store.Request, rd revisionData) RequestItem {
 		v.Context = json.RawMessage(r.Context.String)
 	}
 	if r.ExpiresAt.Valid {
-		t := time.UnixMilli(r.ExpiresAt.Int64).UTC()
+		t := msTime(r.ExpiresAt.Int64)
 		v.ExpiresAt = &t
 	}
 	return v

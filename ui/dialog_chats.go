@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -82,7 +81,7 @@ func (d chatsDialog) view(width, height int) string {
 		if c.ID == d.onScreen {
 			state += stDim.Render(" · on screen")
 		}
-		when := time.UnixMilli(c.UpdatedAt).Local().Format("Jan 2 15:04")
+		when := c.UpdatedAt.Local().Format("Jan 2 15:04")
 		line := cursor + stDim.Render(when) + "  " + truncate(forms.SanitizeLine(c.Title), max(10, width-50)) + state
 		if c.ID == d.list.confirmDel {
 			line += stError.Render("  press " + k.Delete.Help().Key + " again to delete everything in this chat")
