@@ -1,6 +1,9 @@
 package cli_test
 
 import (
+	"bytes"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,6 +57,7 @@ func TestUsageErrorNamesTheCommand(t *testing.T) {
 		{[]string{"ask", ""}, "the message is empty", "followup ask MESSAGE"},
 		{[]string{"ask", "hi", "--chat="}, "flag --chat is empty", "followup ask MESSAGE"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`, "followup [GLOBAL FLAGS]"},
+		{[]string{"--chat", "ch_1"}, "--chat goes with a command", "followup [GLOBAL FLAGS]"},
 	} {
 		r := runCLI(t, db, tc.args...)
 		lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
@@ -82,5 +86,37 @@ func TestVersion(t *testing.T) {
 	j := decode(t, runCLI(t, db, "--version", "--json"))
 	if v, _ := j["version"].(string); j["ok"] != true || "followup "+v+"\n" != r.stdout {
 		t.Fatalf("--version --json: %v", j)
+	}
+}
+
+// An empty --db (a script's unset variable) is a usage error, never the
+// default database; an empty FOLLOWUP_DB counts as unset.
+func TestEmptyDBIsNeverTheDefault(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	run := func(env []string, args ...string) (int, string) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), append([]string{"XDG_DATA_HOME=" + data, "FOLLOWUP_PROVIDER=offline"}, env...)...)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		err := cmd.Run()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), errb.String()
+		}
+		return 0, errb.String()
+	}
+	for _, args := range [][]string{{"--db", "", "chats"}, {"--db=", "ask", "hi"}, {"pending", "--db", ""}} {
+		if code, stderr := run([]string{"FOLLOWUP_DB=/nonexistent/never.db"}, args...); code != 2 || !strings.Contains(stderr, "--db is empty") {
+			t.Errorf("%q: exit %d, %q", args, code, stderr)
+		}
+	}
+	if entries, _ := os.ReadDir(data); len(entries) != 0 {
+		t.Fatalf("the default data directory was touched: %v", entries)
+	}
+	if code, stderr := run([]string{"FOLLOWUP_DB="}, "chats"); code != 0 {
+		t.Fatalf("empty FOLLOWUP_DB: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(data, "followup", "followup.db")); err != nil {
+		t.Fatalf("an empty FOLLOWUP_DB is not the default: %v", err)
 	}
 }
