@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -174,5 +175,48 @@ func TestValidateInput(t *testing.T) {
 	text := runCLI(t, filepath.Join(dir, "v.db"), "validate-input", bad)
 	if text.code != 1 || !strings.Contains(text.stderr, "/source/definition/fields/0/type") {
 		t.Fatalf("text output does not name the path: %q", text.stderr)
+	}
+}
+
+// validate-input refuses /dev/zero and a 1 GiB sparse file quickly and
+// with little memory (the child's peak RSS), naming the size it can know.
+func TestValidateInputBoundedRead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	sparse := filepath.Join(dir, "sparse.json")
+	f, err := os.Create(sparse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(1 << 30)
+	f.Close()
+	zero, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zero.Close()
+	for _, tc := range []struct {
+		args  []string
+		stdin *os.File
+		says  string
+	}{
+		{[]string{"validate-input", "/dev/zero"}, nil, "/dev/zero is more than 8 MiB"},
+		{[]string{"validate-input", sparse}, nil, "is 1.0 GiB (1073741824 bytes); the limit is 8 MiB"},
+		{[]string{"validate-input", "-"}, zero, "standard input is more than 8 MiB"},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		if tc.stdin != nil {
+			cmd.Stdin = tc.stdin
+		}
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		err := cmd.Run()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "LIMIT_EXCEEDED") || !strings.Contains(errb.String(), tc.says) {
+			t.Errorf("%v: %v, %q", tc.args, err, errb.String())
+			continue
+		}
+		if rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss; rss > 96<<10 { // KiB
+			t.Errorf("%v: peak RSS %d KiB", tc.args, rss)
+		}
 	}
 }

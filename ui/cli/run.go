@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"followup/chat"
 	"followup/forms"
@@ -42,15 +41,9 @@ func Exec(ctx context.Context, a Args, env Env) int {
 
 // validateInput is `followup validate-input FILE|-`; it needs no database.
 func validateInput(ctx context.Context, c *Call) error {
-	var raw []byte
-	var err error
-	if c.Arg(0) == "-" {
-		raw, err = io.ReadAll(io.LimitReader(c.Stdin, 8<<20))
-	} else {
-		raw, err = os.ReadFile(c.Arg(0))
-	}
+	raw, err := readInput(c.Arg(0), c.Stdin)
 	if err != nil {
-		return &chat.Error{Code: chat.CodeInvalidArgument, Message: err.Error()}
+		return err
 	}
 	decl, problems := forms.ParseDeclaration(raw, nil)
 	if len(problems) > 0 {
