@@ -16,15 +16,17 @@ func (p *problems) value(f Field, v any, path string) (any, bool) {
 	return out, len(*p) == start
 }
 
-// controlIn finds a control character a value must not carry: they would
-// reach a terminal or a model prompt raw. A textarea may hold newlines and
-// tabs (and CR before a newline); nothing else may.
+// controlIn finds a control character a value must not carry: it would
+// reach a terminal or a model prompt raw (bidi overrides and other
+// invisible controls included: the sanitisers' rule, neutralised). A
+// textarea may hold newlines and tabs (and CR before a newline); nothing
+// else may.
 func controlIn(s string, multiline bool) (rune, bool) {
 	for _, r := range s {
 		if multiline && (r == '\n' || r == '\t' || r == '\r') {
 			continue
 		}
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+		if neutralised(r) {
 			return r, true
 		}
 	}

@@ -145,30 +145,14 @@ func exportString(f Field, prop *object) {
 	}
 }
 
-// inputWidget is one line of text (text, number, integer).
+// inputWidget is one line of text (text, number, integer): lineInput.
 func inputWidget(s *slot) huh.Field {
-	in := huh.NewInput()
-	in.WithTheme(s.theme) // first: later setters draw with it
-	in.Key(s.f.Name).Title(s.label()).CharLimit(s.charLimit()).
-		Placeholder(s.placeholder()).
-		Validate(func(string) error { s.confirmed(); return nil })
-	in.Accessor(textAccess{s})
-	s.setTitle, s.setDesc = func(v string) { in.Title(v) }, func(v string) { in.Description(v) }
-	s.field, s.resync = in, func() { in.Accessor(textAccess{s}) }
+	in := newLineInput(s, s.placeholder(), s.charLimit())
+	in.WithTheme(s.theme)
+	in.title = s.label()
+	s.setTitle, s.setDesc = func(v string) { in.title = v }, func(v string) { in.desc = v }
+	s.field, s.resync = in, func() { in.cur = len(graphemes(s.text)) }
 	return in
-}
-
-func textareaWidget(s *slot) huh.Field {
-	t := huh.NewText()
-	t.WithTheme(s.theme)
-	t.ExternalEditor(s.live.editor)
-	t.Key(s.f.Name).Title(s.label()).Lines(4).CharLimit(s.charLimit()).
-		Placeholder(SanitizeLine(s.f.Placeholder)).
-		Validate(func(string) error { s.confirmed(); return nil })
-	t.Accessor(textAccess{s})
-	s.setTitle, s.setDesc = func(v string) { t.Title(v) }, func(v string) { t.Description(v) }
-	s.field, s.resync = t, func() { t.Accessor(textAccess{s}) }
-	return t
 }
 
 func loadText(multiline bool) func(s *slot, v any) {

@@ -267,7 +267,22 @@ func (l *Live) update(msg tea.Msg) tea.Cmd {
 	if cmd, ok := l.turnBack(msg); ok {
 		return cmd
 	}
-	_, cmd := l.form.Update(msg)
+	var cmd tea.Cmd
+	if s := l.focusedSlot(); s != nil && s.keys != nil {
+		if k, ok := msg.(tea.KeyMsg); ok {
+			cmd = s.keys(k, func(m tea.Msg) tea.Cmd { _, c := l.form.Update(m); return c })
+		} else {
+			_, cmd = l.form.Update(msg)
+		}
+		if s.redraw {
+			s.redraw = false
+			s.quiet = true
+			s.resync()
+			s.quiet = false
+		}
+	} else {
+		_, cmd = l.form.Update(msg)
+	}
 	if l.form.State == huh.StateCompleted && l.page < len(l.pages)-1 {
 		return tea.Batch(cmd, l.showPage(l.page+1, 0))
 	}

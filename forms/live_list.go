@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // list is a single-choice field for long option lists. huh's Select, once
@@ -152,7 +154,7 @@ func (l *list) View() string {
 		b.WriteString("\n" + st.Description.Render(l.desc))
 	}
 	selector := st.SelectSelector.String()
-	pad := strings.Repeat(" ", len([]rune(selector)))
+	pad := strings.Repeat(" ", lipgloss.Width(selector))
 	top := l.window()
 	for row := 0; row < listWindow; row++ {
 		b.WriteString("\n")
@@ -163,7 +165,7 @@ func (l *list) View() string {
 			}
 			continue
 		}
-		label := truncate(l.opts[l.shown[i]].Key, inner-len([]rune(pad)))
+		label := truncate(l.opts[l.shown[i]].Key, inner-lipgloss.Width(pad))
 		if i == l.cursor {
 			b.WriteString(selector + st.SelectedOption.Render(label))
 		} else {
@@ -173,12 +175,12 @@ func (l *list) View() string {
 	return st.Base.Width(l.width).Render(b.String())
 }
 
+// truncate fits s in n cells, measured as lipgloss measures them.
 func truncate(s string, n int) string {
-	r := []rune(s)
-	if n < 1 || len(r) <= n {
+	if n < 1 {
 		return s
 	}
-	return string(r[:n-1]) + "…"
+	return ansi.Truncate(s, n, "…")
 }
 
 func (l *list) Focus() tea.Cmd { l.focused = true; return nil }

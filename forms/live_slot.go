@@ -3,6 +3,7 @@ package forms
 import (
 	"slices"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 )
 
@@ -35,6 +36,12 @@ type slot struct {
 
 	field  huh.Field // text-like fields: the huh field, to find the focused slot
 	resync func()    // text-like fields: redraw the field from s.text
+	// keys, when set, runs around each key sent to the focused field.
+	keys func(k tea.KeyMsg, forward func(tea.Msg) tea.Cmd) tea.Cmd
+
+	area   areaText // textarea: its text as clusters, raw and drawn
+	typed  string   // textarea: the text of the key being typed, as typed
+	redraw bool     // textarea: the widget holds text to draw anew
 
 	theme    *huh.Theme // the form's theme, or this field's own while it may show a suggestion
 	muted    bool       // the own theme draws values as a suggestion

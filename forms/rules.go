@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
 )
 
 // validName is ^[A-Za-z][A-Za-z0-9_]{0,63}$, checked by hand: a bounded
@@ -194,11 +196,21 @@ func pick(c bool, a, b string) string {
 
 // clip shortens untrusted text quoted in a message so a problem list stays
 // readable and bounded.
+// It cuts between grapheme clusters, never inside one.
 func clip(s string) string {
 	const n = 64
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
+	var b strings.Builder
+	runes := 0
+	g := uniseg.NewGraphemes(s)
+	for g.Next() {
+		c := g.Str()
+		if runes += utf8.RuneCountInString(c); runes > n {
+			break
+		}
+		b.WriteString(c)
+	}
+	return b.String() + "…"
 }

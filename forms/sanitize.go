@@ -11,6 +11,14 @@ import (
 // reads; bidi overrides could reorder it. The sanitisers remove escape
 // sequences whole and replace other controls with a visible U+FFFD, so a
 // tampered string still looks tampered.
+//
+// They also draw every grapheme cluster in a form whose width terminals
+// agree on, so that lipgloss's measure (one cluster, one width) is the
+// terminal's: an emoji modifier (skin tone) joined to what precedes it is
+// dropped (tmux 3.3a draws 👋🏽 in 4 cells, lipgloss and newer terminals
+// in 2), and so is the emoji presentation selector U+FE0F (❤️ is 1 cell
+// in tmux, 2 elsewhere). The text itself is never changed: only what is
+// drawn.
 
 // SanitizeLine neutralises untrusted text for one line: newlines and tabs
 // become spaces.
@@ -28,9 +36,14 @@ func sanitize(s string, keepNL, keepTab bool) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	prev := rune(-1) // the rune before, in s; -1 at the start
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
+		joined := prev >= 0x20 && prev != 0x7f
+		prev = r
 		switch {
+		case r == emojiPresentation || isEmojiModifier(r) && joined:
+			// Drawn without: see the package comment above.
 		case r == utf8.RuneError && size <= 1:
 			b.WriteRune(replacement)
 		case r == 0x1b:
@@ -48,7 +61,7 @@ func sanitize(s string, keepNL, keepTab bool) string {
 			if !keepNL || !strings.HasPrefix(s[i+1:], "\n") {
 				b.WriteRune(' ')
 			}
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || isBidi(r):
+		case neutralised(r):
 			b.WriteRune(replacement)
 		default:
 			b.WriteString(s[i : i+size])
@@ -70,13 +83,34 @@ func clean(s string) bool {
 }
 
 func needsWork(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || isBidi(r) || r == utf8.RuneError
+	return neutralised(r) || r == utf8.RuneError || r == emojiPresentation || isEmojiModifier(r)
+}
+
+// neutralised reports a rune no untrusted text may carry to the terminal:
+// C0 and C1 controls, DEL, and the invisible controls that reorder or
+// break what is shown. It is the one rule: the sanitisers draw such a rune
+// as U+FFFD, and values that carry one are refused (controlIn).
+func neutralised(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || isBidi(r) || isInvisibleControl(r)
 }
 
 // isBidi reports explicit directional formatting characters (Trojan Source).
 func isBidi(r rune) bool {
 	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
 }
+
+// isInvisibleControl reports the line and paragraph separators (which some
+// terminals break lines on), the byte-order mark and the interlinear
+// annotation controls. Joiners (U+200C, U+200D) are not among them: emoji
+// sequences and many scripts need them.
+func isInvisibleControl(r rune) bool {
+	return r == 0x2028 || r == 0x2029 || r == 0xfeff || (r >= 0xfff9 && r <= 0xfffb)
+}
+
+const emojiPresentation = '\uFE0F'
+
+// isEmojiModifier reports the skin-tone modifiers U+1F3FB–U+1F3FF.
+func isEmojiModifier(r rune) bool { return r >= 0x1f3fb && r <= 0x1f3ff }
 
 // escapeLen is the byte length of the ESC sequence at the start of s.
 func escapeLen(s string) int {
