@@ -3,52 +3,19 @@ package ui
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"followup/chat"
 	"followup/forms"
 )
 
-func openModel(t *testing.T) (*model, *chat.Service) {
-	t.Helper()
-	svc, err := chat.Open(context.Background(), chat.Options{DBPath: filepath.Join(t.TempDir(), "e.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	m := newModel(svc)
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	return m, svc
-}
-
-// ask starts a chat with text and drives its run until it waits or ends.
-func ask(t *testing.T, svc *chat.Service, text string) chat.Sent {
-	t.Helper()
-	ctx := context.Background()
-	sent, err := svc.Send(ctx, "", text, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.Drive(ctx, sent.RunID); err != nil {
-		t.Fatal(err)
-	}
-	return sent
-}
-
-// load applies a fresh snapshot of the chat, as the program would.
-func load(m *model, chatID string) {
-	m.Update(loadChat(m.svc, chatID, prep{})())
-}
-
 func TestEmptyChatListKeysDoNotPanic(t *testing.T) {
 	t.Parallel()
-	m, _ := openModel(t)
+	k := newKit(t)
+	m := k.m
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
 	m.Update(chatsMsg{})
 	for _, k := range []string{"j", "down", "a", "d", "d"} {
@@ -60,7 +27,8 @@ func TestEmptyChatListKeysDoNotPanic(t *testing.T) {
 
 func TestZeroSizeDoesNotPanic(t *testing.T) {
 	t.Parallel()
-	m, _ := openModel(t)
+	k := newKit(t)
+	m := k.m
 	m.setStatus("something to say", true)
 	m.Update(tea.WindowSizeMsg{Width: 0, Height: 0})
 	_ = m.View()
@@ -71,15 +39,16 @@ func TestZeroSizeDoesNotPanic(t *testing.T) {
 func TestConfirmationFollowsItsQuestion(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	m, svc := openModel(t)
-	sent := ask(t, svc, "Check deployment")
+	k := newKit(t)
+	m, svc := k.m, k.svc
+	sent := k.ask("Check deployment")
 	second := `{"requestKey":"second","source":{"kind":"dynamic","definition":{"title":"Pick a region",
 		"fields":[{"name":"region","type":"select","options":["eu","us"]}]}}}`
 	opened, err := svc.OpenRequest(ctx, sent.RunID, "call_x", json.RawMessage(second))
 	if err != nil {
 		t.Fatal(err)
 	}
-	load(m, sent.ChatID)
+	k.load(sent.ChatID)
 	m.pane.active = opened.RequestID
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlX})
 	if !showing[confirmDialog](m) {
@@ -88,7 +57,7 @@ func TestConfirmationFollowsItsQuestion(t *testing.T) {
 	if _, err := svc.Cancel(ctx, opened.RequestID, ""); err != nil { // elsewhere
 		t.Fatal(err)
 	}
-	load(m, sent.ChatID)
+	k.load(sent.ChatID)
 	if !m.dialogs.empty() || !strings.Contains(m.status, "closed meanwhile") {
 		t.Fatalf("dialogs %v, status %q", m.dialogs.items, m.status)
 	}
@@ -103,7 +72,8 @@ func TestConfirmationFollowsItsQuestion(t *testing.T) {
 // arrives as one burst and must not send the message.
 func TestTypedKeyNamesAreText(t *testing.T) {
 	t.Parallel()
-	m, _ := openModel(t)
+	k := newKit(t)
+	m := k.m
 	for _, part := range []tea.KeyMsg{
 		{Type: tea.KeyRunes, Runes: []rune("press")}, {Type: tea.KeySpace, Runes: []rune(" ")},
 		{Type: tea.KeyRunes, Runes: []rune("enter")}, {Type: tea.KeySpace, Runes: []rune(" ")},
@@ -120,9 +90,10 @@ func TestTypedKeyNamesAreText(t *testing.T) {
 // user is in); a real resize does.
 func TestSameSizeKeepsTheForm(t *testing.T) {
 	t.Parallel()
-	m, svc := openModel(t)
-	sent := ask(t, svc, "Plan a trip")
-	load(m, sent.ChatID)
+	k := newKit(t)
+	m := k.m
+	sent := k.ask("Plan a trip")
+	k.load(sent.ChatID)
 	before := m.pane.live
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	if m.pane.live != before {
@@ -140,9 +111,10 @@ func TestSameSizeKeepsTheForm(t *testing.T) {
 func TestAcceptedProposalWinsOverKeptDraft(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	m, svc := openModel(t)
-	sent := ask(t, svc, "Check deployment")
-	load(m, sent.ChatID)
+	k := newKit(t)
+	m, svc := k.m, k.svc
+	sent := k.ask("Check deployment")
+	k.load(sent.ChatID)
 	m.setFocus(focusForm)
 	m.Update(tea.KeyMsg{Type: tea.KeyDown}) // the cursor on staging
 	if cmd := m.pane.saveNow(); cmd != nil {
@@ -153,9 +125,9 @@ func TestAcceptedProposalWinsOverKeptDraft(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	load(m, sent.ChatID)
+	k.load(sent.ChatID)
 	m.Update(decide(svc, res.ProposalID, true, map[string]any{"environment": "staging"})())
-	load(m, sent.ChatID)
+	k.load(sent.ChatID)
 	if m.pane.live == nil {
 		t.Fatal("no form after accepting")
 	}
@@ -168,7 +140,8 @@ func TestAcceptedProposalWinsOverKeptDraft(t *testing.T) {
 // every binding can be reached, and no frame is taller than the screen.
 func TestHelpScrollsOnASmallScreen(t *testing.T) {
 	t.Parallel()
-	m, _ := openModel(t)
+	k := newKit(t)
+	m := k.m
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 14})
 	m.Update(tea.KeyMsg{Type: tea.KeyF1})
 	seen := map[string]bool{}
@@ -213,9 +186,10 @@ func mapKeys(m map[string]bool) []string {
 // wrong, where the submit left off, or the one that had the focus.
 func TestBackToTheFormLandsOnTheField(t *testing.T) {
 	t.Parallel()
-	m, svc := openModel(t)
-	sent := ask(t, svc, "Plan a trip")
-	load(m, sent.ChatID)
+	k := newKit(t)
+	m := k.m
+	sent := k.ask("Plan a trip")
+	k.load(sent.ChatID)
 	m.setFocus(focusForm)
 	m.pane.live.Edit("transport")
 	m.Update(tea.WindowSizeMsg{Width: 90, Height: 28})
@@ -250,9 +224,10 @@ func TestBackToTheFormLandsOnTheField(t *testing.T) {
 // A resize while the review is open reaches the form it goes back to.
 func TestResizeBehindTheReviewReachesTheForm(t *testing.T) {
 	t.Parallel()
-	m, svc := openModel(t)
-	sent := ask(t, svc, "Plan a trip")
-	load(m, sent.ChatID)
+	k := newKit(t)
+	m := k.m
+	sent := k.ask("Plan a trip")
+	k.load(sent.ChatID)
 	m.setFocus(focusForm)
 	m.openReview()
 	m.Update(tea.WindowSizeMsg{Width: 70, Height: 16})
@@ -271,7 +246,8 @@ func TestResizeBehindTheReviewReachesTheForm(t *testing.T) {
 // in order, not each to a chat of its own.
 func TestMessagesTypedAheadJoinTheNewChat(t *testing.T) {
 	t.Parallel()
-	m, svc := openModel(t)
+	k := newKit(t)
+	m, svc := k.m, k.svc
 	var cmds []tea.Cmd
 	for _, k := range []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("hello")}, {Type: tea.KeyEnter},
 		{Type: tea.KeyRunes, Runes: []rune("world")}, {Type: tea.KeyEnter}, {Type: tea.KeyRunes, Runes: []rune("again")}, {Type: tea.KeyEnter}} {
@@ -285,8 +261,6 @@ func TestMessagesTypedAheadJoinTheNewChat(t *testing.T) {
 			if s, ok := msg.(sentMsg); ok {
 				_, next := m.Update(s)
 				cmds = append(cmds, next)
-			} else if seq := sequenced(msg); seq != nil {
-				cmds = append(cmds, seq...)
 			}
 		}
 	}
@@ -309,26 +283,14 @@ func TestMessagesTypedAheadJoinTheNewChat(t *testing.T) {
 	}
 }
 
-// sequenced returns the commands of a tea.Sequence message.
-func sequenced(msg tea.Msg) []tea.Cmd {
-	v := reflect.ValueOf(msg)
-	if v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeOf(tea.Cmd(nil)) {
-		return nil
-	}
-	out := make([]tea.Cmd, v.Len())
-	for i := range out {
-		out[i] = v.Index(i).Interface().(tea.Cmd)
-	}
-	return out
-}
-
 // A second enter at the review, while the answer is on its way, sends
 // nothing more (it would come back as TARGET_CLOSED).
 func TestDoubleEnterAtTheReviewSendsOnce(t *testing.T) {
 	t.Parallel()
-	m, svc := openModel(t)
-	sent := ask(t, svc, "Check deployment")
-	load(m, sent.ChatID)
+	k := newKit(t)
+	m := k.m
+	sent := k.ask("Check deployment")
+	k.load(sent.ChatID)
 	m.setFocus(focusForm)
 	m.pane.live.Edit("environment")
 	m.updateForm(tea.KeyMsg{Type: tea.KeyDown})
@@ -349,29 +311,20 @@ func TestDoubleEnterAtTheReviewSendsOnce(t *testing.T) {
 // A proposal for the question in the other tab is shown, on that tab.
 func TestProposalOnTheOtherQuestionIsShown(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	m, svc := openModel(t)
-	sent := ask(t, svc, "Check deployment")
-	say := func(text string) {
-		s, err := svc.Send(ctx, sent.ChatID, text, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := svc.Drive(ctx, s.RunID); err != nil {
-			t.Fatal(err)
-		}
-	}
-	say("and plan a trip")
-	load(m, sent.ChatID)
+	k := newKit(t)
+	m := k.m
+	sent := k.ask("Check deployment")
+	k.say(sent.ChatID, "and plan a trip")
+	k.load(sent.ChatID)
 	if len(m.pane.pending) != 2 {
 		t.Fatalf("%d questions open, want 2", len(m.pane.pending))
 	}
 	deploy, trip := m.pane.pending[0], m.pane.pending[1]
 	m.pane.active = trip.ID // the trip question on screen
 	m.pane.live, m.pane.liveKey = nil, ""
-	load(m, sent.ChatID)
-	say("use staging") // an option of the other question
-	load(m, sent.ChatID)
+	k.load(sent.ChatID)
+	k.say(sent.ChatID, "use staging") // an option of the other question
+	k.load(sent.ChatID)
 	if m.pane.active != deploy.ID || !showing[proposalDialog](m) || !strings.Contains(m.View(), "Environment: (empty) → staging") {
 		t.Fatalf("active %s (deploy %s), dialogs %v:\n%s", m.pane.active, deploy.ID, m.dialogs.items, m.View())
 	}
@@ -380,9 +333,10 @@ func TestProposalOnTheOtherQuestionIsShown(t *testing.T) {
 // Deleting the open chat clears what the status line said about it.
 func TestDeletingTheOpenChatClearsItsStatus(t *testing.T) {
 	t.Parallel()
-	m, svc := openModel(t)
-	sent := ask(t, svc, "Check deployment")
-	load(m, sent.ChatID)
+	k := newKit(t)
+	m, svc := k.m, k.svc
+	sent := k.ask("Check deployment")
+	k.load(sent.ChatID)
 	m.setStatus("This chat is archived and read-only; start a new chat with ctrl+o, n.", true)
 	m.onKey(tea.KeyMsg{Type: tea.KeyCtrlO})
 	m.Update(listChats(svc)())
@@ -391,21 +345,4 @@ func TestDeletingTheOpenChatClearsItsStatus(t *testing.T) {
 	if cmd == nil || m.status != "" || m.chatID != "" {
 		t.Fatalf("after deleting the open chat: status %q, chat %q", m.status, m.chatID)
 	}
-}
-
-// showing reports whether the top dialog is a T.
-func showing[T dialog](m *model) bool {
-	o, ok := m.dialogs.top()
-	if !ok {
-		return false
-	}
-	_, is := o.d.(T)
-	return is
-}
-
-// frameOf arranges the screen as an Update would and returns its frame:
-// for tests that change the model directly.
-func frameOf(m *model) string {
-	m.arrange()
-	return m.View()
 }

@@ -17,8 +17,9 @@ import (
 // result is the screen a load without preparation gives.
 func TestLoadPreparesTheFrame(t *testing.T) {
 	t.Parallel()
-	m, svc := openModel(t)
-	ask(t, svc, "Check deployment")
+	k := newKit(t)
+	m, svc := k.m, k.svc
+	k.ask("Check deployment")
 
 	snap := loadChat(svc, "", m.prep())().(snapshotMsg)
 	if snap.err != nil {
@@ -76,8 +77,9 @@ func TestPreparedFormIsDroppedWhenStale(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, svc := openModel(t)
-			ask(t, svc, "Check deployment")
+			k := newKit(t)
+			m, svc := k.m, k.svc
+			k.ask("Check deployment")
 			snap := loadChat(svc, "", m.prep())().(snapshotMsg)
 			if snap.built == nil {
 				t.Fatal("the load built no form")
@@ -106,7 +108,8 @@ func TestPreparedFormIsDroppedWhenStale(t *testing.T) {
 // then shown without moving the lines in view.
 func TestTranscriptDrawsTheRestLater(t *testing.T) {
 	t.Parallel()
-	m, _ := openModel(t)
+	k := newKit(t)
+	m := k.m
 	m.chatID = "ch_1"
 	var msgs []chat.Message
 	for i := 1; i <= 200; i++ {
@@ -149,7 +152,8 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 // older lines is redrawn in place: the lines in view do not move.
 func TestCardChangeKeepsTheLinesInView(t *testing.T) {
 	t.Parallel()
-	m, _ := openModel(t)
+	k := newKit(t)
+	m := k.m
 	var msgs []chat.Message
 	for i := 1; i <= 200; i++ {
 		msgs = append(msgs, chat.Message{ID: int64(i), Role: "assistant", Content: fmt.Sprintf("message %d", i)})
@@ -185,9 +189,10 @@ func TestCardChangeKeepsTheLinesInView(t *testing.T) {
 func TestChatSwitchAndReloadArePrepared(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	m, svc := openModel(t)
-	first := ask(t, svc, "Check deployment")
-	second := ask(t, svc, "Plan a trip")
+	k := newKit(t)
+	m, svc := k.m, k.svc
+	first := k.ask("Check deployment")
+	second := k.ask("Plan a trip")
 	m.Update(m.load(second.ChatID)())
 	if _, err := svc.Send(ctx, second.ChatID, "and add a museum day", ""); err != nil {
 		t.Fatal(err)
@@ -220,8 +225,9 @@ func drawAll(m *model) {
 func TestOlderLoadDoesNotOverwriteNewer(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	m, svc := openModel(t)
-	sent := ask(t, svc, "Check deployment")
+	k := newKit(t)
+	m, svc := k.m, k.svc
+	sent := k.ask("Check deployment")
 	m.Update(m.load(sent.ChatID)())
 	older := m.load(sent.ChatID)() // read while the question waits
 	r := m.pane.pending[0]
@@ -242,7 +248,8 @@ func TestOlderLoadDoesNotOverwriteNewer(t *testing.T) {
 // is what View calls once per model change).
 func TestTranscriptFrameFollowsItsContent(t *testing.T) {
 	t.Parallel()
-	m, _ := openModel(t)
+	k := newKit(t)
+	m := k.m
 	m.chatID = "ch_1"
 	var msgs []chat.Message
 	for i := 1; i <= 40; i++ {

@@ -69,8 +69,9 @@ func TestDueQuestionsCloseOnOpen(t *testing.T) {
 // chat, not to a new one. ctrl+c still quits at once.
 func TestKeysBeforeTheDatabaseOpens(t *testing.T) {
 	t.Parallel()
-	_, svc := openModel(t)
-	sent := ask(t, svc, "Check deployment")
+	k := newKit(t)
+	svc := k.svc
+	sent := k.ask("Check deployment")
 	m := newScreen()
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	first := m.nextLoad()
@@ -101,30 +102,6 @@ func TestKeysBeforeTheDatabaseOpens(t *testing.T) {
 	if _, cmd := quit.Update(tea.KeyMsg{Type: tea.KeyCtrlC}); cmd == nil || cmd() != tea.Quit() {
 		t.Fatal("ctrl+c before the database opened did not quit")
 	}
-}
-
-// runAll runs a command and the batches it returns, giving up on those
-// that wait (ticks), and returns the messages.
-func runAll(c tea.Cmd) []tea.Msg {
-	if c == nil {
-		return nil
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- c() }()
-	var msg tea.Msg
-	select {
-	case msg = <-ch:
-	case <-time.After(200 * time.Millisecond):
-		return nil
-	}
-	if b, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range b {
-			out = append(out, runAll(c)...)
-		}
-		return out
-	}
-	return []tea.Msg{msg}
 }
 
 // A file that is not followup's database ends the screen with the reason.

@@ -1,115 +1,18 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
 
 	"followup/chat"
 )
 
-func init() { lipgloss.SetColorProfile(termenv.Ascii) }
-
-// harness runs the root model under teatest with the host's events
-// forwarded, as Run does.
-type harness struct {
-	t   *testing.T
-	svc *chat.Service
-	tm  *teatest.TestModel
-}
-
-func newHarness(t *testing.T) *harness {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	svc, err := chat.Open(ctx, chat.Options{DBPath: filepath.Join(t.TempDir(), "ui.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tm := teatest.NewTestModel(t, newModel(svc), teatest.WithInitialTermSize(100, 30))
-	events := svc.Subscribe(ctx)
-	go func() {
-		for e := range events {
-			tm.Send(eventMsg(e))
-		}
-	}()
-	t.Cleanup(func() {
-		cancel()
-		tm.Quit()
-		tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
-		svc.Close()
-	})
-	return &harness{t: t, svc: svc, tm: tm}
-}
-
-func (h *harness) typeText(s string) {
-	h.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)})
-}
-
-func (h *harness) key(k tea.KeyType) { h.tm.Send(tea.KeyMsg{Type: k}) }
-
-func (h *harness) runes(s string) {
-	for _, r := range s {
-		h.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-	}
-}
-
-// waitFor waits until the screen shows every one of want.
-func (h *harness) waitFor(want ...string) {
-	h.t.Helper()
-	teatest.WaitFor(h.t, h.tm.Output(), func(b []byte) bool {
-		for _, w := range want {
-			if !bytes.Contains(b, []byte(w)) {
-				return false
-			}
-		}
-		return true
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
-}
-
-func (h *harness) onlyRun() chat.RunView {
-	h.t.Helper()
-	cs, err := h.svc.Chats(context.Background(), 10)
-	if err != nil || len(cs) != 1 {
-		h.t.Fatalf("chats = %v, %v", cs, err)
-	}
-	iv, err := h.svc.Inspect(context.Background(), cs[0].ID)
-	if err != nil || iv.Run == nil {
-		h.t.Fatalf("inspect: %v", err)
-	}
-	return *iv.Run
-}
-
-func (h *harness) waitRun(state string) chat.RunView {
-	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		r := h.onlyRun()
-		if r.State == state {
-			return r
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("run state %s, want %s", r.State, state)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func resultJSON(r chat.RunView) string {
-	b, _ := json.Marshal(r.Result)
-	return string(b)
-}
-
 func TestAnswerDeployForm(t *testing.T) {
-	h := newHarness(t)
+	h := newKit(t).run()
 	h.typeText("Check deployment")
 	h.key(tea.KeyEnter)
 	h.waitFor("Choose an environment", "production", "staging")
@@ -126,37 +29,37 @@ func TestAnswerDeployForm(t *testing.T) {
 }
 
 func TestCancelAsksFirstAndTaskGoesOn(t *testing.T) {
-	h := newHarness(t)
+	h := newKit(t).run()
 	h.typeText("Check deployment")
 	h.key(tea.KeyEnter)
 	h.waitFor("Choose an environment")
-	time.Sleep(dialogGrace)
 	h.key(tea.KeyCtrlX)
 	h.waitFor("Cancel this question?")
 	if r := h.onlyRun(); r.State != "waiting_input" {
 		t.Fatalf("cancel acted before confirmation: run %s", r.State)
 	}
-	time.Sleep(dialogGrace + 50*time.Millisecond)
+	// The user opened it with their own key: it takes the answer at once.
 	h.runes("y")
 	h.waitFor("cancelled by you", "without that detail")
 	h.waitRun("succeeded")
 }
 
 func TestStopTaskExpiresQuestions(t *testing.T) {
-	h := newHarness(t)
+	h := newKit(t).run()
 	h.typeText("Check deployment")
 	h.key(tea.KeyEnter)
 	h.waitFor("Choose an environment")
 	h.key(tea.KeyCtrlS)
 	h.waitFor("Stop the whole task?")
-	time.Sleep(dialogGrace + 50*time.Millisecond)
 	h.runes("y")
 	h.waitFor("the task was stopped")
 	h.waitRun("stopped")
 }
 
 func TestChatMessageBecomesProposal(t *testing.T) {
-	h := newHarness(t)
+	h := newKit(t)
+	h.clock.stop() // nothing moves focus or ends the grace but the test
+	h.run()
 	h.typeText("Check deployment")
 	h.key(tea.KeyEnter)
 	h.waitFor("Choose an environment")
@@ -167,7 +70,8 @@ func TestChatMessageBecomesProposal(t *testing.T) {
 	// they go to the composer and decide nothing; nor does a dialog key
 	// while the composer holds text.
 	h.runes("a")
-	time.Sleep(dialogGrace + 50*time.Millisecond)
+	h.waitFor("› a")
+	h.clock.advance(dialogGrace)
 	h.runes("k")
 	h.waitFor("› ak")
 	if r := h.onlyRun(); r.State != "waiting_input" {
@@ -188,7 +92,7 @@ func TestChatMessageBecomesProposal(t *testing.T) {
 }
 
 func TestTabRowSwitchesRequests(t *testing.T) {
-	h := newHarness(t)
+	h := newKit(t).run()
 	h.typeText("Check deployment")
 	h.key(tea.KeyEnter)
 	h.waitFor("Choose an environment")
@@ -207,7 +111,7 @@ func TestTabRowSwitchesRequests(t *testing.T) {
 }
 
 func TestHelpIsGeneratedFromKeys(t *testing.T) {
-	h := newHarness(t)
+	h := newKit(t).run()
 	h.waitFor("Type a message to start")
 	h.key(tea.KeyF1)
 	want := []string{}

@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// updating reports whether -update was given: teatest defines the flag
+// (for its own goldens), and these goldens follow it too.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// golden compares a whole screen with testdata/golden/NAME.golden; -update
+// rewrites the file instead.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".golden")
+	if updating() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./ui -run TestGolden -update writes it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from its golden screen:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+// The whole chat screen, pinned at a few sizes (no colour, a fixed clock,
+// a fixed database name in the status line).
+func TestGoldenScreens(t *testing.T) {
+	t.Parallel()
+	sizes := []struct{ w, h int }{{100, 30}, {60, 20}, {50, 15}}
+	for _, sc := range []struct {
+		name  string
+		setup func(k *kit)
+	}{
+		{"start", func(k *kit) {}},
+		{"deploy_form", func(k *kit) {
+			k.load(k.ask("Check deployment").ChatID)
+			k.m.setFocus(focusForm)
+		}},
+		{"deploy_waiting", func(k *kit) {
+			k.load(k.ask("Check deployment").ChatID)
+		}},
+		{"trip_form", func(k *kit) {
+			k.load(k.ask("Plan a trip").ChatID)
+			k.m.setFocus(focusForm)
+		}},
+		{"review", func(k *kit) {
+			k.load(k.ask("Check deployment").ChatID)
+			k.m.setFocus(focusForm)
+			k.m.Update(tea.KeyMsg{Type: tea.KeyDown}) // staging
+			k.m.openReview()
+		}},
+		{"proposal", func(k *kit) {
+			sent := k.ask("Check deployment")
+			k.say(sent.ChatID, "use staging")
+			k.load(sent.ChatID)
+		}},
+		{"two_questions", func(k *kit) {
+			sent := k.ask("Check deployment")
+			k.say(sent.ChatID, "and plan a trip")
+			k.load(sent.ChatID)
+		}},
+		{"cancel_confirm", func(k *kit) {
+			k.load(k.ask("Check deployment").ChatID)
+			k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlX})
+		}},
+		{"help", func(k *kit) { k.m.Update(tea.KeyMsg{Type: tea.KeyF1}) }},
+		{"chats", func(k *kit) {
+			k.ask("Check deployment")
+			k.load(k.ask("Plan a trip").ChatID)
+			k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
+			k.m.Update(listChats(k.svc)())
+		}},
+	} {
+		for _, size := range sizes {
+			name := fmt.Sprintf("%s_%dx%d", sc.name, size.w, size.h)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				k := newKit(t, withClock)
+				k.m.dbPath = "followup.db"
+				k.m.Update(tea.WindowSizeMsg{Width: size.w, Height: size.h})
+				if sc.name == "start" {
+					k.load("")
+				}
+				sc.setup(k)
+				golden(t, name, frameOf(k.m))
+			})
+		}
+	}
+}
