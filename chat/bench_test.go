@@ -10,7 +10,6 @@ import (
 	"followup/bench/dataset"
 	"followup/chat"
 	"followup/forms"
-	"followup/ui/cli"
 )
 
 // The benchmarks run on a database of the sizes DESIGN §13 budgets name
@@ -103,19 +102,19 @@ func BenchmarkRequestsChat(b *testing.B) {
 	}
 }
 
-// BenchmarkCLIPending is `followup pending --json` in process: expiry check,
-// reading the stored list and copying it out.
-func BenchmarkCLIPending(b *testing.B) {
-	svc, _ := largeService(b)
-	a, err := cli.Parse([]string{"pending", "--json"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	env := cli.Env{Service: svc, Stdout: io.Discard, Stderr: io.Discard}
+// BenchmarkPendingJSON is what `followup pending --json` does in process:
+// the expiry look, reading the stored list and copying it out.
+func BenchmarkPendingJSON(b *testing.B) {
+	svc, sum := largeService(b)
+	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if code := cli.Exec(context.Background(), a, env); code != 0 {
-			b.Fatalf("exit %d", code)
+		list, err := svc.PendingItems(ctx, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := list.WriteTo(io.Discard); err != nil || list.Len() != sum.States["pending"] {
+			b.Fatalf("%d items, %v", list.Len(), err)
 		}
 	}
 }

@@ -8,11 +8,15 @@ import (
 	"syscall"
 )
 
-// CrashEnv names the environment variable of the durability tests' crash
-// hook: FOLLOWUP_CRASH_AT=step (or step@N, the Nth time the step is passed)
-// makes the process kill itself with SIGKILL right after that step was
-// committed — no deferred cleanup, no flushing, as after a power cut of the
-// process. Unset, the hook costs one string comparison per step.
+// The durability tests kill the process right after a named durable step
+// was committed — no deferred cleanup, no flushing, as after a power cut of
+// the process — and check that nothing was lost or done twice. The host
+// calls Options.Checkpoint with the step's name at each of them; a normal
+// build passes nil and pays one nil check per step. A binary built with
+// -tags crashhook reads FOLLOWUP_CRASH_AT (crashhook.go) instead.
+
+// CrashEnv names the environment variable a crashhook build reads:
+// FOLLOWUP_CRASH_AT=step (or step@N, the Nth time the step is passed).
 const CrashEnv = "FOLLOWUP_CRASH_AT"
 
 // Crash steps, in the order a run passes them. Each one follows a commit
@@ -28,28 +32,31 @@ const (
 	CrashSettled            = "settled"              // the run's wait or end is committed
 )
 
-var crash = parseCrash(os.Getenv(CrashEnv))
-
-type crashSpec struct {
-	step string
-	nth  int64
-	hits atomic.Int64
-}
-
-func parseCrash(v string) *crashSpec {
-	step, n, _ := strings.Cut(strings.TrimSpace(v), "@")
-	c := &crashSpec{step: step, nth: 1}
+// CrashAt returns a checkpoint that kills the process with SIGKILL the
+// spec'th time it passes a step: spec is "step" or "step@N". An empty spec
+// gives nil (no checkpoint).
+func CrashAt(spec string) func(step string) {
+	name, n, _ := strings.Cut(strings.TrimSpace(spec), "@")
+	if name == "" {
+		return nil
+	}
+	nth := int64(1)
 	if k, err := strconv.ParseInt(n, 10, 64); err == nil && k > 0 {
-		c.nth = k
+		nth = k
 	}
-	return c
+	var hits atomic.Int64
+	return func(step string) {
+		if step != name || hits.Add(1) != nth {
+			return
+		}
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // the signal is on its way; do nothing more
+	}
 }
 
-// crashPoint kills the process if the crash hook names step.
-func crashPoint(step string) {
-	if crash.step == "" || crash.step != step || crash.hits.Add(1) != crash.nth {
-		return
+// checkpoint reports that a durable step was just passed.
+func (s *Service) checkpoint(step string) {
+	if s.onStep != nil {
+		s.onStep(step)
 	}
-	syscall.Kill(os.Getpid(), syscall.SIGKILL)
-	select {} // the signal is on its way; do nothing more
 }

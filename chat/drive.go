@@ -57,7 +57,7 @@ func runView(r store.Run) RunView {
 // (RUN_BUSY when another live process drives it). A run stopped meanwhile
 // ends the drive quietly.
 func (s *Service) Drive(ctx context.Context, runID string) (RunView, error) {
-	crashPoint(CrashDrive)
+	s.checkpoint(CrashDrive)
 	for {
 		if err := s.driveOnce(ctx, runID); err != nil {
 			return RunView{}, err
@@ -110,7 +110,7 @@ func (s *Service) driveOnce(ctx context.Context, runID string) error {
 	r := &agent.Runner{
 		Provider: s.provider, Tools: s.tools, Host: runHost{s}, System: agent.SystemPrompt,
 		Model: s.model, MaxModelCalls: s.policy.ModelCalls, Events: streamEvents{s, run.ChatID},
-		Checkpoint: crashPoint,
+		Checkpoint: s.onStep,
 	}
 	_, err = r.Drive(ctx, runID)
 	if errors.Is(err, agent.ErrRunEnded) || (err != nil && ctx.Err() != nil) {

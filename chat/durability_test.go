@@ -155,6 +155,7 @@ func (f deployFlow) checkReply(rq, commandID string) {
 // TestCrashAtEveryStep kills the command of each phase at each crash step,
 // several runs at a time on one database, and resumes.
 func TestCrashAtEveryStep(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	phases := []string{"ask", "answer", "cancel"}
 	if fewer() {
@@ -191,6 +192,7 @@ func TestCrashAtEveryStep(t *testing.T) {
 // TestCrashDuringRecovery kills every command of one run, resumes
 // included, each at the next step, until the run has passed them all.
 func TestCrashDuringRecovery(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	ctx := context.Background()
 	kill := func(step string, args ...string) {
@@ -238,6 +240,7 @@ func TestCrashDuringRecovery(t *testing.T) {
 // script would: resume, and repeat a command that never committed with
 // the same command id.
 func TestCrashAnywhere(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	n := 8
 	if fewer() {

@@ -14,6 +14,7 @@ import (
 // another host's Drive and another process's resume get RUN_BUSY, Orphaned
 // does not offer the run, and reads go on.
 func TestLeaseRefusesSecondDriver(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	ctx := context.Background()
 	sent, err := w.svc.Send(ctx, "", "Check deployment", "")
@@ -52,6 +53,7 @@ func TestLeaseRefusesSecondDriver(t *testing.T) {
 // it drives; a second driver gets RUN_BUSY, readers in other processes are
 // not blocked, and after SIGKILL the lease is free at once.
 func TestLeaseFreedWhenHolderKilled(t *testing.T) {
+	t.Parallel()
 	w, f := providerWorld(t, testKey)
 	f.then(f.stall())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

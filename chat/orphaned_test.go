@@ -15,6 +15,7 @@ import (
 // answer or cancellation, whose lease nobody holds, in active chats; and
 // Resume drives each one on.
 func TestOrphanedOffersOnlyResumableRuns(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	ctx := context.Background()
 	s := w.svc

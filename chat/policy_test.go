@@ -67,6 +67,7 @@ func toolResults(t *testing.T, w *world, runID string) []string {
 // TestQuestionsPerRunDefault: the ninth question of a run is refused with
 // LIMIT_EXCEEDED; the eight before it wait for the user.
 func TestQuestionsPerRunDefault(t *testing.T) {
+	t.Parallel()
 	keys := []string{"q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9"}
 	p := &scripted{turn: func(n int) agent.Message {
 		if n == 1 {
@@ -96,6 +97,7 @@ func TestQuestionsPerRunDefault(t *testing.T) {
 
 // TestQuestionsFlag: `--questions 2` through the CLI refuses the third.
 func TestQuestionsFlag(t *testing.T) {
+	t.Parallel()
 	w, f := providerWorld(t, testKey)
 	f.then(toolsStep("Three questions.", "input_request", askArgs("a"), "input_request", askArgs("b"), "input_request", askArgs("c")))
 	r := w.cli.ok(nil, "--questions", "2", "ask", "Plan it")
@@ -118,6 +120,7 @@ func askArgs(key string) string {
 // TestModelCallCap: a run that keeps calling the model fails at the cap
 // with a LIMIT_EXCEEDED message, after exactly that many calls.
 func TestModelCallCap(t *testing.T) {
+	t.Parallel()
 	p := &scripted{turn: func(n int) agent.Message {
 		return agent.Message{ToolCalls: []agent.ToolCall{{ID: fmt.Sprintf("call_%d", n), Name: "input_list", Arguments: json.RawMessage(`{}`)}}}
 	}}

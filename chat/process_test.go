@@ -8,47 +8,86 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"followup/chat"
-	"followup/ui/cli"
 )
 
 // The durability tests run the followup command line in child processes so
-// they can kill them with SIGKILL. The child is this test binary itself
-// (GO_WANT_HELPER_PROCESS=1), which runs the same cli.Exec as the followup
-// binary after the same wiring as main.go, without building anything.
+// they can kill them with SIGKILL. The child is the followup binary built
+// once per test run with -tags crashhook, which crashes at the step
+// FOLLOWUP_CRASH_AT names (see crashhook.go); a normal build has no such
+// hook.
 
-const (
-	helperEnv  = "GO_WANT_HELPER_PROCESS"
-	startAtEnv = "FOLLOWUP_TEST_START_AT" // unix nanoseconds: children start together
-)
+// startAtEnv names the instant (unix nanoseconds) at which a crashhook
+// child starts its work: the race tests' children start together.
+const startAtEnv = "FOLLOWUP_TEST_START_AT"
 
-// TestFollowupProcess is not a test: as a child process it is `followup`.
-func TestFollowupProcess(t *testing.T) {
-	if os.Getenv(helperEnv) != "1" {
-		t.Skip("the followup command line of the process tests")
-	}
-	args := os.Args
-	for i, a := range args {
-		if a == "--" {
-			args = args[i+1:]
-			break
-		}
-	}
-	if at, err := strconv.ParseInt(os.Getenv(startAtEnv), 10, 64); err == nil {
-		time.Sleep(time.Until(time.Unix(0, at)))
-	}
-	os.Exit(followupCLI(args))
+// builds holds the followup binaries built for this test run, by build
+// tags.
+var builds struct {
+	sync.Mutex
+	dir  string
+	bins map[string]string
 }
 
-// followupCLI is the followup command line, as main runs it.
-func followupCLI(argv []string) int {
-	return cli.Main(argv, strings.NewReader(""), os.Stdout, os.Stderr, nil)
+// TestMain removes the child binaries after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builds.dir != "" {
+		os.RemoveAll(builds.dir)
+	}
+	os.Exit(code)
+}
+
+// followupBinary builds followup with the given build tags once per test
+// run (the go build cache makes later runs cheap) and returns its path.
+func followupBinary(t *testing.T, tags string) string {
+	t.Helper()
+	builds.Lock()
+	defer builds.Unlock()
+	if bin, ok := builds.bins[tags]; ok {
+		return bin
+	}
+	if builds.dir == "" {
+		dir, err := os.MkdirTemp("", "followup-chat-child")
+		if err != nil {
+			t.Fatal(err)
+		}
+		builds.dir, builds.bins = dir, map[string]string{}
+	}
+	bin := filepath.Join(builds.dir, "followup-"+strconv.Itoa(len(builds.bins)))
+	if out, err := exec.Command("go", "build", "-tags", tags, "-o", bin, "followup").CombinedOutput(); err != nil {
+		t.Fatalf("building followup -tags %q: %v\n%s", tags, err, out)
+	}
+	builds.bins[tags] = bin
+	return bin
+}
+
+// TestCrashHookOnlyInCrashhookBuilds: a normal build never reads
+// FOLLOWUP_CRASH_AT; the durability tests' child does.
+func TestCrashHookOnlyInCrashhookBuilds(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "followup.db")
+	for _, tc := range []struct {
+		tags   string
+		killed bool
+	}{{"", false}, {"crashhook", true}} {
+		cmd := exec.Command(followupBinary(t, tc.tags), "--db", db, "--json", "ask", "Deploy the release")
+		cmd.Env = append(childEnv(), crashAt(chat.CrashDrive)...)
+		err := cmd.Run()
+		var exit *exec.ExitError
+		killed := errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signaled()
+		if killed != tc.killed || (!tc.killed && err != nil) {
+			t.Errorf("-tags %q: %v (killed %v)", tc.tags, err, killed)
+		}
+	}
 }
 
 // fuCLI runs followup children on one database.
@@ -72,8 +111,8 @@ func (r fuResult) String() string {
 
 // command prepares a child; extra adds environment for this child only.
 func (f *fuCLI) command(ctx context.Context, extra []string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
-	argv := append([]string{"-test.run=^TestFollowupProcess$", "--", "--db", f.db, "--json"}, args...)
-	cmd := exec.CommandContext(ctx, os.Args[0], argv...)
+	argv := append([]string{"--db", f.db, "--json"}, args...)
+	cmd := exec.CommandContext(ctx, followupBinary(f.t, "crashhook"), argv...)
 	cmd.Env = append(append(childEnv(), f.env...), extra...)
 	cmd.WaitDelay = 2 * time.Second
 	var stdout, stderr bytes.Buffer
@@ -135,12 +174,12 @@ func crashAt(step string) []string {
 // childEnv is this process's environment without anything that could
 // select a provider, reach a network or crash the child by accident.
 func childEnv() []string {
-	out := []string{helperEnv + "=1"}
+	var out []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		u := strings.ToUpper(k)
 		if strings.HasPrefix(u, "FOLLOWUP_") || strings.HasPrefix(u, "OPENAI_") || strings.HasPrefix(u, "ANTHROPIC_") ||
-			strings.HasSuffix(u, "_PROXY") || u == helperEnv {
+			strings.HasSuffix(u, "_PROXY") {
 			continue
 		}
 		out = append(out, kv)

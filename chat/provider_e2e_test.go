@@ -32,6 +32,7 @@ func askDeploy(t *testing.T, w *world) (runID, rq string) {
 // waits, pending shows the request, answer delivers it, and the model's
 // next call carries the input_received result.
 func TestProviderRunThroughCLI(t *testing.T) {
+	t.Parallel()
 	w, f := providerWorld(t, testKey)
 	runID, rq := askDeploy(t, w)
 	first := f.body(0)
@@ -82,6 +83,7 @@ func receivedIn(t *testing.T, b fakeBody, rq string) int {
 // TestProviderRetries429: a 429 is retried after its Retry-After and the
 // run goes on.
 func TestProviderRetries429(t *testing.T) {
+	t.Parallel()
 	w, f := providerWorld(t, testKey)
 	f.then(status(429, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`, "Retry-After", "0"))
 	askDeploy(t, w)
@@ -94,6 +96,7 @@ func TestProviderRetries429(t *testing.T) {
 // message (exit 1, a JSON error), is not retried, and leaves every request
 // and answer as it was.
 func TestProviderRefusalFailsRun(t *testing.T) {
+	t.Parallel()
 	w, f := providerWorld(t, testKey)
 	runID, rq := askDeploy(t, w)
 	// Record the answer and die before driving, to see the rows as the
@@ -142,6 +145,7 @@ func (w *world) dump(rq string) string {
 // TestProviderKillWhileDelivering: kill -9 in the middle of delivering an
 // answer; resume completes it with exactly one delivery.
 func TestProviderKillWhileDelivering(t *testing.T) {
+	t.Parallel()
 	w, f := providerWorld(t, testKey)
 	runID, rq := askDeploy(t, w)
 	r := w.cli.run(crashAt(chat.CrashDeliveryUnknown), "answer", rq, "--values-json", `{"environment":"production"}`)

@@ -17,6 +17,7 @@ import (
 // original receipt (same command id) or TARGET_CLOSED (another command
 // id). Either way the agent gets one delivery and one history message.
 func TestTwoProcessesAnswerAtOnce(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	rounds := 2
 	if fewer() {

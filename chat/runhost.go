@@ -121,7 +121,7 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 		if !open {
 			continue
 		}
-		crashPoint(CrashDeliveryUnknown)
+		s.checkpoint(CrashDeliveryUnknown)
 		var chatID string
 		delivered := false
 		err = s.db.Write(ctx, func(tx store.Handle) error {
@@ -168,7 +168,7 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		crashPoint(CrashDeliveryWritten)
+		s.checkpoint(CrashDeliveryWritten)
 		if delivered {
 			n++
 		}
@@ -233,7 +233,7 @@ func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message
 		return s.store.UpdateRun(ctx, tx, run)
 	})
 	if err == nil {
-		crashPoint(CrashTurnRecorded)
+		s.checkpoint(CrashTurnRecorded)
 		s.broker.Publish(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
 	}
 	return err
@@ -256,7 +256,7 @@ func (h runHost) RecordToolResult(ctx context.Context, runID string, call agent.
 		return s.store.UpdateRun(ctx, tx, run)
 	})
 	if err == nil {
-		crashPoint(CrashToolResultRecorded)
+		s.checkpoint(CrashToolResultRecorded)
 	}
 	return err
 }
@@ -303,7 +303,7 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 		return s.store.UpdateRun(ctx, tx, run)
 	})
 	if err == nil {
-		crashPoint(CrashSettled)
+		s.checkpoint(CrashSettled)
 		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
 	}
 	return state, err

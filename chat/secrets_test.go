@@ -15,6 +15,7 @@ import (
 // OpenAI's does — and proves the key's bytes are in none of the database
 // files and none of the output.
 func TestAPIKeyNeverWritten(t *testing.T) {
+	t.Parallel()
 	var b [16]byte
 	rand.Read(b[:])
 	key := "sk-followup-secret-" + hex.EncodeToString(b[:])

@@ -47,6 +47,10 @@ type Options struct {
 	Policy   Policy
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Checkpoint, when set, is called with the name of each durable step
+	// (the Crash* constants) right after it is committed: the durability
+	// tests kill the process there (CrashAt).
+	Checkpoint func(step string)
 }
 
 // defaultProvider is the offline demo agent (DESIGN §9).
@@ -70,6 +74,7 @@ type Service struct {
 	now      func() time.Time
 	tools    *agent.Registry
 	broker   *Broker
+	onStep   func(step string) // Options.Checkpoint
 
 	mu      sync.Mutex
 	driving map[string]context.CancelFunc // runs this process is driving
@@ -93,9 +98,12 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Checkpoint == nil {
+		o.Checkpoint = defaultCheckpoint
+	}
 	o.Policy = o.Policy.withDefaults()
 	s := &Service{
-		db: db, store: store.NewQueries(), provider: o.Provider, model: o.Model, policy: o.Policy, now: o.Now,
+		db: db, store: store.NewQueries(), provider: o.Provider, model: o.Model, policy: o.Policy, now: o.Now, onStep: o.Checkpoint,
 		broker: NewBroker(), driving: map[string]context.CancelFunc{},
 	}
 	s.tools = agent.NewRegistry()
