@@ -8,12 +8,12 @@ func (p *problems) value(f Field, v any, path string) (any, bool) {
 		p.add(path, "field %q has unknown type %q", f.Name, clip(string(f.Type)))
 		return nil, false
 	}
-	start := len(*p)
+	start := p.found()
 	out, ok := k.normalize(p, f, v, path)
 	if !ok {
 		return nil, false
 	}
-	return out, len(*p) == start
+	return out, p.found() == start
 }
 
 // controlIn finds a control character a value must not carry: it would

@@ -23,13 +23,14 @@ func ParseDeclaration(raw []byte, t Templates) (*Declaration, []Problem) {
 		return nil, []Problem{{Path: "", Message: fmt.Sprintf("input is %d bytes; the limit is %d", len(raw), MaxInputSize)}}
 	}
 	v, decodeProblems := decodeJSON(raw, "")
-	p := problems(decodeProblems)
-	if v == nil && len(p) > 0 {
-		return nil, p
+	var p problems
+	p.merge(decodeProblems)
+	if v == nil && p.found() > 0 {
+		return nil, p.result()
 	}
 	top, ok := p.asObject(v, "", "an input request")
 	if !ok {
-		return nil, p
+		return nil, p.result()
 	}
 	p.unknownKeys(top, "", declarationKey)
 	d := &Declaration{}
@@ -56,8 +57,8 @@ func ParseDeclaration(raw []byte, t Templates) (*Declaration, []Problem) {
 	if present(top, "expiresAt") {
 		d.ExpiresAt = p.expiresAt(top)
 	}
-	if len(p) > 0 {
-		return nil, capProblems(p)
+	if p.found() > 0 {
+		return nil, p.result()
 	}
 	return d, nil
 }
@@ -169,7 +170,7 @@ func (p *problems) valueSet(top *object, key string, def Definition) Values {
 		return nil
 	}
 	vals, probs := Normalize(def, plain(o).(map[string]any), "/"+key)
-	*p = append(*p, probs...)
+	p.merge(probs)
 	return vals
 }
 
@@ -198,14 +199,4 @@ func (p *problems) expiresAt(top *object) *time.Time {
 		return nil
 	}
 	return &at
-}
-
-// capProblems keeps a hostile input's problem list bounded and readable.
-func capProblems(p []Problem) []Problem {
-	const limit = 200
-	if len(p) <= limit {
-		return p
-	}
-	rest := len(p) - limit
-	return append(p[:limit:limit], Problem{Path: "", Message: fmt.Sprintf("… and %d more problems", rest)})
 }

@@ -204,3 +204,80 @@ func TestParseDeclarationListsEveryProblem(t *testing.T) {
 		"/source/definition/fields/0/min", "/source/definition/fields/1/options",
 		"/source/definition/fields/2/min", "/prefill/nope", "/expiresAt"}, "")
 }
+
+// The declaration checks DESIGN §3 and §12 add: a lone surrogate escape is
+// refused like invalid UTF-8, an integer's bounds are whole, and a hostile
+// input's problems are bounded.
+func TestDeclarationHardening(t *testing.T) {
+	cases := []declCase{
+		{"lone high surrogate", decl(`[{"name":"a","type":"text","label":"x\ud800y"}]`, ``), []string{"/source/definition/fields/0/label"}, `unpaired surrogate \ud800`},
+		{"lone low surrogate", decl(`[`+textField+`]`, `,"prefill":{"a":"\udc01"}`), []string{"/prefill/a"}, "unpaired surrogate"},
+		{"high then not low", decl(`[`+textField+`]`, `,"reason":"\ud83d\u0041"`), []string{"/reason"}, "unpaired surrogate"},
+		{"surrogate in a key", decl(`[`+textField+`]`, `,"context":{"\udfff":1}`), []string{"/context"}, "unpaired surrogate"},
+		{"fractional integer min", decl(`[{"name":"a","type":"integer","min":1.5}]`, ``), []string{"/source/definition/fields/0/min"}, "whole number, not 1.5"},
+		{"fractional integer max", decl(`[{"name":"a","type":"integer","max":2.25}]`, ``), []string{"/source/definition/fields/0/max"}, "whole number"},
+		{"fractional schema minimum", schemaDecl(`{"type":"object","properties":{"n":{"type":"integer","minimum":0.5}}}`, ``), []string{"/source/requestedSchema/properties/n/minimum"}, "whole number"},
+	}
+	for _, tc := range cases {
+		d, probs := ParseDeclaration([]byte(tc.in), nil)
+		if d != nil {
+			t.Errorf("%s: accepted", tc.name)
+			continue
+		}
+		assertProblems(t, probs, tc.paths, tc.msg)
+	}
+	// Paired surrogates are one character; escaped backslashes are not escapes.
+	for _, ok := range []string{`"😀 \ud83d\ude00"`, `"\\ud800"`, `"a\\\\\ud83d\ude00"`} {
+		if _, probs := ParseDeclaration([]byte(decl(`[`+textField+`]`, `,"reason":`+ok)), nil); len(probs) > 0 {
+			t.Errorf("%s refused: %v", ok, probs)
+		}
+	}
+	if _, probs := ParseValues([]byte(`{"a":"\ud800"}`), "/values"); len(probs) != 1 || probs[0].Path != "/values/a" {
+		t.Errorf("answer with a lone surrogate: %v", probs)
+	}
+	if _, probs := ParseDeclaration([]byte(decl(`[{"name":"a","type":"integer","min":1,"max":12.0}]`, ``)), nil); len(probs) > 0 {
+		t.Errorf("whole bounds refused: %v", probs)
+	}
+}
+
+// 100,000 unknown keys give a bounded list: the first problems, a count of
+// the rest, and no message that names every key.
+func TestProblemsAreBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"requestKey":"k","source":{"kind":"dynamic","definition":{"fields":[`)
+	for i := 0; i < 200; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":"1bad%d","type":"nope"}`, i)
+	}
+	b.WriteString(`]}}`)
+	for i := 0; i < 100000; i++ {
+		fmt.Fprintf(&b, `,"k%d":1`, i)
+	}
+	b.WriteString(`}`)
+	_, probs := ParseDeclaration([]byte(b.String()), nil)
+	if len(probs) != MaxProblems+1 {
+		t.Fatalf("%d problems, want %d listed and a count", len(probs), MaxProblems)
+	}
+	last := probs[len(probs)-1]
+	// 1 unknown-keys problem, 200 fields × (name, type) and the 33-field limit.
+	if want := 1 + 400 + 1 - MaxProblems; last.More != want || last.Path != "" || !strings.Contains(last.Message, "352 more") {
+		t.Fatalf("count entry %+v, want More=%d", last, want)
+	}
+	size := 0
+	for _, p := range probs {
+		size += len(p.Message) + len(p.Path)
+	}
+	if size > 16<<10 {
+		t.Fatalf("problems take %d bytes", size)
+	}
+	if !strings.Contains(probs[0].Message, `"k0", "k1", "k10"`) || !strings.Contains(probs[0].Message, "and 99,990 more") {
+		t.Fatalf("unknown keys: %.300s", probs[0].Message)
+	}
+	// A bounded list bounds again when joined with another.
+	joined := CapProblems(append(probs, Problem{Path: "/values/x", Message: "one more"}))
+	if n := joined[len(joined)-1].More; len(joined) != MaxProblems+1 || n != last.More+1 {
+		t.Fatalf("joined: %d entries, count %d", len(joined), n)
+	}
+}

@@ -33,7 +33,7 @@ type walker struct {
 	raw      []byte
 	dec      *json.Decoder
 	prev     int64
-	problems []Problem
+	problems problems
 	deepSeen bool
 }
 
@@ -52,10 +52,10 @@ func decodeJSON(raw []byte, prefix string) (any, []Problem) {
 		}
 	}
 	if err != nil {
-		w.problems = append(w.problems, Problem{Path: prefix, Message: "not valid JSON: " + cleanJSONError(err)})
-		return nil, w.problems
+		w.problems.add(prefix, "not valid JSON: %s", cleanJSONError(err))
+		return nil, w.problems.result()
 	}
-	return v, w.problems
+	return v, w.problems.result()
 }
 
 // cleanJSONError keeps the decoder's message but drops the package prefix.
@@ -67,22 +67,70 @@ func cleanJSONError(err error) string {
 }
 
 // token reads one token and checks that its raw bytes are valid UTF-8
-// (encoding/json would silently replace invalid bytes with U+FFFD).
+// and that its escapes name characters: encoding/json would silently turn
+// invalid bytes, and a lone surrogate escape such as \ud800, into U+FFFD.
 func (w *walker) token(path string) (json.Token, error) {
 	t, err := w.dec.Token()
 	if err != nil {
 		return nil, err
 	}
 	off := w.dec.InputOffset()
-	if _, isStr := t.(string); isStr && !utf8.Valid(w.raw[w.prev:off]) {
-		w.add(path, "invalid UTF-8 in string")
+	if _, isStr := t.(string); isStr {
+		seg := w.raw[w.prev:off]
+		if !utf8.Valid(seg) {
+			w.add(path, "invalid UTF-8 in string")
+		} else if esc, bad := loneSurrogate(seg); bad {
+			w.add(path, "unpaired surrogate "+esc+" in string: it is not a character")
+		}
 	}
 	w.prev = off
 	return t, nil
 }
 
+// loneSurrogate finds a \uXXXX escape of a UTF-16 surrogate that is not
+// half of a high-low pair. seg is raw JSON around one string token.
+func loneSurrogate(seg []byte) (string, bool) {
+	if !bytes.Contains(seg, []byte(`\u`)) {
+		return "", false
+	}
+	for i := 0; i < len(seg); i++ {
+		if seg[i] != '\\' || i+1 >= len(seg) {
+			continue
+		}
+		if seg[i+1] != 'u' {
+			i++ // \\, \" and the rest: skip the escaped byte
+			continue
+		}
+		u, ok := hex4(seg, i+2)
+		if !ok {
+			continue
+		}
+		switch {
+		case u >= 0xd800 && u <= 0xdbff:
+			if lo, ok := hex4(seg, i+8); ok && i+7 < len(seg) && seg[i+6] == '\\' && seg[i+7] == 'u' && lo >= 0xdc00 && lo <= 0xdfff {
+				i += 11 // a pair: one character
+				continue
+			}
+			return string(seg[i : i+6]), true
+		case u >= 0xdc00 && u <= 0xdfff:
+			return string(seg[i : i+6]), true
+		}
+		i += 5
+	}
+	return "", false
+}
+
+// hex4 reads four hex digits at seg[at:].
+func hex4(seg []byte, at int) (rune, bool) {
+	if at+4 > len(seg) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(seg[at:at+4]), 16, 16)
+	return rune(n), err == nil
+}
+
 func (w *walker) add(path, msg string) {
-	w.problems = append(w.problems, Problem{Path: path, Message: msg})
+	w.problems.add(path, "%s", msg)
 }
 
 func (w *walker) value(path string, depth int) (any, error) {

@@ -53,18 +53,31 @@ var (
 )
 
 // unknownKeys lists the keys of o outside allowed, in one problem.
+// At most maxListedKeys are named, in sorted order, then a count.
 func (p *problems) unknownKeys(o *object, path string, allowed []string) {
 	var extra []string
 	for _, k := range o.keys {
 		if !contains(allowed, k) {
-			extra = append(extra, fmt.Sprintf("%q", clip(k)))
+			extra = append(extra, k)
 		}
 	}
-	if len(extra) > 0 {
-		sort.Strings(extra)
-		p.add(path, "unknown key(s) %s (allowed: %s)", strings.Join(extra, ", "), strings.Join(allowed, ", "))
+	if len(extra) == 0 {
+		return
 	}
+	sort.Strings(extra)
+	named := make([]string, 0, maxListedKeys)
+	for _, k := range extra[:min(len(extra), maxListedKeys)] {
+		named = append(named, fmt.Sprintf("%q", clip(k)))
+	}
+	list := strings.Join(named, ", ")
+	if rest := len(extra) - len(named); rest > 0 {
+		list += " and " + grouped(rest) + " more"
+	}
+	p.add(path, "unknown key(s) %s (allowed: %s)", list, strings.Join(allowed, ", "))
 }
+
+// maxListedKeys bounds the unknown keys one problem names.
+const maxListedKeys = 10
 
 func contains(list []string, s string) bool {
 	for _, e := range list {

@@ -15,7 +15,26 @@ import (
 
 var numberKind = newNumberKind(Number, false)
 
-var integerKind = newNumberKind(Integer, true)
+var integerKind = withCheck(newNumberKind(Integer, true), checkWholeBounds)
+
+func withCheck(k *kind, check func(p *problems, f Field, i int, at pathFunc)) *kind {
+	k.check = check
+	return k
+}
+
+// checkWholeBounds refuses an integer field's fractional min or max: no
+// whole number answers "at least 1.5" differently from "at least 2", and
+// the form would show a range nobody can type exactly.
+func checkWholeBounds(p *problems, f Field, i int, at pathFunc) {
+	for _, b := range []struct {
+		name string
+		v    *float64
+	}{{"min", f.Min}, {"max", f.Max}} {
+		if b.v != nil && *b.v != math.Trunc(*b.v) {
+			p.add(at(i, b.name), "%s of an integer field must be a whole number, not %s", b.name, fmtNum(*b.v))
+		}
+	}
+}
 
 func newNumberKind(t FieldType, integer bool) *kind {
 	return &kind{

@@ -138,7 +138,7 @@ func (l *Live) Problems() []Problem {
 			p.add(ptr("/values", s.f.Name), "%s: %s", s.f.DisplayLabel(), msg)
 		}
 	}
-	return p
+	return p.result()
 }
 
 // SetProblems draws each problem of a refused or reviewed reply beside its

@@ -105,8 +105,8 @@ func (s *slot) check() string {
 	}
 	var p problems
 	s.k.normalize(&p, s.f, v, "")
-	if len(p) > 0 {
-		return p[0].Message
+	if len(p.list) > 0 {
+		return p.list[0].Message
 	}
 	return ""
 }

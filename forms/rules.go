@@ -1,7 +1,6 @@
 package forms
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -43,14 +42,6 @@ func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 // e.g. "options", 3) to a JSON Pointer into the input. Dynamic definitions
 // and imported schemas spell attributes differently; rules do not care.
 type pathFunc func(i int, attr string, sub ...any) string
-
-// problems collects Problems; every check appends and goes on, so that a
-// declaration's problems are all listed at once.
-type problems []Problem
-
-func (p *problems) add(path, format string, args ...any) {
-	*p = append(*p, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
-}
 
 // checkString applies the universal string limit.
 func (p *problems) checkString(path, what, s string) {

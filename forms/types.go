@@ -99,9 +99,13 @@ type Declaration struct {
 
 // Problem is one reason an input was refused. Path is a JSON Pointer into
 // the input that was checked.
+//
+// A list is bounded (MaxProblems): when more were found, its last entry
+// has an empty Path and More counts the problems not listed.
 type Problem struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	More    int    `json:"more,omitempty"`
 }
 
 // Templates looks up host-registered templates by name.

@@ -49,7 +49,7 @@ func Normalize(def Definition, values map[string]any, prefix string) (Values, []
 			out[name] = v
 		}
 	}
-	return out, p
+	return out, p.result()
 }
 
 // field finds a field by name.

@@ -1,0 +1,72 @@
+package forms
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// MaxProblems bounds a problem list (DESIGN §12): a hostile input with
+// 100,000 unknown keys gets the first 50 problems and a count of the rest,
+// not a megabyte of them, and the rest are counted without being built.
+const MaxProblems = 50
+
+// problems collects Problems; every check adds and goes on, so that an
+// input's problems are all reported at once — the first MaxProblems
+// listed, the others counted.
+type problems struct {
+	list []Problem
+	more int // found past the bound
+}
+
+func (p *problems) add(path, format string, args ...any) {
+	if len(p.list) >= MaxProblems {
+		p.more++
+		return
+	}
+	p.list = append(p.list, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+// found is how many problems were found, listed or not.
+func (p *problems) found() int { return len(p.list) + p.more }
+
+// merge adds a list another collector returned, its count included.
+func (p *problems) merge(ps []Problem) {
+	for _, q := range ps {
+		switch {
+		case q.More > 0:
+			p.more += q.More
+		case len(p.list) >= MaxProblems:
+			p.more++
+		default:
+			p.list = append(p.list, q)
+		}
+	}
+}
+
+// result is the list to return: nil when there is none, and a last entry
+// counting the problems not listed when there were more than MaxProblems.
+func (p *problems) result() []Problem {
+	if p.more == 0 {
+		return p.list
+	}
+	return append(p.list[:len(p.list):len(p.list)], Problem{Path: "",
+		Message: "and " + grouped(p.more) + " more problems, not listed", More: p.more})
+}
+
+// CapProblems bounds any problem list the way forms bounds its own: the
+// first MaxProblems listed, then one entry whose More counts the rest
+// (lists joined from several checks are bounded again).
+func CapProblems(ps []Problem) []Problem {
+	var p problems
+	p.merge(ps)
+	return p.result()
+}
+
+// grouped writes n with thousands separators: 99,950.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
