@@ -196,9 +196,12 @@ func (s *Service) recordAnswer(ctx context.Context, tx store.Handle, r *store.Re
 
 // receivedPayload is what the agent receives for an answer (DESIGN §5).
 func receivedPayload(r store.Request, a *AnswerView) string {
+	origin := map[string]any{"originalRequest": r.RequestKey, "toolCallId": r.ToolCallID, "runId": r.RunID.String}
+	if r.SessionID.Valid {
+		origin["sessionId"] = r.SessionID.String
+	}
 	p := map[string]any{
-		"status": "input_received", "requestId": r.ID, "values": a.Values, "origins": a.Origins,
-		"origin": map[string]any{"originalRequest": r.RequestKey, "toolCallId": r.ToolCallID, "runId": r.RunID.String},
+		"status": "input_received", "requestId": r.ID, "values": a.Values, "origins": a.Origins, "origin": origin,
 	}
 	if r.Context.Valid {
 		p["context"] = json.RawMessage(r.Context.String)

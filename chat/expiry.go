@@ -24,8 +24,12 @@ func (s *Service) expireRequest(ctx context.Context, tx store.Handle, r *store.R
 // take no write lock.
 
 // expireDue expires the pending requests whose deadline has passed and
-// tells their runs.
+// tells their runs, after ending the serve sessions whose process has died
+// (sessions.go).
 func (s *Service) expireDue(ctx context.Context) error {
+	if err := s.expireDisconnected(ctx); err != nil {
+		return err
+	}
 	now := s.nowMS()
 	if due, err := s.store.AnyDue(ctx, s.reader(), now); err != nil || !due {
 		return err

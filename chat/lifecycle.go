@@ -15,6 +15,9 @@ type ChatView struct {
 	State     string    `json:"state"`
 	UpdatedAt time.Time `json:"updatedAt"` // UTC, RFC 3339 in JSON like every time
 	Pending   int       `json:"pending"`   // open requests
+	// Serve is set for the chat of an MCP client's serve session (Screen
+	// and Inspect read it).
+	Serve *ServeInfo `json:"serve,omitempty"`
 }
 
 // Chats lists chats, most recent first.
@@ -107,6 +110,9 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 		filter.RunID = id
 	} else if c, err := s.store.GetChat(ctx, rd, id); err == nil {
 		v.Chat = &ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: msTime(c.UpdatedAt)}
+		if v.Chat.Serve, err = s.serveInfo(ctx, rd, id); err != nil {
+			return v, err
+		}
 		if run, err := s.store.LatestRun(ctx, rd, id); err == nil {
 			rv := runView(run)
 			v.Run = &rv

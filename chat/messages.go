@@ -54,6 +54,8 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string) (Sen
 			}
 		} else if err := s.requireActive(ctx, tx, chatID); err != nil {
 			return nil, err
+		} else if err := s.refuseServeChat(ctx, tx, chatID); err != nil {
+			return nil, err
 		}
 		run, err := s.store.LatestRun(ctx, tx, res.ChatID)
 		switch {

@@ -47,6 +47,28 @@ func (t storeTemplates) Template(name string) (forms.Definition, bool) {
 // run (DESIGN §3–§4). It returns at once. A retry with the same requestKey
 // and identical arguments returns the request's current state.
 func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw json.RawMessage) (OpenResult, error) {
+	return s.openRequest(ctx, raw, func(tx store.Handle) (*asker, error) {
+		run, err := s.store.GetRun(ctx, tx, runID)
+		if err != nil {
+			return nil, notFound(err, "run", runID)
+		}
+		return &asker{chatID: run.ChatID, run: &run, toolCallID: toolCallID, owner: Owner{Kind: OwnerAgent}}, nil
+	})
+}
+
+// asker is who opens a request: a run of followup's own agent, or a serve
+// session (no run; its requestKeys and limit are the session's).
+type asker struct {
+	chatID     string
+	run        *store.Run
+	session    *store.Session
+	toolCallID string
+	owner      Owner
+}
+
+// openRequest is OpenRequest for whoever find names, inside the request's
+// transaction.
+func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, find func(tx store.Handle) (*asker, error)) (OpenResult, error) {
 	var res OpenResult
 	sum := sha256.Sum256(raw)
 	var canon any
@@ -56,11 +78,11 @@ func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw
 	hash := hex.EncodeToString(sum[:])
 	var opened *store.Request
 	err := s.db.Write(ctx, func(tx store.Handle) error {
-		run, err := s.store.GetRun(ctx, tx, runID)
+		a, err := find(tx)
 		if err != nil {
-			return notFound(err, "run", runID)
+			return err
 		}
-		if err := s.requireActive(ctx, tx, run.ChatID); err != nil {
+		if err := s.requireActive(ctx, tx, a.chatID); err != nil {
 			return err
 		}
 		// A retry is answered from the request it opened, before the
@@ -69,7 +91,7 @@ func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw
 			RequestKey string `json:"requestKey"`
 		}
 		if json.Unmarshal(raw, &key) == nil && key.RequestKey != "" {
-			if prev, err := s.store.RequestByKey(ctx, tx, runID, key.RequestKey); err == nil {
+			if prev, err := s.requestByKey(ctx, tx, a, key.RequestKey); err == nil {
 				if prev.ArgsHash != hash {
 					return errorf(CodeRequestKeyConfl, "requestKey %q is already used with different arguments", key.RequestKey)
 				}
@@ -83,40 +105,80 @@ func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw
 		if len(problems) > 0 {
 			return problemsError(CodeRequestInvalid, "the input request is invalid", problems)
 		}
-		if store.RunEnded(run.State) {
-			return errorf(CodeTargetClosed, "the run is %s", run.State)
+		if err := s.mayAsk(ctx, tx, a); err != nil {
+			return err
 		}
-		if run.Questions >= s.policy.QuestionsPerRun {
-			return &Error{Code: CodeLimitExceeded, Message: "this run has asked its limit of questions",
-				Details: map[string]any{"limit": s.policy.QuestionsPerRun}}
-		}
-		r, err := s.insertRequest(ctx, tx, run, toolCallID, hash, decl)
+		r, err := s.insertRequest(ctx, tx, a, hash, decl)
 		if err != nil {
 			return err
 		}
-		run.Questions++
-		run.UpdatedAt = s.nowMS()
-		if err := s.store.UpdateRun(ctx, tx, run); err != nil {
-			return err
+		if a.run != nil {
+			a.run.Questions++
+			a.run.UpdatedAt = s.nowMS()
+			if err := s.store.UpdateRun(ctx, tx, *a.run); err != nil {
+				return err
+			}
 		}
 		opened = &r
 		res, err = s.openResult(ctx, tx, r)
 		return err
 	})
 	if err == nil && opened != nil {
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: opened.ChatID, RunID: runID, RequestID: opened.ID})
-		s.broker.Publish(Event{Kind: EvMessage, ChatID: opened.ChatID, RunID: runID})
+		s.broker.Publish(Event{Kind: EvRequest, ChatID: opened.ChatID, RunID: opened.RunID.String, RequestID: opened.ID})
+		s.broker.Publish(Event{Kind: EvMessage, ChatID: opened.ChatID, RunID: opened.RunID.String})
 	}
 	return res, err
 }
 
-func (s *Service) insertRequest(ctx context.Context, tx store.Handle, run store.Run, toolCallID, hash string, decl *forms.Declaration) (store.Request, error) {
+// requestByKey finds the request a's requestKey already opened: keys are
+// scoped to their run, or to their serve session.
+func (s *Service) requestByKey(ctx context.Context, tx store.Handle, a *asker, key string) (store.Request, error) {
+	if a.session != nil {
+		return s.store.SessionRequestByKey(ctx, tx, a.session.ID, key)
+	}
+	return s.store.RequestByKey(ctx, tx, a.run.ID, key)
+}
+
+// mayAsk applies the questions policy (DESIGN §3): a run asks at most
+// QuestionsPerRun questions; a serve session, which may live for a whole
+// working day, has at most that many waiting at once.
+func (s *Service) mayAsk(ctx context.Context, tx store.Handle, a *asker) error {
+	limit := s.policy.QuestionsPerRun
+	if a.session != nil {
+		n, err := s.store.CountSessionRequests(ctx, tx, a.session.ID, store.ReqPending)
+		if err != nil {
+			return err
+		}
+		if n >= limit {
+			return &Error{Code: CodeLimitExceeded, Message: "this session already has its limit of questions waiting; wait for an answer or cancel one",
+				Details: map[string]any{"limit": limit}}
+		}
+		return nil
+	}
+	if store.RunEnded(a.run.State) {
+		return errorf(CodeTargetClosed, "the run is %s", a.run.State)
+	}
+	if a.run.Questions >= limit {
+		return &Error{Code: CodeLimitExceeded, Message: "this run has asked its limit of questions",
+			Details: map[string]any{"limit": limit}}
+	}
+	return nil
+}
+
+func (s *Service) insertRequest(ctx context.Context, tx store.Handle, a *asker, hash string, decl *forms.Declaration) (store.Request, error) {
 	now := s.nowMS()
 	r := store.Request{
-		ID: NewID("rq"), ChatID: run.ChatID, RunID: nullString(run.ID), RequestKey: decl.RequestKey,
-		ArgsHash: hash, ToolCallID: toolCallID, State: store.ReqPending, Revision: 1,
+		ID: NewID("rq"), ChatID: a.chatID, RequestKey: decl.RequestKey,
+		ArgsHash: hash, ToolCallID: a.toolCallID, State: store.ReqPending, Revision: 1,
 		Digest: forms.Digest(decl.Definition, decl.Prefill, decl.Supplied), Reason: decl.Reason,
 		Title: decl.Definition.Title, Template: decl.Source.Template, CreatedAt: now, UpdatedAt: now,
+		OwnerKind: a.owner.Kind, OwnerName: a.owner.Name,
+	}
+	if a.run != nil {
+		r.RunID = nullString(a.run.ID)
+	}
+	if a.session != nil {
+		r.SessionID = nullString(a.session.ID)
 	}
 	if len(decl.Context) > 0 {
 		r.Context = nullString(string(decl.Context))
@@ -132,7 +194,7 @@ func (s *Service) insertRequest(ctx context.Context, tx store.Handle, run store.
 		return r, err
 	}
 	if _, err := s.store.InsertMessage(ctx, tx, store.Message{
-		ChatID: run.ChatID, RunID: nullString(run.ID), Role: store.RoleRequest, RequestID: nullString(r.ID),
+		ChatID: a.chatID, RunID: r.RunID, Role: store.RoleRequest, RequestID: nullString(r.ID),
 		Visible: true, CreatedAt: now,
 	}); err != nil {
 		return r, err

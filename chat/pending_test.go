@@ -367,7 +367,12 @@ func fxSchema4(t *testing.T, src, path string) {
 	}
 	exec(`ATTACH DATABASE ? AS src`, src)
 	for _, table := range []string{"chats", "runs", "messages", "requests", "revisions", "drafts", "answers", "proposals", "deliveries", "receipts", "templates"} {
-		exec(`INSERT INTO main.` + table + ` SELECT * FROM src.` + table)
+		// The columns the old schema had; later migrations add more.
+		var cols string
+		if err := conn.QueryRowContext(ctx, `SELECT group_concat(name) FROM pragma_table_info(?)`, table).Scan(&cols); err != nil {
+			t.Fatal(err)
+		}
+		exec(`INSERT INTO main.` + table + ` (` + cols + `) SELECT ` + cols + ` FROM src.` + table)
 	}
 	exec(`DETACH DATABASE src`)
 }

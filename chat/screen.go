@@ -41,6 +41,9 @@ func (s *Service) screen(ctx context.Context, chatID string, page int) (Screen, 
 			return notFound(err, "chat", chatID)
 		}
 		sc.Chat = ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: msTime(c.UpdatedAt)}
+		if sc.Chat.Serve, err = s.serveInfo(ctx, tx, chatID); err != nil {
+			return err
+		}
 		ms, err := s.store.Transcript(ctx, tx, chatID, 0, page)
 		if err != nil {
 			return err

@@ -47,21 +47,27 @@ func (t inputTools) List(ctx context.Context, cc agent.CallContext, _ json.RawMe
 	if err != nil {
 		return ErrorJSON(err)
 	}
-	type item struct {
-		ID           string        `json:"id"`
-		RequestKey   string        `json:"requestKey"`
-		State        string        `json:"state"`
-		ClosedReason string        `json:"closedReason,omitempty"`
-		Title        string        `json:"title"`
-		Digest       string        `json:"digest"`
-		Fields       []forms.Field `json:"fields"`
-		Answered     bool          `json:"answered"`
-	}
-	items := []item{}
+	return OKJSON(map[string]any{"requests": listItems(vs)})
+}
+
+// listItem is one request as input_list shows it.
+type listItem struct {
+	ID           string        `json:"id"`
+	RequestKey   string        `json:"requestKey"`
+	State        string        `json:"state"`
+	ClosedReason string        `json:"closedReason,omitempty"`
+	Title        string        `json:"title"`
+	Digest       string        `json:"digest"`
+	Fields       []forms.Field `json:"fields"`
+	Answered     bool          `json:"answered"`
+}
+
+func listItems(vs []RequestView) []listItem {
+	items := []listItem{}
 	for _, v := range vs {
-		items = append(items, item{v.ID, v.RequestKey, v.State, v.ClosedReason, v.Title, v.Digest, v.Fields, v.Answer != nil})
+		items = append(items, listItem{v.ID, v.RequestKey, v.State, v.ClosedReason, v.Title, v.Digest, v.Fields, v.Answer != nil})
 	}
-	return OKJSON(map[string]any{"requests": items})
+	return items
 }
 
 func (t inputTools) Request(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
@@ -80,12 +86,17 @@ func (t inputTools) ReadAnswer(ctx context.Context, cc agent.CallContext, args j
 	if err != nil {
 		return ErrorJSON(err)
 	}
-	// The answer only: never a draft, never a partial.
+	return OKJSON(answerOf(v))
+}
+
+// answerOf is input_read_answer's result: the state and the confirmed
+// answer only — never a draft, never a partial.
+func answerOf(v RequestView) map[string]any {
 	var answer any
 	if v.State == store.ReqAnswered && v.Answer != nil {
 		answer = map[string]any{"values": v.Answer.Values, "origins": v.Answer.Origins}
 	}
-	return OKJSON(map[string]any{"requestId": v.ID, "state": v.State, "closedReason": v.ClosedReason, "answer": answer})
+	return map[string]any{"requestId": v.ID, "state": v.State, "closedReason": v.ClosedReason, "answer": answer}
 }
 
 func (t inputTools) Cancel(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {

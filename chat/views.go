@@ -45,6 +45,7 @@ type RequestItem struct {
 	Context      json.RawMessage `json:"context,omitempty"`
 	ExpiresAt    *time.Time      `json:"expiresAt,omitempty"`
 	CreatedAt    time.Time       `json:"createdAt"`
+	Owner        Owner           `json:"owner"`
 }
 
 // AnswerView is a confirmed answer.
@@ -218,7 +219,7 @@ func buildItem(r store.Request, rd revisionData) RequestItem {
 		State: r.State, ClosedReason: r.ClosedReason, Revision: r.Revision, Title: rd.def.Title,
 		Reason: r.Reason, Description: rd.def.Description, Fields: rd.def.Fields, Prefill: rd.prefill,
 		Supplied: rd.supplied, Partial: part.Values, CreatedAt: msTime(r.CreatedAt),
-		Missing: []string{},
+		Missing: []string{}, Owner: ownerOf(r),
 	}
 	if r.State == store.ReqPending {
 		v.Missing = forms.Missing(rd.def, rd.supplied, part.Values)

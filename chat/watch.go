@@ -58,6 +58,9 @@ func (s *Service) watch(ctx context.Context, done chan struct{}) {
 			return
 		case <-t.C:
 		}
+		// A serve process that died committed nothing: look at the
+		// sessions' leases too (sessions.go); what ends is published.
+		s.expireDisconnected(ctx)
 		v, err := s.db.CommitsElsewhere(ctx)
 		if err != nil {
 			continue // the database is busy or closing: look again next time

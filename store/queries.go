@@ -24,6 +24,7 @@ type Queries interface {
 	DeliveryStore
 	ReceiptStore
 	TemplateStore
+	SessionStore
 }
 
 // NewQueries returns the SQLite queries of followup's schema.

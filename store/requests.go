@@ -63,20 +63,39 @@ type Request struct {
 	CreatedAt    int64
 	UpdatedAt    int64
 	ClosedAt     sql.NullInt64
+	// OwnerKind and OwnerName say who asks (DESIGN §2): OwnerAgent, or an
+	// MCP server or client by name.
+	OwnerKind string
+	OwnerName string
+	// SessionID is the serve session that asked, for a request with no run.
+	SessionID sql.NullString
 }
 
+// Owner kinds.
+const (
+	OwnerAgent     = "agent"
+	OwnerMCPServer = "mcp_server"
+	OwnerMCPClient = "mcp_client"
+)
+
 const reqCols = `id, seq, chat_id, run_id, request_key, args_hash, tool_call_id, state, closed_reason, revision, digest,
-	reason, title, template, context, partial, expires_at, created_at, updated_at, closed_at`
+	reason, title, template, context, partial, expires_at, created_at, updated_at, closed_at,
+	owner_kind, owner_name, session_id`
 
 func scanRequest(sc interface{ Scan(...any) error }) (Request, error) {
 	var r Request
-	err := sc.Scan(&r.ID, &r.Seq, &r.ChatID, &r.RunID, &r.RequestKey, &r.ArgsHash, &r.ToolCallID, &r.State,
-		&r.ClosedReason, &r.Revision, &r.Digest, &r.Reason, &r.Title, &r.Template, &r.Context, &r.Partial,
-		&r.ExpiresAt, &r.CreatedAt, &r.UpdatedAt, &r.ClosedAt)
+	err := sc.Scan(r.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}
 	return r, err
+}
+
+// dest is where a row of reqCols scans to, in order.
+func (r *Request) dest() []any {
+	return []any{&r.ID, &r.Seq, &r.ChatID, &r.RunID, &r.RequestKey, &r.ArgsHash, &r.ToolCallID, &r.State,
+		&r.ClosedReason, &r.Revision, &r.Digest, &r.Reason, &r.Title, &r.Template, &r.Context, &r.Partial,
+		&r.ExpiresAt, &r.CreatedAt, &r.UpdatedAt, &r.ClosedAt, &r.OwnerKind, &r.OwnerName, &r.SessionID}
 }
 
 // InsertRequest creates a request at its first revision (Seq is assigned
@@ -85,13 +104,17 @@ func (queries) InsertRequest(ctx context.Context, h Handle, r Request, first Rev
 	if err := needItem(r, item); err != nil {
 		return r, err
 	}
+	if r.OwnerKind == "" {
+		r.OwnerKind = OwnerAgent
+	}
 	err := h.QueryRowContext(ctx,
 		`INSERT INTO requests (id, seq, chat_id, run_id, request_key, args_hash, tool_call_id, state, revision, digest,
-		   reason, title, template, context, expires_at, created_at, updated_at)
-		 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM requests), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		   reason, title, template, context, expires_at, created_at, updated_at, owner_kind, owner_name, session_id)
+		 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM requests), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		 RETURNING seq`,
 		r.ID, r.ChatID, r.RunID, r.RequestKey, r.ArgsHash, r.ToolCallID, r.State, r.Revision, r.Digest,
-		r.Reason, r.Title, r.Template, r.Context, r.ExpiresAt, r.CreatedAt, r.UpdatedAt).Scan(&r.Seq)
+		r.Reason, r.Title, r.Template, r.Context, r.ExpiresAt, r.CreatedAt, r.UpdatedAt,
+		r.OwnerKind, r.OwnerName, r.SessionID).Scan(&r.Seq)
 	if err != nil {
 		return r, err
 	}

@@ -89,10 +89,7 @@ func (queries) ListRequestsWithRevisions(ctx context.Context, h Handle, f Reques
 		var r Request
 		var v Revision
 		var rowid int64
-		if err := rows.Scan(&r.ID, &r.Seq, &r.ChatID, &r.RunID, &r.RequestKey, &r.ArgsHash, &r.ToolCallID, &r.State,
-			&r.ClosedReason, &r.Revision, &r.Digest, &r.Reason, &r.Title, &r.Template, &r.Context, &r.Partial,
-			&r.ExpiresAt, &r.CreatedAt, &r.UpdatedAt, &r.ClosedAt,
-			&rowid, &v.RequestID, &v.Revision, &v.Digest, &v.CreatedAt); err != nil {
+		if err := rows.Scan(append(r.dest(), &rowid, &v.RequestID, &v.Revision, &v.Digest, &v.CreatedAt)...); err != nil {
 			return nil, nil, err
 		}
 		if _, ok := firstRow[v.Digest]; !ok {

@@ -1,0 +1,93 @@
+package chat
+
+import (
+	"context"
+
+	"followup/store"
+)
+
+// Owner is who asks a request (DESIGN §2): followup's own agent run, an
+// MCP server's elicitation (by its config name), or an external agent
+// through `followup mcp serve` (by the clientInfo name it sent, which may
+// be empty). Every request has one; the form shows it ("asked by Claude
+// Code"), and pending, show and inspect carry it.
+type Owner struct {
+	Kind string `json:"kind"`
+	Name string `json:"name,omitempty"`
+}
+
+// Owner kinds.
+const (
+	OwnerAgent     = store.OwnerAgent
+	OwnerMCPServer = store.OwnerMCPServer
+	OwnerMCPClient = store.OwnerMCPClient
+)
+
+// ownerOf reads a request's owner.
+func ownerOf(r store.Request) Owner {
+	if r.OwnerKind == "" {
+		return Owner{Kind: OwnerAgent}
+	}
+	return Owner{Kind: r.OwnerKind, Name: r.OwnerName}
+}
+
+// External reports whether someone other than followup's own agent asks:
+// no followup run is behind the request.
+func (o Owner) External() bool { return o.Kind == OwnerMCPServer || o.Kind == OwnerMCPClient }
+
+// maxOwnerName bounds a name another program chose (DESIGN §3 strings).
+const maxOwnerName = 128
+
+// ownerName cuts a client's or server's name to maxOwnerName runes.
+func ownerName(name string) string {
+	if r := []rune(name); len(r) > maxOwnerName {
+		return string(r[:maxOwnerName-1]) + "…"
+	}
+	return name
+}
+
+// ServeInfo describes the serve session a chat belongs to: such a chat has
+// no followup agent behind it. Its composer says so and takes no messages
+// (Send refuses them); cancel still works there.
+type ServeInfo struct {
+	// Client is the clientInfo name of the agent that asks ("" when it
+	// sent none).
+	Client string `json:"client"`
+	// Connected is false once the session has ended — its client left or
+	// its server died: its open questions expired (disconnected).
+	Connected bool `json:"connected"`
+}
+
+// serveInfo is the serve session of a chat, nil for a chat of followup's
+// own agent. An open session whose server has died reads as gone at once,
+// before anything has expired its requests.
+func (s *Service) serveInfo(ctx context.Context, h store.Handle, chatID string) (*ServeInfo, error) {
+	sess, err := s.store.ChatSession(ctx, h, chatID)
+	if err == store.ErrNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	info := &ServeInfo{Client: sess.ClientName, Connected: sess.State == store.SessionOpen}
+	if info.Connected {
+		if held, err := s.db.SessionLeaseHeld(sess.Seq); err == nil && !held {
+			info.Connected = false
+		}
+	}
+	return info, nil
+}
+
+// refuseServeChat refuses a message to a serve chat: the agent that asks
+// there reads only answers.
+func (s *Service) refuseServeChat(ctx context.Context, h store.Handle, chatID string) error {
+	info, err := s.serveInfo(ctx, h, chatID)
+	if err != nil || info == nil {
+		return err
+	}
+	who := info.Client
+	if who == "" {
+		who = "an MCP client"
+	}
+	return errorf(CodeInvalidArgument, "this chat holds the questions of %s (followup mcp serve): it takes answers, not messages", who)
+}

@@ -1,0 +1,278 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"followup/store"
+)
+
+// Serve sessions (DESIGN §14 "Serve"): an external agent connected through
+// `followup mcp serve` asks the user in a chat of its own, with the same
+// input tools, rules, limits and receipts as followup's own agent, but no
+// run: its requests are owned by the session, and their answers reach the
+// agent when it reads them (input_read_answer, input_wait), which records
+// their delivery. The session's chat and its row appear with its first
+// request, so a client that only lists the tools leaves nothing behind.
+//
+// While a session is open its process holds the session's byte of the
+// lease file. A session ended by its client, or found with its byte free
+// (its process died), is ended here: its pending requests expire
+// (disconnected) and an answer it never read is marked failed, so nothing
+// is ever answered into the void.
+
+// ServeClient is the MCP client of a serve session.
+type ServeClient struct {
+	Name      string // clientInfo.name; may be ""
+	Version   string
+	Transport string // stdio or http
+	Started   time.Time
+}
+
+// ServeSession is one MCP client's session. Its methods are the serve
+// tools: each takes the tool's raw arguments and returns the DESIGN §4
+// result, for this session's requests only.
+type ServeSession struct {
+	s      *Service
+	id     string
+	client ServeClient
+
+	mu    sync.Mutex // serialises the session's requests and its end
+	row   *store.Session
+	lease *store.Lease
+	ended bool
+}
+
+// OpenServeSession starts the session of an MCP client; nothing is written
+// until it asks.
+func (s *Service) OpenServeSession(ctx context.Context, c ServeClient) (*ServeSession, error) {
+	c.Name = ownerName(c.Name)
+	if c.Started.IsZero() {
+		c.Started = s.now()
+	}
+	return &ServeSession{s: s, id: NewID("ss"), client: c}, nil
+}
+
+// ID is the session's id (its requests name it in their §5 origin).
+func (ss *ServeSession) ID() string { return ss.id }
+
+// serveTitle names a session's chat after its client and when it began.
+func serveTitle(c ServeClient) string {
+	name := c.Name
+	if name == "" {
+		name = "MCP client"
+	}
+	return fmt.Sprintf("%s · %s", name, c.Started.Local().Format("Jan 2 15:04"))
+}
+
+// Request is input_request: it opens a request in the session's chat,
+// creating the chat with the session's first request.
+func (ss *ServeSession) Request(ctx context.Context, args json.RawMessage) json.RawMessage {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.ended {
+		return ErrorJSON(errSessionEnded)
+	}
+	var made *store.Session
+	var lease *store.Lease
+	res, err := ss.s.openRequest(ctx, args, func(tx store.Handle) (*asker, error) {
+		row, err := ss.current(ctx, tx)
+		if err != nil {
+			return nil, err
+		}
+		if row == nil {
+			if row, lease, err = ss.create(ctx, tx); err != nil {
+				return nil, err
+			}
+			made = row
+		}
+		return &asker{chatID: row.ChatID, session: row,
+			owner: Owner{Kind: OwnerMCPClient, Name: ss.client.Name}}, nil
+	})
+	switch {
+	case err != nil && lease != nil:
+		lease.Release() // the session's row was rolled back with the request
+	case err == nil && made != nil:
+		ss.lease.Release() // of the row a deleted chat took with it, if any
+		ss.row, ss.lease = made, lease
+		ss.s.broker.Publish(Event{Kind: EvChat, ChatID: made.ChatID})
+	}
+	return result(res, err)
+}
+
+// errSessionEnded refuses a call on a session that has ended.
+var errSessionEnded = errorf(CodeTargetClosed, "this MCP session has ended")
+
+// current re-reads the session's row; nil when there is none yet, or when
+// the user deleted its chat (which took the row along): the next request
+// starts a new chat.
+func (ss *ServeSession) current(ctx context.Context, tx store.Handle) (*store.Session, error) {
+	if ss.row == nil {
+		return nil, nil
+	}
+	row, err := ss.s.store.GetSession(ctx, tx, ss.row.ID)
+	if err == store.ErrNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if row.State != store.SessionOpen {
+		return nil, errSessionEnded
+	}
+	return &row, nil
+}
+
+// create writes the session's chat and row and takes the row's byte of the
+// lease file before the transaction commits: no other process ever sees
+// the session open without its holder.
+func (ss *ServeSession) create(ctx context.Context, tx store.Handle) (*store.Session, *store.Lease, error) {
+	now := ss.s.nowMS()
+	chatID := NewID("ch")
+	if err := ss.s.store.InsertChat(ctx, tx, store.Chat{ID: chatID, Title: serveTitle(ss.client), State: store.ChatActive,
+		CreatedAt: now, UpdatedAt: now}); err != nil {
+		return nil, nil, err
+	}
+	id := ss.id
+	if ss.row != nil {
+		id = NewID("ss") // the first row went with its chat
+	}
+	row, err := ss.s.store.InsertSession(ctx, tx, store.Session{ID: id, ChatID: chatID, ClientName: ss.client.Name,
+		ClientVersion: ss.client.Version, Transport: ss.client.Transport, CreatedAt: now})
+	if err != nil {
+		return nil, nil, err
+	}
+	lease, err := ss.s.db.AcquireSessionLease(row.Seq)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &row, lease, nil
+}
+
+// End ends the session because its client went away: its pending requests
+// expire (disconnected) at once, and its chat and answers stay readable.
+func (ss *ServeSession) End(ctx context.Context) error {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.ended {
+		return nil
+	}
+	ss.ended = true
+	if ss.row == nil {
+		return nil
+	}
+	err := ss.s.endSessions(ctx, []store.Session{*ss.row}, false)
+	// Freed last: another process that sees the byte free finds the
+	// session ended already (or ends it itself if this write failed).
+	ss.lease.Release()
+	return err
+}
+
+// Reasons a serve session ended.
+const (
+	endClosed = "closed" // its client ended it
+	endLost   = "lost"   // its process died
+)
+
+// endSessions ends each open session of ss and expires what it left
+// pending. lost marks sessions found dead by their free lease byte: each
+// is ended only if its byte is still free inside the transaction.
+func (s *Service) endSessions(ctx context.Context, ss []store.Session, lost bool) error {
+	var closed []store.Request
+	var chats []string
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		closed, chats = nil, nil
+		for _, sess := range ss {
+			reason := endClosed
+			if lost {
+				if held, err := s.db.SessionLeaseHeld(sess.Seq); err != nil || held {
+					continue
+				}
+				reason = endLost
+			}
+			now := s.nowMS()
+			ok, err := s.store.EndSession(ctx, tx, sess.ID, reason, now)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			chats = append(chats, sess.ChatID)
+			rs, err := s.store.SessionRequests(ctx, tx, sess.ID, "")
+			if err != nil {
+				return err
+			}
+			for _, r := range rs {
+				if r.State == store.ReqPending {
+					// Nobody is left to tell: no delivery.
+					if err := s.closeRequest(ctx, tx, &r, store.ReqExpired, ReasonDisconnected); err != nil {
+						return err
+					}
+					closed = append(closed, r)
+					continue
+				}
+				if err := s.failUnread(ctx, tx, r, now); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, r := range closed {
+		s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RequestID: r.ID})
+	}
+	for _, c := range chats {
+		s.broker.Publish(Event{Kind: EvChat, ChatID: c})
+	}
+	return nil
+}
+
+// ReasonDisconnected closes a request whose asker's connection ended.
+const ReasonDisconnected = "disconnected"
+
+// failUnread marks the deliveries of r its agent never read as failed:
+// show then tells the user the answer did not reach it.
+func (s *Service) failUnread(ctx context.Context, tx store.Handle, r store.Request, now int64) error {
+	ds, err := s.store.RequestDeliveries(ctx, tx, r.ID, store.DeliveryPending, store.DeliveryUnknown)
+	if err != nil {
+		return err
+	}
+	for _, d := range ds {
+		d.State, d.LastError, d.UpdatedAt = store.DeliveryFailed, "the MCP session ended before the agent read it", now
+		if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expireDisconnected ends the open sessions whose process has died: their
+// byte of the lease file is free. Usually no session is open and this is
+// one read of an empty index.
+func (s *Service) expireDisconnected(ctx context.Context) error {
+	open, err := s.store.OpenSessions(ctx, s.reader())
+	if err != nil || len(open) == 0 {
+		return err
+	}
+	var dead []store.Session
+	for _, sess := range open {
+		held, err := s.db.SessionLeaseHeld(sess.Seq)
+		if err != nil {
+			return err
+		}
+		if !held {
+			dead = append(dead, sess)
+		}
+	}
+	if len(dead) == 0 {
+		return nil
+	}
+	return s.endSessions(ctx, dead, true)
+}

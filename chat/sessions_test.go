@@ -1,0 +1,392 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"followup/store"
+)
+
+// travelArgs is an input_request with two fields, one prefilled.
+func travelArgs(key string) json.RawMessage {
+	return json.RawMessage(`{"requestKey":"` + key + `","reason":"To plan the trip","source":{"kind":"dynamic","definition":{"title":"Trip",
+	 "fields":[{"name":"destination","type":"text","label":"Destination"},{"name":"travelers","type":"integer","min":1,"max":12}]}},
+	 "prefill":{"destination":"Lyon"},"context":{"op":"plan"}}`)
+}
+
+// fxServe opens a serve session of a client called name.
+func fxServe(t *testing.T, s *Service, name string) *ServeSession {
+	t.Helper()
+	ss, err := s.OpenServeSession(context.Background(), ServeClient{Name: name, Transport: "stdio",
+		Started: time.Date(2026, 3, 1, 9, 30, 0, 0, time.Local)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.End(context.Background()) })
+	return ss
+}
+
+// ok decodes a tool result that must be {"ok":true,…}.
+func ok(t *testing.T, raw json.RawMessage) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m["ok"] != true {
+		t.Fatalf("result: %s", raw)
+	}
+	return m
+}
+
+// failed decodes a tool result that must fail with code.
+func failed(t *testing.T, raw json.RawMessage, code string) {
+	t.Helper()
+	var m struct {
+		OK    bool   `json:"ok"`
+		Error *Error `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil || m.OK || m.Error == nil || m.Error.Code != code {
+		t.Fatalf("result %s, want error %s", raw, code)
+	}
+}
+
+func idArg(id string) json.RawMessage { return json.RawMessage(`{"requestId":"` + id + `"}`) }
+
+func TestServeSessionAsksInItsOwnChat(t *testing.T) {
+	s := fxOpen(t, nil)
+	ctx := context.Background()
+	ss := fxServe(t, s, "Claude Code")
+	// Nothing is written before the first request.
+	if cs, _ := s.Chats(ctx, 0); len(cs) != 0 {
+		t.Fatalf("a session that asked nothing made chats: %v", cs)
+	}
+	if l := ok(t, ss.List(ctx, nil)); len(l["requests"].([]any)) != 0 {
+		t.Fatalf("list before asking: %v", l)
+	}
+	res := ok(t, ss.Request(ctx, travelArgs("trip-1")))
+	id := res["requestId"].(string)
+
+	cs, err := s.Chats(ctx, 0)
+	if err != nil || len(cs) != 1 || cs[0].Title != "Claude Code · Mar 1 09:30" {
+		t.Fatalf("chats %+v, %v", cs, err)
+	}
+	v, err := s.Request(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Owner != (Owner{Kind: OwnerMCPClient, Name: "Claude Code"}) || v.RunID != "" || v.ChatID != cs[0].ID {
+		t.Errorf("request %+v", v.RequestItem)
+	}
+	// The pending list (and its stored entry) names the owner.
+	var b strings.Builder
+	list, _ := s.PendingItems(ctx, "")
+	list.WriteTo(&b)
+	if !strings.Contains(b.String(), `"owner":{"kind":"mcp_client","name":"Claude Code"}`) {
+		t.Errorf("pending --json: %s", b.String())
+	}
+
+	// The same key and arguments: the same request. Other arguments: refused.
+	if again := ok(t, ss.Request(ctx, travelArgs("trip-1"))); again["requestId"] != id {
+		t.Errorf("retry opened %v", again["requestId"])
+	}
+	other := json.RawMessage(strings.Replace(string(travelArgs("trip-1")), "Lyon", "Nice", 1))
+	failed(t, ss.Request(ctx, other), CodeRequestKeyConfl)
+	// An invalid declaration is refused and makes nothing.
+	failed(t, ss.Request(ctx, json.RawMessage(`{"requestKey":"x","source":{"kind":"dynamic","definition":{"title":"T","fields":[]}}}`)), CodeRequestInvalid)
+
+	// Another session neither sees nor cancels it, and may use the key.
+	other2 := fxServe(t, s, "Codex")
+	failed(t, other2.ReadAnswer(ctx, idArg(id)), CodeNotFound)
+	failed(t, other2.Cancel(ctx, idArg(id)), CodeNotFound)
+	failed(t, other2.Wait(ctx, id, time.Millisecond), CodeNotFound)
+	if r := ok(t, other2.Request(ctx, travelArgs("trip-1"))); r["requestId"] == id {
+		t.Error("another session's key returned this session's request")
+	}
+	if cs, _ := s.Chats(ctx, 0); len(cs) != 2 {
+		t.Errorf("chats after a second session asked: %d", len(cs))
+	}
+	if l := ok(t, ss.List(ctx, nil)); len(l["requests"].([]any)) != 1 {
+		t.Errorf("list: %v", l)
+	}
+}
+
+func TestServeAnswerReachesTheAgentOnce(t *testing.T) {
+	s := fxOpen(t, nil)
+	ctx := context.Background()
+	ss := fxServe(t, s, "agent")
+	id := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
+	if r := ok(t, ss.ReadAnswer(ctx, idArg(id))); r["state"] != "pending" || r["answer"] != nil || r["result"] != nil {
+		t.Fatalf("read before the answer: %v", r)
+	}
+	// A partial answer is not an answer.
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: id, Values: map[string]any{"destination": "Lyon"}}); err != nil {
+		t.Fatal(err)
+	}
+	if r := ok(t, ss.Wait(ctx, id, 50*time.Millisecond)); r["state"] != "pending" || r["answer"] != nil {
+		t.Fatalf("wait after a partial answer: %v", r)
+	}
+	rc, err := s.Answer(ctx, AnswerInput{RequestID: id, Values: map[string]any{"travelers": 2}})
+	if err != nil || rc.ApplyState != Applied || rc.RunID != "" {
+		t.Fatalf("answer: %+v, %v", rc, err)
+	}
+	v, _ := s.Request(ctx, id)
+	if len(v.Deliveries) != 1 || v.Deliveries[0].State != store.DeliveryPending {
+		t.Fatalf("deliveries before the agent read: %+v", v.Deliveries)
+	}
+	r := ok(t, ss.Wait(ctx, id, time.Second))
+	want := `{"origins":{"destination":"response","travelers":"response"},"values":{"destination":"Lyon","travelers":2}}`
+	if got, _ := json.Marshal(r["answer"]); r["state"] != "answered" || string(got) != want {
+		t.Fatalf("wait: %v", r)
+	}
+	res := r["result"].(map[string]any)
+	if res["status"] != "input_received" || res["requestId"] != id || res["context"].(map[string]any)["op"] != "plan" ||
+		res["origin"].(map[string]any)["sessionId"] != ss.rowID() {
+		t.Errorf("§5 result: %v", res)
+	}
+	v, _ = s.Request(ctx, id)
+	if len(v.Deliveries) != 1 || v.Deliveries[0].State != store.DeliveryDelivered || v.Deliveries[0].Attempts != 1 {
+		t.Errorf("deliveries after the read: %+v", v.Deliveries)
+	}
+	// Reading again returns the same and delivers nothing more.
+	again := ok(t, ss.ReadAnswer(ctx, idArg(id)))
+	if a, _ := json.Marshal(again["answer"]); string(a) != want {
+		t.Errorf("read again: %v", again)
+	}
+	if v, _ = s.Request(ctx, id); v.Deliveries[0].Attempts != 1 {
+		t.Errorf("read again delivered again: %+v", v.Deliveries)
+	}
+}
+
+func TestServeWaitSeesAnotherProcess(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	open := func() *Service {
+		s, err := Open(ctx, Options{DBPath: filepath.Join(dir, "f.db")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	server, screen := open(), open()
+	ss := fxServe(t, server, "agent")
+	id := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
+	go func() {
+		time.Sleep(150 * time.Millisecond)
+		screen.Answer(ctx, AnswerInput{RequestID: id, Values: map[string]any{"destination": "Oslo", "travelers": 1}})
+	}()
+	start := time.Now()
+	r := ok(t, ss.Wait(ctx, id, 10*time.Second))
+	if r["state"] != "answered" || r["answer"].(map[string]any)["values"].(map[string]any)["destination"] != "Oslo" {
+		t.Fatalf("wait: %v", r)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the wait took %v to see another process's answer", d)
+	}
+	// A cancel in the screen reaches the agent as input_cancelled.
+	id2 := ok(t, ss.Request(ctx, travelArgs("k2")))["requestId"].(string)
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		screen.Cancel(ctx, id2, "")
+	}()
+	r = ok(t, ss.Wait(ctx, id2, 10*time.Second))
+	if r["state"] != "cancelled" || r["result"].(map[string]any)["status"] != "input_cancelled" {
+		t.Fatalf("wait on a cancel: %v", r)
+	}
+}
+
+func TestServeCancelByTheAgent(t *testing.T) {
+	s := fxOpen(t, nil)
+	ctx := context.Background()
+	ss := fxServe(t, s, "agent")
+	id := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
+	first := ok(t, ss.Cancel(ctx, idArg(id)))
+	// Cancelling again returns the first receipt.
+	if again := ok(t, ss.Cancel(ctx, idArg(id))); again["commandId"] != first["commandId"] {
+		t.Errorf("cancel again: %v, first %v", again, first)
+	}
+	v, _ := s.Request(ctx, id)
+	if v.State != store.ReqCancelled || len(v.Deliveries) != 1 || v.Deliveries[0].State != store.DeliveryDelivered {
+		t.Errorf("after the agent's cancel: %s %+v", v.State, v.Deliveries)
+	}
+	// The user cannot answer it any more.
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: id, Values: map[string]any{"travelers": 2}}); CodeOf(err) != CodeTargetClosed {
+		t.Errorf("answer after cancel: %v", err)
+	}
+}
+
+func TestServeSessionEnd(t *testing.T) {
+	s := fxOpen(t, nil)
+	ctx := context.Background()
+	ss := fxServe(t, s, "agent")
+	asked := ok(t, ss.Request(ctx, travelArgs("open")))["requestId"].(string)
+	unread := ok(t, ss.Request(ctx, travelArgs("unread")))["requestId"].(string)
+	read := ok(t, ss.Request(ctx, travelArgs("read")))["requestId"].(string)
+	for _, id := range []string{unread, read} {
+		if _, err := s.Answer(ctx, AnswerInput{RequestID: id, Values: map[string]any{"destination": "Rome", "travelers": 3}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ok(t, ss.ReadAnswer(ctx, idArg(read)))
+	if err := ss.End(ctx); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := s.Request(ctx, asked)
+	if v.State != store.ReqExpired || v.ClosedReason != ReasonDisconnected || len(v.Deliveries) != 0 {
+		t.Errorf("pending request after the end: %s %s %+v", v.State, v.ClosedReason, v.Deliveries)
+	}
+	// Nothing is answered into the void.
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: asked, Values: map[string]any{"travelers": 2}}); CodeOf(err) != CodeTargetClosed {
+		t.Errorf("answer after the end: %v", err)
+	}
+	v, _ = s.Request(ctx, unread)
+	if v.State != store.ReqAnswered || v.Answer == nil || v.Deliveries[0].State != store.DeliveryFailed {
+		t.Errorf("unread answer after the end: %s %+v", v.State, v.Deliveries)
+	}
+	v, _ = s.Request(ctx, read)
+	if v.Deliveries[0].State != store.DeliveryDelivered {
+		t.Errorf("read answer after the end: %+v", v.Deliveries)
+	}
+	failed(t, ss.Request(ctx, travelArgs("late")), CodeTargetClosed)
+	if sc, err := s.Screen(ctx, v.ChatID, 50); err != nil || len(sc.Messages) != 3 {
+		t.Errorf("the chat after the end: %d messages, %v", len(sc.Messages), err)
+	}
+}
+
+func TestServeSessionLostWithItsProcess(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	open := func() *Service {
+		s, err := Open(ctx, Options{DBPath: filepath.Join(dir, "f.db")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	server, screen := open(), open()
+	ss := fxServe(t, server, "agent")
+	id := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
+	// While the server lives, the screen leaves the session alone.
+	if err := screen.expireDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := screen.Request(ctx, id); v.State != store.ReqPending {
+		t.Fatalf("a live session's request is %s", v.State)
+	}
+	// The server dies: the kernel frees its byte, and nothing else happens.
+	ss.mu.Lock()
+	ss.lease.Release()
+	ss.ended = true
+	ss.mu.Unlock()
+	if _, err := screen.Answer(ctx, AnswerInput{RequestID: id, Values: map[string]any{"travelers": 2}}); CodeOf(err) != CodeTargetClosed {
+		t.Errorf("answer to a dead session: %v", err)
+	}
+	v, _ := screen.Request(ctx, id)
+	if v.State != store.ReqExpired || v.ClosedReason != ReasonDisconnected {
+		t.Errorf("request of a dead session: %s %s", v.State, v.ClosedReason)
+	}
+	sess, err := screen.store.ChatSession(ctx, screen.reader(), v.ChatID)
+	if err != nil || sess.State != store.SessionEnded || sess.EndReason != endLost {
+		t.Errorf("session: %+v, %v", sess, err)
+	}
+}
+
+func TestServeSessionLimitAndArchive(t *testing.T) {
+	s := fxOpen(t, nil)
+	ctx := context.Background()
+	ss := fxServe(t, s, "agent")
+	var first string
+	for i := range s.policy.QuestionsPerRun {
+		id := ok(t, ss.Request(ctx, travelArgs("k"+string(rune('a'+i)))))["requestId"].(string)
+		if first == "" {
+			first = id
+		}
+	}
+	failed(t, ss.Request(ctx, travelArgs("one-more")), CodeLimitExceeded)
+	// The limit is on questions waiting: an answer makes room.
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: first, Values: map[string]any{"destination": "Rome", "travelers": 1}}); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, ss.Request(ctx, travelArgs("one-more")))
+
+	v, _ := s.Request(ctx, first)
+	if _, err := s.Archive(ctx, v.ChatID, ""); err != nil {
+		t.Fatal(err)
+	}
+	failed(t, ss.Request(ctx, travelArgs("archived")), CodeChatArchived)
+}
+
+func TestServeChatDeletedStartsAnother(t *testing.T) {
+	s := fxOpen(t, nil)
+	ctx := context.Background()
+	ss := fxServe(t, s, "agent")
+	id := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
+	v, _ := s.Request(ctx, id)
+	if err := s.Delete(ctx, v.ChatID, ""); err != nil {
+		t.Fatal(err)
+	}
+	failed(t, ss.ReadAnswer(ctx, idArg(id)), CodeNotFound)
+	id2 := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
+	v2, _ := s.Request(ctx, id2)
+	if v2.ChatID == v.ChatID {
+		t.Error("the deleted chat came back")
+	}
+	if cs, _ := s.Chats(ctx, 0); len(cs) != 1 {
+		t.Errorf("chats: %+v", cs)
+	}
+	// The new row holds a lease of its own: another look finds it alive.
+	if err := s.expireDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v2, _ = s.Request(ctx, id2); v2.State != store.ReqPending {
+		t.Errorf("the new chat's request is %s", v2.State)
+	}
+}
+
+func TestAgentRequestsOwnedByTheAgent(t *testing.T) {
+	s := fxOpen(t, nil)
+	_, r := fxDeploy(t, s)
+	if r.Owner != (Owner{Kind: OwnerAgent}) {
+		t.Errorf("owner %+v", r.Owner)
+	}
+	var b strings.Builder
+	list, _ := s.PendingItems(context.Background(), "")
+	list.WriteTo(&b)
+	if !strings.Contains(b.String(), `"owner":{"kind":"agent"}`) {
+		t.Errorf("pending --json: %s", b.String())
+	}
+}
+
+func TestServeChatTakesNoMessages(t *testing.T) {
+	s := fxOpen(t, nil)
+	ctx := context.Background()
+	ss := fxServe(t, s, "Claude Code")
+	id := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
+	v, _ := s.Request(ctx, id)
+	if _, err := s.Send(ctx, v.ChatID, "hello", ""); CodeOf(err) != CodeInvalidArgument || !strings.Contains(err.Error(), "Claude Code") {
+		t.Errorf("a message to a serve chat: %v", err)
+	}
+	sc, err := s.Screen(ctx, v.ChatID, 50)
+	if err != nil || sc.Chat.Serve == nil || *sc.Chat.Serve != (ServeInfo{Client: "Claude Code", Connected: true}) || sc.Run != nil {
+		t.Fatalf("screen of a serve chat: %+v %+v, %v", sc.Chat, sc.Chat.Serve, err)
+	}
+	// Cancel still works there.
+	if _, err := s.Cancel(ctx, id, ""); err != nil {
+		t.Errorf("cancel in a serve chat: %v", err)
+	}
+	ss.End(ctx)
+	if sc, _ = s.Screen(ctx, v.ChatID, 50); sc.Chat.Serve == nil || sc.Chat.Serve.Connected {
+		t.Errorf("screen after the end: %+v", sc.Chat.Serve)
+	}
+	if in, _ := s.Inspect(ctx, v.ChatID); in.Chat.Serve == nil || in.Chat.Serve.Client != "Claude Code" {
+		t.Errorf("inspect: %+v", in.Chat)
+	}
+	// Chats of followup's own agent have none.
+	sent, _ := fxAsk(t, s, "", "Check deployment")
+	if sc, _ := s.Screen(ctx, sent.ChatID, 50); sc.Chat.Serve != nil {
+		t.Errorf("an agent chat reads as a serve chat: %+v", sc.Chat.Serve)
+	}
+}

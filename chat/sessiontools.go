@@ -1,0 +1,180 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"followup/store"
+)
+
+// The serve tools of a session, besides input_request (sessions.go).
+
+// Capabilities is input_capabilities.
+func (ss *ServeSession) Capabilities(ctx context.Context, _ json.RawMessage) json.RawMessage {
+	return result(ss.s.Capabilities(ctx))
+}
+
+// List is input_list: the session's requests in every state.
+func (ss *ServeSession) List(ctx context.Context, _ json.RawMessage) json.RawMessage {
+	id := ss.rowID()
+	if id == "" {
+		return OKJSON(map[string]any{"requests": []listItem{}})
+	}
+	if err := ss.s.expireDue(ctx); err != nil {
+		return ErrorJSON(err)
+	}
+	var vs []RequestView
+	err := ss.s.db.ReadTx(ctx, func(tx store.Handle) error {
+		rs, err := ss.s.store.SessionRequests(ctx, tx, id, "")
+		if err != nil {
+			return err
+		}
+		vs, err = ss.s.views(ctx, tx, rs)
+		return err
+	})
+	if err != nil {
+		return ErrorJSON(err)
+	}
+	return OKJSON(map[string]any{"requests": listItems(vs)})
+}
+
+// ReadAnswer is input_read_answer. A closed request's result carries what
+// the agent receives (DESIGN §5: input_received with the confirmed values,
+// input_cancelled, input_expired), and returning it records the delivery.
+func (ss *ServeSession) ReadAnswer(ctx context.Context, args json.RawMessage) json.RawMessage {
+	var a idArgs
+	if err := decodeArgs(args, &a); err != nil {
+		return ErrorJSON(err)
+	}
+	v, err := ss.read(ctx, a.RequestID)
+	if err != nil {
+		return ErrorJSON(err)
+	}
+	return ss.answered(ctx, v)
+}
+
+// Cancel is input_cancel. Its command id is the session's and the
+// request's, so cancelling twice returns the first receipt.
+func (ss *ServeSession) Cancel(ctx context.Context, args json.RawMessage) json.RawMessage {
+	var a idArgs
+	if err := decodeArgs(args, &a); err != nil {
+		return ErrorJSON(err)
+	}
+	if _, err := ss.read(ctx, a.RequestID); err != nil {
+		return ErrorJSON(err)
+	}
+	return result(ss.s.cancel(ctx, a.RequestID, "serve:"+ss.rowID()+":cancel:"+a.RequestID, true))
+}
+
+// Wait is input_wait: ReadAnswer as soon as the request is no longer
+// pending — changed by this process, or by another (the chat screen), which
+// the host's watch announces — or at timeout with state pending. It returns
+// early, with an error result nobody reads, when ctx ends.
+func (ss *ServeSession) Wait(ctx context.Context, requestID string, timeout time.Duration) json.RawMessage {
+	if _, err := ss.read(ctx, requestID); err != nil {
+		return ErrorJSON(err)
+	}
+	sub, stop := context.WithCancel(ctx)
+	defer stop()
+	events := ss.s.Subscribe(sub)
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		v, err := ss.read(ctx, requestID)
+		if err != nil {
+			return ErrorJSON(err)
+		}
+		if v.State != store.ReqPending {
+			return ss.answered(ctx, v)
+		}
+		for changed := false; !changed; {
+			select {
+			case e := <-events:
+				changed = e.RequestID == requestID || e.Kind == EvExternal
+			case <-deadline.C:
+				if v, err = ss.read(ctx, requestID); err != nil {
+					return ErrorJSON(err)
+				}
+				return ss.answered(ctx, v)
+			case <-ctx.Done():
+				return ErrorJSON(ctx.Err())
+			}
+		}
+	}
+}
+
+// rowID is the session's id in the database, "" before its first request.
+func (ss *ServeSession) rowID() string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.row == nil {
+		return ""
+	}
+	return ss.row.ID
+}
+
+// read is one of the session's requests; any other id is NOT_FOUND, as a
+// run's tools reach only their chat's requests.
+func (ss *ServeSession) read(ctx context.Context, requestID string) (RequestView, error) {
+	id := ss.rowID()
+	r, err := ss.s.store.GetRequest(ctx, ss.s.reader(), requestID)
+	if err != nil || id == "" || r.SessionID.String != id {
+		return RequestView{}, errorf(CodeNotFound, "no request with id %q in this session", requestID)
+	}
+	return ss.s.Request(ctx, requestID)
+}
+
+// answered is the read-answer result of v; once v is closed, the payload
+// of its delivery comes with it and is recorded as delivered.
+func (ss *ServeSession) answered(ctx context.Context, v RequestView) json.RawMessage {
+	out := answerOf(v)
+	if v.State != store.ReqPending {
+		if payload, err := ss.s.deliverRead(ctx, v); err != nil {
+			return ErrorJSON(err)
+		} else if payload != "" {
+			out["result"] = json.RawMessage(payload)
+		}
+	}
+	return OKJSON(out)
+}
+
+// deliverRead records that the agent has read what its closed request's
+// newest delivery carries, and returns that payload ("" when it has none).
+func (s *Service) deliverRead(ctx context.Context, v RequestView) (string, error) {
+	if len(v.Deliveries) == 0 {
+		return "", nil
+	}
+	last := v.Deliveries[len(v.Deliveries)-1]
+	ds, err := s.store.RequestDeliveries(ctx, s.reader(), v.ID)
+	if err != nil {
+		return "", err
+	}
+	var payload string
+	for _, d := range ds {
+		if d.ID == last.ID {
+			payload = d.Payload
+		}
+	}
+	if last.State == store.DeliveryDelivered {
+		return payload, nil
+	}
+	err = s.db.Write(ctx, func(tx store.Handle) error {
+		open, err := s.store.RequestDeliveries(ctx, tx, v.ID, store.DeliveryPending, store.DeliveryUnknown)
+		if err != nil {
+			return err
+		}
+		for _, d := range open {
+			d.Attempts++
+			d.State, d.LastError, d.UpdatedAt = store.DeliveryDelivered, "", s.nowMS()
+			if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		s.broker.Publish(Event{Kind: EvRequest, ChatID: v.ChatID, RequestID: v.ID})
+	}
+	return payload, err
+}

@@ -1,0 +1,169 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// SessionStore reads and writes serve sessions: the MCP clients that ask
+// through `followup mcp serve`, one chat each (DESIGN §14).
+type SessionStore interface {
+	InsertSession(ctx context.Context, h Handle, s Session) (Session, error)
+	GetSession(ctx context.Context, h Handle, id string) (Session, error)
+	ChatSession(ctx context.Context, h Handle, chatID string) (Session, error)
+	OpenSessions(ctx context.Context, h Handle) ([]Session, error)
+	EndSession(ctx context.Context, h Handle, id, reason string, now int64) (bool, error)
+	SessionRequestByKey(ctx context.Context, h Handle, sessionID, key string) (Request, error)
+	SessionRequests(ctx context.Context, h Handle, sessionID, state string) ([]Request, error)
+	CountSessionRequests(ctx context.Context, h Handle, sessionID, state string) (int, error)
+	RequestDeliveries(ctx context.Context, h Handle, requestID string, states ...string) ([]Delivery, error)
+}
+
+// Session states.
+const (
+	SessionOpen  = "open"
+	SessionEnded = "ended"
+)
+
+// Session is one MCP client's session.
+type Session struct {
+	Seq           int64 // its byte in the lease file
+	ID            string
+	ChatID        string
+	ClientName    string
+	ClientVersion string
+	Transport     string
+	State         string
+	EndReason     string
+	CreatedAt     int64
+	EndedAt       sql.NullInt64
+}
+
+const sessionCols = `seq, id, chat_id, client_name, client_version, transport, state, end_reason, created_at, ended_at`
+
+func scanSession(sc interface{ Scan(...any) error }) (Session, error) {
+	var s Session
+	err := sc.Scan(&s.Seq, &s.ID, &s.ChatID, &s.ClientName, &s.ClientVersion, &s.Transport, &s.State, &s.EndReason,
+		&s.CreatedAt, &s.EndedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	return s, err
+}
+
+// InsertSession records an open session; Seq is assigned here.
+func (queries) InsertSession(ctx context.Context, h Handle, s Session) (Session, error) {
+	s.State = SessionOpen
+	err := h.QueryRowContext(ctx,
+		`INSERT INTO serve_sessions (id, chat_id, client_name, client_version, transport, state, created_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		s.ID, s.ChatID, s.ClientName, s.ClientVersion, s.Transport, s.State, s.CreatedAt).Scan(&s.Seq)
+	return s, err
+}
+
+// GetSession reads one session.
+func (queries) GetSession(ctx context.Context, h Handle, id string) (Session, error) {
+	return scanSession(h.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM serve_sessions WHERE id = ?`, id))
+}
+
+// ChatSession is the session that asks in a chat (ErrNotFound for a chat
+// of followup's own agent).
+func (queries) ChatSession(ctx context.Context, h Handle, chatID string) (Session, error) {
+	return scanSession(h.QueryRowContext(ctx,
+		`SELECT `+sessionCols+` FROM serve_sessions WHERE chat_id = ? ORDER BY seq DESC LIMIT 1`, chatID))
+}
+
+// OpenSessions lists the sessions not ended, oldest first: usually none or
+// a few, read from their own index.
+func (queries) OpenSessions(ctx context.Context, h Handle) ([]Session, error) {
+	rows, err := h.QueryContext(ctx,
+		`SELECT `+sessionCols+` FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open' ORDER BY seq`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// EndSession ends an open session; it reports false when the session was
+// already ended or is gone.
+func (queries) EndSession(ctx context.Context, h Handle, id, reason string, now int64) (bool, error) {
+	res, err := h.ExecContext(ctx,
+		`UPDATE serve_sessions SET state = 'ended', end_reason = ?, ended_at = ? WHERE id = ? AND state = 'open'`,
+		reason, now, id)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// SessionRequestByKey finds a session's request by its requestKey.
+func (queries) SessionRequestByKey(ctx context.Context, h Handle, sessionID, key string) (Request, error) {
+	return scanRequest(h.QueryRowContext(ctx,
+		`SELECT `+reqCols+` FROM requests WHERE session_id = ? AND request_key = ?`, sessionID, key))
+}
+
+// SessionRequests lists a session's requests in one state (every state
+// when ""), in creation order.
+func (queries) SessionRequests(ctx context.Context, h Handle, sessionID, state string) ([]Request, error) {
+	q := `SELECT ` + reqCols + ` FROM requests WHERE session_id = ?`
+	args := []any{sessionID}
+	if state != "" {
+		q += ` AND state = ?`
+		args = append(args, state)
+	}
+	return queryRequests(ctx, h, q+` ORDER BY seq`, args...)
+}
+
+// CountSessionRequests counts a session's requests in one state.
+func (queries) CountSessionRequests(ctx context.Context, h Handle, sessionID, state string) (int, error) {
+	var n int
+	err := h.QueryRowContext(ctx,
+		`SELECT COUNT(*) FROM requests WHERE session_id = ? AND state = ?`, sessionID, state).Scan(&n)
+	return n, err
+}
+
+// RequestDeliveries lists one request's deliveries in the given states
+// (all when none), oldest first: a serve session's requests have no run
+// to list them by.
+func (queries) RequestDeliveries(ctx context.Context, h Handle, requestID string, states ...string) ([]Delivery, error) {
+	if len(states) == 0 {
+		return queryDeliveries(ctx, h, `request_id = ?`, requestID)
+	}
+	var out []Delivery
+	for _, st := range states {
+		ds, err := queryDeliveries(ctx, h, `request_id = ? AND state = ?`, requestID, st)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ds...)
+	}
+	return out, nil
+}
+
+// sessionLeaseBase puts the sessions' bytes of the lease file far past any
+// run's (runs use their seq): the two never meet.
+const sessionLeaseBase = 1 << 40
+
+// AcquireSessionLease takes the byte of the session with seq, held while
+// the session is open in this process; the kernel frees it when the
+// process dies, however it dies.
+func (s *Store) AcquireSessionLease(seq int64) (*Lease, error) {
+	return s.AcquireLease(sessionLeaseBase + seq)
+}
+
+// SessionLeaseHeld reports whether a live process holds the session's
+// byte: an open session whose byte is free has lost its server.
+func (s *Store) SessionLeaseHeld(seq int64) (bool, error) {
+	return s.LeaseHeld(sessionLeaseBase + seq)
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"followup/chat"
+	"followup/ui/mcpserve"
+)
+
+// mcpServeCheck refuses an --http address that is not loopback.
+func mcpServeCheck(a Args) error {
+	if addr, ok := a.Flags["http"]; ok {
+		if _, err := mcpserve.CheckAddr(addr); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	return nil
+}
+
+// mcpServe is `followup mcp serve`: followup as an MCP server for another
+// agent, over stdin and stdout (which then carry nothing but the protocol)
+// or over streamable HTTP on loopback, until the client leaves or a
+// signal ends it.
+func mcpServe(ctx context.Context, c *Call) error {
+	o := mcpserve.Options{Version: Version()}
+	inbox := mcpserve.ChatInbox(c.Service)
+	addr, ok := c.Args.Flags["http"]
+	if !ok {
+		return served(mcpserve.ServeStdio(ctx, inbox, o, readCloser(c.Stdin), writeCloser(c.Stdout)))
+	}
+	ln, err := mcpserve.Listen(addr)
+	if err != nil {
+		return &chat.Error{Code: chat.CodeInvalidArgument, Message: err.Error()}
+	}
+	fmt.Fprintf(c.Stderr, "followup: serving MCP on %s (ctrl+c to stop)\n", mcpserve.URL(ln))
+	return served(mcpserve.ServeHTTP(ctx, inbox, mcpserve.HTTPOptions{Options: o}, ln))
+}
+
+// served is the command's result: a signal ending the server is its
+// normal end.
+func served(err error) error {
+	if err == nil || err == context.Canceled {
+		return nil
+	}
+	return &chat.Error{Code: chat.CodeInternal, Message: err.Error()}
+}
+
+func readCloser(r io.Reader) io.ReadCloser {
+	if rc, ok := r.(io.ReadCloser); ok {
+		return rc
+	}
+	return io.NopCloser(r)
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// writeCloser leaves stdout open when the session ends: the process ends
+// it.
+func writeCloser(w io.Writer) io.WriteCloser { return nopWriteCloser{w} }
