@@ -6,14 +6,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"followup/agent/agenttest"
 )
 
 func TestAnthropicNonStreaming(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, jsonReply(200, `{"id":"msg_1","type":"message","role":"assistant","model":"m",
+	f := agenttest.New(t, agenttest.JSONReply(200, `{"id":"msg_1","type":"message","role":"assistant","model":"m",
 		"content":[{"type":"text","text":"Asking."},{"type":"tool_use","id":"toolu_1","name":"input_request","input":{"requestKey":"k"}}],
 		"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":5}}`))
-	p := NewAnthropic(f.srv.URL, "sk-ant-test", "")
+	p := NewAnthropic(f.URL, "sk-ant-test", "")
 	resp, err := p.Complete(context.Background(), Request{System: "be brief", Messages: sampleHistory, Tools: sampleTools})
 	if err != nil {
 		t.Fatal(err)
@@ -26,17 +28,17 @@ func TestAnthropicNonStreaming(t *testing.T) {
 		t.Fatalf("tool call = %+v", tc)
 	}
 
-	got := f.request(0)
-	if got.path != "/v1/messages" {
-		t.Errorf("path = %s", got.path)
+	got := f.Request(0)
+	if got.Path != "/v1/messages" {
+		t.Errorf("path = %s", got.Path)
 	}
-	if got.header.Get("Anthropic-Version") == "" {
+	if got.Header.Get("Anthropic-Version") == "" {
 		t.Error("no anthropic-version header")
 	}
-	if a, k := got.header.Get("Authorization"), got.header.Get("X-Api-Key"); !strings.Contains(a+k, "sk-ant-test") {
+	if a, k := got.Header.Get("Authorization"), got.Header.Get("X-Api-Key"); !strings.Contains(a+k, "sk-ant-test") {
 		t.Errorf("credential not sent: Authorization %q, X-Api-Key %q", a, k)
 	}
-	b := got.body
+	b := got.Body
 	checks := []struct {
 		path []any
 		want any
@@ -68,30 +70,30 @@ func TestAnthropicNonStreaming(t *testing.T) {
 		{[]any{"tools", 0, "input_schema", "additionalProperties"}, false},
 	}
 	for _, c := range checks {
-		if v := jsonPath(b, c.path...); v != c.want {
+		if v := agenttest.Path(b, c.path...); v != c.want {
 			t.Errorf("%v = %#v, want %#v", c.path, v, c.want)
 		}
 	}
-	if in, ok := jsonPath(b, "messages", 1, "content", 2, "input").(map[string]any); !ok || len(in) != 0 {
-		t.Errorf("a call without arguments must send input {}: %#v", jsonPath(b, "messages", 1, "content", 2))
+	if in, ok := agenttest.Path(b, "messages", 1, "content", 2, "input").(map[string]any); !ok || len(in) != 0 {
+		t.Errorf("a call without arguments must send input {}: %#v", agenttest.Path(b, "messages", 1, "content", 2))
 	}
 }
 
 func TestAnthropicStreaming(t *testing.T) {
 	t.Parallel()
-	events := joinEvents(
-		[]string{anthropicStart(), "event: ping\ndata: {\"type\":\"ping\"}"},
-		anthropicTextBlock(0, "Let ", "me ", "ask."),
+	events := agenttest.JoinEvents(
+		[]string{agenttest.AnthropicStart(), "event: ping\ndata: {\"type\":\"ping\"}"},
+		agenttest.AnthropicTextBlock(0, "Let ", "me ", "ask."),
 		[]string{
-			anthropicEvent("content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_7","name":"input_request","input":{}}}`),
-			anthropicEvent("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"requestKey\""}}`),
-			anthropicEvent("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":": \"trip-1\"}"}}`),
-			anthropicEvent("content_block_stop", `{"type":"content_block_stop","index":1}`),
+			agenttest.AnthropicEvent("content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_7","name":"input_request","input":{}}}`),
+			agenttest.AnthropicEvent("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"requestKey\""}}`),
+			agenttest.AnthropicEvent("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":": \"trip-1\"}"}}`),
+			agenttest.AnthropicEvent("content_block_stop", `{"type":"content_block_stop","index":1}`),
 		},
-		anthropicStop("tool_use"))
-	f := newFake(t, sseReply(events...))
+		agenttest.AnthropicStop("tool_use"))
+	f := agenttest.New(t, agenttest.SSEReply(events...))
 	var sink textSink
-	resp, err := NewAnthropic(f.srv.URL, "k", "m").Complete(context.Background(), Request{Messages: sampleHistory[:1], OnText: sink.onText})
+	resp, err := NewAnthropic(f.URL, "k", "m").Complete(context.Background(), Request{Messages: sampleHistory[:1], OnText: sink.onText})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +104,7 @@ func TestAnthropicStreaming(t *testing.T) {
 	if len(tc) != 1 || tc[0].ID != "toolu_7" || tc[0].Name != "input_request" || string(tc[0].Arguments) != `{"requestKey": "trip-1"}` {
 		t.Fatalf("tool calls = %+v", tc)
 	}
-	if f.request(0).body["stream"] != true {
+	if f.Request(0).Body["stream"] != true {
 		t.Error("a call with OnText must stream")
 	}
 }
@@ -111,33 +113,33 @@ func TestAnthropicErrors(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name      string
-		reply     fakeStep
+		reply     agenttest.Step
 		status    int
 		transient bool
 		message   string
 		after     time.Duration
 	}{
-		{"401", jsonReply(401, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`),
+		{"401", agenttest.JSONReply(401, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`),
 			401, false, "invalid x-api-key", 0},
-		{"400", jsonReply(400, `{"type":"error","error":{"type":"invalid_request_error","message":"messages: at least one message is required"}}`),
+		{"400", agenttest.JSONReply(400, `{"type":"error","error":{"type":"invalid_request_error","message":"messages: at least one message is required"}}`),
 			400, false, "messages: at least one message is required", 0},
-		{"429", jsonReply(429, `{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your rate limit"}}`, "Retry-After", "3"),
+		{"429", agenttest.JSONReply(429, `{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your rate limit"}}`, "Retry-After", "3"),
 			429, true, "Number of request tokens has exceeded your rate limit", 3 * time.Second},
-		{"529", jsonReply(529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
+		{"529", agenttest.JSONReply(529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
 			529, true, "Overloaded", 0},
-		{"502 text", jsonReply(502, `bad gateway`),
+		{"502 text", agenttest.JSONReply(502, `bad gateway`),
 			502, true, "bad gateway", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			for _, stream := range []bool{false, true} {
-				f := newFake(t, c.reply)
+				f := agenttest.New(t, c.reply)
 				req := Request{Messages: sampleHistory[:1]}
 				if stream {
 					req.OnText = func(string) {}
 				}
-				_, err := NewAnthropic(f.srv.URL, "sk-ant-secret", "m").Complete(context.Background(), req)
+				_, err := NewAnthropic(f.URL, "sk-ant-secret", "m").Complete(context.Background(), req)
 				var pe *ProviderError
 				if !errors.As(err, &pe) {
 					t.Fatalf("stream=%v: err = %v (%T), want *ProviderError", stream, err, err)
@@ -148,8 +150,8 @@ func TestAnthropicErrors(t *testing.T) {
 				if strings.Contains(err.Error(), "sk-ant-secret") {
 					t.Errorf("the key leaked into %q", err)
 				}
-				if f.calls() != 1 {
-					t.Errorf("the SDK retried by itself: %d calls", f.calls())
+				if f.Calls() != 1 {
+					t.Errorf("the SDK retried by itself: %d calls", f.Calls())
 				}
 			}
 		})
@@ -158,10 +160,10 @@ func TestAnthropicErrors(t *testing.T) {
 
 func TestAnthropicStreamErrorEvent(t *testing.T) {
 	t.Parallel()
-	events := joinEvents([]string{anthropicStart()}, anthropicTextBlock(0, "Hi"),
-		[]string{anthropicEvent("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)})
-	f := newFake(t, sseReply(events...))
-	_, err := NewAnthropic(f.srv.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
+	events := agenttest.JoinEvents([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hi"),
+		[]string{agenttest.AnthropicEvent("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)})
+	f := agenttest.New(t, agenttest.SSEReply(events...))
+	_, err := NewAnthropic(f.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
 	var pe *ProviderError
 	if !errors.As(err, &pe) || !pe.Transient || pe.Message != "Overloaded" {
 		t.Fatalf("err = %v", err)
@@ -170,13 +172,13 @@ func TestAnthropicStreamErrorEvent(t *testing.T) {
 
 func TestAnthropicTruncatedStreams(t *testing.T) {
 	t.Parallel()
-	partial := joinEvents([]string{anthropicStart()}, anthropicTextBlock(0, "Hel"))
-	for name, reply := range map[string]fakeStep{
-		"dropped":     droppedReply(partial...),
-		"ended early": sseReply(partial...),
+	partial := agenttest.JoinEvents([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hel"))
+	for name, reply := range map[string]agenttest.Step{
+		"dropped":     agenttest.DroppedReply(partial...),
+		"ended early": agenttest.SSEReply(partial...),
 	} {
-		f := newFake(t, reply)
-		_, err := NewAnthropic(f.srv.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
+		f := agenttest.New(t, reply)
+		_, err := NewAnthropic(f.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
 		if !IsTransient(err) {
 			t.Errorf("%s: err = %v, want transient", name, err)
 		}
@@ -185,12 +187,12 @@ func TestAnthropicTruncatedStreams(t *testing.T) {
 
 func TestAnthropicCancelMidStream(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, hangingReply(joinEvents([]string{anthropicStart()}, anthropicTextBlock(0, "thinking"))...))
+	f := agenttest.New(t, agenttest.HangingReply(agenttest.JoinEvents([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "thinking"))...))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req := Request{OnText: func(string) { time.AfterFunc(20*time.Millisecond, cancel) }}
 	start := time.Now()
-	_, err := NewAnthropic(f.srv.URL, "", "m").Complete(ctx, req)
+	_, err := NewAnthropic(f.URL, "", "m").Complete(ctx, req)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

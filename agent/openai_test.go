@@ -7,13 +7,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"followup/agent/agenttest"
 )
 
 func TestOpenAINonStreaming(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, jsonReply(200, `{"id":"c1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls",
+	f := agenttest.New(t, agenttest.JSONReply(200, `{"id":"c1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls",
 		"message":{"role":"assistant","content":"Asking.","tool_calls":[{"id":"call_9","type":"function","function":{"name":"input_request","arguments":"{\"requestKey\":\"k\"}"}}]}}]}`))
-	p := NewOpenAI(f.srv.URL+"/v1", "sk-test", "llama3.2")
+	p := NewOpenAI(f.URL+"/v1", "sk-test", "llama3.2")
 	resp, err := p.Complete(context.Background(), Request{System: "be brief", Messages: sampleHistory, Tools: sampleTools})
 	if err != nil {
 		t.Fatal(err)
@@ -26,14 +28,14 @@ func TestOpenAINonStreaming(t *testing.T) {
 		t.Fatalf("tool call = %+v", tc)
 	}
 
-	got := f.request(0)
-	if got.path != "/v1/chat/completions" {
-		t.Errorf("path = %s", got.path)
+	got := f.Request(0)
+	if got.Path != "/v1/chat/completions" {
+		t.Errorf("path = %s", got.Path)
 	}
-	if h := got.header.Get("Authorization"); h != "Bearer sk-test" {
+	if h := got.Header.Get("Authorization"); h != "Bearer sk-test" {
 		t.Errorf("Authorization = %q", h)
 	}
-	b := got.body
+	b := got.Body
 	if b["model"] != "llama3.2" || b["stream"] == true {
 		t.Errorf("model/stream = %v/%v", b["model"], b["stream"])
 	}
@@ -60,7 +62,7 @@ func TestOpenAINonStreaming(t *testing.T) {
 		{[]any{"tools", 0, "function", "parameters", "additionalProperties"}, false},
 	}
 	for _, c := range checks {
-		if v := jsonPath(b, c.path...); v != c.want {
+		if v := agenttest.Path(b, c.path...); v != c.want {
 			t.Errorf("%v = %#v, want %#v", c.path, v, c.want)
 		}
 	}
@@ -68,46 +70,46 @@ func TestOpenAINonStreaming(t *testing.T) {
 
 func TestOpenAIRequestModelOverridesDefault(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, jsonReply(200, `{"choices":[{"message":{"role":"assistant","content":"ok"}}]}`))
-	p := NewOpenAI(f.srv.URL, "", "")
+	f := agenttest.New(t, agenttest.JSONReply(200, `{"choices":[{"message":{"role":"assistant","content":"ok"}}]}`))
+	p := NewOpenAI(f.URL, "", "")
 	if _, err := p.Complete(context.Background(), Request{Model: "qwen3", Messages: sampleHistory[:1]}); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.request(0); got.body["model"] != "qwen3" || got.header.Get("Authorization") != "" {
-		t.Errorf("model %v, Authorization %q: an empty key must send no header", got.body["model"], got.header.Get("Authorization"))
+	if got := f.Request(0); got.Body["model"] != "qwen3" || got.Header.Get("Authorization") != "" {
+		t.Errorf("model %v, Authorization %q: an empty key must send no header", got.Body["model"], got.Header.Get("Authorization"))
 	}
 }
 
 func TestOpenAIStreamingText(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, sseReply(
-		openAIChunk(`{"role":"assistant","content":""}`, ""),
-		openAIText("Hel"), openAIText("lo, "), openAIText("world"),
-		openAIChunk(`{}`, "stop"), openAIDone))
+	f := agenttest.New(t, agenttest.SSEReply(
+		agenttest.OpenAIChunk(`{"role":"assistant","content":""}`, ""),
+		agenttest.OpenAIText("Hel"), agenttest.OpenAIText("lo, "), agenttest.OpenAIText("world"),
+		agenttest.OpenAIChunk(`{}`, "stop"), agenttest.OpenAIDone))
 	var sink textSink
-	resp, err := NewOpenAI(f.srv.URL, "k", "m").Complete(context.Background(), Request{Messages: sampleHistory[:1], OnText: sink.onText})
+	resp, err := NewOpenAI(f.URL, "k", "m").Complete(context.Background(), Request{Messages: sampleHistory[:1], OnText: sink.onText})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if resp.Message.Content != "Hello, world" || sink.String() != "Hello, world" || sink.deltas != 3 {
 		t.Fatalf("content %q, streamed %q in %d deltas", resp.Message.Content, sink.String(), sink.deltas)
 	}
-	if f.request(0).body["stream"] != true {
+	if f.Request(0).Body["stream"] != true {
 		t.Error("a call with OnText must stream")
 	}
 }
 
 func TestOpenAIStreamingToolCallFragments(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, sseReply(
-		openAIText("One moment."),
-		openAIChunk(`{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"input_request","arguments":""}}]}`, ""),
-		openAIChunk(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"requestKey\":"}}]}`, ""),
-		openAIChunk(`{"tool_calls":[{"index":1,"id":"call_b","type":"function","function":{"name":"input_list","arguments":""}}]}`, ""),
-		openAIChunk(`{"tool_calls":[{"index":0,"function":{"arguments":"\"trip-1\"}"}}]}`, ""),
-		openAIChunk(`{}`, "tool_calls"), openAIDone))
+	f := agenttest.New(t, agenttest.SSEReply(
+		agenttest.OpenAIText("One moment."),
+		agenttest.OpenAIChunk(`{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"input_request","arguments":""}}]}`, ""),
+		agenttest.OpenAIChunk(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"requestKey\":"}}]}`, ""),
+		agenttest.OpenAIChunk(`{"tool_calls":[{"index":1,"id":"call_b","type":"function","function":{"name":"input_list","arguments":""}}]}`, ""),
+		agenttest.OpenAIChunk(`{"tool_calls":[{"index":0,"function":{"arguments":"\"trip-1\"}"}}]}`, ""),
+		agenttest.OpenAIChunk(`{}`, "tool_calls"), agenttest.OpenAIDone))
 	var sink textSink
-	resp, err := NewOpenAI(f.srv.URL, "k", "m").Complete(context.Background(), Request{Messages: sampleHistory[:1], Tools: sampleTools, OnText: sink.onText})
+	resp, err := NewOpenAI(f.URL, "k", "m").Complete(context.Background(), Request{Messages: sampleHistory[:1], Tools: sampleTools, OnText: sink.onText})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,10 +134,10 @@ func TestOpenAIStreamingToolCallFragments(t *testing.T) {
 func TestOpenAIStreamingToolCallsWithoutIndex(t *testing.T) {
 	t.Parallel()
 	// Some servers send whole calls without an index.
-	f := newFake(t, sseReply(
-		openAIChunk(`{"tool_calls":[{"id":"c1","type":"function","function":{"name":"a","arguments":"{\"x\":1}"}},{"id":"c2","type":"function","function":{"name":"b","arguments":"{}"}}]}`, "tool_calls"),
-		openAIDone))
-	resp, err := NewOpenAI(f.srv.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
+	f := agenttest.New(t, agenttest.SSEReply(
+		agenttest.OpenAIChunk(`{"tool_calls":[{"id":"c1","type":"function","function":{"name":"a","arguments":"{\"x\":1}"}},{"id":"c2","type":"function","function":{"name":"b","arguments":"{}"}}]}`, "tool_calls"),
+		agenttest.OpenAIDone))
+	resp, err := NewOpenAI(f.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,35 +150,35 @@ func TestOpenAIErrors(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name      string
-		reply     fakeStep
+		reply     agenttest.Step
 		status    int
 		transient bool
 		message   string
 		after     time.Duration
 	}{
-		{"401", jsonReply(401, `{"error":{"message":"Incorrect API key provided: sk-secret-1234.","type":"invalid_request_error","code":"invalid_api_key"}}`),
+		{"401", agenttest.JSONReply(401, `{"error":{"message":"Incorrect API key provided: sk-secret-1234.","type":"invalid_request_error","code":"invalid_api_key"}}`),
 			401, false, "Incorrect API key provided: [redacted].", 0},
-		{"400", jsonReply(400, `{"error":{"message":"'messages' must contain at least one message","type":"invalid_request_error"}}`),
+		{"400", agenttest.JSONReply(400, `{"error":{"message":"'messages' must contain at least one message","type":"invalid_request_error"}}`),
 			400, false, "'messages' must contain at least one message", 0},
-		{"404 ollama", jsonReply(404, `{"error":"model \"nope\" not found, try pulling it first"}`),
+		{"404 ollama", agenttest.JSONReply(404, `{"error":"model \"nope\" not found, try pulling it first"}`),
 			404, false, `model "nope" not found, try pulling it first`, 0},
-		{"429", jsonReply(429, `{"error":{"message":"Rate limit reached","type":"requests"}}`, "Retry-After", "7"),
+		{"429", agenttest.JSONReply(429, `{"error":{"message":"Rate limit reached","type":"requests"}}`, "Retry-After", "7"),
 			429, true, "Rate limit reached", 7 * time.Second},
-		{"500", jsonReply(500, `{"error":{"message":"The server had an error","type":"server_error"}}`),
+		{"500", agenttest.JSONReply(500, `{"error":{"message":"The server had an error","type":"server_error"}}`),
 			500, true, "The server had an error", 0},
-		{"503 html", jsonReply(503, `<html>upstream unavailable</html>`),
+		{"503 html", agenttest.JSONReply(503, `<html>upstream unavailable</html>`),
 			503, true, "<html>upstream unavailable</html>", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			for _, stream := range []bool{false, true} {
-				f := newFake(t, c.reply)
+				f := agenttest.New(t, c.reply)
 				req := Request{Messages: sampleHistory[:1]}
 				if stream {
 					req.OnText = func(string) {}
 				}
-				_, err := NewOpenAI(f.srv.URL, "sk-secret-1234", "m").Complete(context.Background(), req)
+				_, err := NewOpenAI(f.URL, "sk-secret-1234", "m").Complete(context.Background(), req)
 				var pe *ProviderError
 				if !errors.As(err, &pe) {
 					t.Fatalf("stream=%v: err = %v (%T), want *ProviderError", stream, err, err)
@@ -194,8 +196,8 @@ func TestOpenAIErrors(t *testing.T) {
 
 func TestOpenAIDroppedStreamIsTransient(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, droppedReply(openAIText("partial")))
-	_, err := NewOpenAI(f.srv.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
+	f := agenttest.New(t, agenttest.DroppedReply(agenttest.OpenAIText("partial")))
+	_, err := NewOpenAI(f.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
 	if !IsTransient(err) {
 		t.Fatalf("err = %v, want transient", err)
 	}
@@ -203,8 +205,8 @@ func TestOpenAIDroppedStreamIsTransient(t *testing.T) {
 
 func TestOpenAIStreamErrorEvent(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, sseReply(openAIText("Hi"), `data: {"error":{"message":"The server is overloaded","type":"server_error"}}`))
-	_, err := NewOpenAI(f.srv.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
+	f := agenttest.New(t, agenttest.SSEReply(agenttest.OpenAIText("Hi"), `data: {"error":{"message":"The server is overloaded","type":"server_error"}}`))
+	_, err := NewOpenAI(f.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
 	var pe *ProviderError
 	if !errors.As(err, &pe) || !pe.Transient || pe.Message != "The server is overloaded" {
 		t.Fatalf("err = %v", err)
@@ -213,13 +215,13 @@ func TestOpenAIStreamErrorEvent(t *testing.T) {
 
 func TestOpenAICancelMidStream(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, hangingReply(openAIText("thinking")))
+	f := agenttest.New(t, agenttest.HangingReply(agenttest.OpenAIText("thinking")))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Cancel once the first text arrived: the call is in flight, blocked.
 	req := Request{OnText: func(string) { time.AfterFunc(20*time.Millisecond, cancel) }}
 	start := time.Now()
-	_, err := NewOpenAI(f.srv.URL, "", "m").Complete(ctx, req)
+	_, err := NewOpenAI(f.URL, "", "m").Complete(ctx, req)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -230,9 +232,9 @@ func TestOpenAICancelMidStream(t *testing.T) {
 
 func TestOpenAIConnectionRefusedIsFinal(t *testing.T) {
 	t.Parallel()
-	f := newFake(t)
-	url := f.srv.URL
-	f.srv.Close() // nothing listens there now
+	f := agenttest.New(t)
+	url := f.URL
+	f.Close() // nothing listens there now
 	_, err := NewOpenAI(url, "", "m").Complete(context.Background(), Request{})
 	var pe *ProviderError
 	if !errors.As(err, &pe) || pe.Transient || !strings.Contains(pe.Message, "cannot connect") {

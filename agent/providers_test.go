@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"followup/agent/agenttest"
 )
 
 func TestConfigFromEnv(t *testing.T) {
@@ -65,16 +67,16 @@ func TestNewRemoteProviderErrors(t *testing.T) {
 // comes wrapped in retries.
 func TestNewRemoteProviderDefaults(t *testing.T) {
 	t.Parallel()
-	busy := jsonReply(http.StatusServiceUnavailable, `{"error":{"message":"loading"}}`, "Retry-After-Ms", "1")
-	oa := newFake(t, busy, jsonReply(200, `{"choices":[{"message":{"role":"assistant","content":"hi"}}]}`))
-	an := newFake(t, busy, jsonReply(200, `{"id":"m","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`))
+	busy := agenttest.JSONReply(http.StatusServiceUnavailable, `{"error":{"message":"loading"}}`, "Retry-After-Ms", "1")
+	oa := agenttest.New(t, busy, agenttest.JSONReply(200, `{"choices":[{"message":{"role":"assistant","content":"hi"}}]}`))
+	an := agenttest.New(t, busy, agenttest.JSONReply(200, `{"id":"m","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`))
 	for _, c := range []struct {
 		cfg   Config
-		fake  *fakeServer
+		fake  *agenttest.Server
 		model string
 	}{
-		{Config{Provider: "openai", OpenAIBaseURL: oa.srv.URL + "/v1/"}, oa, DefaultOpenAIModel},
-		{Config{Provider: "Anthropic", AnthropicBaseURL: an.srv.URL, Model: "claude-haiku"}, an, "claude-haiku"},
+		{Config{Provider: "openai", OpenAIBaseURL: oa.URL + "/v1/"}, oa, DefaultOpenAIModel},
+		{Config{Provider: "Anthropic", AnthropicBaseURL: an.URL, Model: "claude-haiku"}, an, "claude-haiku"},
 	} {
 		p, err := NewRemoteProvider(c.cfg)
 		if err != nil {
@@ -89,8 +91,8 @@ func TestNewRemoteProviderDefaults(t *testing.T) {
 		if err != nil || resp.Message.Content != "hi" {
 			t.Fatalf("%s: %v %+v", c.cfg.Provider, err, resp)
 		}
-		if c.fake.calls() != 2 || c.fake.request(1).body["model"] != c.model {
-			t.Errorf("%s: calls %d, model %v", c.cfg.Provider, c.fake.calls(), c.fake.request(1).body["model"])
+		if c.fake.Calls() != 2 || c.fake.Request(1).Body["model"] != c.model {
+			t.Errorf("%s: calls %d, model %v", c.cfg.Provider, c.fake.Calls(), c.fake.Request(1).Body["model"])
 		}
 	}
 }

@@ -7,26 +7,28 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"followup/agent/agenttest"
 )
 
 // tiny keeps backoffs short so the suite stays fast.
 const tiny = time.Millisecond
 
-var helloStream = []string{openAIText("Hello"), openAIText(" world"), openAIChunk(`{}`, "stop"), openAIDone}
+var helloStream = []string{agenttest.OpenAIText("Hello"), agenttest.OpenAIText(" world"), agenttest.OpenAIChunk(`{}`, "stop"), agenttest.OpenAIDone}
 
 func TestRetry429ThenSuccessStreamsOnce(t *testing.T) {
 	t.Parallel()
-	f := newFake(t,
-		jsonReply(429, `{"error":{"message":"slow down"}}`, "Retry-After-Ms", "5"),
-		sseReply(helloStream...))
+	f := agenttest.New(t,
+		agenttest.JSONReply(429, `{"error":{"message":"slow down"}}`, "Retry-After-Ms", "5"),
+		agenttest.SSEReply(helloStream...))
 	var sink textSink
-	p := WithRetry(NewOpenAI(f.srv.URL, "", "m"), 3, tiny)
+	p := WithRetry(NewOpenAI(f.URL, "", "m"), 3, tiny)
 	resp, err := p.Complete(context.Background(), Request{OnText: sink.onText, OnReset: sink.onReset})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.calls() != 2 || resp.Message.Content != "Hello world" || sink.String() != "Hello world" || sink.resets != 0 {
-		t.Fatalf("calls %d, content %q, streamed %q, resets %d", f.calls(), resp.Message.Content, sink.String(), sink.resets)
+	if f.Calls() != 2 || resp.Message.Content != "Hello world" || sink.String() != "Hello world" || sink.resets != 0 {
+		t.Fatalf("calls %d, content %q, streamed %q, resets %d", f.Calls(), resp.Message.Content, sink.String(), sink.resets)
 	}
 	if p.Name() != "openai" {
 		t.Errorf("Name = %q", p.Name())
@@ -39,16 +41,16 @@ func TestRetryDroppedStreamResetsText(t *testing.T) {
 		var partial, full []string
 		var p Provider
 		if prov == "openai" {
-			partial, full = []string{openAIText("Hel")}, helloStream
+			partial, full = []string{agenttest.OpenAIText("Hel")}, helloStream
 		} else {
-			partial = joinEvents([]string{anthropicStart()}, anthropicTextBlock(0, "Hel"))
-			full = joinEvents([]string{anthropicStart()}, anthropicTextBlock(0, "Hello", " world"), anthropicStop("end_turn"))
+			partial = agenttest.JoinEvents([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hel"))
+			full = agenttest.JoinEvents([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hello", " world"), agenttest.AnthropicStop("end_turn"))
 		}
-		f := newFake(t, droppedReply(partial...), sseReply(full...))
+		f := agenttest.New(t, agenttest.DroppedReply(partial...), agenttest.SSEReply(full...))
 		if prov == "openai" {
-			p = NewOpenAI(f.srv.URL, "", "m")
+			p = NewOpenAI(f.URL, "", "m")
 		} else {
-			p = NewAnthropic(f.srv.URL, "", "m")
+			p = NewAnthropic(f.URL, "", "m")
 		}
 		var sink textSink
 		resp, err := WithRetry(p, 3, tiny).Complete(context.Background(), Request{OnText: sink.onText, OnReset: sink.onReset})
@@ -56,40 +58,40 @@ func TestRetryDroppedStreamResetsText(t *testing.T) {
 			t.Fatalf("%s: %v", prov, err)
 		}
 		// The consumer saw "Hel", was told to reset, then saw the full reply once.
-		if f.calls() != 2 || sink.resets != 1 || sink.String() != "Hello world" || resp.Message.Content != "Hello world" {
-			t.Errorf("%s: calls %d, resets %d, streamed %q, content %q", prov, f.calls(), sink.resets, sink.String(), resp.Message.Content)
+		if f.Calls() != 2 || sink.resets != 1 || sink.String() != "Hello world" || resp.Message.Content != "Hello world" {
+			t.Errorf("%s: calls %d, resets %d, streamed %q, content %q", prov, f.Calls(), sink.resets, sink.String(), resp.Message.Content)
 		}
 	}
 }
 
 func TestRetryWithoutResetDoesNotRepeatText(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, droppedReply(openAIText("Hel")), sseReply(helloStream...))
+	f := agenttest.New(t, agenttest.DroppedReply(agenttest.OpenAIText("Hel")), agenttest.SSEReply(helloStream...))
 	var sink textSink
-	_, err := WithRetry(NewOpenAI(f.srv.URL, "", "m"), 3, tiny).Complete(context.Background(), Request{OnText: sink.onText})
-	if !IsTransient(err) || f.calls() != 1 || sink.String() != "Hel" {
-		t.Fatalf("err %v, calls %d, streamed %q: without OnReset a streamed call must not be retried", err, f.calls(), sink.String())
+	_, err := WithRetry(NewOpenAI(f.URL, "", "m"), 3, tiny).Complete(context.Background(), Request{OnText: sink.onText})
+	if !IsTransient(err) || f.Calls() != 1 || sink.String() != "Hel" {
+		t.Fatalf("err %v, calls %d, streamed %q: without OnReset a streamed call must not be retried", err, f.Calls(), sink.String())
 	}
 }
 
 func TestRetryGivesUpAfterAttempts(t *testing.T) {
 	t.Parallel()
-	e500 := jsonReply(500, `{"error":{"message":"boom"}}`)
-	f := newFake(t, e500, e500, e500)
-	_, err := WithRetry(NewOpenAI(f.srv.URL, "", "m"), 3, tiny).Complete(context.Background(), Request{})
+	e500 := agenttest.JSONReply(500, `{"error":{"message":"boom"}}`)
+	f := agenttest.New(t, e500, e500, e500)
+	_, err := WithRetry(NewOpenAI(f.URL, "", "m"), 3, tiny).Complete(context.Background(), Request{})
 	var pe *ProviderError
-	if !errors.As(err, &pe) || pe.Status != 500 || pe.Message != "boom" || f.calls() != 3 {
-		t.Fatalf("err %v, calls %d", err, f.calls())
+	if !errors.As(err, &pe) || pe.Status != 500 || pe.Message != "boom" || f.Calls() != 3 {
+		t.Fatalf("err %v, calls %d", err, f.Calls())
 	}
 }
 
 func TestRetryNeverRetriesRefusals(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, jsonReply(401, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`))
-	_, err := WithRetry(NewAnthropic(f.srv.URL, "bad", "m"), 5, tiny).Complete(context.Background(), Request{OnText: func(string) {}})
+	f := agenttest.New(t, agenttest.JSONReply(401, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`))
+	_, err := WithRetry(NewAnthropic(f.URL, "bad", "m"), 5, tiny).Complete(context.Background(), Request{OnText: func(string) {}})
 	var pe *ProviderError
-	if !errors.As(err, &pe) || pe.Transient || pe.Status != 401 || pe.Message != "invalid x-api-key" || f.calls() != 1 {
-		t.Fatalf("err %v, calls %d", err, f.calls())
+	if !errors.As(err, &pe) || pe.Transient || pe.Status != 401 || pe.Message != "invalid x-api-key" || f.Calls() != 1 {
+		t.Fatalf("err %v, calls %d", err, f.Calls())
 	}
 }
 
@@ -170,8 +172,8 @@ func TestRetryBackoffGrowsWithJitter(t *testing.T) {
 
 func TestRetryErrorsNeverCarryKeys(t *testing.T) {
 	t.Parallel()
-	f := newFake(t, jsonReply(401, `{"error":{"message":"bad key sk-live-abcdef"}}`))
-	_, err := WithRetry(NewOpenAI(f.srv.URL, "sk-live-abcdef", "m"), 2, tiny).Complete(context.Background(), Request{})
+	f := agenttest.New(t, agenttest.JSONReply(401, `{"error":{"message":"bad key sk-live-abcdef"}}`))
+	_, err := WithRetry(NewOpenAI(f.URL, "sk-live-abcdef", "m"), 2, tiny).Complete(context.Background(), Request{})
 	if err == nil || strings.Contains(err.Error(), "sk-live-abcdef") {
 		t.Fatalf("err = %v", err)
 	}

@@ -3,8 +3,6 @@ package chat_test
 import (
 	"context"
 	"io"
-	"os"
-	"sync"
 	"testing"
 
 	"followup/bench/dataset"
@@ -16,33 +14,8 @@ import (
 // (1,000 chats, 100,000 messages, 10,000 requests); bench/README.md lists
 // the figures.
 
-var (
-	benchOnce sync.Once
-	benchDir  string
-	benchDB   string
-	benchSum  dataset.Summary
-	benchErr  error
-)
-
 // largeService opens a private copy of the large database.
-func largeService(b *testing.B) (*chat.Service, dataset.Summary) {
-	b.Helper()
-	benchOnce.Do(func() {
-		benchDir, benchErr = os.MkdirTemp("", "followup-chat-bench")
-		if benchErr == nil {
-			benchDB, benchSum, benchErr = dataset.Copy(benchDir, dataset.Default())
-		}
-	})
-	if benchErr != nil {
-		b.Fatal(benchErr)
-	}
-	svc, err := chat.Open(context.Background(), chat.Options{DBPath: benchDB})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { svc.Close() })
-	return svc, benchSum
-}
+func largeService(b *testing.B) (*chat.Service, dataset.Summary) { return dataset.Open(b) }
 
 // BenchmarkPending is the pending list of every chat at 10,000 requests, as
 // full views (with answers, deliveries and proposals).

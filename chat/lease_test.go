@@ -55,7 +55,7 @@ func TestLeaseRefusesSecondDriver(t *testing.T) {
 func TestLeaseFreedWhenHolderKilled(t *testing.T) {
 	t.Parallel()
 	w, f := providerWorld(t, testKey)
-	f.then(f.stall())
+	f.Then(f.Stall())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	holder, _, _ := w.cli.command(ctx, nil, "ask", "Deploy the release", "--command-id", "ask-held")
@@ -67,7 +67,7 @@ func TestLeaseFreedWhenHolderKilled(t *testing.T) {
 	go func() { waitErr = holder.Wait(); close(done) }()
 	defer func() { holder.Process.Kill(); <-done }()
 	select {
-	case <-f.stalled:
+	case <-f.Stalled():
 	case <-done:
 		t.Fatalf("the driver ended before its model call: %v", waitErr)
 	case <-ctx.Done():

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"followup/agent"
+	"followup/agent/agenttest"
 	"followup/chat"
 	"followup/store"
 )
@@ -99,17 +100,17 @@ func TestQuestionsPerRunDefault(t *testing.T) {
 func TestQuestionsFlag(t *testing.T) {
 	t.Parallel()
 	w, f := providerWorld(t, testKey)
-	f.then(toolsStep("Three questions.", "input_request", askArgs("a"), "input_request", askArgs("b"), "input_request", askArgs("c")))
+	f.Then(agenttest.OpenAITurnReply("Three questions.", "input_request", askArgs("a"), "input_request", askArgs("b"), "input_request", askArgs("c")))
 	r := w.cli.ok(nil, "--questions", "2", "ask", "Plan it")
-	if str(r.JSON, "state") != store.RunWaitingInput || len(walk(r.JSON, "pending").([]any)) != 2 {
+	if str(r.JSON, "state") != store.RunWaitingInput || len(agenttest.Path(r.JSON, "pending").([]any)) != 2 {
 		t.Fatalf("ask: %s", r)
 	}
 	res := toolResults(t, w, str(r.JSON, "runId"))
 	if len(res) != 3 || !strings.Contains(res[2], `"LIMIT_EXCEEDED"`) {
 		t.Fatalf("tool results: %v", res)
 	}
-	if f.calls() != 1 {
-		t.Fatalf("%d model calls: the run should wait for its two questions", f.calls())
+	if f.Calls() != 1 {
+		t.Fatalf("%d model calls: the run should wait for its two questions", f.Calls())
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"followup/agent/agenttest"
 	"followup/chat"
 )
 
@@ -189,7 +190,7 @@ func childEnv() []string {
 
 // str walks decoded JSON by keys and indexes and returns a string.
 func str(v any, path ...any) string {
-	v = walk(v, path...)
+	v = agenttest.Path(v, path...)
 	if s, ok := v.(string); ok {
 		return s
 	}
@@ -198,21 +199,4 @@ func str(v any, path ...any) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-func walk(v any, path ...any) any {
-	for _, p := range path {
-		switch k := p.(type) {
-		case string:
-			m, _ := v.(map[string]any)
-			v = m[k]
-		case int:
-			a, _ := v.([]any)
-			if k >= len(a) {
-				return nil
-			}
-			v = a[k]
-		}
-	}
-	return v
 }

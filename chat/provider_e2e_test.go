@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"followup/agent/agenttest"
 	"followup/chat"
 	"followup/store"
 )
@@ -51,8 +52,8 @@ func TestProviderRunThroughCLI(t *testing.T) {
 	if str(a.JSON, "run", "state") != store.RunSucceeded || str(a.JSON, "run", "reply") != "Deploying to staging." {
 		t.Fatalf("answer: %s", a)
 	}
-	if f.calls() != 2 {
-		t.Fatalf("%d model calls, want 2", f.calls())
+	if f.Calls() != 2 {
+		t.Fatalf("%d model calls, want 2", f.Calls())
 	}
 	got := receivedIn(t, f.body(1), rq)
 	if got != 1 {
@@ -85,10 +86,10 @@ func receivedIn(t *testing.T, b fakeBody, rq string) int {
 func TestProviderRetries429(t *testing.T) {
 	t.Parallel()
 	w, f := providerWorld(t, testKey)
-	f.then(status(429, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`, "Retry-After", "0"))
+	f.Then(agenttest.JSONReply(429, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`, "Retry-After", "0"))
 	askDeploy(t, w)
-	if f.calls() != 2 {
-		t.Fatalf("%d calls, want the 429 and its retry", f.calls())
+	if f.Calls() != 2 {
+		t.Fatalf("%d calls, want the 429 and its retry", f.Calls())
 	}
 }
 
@@ -106,14 +107,14 @@ func TestProviderRefusalFailsRun(t *testing.T) {
 		t.Fatalf("answer: %s", r)
 	}
 	before := w.dump(rq)
-	calls := f.calls()
-	f.then(status(401, `{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","code":"invalid_api_key"}}`))
+	calls := f.Calls()
+	f.Then(agenttest.JSONReply(401, `{"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","code":"invalid_api_key"}}`))
 	r = w.cli.run(nil, "resume", runID)
 	if r.Code != 1 || r.JSON["ok"] != false || !strings.Contains(str(r.JSON, "error", "message"), "Incorrect API key provided") {
 		t.Fatalf("resume: %s", r)
 	}
-	if f.calls() != calls+1 {
-		t.Errorf("a refusal was retried: %d calls", f.calls()-calls)
+	if f.Calls() != calls+1 {
+		t.Errorf("a refusal was retried: %d calls", f.Calls()-calls)
 	}
 	run, _ := w.svc.GetRun(t.Context(), runID)
 	if run.State != store.RunFailed || !strings.Contains(run.Error, "Incorrect API key provided") {
@@ -161,7 +162,7 @@ func TestProviderKillWhileDelivering(t *testing.T) {
 	if str(res.JSON, "run", "state") != store.RunSucceeded || str(res.JSON, "run", "reply") != "Deploying to production." {
 		t.Fatalf("resume: %s", res)
 	}
-	if n := receivedIn(t, f.body(f.calls()-1), rq); n != 1 {
+	if n := receivedIn(t, f.body(f.Calls()-1), rq); n != 1 {
 		t.Fatalf("the model saw the answer %d times", n)
 	}
 	if n := w.count(`SELECT COUNT(*) FROM deliveries WHERE request_id = ? AND state = 'delivered'`, rq); n != 1 {

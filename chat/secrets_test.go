@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"followup/agent/agenttest"
 	"followup/store"
 )
 
@@ -20,7 +21,7 @@ func TestAPIKeyNeverWritten(t *testing.T) {
 	rand.Read(b[:])
 	key := "sk-followup-secret-" + hex.EncodeToString(b[:])
 	f := newFakeModel(t)
-	w := newWorld(t, "OPENAI_BASE_URL="+f.srv.URL+"/v1", "OPENAI_API_KEY="+key)
+	w := newWorld(t, "OPENAI_BASE_URL="+f.URL+"/v1", "OPENAI_API_KEY="+key)
 	var out bytes.Buffer
 	run := func(args ...string) fuResult {
 		r := w.cli.run(nil, append([]string{"--provider", "openai"}, args...)...)
@@ -36,7 +37,7 @@ func TestAPIKeyNeverWritten(t *testing.T) {
 	if r := run("answer", rq, "--values-json", `{"environment":"staging"}`); str(r.JSON, "run", "state") != store.RunSucceeded {
 		t.Fatalf("answer: %s", r)
 	}
-	f.then(status(401, `{"error":{"message":"Incorrect API key provided: `+key+`. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","code":"invalid_api_key"}}`))
+	f.Then(agenttest.JSONReply(401, `{"error":{"message":"Incorrect API key provided: `+key+`. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","code":"invalid_api_key"}}`))
 	if r := run("ask", "Deploy again"); r.Code != 1 {
 		t.Fatalf("ask with a refused key: %s", r)
 	}
@@ -46,8 +47,8 @@ func TestAPIKeyNeverWritten(t *testing.T) {
 	for _, args := range [][]string{{"inspect", runID}, {"show", rq}} {
 		run(args...)
 	}
-	for i, a := range f.auths {
-		if a != "Bearer "+key {
+	for i := range f.Calls() {
+		if f.Request(i).Header.Get("Authorization") != "Bearer "+key {
 			t.Fatalf("call %d was not made with the key", i)
 		}
 	}

@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"context"
-	"os"
-	"sync"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -19,32 +16,10 @@ import (
 // the screen opens, has 2,000 messages and two pending requests: a 32-field
 // form and, active on opening, a 7-field travel form.
 
-var (
-	benchOnce sync.Once
-	benchDB   string
-	benchSum  dataset.Summary
-	benchErr  error
-)
-
 func largeService(b *testing.B) (*chat.Service, dataset.Summary) {
 	b.Helper()
-	benchOnce.Do(func() {
-		var dir string
-		dir, benchErr = os.MkdirTemp("", "followup-ui-bench")
-		if benchErr == nil {
-			benchDB, benchSum, benchErr = dataset.Copy(dir, dataset.Default())
-		}
-	})
-	if benchErr != nil {
-		b.Fatal(benchErr)
-	}
 	lipgloss.SetColorProfile(termenv.TrueColor)
-	svc, err := chat.Open(context.Background(), chat.Options{DBPath: benchDB})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { svc.Close() })
-	return svc, benchSum
+	return dataset.Open(b)
 }
 
 // openScreen builds the root model the way the program does: size, the

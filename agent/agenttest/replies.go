@@ -1,0 +1,145 @@
+package agenttest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// JSONReply answers with status and a JSON body; headers come in name,
+// value pairs.
+func JSONReply(status int, body string, headers ...string) Step {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for i := 0; i+1 < len(headers); i += 2 {
+			w.Header().Set(headers[i], headers[i+1])
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}
+}
+
+// SSEReply streams events, flushing each so the client sees them one by
+// one. Each event is written as given plus a blank line.
+func SSEReply(events ...string) Step {
+	return func(w http.ResponseWriter, r *http.Request) { WriteEvents(w, events) }
+}
+
+// DroppedReply streams events, then cuts the connection without ending the
+// body: the client sees io.ErrUnexpectedEOF, as after a network failure.
+func DroppedReply(events ...string) Step {
+	return func(w http.ResponseWriter, r *http.Request) {
+		WriteEvents(w, events)
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// HangingReply streams events, then waits until the client goes away.
+func HangingReply(events ...string) Step {
+	return func(w http.ResponseWriter, r *http.Request) {
+		WriteEvents(w, events)
+		<-r.Context().Done()
+	}
+}
+
+// WriteEvents answers with a server-sent event stream of events.
+func WriteEvents(w http.ResponseWriter, events []string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	for _, e := range events {
+		fmt.Fprintf(w, "%s\n\n", e)
+		w.(http.Flusher).Flush()
+	}
+}
+
+// JoinEvents concatenates event lists.
+func JoinEvents(parts ...[]string) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// OpenAIChunk is one chat-completions stream event with the given delta
+// (a JSON object) and finish reason ("" for none).
+func OpenAIChunk(delta string, finish string) string {
+	fr := "null"
+	if finish != "" {
+		fr = `"` + finish + `"`
+	}
+	return fmt.Sprintf(`data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":%s,"finish_reason":%s}]}`, delta, fr)
+}
+
+// OpenAIText is a stream event carrying text.
+func OpenAIText(s string) string {
+	b, _ := json.Marshal(s)
+	return OpenAIChunk(`{"content":`+string(b)+`}`, "")
+}
+
+// OpenAIDone ends a chat-completions stream.
+const OpenAIDone = "data: [DONE]"
+
+// OpenAITurn streams one whole assistant turn: text, then tool calls given
+// as name, JSON arguments pairs (none ends the turn with "stop"). n keeps
+// call ids unique across turns: the calls are call_<n>_<i>.
+func OpenAITurn(w http.ResponseWriter, n int, text string, calls ...string) {
+	c, _ := json.Marshal(text)
+	var tcs []string
+	for i := 0; i+1 < len(calls); i += 2 {
+		args, _ := json.Marshal(compactJSON(calls[i+1]))
+		tcs = append(tcs, fmt.Sprintf(`{"index":%d,"id":"call_%d_%d","type":"function","function":{"name":%q,"arguments":%s}}`,
+			i/2, n, i/2, calls[i], args))
+	}
+	delta, finish := `{"role":"assistant","content":`+string(c)+`}`, "stop"
+	if len(tcs) > 0 {
+		delta = `{"role":"assistant","content":` + string(c) + `,"tool_calls":[` + strings.Join(tcs, ",") + `]}`
+		finish = "tool_calls"
+	}
+	WriteEvents(w, []string{OpenAIChunk(delta, ""), OpenAIChunk(`{}`, finish), OpenAIDone})
+}
+
+// OpenAITurnReply is a step that answers with OpenAITurn (call ids
+// call_0_<i>).
+func OpenAITurnReply(text string, calls ...string) Step {
+	return func(w http.ResponseWriter, r *http.Request) { OpenAITurn(w, 0, text, calls...) }
+}
+
+func compactJSON(s string) string {
+	var v any
+	if json.Unmarshal([]byte(s), &v) != nil {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// AnthropicEvent is one Messages API stream event.
+func AnthropicEvent(typ, data string) string {
+	return "event: " + typ + "\ndata: " + data
+}
+
+// AnthropicStart opens a Messages API stream.
+func AnthropicStart() string {
+	return AnthropicEvent("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":0}}}`)
+}
+
+// AnthropicTextBlock is a text content block streamed in parts.
+func AnthropicTextBlock(index int, parts ...string) []string {
+	out := []string{AnthropicEvent("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"text","text":""}}`, index))}
+	for _, p := range parts {
+		b, _ := json.Marshal(p)
+		out = append(out, AnthropicEvent("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"text_delta","text":%s}}`, index, b)))
+	}
+	return append(out, AnthropicEvent("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, index)))
+}
+
+// AnthropicStop ends a Messages API stream with a stop reason.
+func AnthropicStop(reason string) []string {
+	return []string{
+		AnthropicEvent("message_delta", `{"type":"message_delta","delta":{"stop_reason":"`+reason+`","stop_sequence":null},"usage":{"output_tokens":5}}`),
+		AnthropicEvent("message_stop", `{"type":"message_stop"}`),
+	}
+}
