@@ -10,13 +10,18 @@ const (
 	EvMessage  = "message"  // a transcript message was added
 	EvRequest  = "request"  // a request opened, changed or closed
 	EvRun      = "run"      // a run changed state
-	EvStream   = "stream"   // streamed assistant text (Delta; Reset discards)
+	EvStream   = "stream"   // streamed assistant text of a model call in progress (see Event)
 	EvThinking = "thinking" // a model call started (On) or ended
 	EvChat     = "chat"     // a chat was created, archived or deleted
 	EvExternal = "external" // another process changed the database
 )
 
-// Event tells the UI what changed; it re-reads what it shows.
+// Event tells a subscriber what changed; it re-reads what it shows.
+//
+// An EvStream event carries text the model is streaming for RunID: Delta
+// is appended to what the run streamed so far, and Reset (with no Delta)
+// discards it all (a retried call starts again; a call that ended is
+// recorded as a message, announced by EvMessage).
 type Event struct {
 	Kind      string
 	ChatID    string
@@ -27,49 +32,137 @@ type Event struct {
 	On        bool
 }
 
-// Broker fans events out to subscribers. Streaming deltas may be dropped
-// for a slow subscriber; every other event is delivered.
+// Broker fans events out to subscribers. Each subscriber receives every
+// event, in the order published, and Publish never waits for one:
+//
+//   - while a subscriber is behind, consecutive EvStream deltas of the same
+//     run queued for it are merged into one (their text concatenated), and
+//     a Reset drops the stream events of its run queued just before it
+//     (they would be discarded anyway). Nothing else is merged or dropped,
+//     so the streamed text a subscriber assembles is exactly what was
+//     streamed, however slow it is;
+//   - events keep their order, so a run's deltas always arrive before the
+//     EvMessage and EvRun events published after them (the recorded reply,
+//     the run's end): a subscriber never sees a delta after its run ended.
+//
+// A subscriber that reads once per frame thus gets at most one stream
+// event per run per read, whatever the rate of deltas.
 type Broker struct {
-	mu   sync.Mutex
-	subs map[chan Event]chan struct{} // subscriber -> closed when it leaves
+	mu     sync.Mutex
+	subs   map[*subscriber]struct{}
+	closed bool
 }
 
 // NewBroker returns a broker with no subscribers.
-func NewBroker() *Broker { return &Broker{subs: map[chan Event]chan struct{}{}} }
+func NewBroker() *Broker { return &Broker{subs: map[*subscriber]struct{}{}} }
 
-// Subscribe returns a channel of events that closes when ctx ends.
-func (b *Broker) Subscribe(ctx context.Context) <-chan Event {
-	ch := make(chan Event, 256)
-	done := make(chan struct{})
-	b.mu.Lock()
-	b.subs[ch] = done
-	b.mu.Unlock()
-	go func() {
-		<-ctx.Done()
-		close(done) // frees a Publish blocked on this subscriber
-		b.mu.Lock()
-		delete(b.subs, ch)
-		close(ch)
-		b.mu.Unlock()
-	}()
-	return ch
+// subscriber is one subscription's queue and the goroutine that hands its
+// events over one at a time.
+type subscriber struct {
+	mu    sync.Mutex
+	queue []Event
+	wake  chan struct{} // a value when the queue was empty and got an event
+	done  chan struct{} // closed when the subscription ends
+	out   chan Event
 }
 
-// Publish sends e to every subscriber.
+// Subscribe returns a channel of events that closes when ctx ends or the
+// broker is closed.
+func (b *Broker) Subscribe(ctx context.Context) <-chan Event {
+	s := &subscriber{wake: make(chan struct{}, 1), done: make(chan struct{}), out: make(chan Event)}
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		close(s.out)
+		return s.out
+	}
+	b.subs[s] = struct{}{}
+	b.mu.Unlock()
+	go s.pump()
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-s.done:
+			return
+		}
+		b.mu.Lock()
+		if _, ok := b.subs[s]; ok {
+			delete(b.subs, s)
+			close(s.done)
+		}
+		b.mu.Unlock()
+	}()
+	return s.out
+}
+
+// Publish queues e for every subscriber.
 func (b *Broker) Publish(e Event) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for ch, done := range b.subs {
-		if e.Kind == EvStream {
-			select {
-			case ch <- e:
-			default:
+	for s := range b.subs {
+		s.push(e)
+	}
+}
+
+// Close ends every subscription; later ones get a closed channel.
+func (b *Broker) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closed = true
+	for s := range b.subs {
+		delete(b.subs, s)
+		close(s.done)
+	}
+}
+
+// push queues e, merging it into the stream events of its run at the tail
+// of the queue.
+func (s *subscriber) push(e Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e.Kind == EvStream {
+		if e.Reset {
+			for n := len(s.queue); n > 0 && sameStream(s.queue[n-1], e); n-- {
+				s.queue = s.queue[:n-1]
 			}
-			continue
+		} else if n := len(s.queue); n > 0 && sameStream(s.queue[n-1], e) && !s.queue[n-1].Reset {
+			s.queue[n-1].Delta += e.Delta
+			return
 		}
+	}
+	s.queue = append(s.queue, e)
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+func sameStream(a, b Event) bool {
+	return a.Kind == EvStream && a.ChatID == b.ChatID && a.RunID == b.RunID
+}
+
+// pump hands the queued events over in order until the subscription ends.
+func (s *subscriber) pump() {
+	defer close(s.out)
+	for {
+		s.mu.Lock()
+		if len(s.queue) == 0 {
+			s.mu.Unlock()
+			select {
+			case <-s.wake:
+				continue
+			case <-s.done:
+				return
+			}
+		}
+		e := s.queue[0]
+		s.queue[0] = Event{}
+		s.queue = s.queue[1:]
+		s.mu.Unlock()
 		select {
-		case ch <- e:
-		case <-done:
+		case s.out <- e:
+		case <-s.done:
+			return
 		}
 	}
 }

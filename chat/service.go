@@ -83,6 +83,7 @@ type Service struct {
 	subscribers int
 	stopWatch   context.CancelFunc
 	watchDone   chan struct{}
+	closing     chan struct{} // closed by Close
 	closed      bool
 }
 
@@ -104,7 +105,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	o.Policy = o.Policy.withDefaults()
 	s := &Service{
 		db: db, store: store.NewQueries(), provider: o.Provider, model: o.Model, policy: o.Policy, now: o.Now, onStep: o.Checkpoint,
-		broker: NewBroker(), driving: map[string]context.CancelFunc{},
+		broker: NewBroker(), driving: map[string]context.CancelFunc{}, closing: make(chan struct{}),
 	}
 	s.tools = agent.NewRegistry()
 	if err := agent.RegisterInputTools(s.tools, inputTools{s}); err != nil {
@@ -122,6 +123,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 // processes, and closes the database.
 func (s *Service) Close() error {
 	s.stopWatching()
+	s.broker.Close()
 	s.mu.Lock()
 	for _, cancel := range s.driving {
 		cancel()

@@ -15,8 +15,9 @@ var watchEvery = 300 * time.Millisecond
 
 // Subscribe returns the host's events until ctx ends, in the order they
 // happened: what this process changes, and EvExternal when another process
-// committed (at most one per look, every watchEvery). The channel closes
-// when ctx ends.
+// committed (at most one per look, every watchEvery), with the ordering
+// and merging of streamed text the Broker describes. The channel closes
+// when ctx ends or the host is closed.
 //
 // The first look comes one interval after the first subscription and
 // always publishes EvExternal: a commit made between the subscriber's first
@@ -33,7 +34,10 @@ func (s *Service) Subscribe(ctx context.Context) <-chan Event {
 	}
 	s.watchMu.Unlock()
 	go func() {
-		<-ctx.Done()
+		select {
+		case <-ctx.Done():
+		case <-s.closing:
+		}
 		s.watchMu.Lock()
 		defer s.watchMu.Unlock()
 		if s.subscribers--; s.subscribers == 0 && s.stopWatch != nil {
@@ -75,7 +79,10 @@ func (s *Service) watch(ctx context.Context, done chan struct{}) {
 // stopWatching ends the watch and waits for it, before the database closes.
 func (s *Service) stopWatching() {
 	s.watchMu.Lock()
-	s.closed = true
+	if !s.closed {
+		s.closed = true
+		close(s.closing)
+	}
 	stop, done := s.stopWatch, s.watchDone
 	s.stopWatch = nil
 	s.watchMu.Unlock()
