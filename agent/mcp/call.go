@@ -1,0 +1,201 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultMaxBytes bounds a result when the caller gives no bound (DESIGN §3's reply size).
+const DefaultMaxBytes = 65536
+
+// CallRequest is one tool call. Server and Tool are the config key and the server's own
+// tool name (what a durable step records), not the model's mcp__ name.
+type CallRequest struct {
+	Server    string
+	Tool      string
+	Arguments json.RawMessage
+	// MaxBytes bounds Text plus Structured (default DefaultMaxBytes).
+	MaxBytes int
+	// Origin is handed with every elicitation the call causes.
+	Origin Origin
+}
+
+// Result is what a call came to; exactly one of three shapes:
+//
+//   - a normal result: Text (and Structured), IsError passed through — a tool error is
+//     the model's to handle;
+//   - InputRequired (a 2026-07-28 input_required result): ask the user, then Retry with
+//     the replies; it marshals to JSON, so it can be stored and retried in another process;
+//   - URLRequired (a -32042 URLElicitationRequired error): show each URL for consent,
+//     then Call again.
+type Result struct {
+	Text          string          `json:"text"`
+	Structured    json.RawMessage `json:"structured,omitempty"`
+	IsError       bool            `json:"isError,omitempty"`
+	Truncated     bool            `json:"truncated,omitempty"`
+	InputRequired *InputRequired  `json:"inputRequired,omitempty"`
+	URLRequired   []Elicitation   `json:"urlRequired,omitempty"`
+	Duration      time.Duration   `json:"durationNs"`
+}
+
+// InputRequired is what a server needs before it completes a call: its input requests
+// (by the server's ids) and the opaque state to send back unchanged.
+type InputRequired struct {
+	Requests map[string]Elicitation `json:"requests"`
+	// Roots are ids of roots/list requests: followup has no roots and answers them with
+	// an empty list on Retry.
+	Roots        []string `json:"roots,omitempty"`
+	RequestState string   `json:"requestState,omitempty"`
+}
+
+// ErrUnknownServer is a call to a server that is not configured.
+var ErrUnknownServer = errors.New("no MCP server of that name is configured")
+
+// busyRetries bounds the retries of a server that sheds load (input_required with no
+// requests).
+const busyRetries = 3
+
+// Call calls a tool, starting the servers if they were not, and waiting for its server to
+// finish connecting. Calls to one server
+// are made one at a time (see Elicitor). A Go error means the call could not be made or
+// the server failed it at the protocol level; the caller tells the model so.
+func (m *Manager) Call(ctx context.Context, req CallRequest) (Result, error) {
+	return m.call(ctx, req, nil, "")
+}
+
+// Retry completes an input_required call: replies answers every request of ir by its id
+// (form content is checked against the request's schema, and the schema's defaults are
+// filled in, as the SDK does for a classic elicitation). The result may ask again.
+func (m *Manager) Retry(ctx context.Context, req CallRequest, ir InputRequired, replies map[string]Reply) (Result, error) {
+	responses := sdk.InputResponseMap{}
+	for id, e := range ir.Requests {
+		r, ok := replies[id]
+		if !ok {
+			return Result{}, fmt.Errorf("no reply to the server's input request %q", id)
+		}
+		res, err := r.result(e.Mode)
+		if err != nil {
+			return Result{}, err
+		}
+		if e.Mode == ModeForm && res.Action == ActionAccept {
+			if err := checkContent(e.RequestedSchema, &res.Content); err != nil {
+				return Result{}, err
+			}
+		}
+		responses[id] = res
+	}
+	for _, id := range ir.Roots {
+		responses[id] = &sdk.ListRootsResult{Roots: []*sdk.Root{}}
+	}
+	return m.call(ctx, req, responses, ir.RequestState)
+}
+
+func (m *Manager) call(ctx context.Context, req CallRequest, responses sdk.InputResponseMap, state string) (Result, error) {
+	s, ok := m.byName[req.Server]
+	if !ok {
+		return Result{}, fmt.Errorf("%w: %q", ErrUnknownServer, req.Server)
+	}
+	m.Start() // the CLI starts servers when a run first needs a tool
+	cs, err := s.await(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	select {
+	case s.calls <- struct{}{}:
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
+	defer func() { <-s.calls }()
+	s.setFlight(req.Tool, req.Origin)
+	defer s.setFlight("", Origin{})
+
+	var args any = map[string]any{}
+	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
+		args = req.Arguments
+	}
+	params := &sdk.CallToolParams{Name: req.Tool, Arguments: args, InputResponses: responses, RequestState: state}
+	start := time.Now()
+	for attempt := 0; ; attempt++ {
+		res, err := cs.CallTool(ctx, params)
+		if err != nil {
+			if urls, ok := urlRequired(s.cfg.Name, req, err); ok {
+				return Result{URLRequired: urls, Duration: time.Since(start)}, nil
+			}
+			return Result{}, err
+		}
+		if res.NeedsInput() && len(res.InputRequests) == 0 && attempt < busyRetries {
+			// Load shedding: the server asks for nothing and wants the call again.
+			select {
+			case <-time.After(time.Duration(attempt+1) * 200 * time.Millisecond):
+				continue
+			case <-ctx.Done():
+				return Result{}, ctx.Err()
+			}
+		}
+		out, err := resultOf(s, req, res)
+		out.Duration = time.Since(start)
+		return out, err
+	}
+}
+
+// await waits until the server has finished connecting and returns its session.
+func (s *server) await(ctx context.Context) (*sdk.ClientSession, error) {
+	select {
+	case <-s.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.session != nil:
+		return s.session, nil
+	case s.state == StateDisabled:
+		return nil, fmt.Errorf("MCP server %s is disabled in %s", s.cfg.Name, s.m.config)
+	case s.closed:
+		return nil, fmt.Errorf("MCP server %s: %w", s.cfg.Name, errClosed)
+	default:
+		return nil, fmt.Errorf("MCP server %s is not connected: %s", s.cfg.Name, s.reason)
+	}
+}
+
+func (s *server) setFlight(tool string, o Origin) {
+	s.flightMu.Lock()
+	s.flight.tool, s.flight.origin = tool, o
+	s.flightMu.Unlock()
+}
+
+func (s *server) inFlight() (string, Origin) {
+	s.flightMu.Lock()
+	defer s.flightMu.Unlock()
+	return s.flight.tool, s.flight.origin
+}
+
+// urlRequired reads a -32042 error's URL elicitations.
+func urlRequired(server string, req CallRequest, err error) ([]Elicitation, bool) {
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != sdk.CodeURLElicitationRequired {
+		return nil, false
+	}
+	var data struct {
+		Elicitations []*sdk.ElicitParams `json:"elicitations"`
+	}
+	if len(rpcErr.Data) == 0 || json.Unmarshal(rpcErr.Data, &data) != nil || len(data.Elicitations) == 0 {
+		return nil, false
+	}
+	var out []Elicitation
+	for _, p := range data.Elicitations {
+		if p == nil || p.URL == "" {
+			return nil, false
+		}
+		out = append(out, Elicitation{Server: server, Mode: ModeURL, Message: p.Message, URL: p.URL,
+			ElicitationID: p.ElicitationID, Tool: req.Tool, Origin: req.Origin})
+	}
+	return out, true
+}

@@ -1,0 +1,131 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// resultOf turns the SDK's result into a Result, bounded for the model.
+func resultOf(s *server, req CallRequest, res *sdk.CallToolResult) (Result, error) {
+	if res.NeedsInput() {
+		ir, err := inputRequired(s, req, res)
+		if err != nil {
+			return Result{}, err
+		}
+		return Result{InputRequired: ir}, nil
+	}
+	limit := req.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	out := Result{IsError: res.IsError}
+	out.Text, out.Truncated = bound(contentText(res.Content), limit)
+	if res.StructuredContent != nil {
+		raw, err := json.Marshal(res.StructuredContent)
+		switch {
+		case err != nil:
+			out.Truncated = true
+		case len(out.Text)+len(raw) <= limit:
+			out.Structured = raw
+		default:
+			out.Truncated = true // JSON cannot be cut; the text stands for it
+		}
+	}
+	return out, nil
+}
+
+// inputRequired converts a server's input requests, refusing kinds followup does not
+// offer (sampling) so the call fails clearly instead of waiting for nothing.
+func inputRequired(s *server, req CallRequest, res *sdk.CallToolResult) (*InputRequired, error) {
+	ir := &InputRequired{Requests: map[string]Elicitation{}, RequestState: res.RequestState}
+	for id, r := range res.InputRequests {
+		switch p := r.(type) {
+		case *sdk.ElicitParams:
+			e, err := s.elicitation(p)
+			if err != nil {
+				return nil, fmt.Errorf("input request %q: %w", id, err)
+			}
+			e.Tool, e.Origin = req.Tool, req.Origin
+			ir.Requests[id] = e
+		case *sdk.ListRootsParams:
+			ir.Roots = append(ir.Roots, id)
+		default:
+			return nil, fmt.Errorf("MCP server %s asked for %T, which followup does not offer", s.cfg.Name, r)
+		}
+	}
+	return ir, nil
+}
+
+// contentText renders a result's content blocks as text for the model: text as it is,
+// other blocks as a one-line description (their bytes are not for a text model).
+func contentText(blocks []sdk.Content) string {
+	var parts []string
+	for _, c := range blocks {
+		switch b := c.(type) {
+		case *sdk.TextContent:
+			parts = append(parts, b.Text)
+		case *sdk.ImageContent:
+			parts = append(parts, fmt.Sprintf("[image %s, %d bytes]", b.MIMEType, len(b.Data)))
+		case *sdk.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes]", b.MIMEType, len(b.Data)))
+		case *sdk.ResourceLink:
+			parts = append(parts, fmt.Sprintf("[resource link %s %s]", b.URI, b.Name))
+		case *sdk.EmbeddedResource:
+			switch {
+			case b.Resource == nil:
+			case b.Resource.Text != "":
+				parts = append(parts, b.Resource.Text)
+			default:
+				parts = append(parts, fmt.Sprintf("[resource %s %s, %d bytes]", b.Resource.URI, b.Resource.MIMEType, len(b.Resource.Blob)))
+			}
+		default:
+			parts = append(parts, fmt.Sprintf("[%T content]", c))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// bound cuts s to at most limit bytes on a character boundary, saying so at the end.
+func bound(s string, limit int) (string, bool) {
+	if len(s) <= limit {
+		return s, false
+	}
+	note := fmt.Sprintf("\n… (cut at %d of %d bytes)", limit, len(s))
+	if len(note) >= limit {
+		note = ""
+	}
+	cut := limit - len(note)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + note, true
+}
+
+// checkContent validates accepted form content against the requested schema and fills
+// in its defaults — what the SDK does after a classic elicitation, done here for a
+// multi-round-trip reply, so both paths send the same thing.
+func checkContent(schema json.RawMessage, content *map[string]any) error {
+	if len(schema) == 0 {
+		return nil
+	}
+	var js jsonschema.Schema
+	if err := json.Unmarshal(schema, &js); err != nil {
+		return fmt.Errorf("requested schema: %w", err)
+	}
+	rs, err := js.Resolve(nil)
+	if err != nil {
+		return fmt.Errorf("requested schema: %w", err)
+	}
+	if *content == nil {
+		*content = map[string]any{}
+	}
+	if err := rs.Validate(*content); err != nil {
+		return fmt.Errorf("the reply does not match the requested schema: %w", err)
+	}
+	return rs.ApplyDefaults(content)
+}

@@ -1,0 +1,130 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Elicitation modes.
+const (
+	ModeForm = "form"
+	ModeURL  = "url"
+)
+
+// Actions of an elicitation reply (DESIGN §14's table says which user act sends which).
+const (
+	ActionAccept  = "accept"
+	ActionDecline = "decline"
+	ActionCancel  = "cancel"
+)
+
+// Origin names the tool call a request belongs to, as the caller of Call gave it.
+type Origin struct {
+	ChatID     string `json:"chatId,omitempty"`
+	RunID      string `json:"runId,omitempty"`
+	ToolCallID string `json:"toolCallId,omitempty"`
+}
+
+// Elicitation is a server's question: a form (RequestedSchema) or a URL to visit.
+type Elicitation struct {
+	Server          string          `json:"server"`
+	Mode            string          `json:"mode"`
+	Message         string          `json:"message"`
+	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
+	URL             string          `json:"url,omitempty"`
+	ElicitationID   string          `json:"elicitationId,omitempty"`
+	// Tool is the server's name of the tool whose call asked, and Origin that call; both
+	// are empty for a request made outside any call of followup's.
+	Tool   string `json:"tool,omitempty"`
+	Origin Origin `json:"origin"`
+}
+
+// Reply is the user's answer to an Elicitation. Content is only for accept of a form.
+type Reply struct {
+	Action  string         `json:"action"`
+	Content map[string]any `json:"content,omitempty"`
+}
+
+// Elicitor puts a server's elicitation/create in front of the user (chat implements it).
+//
+// Elicit blocks until the user decides. ctx ends when the server withdraws the request
+// or its connection ends: the implementation then closes the form as withdrawn (or
+// disconnected) and returns ctx.Err(). It must never return decline unless a person chose
+// it. For a form, the SDK validates accepted content against the schema and fills in the
+// schema's defaults for fields left out, after Elicit returns.
+type Elicitor interface {
+	Elicit(ctx context.Context, e Elicitation) (Reply, error)
+}
+
+// elicitHandler is a server's ElicitationHandler: it names the request with the call in
+// flight on that server (calls are serialized per server because the SDK gives the
+// handler a context unrelated to the call) and hands it to the Elicitor.
+func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+	e, err := s.elicitation(req.Params)
+	if err != nil {
+		return nil, err
+	}
+	e.Tool, e.Origin = s.inFlight()
+	// The handler's context ends when the server cancels the request; closing the
+	// manager ends it too, so no form outlives its connection.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.life, cancel)
+	defer stop()
+	reply, err := s.m.opts.Elicitor.Elicit(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	return reply.result(e.Mode)
+}
+
+// elicitation converts the SDK's params, refusing a mode followup did not declare.
+func (s *server) elicitation(p *sdk.ElicitParams) (Elicitation, error) {
+	mode := p.Mode
+	if mode == "" {
+		mode = ModeForm
+		if p.URL != "" || p.ElicitationID != "" {
+			mode = ModeURL
+		}
+	}
+	if !s.m.declares(mode) {
+		return Elicitation{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("elicitation mode %q is not supported by this client", mode)}
+	}
+	e := Elicitation{Server: s.cfg.Name, Mode: mode, Message: p.Message, URL: p.URL, ElicitationID: p.ElicitationID}
+	if p.RequestedSchema != nil {
+		raw, err := json.Marshal(p.RequestedSchema)
+		if err != nil {
+			return Elicitation{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestedSchema: " + err.Error()}
+		}
+		e.RequestedSchema = raw
+	}
+	return e, nil
+}
+
+func (r Reply) result(mode string) (*sdk.ElicitResult, error) {
+	switch r.Action {
+	case ActionAccept:
+		content := r.Content
+		if mode == ModeURL {
+			return &sdk.ElicitResult{Action: r.Action}, nil
+		}
+		// Through JSON, so that the schema check sees what the server will: numbers as
+		// float64, lists as []any, whatever Go types the caller used.
+		norm := map[string]any{}
+		if content != nil {
+			raw, err := json.Marshal(content)
+			if err != nil || json.Unmarshal(raw, &norm) != nil {
+				return nil, fmt.Errorf("elicitation reply content is not a JSON object: %v", err)
+			}
+		}
+		return &sdk.ElicitResult{Action: r.Action, Content: norm}, nil
+	case ActionDecline, ActionCancel:
+		return &sdk.ElicitResult{Action: r.Action}, nil
+	}
+	return nil, fmt.Errorf("elicitation reply action %q is not accept, decline or cancel", r.Action)
+}

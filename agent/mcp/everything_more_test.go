@@ -1,0 +1,82 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestEverythingFormDefaultsAndValidation: after an accept the SDK fills in the schema's
+// defaults for fields left out (a cleared optional field with a default comes back
+// filled), and content that breaks the schema never reaches the server as an accept.
+func TestEverythingFormDefaultsAndValidation(t *testing.T) {
+	var content map[string]any
+	el := &scriptedElicitor{reply: func(context.Context, Elicitation) (Reply, error) {
+		return Reply{Action: ActionAccept, Content: content}, nil
+	}}
+	m := everything(t, TypeStdio, el)
+
+	content = map[string]any{"name": "Ada"}
+	res := callEverything(t, m, "trigger-elicitation-request", `{}`)
+	got, _ := rawResult(t, res.Text)["content"].(map[string]any)
+	want := map[string]any{"name": "Ada", "firstLine": "It was a dark and stormy night.", "integer": 42.0,
+		"number": 3.14, "untitledSingleSelectEnum": "Monica", "titledSingleSelectEnum": "hero-1", "legacyTitledEnum": "pet-1"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: the server received %v, want the default %v", k, got[k], v)
+		}
+	}
+
+	content = map[string]any{"name": "Ada", "integer": 500}
+	ctx := context.Background()
+	res, err := m.Call(ctx, CallRequest{Server: "everything", Tool: "trigger-elicitation-request"})
+	t.Logf("invalid accept: err=%v result=%+v", err, res)
+	if err == nil && !res.IsError {
+		t.Fatalf("an out-of-range integer was sent: %+v", res)
+	}
+	if err == nil && strings.Contains(res.Text, `"action": "accept"`) {
+		t.Fatalf("the server received an accept: %s", res.Text)
+	}
+}
+
+func TestEverythingURLElicitation(t *testing.T) {
+	for _, tr := range []string{TypeStdio, TypeHTTP} {
+		t.Run(tr, func(t *testing.T) {
+			el := &scriptedElicitor{reply: func(context.Context, Elicitation) (Reply, error) {
+				return Reply{Action: ActionAccept}, nil
+			}}
+			m := everything(t, tr, el)
+			const url = "https://example.com/consent?step=1"
+
+			res := callEverything(t, m, "trigger-url-elicitation", `{"url":"`+url+`","elicitationId":"e-1"}`)
+			if !strings.Contains(res.Text, "User completed the URL elicitation flow") {
+				t.Fatalf("request path: %q", res.Text)
+			}
+			asked := el.questions()
+			if len(asked) != 1 || asked[0].Mode != ModeURL || asked[0].URL != url || asked[0].ElicitationID != "e-1" ||
+				asked[0].RequestedSchema != nil || asked[0].Origin.ToolCallID != "call-trigger-url-elicitation" {
+				t.Fatalf("asked %+v", asked)
+			}
+
+			// The error path: -32042 comes back as URLRequired; after consent the same
+			// call is made again and goes through.
+			args := `{"url":"` + url + `","errorPath":true}`
+			res = callEverything(t, m, "trigger-url-elicitation", args)
+			if len(res.URLRequired) != 1 {
+				t.Fatalf("error path: %+v", res)
+			}
+			pre := res.URLRequired[0]
+			if pre.Mode != ModeURL || pre.URL == "" || pre.ElicitationID == "" || pre.Server != "everything" ||
+				pre.Tool != "trigger-url-elicitation" || pre.Origin.RunID != "r1" {
+				t.Fatalf("prerequisite %+v", pre)
+			}
+			if n := len(el.questions()); n != 1 {
+				t.Fatalf("the error path went to the Elicitor (%d questions); it is the caller's", n)
+			}
+			res = callEverything(t, m, "trigger-url-elicitation", args)
+			if !strings.Contains(res.Text, "User completed the URL elicitation flow") {
+				t.Fatalf("retry after consent: %+v", res)
+			}
+		})
+	}
+}

@@ -1,0 +1,152 @@
+package mcp
+
+import (
+	"context"
+	"os"
+	"sync"
+)
+
+// Options configure a Manager.
+type Options struct {
+	// Name and Version are followup's clientInfo.
+	Name, Version string
+	// Elicitor answers servers' elicitations; without one, followup declares no
+	// elicitation capability.
+	Elicitor Elicitor
+	// Modes are the elicitation modes declared (default form and url, with an Elicitor).
+	Modes []string
+	// LogDir holds the servers' stderr logs (default StateDir).
+	LogDir string
+	// OnChange, when set, is called from any goroutine after a server's state or tools
+	// changed; read Status or Tools then.
+	OnChange func()
+	// OnElicitationComplete, when set, hears a server say a URL elicitation is done.
+	OnElicitationComplete func(server, elicitationID string)
+}
+
+// Manager runs one client per configured server. It is safe for concurrent use.
+type Manager struct {
+	opts     Options
+	logDir   string
+	config   string
+	problems []string
+	servers  []*server // in config order (sorted by name)
+	byName   map[string]*server
+
+	startOnce sync.Once
+	closeOnce sync.Once
+}
+
+// New prepares the configured servers; nothing starts before Start.
+func New(cfg Config, opts Options) *Manager {
+	if opts.Name == "" {
+		opts.Name = "followup"
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	if opts.Elicitor != nil && opts.Modes == nil {
+		opts.Modes = []string{ModeForm, ModeURL}
+	}
+	m := &Manager{opts: opts, logDir: opts.LogDir, config: cfg.Path, byName: map[string]*server{}}
+	if m.logDir == "" {
+		m.logDir = StateDir(os.Getenv)
+	}
+	for _, p := range cfg.Problems {
+		m.problems = append(m.problems, p.Error())
+	}
+	for _, sc := range cfg.Servers {
+		s := newServer(m, sc)
+		m.servers = append(m.servers, s)
+		m.byName[sc.Name] = s
+	}
+	return m
+}
+
+// Start connects every enabled server in the background and returns at once.
+func (m *Manager) Start() {
+	m.startOnce.Do(func() {
+		for _, s := range m.servers {
+			if !s.cfg.Disabled {
+				go s.run()
+			}
+		}
+	})
+}
+
+// Wait returns once no server is still connecting (the CLI, before a run needs tools),
+// or when ctx ends. It starts the servers if Start was not called.
+func (m *Manager) Wait(ctx context.Context) error {
+	m.Start()
+	for _, s := range m.servers {
+		select {
+		case <-s.ready:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// Close ends every session and server process, in parallel, within about a second.
+func (m *Manager) Close() error {
+	m.closeOnce.Do(func() {
+		// Never started: nothing runs, and nothing may start after this.
+		m.startOnce.Do(func() {
+			for _, s := range m.servers {
+				if !s.cfg.Disabled {
+					close(s.ran)
+				}
+			}
+		})
+		var wg sync.WaitGroup
+		for _, s := range m.servers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s.close()
+			}()
+		}
+		wg.Wait()
+	})
+	return nil
+}
+
+// Tools lists the connected servers' tools, by server then name.
+func (m *Manager) Tools() []Tool {
+	var out []Tool
+	for _, s := range m.servers {
+		s.mu.Lock()
+		out = append(out, s.tools...)
+		s.mu.Unlock()
+	}
+	return out
+}
+
+// Lookup finds a connected server's tool by the name the model sees.
+func (m *Manager) Lookup(name string) (Tool, bool) {
+	for _, t := range m.Tools() {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+func (m *Manager) declares(mode string) bool {
+	if m.opts.Elicitor == nil {
+		return false
+	}
+	for _, d := range m.opts.Modes {
+		if d == mode {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Manager) changed() {
+	if m.opts.OnChange != nil {
+		m.opts.OnChange()
+	}
+}

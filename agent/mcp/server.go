@@ -1,0 +1,307 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Server states (DESIGN §14, `followup mcp list`).
+const (
+	StateConnecting = "connecting"
+	StateConnected  = "connected"
+	StateFailed     = "failed"
+	StateDisabled   = "disabled"
+)
+
+// legacyProtocol is what a server that ignores 2026-07-28's server/discover is retried on.
+const legacyProtocol = "2025-11-25"
+
+// server is one configured server and its client session.
+type server struct {
+	m       *Manager
+	cfg     ServerConfig
+	logPath string
+	client  *sdk.Client
+	// life ends when the manager closes: connecting, tool listing and elicitations stop.
+	life    context.Context
+	endLife context.CancelFunc
+
+	mu       sync.Mutex
+	state    string
+	reason   string
+	protocol string
+	info     *sdk.Implementation
+	tools    []Tool
+	session  *sdk.ClientSession
+	proc     *process
+	log      *serverLog
+	ready    chan struct{} // closed when connecting ends, either way
+	ran      chan struct{} // closed when run returns
+	closed   bool
+
+	// calls holds one token: one call at a time per server, so that an elicitation —
+	// whose handler context the SDK does not relate to any call — belongs to the call
+	// in flight.
+	calls    chan struct{}
+	flightMu sync.Mutex
+	flight   struct {
+		tool   string
+		origin Origin
+	}
+}
+
+func newServer(m *Manager, cfg ServerConfig) *server {
+	s := &server{m: m, cfg: cfg, logPath: logPath(m.logDir, cfg.Name), ready: make(chan struct{}),
+		ran: make(chan struct{}), calls: make(chan struct{}, 1), state: StateConnecting}
+	s.life, s.endLife = context.WithCancel(context.Background())
+	if cfg.Disabled {
+		s.state = StateDisabled
+		close(s.ready)
+		close(s.ran)
+	}
+	return s
+}
+
+// newClient builds the server's SDK client: elicitation declared by followup itself (the
+// handler alone advertises form only), no roots (followup offers none), multi-round-trip
+// results returned to the caller instead of being retried in memory.
+func (s *server) newClient(log *serverLog) *sdk.Client {
+	caps := &sdk.ClientCapabilities{}
+	opts := &sdk.ClientOptions{
+		Logger:         sdkLogger(log),
+		Capabilities:   caps,
+		MultiRoundTrip: &sdk.MultiRoundTripOptions{Disabled: true},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			go s.refreshTools()
+		},
+		ElicitationCompleteHandler: func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
+			if f := s.m.opts.OnElicitationComplete; f != nil && req.Params != nil {
+				f(s.cfg.Name, req.Params.ElicitationID)
+			}
+		},
+	}
+	if s.m.opts.Elicitor != nil {
+		caps.Elicitation = &sdk.ElicitationCapabilities{}
+		if s.m.declares(ModeForm) {
+			caps.Elicitation.Form = &sdk.FormElicitationCapabilities{}
+		}
+		if s.m.declares(ModeURL) {
+			caps.Elicitation.URL = &sdk.URLElicitationCapabilities{}
+		}
+		opts.ElicitationHandler = s.elicitHandler
+	}
+	return sdk.NewClient(&sdk.Implementation{Name: s.m.opts.Name, Version: s.m.opts.Version}, opts)
+}
+
+// run connects the server, bounded by its timeout, then lists its tools.
+func (s *server) run() {
+	defer close(s.ran)
+	log, err := openLog(s.logPath)
+	if err != nil {
+		s.fail("cannot open its log: " + err.Error())
+		return
+	}
+	s.mu.Lock()
+	s.log = log
+	s.mu.Unlock()
+	log.Note("starting %s", s.cfg)
+	s.client = s.newClient(log)
+	ctx, cancel := context.WithTimeout(s.life, s.cfg.Timeout)
+	defer cancel()
+	start := time.Now()
+	// Half the budget for the newest handshake: a server that ignores server/discover
+	// never answers it, and the other half is for the 2025-11-25 handshake.
+	cs, proc, err := s.connect(ctx, s.cfg.Timeout/2, "")
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		log.Note("no answer to the 2026-07-28 handshake in %s; retrying on %s", time.Since(start).Round(time.Millisecond), legacyProtocol)
+		cs, proc, err = s.connect(ctx, 0, legacyProtocol)
+	}
+	if err != nil {
+		if s.life.Err() != nil {
+			return
+		}
+		if ctx.Err() != nil {
+			err = fmt.Errorf("no answer within %s (the entry's timeout)", s.cfg.Timeout)
+		}
+		s.fail("cannot connect: " + err.Error())
+		return
+	}
+	tools, err := listTools(ctx, cs, s.cfg)
+	if err != nil {
+		closeSession(cs, proc)
+		if s.life.Err() == nil {
+			s.fail("cannot list its tools: " + err.Error())
+		}
+		return
+	}
+	res := cs.InitializeResult()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		closeSession(cs, proc)
+		return
+	}
+	s.session, s.proc, s.tools, s.state = cs, proc, tools, StateConnected
+	if res != nil {
+		s.protocol, s.info = res.ProtocolVersion, res.ServerInfo
+	}
+	close(s.ready)
+	s.mu.Unlock()
+	log.Note("connected in %s on protocol %s with %d tools", time.Since(start).Round(time.Millisecond), s.protocol, len(tools))
+	s.m.changed()
+	go s.watch(cs, proc)
+}
+
+// connect makes one attempt, bounded by limit when it is set. A failed attempt leaves no
+// process behind.
+func (s *server) connect(ctx context.Context, limit time.Duration, version string) (*sdk.ClientSession, *process, error) {
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	var transport sdk.Transport
+	var proc *process
+	switch s.cfg.Type {
+	case TypeStdio:
+		proc = &process{}
+		transport = newStdioTransport(s.cfg, s.log, proc)
+	default:
+		transport, _ = newHTTPTransport(s.cfg)
+	}
+	var opts *sdk.ClientSessionOptions
+	if version != "" {
+		opts = &sdk.ClientSessionOptions{ProtocolVersion: version}
+	}
+	cs, err := s.client.Connect(ctx, transport, opts)
+	if err != nil {
+		if cs != nil {
+			closeSession(cs, proc)
+		} else if proc != nil {
+			proc.signal(syscall.SIGKILL)
+		}
+		return nil, nil, err
+	}
+	return cs, proc, nil
+}
+
+// watch notices a server that goes away by itself.
+func (s *server) watch(cs *sdk.ClientSession, proc *process) {
+	err := cs.Wait()
+	s.mu.Lock()
+	if s.closed || s.session != cs {
+		s.mu.Unlock()
+		return
+	}
+	s.session, s.tools, s.state = nil, nil, StateFailed
+	s.reason = "the server closed the connection"
+	if err != nil && !errors.Is(err, sdk.ErrConnectionClosed) {
+		s.reason += ": " + err.Error()
+	}
+	s.mu.Unlock()
+	if proc != nil {
+		proc.signal(syscall.SIGKILL)
+	}
+	s.note("%s", s.reason)
+	s.m.changed()
+}
+
+func (s *server) fail(reason string) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.state, s.reason = StateFailed, reason
+	close(s.ready)
+	s.mu.Unlock()
+	s.note("%s", reason)
+	s.m.changed()
+}
+
+func (s *server) note(format string, args ...any) {
+	s.mu.Lock()
+	log := s.log
+	s.mu.Unlock()
+	if log != nil {
+		log.Note(format, args...)
+	}
+}
+
+// refreshTools follows notifications/tools/list_changed.
+func (s *server) refreshTools() {
+	s.mu.Lock()
+	cs := s.session
+	s.mu.Unlock()
+	if cs == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.life, s.cfg.Timeout)
+	defer cancel()
+	tools, err := listTools(ctx, cs, s.cfg)
+	if err != nil {
+		s.note("cannot list tools after a change: %v", err)
+		return
+	}
+	s.mu.Lock()
+	if s.session == cs {
+		s.tools = tools
+	}
+	s.mu.Unlock()
+	s.m.changed()
+}
+
+// close ends the session and the server's process group, within about a second.
+func (s *server) close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	cs, proc, log := s.session, s.proc, s.log
+	s.session = nil
+	if s.state == StateConnecting {
+		close(s.ready)
+	}
+	s.mu.Unlock()
+	s.endLife()
+	if cs != nil {
+		closeSession(cs, proc)
+	}
+	// A handshake in progress ends with the life context; wait for its process to be
+	// killed, so nothing outlives followup.
+	select {
+	case <-s.ran:
+	case <-time.After(killAfter):
+	}
+	if log != nil {
+		log.Note("closed")
+		_ = log.Close()
+	}
+}
+
+// sdkLogger sends the SDK's warnings about this server to its log.
+func sdkLogger(l *serverLog) *slog.Logger {
+	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// schemaOrEmpty is a tool's input schema as JSON; a tool without one takes an empty object.
+func schemaOrEmpty(v any) json.RawMessage {
+	if v == nil {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	raw, err := json.Marshal(v)
+	if err != nil || string(raw) == "null" {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return raw
+}

@@ -1,0 +1,57 @@
+package mcp
+
+// Status is a snapshot of the configuration and every server, for `followup mcp list
+// [--json]` and the screen. It holds no secret: targets are shown as written in the file.
+type Status struct {
+	Config   string         `json:"config"`
+	Problems []string       `json:"problems"`
+	Servers  []ServerStatus `json:"servers"`
+}
+
+// ServerStatus is one server's state.
+type ServerStatus struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	// Target is the command line or URL as written, before ${VAR} expansion.
+	Target   string `json:"target"`
+	State    string `json:"state"`
+	Reason   string `json:"reason,omitempty"`
+	Protocol string `json:"protocolVersion,omitempty"`
+	// ServerName and ServerVersion are the server's own serverInfo, when it sent one.
+	ServerName    string `json:"serverName,omitempty"`
+	ServerVersion string `json:"serverVersion,omitempty"`
+	// Tools are listed without their input schemas.
+	Tools []Tool `json:"tools"`
+	Log   string `json:"log"`
+}
+
+// Connected counts the servers that are connected (the status line).
+func (s Status) Connected() int {
+	n := 0
+	for _, srv := range s.Servers {
+		if srv.State == StateConnected {
+			n++
+		}
+	}
+	return n
+}
+
+// Status takes a snapshot.
+func (m *Manager) Status() Status {
+	st := Status{Config: m.config, Problems: append([]string{}, m.problems...), Servers: []ServerStatus{}}
+	for _, s := range m.servers {
+		s.mu.Lock()
+		ss := ServerStatus{Name: s.cfg.Name, Type: s.cfg.Type, Target: s.cfg.Shown, State: s.state,
+			Reason: s.reason, Protocol: s.protocol, Tools: []Tool{}, Log: s.logPath}
+		if s.info != nil {
+			ss.ServerName, ss.ServerVersion = s.info.Name, s.info.Version
+		}
+		for _, t := range s.tools {
+			t.InputSchema = nil
+			ss.Tools = append(ss.Tools, t)
+		}
+		s.mu.Unlock()
+		st.Servers = append(st.Servers, ss)
+	}
+	return st
+}
