@@ -4,16 +4,11 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -30,6 +25,8 @@ type Store struct {
 	path string
 	w    *sql.DB
 	r    *sql.DB
+	// readOnly says why this process cannot write the file, or "".
+	readOnly string
 
 	watchMu sync.Mutex
 	watch   *sql.Conn
@@ -46,103 +43,122 @@ func (e *OpenError) Error() string {
 	return fmt.Sprintf("cannot open database %s: %s", e.Path, e.Reason)
 }
 
-var sqliteHeader = []byte("SQLite format 3\x00")
-
 // Open opens (creating when missing) the database at path and brings its
-// schema up to date. A new file is created 0600 in a 0700 directory. A file
-// that is unreadable or not a SQLite database is refused untouched.
+// schema up to date. A new file is created 0600 in a 0700 directory. What is
+// not a regular file, not SQLite or not followup's is refused before
+// anything is written to it. A database this process may not write opens
+// for reading; every write then fails with a ReadOnlyError.
 func Open(ctx context.Context, path string) (*Store, error) {
-	if err := prepareFile(path); err != nil {
+	h, err := prepareFile(path)
+	if err != nil {
 		return nil, err
 	}
-	w, err := sql.Open("sqlite", dsn(path, true))
+	ms, err := migrations()
+	if err != nil {
+		return nil, err
+	}
+	own, err := look(ctx, path, h, ms)
 	if err != nil {
 		return nil, &OpenError{path, err.Error()}
 	}
-	w.SetMaxOpenConns(1)
-	w.SetConnMaxIdleTime(0)
-	r, err := sql.Open("sqlite", dsn(path, false))
-	if err != nil {
-		w.Close()
-		return nil, &OpenError{path, err.Error()}
+	s := &Store{path: path, readOnly: readOnlyReason(path)}
+	if s.readOnly != "" {
+		// No journal mode, no WAL index created beside another user's
+		// file: only what is already there is read.
+		kind := readOnlyKind(path, h)
+		s.w, s.r = openPool(dsn(path, kind), 1), openPool(dsn(path, kind), 4)
+		if err := s.checkReadOnly(ctx, own, ms); err != nil {
+			s.Close()
+			return nil, &OpenError{path, err.Error()}
+		}
+		return s, nil
 	}
-	r.SetMaxOpenConns(4)
-	s := &Store{path: path, w: w, r: r}
-	if err := s.migrate(ctx); err != nil {
+	s.w, s.r = openPool(dsn(path, writerConn), 1), openPool(dsn(path, readerConn), 4)
+	if err := s.migrate(ctx, own, ms); err != nil {
 		s.Close()
-		return nil, &OpenError{path, err.Error()}
+		return nil, &OpenError{path, asReadOnly(path, err).Error()}
 	}
 	return s, nil
+}
+
+func openPool(dsn string, conns int) *sql.DB {
+	db, _ := sql.Open("sqlite", dsn) // only fails for an unknown driver
+	db.SetMaxOpenConns(conns)
+	if conns == 1 {
+		db.SetConnMaxIdleTime(0)
+	}
+	return db
 }
 
 // mmapSize is how much of the file a reader connection maps: every page of
 // a database well beyond the budgeted size (DESIGN §13).
 const mmapSize = 1 << 30
 
-func dsn(path string, writer bool) string {
+// connKind is what a connection is for.
+type connKind int
+
+const (
+	writerConn    connKind = iota // the one writer: BEGIN IMMEDIATE
+	readerConn                    // the reader pool
+	readOnlyConn                  // reads only, locking like a reader
+	immutableConn                 // reads the file as it lies: no lock, nothing created beside it
+)
+
+func dsn(path string, kind connKind) string {
 	v := url.Values{}
 	v.Add("_pragma", "busy_timeout(10000)")
 	v.Add("_pragma", "foreign_keys(1)")
-	v.Add("_pragma", "synchronous(FULL)")
-	if writer {
+	switch kind {
+	case writerConn:
+		v.Add("_pragma", "synchronous(FULL)")
 		// journal_mode is set by migrate, after it has checked the file is
 		// followup's: the mode is written into the file.
 		v.Add("_txlock", "immediate")
-	} else {
-		// Readers map the file instead of copying each page they read
-		// into a freshly allocated page-cache buffer, which a short-lived
+	case readerConn:
+		v.Add("_pragma", "synchronous(FULL)")
+		// Readers map the file instead of copying each page they read into
+		// a freshly allocated page-cache buffer, which a short-lived
 		// process pays for with a page fault per page: reading the few
 		// hundred pages of the pending list cold costs several times less.
 		// Writes still go through the page cache and write(2).
 		v.Add("_pragma", "mmap_size("+strconv.Itoa(mmapSize)+")")
+	case readOnlyConn:
+		v.Add("mode", "ro")
+	case immutableConn:
+		v.Add("mode", "ro")
+		v.Add("immutable", "1")
 	}
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + v.Encode()
 }
 
-// prepareFile makes sure path is either absent (and then creates it with safe
-// permissions) or a readable SQLite file.
-func prepareFile(path string) error {
-	f, err := os.Open(path)
+// look decides whose file path is, reading only. A marked file is known
+// from its header; any other SQLite file is read through a read-only
+// connection that locks like a reader (a rollback-journal file, or a WAL
+// file with its log and index beside it) or, with no log, reads the file
+// as it lies, creating nothing beside it.
+func look(ctx context.Context, path string, h header, ms []migration) (owner, error) {
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return &OpenError{path, err.Error()}
-		}
-		nf, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if err != nil && !errors.Is(err, fs.ErrExist) {
-			return &OpenError{path, err.Error()}
-		}
-		if nf != nil {
-			nf.Close()
-		}
-		return nil
-	case err != nil:
-		return &OpenError{path, "cannot read the file: " + unwrapPathError(err)}
+	case h.size == 0:
+		return ownerNone, nil
+	case h.appID == ApplicationID:
+		return ownerMarked, nil
+	case h.appID != 0:
+		return 0, foreignMark(h.appID)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return &OpenError{path, err.Error()}
-	}
-	if st.IsDir() {
-		return &OpenError{path, "it is a directory"}
-	}
-	if st.Size() == 0 {
-		return nil
-	}
-	head := make([]byte, len(sqliteHeader))
-	if _, err := io.ReadFull(f, head); err != nil || !bytes.Equal(head, sqliteHeader) {
-		return &OpenError{path, "not a followup database (the file is not SQLite); it was left untouched"}
-	}
-	return nil
+	db := openPool(dsn(path, readOnlyKind(path, h)), 1)
+	defer db.Close()
+	return classify(ctx, db, ms)
 }
 
-func unwrapPathError(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
+// readOnlyKind is how to read path without writing anything to or beside
+// it. A WAL file whose log and index are there is read like any reader
+// would; without them there is nothing but the file to read (and SQLite
+// would create both).
+func readOnlyKind(path string, h header) connKind {
+	if h.wal && (!nonEmptyFile(path+"-wal") || !exists(path+"-shm")) {
+		return immutableConn
 	}
-	return err.Error()
+	return readOnlyConn
 }
 
 // Path is the database file.
@@ -150,6 +166,9 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes both pools.
 func (s *Store) Close() error {
+	if s.w == nil {
+		return nil
+	}
 	s.watchMu.Lock()
 	if s.watch != nil {
 		s.watch.Close()
@@ -158,6 +177,10 @@ func (s *Store) Close() error {
 	s.watchMu.Unlock()
 	return errors.Join(s.r.Close(), s.w.Close())
 }
+
+// ReadOnly says why this process cannot write the database, or "" when it
+// can.
+func (s *Store) ReadOnly() string { return s.readOnly }
 
 // DataVersion changes whenever another connection commits to the database;
 // the UI polls it to notice other processes' writes.

@@ -2,6 +2,8 @@ package store
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -16,8 +18,13 @@ var ErrLeaseHeld = errors.New("run is driven by another process")
 type Lease struct{ f *os.File }
 
 // AcquireLease takes the run's lease without waiting, or returns ErrLeaseHeld.
+// A database this process cannot write has no lease to take: driving a run
+// writes.
 func (s *Store) AcquireLease(runSeq int64) (*Lease, error) {
-	f, err := os.OpenFile(s.path+"-lease", os.O_RDWR|os.O_CREATE, 0o600)
+	if err := s.writable(); err != nil {
+		return nil, err
+	}
+	f, err := s.openLeaseFile(os.O_RDWR | os.O_CREATE)
 	if err != nil {
 		return nil, err
 	}
@@ -34,8 +41,14 @@ func (s *Store) AcquireLease(runSeq int64) (*Lease, error) {
 
 // LeaseHeld reports whether some live process holds the run's lease.
 func (s *Store) LeaseHeld(runSeq int64) (bool, error) {
-	f, err := os.OpenFile(s.path+"-lease", os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
+	flags := os.O_RDWR | os.O_CREATE
+	if s.readOnly != "" {
+		flags = os.O_RDONLY // testing a lock needs no write access
+	}
+	f, err := s.openLeaseFile(flags)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil // no lock file: nobody has ever driven a run here
+	} else if err != nil {
 		return false, err
 	}
 	defer f.Close()
@@ -44,6 +57,24 @@ func (s *Store) LeaseHeld(runSeq int64) (bool, error) {
 		return false, err
 	}
 	return lk.Type != unix.F_UNLCK, nil
+}
+
+// openLeaseFile opens the lock file without blocking, whatever is there: a
+// FIFO put in its place would otherwise hang the open.
+func (s *Store) openLeaseFile(flags int) (*os.File, error) {
+	name := s.path + "-lease"
+	f, err := os.OpenFile(name, flags|unix.O_NONBLOCK|unix.O_NOCTTY, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("the lock file %s is %s, not a regular file", name, notRegular(st.Mode()))
+		}
+		return nil, err
+	}
+	return f, nil
 }
 
 // Release frees the lease.

@@ -45,20 +45,16 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	return v, err
 }
 
-// errForeign refuses a SQLite database that followup did not create.
-var errForeign = fmt.Errorf("not a followup database (it holds another program's tables); it was left untouched")
-
-func (s *Store) migrate(ctx context.Context) error {
-	ms, err := migrations()
-	if err != nil {
-		return err
-	}
+// migrate brings a file that is followup's, or may become so, up to date.
+// own was decided by reading only; it is decided again under the write lock
+// before the first write, and a file found foreign then is left untouched.
+func (s *Store) migrate(ctx context.Context, own owner, ms []migration) error {
 	// Most starts find the schema current: a read answers that without a
 	// durable write (and its fsync) on every command.
-	var cur int
-	err = s.r.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&cur)
-	if last := ms[len(ms)-1].version; err == nil && cur == last {
-		return nil
+	if own == ownerMarked {
+		if current, err := isCurrent(ctx, s.r, ms); err == nil && current {
+			return nil
+		}
 	}
 	// The reader that looked may predate the WAL mode set below: readers
 	// start afresh after the migration.
@@ -66,14 +62,10 @@ func (s *Store) migrate(ctx context.Context) error {
 		s.r.SetMaxIdleConns(0)
 		s.r.SetMaxIdleConns(2)
 	}()
-	// A SQLite file of some other program is not ours to change.
-	var tables, ours int
-	if err := s.w.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(CASE WHEN name = 'schema_migrations' THEN 1 END)
-		FROM sqlite_master WHERE type = 'table'`).Scan(&tables, &ours); err != nil {
-		return err
-	}
-	if tables > 0 && ours == 0 {
-		return errForeign
+	if own != ownerMarked {
+		if err := s.claim(ctx, ms); err != nil {
+			return err
+		}
 	}
 	// WAL lets readers and the writer work at once; the mode persists in
 	// the file, so every later connection has it too.
@@ -84,16 +76,17 @@ func (s *Store) migrate(ctx context.Context) error {
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
 		return err
 	}
-	return s.Write(ctx, func(tx Handle) error {
-		var cur int
-		if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&cur); err != nil {
+	applied := 0
+	err := s.Write(ctx, func(tx Handle) error {
+		done, err := recorded(ctx, tx, ms)
+		if err != nil {
 			return err
 		}
-		if last := ms[len(ms)-1].version; cur > last {
-			return fmt.Errorf("the database was written by a newer followup (schema %d, this build knows %d)", cur, last)
-		}
+		// Every migration not yet recorded is applied, in order, not only
+		// those after the newest: numbers are reserved ahead, so a
+		// database may have met 0009 before 0007 existed.
 		for _, m := range ms {
-			if m.version <= cur {
+			if done[m.version] {
 				continue
 			}
 			sql, err := migrationFS.ReadFile("migrations/" + m.name)
@@ -107,7 +100,88 @@ func (s *Store) migrate(ctx context.Context) error {
 				m.version, m.name, Now()); err != nil {
 				return err
 			}
+			applied++
 		}
 		return nil
 	})
+	if err == nil && applied > 0 {
+		// The mark of a database from before it (0007) reaches the file
+		// itself now rather than at some later checkpoint, so the next
+		// start knows the file from its header alone. A reader in the way
+		// leaves it for the next checkpoint: nothing depends on it.
+		s.w.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+	}
+	return err
+}
+
+// recorded returns the versions schema_migrations records. One this build
+// does not know means a newer followup wrote the file.
+func recorded(ctx context.Context, h Handle, ms []migration) (map[int]bool, error) {
+	known := map[int]bool{}
+	for _, m := range ms {
+		known[m.version] = true
+	}
+	rows, err := h.QueryContext(ctx, "SELECT version FROM schema_migrations ORDER BY version")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	done := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		if !known[v] {
+			return nil, fmt.Errorf("the database was written by a newer followup (schema %d, this build knows %d)",
+				v, ms[len(ms)-1].version)
+		}
+		done[v] = true
+	}
+	return done, rows.Err()
+}
+
+// isCurrent reports whether every migration of this build is recorded.
+func isCurrent(ctx context.Context, h Handle, ms []migration) (bool, error) {
+	done, err := recorded(ctx, h, ms)
+	return err == nil && len(done) == len(ms), err
+}
+
+// claim makes a file with nothing in it followup's: under the write lock it
+// checks again whose the file is and, when it is empty, sets the mark in its
+// first transaction — before the WAL switch, so the mark is in the file
+// itself from the first commit on and never only in a log.
+func (s *Store) claim(ctx context.Context, ms []migration) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	own, err := classify(ctx, tx, ms)
+	if err != nil {
+		return err
+	}
+	if own == ownerNone {
+		if _, err := tx.ExecContext(ctx, "PRAGMA application_id = "+strconv.Itoa(ApplicationID)); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// checkReadOnly opens a database this process cannot write: only a marked
+// one whose schema this build knows as it is.
+func (s *Store) checkReadOnly(ctx context.Context, own owner, ms []migration) error {
+	if own == ownerNone {
+		return fmt.Errorf("it is read-only (%s) and holds no followup database yet", s.readOnly)
+	}
+	current, err := isCurrent(ctx, s.r, ms)
+	if err != nil {
+		return err
+	}
+	if !current || own != ownerMarked {
+		return fmt.Errorf("it is read-only (%s) and needs an upgrade to this followup's schema: open it once where it can be written",
+			s.readOnly)
+	}
+	return nil
 }

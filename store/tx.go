@@ -21,17 +21,21 @@ type Handle interface {
 func (s *Store) Reader() Handle { return s.r }
 
 // Write runs fn in one BEGIN IMMEDIATE transaction on the writer connection
-// and commits it durably, or rolls back when fn fails.
+// and commits it durably, or rolls back when fn fails. A database this
+// process cannot write refuses with a ReadOnlyError naming the file.
 func (s *Store) Write(ctx context.Context, fn func(tx Handle) error) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return s.writeError(err)
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return s.writeError(err)
 	}
-	return tx.Commit()
+	return s.writeError(tx.Commit())
 }
 
 // ReadTx runs fn in one read transaction on the reader pool, so every query

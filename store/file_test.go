@@ -1,0 +1,120 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// openWithin opens path and fails the test if the open has not returned
+// after a few seconds: an open that blocks is the defect these tests catch.
+func openWithin(t *testing.T, path string) (*Store, error) {
+	t.Helper()
+	type res struct {
+		s   *Store
+		err error
+	}
+	done := make(chan res, 1)
+	go func() {
+		s, err := Open(context.Background(), path)
+		done <- res{s, err}
+	}()
+	select {
+	case r := <-done:
+		if r.s != nil {
+			t.Cleanup(func() { r.s.Close() })
+		}
+		return r.s, r.err
+	case <-time.After(10 * time.Second):
+		t.Fatalf("Open(%s) blocked", path)
+		return nil, nil
+	}
+}
+
+func TestRefusesWhatIsNotARegularFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.db")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "sock.db")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	sub := filepath.Join(dir, "sub.db")
+	os.Mkdir(sub, 0o700)
+	fifoLink := filepath.Join(dir, "tofifo.db")
+	os.Symlink(fifo, fifoLink)
+	dangling := filepath.Join(dir, "dangling.db")
+	os.Symlink(filepath.Join(dir, "nowhere.db"), dangling)
+	beside := filepath.Join(dir, "beside.db")
+	if err := syscall.Mkfifo(beside+"-wal", 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		fifo:        "it is a FIFO (named pipe), not a database file",
+		fifoLink:    "it is a FIFO (named pipe), not a database file",
+		sock:        "it is a socket, not a database file",
+		sub:         "it is a directory, not a database file",
+		"/dev/null": "it is a character device, not a database file",
+		dangling:    "it is a symbolic link to " + filepath.Join(dir, "nowhere.db") + ", which does not exist",
+		beside:      "the file beside it, " + beside + "-wal, is a FIFO (named pipe), not a regular file",
+		"":          "no database path given",
+	} {
+		_, err := openWithin(t, path)
+		var oe *OpenError
+		if !errors.As(err, &oe) || oe.Path != path || oe.Reason != want {
+			t.Errorf("Open(%q) = %v, want %q", path, err, want)
+		}
+	}
+	if _, err := os.Stat(beside); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a database was created beside a FIFO: %v", err)
+	}
+}
+
+func TestOpensThroughASymlinkToARegularFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.db")
+	s, err := Open(context.Background(), real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	link := filepath.Join(dir, "link.db")
+	os.Symlink(real, link)
+	if _, err := openWithin(t, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLeaseFileThatIsNotRegularIsAnError(t *testing.T) {
+	t.Parallel()
+	s := openTemp(t)
+	os.Remove(s.Path() + "-lease")
+	if err := syscall.Mkfifo(s.Path()+"-lease", 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.AcquireLease(1)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "is a FIFO (named pipe), not a regular file") {
+			t.Fatalf("AcquireLease on a FIFO: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("AcquireLease blocked on a FIFO")
+	}
+}
