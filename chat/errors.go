@@ -10,8 +10,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"unicode/utf8"
 
 	"followup/forms"
+	"followup/store"
 )
 
 // Error codes of DESIGN §4.
@@ -30,6 +33,10 @@ const (
 	CodeProviderFailed  = "PROVIDER_FAILED"
 	CodeInternal        = "INTERNAL"
 	CodeRunNotResumable = "RUN_NOT_RESUMABLE"
+	// CodeDatabaseReadOnly: the database cannot be written by this process
+	// (its file's or directory's permissions, a read-only mount). Reads
+	// still work; nothing was changed.
+	CodeDatabaseReadOnly = "DATABASE_READ_ONLY"
 )
 
 // Error is a refused operation. It never consumed or changed anything.
@@ -41,24 +48,118 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
+// errorf builds an error whose message quotes what it was given: each string
+// argument (an id, a key, a name — perhaps the caller's) is cut to maxEcho
+// characters first.
 func errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	cut := make([]any, len(args))
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			a = clip(s, maxEcho)
+		}
+		cut[i] = a
+	}
+	return bounded(&Error{Code: code, Message: fmt.Sprintf(format, cut...)})
 }
 
 func problemsError(code, msg string, ps []forms.Problem) *Error {
 	if ps == nil {
 		ps = []forms.Problem{}
 	}
-	return &Error{Code: code, Message: msg, Details: map[string]any{"problems": ps}}
+	return bounded(&Error{Code: code, Message: msg, Details: map[string]any{"problems": ps}})
 }
 
-// AsError returns err as an *Error, wrapping anything unexpected as INTERNAL.
+// AsError returns err as an *Error, wrapping anything unexpected as INTERNAL
+// (a database this process cannot write as DATABASE_READ_ONLY). What it
+// returns is bounded (see bounded): every surface — a tool result to the
+// model, the CLI's text and JSON, the screen — shows errors through it.
 func AsError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
+		return bounded(e)
+	}
+	var ro *store.ReadOnlyError
+	if errors.As(err, &ro) {
+		return bounded(&Error{Code: CodeDatabaseReadOnly, Message: ro.Error(), Details: map[string]any{"path": ro.Path}})
+	}
+	return bounded(&Error{Code: CodeInternal, Message: err.Error()})
+}
+
+// Bounds of what an error says (DESIGN §12). An error may go back to the
+// model as a tool result, so however hostile the input, what it says stays
+// small: the first MaxProblems problems, each cut short, with the number of
+// the others in details.more and in the message; any quoted id or name cut
+// with an ellipsis.
+const (
+	MaxProblems       = 50
+	maxEcho           = 128 // characters of an id, key or name quoted in a message: a whole requestKey
+	maxMessage        = 1024
+	maxProblemPath    = 256
+	maxProblemMessage = 512
+)
+
+// bounded returns e within the bounds: e itself when it already is, else a
+// copy (e may be shared, as a stored receipt's error is).
+func bounded(e *Error) *Error {
+	ps, _ := e.Details["problems"].([]forms.Problem)
+	more := formsLeftOut(ps)
+	if more > 0 {
+		ps = ps[:len(ps)-1]
+	}
+	fits := len(e.Message) <= maxMessage && more == 0 && len(ps) <= MaxProblems
+	for i := 0; fits && i < len(ps); i++ {
+		fits = len(ps[i].Path) <= maxProblemPath && len(ps[i].Message) <= maxProblemMessage
+	}
+	if fits {
 		return e
 	}
-	return &Error{Code: CodeInternal, Message: err.Error()}
+	out := &Error{Code: e.Code, Message: e.Message, Details: maps.Clone(e.Details)}
+	if _, ok := e.Details["problems"].([]forms.Problem); ok {
+		if len(ps) > MaxProblems {
+			more += len(ps) - MaxProblems
+			ps = ps[:MaxProblems]
+		}
+		kept := make([]forms.Problem, len(ps))
+		for i, p := range ps {
+			kept[i] = forms.Problem{Path: clip(p.Path, maxProblemPath), Message: clip(p.Message, maxProblemMessage)}
+		}
+		out.Details["problems"] = kept
+		if more > 0 {
+			out.Details["more"] = more
+			out.Message = fmt.Sprintf("%s (%d problems; the first %d are listed)", clip(out.Message, maxMessage-64),
+				len(kept)+more, len(kept))
+		}
+	}
+	out.Message = clip(out.Message, maxMessage)
+	return out
+}
+
+// formsLeftOut reads the count in the last problem forms adds when it stops
+// listing ("… and N more problems"), or 0 when there is none.
+func formsLeftOut(ps []forms.Problem) int {
+	if len(ps) == 0 || ps[len(ps)-1].Path != "" {
+		return 0
+	}
+	var n int
+	if _, err := fmt.Sscanf(ps[len(ps)-1].Message, "… and %d more problems", &n); err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}
+
+// clip cuts s to at most n characters, ending it with an ellipsis when cut.
+func clip(s string, n int) string {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	count := 0
+	for i := range s {
+		if count == n-1 {
+			return s[:i] + "…"
+		}
+		count++
+	}
+	return s
 }
 
 // CodeOf returns the code of err, or "" when err is nil.

@@ -3,7 +3,13 @@ package chat
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"followup/forms"
+	"followup/store"
 )
 
 func TestResultShapes(t *testing.T) {
@@ -36,5 +42,85 @@ func TestResultShapes(t *testing.T) {
 	}
 	if AsError(errors.New("boom")).Code != CodeInternal || CodeOf(nil) != "" {
 		t.Error("AsError/CodeOf")
+	}
+}
+
+func TestErrorsAreBounded(t *testing.T) {
+	t.Parallel()
+	many := make([]forms.Problem, 100_000)
+	for i := range many {
+		many[i] = forms.Problem{Path: "/x" + strings.Repeat("p", i%1000), Message: "unknown key " + strings.Repeat("m", i%2000)}
+	}
+	e := AsError(problemsError(CodeRequestInvalid, "the input request is invalid", many))
+	ps := e.Details["problems"].([]forms.Problem)
+	if len(ps) != MaxProblems || e.Details["more"] != 100_000-MaxProblems ||
+		!strings.Contains(e.Message, "100000 problems; the first 50 are listed") {
+		t.Fatalf("%d problems, more %v, message %q", len(ps), e.Details["more"], e.Message)
+	}
+	for _, p := range ps {
+		if utf8.RuneCountInString(p.Path) > maxProblemPath || utf8.RuneCountInString(p.Message) > maxProblemMessage {
+			t.Fatalf("a problem is not cut: %d/%d characters", len(p.Path), len(p.Message))
+		}
+	}
+	if n := len(ErrorJSON(e)); n > 64<<10 {
+		t.Fatalf("the error is %d bytes", n)
+	}
+	if len(many) != 100_000 {
+		t.Fatal("the caller's problems were changed")
+	}
+
+	// A 100,000-character id is quoted cut short, with an ellipsis.
+	id := "rq_" + strings.Repeat("a", 100_000)
+	nf := AsError(errorf(CodeNotFound, "no request with id %q", id))
+	if len(nf.Message) > 300 || !strings.Contains(nf.Message, `"rq_aaa`) || !strings.Contains(nf.Message, `a…"`) {
+		t.Fatalf("NOT_FOUND says %d bytes: %.80q", len(nf.Message), nf.Message)
+	}
+	// A requestKey may be 128 characters: it is quoted whole.
+	key := strings.Repeat("k", 128)
+	if m := errorf(CodeRequestKeyConfl, "requestKey %q is used", key).Message; !strings.Contains(m, key) {
+		t.Fatalf("a whole requestKey was cut: %s", m)
+	}
+	// An error built anywhere, unexpected ones included, is bounded too.
+	long := AsError(errors.New(strings.Repeat("é", 10_000)))
+	if utf8.RuneCountInString(long.Message) != maxMessage || !strings.HasSuffix(long.Message, "…") {
+		t.Fatalf("INTERNAL message of %d characters", utf8.RuneCountInString(long.Message))
+	}
+}
+
+// forms stops listing a hostile declaration's problems and counts the rest
+// in a last problem; the bound folds that count into details.more.
+func TestDeclarationProblemsAreCounted(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(`{"requestKey":"k","reason":"r","source":{"kind":"dynamic","definition":{"title":"t","fields":[`)
+	for i := range 1000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":"f%d","type":"nope"}`, i)
+	}
+	b.WriteString(`]}}}`)
+	_, all := forms.ParseDeclaration(json.RawMessage(b.String()), nil)
+	total := len(all)
+	if n := formsLeftOut(all); n > 0 {
+		total += n - 1
+	}
+	e := AsError(problemsError(CodeRequestInvalid, "the input request is invalid", all))
+	ps := e.Details["problems"].([]forms.Problem)
+	if total <= MaxProblems || len(ps) != MaxProblems || e.Details["more"] != total-MaxProblems {
+		t.Fatalf("%d problems in all; listed %d, more %v", total, len(ps), e.Details["more"])
+	}
+	for _, p := range ps {
+		if strings.Contains(p.Message, "more problems") {
+			t.Fatalf("the count is listed as a problem: %v", p)
+		}
+	}
+}
+
+func TestReadOnlyIsItsOwnCode(t *testing.T) {
+	t.Parallel()
+	e := AsError(fmt.Errorf("sending: %w", &store.ReadOnlyError{Path: "/x/f.db", Reason: "it is on a read-only file system"}))
+	if e.Code != CodeDatabaseReadOnly || !strings.Contains(e.Message, "/x/f.db") || e.Details["path"] != "/x/f.db" {
+		t.Fatalf("%+v", e)
 	}
 }
