@@ -118,10 +118,10 @@ func sendMessage(svc *chat.Service, chatID, text string) tea.Cmd {
 }
 
 func driveRun(svc *chat.Service, runID string) tea.Cmd {
-	if runID == "" {
-		return nil // an MCP client's question: no run of ours goes on
-	}
 	return func() tea.Msg {
+		if runID == "" {
+			return driveDoneMsg{} // an MCP client's question: no run of ours goes on
+		}
 		v, err := svc.Drive(context.Background(), runID)
 		return driveDoneMsg{v, err}
 	}
