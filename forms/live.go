@@ -3,7 +3,6 @@ package forms
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
@@ -39,8 +38,10 @@ type Live struct {
 	form      *huh.Form  // the page on screen
 	width     int        // 0: huh's own
 	maxHeight int        // 0: none; a taller page scrolls inside it
-	base      *huh.Theme // the theme as given
-	muted     *huh.Theme // the same theme with values drawn as suggestions
+	themes    themes     // the theme as given and as drawn
+	base      *huh.Theme // the theme as drawn now (themes.drawn)
+	muted     *huh.Theme // the same with values drawn as suggestions
+	unfocused bool       // the screen's focus is elsewhere (SetFocused)
 	hold      hold       // keys waiting for a focus move to land
 	editor    bool       // textareas offer an external editor
 }
@@ -73,23 +74,12 @@ func (l *Live) fitHeight() {
 	}
 }
 
-// defaultThemes are built once: building huh's theme costs milliseconds,
-// and forms only read it.
-var defaultThemes = sync.OnceValues(func() (*huh.Theme, *huh.Theme) {
-	base := huh.ThemeCharm()
-	return base, suggestionTheme(base)
-})
-
 // Build makes a live form. Fields in supplied are not asked. Each asked
 // field starts from draft if the draft names it, else from prefill (drawn
 // as a suggestion), else empty. draft is what Draft returned earlier.
 func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *Live {
-	l := &Live{def: def, base: opts.Theme, width: opts.Width, editor: opts.Editor}
-	if l.base == nil {
-		l.base, l.muted = defaultThemes()
-	} else {
-		l.muted = suggestionTheme(l.base)
-	}
+	l := &Live{def: def, width: opts.Width, editor: opts.Editor}
+	l.setThemes(opts.Theme)
 	for _, f := range def.Fields {
 		if _, known := supplied[f.Name]; known {
 			continue
@@ -164,8 +154,15 @@ func (l *Live) SetProblems(ps []Problem) []Problem {
 			s.decorate()
 		}
 	}
+	l.redraw()
 	return rest
 }
+
+// redrawMsg makes huh draw the page anew: a group draws its fields only
+// when it updates, and keeps that drawing until the next update.
+type redrawMsg struct{}
+
+func (l *Live) redraw() { l.form.Update(redrawMsg{}) }
 
 // slotAt is the asked field a "/values/<name>…" JSON Pointer names.
 func (l *Live) slotAt(path string) *slot {

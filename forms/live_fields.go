@@ -143,18 +143,6 @@ func lengthHint(f Field) string {
 	return ""
 }
 
-// suggestionTheme draws values faint and italic so a prefill reads as a
-// proposal, not as something the user said.
-func suggestionTheme(base *huh.Theme) *huh.Theme {
-	t := *base
-	for _, fs := range []*huh.FieldStyles{&t.Focused, &t.Blurred} {
-		fs.TextInput.Text = fs.TextInput.Text.Faint(true).Italic(true)
-		fs.SelectedOption = fs.SelectedOption.Faint(true).Italic(true)
-		fs.FocusedButton = fs.FocusedButton.Faint(true)
-	}
-	return &t
-}
-
 func pageMark(n, total int) string {
 	return lipgloss.NewStyle().Faint(true).Render(fmt.Sprintf("(%d/%d)", n, total))
 }

@@ -234,9 +234,13 @@ func (in *lineInput) line(st *huh.FieldStyles, width int) string {
 		widths[i] = ansi.StringWidth(shown[i])
 	}
 	cur := min(in.cur, len(cl))
-	in.scroll(widths, cur, width)
+	bar := 0 // a bar cursor inside the text takes a cell of its own
+	if in.drawsCursor() && colourless() && cur < len(cl) {
+		bar = 1
+	}
+	in.scroll(widths, cur, width-bar)
 	var b strings.Builder
-	used := 0
+	used := bar
 	end := in.offset
 	for end < len(cl) && (width <= 0 || used+widths[end] <= width) {
 		used += widths[end]
@@ -292,21 +296,34 @@ func (in *lineInput) placeholder(st *huh.FieldStyles, width int) string {
 	style := st.TextInput.Placeholder.Inline(true)
 	first, rest, _, _ := uniseg.FirstGraphemeClusterInString(in.hint, 0)
 	v := style.Render(first)
-	if in.focused {
+	bar := 0
+	switch {
+	case in.drawsCursor() && colourless():
+		v, bar = asciiCursor+v, 1
+	case in.drawsCursor():
 		v = in.cursorStyle(st).Render(first)
 	}
 	if width <= 0 {
 		return v + style.Render(rest)
 	}
-	room := width - lipgloss.Width(linePrompt) - ansi.StringWidth(first)
+	room := width - lipgloss.Width(linePrompt) - ansi.StringWidth(first) - bar
 	rest = ansi.Truncate(rest, room, "…")
 	return v + style.Render(rest) + strings.Repeat(" ", max(0, room-ansi.StringWidth(rest)))
 }
 
-// cursor draws the cluster c under the cursor.
+// drawsCursor: the field has the form's focus and the form the screen's.
+func (in *lineInput) drawsCursor() bool { return in.focused && !in.s.live.unfocused }
+
+// cursor draws the cluster c under the cursor: reversed, or after a bar
+// where no attribute shows (a bar alone after the text).
 func (in *lineInput) cursor(st *huh.FieldStyles, c string) string {
-	if !in.focused {
+	switch {
+	case !in.drawsCursor():
 		return st.TextInput.CursorText.Inline(true).Render(c)
+	case colourless() && c == " ":
+		return asciiCursor
+	case colourless():
+		return asciiCursor + st.TextInput.Text.Inline(true).Render(c)
 	}
 	return in.cursorStyle(st).Render(c)
 }

@@ -21,6 +21,15 @@ func (m *model) setFocus(f focusArea) {
 	} else {
 		m.composer.Blur()
 	}
+	m.showFormFocus()
+}
+
+// showFormFocus draws the form focused only while keys go to it: without
+// colour, its focus border and cursor are how the user tells.
+func (m *model) showFormFocus() {
+	if m.pane.live != nil {
+		m.pane.live.SetFocused(m.focus == focusForm)
+	}
 }
 
 // ensureForm installs the active question's form (none in an archived

@@ -16,6 +16,7 @@ import (
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.arrange()
+	m.showFormFocus() // a form installed by this message too
 	if rest := m.drawRest(); rest != nil {
 		cmd = tea.Batch(cmd, rest)
 	}
