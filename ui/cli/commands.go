@@ -38,7 +38,8 @@ func ask(ctx context.Context, c *Call) error {
 	}
 	run, err := s.Drive(ctx, sent.RunID)
 	if err != nil {
-		return err
+		// The message is recorded: say which run it went to.
+		return withDetails(err, map[string]any{"chatId": sent.ChatID, "runId": sent.RunID})
 	}
 	if run.State == "failed" {
 		return failed(out, run, map[string]any{"chatId": sent.ChatID})
@@ -175,12 +176,7 @@ func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *prin
 	if err != nil {
 		// The answer is recorded even though driving on failed: say so, so a
 		// script does not answer again.
-		e := chat.AsError(err)
-		if e.Details == nil {
-			e.Details = map[string]any{}
-		}
-		e.Details["receipt"] = rc
-		return e
+		return withDetails(err, map[string]any{"receipt": rc, "runId": rc.RunID})
 	}
 	if run.State == "failed" {
 		return failed(out, run, map[string]any{"receipt": rc})
@@ -215,7 +211,7 @@ func resume(ctx context.Context, c *Call) error {
 	s, out := c.Service, c.out
 	run, err := s.Resume(ctx, c.Arg(0))
 	if err != nil {
-		return err
+		return withDetails(err, map[string]any{"runId": c.Arg(0)})
 	}
 	if run.State == "failed" {
 		return failed(out, run, nil)
@@ -233,4 +229,18 @@ func resume(ctx context.Context, c *Call) error {
 		}
 	})
 	return nil
+}
+
+// withDetails adds details to err's (as a chat error), keeping any it has.
+func withDetails(err error, details map[string]any) error {
+	e := chat.AsError(err)
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	for k, v := range details {
+		if _, ok := e.Details[k]; !ok {
+			e.Details[k] = v
+		}
+	}
+	return e
 }

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
-	"syscall"
 
 	"followup/agent"
 	"followup/chat"
@@ -65,15 +63,15 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 		}
 		return 0
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(out, stderr)
 	defer stop()
 	svc, err := chat.Open(ctx, opts)
 	if err != nil {
-		return out.finish(&chat.Error{Code: "DATABASE_UNAVAILABLE", Message: err.Error()}, stderr)
+		return out.finish(asInterrupted(ctx, &chat.Error{Code: "DATABASE_UNAVAILABLE", Message: err.Error()}), stderr)
 	}
 	defer svc.Close()
 	env.Service = svc
-	return Exec(ctx, a, env)
+	return execWith(ctx, a, env, out)
 }
 
 // CodeUsage is the error code of a malformed command line (exit 2).

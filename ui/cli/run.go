@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
+	"syscall"
 
 	"followup/chat"
 	"followup/forms"
@@ -25,13 +27,16 @@ var errRunFailed = errors.New("run failed")
 // Exec runs one parsed, checked command and returns the exit code. A
 // command that NeedsDB runs on env.Service.
 func Exec(ctx context.Context, a Args, env Env) int {
-	out := &printer{json: a.JSON, w: env.Stdout}
+	return execWith(ctx, a, env, &printer{json: a.JSON, w: env.Stdout})
+}
+
+func execWith(ctx context.Context, a Args, env Env, out *printer) int {
 	c := lookup(a.Command)
 	if c == nil {
 		return usageFailed(a, usagef("unknown command %q", a.Command), env.Stdout, env.Stderr)
 	}
 	call := &Call{Args: a, Service: env.Service, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, out: out}
-	err := c.Run(ctx, call)
+	err := asInterrupted(ctx, c.Run(ctx, call))
 	var ue *UsageError
 	if errors.As(err, &ue) {
 		return usageFailed(a, ue, env.Stdout, env.Stderr)
@@ -64,15 +69,31 @@ func validateInput(ctx context.Context, c *Call) error {
 	return nil
 }
 
-// printer writes text or exactly one JSON document.
+// printer writes text or exactly one JSON document: once a result is
+// out, nothing more is written (a signal's message included).
 type printer struct {
+	mu   sync.Mutex
 	json bool
 	w    io.Writer
 	done bool
 }
 
-func (p *printer) ok(v any, text func(io.Writer)) {
+// claim reports whether the caller may write the result, and marks it
+// written; the caller holds p.mu.
+func (p *printer) claim() bool {
+	if p.done {
+		return false
+	}
 	p.done = true
+	return true
+}
+
+func (p *printer) ok(v any, text func(io.Writer)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.claim() {
+		return
+	}
 	if p.json {
 		p.w.Write(chat.OKJSON(v))
 		fmt.Fprintln(p.w)
@@ -83,7 +104,11 @@ func (p *printer) ok(v any, text func(io.Writer)) {
 
 // okDoc writes a finished {"ok":true,…} document (with --json only).
 func (p *printer) okDoc(doc io.WriterTo) error {
-	p.done = true
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.claim() {
+		return nil
+	}
 	if _, err := doc.WriteTo(p.w); err != nil {
 		return err
 	}
@@ -91,7 +116,8 @@ func (p *printer) okDoc(doc io.WriterTo) error {
 	return err
 }
 
-// finish reports err (if any) and returns the exit code.
+// finish reports err (if any) and returns the exit code: 0, 1 for a
+// refusal or a failed run, 128 + the signal for an interrupted command.
 func (p *printer) finish(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
@@ -100,10 +126,22 @@ func (p *printer) finish(err error, stderr io.Writer) int {
 		return 1 // already printed
 	}
 	e := chat.AsError(err)
+	code := 1
+	if e.Code == CodeInterrupted {
+		code = signalExit(syscall.SIGINT)
+		if e.Details["signal"] == "SIGTERM" {
+			code = signalExit(syscall.SIGTERM)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.claim() {
+		return code
+	}
 	if p.json {
 		p.w.Write(chat.ErrorJSON(e))
 		fmt.Fprintln(p.w)
-		return 1
+		return code
 	}
 	fmt.Fprintf(stderr, "followup: %s: %s\n", e.Code, forms.SanitizeLine(e.Message))
 	if ps, ok := e.Details["problems"].([]forms.Problem); ok {
@@ -115,7 +153,7 @@ func (p *printer) finish(err error, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "  %s: %s\n", forms.SanitizeLine(path), forms.SanitizeLine(pr.Message))
 		}
 	}
-	return 1
+	return code
 }
 
 // parseValues reads --values-json. JSON that does not parse as an object
