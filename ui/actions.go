@@ -4,7 +4,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
-	"followup/forms"
 )
 
 // An action is what a dialog asks the root to do. nil asks nothing.
@@ -48,69 +47,59 @@ func (newChatAct) isAction()  {}
 func (archiveAct) isAction()  {}
 func (deleteAct) isAction()   {}
 
-// question is what the dialogs about the shown question show of it; the
-// root sends it to them (questionMsg) after every snapshot.
-type question struct {
-	key      string // liveKey
-	req      chat.RequestView
-	mine     forms.Values    // the form's values now
-	shown    forms.Values    // what a review sends, number text as typed
-	problems []forms.Problem // what is wrong with sending it
-}
-
-// questionMsg brings the shown question as it is now.
-type questionMsg question
-
-// questionNow is the shown question for the dialogs about it.
-func (m *model) questionNow() question {
-	r, ok := m.activeRequest()
-	if !ok {
-		return question{}
-	}
-	q := question{key: liveKey(r), req: r, mine: forms.Values{}, problems: m.pane.problems}
-	if l := m.pane.live; l != nil {
-		q.mine = l.Values()
-		// Show what was typed, even number text that does not parse.
-		q.shown = mergeValues(r.Partial, q.mine)
-		raw := l.RawText()
-		for _, p := range l.Problems() {
-			if name := trimValuesPath(p.Path); raw[name] != "" {
-				q.shown[name] = raw[name]
-			}
-		}
-	}
-	return q
-}
-
 // dialogSize is the box a dialog is drawn in.
 func (m *model) dialogSize(d dialog) sizeMsg { return sizeMsg{m.width, m.height} }
 
-// open puts d on the stack; it hears the box it is drawn in first.
-func (m *model) open(d dialog, arrived bool) {
+// open puts d on the stack; it hears the box it is drawn in first. A
+// dialog the user opened takes the focus at once; one that arrived by
+// itself waits for it by the focus rule.
+func (m *model) open(d dialog, arrived bool) tea.Cmd {
 	d, _ = d.update(m.dialogSize(d))
-	m.dialogs.push(d, m.now(), arrived)
+	m.dialogs.push(openDialog{d: d, arrived: arrived, from: m.focus})
+	if d.fullScreen() {
+		return nil
+	}
+	if arrived {
+		return m.awaitFocus()
+	}
+	m.setFocus(focusDialog)
+	return nil
+}
+
+// closeTop closes the top dialog.
+func (m *model) closeTop() { m.refocus(m.dialogs.pop()) }
+
+// closeAbout closes the dialogs about a question other than keep (""
+// every one) and reports whether any closed.
+func (m *model) closeAbout(keep string) bool {
+	closed := m.dialogs.dropAbout(keep)
+	m.refocus(closed)
+	return len(closed) > 0
 }
 
 // do carries out a dialog's action.
 func (m *model) do(a action) tea.Cmd {
 	switch a := a.(type) {
 	case closeAct:
-		m.dialogs.pop()
+		m.closeTop()
 	case sendAct:
 		r, ok := m.activeRequest()
 		if !ok || m.pane.live == nil {
-			m.dialogs.pop()
+			m.closeTop()
 			return nil
 		}
 		return submitAnswer(m.svc, r, m.pane.live.Values())
 	case backAct:
-		m.dialogs.pop()
+		m.closeTop()
+		if m.pane.live != nil {
+			m.setFocus(focusForm)
+		}
 		return m.pane.edit()
 	case cancelAct:
-		m.dialogs.pop()
+		m.closeTop()
 		return cancelRequest(m.svc, a.requestID)
 	case stopAct:
-		m.dialogs.pop()
+		m.closeTop()
 		return stopTask(m.svc, a.runID)
 	case decideAct:
 		var draft map[string]any
@@ -145,8 +134,10 @@ func (m *model) do(a action) tea.Cmd {
 
 // tell gives every dialog a message and carries out what they ask.
 func (m *model) tell(msg tea.Msg) tea.Cmd {
+	acts, closed := m.dialogs.broadcast(msg)
+	m.refocus(closed)
 	var cmds []tea.Cmd
-	for _, a := range m.dialogs.broadcast(msg) {
+	for _, a := range acts {
 		cmds = append(cmds, m.do(a))
 	}
 	return tea.Batch(cmds...)

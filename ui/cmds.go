@@ -78,9 +78,6 @@ type draftLoadedMsg struct {
 // autosaveMsg fires after the user paused editing.
 type autosaveMsg struct{ seq int }
 
-// focusTickMsg checks whether the user paused typing so focus may move.
-type focusTickMsg struct{}
-
 // chatsMsg lists chats for the switcher.
 type chatsMsg struct {
 	chats []chat.ChatView
@@ -194,14 +191,6 @@ func lifecycleCmd(svc *chat.Service, chatID string, del bool) tea.Cmd {
 
 const autosaveDelay = 400 * time.Millisecond
 
-// focusPause is how long the user must pause typing before a new form
-// takes focus from the composer.
-const focusPause = 500 * time.Millisecond
-
 func autosaveAfter(seq int) tea.Cmd {
 	return tea.Tick(autosaveDelay, func(time.Time) tea.Msg { return autosaveMsg{seq} })
-}
-
-func focusTick() tea.Cmd {
-	return tea.Tick(focusPause/5, func(time.Time) tea.Msg { return focusTickMsg{} })
 }

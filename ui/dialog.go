@@ -1,49 +1,49 @@
 package ui
 
 import (
-	"time"
-
 	tea "github.com/charmbracelet/bubbletea"
 )
 
 // A dialog is a value on the screen's stack: the review, a confirmation,
-// a proposal, help, the chat list. The top one takes keys first. It
-// never reaches into the root: update returns the dialog as it is now
-// and an action, which the root carries out (do, in actions.go).
+// a proposal, help, the chat list. It never reaches into the root: update
+// returns the dialog as it is now and an action, which the root carries
+// out (do, in actions.go).
 //
 // Adding a dialog is a new file with its type, plus one place that opens
-// it: a key in onKey, or an entry in arrivals for one that arrives by
-// itself with a question (a proposal).
+// it: a key in onKey, or an entry in arrivals (question.go) for one that
+// arrives by itself. The focus rule (focus.go) is the stack's, not each
+// dialog's: a dialog is given keys only while it has the focus.
 type dialog interface {
-	// update takes a key, or a message every dialog hears (sizeMsg,
-	// questionMsg, chatsMsg); it ignores what is not for it.
+	// update takes a key while the dialog has the focus, or a message
+	// every dialog hears (sizeMsg, questionMsg, chatsMsg); it ignores what
+	// is not for it. A key it does not take returns passAct.
 	update(msg tea.Msg) (dialog, action)
-	// view draws the dialog in a box of width×height. It only reads.
-	view(width, height int) string
+	// view draws the dialog in a box of width×height, as focused or
+	// waiting for the focus. It only reads.
+	view(width, height int, focused bool) string
 	// about names the question revision (liveKey) the dialog is about, ""
 	// when none. A dialog about a question closes when that question
 	// changes or closes underneath it, so it can never act on another.
 	about() string
-	// fullScreen: the dialog takes the whole screen (help, chats) instead
-	// of the pane above the composer.
+	// fullScreen: the dialog takes the whole screen (help, chats) and
+	// every key, instead of the pane above the composer.
 	fullScreen() bool
 }
 
-// dialogGrace is how long a dialog that arrived by itself ignores keys,
-// so typing meant for the composer cannot answer a question that just
-// appeared.
-const dialogGrace = 400 * time.Millisecond
+// waiter is a dialog that arrives by itself: while the user types in the
+// form below it, it waits as one line above the form.
+type waiter interface{ waiting() string }
 
 // sizeMsg gives the dialogs the size of the box they are drawn in.
 type sizeMsg struct{ width, height int }
 
 // openDialog is a dialog on the stack and how it got there.
 type openDialog struct {
-	d     dialog
-	since time.Time
+	d dialog
 	// arrived: it came by itself (a proposal), not from the user's key;
-	// it takes keys only once the user could have seen it (settled).
+	// it takes the focus by the focus rule.
 	arrived bool
+	from    focusArea // where the focus was when it opened
 }
 
 // dialogStack holds the open dialogs, the top one last.
@@ -51,10 +51,7 @@ type dialogStack struct{ items []openDialog }
 
 func (s *dialogStack) empty() bool { return len(s.items) == 0 }
 
-// push opens d on top.
-func (s *dialogStack) push(d dialog, now time.Time, arrived bool) {
-	s.items = append(s.items, openDialog{d: d, since: now, arrived: arrived})
-}
+func (s *dialogStack) push(o openDialog) { s.items = append(s.items, o) }
 
 // top is the dialog on top.
 func (s *dialogStack) top() (openDialog, bool) {
@@ -68,49 +65,62 @@ func (s *dialogStack) top() (openDialog, bool) {
 func (s *dialogStack) replaceTop(d dialog) { s.items[len(s.items)-1].d = d }
 
 // pop closes the top dialog.
-func (s *dialogStack) pop() {
-	if len(s.items) > 0 {
-		s.items = s.items[:len(s.items)-1]
+func (s *dialogStack) pop() []openDialog {
+	if len(s.items) == 0 {
+		return nil
 	}
+	o := s.items[len(s.items)-1]
+	s.items = s.items[:len(s.items)-1]
+	return []openDialog{o}
 }
 
 // clear closes every dialog.
-func (s *dialogStack) clear() { s.items = nil }
+func (s *dialogStack) clear() []openDialog {
+	closed := s.items
+	s.items = nil
+	return closed
+}
 
 // dropAbout closes the dialogs about a question other than keep ("":
-// every one about a question) and reports whether it closed any.
-func (s *dialogStack) dropAbout(keep string) bool {
-	kept := s.items[:0]
-	dropped := false
+// every one about a question) and returns them.
+func (s *dialogStack) dropAbout(keep string) []openDialog {
+	return s.remove(func(o openDialog) bool { k := o.d.about(); return k != "" && k != keep })
+}
+
+// remove closes the dialogs gone says are gone and returns them.
+func (s *dialogStack) remove(gone func(openDialog) bool) []openDialog {
+	var closed []openDialog
+	kept := make([]openDialog, 0, len(s.items))
 	for _, o := range s.items {
-		if k := o.d.about(); k != "" && k != keep {
-			dropped = true
-			continue
+		if gone(o) {
+			closed = append(closed, o)
+		} else {
+			kept = append(kept, o)
 		}
-		kept = append(kept, o)
 	}
 	s.items = kept
-	return dropped
+	return closed
 }
 
 // broadcast gives msg to every dialog, bottom first. A dialog that asks
-// to close is closed; the other actions are returned.
-func (s *dialogStack) broadcast(msg tea.Msg) []action {
-	var acts []action
-	kept := s.items[:0]
+// to close is closed; the other actions and the closed dialogs are
+// returned.
+func (s *dialogStack) broadcast(msg tea.Msg) (acts []action, closed []openDialog) {
+	kept := make([]openDialog, 0, len(s.items))
 	for _, o := range s.items {
 		d, a := o.d.update(msg)
+		o.d = d
 		if _, ok := a.(closeAct); ok {
+			closed = append(closed, o)
 			continue
 		}
-		o.d = d
 		kept = append(kept, o)
 		if a != nil {
 			acts = append(acts, a)
 		}
 	}
 	s.items = kept
-	return acts
+	return acts, closed
 }
 
 // screen is the top dialog when it takes the whole screen.
@@ -122,11 +132,11 @@ func (s *dialogStack) screen() (dialog, bool) {
 }
 
 // pane is the top dialog when it is drawn in the pane.
-func (s *dialogStack) pane() (dialog, bool) {
+func (s *dialogStack) pane() (openDialog, bool) {
 	if o, ok := s.top(); ok && !o.d.fullScreen() {
-		return o.d, true
+		return o, true
 	}
-	return nil, false
+	return openDialog{}, false
 }
 
 // find is the topmost open dialog of type T.

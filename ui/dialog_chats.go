@@ -61,7 +61,7 @@ func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
 	return d, nil
 }
 
-func (d chatsDialog) view(width, height int) string {
+func (d chatsDialog) view(width, height int, focused bool) string {
 	k := d.keys
 	var b strings.Builder
 	b.WriteString(stBold.Render(" Chats") + "  " + stDim.Render(hints(k.Open, relabel(k.New, "new"), relabel(k.Archive, "archive"),

@@ -43,10 +43,12 @@ func (d confirmDialog) update(msg tea.Msg) (dialog, action) {
 		case key.Matches(k, d.keys.No):
 			return d, closeAct{}
 		}
+		return d, passAct{}
 	}
 	return d, nil
 }
 
-func (d confirmDialog) view(width, height int) string {
-	return stDialog.Width(width - 4).Render(stBold.Render(d.title) + "\n" + d.detail + "\n" + hints(d.keys.Yes, d.keys.No))
+func (d confirmDialog) view(width, height int, focused bool) string {
+	return dialogStyle(focused).Width(width - 4).Render(stBold.Render(d.title) + "\n" + d.detail + "\n" +
+		focusHint(focused, d.keys.Focus, d.keys.Yes, d.keys.No))
 }

@@ -110,7 +110,7 @@ func helpBlock(sec keySection) string {
 	return strings.Join(lines, "\n")
 }
 
-func (d helpDialog) view(width, height int) string {
+func (d helpDialog) view(width, height int, focused bool) string {
 	k := d.keys.HelpView
 	lines := d.lines(width)
 	avail := max(1, height-1)

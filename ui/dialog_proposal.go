@@ -13,9 +13,8 @@ import (
 )
 
 // proposalDialog is the diff of the user's draft against the change the
-// agent proposes, with accept and keep-mine. It arrives by itself, so it
-// takes only its own keys, and only once the screen has settled: anything
-// else the user types goes on to the composer.
+// agent proposes, with accept and keep-mine. It arrives by itself: it takes
+// the focus by the focus rule, and its keys only while it has it.
 type proposalDialog struct {
 	keys proposalKeys
 	q    question
@@ -61,11 +60,16 @@ func (d proposalDialog) update(msg tea.Msg) (dialog, action) {
 	return d, nil
 }
 
-func (d proposalDialog) view(width, height int) string {
-	return stDialog.Width(width - 4).Render(d.body())
+func (d proposalDialog) view(width, height int, focused bool) string {
+	return dialogStyle(focused).Width(width - 4).Render(d.body(focused))
 }
 
-func (d proposalDialog) body() string {
+// waiting is the line drawn above the form while the user types in it.
+func (d proposalDialog) waiting() string {
+	return "The agent proposes a change to this question — it opens when you pause."
+}
+
+func (d proposalDialog) body(focused bool) string {
 	r := d.q.req
 	p, ok := d.proposal()
 	if !ok {
@@ -106,6 +110,6 @@ func (d proposalDialog) body() string {
 			b.WriteString(stError.Render("- "+forms.SanitizeLine(n)+" (removed)") + "\n")
 		}
 	}
-	b.WriteString("\n" + hints(relabel(d.keys.Accept, "accept"), d.keys.Keep))
+	b.WriteString("\n" + focusHint(focused, d.keys.Focus, relabel(d.keys.Accept, "accept"), d.keys.Keep))
 	return b.String()
 }

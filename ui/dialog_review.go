@@ -39,18 +39,19 @@ func (d reviewDialog) update(msg tea.Msg) (dialog, action) {
 			d.sending = true
 			return d, sendAct{}
 		}
+		return d, passAct{}
 	}
 	return d, nil
 }
 
-func (d reviewDialog) view(width, height int) string {
+func (d reviewDialog) view(width, height int, focused bool) string {
 	var b strings.Builder
 	b.WriteString(stBold.Render("Review before sending") + "\n\n")
 	b.WriteString(forms.Review(d.q.req.Definition, d.q.req.Supplied, d.q.shown, width-8))
 	if len(d.q.problems) > 0 {
 		b.WriteString("\n" + problemList(d.q.problems) + "\n\n" + hints(relabel(d.keys.Back, "back to editing to fix them")))
 	} else {
-		b.WriteString("\n\n" + hints(d.keys.Send, d.keys.Back))
+		b.WriteString("\n\n" + focusHint(focused, d.keys.Focus, d.keys.Send, d.keys.Back))
 	}
-	return stPane.Width(width - 4).Render(b.String())
+	return paneStyle(focused).Width(width - 4).Render(b.String())
 }

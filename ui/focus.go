@@ -1,21 +1,45 @@
 package ui
 
 import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// The root's side of the form pane: which area has the focus, and what
-// installing, dropping or finishing a form does to it.
+// The focus rule (DESIGN §11): no key typed for the composer ever decides
+// anything. A newcomer — a form that appeared, or a dialog that arrived by
+// itself (a proposal) — takes the focus only when the composer is empty
+// and the user has paused typing for focusPause; until then it waits,
+// drawn unfocused with a ctrl+f hint, and what is typed stays where it
+// was typed. A key typed within dialogGrace of the focus moving by itself
+// was meant for where the user was: it goes there, and the newcomer waits
+// again (a form only takes text, so it needs no such grace). Decision keys
+// act only in the dialog that has the focus.
 
 type focusArea int
 
 const (
 	focusComposer focusArea = iota
 	focusForm
+	focusDialog // the dialog on top of the pane
 )
 
+// focusPause is how long the user must pause typing, with the composer
+// empty, before a newcomer takes the focus.
+const focusPause = 500 * time.Millisecond
+
+// dialogGrace is how long after the focus moved by itself to a dialog a
+// key is still taken as meant for where the user was typing.
+const dialogGrace = 400 * time.Millisecond
+
+// focusTickMsg asks whether a waiting newcomer may take the focus now.
+type focusTickMsg struct{ seq int }
+
+// setFocus moves the focus where the user (or the root for them) chose.
 func (m *model) setFocus(f focusArea) {
 	m.focus = f
+	m.movedAt = time.Time{}
 	if f == focusComposer {
 		m.composer.Focus()
 	} else {
@@ -32,91 +56,125 @@ func (m *model) showFormFocus() {
 	}
 }
 
-// ensureForm installs the active question's form (none in an archived
-// chat, whose questions are read-only).
-func (m *model) ensureForm() tea.Cmd {
-	if _, ok := m.activeRequest(); !ok || m.archived() {
-		m.dropForm()
+// awaitFocus marks a newcomer waiting for the focus.
+func (m *model) awaitFocus() tea.Cmd {
+	m.waiting = true
+	return m.focusCheck()
+}
+
+// focusCheck asks again when the user will have paused long enough; an
+// earlier check still on its way is ignored.
+func (m *model) focusCheck() tea.Cmd {
+	m.focusSeq++
+	seq := m.focusSeq
+	wait := max(0, focusPause-m.now().Sub(m.lastKey))
+	return tea.Tick(wait, func(time.Time) tea.Msg { return focusTickMsg{seq} })
+}
+
+// onFocusTick moves the focus to the waiting newcomer if the user has
+// paused with the composer empty. With text in the composer it waits for
+// the next key to ask again.
+func (m *model) onFocusTick(msg focusTickMsg) tea.Cmd {
+	if !m.waiting || msg.seq != m.focusSeq {
 		return nil
 	}
-	cmd, installed := m.pane.ensure()
-	if installed {
-		m.formInstalled()
+	if m.now().Sub(m.lastKey) < focusPause {
+		return m.focusCheck()
 	}
-	return cmd
-}
-
-// openReview shows what the form will send.
-func (m *model) openReview() { m.open(newReview(m.keys.Review, m.questionNow()), false) }
-
-// formInstalled follows a form put on screen.
-func (m *model) formInstalled() {
-	if m.focusOnInstall {
-		m.focusOnInstall = false
-		m.setFocus(focusForm)
-	}
-}
-
-// dropForm takes the form off screen: the focus goes back to the
-// composer and the dialogs about the question close.
-func (m *model) dropForm() {
-	m.pane.drop()
-	if m.focus == focusForm {
-		m.setFocus(focusComposer)
-	}
-	m.dialogs.dropAbout("")
-}
-
-// updateForm forwards a message to the form and follows what it did.
-func (m *model) updateForm(msg tea.Msg) tea.Cmd {
-	cmd, out := m.pane.update(msg)
-	switch out {
-	case formCompleted:
-		m.openReview()
-	case formAborted:
-		m.setFocus(focusComposer)
-	}
-	return cmd
-}
-
-func (m *model) onFocusTick() tea.Cmd {
-	if !m.wantFocus {
+	if m.composer.Value() != "" {
 		return nil
 	}
-	if m.pane.live == nil || m.now().Sub(m.lastKey) < focusPause {
-		return focusTick()
+	to, ok := m.newcomer()
+	if !ok {
+		return nil // its form is still loading: installing it asks again
 	}
-	m.wantFocus = false
-	if m.focus == focusComposer && m.dialogs.empty() {
-		m.setFocus(focusForm)
+	m.waiting = false
+	from := m.focus
+	m.setFocus(to)
+	if to == focusDialog {
+		// A decision waits behind a moment's grace; a form only takes text.
+		m.movedAt, m.movedFrom = m.now(), from
 	}
 	return nil
 }
 
-// arrivals are the dialogs that open by themselves when the shown
-// question needs the user's decision; each says whether it arrives now.
-var arrivals = []func(m *model) (dialog, bool){
-	func(m *model) (dialog, bool) {
-		r, ok := m.activeRequest()
-		if !ok || len(r.Proposals) == 0 {
-			return nil, false
+// newcomer is where a waiting newcomer is: a dialog that arrived on top
+// of the pane, else the form.
+func (m *model) newcomer() (focusArea, bool) {
+	if o, ok := m.dialogs.top(); ok && !o.d.fullScreen() {
+		if o.arrived && m.focus != focusDialog {
+			return focusDialog, true
 		}
-		return newProposal(m.keys.Proposal, m.questionNow()), true
-	},
+		return 0, false
+	}
+	if m.pane.live != nil && m.focus == focusComposer {
+		return focusForm, true
+	}
+	return 0, false
 }
 
-// arrive opens the first dialog that arrives now, unless one is open.
-func (m *model) arrive() {
-	if !m.dialogs.empty() {
+// strayKey puts the focus back where the user was typing when msg comes
+// an instant after the focus moved by itself to a dialog, and reports
+// whether it did: the key was meant for there.
+func (m *model) strayKey(msg tea.KeyMsg) bool {
+	if m.movedAt.IsZero() || m.now().Sub(m.movedAt) >= dialogGrace || m.isScreenKey(msg) {
+		return false
+	}
+	m.setFocus(m.movedFrom)
+	m.waiting = true
+	return true
+}
+
+// isScreenKey reports whether msg is one of the screen's own keys, which
+// the user means wherever the focus is.
+func (m *model) isScreenKey(msg tea.KeyMsg) bool {
+	k := m.keys
+	for _, b := range []key.Binding{k.Quit, k.Help, k.Chats, k.ScrollUp, k.ScrollDown, k.StopTask, k.Resend,
+		k.Focus, k.NextReq, k.PrevReq, k.CancelReq} {
+		if key.Matches(msg, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// toggleFocus is ctrl+f: from the composer to the pane (its dialog, else
+// the form), from the pane back to the composer; from a form with a
+// dialog waiting above it, to that dialog.
+func (m *model) toggleFocus() tea.Cmd {
+	m.waiting = false
+	_, hasDialog := m.dialogs.pane()
+	switch {
+	case m.focus == focusComposer && hasDialog:
+		m.setFocus(focusDialog)
+	case m.focus == focusComposer && m.pane.live != nil:
+		m.setFocus(focusForm)
+	case m.focus == focusForm && hasDialog:
+		m.setFocus(focusDialog)
+		return m.pane.saveNow()
+	case m.focus == focusForm:
+		m.setFocus(focusComposer)
+		return m.pane.saveNow()
+	default:
+		m.setFocus(focusComposer)
+	}
+	return nil
+}
+
+// refocus puts the focus somewhere that exists after dialogs closed: where
+// the first closed one took it from, when that is still on screen.
+func (m *model) refocus(closed []openDialog) {
+	if len(closed) == 0 || m.focus != focusDialog {
 		return
 	}
-	for _, f := range arrivals {
-		if d, ok := f(m); ok {
-			m.open(d, true)
-			return
-		}
+	to := closed[0].from
+	switch {
+	case to == focusDialog && m.hasPaneDialog():
+	case to == focusForm && m.pane.live != nil:
+	default:
+		to = focusComposer
 	}
+	m.setFocus(to)
 }
 
-// archived reports whether the open chat is read-only.
-func (m *model) archived() bool { return m.chat != nil && m.chat.State == "archived" }
+func (m *model) hasPaneDialog() bool { _, ok := m.dialogs.pane(); return ok }

@@ -14,7 +14,7 @@ func (m *model) arrange() {
 
 func (m *model) compose() string {
 	if d, ok := m.dialogs.screen(); ok {
-		return d.view(m.width, m.height)
+		return d.view(m.width, m.height, true)
 	}
 	if !m.loaded && m.status == "" && !m.newChat {
 		// Until the chat is read, one line: the frames before it would be

@@ -32,3 +32,12 @@ func relabel(b key.Binding, desc string) key.Binding {
 func either(a, b key.Binding, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...), key.WithHelp(a.Help().Key+"/"+b.Help().Key, desc))
 }
+
+// focusHint is a dialog's hint line: its keys while it has the focus;
+// while it waits for it, how to give it the focus.
+func focusHint(focused bool, focus key.Binding, bs ...key.Binding) string {
+	if focused {
+		return hints(append(bs, relabel(focus, "to the composer"))...)
+	}
+	return stDim.Render(hints(relabel(focus, "to decide")) + "  (" + hints(bs...) + ")")
+}

@@ -6,88 +6,89 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// onKey routes a key: quit first, then the top dialog, then the screen's
-// own keys, then the focused area. esc and ctrl+c are handled here before
-// a form sees them.
+// onKey routes a key: quit first, then a full-screen dialog (it takes
+// every key), then the dialog with the focus, then the screen's own keys,
+// then the form or the composer, whichever has the focus. esc and ctrl+c
+// are handled here before a form sees them.
 func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	if m.matches(msg, k.Quit) {
 		return tea.Sequence(m.pane.saveNow(), tea.Quit)
 	}
-	if o, ok := m.dialogs.top(); ok {
-		if !o.arrived || m.settled(o) {
-			d, a := o.d.update(msg)
-			m.dialogs.replaceTop(d)
-			if _, pass := a.(passAct); !pass {
-				return m.do(a)
-			}
+	if d, ok := m.dialogs.screen(); ok {
+		d, a := d.update(msg)
+		m.dialogs.replaceTop(d)
+		if _, pass := a.(passAct); !pass {
+			return m.do(a)
 		}
-		// Typing, not meant for a dialog that arrived by itself: it goes
-		// to the composer, the dialog stays open.
-		m.setFocus(focusComposer)
+		return nil
+	}
+	m.strayKey(msg)
+	if o, ok := m.dialogs.pane(); ok && m.focus == focusDialog {
+		d, a := o.d.update(msg)
+		m.dialogs.replaceTop(d)
+		if _, pass := a.(passAct); !pass {
+			return m.do(a)
+		}
+	}
+	if cmd, ok := m.onScreenKey(msg); ok {
+		return cmd
 	}
 	switch {
-	case m.matches(msg, k.Help):
-		m.open(newHelp(m.keys), false)
+	case m.focus == focusDialog:
+		m.setStatus("Keys go to the dialog above; "+m.keys.Focus.Help().Key+" goes back to the composer.", false)
 		return nil
-	case m.matches(msg, k.Chats):
-		m.open(newChats(m.keys.ChatList, m.chatID), false)
-		return tea.Batch(m.pane.saveNow(), listChats(m.svc))
-	case m.matches(msg, k.ScrollUp):
-		m.vp.HalfPageUp()
-		m.follow = false
-		return m.maybeLoadOlder()
-	case m.matches(msg, k.ScrollDown):
-		m.vp.HalfPageDown()
-		m.follow = m.vp.AtBottom()
-		return nil
-	case m.matches(msg, k.StopTask):
-		if m.run == nil || !(m.run.State == "running" || m.run.State == "waiting_input") {
-			m.setStatus("No task is running in this chat.", false)
-			return nil
-		}
-		m.open(newStopConfirm(m.keys.Stop, m.run.ID), false)
-		return nil
-	case m.matches(msg, k.Resend):
-		return m.resumeOrphans()
-	}
-	if m.pane.live != nil {
-		switch {
-		case m.matches(msg, k.Focus):
-			m.wantFocus = false
-			if m.focus == focusForm {
-				m.setFocus(focusComposer)
-				return m.pane.saveNow()
-			}
-			m.setFocus(focusForm)
-			return nil
-		case m.matches(msg, k.NextReq), m.matches(msg, k.PrevReq):
-			return m.switchRequest(m.matches(msg, k.NextReq))
-		case m.matches(msg, k.CancelReq):
-			m.open(newCancelConfirm(m.keys.Cancel, m.questionNow()), false)
-			return nil
-		}
-	}
-	if m.focus == focusForm && m.pane.live != nil {
+	case m.focus == focusForm && m.pane.live != nil:
 		if m.matches(msg, k.LeaveForm) {
 			m.setFocus(focusComposer)
 			return m.pane.saveNow()
 		}
 		return m.updateForm(msg)
-	}
-	if m.matches(msg, k.Send) {
+	case m.matches(msg, k.Send):
 		return m.sendComposer()
+	case m.matches(msg, k.HelpQ) && m.composer.Value() == "":
+		return m.open(newHelp(m.keys), false)
 	}
 	var cmd tea.Cmd
 	m.composer, cmd = m.composer.Update(msg)
 	return cmd
 }
 
-// settled reports whether a dialog that arrived by itself may take keys:
-// it has been on screen a moment and the composer is empty, so a word
-// being typed never decides it.
-func (m *model) settled(o openDialog) bool {
-	return m.now().Sub(o.since) >= dialogGrace && m.composer.Value() == ""
+// onScreenKey handles the screen's own keys, which apply wherever the
+// focus is; it reports whether msg was one.
+func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	k := m.keys
+	switch {
+	case m.matches(msg, k.Help):
+		return m.open(newHelp(m.keys), false), true
+	case m.matches(msg, k.Chats):
+		return tea.Batch(m.pane.saveNow(), m.open(newChats(m.keys.ChatList, m.chatID), false), listChats(m.svc)), true
+	case m.matches(msg, k.ScrollUp):
+		m.vp.HalfPageUp()
+		m.follow = false
+		return m.maybeLoadOlder(), true
+	case m.matches(msg, k.ScrollDown):
+		m.vp.HalfPageDown()
+		m.follow = m.vp.AtBottom()
+		return nil, true
+	case m.matches(msg, k.StopTask):
+		if m.run == nil || !(m.run.State == "running" || m.run.State == "waiting_input") {
+			m.setStatus("No task is running in this chat.", false)
+			return nil, true
+		}
+		return m.open(newStopConfirm(m.keys.Stop, m.run.ID), false), true
+	case m.matches(msg, k.Resend):
+		return m.resumeOrphans(), true
+	case m.matches(msg, k.Focus) && (m.pane.live != nil || m.hasPaneDialog()):
+		return m.toggleFocus(), true
+	case m.pane.live == nil:
+		return nil, false
+	case m.matches(msg, k.NextReq), m.matches(msg, k.PrevReq):
+		return m.switchRequest(m.matches(msg, k.NextReq)), true
+	case m.matches(msg, k.CancelReq):
+		return m.open(newCancelConfirm(m.keys.Cancel, m.questionNow()), false), true
+	}
+	return nil, false
 }
 
 // sendComposer sends the composer's text as a chat message.
@@ -125,8 +126,9 @@ func (m *model) switchRequest(next bool) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	m.arrive()
-	return tea.Batch(save, m.ensureForm())
+	// Dialogs about the question left close; the one shown may bring its own.
+	m.closeAbout(m.pane.activeKey())
+	return tea.Batch(save, m.ensureForm(), m.arrive())
 }
 
 func (m *model) resumeOrphans() tea.Cmd {

@@ -24,6 +24,7 @@ type keyMap struct {
 	// In the composer.
 	Send    key.Binding
 	Newline key.Binding
+	HelpQ   key.Binding // ? while the composer is empty
 
 	// While a question waits.
 	Focus     key.Binding
@@ -46,14 +47,15 @@ type keyMap struct {
 	ChatList chatKeys
 }
 
-// reviewKeys apply on the review.
-type reviewKeys struct{ Send, Back key.Binding }
+// reviewKeys apply on the review. Focus is the screen's, for the hint of
+// a dialog waiting for the focus (as in the others).
+type reviewKeys struct{ Send, Back, Focus key.Binding }
 
 // confirmKeys answer a yes/no question.
-type confirmKeys struct{ Yes, No key.Binding }
+type confirmKeys struct{ Yes, No, Focus key.Binding }
 
 // proposalKeys decide a proposal.
-type proposalKeys struct{ Accept, Keep key.Binding }
+type proposalKeys struct{ Accept, Keep, Focus key.Binding }
 
 // scrollKeys move through a view taller than its box.
 type scrollKeys struct{ Up, Down, PageUp, PageDown, Top, Bottom, Close key.Binding }
@@ -66,9 +68,10 @@ func bind(keys []string, helpKey, desc string) key.Binding {
 }
 
 func defaultKeys() keyMap {
+	focus := bind([]string{"ctrl+f"}, "ctrl+f", "form ⇄ composer")
 	return keyMap{
 		Quit:       bind([]string{"ctrl+c"}, "ctrl+c", "quit"),
-		Help:       bind([]string{"f1", "ctrl+g"}, "f1", "help"),
+		Help:       bind([]string{"f1", "ctrl+g"}, "f1/ctrl+g", "help"),
 		Chats:      bind([]string{"ctrl+o"}, "ctrl+o", "chats"),
 		ScrollUp:   bind([]string{"pgup"}, "pgup", "scroll up"),
 		ScrollDown: bind([]string{"pgdown"}, "pgdn", "scroll down"),
@@ -77,8 +80,9 @@ func defaultKeys() keyMap {
 
 		Send:    bind([]string{"enter"}, "enter", "send message"),
 		Newline: bind([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
+		HelpQ:   bind([]string{"?"}, "?", "help, while the composer is empty"),
 
-		Focus:     bind([]string{"ctrl+f"}, "ctrl+f", "form ⇄ composer"),
+		Focus:     focus,
 		NextReq:   bind([]string{"ctrl+n"}, "ctrl+n", "next question"),
 		PrevReq:   bind([]string{"ctrl+p"}, "ctrl+p", "previous question"),
 		CancelReq: bind([]string{"ctrl+x"}, "ctrl+x", "cancel this question"),
@@ -89,20 +93,24 @@ func defaultKeys() keyMap {
 		LeaveForm: bind([]string{"esc"}, "esc", "leave form (draft kept)"),
 
 		Review: reviewKeys{
-			Send: bind([]string{"enter", "y"}, "enter", "send answer"),
-			Back: bind([]string{"esc", "e"}, "esc", "back to editing"),
+			Send:  bind([]string{"enter", "y"}, "enter", "send answer"),
+			Back:  bind([]string{"esc", "e"}, "esc", "back to editing"),
+			Focus: focus,
 		},
 		Cancel: confirmKeys{
-			Yes: bind([]string{"y"}, "y", "cancel question"),
-			No:  bind([]string{"n", "esc"}, "n", "keep it"),
+			Yes:   bind([]string{"y"}, "y", "cancel question"),
+			No:    bind([]string{"n", "esc"}, "n", "keep it"),
+			Focus: focus,
 		},
 		Stop: confirmKeys{
-			Yes: bind([]string{"y"}, "y", "stop task"),
-			No:  bind([]string{"n", "esc"}, "n", "keep working"),
+			Yes:   bind([]string{"y"}, "y", "stop task"),
+			No:    bind([]string{"n", "esc"}, "n", "keep working"),
+			Focus: focus,
 		},
 		Proposal: proposalKeys{
 			Accept: bind([]string{"a"}, "a", "accept proposal"),
 			Keep:   bind([]string{"k", "esc"}, "k", "keep mine"),
+			Focus:  focus,
 		},
 		HelpView: scrollKeys{
 			Up:       bind([]string{"up", "k"}, "↑/↓", "scroll"),
@@ -136,7 +144,7 @@ type keySection struct {
 func (k keyMap) sections() []keySection {
 	return []keySection{
 		{"Anywhere", []key.Binding{k.Help, k.Chats, k.ScrollUp, k.ScrollDown, k.StopTask, k.Resend, k.Quit}},
-		{"Composer", []key.Binding{k.Send, k.Newline}},
+		{"Composer", []key.Binding{k.Send, k.Newline, k.HelpQ}},
 		{"While a question waits", []key.Binding{k.Focus, k.NextReq, k.PrevReq, k.CancelReq}},
 		{"Form", []key.Binding{k.NextField, k.PrevField, k.Continue, k.LeaveForm}},
 		{"Review", []key.Binding{k.Review.Send, k.Review.Back}},

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -239,4 +240,14 @@ func runAll(c tea.Cmd) []tea.Msg {
 		out = append(out, runAll(c)...)
 	}
 	return out
+}
+
+// containsAll reports whether s holds every one of want.
+func containsAll(s string, want ...string) bool {
+	for _, w := range want {
+		if !strings.Contains(s, w) {
+			return false
+		}
+	}
+	return true
 }

@@ -47,9 +47,12 @@ type model struct {
 	now func() time.Time
 
 	focus          focusArea
-	focusOnInstall bool // focus the next form installed
-	lastKey        time.Time
-	wantFocus      bool
+	focusOnInstall bool      // focus the next form installed
+	lastKey        time.Time // when the user last typed
+	waiting        bool      // a newcomer waits for the focus (focus.go)
+	focusSeq       int       // the focus check on its way
+	movedAt        time.Time // when the focus last moved by itself
+	movedFrom      focusArea // and from where
 
 	composer  textarea.Model
 	unsent    map[string]string // composer text left in each chat

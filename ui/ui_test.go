@@ -66,19 +66,22 @@ func TestChatMessageBecomesProposal(t *testing.T) {
 	h.typeText("use staging")
 	h.key(tea.KeyEnter)
 	h.waitFor("The agent proposes a change", "Environment: (empty) → staging")
-	// Keys typed in the first instant after the dialog opens are typing:
-	// they go to the composer and decide nothing; nor does a dialog key
-	// while the composer holds text.
+	// The proposal waits for the focus while the user types: its keys are
+	// text in the composer, and decide nothing.
 	h.runes("a")
 	h.waitFor("› a")
-	h.clock.advance(dialogGrace)
 	h.runes("k")
 	h.waitFor("› ak")
 	if r := h.onlyRun(); r.State != "waiting_input" {
 		t.Fatalf("run %s before the proposal was decided", r.State)
 	}
+	// With the composer empty and a pause, it takes the focus; after a
+	// moment's grace its keys decide.
 	h.key(tea.KeyBackspace)
 	h.key(tea.KeyBackspace)
+	h.clock.advance(focusPause)
+	h.waitFor("ctrl+f to the composer")
+	h.clock.advance(dialogGrace)
 	h.runes("a")
 	// Accepting fills the form and leaves focus in it, ready to submit.
 	h.waitFor("Proposal accepted", "tab next field")

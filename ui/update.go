@@ -64,16 +64,20 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.lastKey = m.now()
+		var check tea.Cmd
+		if m.waiting {
+			check = m.focusCheck() // the pause starts again
+		}
 		if spellsAKey(msg) {
 			// Typed text arrives in bursts: "enter" or "up" typed quickly is
 			// text, not the key it names. Feed it one letter at a time.
-			var cmds []tea.Cmd
+			cmds := []tea.Cmd{check}
 			for _, r := range msg.Runes {
 				cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
 			}
 			return tea.Batch(cmds...)
 		}
-		return m.onKey(msg)
+		return tea.Batch(check, m.onKey(msg))
 	case spinnerTick:
 		return nil
 	case snapshotMsg:
@@ -155,7 +159,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case draftLoadedMsg:
 		cmd, installed := m.pane.onDraftLoaded(msg)
 		if installed {
-			m.formInstalled()
+			cmd = tea.Batch(cmd, m.formInstalled())
 		}
 		return cmd
 	case draftSavedMsg:
@@ -166,7 +170,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case autosaveMsg:
 		return m.pane.autosave(msg.seq)
 	case focusTickMsg:
-		return m.onFocusTick()
+		return m.onFocusTick(msg)
 	case chatsMsg:
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
@@ -236,17 +240,16 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	m.tr.adopt(s.entries)
 	m.tr.changed()
 	save, appeared := m.pane.adopt(s, !m.dialogs.empty())
-	if m.dialogs.dropAbout(m.pane.activeKey()) {
+	if m.closeAbout(m.pane.activeKey()) {
 		m.setStatus("That question changed or closed meanwhile; nothing was sent.", true)
 	}
 	m.refreshTranscript()
 	cmds := []tea.Cmd{save, m.ensureForm(), countElsewhere(m.svc, m.chatID)}
 	cmds = append(cmds, m.tell(questionMsg(m.questionNow())))
 	if appeared && m.focus == focusComposer && m.dialogs.empty() {
-		m.wantFocus = true
-		cmds = append(cmds, focusTick())
+		cmds = append(cmds, m.awaitFocus())
 	}
-	m.arrive()
+	cmds = append(cmds, m.arrive())
 	return tea.Batch(cmds...)
 }
 
@@ -287,13 +290,15 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 		} else {
 			m.setStatus(errText(a.err), true)
 		}
-		m.dialogs.dropAbout("")
+		m.closeAbout("")
 		if e.Code == chat.CodeTargetClosed || e.Code == chat.CodeStaleTarget {
 			m.dropForm()
+		} else if m.pane.live != nil {
+			m.setFocus(focusForm)
 		}
 		return tea.Batch(m.load(m.chatID), m.pane.edit())
 	}
-	m.dialogs.dropAbout("")
+	m.closeAbout("")
 	m.pane.problems = nil
 	if a.receipt.ApplyState == chat.Partial {
 		r, _ := m.activeRequest()

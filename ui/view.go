@@ -17,9 +17,16 @@ func (m *model) formHeight() int { _, h := formSize(m.width, m.height); return h
 // paneView is the area above the composer: tab row plus the active form,
 // or the dialog drawn in the pane (the review, a confirmation, a proposal).
 func (m *model) paneView() string {
-	d, hasDialog := m.dialogs.pane()
+	o, hasDialog := m.dialogs.pane()
 	if len(m.pane.pending) == 0 && !hasDialog {
 		return ""
+	}
+	// A dialog that arrived while the user types in the form waits above
+	// it, in one line, until the focus rule gives it the focus.
+	var waitLine string
+	if w, ok := o.d.(waiter); ok && o.arrived && m.focus == focusForm {
+		hasDialog = false
+		waitLine = stateStyles["pending"].Render(truncate(w.waiting(), m.width))
 	}
 	var parts []string
 	if len(m.pane.pending) > 1 {
@@ -29,7 +36,7 @@ func (m *model) paneView() string {
 	var body string
 	switch {
 	case hasDialog:
-		body = d.view(m.width, m.height)
+		body = o.d.view(m.width, m.height, m.focus == focusDialog)
 	case !ok:
 		return ""
 	case m.archived():
@@ -54,6 +61,9 @@ func (m *model) paneView() string {
 			hint = problemList(m.pane.problems) + "\n" + hint
 		}
 		body = style.Width(m.width - 4).Render(head + "\n" + m.pane.live.Form().View() + "\n" + hint)
+	}
+	if waitLine != "" {
+		parts = append(parts, waitLine)
 	}
 	parts = append(parts, body)
 	return lipgloss.JoinVertical(lipgloss.Left, parts...)

@@ -1,0 +1,127 @@
+package ui
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// press gives the screen a key and then what its commands bring back at
+// once (the focus check after a pause is run by tick).
+func (k *kit) press(msgs ...tea.KeyMsg) {
+	for _, msg := range msgs {
+		k.m.Update(msg)
+	}
+}
+
+// tick runs the focus check the screen has on its way, as if its time had
+// come.
+func (k *kit) tick() { k.m.Update(focusTickMsg{seq: k.m.focusSeq}) }
+
+func typed(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+// A question that appears while the composer holds text waits for the
+// focus: the pause alone does not move it, and the text stays where it
+// was typed. Once the composer is empty and the user pauses, it moves.
+func TestANewFormWaitsWhileTheComposerHoldsText(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.clock.stop()
+	k.press(typed("and also"))
+	k.load(k.ask("Check deployment").ChatID)
+	if !k.m.waiting || k.m.pane.live == nil {
+		t.Fatalf("waiting %v, form %v", k.m.waiting, k.m.pane.live != nil)
+	}
+	k.clock.advance(focusPause)
+	k.tick()
+	if k.m.focus != focusComposer {
+		t.Fatal("the focus left a composer holding text")
+	}
+	k.press(typed(" more"))
+	if got := k.m.composer.Value(); got != "and also more" {
+		t.Fatalf("composer %q", got)
+	}
+	if v := frameOf(k.m); !containsAll(v, "ctrl+f to answer", "› and also more") {
+		t.Fatalf("the waiting form has no ctrl+f hint:\n%s", v)
+	}
+	// The message sent, the composer empty, a pause: now it moves.
+	for range len("and also more") {
+		k.press(tea.KeyMsg{Type: tea.KeyBackspace})
+	}
+	k.clock.advance(focusPause / 2)
+	k.tick()
+	if k.m.focus != focusComposer {
+		t.Fatal("the focus moved before the user paused")
+	}
+	k.clock.advance(focusPause)
+	k.tick()
+	if k.m.focus != focusForm {
+		t.Fatalf("focus %v after a pause with the composer empty", k.m.focus)
+	}
+}
+
+// A proposal's decision keys act only once it has the focus: typed while
+// the composer has it, they are text; a key an instant after the focus
+// moved by itself goes back to the composer too.
+func TestProposalKeysActOnlyWithTheFocus(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.clock.stop()
+	sent := k.ask("Check deployment")
+	k.say(sent.ChatID, "use staging")
+	k.load(sent.ChatID)
+	if !showing[proposalDialog](k.m) || k.m.focus != focusComposer {
+		t.Fatalf("proposal %v, focus %v", showing[proposalDialog](k.m), k.m.focus)
+	}
+	k.press(typed("a"))
+	if k.m.composer.Value() != "a" {
+		t.Fatalf("composer %q: a decided the proposal", k.m.composer.Value())
+	}
+	k.press(tea.KeyMsg{Type: tea.KeyBackspace})
+	k.clock.advance(focusPause)
+	k.tick()
+	if k.m.focus != focusDialog {
+		t.Fatalf("focus %v after a pause", k.m.focus)
+	}
+	k.press(typed("k")) // within the grace: meant for the composer
+	if k.m.focus != focusComposer || k.m.composer.Value() != "k" {
+		t.Fatalf("focus %v, composer %q", k.m.focus, k.m.composer.Value())
+	}
+	k.press(tea.KeyMsg{Type: tea.KeyBackspace})
+	k.clock.advance(focusPause)
+	k.tick()
+	k.clock.advance(dialogGrace)
+	_, cmd := k.m.Update(typed("k"))
+	var decided bool
+	for _, msg := range runAll(cmd) {
+		if d, ok := msg.(decidedMsg); ok {
+			decided = d.err == nil && d.res.State == "rejected"
+		}
+	}
+	if !decided {
+		t.Fatal("k with the focus on the proposal did not keep the user's values")
+	}
+}
+
+// ctrl+x and ctrl+s work on the review: their confirmation opens over it,
+// and saying no comes back to it.
+func TestCancelAndStopFromTheReview(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.load(k.ask("Check deployment").ChatID)
+	k.m.setFocus(focusForm)
+	k.m.openReview()
+	for _, c := range []struct {
+		key   tea.KeyType
+		title string
+	}{{tea.KeyCtrlX, "Cancel this question?"}, {tea.KeyCtrlS, "Stop the whole task?"}} {
+		k.press(tea.KeyMsg{Type: c.key})
+		if v := frameOf(k.m); !containsAll(v, c.title) {
+			t.Fatalf("%v on the review:\n%s", c.key, v)
+		}
+		k.press(typed("n"))
+		if !showing[reviewDialog](k.m) || k.m.focus != focusDialog {
+			t.Fatalf("after n: back on the review %v, focus %v", showing[reviewDialog](k.m), k.m.focus)
+		}
+	}
+}

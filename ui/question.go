@@ -1,0 +1,128 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+// The root's side of the shown question: its form coming and going, and
+// the dialogs about it.
+
+// question is what the dialogs about the shown question show of it; the
+// root sends it to them (questionMsg) after every snapshot.
+type question struct {
+	key      string // liveKey
+	req      chat.RequestView
+	mine     forms.Values    // the form's values now
+	shown    forms.Values    // what a review sends, number text as typed
+	problems []forms.Problem // what is wrong with sending it
+}
+
+// questionMsg brings the shown question as it is now.
+type questionMsg question
+
+// questionNow is the shown question for the dialogs about it.
+func (m *model) questionNow() question {
+	r, ok := m.activeRequest()
+	if !ok {
+		return question{}
+	}
+	q := question{key: liveKey(r), req: r, mine: forms.Values{}, problems: m.pane.problems}
+	if l := m.pane.live; l != nil {
+		q.mine = l.Values()
+		// Show what was typed, even number text that does not parse.
+		q.shown = mergeValues(r.Partial, q.mine)
+		raw := l.RawText()
+		for _, p := range l.Problems() {
+			if name := trimValuesPath(p.Path); raw[name] != "" {
+				q.shown[name] = raw[name]
+			}
+		}
+	}
+	return q
+}
+
+// ensureForm installs the active question's form (none in an archived
+// chat, whose questions are read-only).
+func (m *model) ensureForm() tea.Cmd {
+	if _, ok := m.activeRequest(); !ok || m.archived() {
+		m.dropForm()
+		return nil
+	}
+	cmd, installed := m.pane.ensure()
+	if installed {
+		cmd = tea.Batch(cmd, m.formInstalled())
+	}
+	return cmd
+}
+
+// openReview shows what the form will send.
+func (m *model) openReview() tea.Cmd { return m.open(newReview(m.keys.Review, m.questionNow()), false) }
+
+// formInstalled follows a form put on screen: after a decision in the
+// pane (a proposal accepted), the form that replaces the dialog keeps
+// the focus there.
+func (m *model) formInstalled() tea.Cmd {
+	if m.focusOnInstall {
+		m.focusOnInstall = false
+		m.setFocus(focusForm)
+		return nil
+	}
+	if m.waiting {
+		return m.focusCheck() // it was waiting for this form
+	}
+	return nil
+}
+
+// dropForm takes the form off screen: the dialogs about the question
+// close and the focus goes back to the composer.
+func (m *model) dropForm() {
+	m.pane.drop()
+	m.closeAbout("")
+	if m.focus == focusForm {
+		m.setFocus(focusComposer)
+	}
+}
+
+// updateForm forwards a message to the form and follows what it did.
+func (m *model) updateForm(msg tea.Msg) tea.Cmd {
+	cmd, out := m.pane.update(msg)
+	switch out {
+	case formCompleted:
+		return tea.Batch(cmd, m.openReview())
+	case formAborted:
+		m.setFocus(focusComposer)
+	}
+	return cmd
+}
+
+// arrivals are the dialogs that open by themselves when the shown
+// question needs the user's decision; each says whether it arrives now.
+// An approval or consent card is one more entry.
+var arrivals = []func(m *model) (dialog, bool){
+	func(m *model) (dialog, bool) {
+		r, ok := m.activeRequest()
+		if !ok || len(r.Proposals) == 0 {
+			return nil, false
+		}
+		return newProposal(m.keys.Proposal, m.questionNow()), true
+	},
+}
+
+// arrive opens the first dialog that arrives now, unless one is open.
+func (m *model) arrive() tea.Cmd {
+	if !m.dialogs.empty() {
+		return nil
+	}
+	for _, f := range arrivals {
+		if d, ok := f(m); ok {
+			return m.open(d, true)
+		}
+	}
+	return nil
+}
+
+// archived reports whether the open chat is read-only.
+func (m *model) archived() bool { return m.chat != nil && m.chat.State == "archived" }

@@ -1,0 +1,162 @@
+// Package termtest runs followup in a real terminal for tests: a detached
+// tmux session on a private socket, driven at human speed and read back
+// with capture-pane. Tests poll the screen for what they expect instead
+// of sleeping.
+package termtest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Term is a program running in a detached tmux session of its own.
+type Term struct {
+	t       testing.TB
+	socket  string
+	session string
+}
+
+// Require fails the test when tmux is missing and CI=true, and skips it
+// otherwise.
+func Require(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tmux is not installed")
+		}
+		t.Skip("tmux is not installed")
+	}
+}
+
+// Start runs command (a shell command line) in a w×h terminal; the
+// session ends with the test.
+func Start(t testing.TB, w, h int, command string) *Term {
+	t.Helper()
+	Require(t)
+	tm := &Term{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock"), session: "t"}
+	tm.tmux("new-session", "-d", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "-s", tm.session, command)
+	t.Cleanup(func() { exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
+	return tm
+}
+
+func (tm *Term) tmux(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v: %s", args, err, out)
+	}
+	return string(out)
+}
+
+// Screen is what the terminal shows now.
+func (tm *Term) Screen() string { return tm.tmux("capture-pane", "-p", "-t", tm.session) }
+
+// WaitFor polls the screen until it shows every one of want, and returns it.
+func (tm *Term) WaitFor(want ...string) string {
+	tm.t.Helper()
+	return tm.waitUntil(fmt.Sprintf("%q", want), func(s string) bool {
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// WaitGone polls the screen until it shows none of gone, and returns it.
+func (tm *Term) WaitGone(gone ...string) string {
+	tm.t.Helper()
+	return tm.waitUntil(fmt.Sprintf("no %q", gone), func(s string) bool {
+		for _, g := range gone {
+			if strings.Contains(s, g) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func (tm *Term) waitUntil(what string, ok func(string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s := tm.Screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("the screen never showed %s:\n%s", what, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Type sends s as typed text, all at once.
+func (tm *Term) Type(s string) { tm.tmux("send-keys", "-t", tm.session, "-l", s) }
+
+// TypeSlowly types s a character at a time, gap apart, as a person does.
+func (tm *Term) TypeSlowly(s string, gap time.Duration) {
+	for _, r := range s {
+		tm.Type(string(r))
+		time.Sleep(gap)
+	}
+}
+
+// Keys sends named keys (Enter, Tab, C-x, …).
+func (tm *Term) Keys(k ...string) { tm.tmux(append([]string{"send-keys", "-t", tm.session}, k...)...) }
+
+// Resize makes the terminal w×h.
+func (tm *Term) Resize(w, h int) {
+	tm.tmux("resize-window", "-t", tm.session, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h))
+}
+
+// Pid is the process id of the program in the terminal.
+func (tm *Term) Pid() int {
+	out := strings.TrimSpace(tm.tmux("list-panes", "-t", tm.session, "-F", "#{pane_pid}"))
+	pid, err := strconv.Atoi(out)
+	if err != nil {
+		tm.t.Fatalf("pane pid %q", out)
+	}
+	return pid
+}
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
+)
+
+// Binary is the followup binary, built once per test process; call
+// RemoveBinary when the tests end (from TestMain).
+func Binary(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "followup-termtest")
+		if buildErr != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, "followup"), "followup").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v: %s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return filepath.Join(buildDir, "followup")
+}
+
+// RemoveBinary deletes what Binary built.
+func RemoveBinary() {
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+}
