@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"time"
 
 	"followup/agent"
 	"followup/store"
@@ -107,6 +108,7 @@ func (s *Service) driveOnce(ctx context.Context, runID string) error {
 		delete(s.driving, runID)
 		s.mu.Unlock()
 	}()
+	go s.watchForStop(ctx, cancel, runID, run.ChatID)
 	r := &agent.Runner{
 		Provider: s.provider, Tools: s.tools, Host: runHost{s}, System: agent.SystemPrompt,
 		Model: s.model, MaxModelCalls: s.policy.ModelCalls, Events: streamEvents{s, run.ChatID},
@@ -117,6 +119,47 @@ func (s *Service) driveOnce(ctx context.Context, runID string) error {
 		return nil // stopped while driving: the stop already recorded everything
 	}
 	return err
+}
+
+// stopWatchEvery is how often a drive looks whether another process has
+// stopped its run: a stop ends the model call within a second (DESIGN §7,
+// §15) whichever process asks for it.
+var stopWatchEvery = 250 * time.Millisecond
+
+// watchForStop cancels the drive once another process has stopped the run,
+// deleted it or archived its chat — a stop in this process cancels it
+// directly (cancelDrive). It reads two rows on a reader every
+// stopWatchEvery, and only while this process drives.
+func (s *Service) watchForStop(ctx context.Context, cancel context.CancelFunc, runID, chatID string) {
+	t := time.NewTicker(stopWatchEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if s.endedElsewhere(ctx, runID, chatID) {
+			cancel()
+			return
+		}
+	}
+}
+
+// endedElsewhere reports whether the run may no longer be driven: stopped,
+// gone, or in a chat archived or gone. A read that fails says nothing.
+func (s *Service) endedElsewhere(ctx context.Context, runID, chatID string) bool {
+	run, err := s.store.GetRun(ctx, s.reader(), runID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return true
+	case err != nil:
+		return false
+	case run.State == store.RunStopped:
+		return true
+	}
+	c, err := s.store.GetChat(ctx, s.reader(), chatID)
+	return errors.Is(err, store.ErrNotFound) || (err == nil && c.State == store.ChatArchived)
 }
 
 // Busy reports whether a live process is driving the run.
