@@ -29,6 +29,22 @@ func (s *slot) build() huh.Field {
 	return s.k.widget(s)
 }
 
+// about is the field's description as drawn: its light markdown as text,
+// sanitised (worked out once: decorate runs on every edit).
+func (s *slot) about() string {
+	if s.aboutText == nil {
+		t := Describe(s.f.Description)
+		s.aboutText = &t
+	}
+	return *s.aboutText
+}
+
+// Describe is a form's or a field's description as drawn: its light
+// markdown rendered as plain text (**index** reads index) and sanitised.
+func Describe(description string) string {
+	return SanitizeBlock(strings.TrimRight(PlainText(description), "\n"))
+}
+
 // label is the field's label as drawn.
 func (s *slot) label() string { return SanitizeLine(s.f.DisplayLabel()) }
 
@@ -78,7 +94,7 @@ func (s *slot) decorate() {
 	if s.suggested {
 		title += " · suggested"
 	}
-	desc := joinNonEmpty("\n", SanitizeBlock(s.f.Description), s.hint())
+	desc := joinNonEmpty("\n", s.about(), s.hint())
 	if title != s.title {
 		s.title = title
 		s.setTitle(title)

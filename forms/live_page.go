@@ -1,6 +1,8 @@
 package forms
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 )
@@ -8,6 +10,9 @@ import (
 // buildPage makes page i's form; the first page carries the description.
 func (l *Live) buildPage(i int) *huh.Form {
 	title := SanitizeLine(l.def.Title)
+	if l.labelIsTitle() {
+		title = "" // the one question says it, with its marks
+	}
 	var g *huh.Group
 	if len(l.pages) == 0 {
 		note := huh.NewNote().Title("Nothing left to ask").
@@ -31,7 +36,7 @@ func (l *Live) buildPage(i int) *huh.Form {
 	}
 	g.Title(title)
 	if i == 0 && l.def.Description != "" {
-		g.Description(SanitizeBlock(l.def.Description))
+		g.Description(Describe(l.def.Description))
 	}
 	form := huh.NewForm(g).WithTheme(l.base).WithShowHelp(true).WithShowErrors(true)
 	if l.width > 0 {
@@ -43,6 +48,16 @@ func (l *Live) buildPage(i int) *huh.Form {
 		}
 	}
 	return form
+}
+
+// labelIsTitle reports a form of one question whose label repeats the
+// form's title ("What should I work on?" twice): it is drawn once.
+func (l *Live) labelIsTitle() bool {
+	if len(l.slots) != 1 {
+		return false
+	}
+	label, title := strings.TrimSpace(l.slots[0].f.DisplayLabel()), strings.TrimSpace(l.def.Title)
+	return title != "" && strings.EqualFold(label, title)
 }
 
 // showPage puts page i on screen, focused on its field at.

@@ -49,6 +49,8 @@ type slot struct {
 	setDesc  func(string)
 	title    string // last title set, to skip redundant work
 	desc     string
+
+	aboutText *string // the description as drawn, once worked out
 }
 
 // newSlot makes the slot of a field. A type forms does not know (a

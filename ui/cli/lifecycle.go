@@ -32,7 +32,7 @@ func inspect(ctx context.Context, c *Call) error {
 			case "request":
 				text = "(input request " + m.RequestID + ")"
 			case "assistant":
-				text = plainText(text)
+				text = forms.PlainText(text)
 			}
 			// A message of several lines keeps them, under its first.
 			lines := strings.Split(strings.TrimRight(forms.SanitizeBlock(text), "\n"), "\n")

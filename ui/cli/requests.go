@@ -181,5 +181,5 @@ func replyText(reply string) string {
 	if strings.TrimSpace(reply) == "" {
 		return ""
 	}
-	return forms.SanitizeBlock(strings.TrimRight(plainText(reply), "\n")) + "\n"
+	return forms.SanitizeBlock(strings.TrimRight(forms.PlainText(reply), "\n")) + "\n"
 }

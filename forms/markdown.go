@@ -1,4 +1,4 @@
-package cli
+package forms
 
 import (
 	"regexp"
@@ -6,13 +6,13 @@ import (
 	"unicode"
 )
 
-// plainText renders the markdown of an assistant reply as plain text for
-// a terminal or a log: emphasis and code marks go, headings lose their #,
+// PlainText renders light markdown — an assistant reply, a form's or a
+// field's description — as plain text for a terminal or a log: emphasis and code marks go, headings lose their #,
 // list items keep a "- " or their number, links become "text (url)",
 // fenced code is indented by four spaces and left as written. Line breaks
 // stay where they are; nothing is wrapped. The result is not sanitised
 // (callers sanitise what they print).
-func plainText(md string) string {
+func PlainText(md string) string {
 	lines := strings.Split(strings.ReplaceAll(md, "\r\n", "\n"), "\n")
 	out := make([]string, 0, len(lines))
 	fence := ""
@@ -102,7 +102,7 @@ func inlineText(s string) string {
 			b.WriteRune(r[i+1])
 			i += 2
 		case c == '`':
-			n := run(r, i)
+			n := runOf(r, i)
 			if j := findRun(r, i+n, '`', n); j >= 0 {
 				code := string(r[i+n : j])
 				if len(code) > 1 && code[0] == ' ' && code[len(code)-1] == ' ' && strings.TrimSpace(code) != "" {
@@ -139,7 +139,7 @@ func inlineText(s string) string {
 				i++
 			}
 		case c == '*' || c == '_' || c == '~':
-			n := run(r, i)
+			n := runOf(r, i)
 			if j := emphasisEnd(r, i, n); j >= 0 {
 				b.WriteString(inlineText(string(r[i+n : j])))
 				i = j + n
@@ -155,8 +155,8 @@ func inlineText(s string) string {
 	return b.String()
 }
 
-// run is the length of the run of r[i] starting at i.
-func run(r []rune, i int) int {
+// runOf is the length of the run of r[i] starting at i.
+func runOf(r []rune, i int) int {
 	n := 0
 	for i+n < len(r) && r[i+n] == r[i] {
 		n++
@@ -171,7 +171,7 @@ func findRun(r []rune, i int, c rune, n int) int {
 			i++
 			continue
 		}
-		m := run(r, i)
+		m := runOf(r, i)
 		if m == n {
 			return i
 		}
@@ -201,7 +201,7 @@ func emphasisEnd(r []rune, i, n int) int {
 			j++
 			continue
 		}
-		m := run(r, j)
+		m := runOf(r, j)
 		closes := m == n && !unicode.IsSpace(r[j-1]) &&
 			!(c == '_' && j+m < len(r) && isWordRune(r[j+m]))
 		if closes {

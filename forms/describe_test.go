@@ -1,0 +1,44 @@
+package forms
+
+import (
+	"strings"
+	"testing"
+)
+
+// Descriptions draw their light markdown as text, sanitised.
+func TestGoldenMarkdownDescriptions(t *testing.T) {
+	def := Definition{Title: "Rebuild", Description: "Pick the **index** to rebuild. See [the docs](https://example.com/idx).",
+		Fields: []Field{
+			{Name: "index", Type: Select, Label: "Index", Description: "The `name` of an *existing* index\x1b[2J",
+				Options: []Option{{Value: "users"}, {Value: "orders"}}},
+			{Name: "note", Type: Text, Label: "Note", Description: "- optional\n- **short**"},
+		}}
+	view := start(def, nil, nil, nil).Form().View()
+	for _, raw := range []string{"**", "`", "*existing*", "](", "\x1b"} {
+		if strings.Contains(view, raw) {
+			t.Fatalf("raw %q drawn:\n%s", raw, view)
+		}
+	}
+	for _, want := range []string{"Pick the index to rebuild. See the docs (https://example.", "The name of an existing index", "- short"} {
+		if !strings.Contains(view, want) {
+			t.Fatalf("no %q:\n%s", want, view)
+		}
+	}
+	golden(t, "markdown_descriptions", view)
+}
+
+// A one-question form whose label repeats its title draws it once, with
+// the question's marks; other forms keep both.
+func TestLabelRepeatingTheTitleIsDrawnOnce(t *testing.T) {
+	def := Definition{Title: "What should I work on?", Fields: []Field{{Name: "details", Type: Text, Label: "What should I work on?", Required: true}}}
+	view := start(def, nil, nil, nil).Form().View()
+	if n := strings.Count(view, "What should I work on?"); n != 1 || !strings.Contains(view, "What should I work on? *") {
+		t.Fatalf("drawn %d times:\n%s", n, view)
+	}
+	golden(t, "label_is_title", view)
+	two := def
+	two.Fields = append(append([]Field(nil), def.Fields...), Field{Name: "more", Type: Text, Label: "More"})
+	if view := start(two, nil, nil, nil).Form().View(); strings.Count(view, "What should I work on?") != 2 {
+		t.Fatalf("a two-question form lost its title:\n%s", view)
+	}
+}
