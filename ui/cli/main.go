@@ -11,6 +11,9 @@ import (
 	"followup/agent"
 	"followup/chat"
 	"followup/forms"
+	// Settles the terminal's background before Bubble Tea's initialiser
+	// can query it: a headless command never queries the terminal.
+	_ "followup/ui/cli/quietterm"
 )
 
 // UI opens the chat screen on the database o names; Main calls it when no
