@@ -136,6 +136,9 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 	v.Requests = reqs
 	for _, r := range reqs {
 		v.Deliveries = append(v.Deliveries, r.Deliveries...)
+		if v.Chat != nil && r.State == store.ReqPending {
+			v.Chat.Pending++ // as the chat list counts them
+		}
 	}
 	return v, nil
 }

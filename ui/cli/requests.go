@@ -36,6 +36,7 @@ func (b *blocks) add(text string) {
 func requestText(heading string, r chat.RequestItem, answer forms.Values, proposals []chat.ProposalView) string {
 	var b strings.Builder
 	b.WriteString(forms.SanitizeLine(heading) + "\n")
+	b.WriteString("  " + forms.SanitizeLine(ownerText(r.Owner)) + "\n")
 	if r.Reason != "" {
 		fmt.Fprintf(&b, "  %s\n", forms.SanitizeLine(r.Reason))
 	}
@@ -182,4 +183,19 @@ func replyText(reply string) string {
 		return ""
 	}
 	return forms.SanitizeBlock(strings.TrimRight(forms.PlainText(reply), "\n")) + "\n"
+}
+
+// ownerText says who asks: "asked by the agent", "asked by NAME (MCP
+// server)", "asked by NAME (MCP client)".
+func ownerText(o chat.Owner) string {
+	switch o.Kind {
+	case chat.OwnerMCPServer:
+		return fmt.Sprintf("asked by %s (MCP server)", o.Name)
+	case chat.OwnerMCPClient:
+		if o.Name == "" {
+			return "asked by an MCP client"
+		}
+		return fmt.Sprintf("asked by %s (MCP client)", o.Name)
+	}
+	return "asked by the agent"
 }

@@ -32,6 +32,7 @@ func TestTextOutputIsForPeople(t *testing.T) {
 			t.Fatalf("%v: %d %q", args, r.code, r.stdout)
 		}
 		for _, want := range []string{
+			"\n  asked by the agent\n",
 			`- destination: text, required — given "Oslo"`,
 			`- start ("Start date"): text, date YYYY-MM-DD, required`,
 			`- travelers ("Travellers"): whole number, 1–12, required — given 3`,
@@ -49,6 +50,11 @@ func TestTextOutputIsForPeople(t *testing.T) {
 	r := runCLI(t, db, "answer", drq, "--values-json", `{"environment":"production"}`)
 	if r.code != 0 || !strings.Contains(r.stdout, "\n\nDeploying to production.") || strings.Contains(r.stdout, "**") {
 		t.Fatalf("the reply is not plain text: %q", r.stdout)
+	}
+	// A chat's view counts its open requests, as the chat list does.
+	tripChat := decode(t, runCLI(t, db, "inspect", strings.Fields(trip.stdout)[1], "--json"))["chat"].(map[string]any)
+	if tripChat["pending"] != float64(1) {
+		t.Errorf("inspect says the trip chat has %v pending", tripChat["pending"])
 	}
 	j := decode(t, runCLI(t, db, "inspect", decode(t, deploy)["runId"].(string), "--json"))
 	if reply := j["run"].(map[string]any)["reply"].(string); !strings.Contains(reply, "**production**") {
