@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 
+	"followup/forms"
 	"followup/store"
 )
 
@@ -90,4 +91,21 @@ func (s *Service) refuseServeChat(ctx context.Context, h store.Handle, chatID st
 		who = "an MCP client"
 	}
 	return errorf(CodeInvalidArgument, "this chat holds the questions of %s (followup mcp serve): it takes answers, not messages", who)
+}
+
+// unsent is the draft of r's current revision, what the user had typed
+// when its asker went away (nil when there is none).
+func (s *Service) unsent(ctx context.Context, h store.Handle, r store.Request) (forms.Values, error) {
+	d, err := s.store.GetDraft(ctx, h, r.ID, r.Revision)
+	if err == store.ErrNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	vals := decodeValues(d.Values)
+	if len(vals) == 0 {
+		return nil, nil
+	}
+	return vals, nil
 }

@@ -125,12 +125,22 @@ func TestServeSessionEnd(t *testing.T) {
 		}
 	}
 	ok(t, ss.ReadAnswer(ctx, idArg(read)))
+	if err := s.SaveDraft(ctx, Draft{RequestID: asked, Revision: 1, Values: map[string]any{"destination": "Gen"}, Edited: true}); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := s.Request(ctx, asked); v.Unsent != nil {
+		t.Errorf("a pending request shows its draft as unsent: %v", v.Unsent)
+	}
 	if err := ss.End(ctx); err != nil {
 		t.Fatal(err)
 	}
 	v, _ := s.Request(ctx, asked)
 	if v.State != store.ReqExpired || v.ClosedReason != ReasonDisconnected || len(v.Deliveries) != 0 {
 		t.Errorf("pending request after the end: %s %s %+v", v.State, v.ClosedReason, v.Deliveries)
+	}
+	// What the user had typed stays readable.
+	if v.Unsent["destination"] != "Gen" {
+		t.Errorf("unsent values after the end: %v", v.Unsent)
 	}
 	// Nothing is answered into the void.
 	if _, err := s.Answer(ctx, AnswerInput{RequestID: asked, Values: map[string]any{"travelers": 2}}); CodeOf(err) != CodeTargetClosed {

@@ -15,6 +15,9 @@ type RequestView struct {
 	Answer     *AnswerView      `json:"answer"`
 	Deliveries []DeliveryView   `json:"deliveries"`
 	Proposals  []ProposalView   `json:"proposals,omitempty"`
+	// Unsent is what the user had typed, unconfirmed, when the request's
+	// asker disconnected: the form is gone, what was typed stays readable.
+	Unsent     forms.Values     `json:"unsent,omitempty"`
 	Definition forms.Definition `json:"-"`
 }
 
@@ -195,6 +198,11 @@ func (s *Service) viewsWith(ctx context.Context, tx store.Handle, rs []store.Req
 		}
 		for _, p := range proposals[r.ID] {
 			v.Proposals = append(v.Proposals, proposalView(p))
+		}
+		if r.State == store.ReqExpired && r.ClosedReason == ReasonDisconnected {
+			if v.Unsent, err = s.unsent(ctx, tx, r); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, v)
 	}

@@ -32,6 +32,7 @@ func (m *model) compose() string {
 	if pane != "" {
 		parts = append(parts, pane)
 	}
+	m.composer.Placeholder = m.composerPlaceholder()
 	parts = append(parts, m.noticeLine(), m.composer.View(), m.statusLine())
 	return lipgloss.JoinVertical(lipgloss.Left, parts...)
 }

@@ -102,6 +102,12 @@ func (m *model) sendComposer() tea.Cmd {
 			m.keys.Chats.Help().Key+", "+m.keys.ChatList.New.Help().Key+".", true)
 		return nil
 	}
+	if s := m.serveChat(); s != nil && !m.newChat {
+		// The text stays in the composer: nothing typed is lost.
+		m.setStatus(clientName(s.Client)+" reads only answers here, not messages; start a new chat with "+
+			m.keys.Chats.Help().Key+", "+m.keys.ChatList.New.Help().Key+".", true)
+		return nil
+	}
 	m.composer.Reset()
 	m.setStatus("", false)
 	m.follow = true

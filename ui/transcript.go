@@ -195,8 +195,12 @@ func requestCard(r chat.RequestView, width int) string {
 	case "expired":
 		status = "expired — " + map[string]string{
 			"deadline": "its deadline passed", "template_invalidated": "its template was withdrawn",
-			"task_stopped": "the task was stopped",
+			"task_stopped": "the task was stopped", "withdrawn": "withdrawn by " + askedByName(r.Owner),
+			"disconnected": askedByName(r.Owner) + " is gone (its connection ended)",
 		}[r.ClosedReason]
+	}
+	if len(r.Unsent) > 0 {
+		status += " · you had typed: " + summarizeValues(r, r.Unsent)
 	}
 	if n := len(r.Deliveries); n > 0 {
 		d := r.Deliveries[n-1]
@@ -224,9 +228,14 @@ func summarize(r chat.RequestView) string {
 	if r.Answer == nil {
 		return ""
 	}
+	return summarizeValues(r, r.Answer.Values)
+}
+
+// summarizeValues lists values by their fields' labels, in the form's order.
+func summarizeValues(r chat.RequestView, vals forms.Values) string {
 	parts := make([]string, 0, len(r.Fields))
 	for _, f := range r.Fields {
-		if v, ok := r.Answer.Values[f.Name]; ok {
+		if v, ok := vals[f.Name]; ok {
 			parts = append(parts, f.DisplayLabel()+" "+showValue(v))
 		}
 	}

@@ -47,6 +47,9 @@ func (m *model) paneView() string {
 	default:
 		// The form draws the title; the pane adds why it is asked.
 		head := stDim.Render(forms.SanitizeLine(r.Reason))
+		if by := askedBy(r.Owner); by != "" {
+			head = stBold.Render(by) + "  " + head
+		}
 		if r.ExpiresAt != nil {
 			head += "  " + stDim.Render("expires "+r.ExpiresAt.Local().Format("15:04"))
 		}
@@ -126,6 +129,10 @@ func (m *model) statusLine() string {
 	chatState := ""
 	if m.chat != nil && m.chat.State == "archived" {
 		chatState = " · archived (read-only)"
+	} else if s := m.serveChat(); s != nil && s.Connected {
+		chatState = " · " + clientName(s.Client) + " (MCP)"
+	} else if s != nil {
+		chatState = " · " + clientName(s.Client) + " disconnected"
 	}
 	left := fmt.Sprintf(" %s · %s%s · %s ", m.provider, run, chatState, m.dbPath)
 	right := " " + hints(m.keys.Help) + " "

@@ -1,0 +1,66 @@
+package ui
+
+import (
+	"followup/chat"
+	"followup/forms"
+)
+
+// A chat of an MCP client's serve session (DESIGN §14 "Serve") has no
+// followup agent behind it: the client asks there and reads only answers.
+// The screen says who asks, on the form and in the composer, which takes
+// no messages there, and says when the client is gone.
+
+// serveChat is the open chat's serve session, nil for a chat of
+// followup's own agent.
+func (m *model) serveChat() *chat.ServeInfo {
+	if m.chat == nil {
+		return nil
+	}
+	return m.chat.Serve
+}
+
+// composerPlaceholder is what the empty composer says in the open chat.
+func (m *model) composerPlaceholder() string {
+	s := m.serveChat()
+	switch {
+	case s == nil:
+		return "Message the agent…"
+	case !s.Connected:
+		return clientName(s.Client) + " has disconnected; its questions here can no longer be answered."
+	default:
+		return clientName(s.Client) + " asks here and reads only your answers — no messages."
+	}
+}
+
+// clientName names an MCP client as the screen shows it.
+func clientName(name string) string {
+	if name == "" {
+		return "An MCP client"
+	}
+	return forms.SanitizeLine(name)
+}
+
+// askedBy is the form's line about who asks, "" for followup's own agent.
+func askedBy(o chat.Owner) string {
+	switch o.Kind {
+	case chat.OwnerMCPClient:
+		if o.Name == "" {
+			return "asked by an MCP client"
+		}
+		return "asked by " + forms.SanitizeLine(o.Name)
+	case chat.OwnerMCPServer:
+		return "asked by " + forms.SanitizeLine(o.Name) + " (MCP server)"
+	}
+	return ""
+}
+
+// askedByName names who asked a request, in a sentence.
+func askedByName(o chat.Owner) string {
+	switch {
+	case o.Kind == chat.OwnerAgent:
+		return "the agent"
+	case o.Name == "":
+		return "the MCP client"
+	}
+	return forms.SanitizeLine(o.Name)
+}
