@@ -12,9 +12,9 @@ import (
 // RequestView is an input request as every surface shows it.
 type RequestView struct {
 	RequestItem
-	Answer     *AnswerView      `json:"answer"`
-	Deliveries []DeliveryView   `json:"deliveries"`
-	Proposals  []ProposalView   `json:"proposals,omitempty"`
+	Answer     *AnswerView    `json:"answer"`
+	Deliveries []DeliveryView `json:"deliveries"`
+	Proposals  []ProposalView `json:"proposals,omitempty"`
 	// Unsent is what the user had typed, unconfirmed, when the request's
 	// asker disconnected: the form is gone, what was typed stays readable.
 	Unsent     forms.Values     `json:"unsent,omitempty"`
