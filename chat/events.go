@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"strings"
 	"sync"
 )
 
@@ -60,7 +61,7 @@ func NewBroker() *Broker { return &Broker{subs: map[*subscriber]struct{}{}} }
 // events over one at a time.
 type subscriber struct {
 	mu    sync.Mutex
-	queue []Event
+	queue []queued
 	wake  chan struct{} // a value when the queue was empty and got an event
 	done  chan struct{} // closed when the subscription ends
 	out   chan Event
@@ -115,6 +116,14 @@ func (b *Broker) Close() {
 	}
 }
 
+// queued is an event waiting for its subscriber; the deltas merged into a
+// stream event collect in text (appending to one string each time would
+// copy the whole text again per delta).
+type queued struct {
+	e    Event
+	text *strings.Builder
+}
+
 // push queues e, merging it into the stream events of its run at the tail
 // of the queue.
 func (s *subscriber) push(e Event) {
@@ -122,15 +131,20 @@ func (s *subscriber) push(e Event) {
 	defer s.mu.Unlock()
 	if e.Kind == EvStream {
 		if e.Reset {
-			for n := len(s.queue); n > 0 && sameStream(s.queue[n-1], e); n-- {
+			for n := len(s.queue); n > 0 && sameStream(s.queue[n-1].e, e); n-- {
 				s.queue = s.queue[:n-1]
 			}
-		} else if n := len(s.queue); n > 0 && sameStream(s.queue[n-1], e) && !s.queue[n-1].Reset {
-			s.queue[n-1].Delta += e.Delta
+		} else if n := len(s.queue); n > 0 && sameStream(s.queue[n-1].e, e) && !s.queue[n-1].e.Reset {
+			q := &s.queue[n-1]
+			if q.text == nil {
+				q.text = &strings.Builder{}
+				q.text.WriteString(q.e.Delta)
+			}
+			q.text.WriteString(e.Delta)
 			return
 		}
 	}
-	s.queue = append(s.queue, e)
+	s.queue = append(s.queue, queued{e: e})
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -155,10 +169,14 @@ func (s *subscriber) pump() {
 				return
 			}
 		}
-		e := s.queue[0]
-		s.queue[0] = Event{}
+		q := s.queue[0]
+		s.queue[0] = queued{}
 		s.queue = s.queue[1:]
 		s.mu.Unlock()
+		e := q.e
+		if q.text != nil {
+			e.Delta = q.text.String()
+		}
 		select {
 		case s.out <- e:
 		case <-s.done:
