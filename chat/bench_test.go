@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"testing"
 
@@ -15,7 +16,9 @@ import (
 // the figures.
 
 // largeService opens a private copy of the large database.
-func largeService(b *testing.B) (*chat.Service, dataset.Summary) { return dataset.Open(b) }
+func largeService(b *testing.B) (*chat.Service, dataset.Summary) {
+	return dataset.Open(b, dataset.Default())
+}
 
 // BenchmarkPending is the pending list of every chat at 10,000 requests, as
 // full views (with answers, deliveries and proposals).
@@ -110,5 +113,62 @@ func BenchmarkSaveDraft(b *testing.B) {
 			b.Fatal(err)
 		}
 		i++
+	}
+}
+
+// BenchmarkChatList is the first page of the chat list (the chat list's
+// and `followup chats`'s read) at 1,000 and at 10,000 chats: a page costs
+// the same however many chats there are.
+func BenchmarkChatList(b *testing.B) {
+	for _, chats := range []int{1000, 10_000} {
+		b.Run(fmt.Sprintf("chats=%d", chats), func(b *testing.B) {
+			sz := dataset.Default()
+			sz.Chats = chats
+			svc, _ := dataset.Open(b, sz)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				page, err := svc.ChatList(ctx, "", 0)
+				if err != nil || len(page.Chats) != chat.DefaultChatPage || !page.More {
+					b.Fatalf("%d chats, more %v, %v", len(page.Chats), page.More, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkChatSwitch is what the chat screen reads to switch chats, one
+// chat after another: the chat list, the chat's first frame (its newest
+// transcript page, requests and drafts), and what waits elsewhere.
+func BenchmarkChatSwitch(b *testing.B) {
+	svc, _ := largeService(b)
+	ctx := context.Background()
+	page, err := svc.ChatList(ctx, "", 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := svc.ChatList(ctx, "", 0); err != nil {
+			b.Fatal(err)
+		}
+		id := page.Chats[i%len(page.Chats)].ID
+		i++
+		sc, err := svc.Screen(ctx, id, 60)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range sc.Pending {
+			if _, _, err := svc.LoadDraft(ctx, r.ID, r.Revision); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := svc.PendingElsewhere(ctx, id); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := svc.Orphaned(ctx); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -20,29 +20,6 @@ type ChatView struct {
 	Serve *ServeInfo `json:"serve,omitempty"`
 }
 
-// Chats lists chats, most recent first.
-func (s *Service) Chats(ctx context.Context, limit int) ([]ChatView, error) {
-	if err := s.expireDue(ctx); err != nil {
-		return nil, err
-	}
-	if limit <= 0 {
-		limit = 200
-	}
-	cs, err := s.store.ListChats(ctx, s.reader(), limit)
-	if err != nil {
-		return nil, err
-	}
-	pending, err := s.store.PendingByChat(ctx, s.reader())
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ChatView, len(cs))
-	for i, c := range cs {
-		out[i] = ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: msTime(c.UpdatedAt), Pending: pending[c.ID]}
-	}
-	return out, nil
-}
-
 // LatestChatID is the chat the screen opens on: the most recently updated
 // active one (an archived one only when there is no other), or "".
 func (s *Service) LatestChatID(ctx context.Context) (string, error) {

@@ -43,7 +43,7 @@ func TestSubscribersHearOtherProcesses(t *testing.T) {
 
 	sub, cancel := context.WithCancel(ctx)
 	events := s.Subscribe(sub)
-	if !nextExternal(events, 2*time.Second) {
+	if !nextExternal(events, 10*time.Second) {
 		t.Fatal("no catch-up look after subscribing")
 	}
 	if _, err := s.Send(ctx, "", "my own message", ""); err != nil {
@@ -55,7 +55,7 @@ func TestSubscribersHearOtherProcesses(t *testing.T) {
 	if _, err := other.Send(ctx, "", "a message from elsewhere", ""); err != nil {
 		t.Fatal(err)
 	}
-	if !nextExternal(events, 2*time.Second) {
+	if !nextExternal(events, 10*time.Second) {
 		t.Fatal("another process's commit was not announced")
 	}
 
@@ -65,11 +65,11 @@ func TestSubscribersHearOtherProcesses(t *testing.T) {
 	cancel()
 	select {
 	case <-done:
-	case <-time.After(2 * time.Second):
+	case <-time.After(10 * time.Second):
 		t.Fatal("the watch went on after the last subscriber left")
 	}
 	again := s.Subscribe(ctx)
-	if !nextExternal(again, 2*time.Second) {
+	if !nextExternal(again, 10*time.Second) {
 		t.Fatal("a new subscriber gets no watch")
 	}
 	s.watchMu.Lock()

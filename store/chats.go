@@ -10,7 +10,7 @@ import (
 type ChatStore interface {
 	InsertChat(ctx context.Context, h Handle, c Chat) error
 	GetChat(ctx context.Context, h Handle, id string) (Chat, error)
-	ListChats(ctx context.Context, h Handle, limit int) ([]Chat, error)
+	ListChats(ctx context.Context, h Handle, after ChatCursor, limit int) ([]Chat, error)
 	SetChatState(ctx context.Context, h Handle, id, state string, now int64) error
 	TouchChat(ctx context.Context, h Handle, id string, now int64) error
 	DeleteChat(ctx context.Context, h Handle, id string) error
@@ -52,10 +52,33 @@ func (queries) GetChat(ctx context.Context, h Handle, id string) (Chat, error) {
 	return c, err
 }
 
-// ListChats returns chats, most recently updated first.
-func (queries) ListChats(ctx context.Context, h Handle, limit int) ([]Chat, error) {
-	rows, err := h.QueryContext(ctx,
-		`SELECT id, title, state, created_at, updated_at FROM chats ORDER BY updated_at DESC, id LIMIT ?`, limit)
+// ChatCursor is a place in the list of chats, most recently updated first:
+// the last chat of a page. The zero cursor is the start of the list.
+type ChatCursor struct {
+	UpdatedAt int64
+	ID        string
+}
+
+// The chat list is read page by page along chats_updated: a page after a
+// cursor starts at the cursor's row and reads only the rows it returns
+// (plus the few that share the cursor's time), however many chats there
+// are.
+const (
+	listChatsFirst = `SELECT id, title, state, created_at, updated_at FROM chats
+		ORDER BY updated_at DESC, id LIMIT ?`
+	listChatsAfter = `SELECT id, title, state, created_at, updated_at FROM chats
+		WHERE updated_at <= ? AND NOT (updated_at = ? AND id <= ?)
+		ORDER BY updated_at DESC, id LIMIT ?`
+)
+
+// ListChats returns up to limit chats after the cursor, most recently
+// updated first.
+func (queries) ListChats(ctx context.Context, h Handle, after ChatCursor, limit int) ([]Chat, error) {
+	query, args := listChatsFirst, []any{limit}
+	if after != (ChatCursor{}) {
+		query, args = listChatsAfter, []any{after.UpdatedAt, after.UpdatedAt, after.ID, limit}
+	}
+	rows, err := h.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ type RequestStore interface {
 	ListRequests(ctx context.Context, h Handle, f RequestFilter) ([]Request, error)
 	AnyDue(ctx context.Context, h Handle, now int64) (bool, error)
 	DueRequests(ctx context.Context, h Handle, now int64) ([]Request, error)
-	PendingByChat(ctx context.Context, h Handle) (map[string]int, error)
+	PendingCounts(ctx context.Context, h Handle, chatIDs []string) (map[string]int, error)
 	CountPendingOutside(ctx context.Context, h Handle, chatID string) (int, error)
 	RequestsByID(ctx context.Context, h Handle, ids []string) ([]Request, error)
 	PendingTemplateRequests(ctx context.Context, h Handle, name string) ([]Request, error)
@@ -244,25 +244,34 @@ func (queries) DueRequests(ctx context.Context, h Handle, now int64) ([]Request,
 		`SELECT `+reqCols+` FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY seq`, now)
 }
 
-// PendingByChat counts the open requests of each active chat that has any.
-func (queries) PendingByChat(ctx context.Context, h Handle) (map[string]int, error) {
-	rows, err := h.QueryContext(ctx,
-		`SELECT chat_id, COUNT(*) FROM requests INDEXED BY requests_open WHERE state = 'pending'
-		   AND chat_id IN (SELECT id FROM chats WHERE state = 'active') GROUP BY chat_id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+// PendingCounts counts the open requests of each named chat that has any.
+// It reads, through requests_pending_chat, only the named chats' open
+// requests: a page of the chat list costs the same at any number of chats.
+func (queries) PendingCounts(ctx context.Context, h Handle, chatIDs []string) (map[string]int, error) {
 	out := map[string]int{}
-	for rows.Next() {
-		var id string
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, err
+	err := chunks(chatIDs, func(part []string) error {
+		marks, args := inList(part)
+		rows, err := h.QueryContext(ctx, pendingCounts(marks), args...)
+		if err != nil {
+			return err
 		}
-		out[id] = n
-	}
-	return out, rows.Err()
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			var n int
+			if err := rows.Scan(&id, &n); err != nil {
+				return err
+			}
+			out[id] = n
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+func pendingCounts(marks string) string {
+	return `SELECT chat_id, COUNT(*) FROM requests INDEXED BY requests_pending_chat
+		WHERE state = 'pending' AND chat_id IN (` + marks + `) GROUP BY chat_id`
 }
 
 // CountPendingOutside counts the open requests of every active chat but

@@ -19,7 +19,7 @@ import (
 func largeService(b *testing.B) (*chat.Service, dataset.Summary) {
 	b.Helper()
 	lipgloss.SetColorProfile(termenv.TrueColor)
-	return dataset.Open(b)
+	return dataset.Open(b, dataset.Default())
 }
 
 // openScreen builds the root model the way the program does: size, the

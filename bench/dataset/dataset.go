@@ -1,8 +1,10 @@
 // Package dataset builds a large, realistic followup database for benchmarks
 // (DESIGN §13): chats with long markdown transcripts, runs in every state and
 // input requests in every state with revisions, drafts, answers, proposals,
-// deliveries and receipts. Everything is written through the store's typed
-// API, and the same seed always gives the same database.
+// deliveries and receipts. Rows are written as they stand (the store's
+// typed writes, and bulk writers of its own for messages and requests;
+// chat.Open then rebuilds the pending list), and the same seed always gives
+// the same database.
 package dataset
 
 import (

@@ -7,13 +7,13 @@ import (
 	"followup/chat"
 )
 
-// Open opens a host, for a benchmark or test, on a private copy of the
-// database of the default sizes (DESIGN §13: 1,000 chats, 100,000 messages,
-// 10,000 requests) in the test's temporary directory. The first use builds
-// the database once for every later run (see Copy).
-func Open(tb testing.TB) (*chat.Service, Summary) {
+// Open opens a host, for a benchmark or test, on a private copy of a
+// database of the given sizes (Default: DESIGN §13's 1,000 chats, 100,000
+// messages, 10,000 requests) in the test's temporary directory. The first
+// use of a size builds it once for every later run (see Copy).
+func Open(tb testing.TB, sz Sizes) (*chat.Service, Summary) {
 	tb.Helper()
-	path, sum, err := Copy(tb.TempDir(), Default())
+	path, sum, err := Copy(tb.TempDir(), sz)
 	if err != nil {
 		tb.Fatal(err)
 	}
