@@ -193,7 +193,7 @@ func TestADatabaseFromBeforeTheMarkOpens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	chats, err := qs.ListChats(ctx, s.Reader(), 10)
+	chats, err := qs.ListChats(ctx, s.Reader(), ChatCursor{}, 10)
 	if err != nil || len(chats) != 2 {
 		t.Fatalf("chats %v, %v", chats, err)
 	}
