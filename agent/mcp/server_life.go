@@ -1,0 +1,106 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// watch notices a server that goes away by itself.
+func (s *server) watch(cs *sdk.ClientSession, proc *process) {
+	err := cs.Wait()
+	s.mu.Lock()
+	if s.closed || s.session != cs {
+		s.mu.Unlock()
+		return
+	}
+	s.session, s.tools, s.state = nil, nil, StateFailed
+	s.reason = "the server closed the connection"
+	if err != nil && !errors.Is(err, sdk.ErrConnectionClosed) {
+		s.reason += ": " + err.Error()
+	}
+	s.mu.Unlock()
+	if proc != nil {
+		proc.signal(syscall.SIGKILL)
+	}
+	s.note("%s", s.reason)
+	s.m.changed()
+}
+
+func (s *server) fail(reason string) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.state, s.reason = StateFailed, reason
+	close(s.ready)
+	s.mu.Unlock()
+	s.note("%s", reason)
+	s.m.changed()
+}
+
+func (s *server) note(format string, args ...any) {
+	s.mu.Lock()
+	log := s.log
+	s.mu.Unlock()
+	if log != nil {
+		log.Note(format, args...)
+	}
+}
+
+// refreshTools follows notifications/tools/list_changed.
+func (s *server) refreshTools() {
+	s.mu.Lock()
+	cs := s.session
+	s.mu.Unlock()
+	if cs == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.life, s.cfg.Timeout)
+	defer cancel()
+	tools, err := listTools(ctx, cs, s.cfg)
+	if err != nil {
+		s.note("cannot list tools after a change: %v", err)
+		return
+	}
+	s.mu.Lock()
+	if s.session == cs {
+		s.tools = tools
+	}
+	s.mu.Unlock()
+	s.m.changed()
+}
+
+// close ends the session and the server's process group, within about a second.
+func (s *server) close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	cs, proc, log := s.session, s.proc, s.log
+	s.session = nil
+	if s.state == StateConnecting {
+		close(s.ready)
+	}
+	s.mu.Unlock()
+	s.endLife()
+	if cs != nil {
+		closeSession(cs, proc)
+	}
+	// A handshake in progress ends with the life context; wait for its process to be
+	// killed, so nothing outlives followup.
+	select {
+	case <-s.ran:
+	case <-time.After(killAfter):
+	}
+	if log != nil {
+		log.Note("closed")
+		_ = log.Close()
+	}
+}
