@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -172,6 +174,30 @@ func TestVersionOfBuildInfo(t *testing.T) {
 	} {
 		if got := versionOf(&tc.info); got != tc.want {
 			t.Errorf("versionOf = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// docs/cli.md documents every command of the table: a new command needs
+// its section there (a heading that names `followup NAME`).
+func TestEveryCommandIsDocumented(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var headings []string
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(line, "### ") {
+			headings = append(headings, line)
+		}
+	}
+	for _, c := range commands {
+		found := false
+		for _, h := range headings {
+			found = found || strings.Contains(h, "`followup "+c.Name+" ") || strings.Contains(h, "`followup "+c.Name+"`")
+		}
+		if !found {
+			t.Errorf("docs/cli.md has no section for followup %s", c.Name)
 		}
 	}
 }
