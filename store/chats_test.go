@@ -76,3 +76,16 @@ func TestChatListPlans(t *testing.T) {
 		}
 	}
 }
+
+// What waits in other chats is counted from the open requests' index with
+// the archived chats looked up by state, never by listing every active
+// chat.
+func TestPendingOutsidePlan(t *testing.T) {
+	t.Parallel()
+	s := openTemp(t)
+	plan := strings.Join(queryPlan(t, s.Reader(), strings.Replace(countPendingOutside, "?", "'x'", 1)), " / ")
+	if !strings.Contains(plan, "requests_pending_chat") || !strings.Contains(plan, "chats_state_updated (state=?)") ||
+		strings.Contains(plan, "TEMP B-TREE") {
+		t.Fatalf("plan: %s", plan)
+	}
+}

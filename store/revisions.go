@@ -62,7 +62,7 @@ func (queries) ListRequestsWithRevisions(ctx context.Context, h Handle, f Reques
 		args = append(args, f.RunID)
 	}
 	if f.ActiveChats {
-		query += ` AND r.chat_id IN (SELECT id FROM chats WHERE state = 'active')`
+		query += ` AND r.` + notArchived
 	}
 	switch f.State {
 	case "":
