@@ -205,3 +205,38 @@ func TestToolName(t *testing.T) {
 		}
 	}
 }
+
+func TestModelSchema(t *testing.T) {
+	cases := []struct {
+		in   any
+		want string
+	}{
+		{nil, `{"type":"object","properties":{}}`},
+		{"nonsense", `{"type":"object","properties":{}}`},
+		{map[string]any{"properties": map[string]any{"a": map[string]any{"type": "string"}}}, `{"properties":{"a":{"type":"string"}},"type":"object"}`},
+		{map[string]any{"type": "object", "required": []any{"a"}}, `{"required":["a"],"type":"object"}`},
+	}
+	for _, c := range cases {
+		if got := string(modelSchema(c.in)); got != c.want {
+			t.Errorf("modelSchema(%v) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+func TestLoadFor(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	doc := `{"mcpServers": {"s": {"command": "srv", "env": {"T": "${FOLLOWUP_TEST_TOKEN}"}}}}`
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("FOLLOWUP_TEST_TOKEN", "tok")
+	t.Setenv(EnvConfig, path)
+	c := LoadFor("")
+	if c.Path != path || len(c.Servers) != 1 || c.Servers[0].Env["T"] != "tok" || len(c.Problems) != 0 {
+		t.Fatalf("%+v", c)
+	}
+	if c := LoadFor(filepath.Join(dir, "other.json")); len(c.Problems) != 1 {
+		t.Fatalf("a named file that is missing: %+v", c)
+	}
+}

@@ -43,3 +43,10 @@ func home(getenv func(string) string) string {
 	}
 	return "."
 }
+
+// LoadFor loads the configuration followup runs with: the --mcp-config value (or "")
+// resolved as ConfigPath says, expanded with the process environment.
+func LoadFor(flag string) Config {
+	path, explicit := ConfigPath(flag, os.Getenv)
+	return Load(path, explicit, os.LookupEnv)
+}

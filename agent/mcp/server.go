@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -196,16 +195,4 @@ func (s *server) connect(ctx context.Context, limit time.Duration, version strin
 // sdkLogger sends the SDK's warnings about this server to its log.
 func sdkLogger(l *serverLog) *slog.Logger {
 	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelWarn}))
-}
-
-// schemaOrEmpty is a tool's input schema as JSON; a tool without one takes an empty object.
-func schemaOrEmpty(v any) json.RawMessage {
-	if v == nil {
-		return json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	raw, err := json.Marshal(v)
-	if err != nil || string(raw) == "null" {
-		return json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	return raw
 }

@@ -53,7 +53,7 @@ func listTools(ctx context.Context, cs *sdk.ClientSession, cfg ServerConfig) ([]
 func toolOf(cfg ServerConfig, t *sdk.Tool) Tool {
 	tool := Tool{
 		Name: ToolName(cfg.Name, t.Name), Server: cfg.Name, Tool: t.Name, Title: t.Title,
-		Description: t.Description, InputSchema: schemaOrEmpty(t.InputSchema),
+		Description: t.Description, InputSchema: modelSchema(t.InputSchema),
 		AutoApproved: cfg.AutoApprove.Allows(t.Name),
 	}
 	if a := t.Annotations; a != nil {
@@ -64,4 +64,33 @@ func toolOf(cfg ServerConfig, t *sdk.Tool) Tool {
 		}
 	}
 	return tool
+}
+
+// emptySchema is the parameters of a tool that takes nothing.
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// modelSchema is a tool's input schema as providers accept it: a JSON object schema. A
+// schema without a type is taken as an object (what MCP requires anyway); a missing or
+// non-object schema becomes the empty one.
+func modelSchema(v any) json.RawMessage {
+	if v == nil {
+		return emptySchema
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return emptySchema
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return emptySchema
+	}
+	if _, ok := m["type"]; ok {
+		return raw
+	}
+	m["type"] = json.RawMessage(`"object"`)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return emptySchema
+	}
+	return out
 }
