@@ -25,6 +25,9 @@ type Store struct {
 	path string
 	w    *sql.DB
 	r    *sql.DB
+	// real is path with symlinks resolved: the lease file is named after
+	// it, as SQLite names the files it keeps beside the database.
+	real string
 	// readOnly says why this process cannot write the file, or "".
 	readOnly string
 
@@ -61,11 +64,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, &OpenError{path, err.Error()}
 	}
-	s := &Store{path: path, readOnly: readOnlyReason(path)}
+	s := &Store{path: path, real: h.real, readOnly: readOnlyReason(h.real)}
 	if s.readOnly != "" {
 		// No journal mode, no WAL index created beside another user's
 		// file: only what is already there is read.
-		kind := readOnlyKind(path, h)
+		kind := readOnlyKind(h)
 		s.w, s.r = openPool(dsn(path, kind), 1), openPool(dsn(path, kind), 4)
 		if err := s.checkReadOnly(ctx, own, ms); err != nil {
 			s.Close()
@@ -90,6 +93,9 @@ func openPool(dsn string, conns int) *sql.DB {
 	return db
 }
 
+// busyTimeout is how long a connection waits for another's lock.
+const busyTimeout = 10 * time.Second
+
 // mmapSize is how much of the file a reader connection maps: every page of
 // a database well beyond the budgeted size (DESIGN §13).
 const mmapSize = 1 << 30
@@ -106,7 +112,7 @@ const (
 
 func dsn(path string, kind connKind) string {
 	v := url.Values{}
-	v.Add("_pragma", "busy_timeout(10000)")
+	v.Add("_pragma", "busy_timeout("+strconv.Itoa(int(busyTimeout/time.Millisecond))+")")
 	v.Add("_pragma", "foreign_keys(1)")
 	switch kind {
 	case writerConn:
@@ -145,7 +151,7 @@ func look(ctx context.Context, path string, h header, ms []migration) (owner, er
 	case h.appID != 0:
 		return 0, foreignMark(h.appID)
 	}
-	db := openPool(dsn(path, readOnlyKind(path, h)), 1)
+	db := openPool(dsn(path, readOnlyKind(h)), 1)
 	defer db.Close()
 	return classify(ctx, db, ms)
 }
@@ -154,8 +160,8 @@ func look(ctx context.Context, path string, h header, ms []migration) (owner, er
 // it. A WAL file whose log and index are there is read like any reader
 // would; without them there is nothing but the file to read (and SQLite
 // would create both).
-func readOnlyKind(path string, h header) connKind {
-	if h.wal && (!nonEmptyFile(path+"-wal") || !exists(path+"-shm")) {
+func readOnlyKind(h header) connKind {
+	if h.wal && (!nonEmptyFile(h.real+"-wal") || !exists(h.real+"-shm")) {
 		return immutableConn
 	}
 	return readOnlyConn

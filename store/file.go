@@ -15,6 +15,10 @@ import (
 // header is what Open reads of the file before SQLite opens it: enough to
 // refuse what is not ours without writing, and to know followup's mark.
 type header struct {
+	// real is the path with every symlink resolved: SQLite names the log,
+	// its index and the journal after it, and so does the lease file, so
+	// processes that reach one database by different links agree on them.
+	real  string
 	size  int64
 	appID uint32 // SQLite application_id (offset 68)
 	wal   bool   // file-format bytes 18–19 say WAL
@@ -37,18 +41,15 @@ func prepareFile(path string) (header, error) {
 	if path == "" {
 		return header{}, &OpenError{path, "no database path given"}
 	}
-	for _, suffix := range sidecars {
-		if st, err := os.Stat(path + suffix); err == nil && notRegular(st.Mode()) != "" {
-			return header{}, &OpenError{path, "the file beside it, " + path + suffix + ", is " + notRegular(st.Mode()) +
-				", not a regular file"}
-		}
-	}
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if lst, lerr := os.Lstat(path); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
 			target, _ := os.Readlink(path)
 			return header{}, &OpenError{path, "it is a symbolic link to " + target + ", which does not exist"}
+		}
+		if err := checkSidecars(path, path); err != nil {
+			return header{}, err
 		}
 		return create(path)
 	case err != nil:
@@ -57,7 +58,28 @@ func prepareFile(path string) (header, error) {
 	if kind := notRegular(st.Mode()); kind != "" {
 		return header{}, &OpenError{path, "it is " + kind + ", not a database file"}
 	}
-	return readHeader(path)
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return header{}, &OpenError{path, "cannot resolve the path: " + unwrapPathError(err)}
+	}
+	if err := checkSidecars(path, real); err != nil {
+		return header{}, err
+	}
+	h, err := readHeader(path)
+	h.real = real
+	return h, err
+}
+
+// checkSidecars refuses a database whose log, index, journal or lease file
+// is there but is not a regular file.
+func checkSidecars(path, real string) error {
+	for _, suffix := range sidecars {
+		if st, err := os.Stat(real + suffix); err == nil && notRegular(st.Mode()) != "" {
+			return &OpenError{path, "the file beside it, " + real + suffix + ", is " + notRegular(st.Mode()) +
+				", not a regular file"}
+		}
+	}
+	return nil
 }
 
 // notRegular names the kind of file m is, or "" for a regular file.
@@ -92,7 +114,14 @@ func create(path string) (header, error) {
 	if err != nil {
 		return header{}, &OpenError{path, "cannot create the file: " + unwrapPathError(err)}
 	}
-	return header{}, f.Close()
+	if err := f.Close(); err != nil {
+		return header{}, &OpenError{path, err.Error()}
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return header{}, &OpenError{path, "cannot resolve the path: " + unwrapPathError(err)}
+	}
+	return header{real: real}, nil
 }
 
 func readHeader(path string) (header, error) {

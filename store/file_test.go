@@ -118,3 +118,36 @@ func TestLeaseFileThatIsNotRegularIsAnError(t *testing.T) {
 		t.Fatal("AcquireLease blocked on a FIFO")
 	}
 }
+
+// Processes reaching one database through different symlinks share its
+// lease, as SQLite shares its log: one driver per run whatever the name.
+func TestSymlinksToOneDatabaseShareItsLease(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.db")
+	a, err := Open(context.Background(), real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	link := filepath.Join(dir, "link.db")
+	os.Symlink(real, link)
+	b, err := openWithin(t, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := a.AcquireLease(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	if _, err := b.AcquireLease(7); !errors.Is(err, ErrLeaseHeld) {
+		t.Fatalf("through the symlink the held lease was taken: %v", err)
+	}
+	if held, err := b.LeaseHeld(7); err != nil || !held {
+		t.Fatalf("through the symlink the lease looks free: %v %v", held, err)
+	}
+	if _, err := os.Lstat(link + "-lease"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a second lease file was made beside the symlink: %v", err)
+	}
+}

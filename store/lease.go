@@ -15,6 +15,8 @@ var ErrLeaseHeld = errors.New("run is driven by another process")
 // Lease is the right to drive one run. It is an open-file-description lock
 // on one byte (the run's seq) of a lock file beside the database, so the
 // kernel frees it the instant its holder dies: no timeout, no stale owner.
+// The lock file is named after the database's resolved path, so processes
+// reaching it through different symlinks share one lock.
 type Lease struct{ f *os.File }
 
 // AcquireLease takes the run's lease without waiting, or returns ErrLeaseHeld.
@@ -62,7 +64,7 @@ func (s *Store) LeaseHeld(runSeq int64) (bool, error) {
 // openLeaseFile opens the lock file without blocking, whatever is there: a
 // FIFO put in its place would otherwise hang the open.
 func (s *Store) openLeaseFile(flags int) (*os.File, error) {
-	name := s.path + "-lease"
+	name := s.real + "-lease"
 	f, err := os.OpenFile(name, flags|unix.O_NONBLOCK|unix.O_NOCTTY, 0o600)
 	if err != nil {
 		return nil, err

@@ -5,9 +5,11 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 //go:embed migrations/*.sql
@@ -67,9 +69,7 @@ func (s *Store) migrate(ctx context.Context, own owner, ms []migration) error {
 			return err
 		}
 	}
-	// WAL lets readers and the writer work at once; the mode persists in
-	// the file, so every later connection has it too.
-	if _, err := s.w.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+	if err := s.switchToWAL(ctx); err != nil {
 		return err
 	}
 	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -145,6 +145,35 @@ func recorded(ctx context.Context, h Handle, ms []migration) (map[int]bool, erro
 func isCurrent(ctx context.Context, h Handle, ms []migration) (bool, error) {
 	done, err := recorded(ctx, h, ms)
 	return err == nil && len(done) == len(ms), err
+}
+
+// switchToWAL puts the database in WAL mode, which lets readers and the
+// writer work at once; the mode persists in the file, so every later
+// connection has it too. Processes creating one database together all come
+// here: the switch upgrades a read lock to an exclusive one, and SQLite
+// answers SQLITE_BUSY at once, without waiting, to all but one of several
+// that try together (waiting could deadlock). They try again until one has
+// switched it, within the busy timeout.
+func (s *Store) switchToWAL(ctx context.Context) error {
+	deadline := time.Now().Add(busyTimeout)
+	for {
+		var mode string
+		err := s.w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode)
+		if err == nil && mode == "wal" {
+			return nil
+		}
+		if err == nil {
+			err = s.w.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
+		}
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(1+rand.IntN(10)) * time.Millisecond):
+		}
+	}
 }
 
 // claim makes a file with nothing in it followup's: under the write lock it

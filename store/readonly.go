@@ -71,5 +71,14 @@ func asReadOnly(path string, err error) error {
 	return &ReadOnlyError{Path: path, Reason: reason}
 }
 
+// isBusy reports whether err is SQLite's SQLITE_BUSY (any extended code).
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqliteBusy
+}
+
+// sqliteBusy is SQLITE_BUSY.
+const sqliteBusy = 5
+
 // sqlite3ReadOnlyDirectory is SQLITE_READONLY_DIRECTORY.
 const sqlite3ReadOnlyDirectory = sqliteReadOnly | 6<<8
