@@ -17,7 +17,7 @@ import (
 // sdkServer serves a go-sdk server over streamable HTTP on 127.0.0.1 and returns its
 // config entry (with a header) and the last Authorization header it received.
 // A stateless handler is what speaks 2026-07-28 (sessionless) with the client.
-func sdkServer(t *testing.T, stateless bool, setup func(*sdk.Server)) (ServerConfig, func() string) {
+func sdkServer(t testing.TB, stateless bool, setup func(*sdk.Server)) (ServerConfig, func() string) {
 	t.Helper()
 	srv := sdk.NewServer(&sdk.Implementation{Name: "gosdk", Version: "1"}, nil)
 	setup(srv)
