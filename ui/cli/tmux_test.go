@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -24,6 +25,9 @@ type term struct {
 func startTerm(t *testing.T, db string) *term {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tmux is not installed, and CI must run the terminal tests")
+		}
 		t.Skip("tmux is not installed")
 	}
 	tm := &term{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock"), session: "followup"}
