@@ -31,24 +31,30 @@ type (
 	openChatAct struct{ chatID string }
 	newChatAct  struct{}
 	// archiveAct archives a chat; deleteAct deletes one.
-	archiveAct struct{ chatID string }
-	deleteAct  struct{ chatID string }
+	archiveAct struct {
+		chatID string
+		limit  int // how many chats the list shows after
+	}
+	deleteAct struct {
+		chatID string
+		limit  int
+	}
+	// moreChatsAct reads a longer list of chats.
+	moreChatsAct struct{ limit int }
 )
 
-func (closeAct) isAction()    {}
-func (passAct) isAction()     {}
-func (sendAct) isAction()     {}
-func (backAct) isAction()     {}
-func (cancelAct) isAction()   {}
-func (stopAct) isAction()     {}
-func (decideAct) isAction()   {}
-func (openChatAct) isAction() {}
-func (newChatAct) isAction()  {}
-func (archiveAct) isAction()  {}
-func (deleteAct) isAction()   {}
-
-// dialogSize is the box a dialog is drawn in.
-func (m *model) dialogSize(d dialog) sizeMsg { return sizeMsg{m.width, m.height} }
+func (closeAct) isAction()     {}
+func (passAct) isAction()      {}
+func (sendAct) isAction()      {}
+func (backAct) isAction()      {}
+func (cancelAct) isAction()    {}
+func (stopAct) isAction()      {}
+func (decideAct) isAction()    {}
+func (openChatAct) isAction()  {}
+func (newChatAct) isAction()   {}
+func (archiveAct) isAction()   {}
+func (deleteAct) isAction()    {}
+func (moreChatsAct) isAction() {}
 
 // open puts d on the stack; it hears the box it is drawn in first. A
 // dialog the user opened takes the focus at once; one that arrived by
@@ -117,7 +123,7 @@ func (m *model) do(a action) tea.Cmd {
 		m.tr.changed()
 		m.refreshTranscript()
 	case archiveAct:
-		return lifecycleCmd(m.svc, a.chatID, false)
+		return lifecycleCmd(m.svc, a.chatID, false, a.limit)
 	case deleteAct:
 		if a.chatID == m.chatID {
 			m.newChat, m.chatID, m.chat, m.messages, m.run = true, "", nil, nil, nil
@@ -127,7 +133,9 @@ func (m *model) do(a action) tea.Cmd {
 			m.dropForm()
 			m.refreshTranscript()
 		}
-		return lifecycleCmd(m.svc, a.chatID, true)
+		return lifecycleCmd(m.svc, a.chatID, true, a.limit)
+	case moreChatsAct:
+		return listChats(m.svc, a.limit)
 	}
 	return nil
 }

@@ -8,13 +8,16 @@ type chatList struct {
 	chats      []chat.ChatView
 	sel        int
 	confirmDel string // the chat d was pressed on once; d again deletes it
+	placed     bool   // the cursor started on the chat on screen, or moved
 }
 
-// adopt takes a fresh list; the first one starts on the chat on screen.
+// adopt takes a fresh list; until the cursor is placed, it starts on the
+// chat on screen.
 func (l *chatList) adopt(chats []chat.ChatView, onScreen string) {
-	first := l.chats == nil
+	first := !l.placed
 	l.chats = chats
-	if first {
+	if first && l.found(onScreen) {
+		l.placed = true
 		for i, c := range chats {
 			if c.ID == onScreen {
 				l.sel = i
@@ -27,7 +30,10 @@ func (l *chatList) adopt(chats []chat.ChatView, onScreen string) {
 }
 
 // move moves the cursor by n rows, staying on the list.
-func (l *chatList) move(n int) { l.sel = max(0, min(len(l.chats)-1, l.sel+n)) }
+func (l *chatList) move(n int) {
+	l.sel = max(0, min(len(l.chats)-1, l.sel+n))
+	l.placed = true
+}
 
 // selected is the chat under the cursor.
 func (l *chatList) selected() (chat.ChatView, bool) {
@@ -46,4 +52,14 @@ func (l *chatList) armDelete(id string) bool {
 	}
 	l.confirmDel = ""
 	return true
+}
+
+// found reports whether the list holds the chat id.
+func (l *chatList) found(id string) bool {
+	for _, c := range l.chats {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
 }

@@ -78,9 +78,11 @@ type draftLoadedMsg struct {
 // autosaveMsg fires after the user paused editing.
 type autosaveMsg struct{ seq int }
 
-// chatsMsg lists chats for the switcher.
+// chatsMsg lists chats for the switcher: the newest limit of them (fewer
+// when there are no more).
 type chatsMsg struct {
 	chats []chat.ChatView
+	limit int
 	err   error
 }
 
@@ -166,14 +168,17 @@ func loadDraft(svc *chat.Service, id string, rev int) tea.Cmd {
 	}
 }
 
-func listChats(svc *chat.Service) tea.Cmd {
+// listChats reads the newest limit chats.
+func listChats(svc *chat.Service, limit int) tea.Cmd {
 	return func() tea.Msg {
-		cs, err := svc.Chats(context.Background(), 200)
-		return chatsMsg{cs, err}
+		cs, err := svc.Chats(context.Background(), limit)
+		return chatsMsg{cs, limit, err}
 	}
 }
 
-func lifecycleCmd(svc *chat.Service, chatID string, del bool) tea.Cmd {
+// lifecycleCmd archives or deletes a chat, then lists the newest limit
+// chats again.
+func lifecycleCmd(svc *chat.Service, chatID string, del bool, limit int) tea.Cmd {
 	return func() tea.Msg {
 		var err error
 		if del {
@@ -184,8 +189,7 @@ func lifecycleCmd(svc *chat.Service, chatID string, del bool) tea.Cmd {
 		if err != nil {
 			return errMsg{err}
 		}
-		cs, err := svc.Chats(context.Background(), 200)
-		return chatsMsg{cs, err}
+		return listChats(svc, limit)()
 	}
 }
 

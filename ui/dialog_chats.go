@@ -10,25 +10,48 @@ import (
 	"followup/forms"
 )
 
+// chatPage is how many more chats the list reads when its cursor nears
+// the end of those it has.
+const chatPage = 200
+
 // chatsDialog is the chat switcher: open, start, archive or delete a chat.
+// It draws only the rows in view, keeps its cursor in view, and reads
+// more chats as the cursor nears the end of those read, so every chat can
+// be reached.
 type chatsDialog struct {
 	keys     chatKeys
+	scrollK  scrollKeys
 	list     chatList
 	onScreen string // the chat the screen shows
+	limit    int    // how many chats were asked for
+	complete bool   // fewer came: there are no more
+	loading  bool
+	top      int // the first row in view
+	height   int
 }
 
-func newChats(keys chatKeys, onScreen string) chatsDialog {
-	return chatsDialog{keys: keys, onScreen: onScreen}
+func newChats(keys keyMap, onScreen string) chatsDialog {
+	return chatsDialog{keys: keys.ChatList, scrollK: keys.Scroll, onScreen: onScreen, limit: chatPage, loading: true}
 }
 
 func (d chatsDialog) about() string    { return "" }
 func (d chatsDialog) fullScreen() bool { return true }
 
+// rows is how many chats fit on screen under the header.
+func (d chatsDialog) rows() int { return max(1, d.height-3) }
+
 func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
 	switch msg := msg.(type) {
+	case sizeMsg:
+		d.height = msg.height
 	case chatsMsg:
+		d.loading = false
 		if msg.err == nil {
 			d.list.adopt(msg.chats, d.onScreen)
+			d.limit, d.complete = msg.limit, len(msg.chats) < msg.limit
+			if !d.complete && !d.list.found(d.onScreen) {
+				return d.more() // the chat on screen is older: read on to it
+			}
 		}
 	case tea.KeyMsg:
 		k := d.keys
@@ -39,6 +62,14 @@ func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
 			d.list.move(-1)
 		case key.Matches(msg, k.Down):
 			d.list.move(1)
+		case key.Matches(msg, d.scrollK.PageUp):
+			d.list.move(-d.rows())
+		case key.Matches(msg, d.scrollK.PageDown):
+			d.list.move(d.rows())
+		case key.Matches(msg, d.scrollK.Top):
+			d.list.move(-len(d.list.chats))
+		case key.Matches(msg, d.scrollK.Bottom):
+			d.list.move(len(d.list.chats))
 		case key.Matches(msg, k.New):
 			return d, newChatAct{}
 		case key.Matches(msg, k.Open):
@@ -47,49 +78,91 @@ func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
 			}
 		case key.Matches(msg, k.Archive):
 			if c, ok := d.list.selected(); ok {
-				return d, archiveAct{chatID: c.ID}
+				return d, archiveAct{chatID: c.ID, limit: d.limit}
 			}
 		case key.Matches(msg, k.Delete):
 			if c, ok := d.list.selected(); ok && d.list.armDelete(c.ID) {
 				if c.ID == d.onScreen {
 					d.onScreen = ""
 				}
-				return d, deleteAct{chatID: c.ID}
+				return d, deleteAct{chatID: c.ID, limit: d.limit}
 			}
 		}
+		if d.list.sel >= len(d.list.chats)-d.rows() {
+			return d.more()
+		}
+	}
+	d.top = clampTop(d.top, len(d.list.chats), d.rows())
+	if d.list.sel < d.top {
+		d.top = d.list.sel
+	}
+	if d.list.sel >= d.top+d.rows() {
+		d.top = d.list.sel - d.rows() + 1
 	}
 	return d, nil
+}
+
+// more reads the next page of chats, unless all are read or being read.
+func (d chatsDialog) more() (dialog, action) {
+	if d.complete || d.loading {
+		return d, nil
+	}
+	d.loading = true
+	return d, moreChatsAct{limit: d.limit + chatPage}
 }
 
 func (d chatsDialog) view(width, height int, focused bool) string {
 	k := d.keys
 	var b strings.Builder
-	b.WriteString(stBold.Render(" Chats") + "  " + stDim.Render(hints(k.Open, relabel(k.New, "new"), relabel(k.Archive, "archive"),
-		relabel(k.Delete, "delete (twice)"), relabel(k.Close, "close"))) + "\n\n")
-	for i, c := range d.list.chats {
-		cursor := "  "
-		if i == d.list.sel {
-			cursor = "› "
-		}
-		state := ""
-		if c.State == "archived" {
-			state = stDim.Render(" [archived]")
-		}
-		if c.Pending > 0 {
-			state += stateStyles["pending"].Render(fmt.Sprintf(" · %d question(s) waiting", c.Pending))
-		}
-		if c.ID == d.onScreen {
-			state += stDim.Render(" · on screen")
-		}
-		when := c.UpdatedAt.Local().Format("Jan 2 15:04")
-		line := cursor + stDim.Render(when) + "  " + truncate(forms.SanitizeLine(c.Title), max(10, width-50)) + state
-		if c.ID == d.list.confirmDel {
-			line += stError.Render("  press " + k.Delete.Help().Key + " again to delete everything in this chat")
-		}
-		b.WriteString(line + "\n")
+	count := plural(len(d.list.chats), "chat", "chats")
+	if !d.complete {
+		count = fmt.Sprintf("%d+ chats", len(d.list.chats))
 	}
-	if len(d.list.chats) == 0 {
+	b.WriteString(truncate(stBold.Render(" Chats")+stDim.Render(" ("+count+")  "+hints(k.Open, relabel(k.New, "new"),
+		relabel(k.Archive, "archive"), relabel(k.Delete, "delete (twice)"), relabel(k.Close, "close"))), width) + "\n\n")
+	rows := max(1, height-3)
+	top := clampTop(d.top, len(d.list.chats), rows)
+	end := min(len(d.list.chats), top+rows)
+	for i := top; i < end; i++ {
+		b.WriteString(truncate(d.row(i, width), width) + "\n")
+	}
+	switch {
+	case len(d.list.chats) == 0 && d.loading:
+		b.WriteString(stDim.Render("  reading chats…") + "\n")
+	case len(d.list.chats) == 0:
 		b.WriteString(stDim.Render("  no chats yet — "+k.New.Help().Key+" starts one") + "\n")
 	}
+	if len(d.list.chats) > rows || d.loading {
+		pos := fmt.Sprintf(" %d–%d of %s", top+1, end, count)
+		if d.loading && len(d.list.chats) > 0 {
+			pos += " · reading more…"
+		}
+		b.WriteString(stDim.Render(truncate(pos+" · "+hints(k.Up, d.scrollK.PageUp), width)))
+	}
 	return b.String()
+}
+
+// row is chat i's line in the list.
+func (d chatsDialog) row(i, width int) string {
+	c := d.list.chats[i]
+	cursor := "  "
+	if i == d.list.sel {
+		cursor = "› "
+	}
+	state := ""
+	if c.State == "archived" {
+		state = stDim.Render(" [archived]")
+	}
+	if c.Pending > 0 {
+		state += stateStyles["pending"].Render(" · " + plural(c.Pending, "question waits", "questions wait"))
+	}
+	if c.ID == d.onScreen {
+		state += stDim.Render(" · on screen")
+	}
+	when := c.UpdatedAt.Local().Format("Jan 2 15:04")
+	line := cursor + stDim.Render(when) + "  " + truncate(forms.SanitizeLine(c.Title), max(10, width-50)) + state
+	if c.ID == d.list.confirmDel {
+		line += stError.Render("  press " + d.keys.Delete.Help().Key + " again to delete everything in this chat")
+	}
+	return line
 }

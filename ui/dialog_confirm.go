@@ -11,24 +11,27 @@ import (
 // one question, or stopping the whole task. The user opened it with their
 // own key, so it takes keys at once.
 type confirmDialog struct {
-	keys   confirmKeys
-	title  string // the question asked
-	detail string // what yes does
-	target string // the question (liveKey) it is about, "" for the task
-	yes    action
+	keys    confirmKeys
+	scrollK scrollKeys
+	title   string // the question asked
+	detail  string // what yes does
+	target  string // the question (liveKey) it is about, "" for the task
+	yes     action
+	box     paneBox
+	scroll  scroll
 }
 
 // newCancelConfirm asks before cancelling the question q.
-func newCancelConfirm(keys confirmKeys, q question) confirmDialog {
-	return confirmDialog{keys: keys, title: "Cancel this question?", target: q.key,
+func newCancelConfirm(keys keyMap, q question) confirmDialog {
+	return confirmDialog{keys: keys.Cancel, scrollK: keys.Scroll, title: "Cancel this question?", target: q.key,
 		detail: "“" + forms.SanitizeLine(q.req.Title) + "” is withdrawn and the agent is told; the task goes on without it.",
 		yes:    cancelAct{requestID: q.req.ID}}
 }
 
 // newStopConfirm asks before stopping the task run.
-func newStopConfirm(keys confirmKeys, runID string) confirmDialog {
-	return confirmDialog{keys: keys, title: "Stop the whole task?",
-		detail: "The agent stops working, its open questions expire (task stopped) and no model is called.\nThe conversation stays.",
+func newStopConfirm(keys keyMap, runID string) confirmDialog {
+	return confirmDialog{keys: keys.Stop, scrollK: keys.Scroll, title: "Stop the whole task?",
+		detail: "The agent stops working, its open questions expire (task stopped) and no model is called. The conversation stays.",
 		yes:    stopAct{runID: runID}}
 }
 
@@ -36,19 +39,26 @@ func (d confirmDialog) about() string    { return d.target }
 func (d confirmDialog) fullScreen() bool { return false }
 
 func (d confirmDialog) update(msg tea.Msg) (dialog, action) {
-	if k, ok := msg.(tea.KeyMsg); ok {
+	switch msg := msg.(type) {
+	case sizeMsg:
+		d.box = paneBox{msg.width, msg.height}
+	case tea.KeyMsg:
 		switch {
-		case key.Matches(k, d.keys.Yes):
+		case key.Matches(msg, d.keys.Yes):
 			return d, d.yes
-		case key.Matches(k, d.keys.No):
+		case key.Matches(msg, d.keys.No):
 			return d, closeAct{}
+		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
+			return d, nil
 		}
 		return d, passAct{}
 	}
 	return d, nil
 }
 
+func (d confirmDialog) body() string { return stBold.Render(d.title) + "\n" + d.detail }
+
 func (d confirmDialog) view(width, height int, focused bool) string {
-	return dialogStyle(focused).Width(width - 4).Render(stBold.Render(d.title) + "\n" + d.detail + "\n" +
-		focusHint(focused, d.keys.Focus, d.keys.Yes, d.keys.No))
+	return paneBox{width, height}.draw(dialogStyle(focused), d.body(),
+		focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, d.keys.Yes, d.keys.No), d.scroll, d.scrollK)
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -14,7 +13,7 @@ import (
 type helpDialog struct {
 	keys          keyMap
 	width, height int
-	top           int // the first line shown
+	scroll        scroll
 }
 
 func newHelp(keys keyMap) helpDialog { return helpDialog{keys: keys} }
@@ -23,35 +22,19 @@ func (d helpDialog) about() string    { return "" }
 func (d helpDialog) fullScreen() bool { return true }
 
 func (d helpDialog) update(msg tea.Msg) (dialog, action) {
-	k := d.keys.HelpView
 	switch msg := msg.(type) {
 	case sizeMsg:
 		d.width, d.height = msg.width, msg.height
 	case tea.KeyMsg:
-		page := max(1, d.height-2)
-		switch {
-		case key.Matches(msg, k.Up):
-			d.top--
-		case key.Matches(msg, k.Down):
-			d.top++
-		case key.Matches(msg, k.PageUp):
-			d.top -= page
-		case key.Matches(msg, k.PageDown):
-			d.top += page
-		case key.Matches(msg, k.Top):
-			d.top = 0
-		case key.Matches(msg, k.Bottom):
-			d.top = 1 << 20 // clamped below
-		case key.Matches(msg, k.Close):
+		if key.Matches(msg, d.keys.HelpClose) {
 			return d, closeAct{}
 		}
+		d.scroll.move(msg, d.keys.Scroll, len(d.lines(d.width)), d.avail())
 	}
-	lines := d.lines(d.width)
-	d.top = min(max(0, d.top), max(0, len(lines)-d.avail()))
 	return d, nil
 }
 
-// avail is how many help lines fit above the footer.
+// avail is how many lines fit above the footer.
 func (d helpDialog) avail() int { return max(1, d.height-1) }
 
 // lines is the help drawn at width: one block per place the keys apply,
@@ -111,14 +94,6 @@ func helpBlock(sec keySection) string {
 }
 
 func (d helpDialog) view(width, height int, focused bool) string {
-	k := d.keys.HelpView
-	lines := d.lines(width)
-	avail := max(1, height-1)
-	if len(lines) <= avail {
-		return strings.Join(append(lines, " "+stDim.Render(hints(k.Close))), "\n")
-	}
-	top := min(max(0, d.top), len(lines)-avail)
-	end := top + avail
-	footer := fmt.Sprintf(" %s (%d–%d of %d) · %s", hints(k.Up, k.PageUp), top+1, end, len(lines), hints(k.Close))
-	return strings.Join(append(lines[top:end:end], stDim.Render(footer)), "\n")
+	lines := d.scroll.window(d.lines(width), max(1, height-1), d.keys.Scroll)
+	return strings.Join(append(lines, " "+stDim.Render(hints(d.keys.HelpClose))), "\n")
 }

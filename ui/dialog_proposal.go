@@ -16,12 +16,15 @@ import (
 // agent proposes, with accept and keep-mine. It arrives by itself: it takes
 // the focus by the focus rule, and its keys only while it has it.
 type proposalDialog struct {
-	keys proposalKeys
-	q    question
+	keys    proposalKeys
+	scrollK scrollKeys
+	q       question
+	box     paneBox
+	scroll  scroll
 }
 
-func newProposal(keys proposalKeys, q question) proposalDialog {
-	return proposalDialog{keys: keys, q: q}
+func newProposal(keys keyMap, q question) proposalDialog {
+	return proposalDialog{keys: keys.Proposal, scrollK: keys.Scroll, q: q}
 }
 
 func (d proposalDialog) about() string    { return d.q.key }
@@ -38,6 +41,8 @@ func (d proposalDialog) proposal() (chat.ProposalView, bool) {
 
 func (d proposalDialog) update(msg tea.Msg) (dialog, action) {
 	switch msg := msg.(type) {
+	case sizeMsg:
+		d.box = paneBox{msg.width, msg.height}
 	case questionMsg:
 		if msg.key == d.q.key {
 			d.q = question(msg)
@@ -54,6 +59,8 @@ func (d proposalDialog) update(msg tea.Msg) (dialog, action) {
 			return d, decideAct{proposalID: p.ID, accept: true}
 		case key.Matches(msg, d.keys.Keep):
 			return d, decideAct{proposalID: p.ID, accept: false}
+		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
+			return d, nil
 		}
 		return d, passAct{}
 	}
@@ -61,7 +68,8 @@ func (d proposalDialog) update(msg tea.Msg) (dialog, action) {
 }
 
 func (d proposalDialog) view(width, height int, focused bool) string {
-	return dialogStyle(focused).Width(width - 4).Render(d.body(focused))
+	hint := focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, relabel(d.keys.Accept, "accept"), d.keys.Keep)
+	return paneBox{width, height}.draw(dialogStyle(focused), d.body(), hint, d.scroll, d.scrollK)
 }
 
 // waiting is the line drawn above the form while the user types in it.
@@ -69,7 +77,7 @@ func (d proposalDialog) waiting() string {
 	return "The agent proposes a change to this question — it opens when you pause."
 }
 
-func (d proposalDialog) body(focused bool) string {
+func (d proposalDialog) body() string {
 	r := d.q.req
 	p, ok := d.proposal()
 	if !ok {
@@ -110,6 +118,5 @@ func (d proposalDialog) body(focused bool) string {
 			b.WriteString(stError.Render("- "+forms.SanitizeLine(n)+" (removed)") + "\n")
 		}
 	}
-	b.WriteString("\n" + focusHint(focused, d.keys.Focus, relabel(d.keys.Accept, "accept"), d.keys.Keep))
-	return b.String()
+	return strings.TrimRight(b.String(), "\n")
 }

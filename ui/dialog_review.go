@@ -10,20 +10,28 @@ import (
 )
 
 // reviewDialog shows exactly what will be sent for one question revision;
-// only confirming it records the answer.
+// only confirming it records the answer. It scrolls when it is taller
+// than the pane.
 type reviewDialog struct {
 	keys    reviewKeys
+	scrollK scrollKeys
 	q       question
+	box     paneBox
+	scroll  scroll
 	sending bool // the answer is on its way: a second enter sends nothing
 }
 
-func newReview(keys reviewKeys, q question) reviewDialog { return reviewDialog{keys: keys, q: q} }
+func newReview(keys keyMap, q question) reviewDialog {
+	return reviewDialog{keys: keys.Review, scrollK: keys.Scroll, q: q}
+}
 
 func (d reviewDialog) about() string    { return d.q.key }
 func (d reviewDialog) fullScreen() bool { return false }
 
 func (d reviewDialog) update(msg tea.Msg) (dialog, action) {
 	switch msg := msg.(type) {
+	case sizeMsg:
+		d.box = paneBox{msg.width, msg.height}
 	case questionMsg:
 		if msg.key == d.q.key {
 			d.q = question(msg)
@@ -38,20 +46,29 @@ func (d reviewDialog) update(msg tea.Msg) (dialog, action) {
 			}
 			d.sending = true
 			return d, sendAct{}
+		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
+			return d, nil
 		}
 		return d, passAct{}
 	}
 	return d, nil
 }
 
-func (d reviewDialog) view(width, height int, focused bool) string {
+func (d reviewDialog) body() string {
 	var b strings.Builder
 	b.WriteString(stBold.Render("Review before sending") + "\n\n")
-	b.WriteString(forms.Review(d.q.req.Definition, d.q.req.Supplied, d.q.shown, width-8))
+	b.WriteString(forms.Review(d.q.req.Definition, d.q.req.Supplied, d.q.shown, d.box.inner()))
 	if len(d.q.problems) > 0 {
-		b.WriteString("\n" + problemList(d.q.problems) + "\n\n" + hints(relabel(d.keys.Back, "back to editing to fix them")))
-	} else {
-		b.WriteString("\n\n" + focusHint(focused, d.keys.Focus, d.keys.Send, d.keys.Back))
+		b.WriteString("\n" + problemList(d.q.problems))
 	}
-	return paneStyle(focused).Width(width - 4).Render(b.String())
+	return b.String()
+}
+
+func (d reviewDialog) view(width, height int, focused bool) string {
+	box := paneBox{width, height}
+	hint := focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, d.keys.Send, d.keys.Back)
+	if len(d.q.problems) > 0 {
+		hint = focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, relabel(d.keys.Back, "back to editing to fix them"))
+	}
+	return box.draw(paneStyle(focused), d.body(), hint, d.scroll, d.scrollK)
 }

@@ -142,7 +142,7 @@ func TestHelpScrollsOnASmallScreen(t *testing.T) {
 	t.Parallel()
 	k := newKit(t)
 	m := k.m
-	m.Update(tea.WindowSizeMsg{Width: 60, Height: 14})
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 15})
 	m.Update(tea.KeyMsg{Type: tea.KeyF1})
 	seen := map[string]bool{}
 	v := m.View()
@@ -150,8 +150,8 @@ func TestHelpScrollsOnASmallScreen(t *testing.T) {
 		t.Fatalf("help does not start at its top or does not say it scrolls:\n%s", v)
 	}
 	for range 80 {
-		if n := strings.Count(v, "\n") + 1; n > 14 {
-			t.Fatalf("a help frame of %d lines on a 14-line screen", n)
+		if n := strings.Count(v, "\n") + 1; n > 15 {
+			t.Fatalf("a help frame of %d lines on a 15-line screen", n)
 		}
 		for _, l := range strings.Split(v, "\n") {
 			seen[strings.TrimSpace(l)] = true
@@ -339,7 +339,7 @@ func TestDeletingTheOpenChatClearsItsStatus(t *testing.T) {
 	k.load(sent.ChatID)
 	m.setStatus("This chat is archived and read-only; start a new chat with ctrl+o, n.", true)
 	m.onKey(tea.KeyMsg{Type: tea.KeyCtrlO})
-	m.Update(listChats(svc)())
+	m.Update(listChats(svc, chatPage)())
 	m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
 	cmd := m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
 	if cmd == nil || m.status != "" || m.chatID != "" {

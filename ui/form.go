@@ -35,6 +35,7 @@ type formPane struct {
 	pendingDraft string                    // JSON of the draft an autosave is scheduled for
 	draftSeq     int
 	problems     []forms.Problem // what the last check of the reply found wrong
+	unplaced     []forms.Problem // those of them no field shows beside it
 }
 
 // formOutcome is what a message did to the form, for the root to act on.
@@ -149,6 +150,7 @@ func (p *formPane) update(msg tea.Msg) (tea.Cmd, formOutcome) {
 	}
 	if len(p.problems) > 0 {
 		p.problems = p.replyProblems() // the list shrinks as the user fixes it
+		p.unplaced = unplacedOf(p.unplaced, p.problems)
 	}
 	switch p.live.Form().State {
 	case huh.StateCompleted:
@@ -240,7 +242,23 @@ func (p *formPane) edit() tea.Cmd {
 	if p.live == nil {
 		return nil
 	}
+	// Each problem is drawn beside its field; the pane lists the rest.
+	p.unplaced = p.live.SetProblems(p.problems)
 	return p.live.Edit(p.fieldToFix())
+}
+
+// unplacedOf keeps of the problems listed in the pane those still found.
+func unplacedOf(listed, found []forms.Problem) []forms.Problem {
+	var out []forms.Problem
+	for _, l := range listed {
+		for _, f := range found {
+			if l.Path == f.Path && l.Message == f.Message {
+				out = append(out, l)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // fieldToFix is where going back to the form lands: the first field the

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/charmbracelet/lipgloss"
 
 	"followup/forms"
@@ -13,6 +16,14 @@ func (m *model) arrange() {
 }
 
 func (m *model) compose() string {
+	base := layout(m.width, m.height, layoutState{composerLines: m.composerLines()})
+	if base.tooSmall {
+		return m.tooSmallView()
+	}
+	if box := m.paneDialogBox(base); box != m.dialogBox {
+		m.dialogBox = box
+		m.sizeDialogs()
+	}
 	if d, ok := m.dialogs.screen(); ok {
 		return d.view(m.width, m.height, true)
 	}
@@ -21,12 +32,16 @@ func (m *model) compose() string {
 		// drawn only to be replaced, on the cores the read needs.
 		return stDim.Render(" opening " + forms.SanitizeLine(m.dbPath) + " …")
 	}
-	pane := m.paneView()
+	pane := m.paneView(base)
 	paneLines := 0
 	if pane != "" {
 		paneLines = lipgloss.Height(pane)
 	}
-	spec := layout(m.width, m.height, layoutState{paneLines: paneLines})
+	spec := layout(m.width, m.height, layoutState{paneLines: paneLines, composerLines: base.composer})
+	if paneLines > spec.pane {
+		// Never a frame taller than the screen: what does not fit is cut.
+		pane = strings.Join(strings.Split(pane, "\n")[:spec.pane], "\n")
+	}
 	m.apply(spec)
 	parts := []string{m.transcriptView()}
 	if pane != "" {
@@ -37,12 +52,51 @@ func (m *model) compose() string {
 	return lipgloss.JoinVertical(lipgloss.Left, parts...)
 }
 
+// tooSmallView is the whole screen below minWidth×minHeight.
+func (m *model) tooSmallView() string {
+	msg := fmt.Sprintf("The terminal is %d×%d; followup needs at least %d×%d.\nMake it larger, or %s to quit.",
+		m.width, m.height, minWidth, minHeight, m.keys.Quit.Help().Key)
+	return lipgloss.NewStyle().Width(max(1, m.width)).MaxHeight(max(1, m.height)).Render(msg)
+}
+
+// composerLines is how many lines the composer's text takes at its width.
+func (m *model) composerLines() int {
+	w := max(1, max(10, m.width-2)-2) // less the prompt
+	n := 0
+	for _, line := range strings.Split(m.composer.Value(), "\n") {
+		n += max(1, (lipgloss.Width(line)+w-1)/w)
+	}
+	return n
+}
+
+// paneDialogBox is the box a dialog in the pane is drawn in: the pane's
+// most, less the tab row.
+func (m *model) paneDialogBox(s layoutSpec) sizeMsg {
+	h := s.paneMax
+	if len(m.pane.pending) > 1 {
+		h--
+	}
+	return sizeMsg{m.width, max(3, h)}
+}
+
+// dialogSize is the box a dialog is drawn in.
+func (m *model) dialogSize(d dialog) sizeMsg {
+	if d.fullScreen() {
+		return sizeMsg{m.width, m.height}
+	}
+	return m.paneDialogBox(layout(m.width, m.height, layoutState{composerLines: m.composerLines()}))
+}
+
 // apply sizes the composer and the transcript as the layout says,
 // keeping the transcript on its newest line unless the user scrolled up.
 func (m *model) apply(s layoutSpec) {
 	if s.composerWidth != m.lay.composerWidth || s.composer != m.lay.composer {
+		grew := s.composer > m.composer.Height()
 		m.composer.SetWidth(s.composerWidth)
 		m.composer.SetHeight(s.composer)
+		if grew {
+			m.composerGrew()
+		}
 	}
 	m.lay = s
 	m.vp.Width = s.width
@@ -76,4 +130,17 @@ func (m *model) transcriptView() string {
 	f.view = m.vp.View()
 	m.vpFrame = f
 	return f.view
+}
+
+// composerGrew shows the composer's lines from the first again after it
+// grew: the textarea keeps the offset it scrolled to while it was shorter.
+func (m *model) composerGrew() {
+	row, li := m.composer.Line(), m.composer.LineInfo()
+	col := li.StartColumn + li.ColumnOffset
+	m.composer.SetValue(m.composer.Value()) // back to the top, the cursor at the end
+	for m.composer.Line() > row {
+		m.composer.CursorUp()
+	}
+	m.composer.SetCursor(col)
+	m.composer, _ = m.composer.Update(nil) // the cursor kept in view
 }

@@ -86,9 +86,14 @@ func TestGoldenScreens(t *testing.T) {
 			k.ask("Check deployment")
 			k.load(k.ask("Plan a trip").ChatID)
 			k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
-			k.m.Update(listChats(k.svc)())
+			k.m.Update(listChats(k.svc, chatPage)())
 		}},
+		{"too_small", func(k *kit) { k.load(k.ask("Check deployment").ChatID) }},
 	} {
+		sizes := sizes
+		if sc.name == "too_small" {
+			sizes = []struct{ w, h int }{{40, 12}}
+		}
 		for _, size := range sizes {
 			name := fmt.Sprintf("%s_%dx%d", sc.name, size.w, size.h)
 			t.Run(name, func(t *testing.T) {

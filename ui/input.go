@@ -62,7 +62,7 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case m.matches(msg, k.Help):
 		return m.open(newHelp(m.keys), false), true
 	case m.matches(msg, k.Chats):
-		return tea.Batch(m.pane.saveNow(), m.open(newChats(m.keys.ChatList, m.chatID), false), listChats(m.svc)), true
+		return tea.Batch(m.pane.saveNow(), m.open(newChats(m.keys, m.chatID), false), listChats(m.svc, chatPage)), true
 	case m.matches(msg, k.ScrollUp):
 		m.vp.HalfPageUp()
 		m.follow = false
@@ -76,7 +76,7 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 			m.setStatus("No task is running in this chat.", false)
 			return nil, true
 		}
-		return m.open(newStopConfirm(m.keys.Stop, m.run.ID), false), true
+		return m.open(newStopConfirm(m.keys, m.run.ID), false), true
 	case m.matches(msg, k.Resend):
 		return m.resumeOrphans(), true
 	case m.matches(msg, k.Focus) && (m.pane.live != nil || m.hasPaneDialog()):
@@ -86,7 +86,7 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case m.matches(msg, k.NextReq), m.matches(msg, k.PrevReq):
 		return m.switchRequest(m.matches(msg, k.NextReq)), true
 	case m.matches(msg, k.CancelReq):
-		return m.open(newCancelConfirm(m.keys.Cancel, m.questionNow()), false), true
+		return m.open(newCancelConfirm(m.keys, m.questionNow()), false), true
 	}
 	return nil, false
 }

@@ -39,12 +39,13 @@ type keyMap struct {
 	Continue  key.Binding
 	LeaveForm key.Binding
 
-	Review   reviewKeys
-	Cancel   confirmKeys
-	Stop     confirmKeys
-	Proposal proposalKeys
-	HelpView scrollKeys
-	ChatList chatKeys
+	Review    reviewKeys
+	Cancel    confirmKeys
+	Stop      confirmKeys
+	Proposal  proposalKeys
+	Scroll    scrollKeys  // in any view taller than its box
+	HelpClose key.Binding // closes help
+	ChatList  chatKeys
 }
 
 // reviewKeys apply on the review. Focus is the screen's, for the hint of
@@ -58,7 +59,7 @@ type confirmKeys struct{ Yes, No, Focus key.Binding }
 type proposalKeys struct{ Accept, Keep, Focus key.Binding }
 
 // scrollKeys move through a view taller than its box.
-type scrollKeys struct{ Up, Down, PageUp, PageDown, Top, Bottom, Close key.Binding }
+type scrollKeys struct{ Up, Down, PageUp, PageDown, Top, Bottom key.Binding }
 
 // chatKeys apply in the chat list.
 type chatKeys struct{ Up, Down, Open, New, Archive, Delete, Close key.Binding }
@@ -75,12 +76,12 @@ func defaultKeys() keyMap {
 		Chats:      bind([]string{"ctrl+o"}, "ctrl+o", "chats"),
 		ScrollUp:   bind([]string{"pgup"}, "pgup", "scroll up"),
 		ScrollDown: bind([]string{"pgdown"}, "pgdn", "scroll down"),
-		StopTask:   bind([]string{"ctrl+s"}, "ctrl+s", "stop the whole task"),
-		Resend:     bind([]string{"ctrl+r"}, "ctrl+r", "resume interrupted run"),
+		StopTask:   bind([]string{"ctrl+s"}, "ctrl+s", "stop the task"),
+		Resend:     bind([]string{"ctrl+r"}, "ctrl+r", "resume a run"),
 
 		Send:    bind([]string{"enter"}, "enter", "send message"),
 		Newline: bind([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
-		HelpQ:   bind([]string{"?"}, "?", "help, while the composer is empty"),
+		HelpQ:   bind([]string{"?"}, "?", "help, when empty"),
 
 		Focus:     focus,
 		NextReq:   bind([]string{"ctrl+n"}, "ctrl+n", "next question"),
@@ -90,7 +91,7 @@ func defaultKeys() keyMap {
 		NextField: bind([]string{"tab"}, "tab", "next field"),
 		PrevField: bind([]string{"shift+tab"}, "⇧tab", "previous field"),
 		Continue:  bind([]string{"enter"}, "enter", "continue"),
-		LeaveForm: bind([]string{"esc"}, "esc", "leave form (draft kept)"),
+		LeaveForm: bind([]string{"esc"}, "esc", "leave (draft kept)"),
 
 		Review: reviewKeys{
 			Send:  bind([]string{"enter", "y"}, "enter", "send answer"),
@@ -112,15 +113,15 @@ func defaultKeys() keyMap {
 			Keep:   bind([]string{"k", "esc"}, "k", "keep mine"),
 			Focus:  focus,
 		},
-		HelpView: scrollKeys{
-			Up:       bind([]string{"up", "k"}, "↑/↓", "scroll"),
-			Down:     bind([]string{"down", "j"}, "↓", "scroll down"),
+		Scroll: scrollKeys{
+			Up:       bind([]string{"up"}, "↑/↓", "scroll"),
+			Down:     bind([]string{"down"}, "↓", "scroll down"),
 			PageUp:   bind([]string{"pgup"}, "pgup/pgdn", "page"),
 			PageDown: bind([]string{"pgdown", " "}, "pgdn", "page down"),
-			Top:      bind([]string{"home", "g"}, "home/end", "top / bottom"),
-			Bottom:   bind([]string{"end", "G"}, "end", "bottom"),
-			Close:    bind([]string{"esc", "q", "f1", "ctrl+g"}, "esc", "close help"),
+			Top:      bind([]string{"home"}, "home/end", "top / bottom"),
+			Bottom:   bind([]string{"end"}, "end", "bottom"),
 		},
+		HelpClose: bind([]string{"esc", "q", "f1", "ctrl+g", "?"}, "esc", "close help"),
 		ChatList: chatKeys{
 			Up:      bind([]string{"up", "k"}, "↑/k", "previous"),
 			Down:    bind([]string{"down", "j"}, "↓/j", "next"),
@@ -152,7 +153,8 @@ func (k keyMap) sections() []keySection {
 		{"Cancel a question", []key.Binding{k.Cancel.Yes, k.Cancel.No}},
 		{"Stop the task", []key.Binding{k.Stop.Yes, k.Stop.No}},
 		{"Chats", []key.Binding{k.ChatList.Up, k.ChatList.Down, k.ChatList.Open, k.ChatList.New, k.ChatList.Archive, k.ChatList.Delete, k.ChatList.Close}},
-		{"Help", []key.Binding{k.HelpView.Up, k.HelpView.PageUp, k.HelpView.Top, k.HelpView.Close}},
+		{"Long views", []key.Binding{k.Scroll.Up, k.Scroll.PageUp, k.Scroll.Top}},
+		{"Help", []key.Binding{k.HelpClose}},
 	}
 }
 

@@ -3,7 +3,7 @@ package ui
 import "testing"
 
 // The layout is a pure function of the terminal's size and the screen's
-// state; every row of the screen is given to exactly one part.
+// state; every row of a screen large enough is given to exactly one part.
 func TestLayout(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -13,17 +13,27 @@ func TestLayout(t *testing.T) {
 		want layoutSpec
 	}{
 		{"100x30 no question", 100, 30, layoutState{},
-			layoutSpec{transcript: 26, composer: 2, composerWidth: 98, formWidth: 96, formHeight: 11}},
+			layoutSpec{transcript: 26, paneMax: 25, composer: 2, composerWidth: 98, formWidth: 96, formHeight: 11, paneHead: true}},
 		{"100x30 a form", 100, 30, layoutState{paneLines: 14},
-			layoutSpec{transcript: 12, composer: 2, composerWidth: 98, formWidth: 96, formHeight: 11}},
+			layoutSpec{transcript: 12, pane: 14, paneMax: 25, composer: 2, composerWidth: 98, formWidth: 96, formHeight: 11, paneHead: true}},
+		{"100x30 a three-line message", 100, 30, layoutState{paneLines: 14, composerLines: 3},
+			layoutSpec{transcript: 11, pane: 14, paneMax: 24, composer: 3, composerWidth: 98, formWidth: 96, formHeight: 11, paneHead: true}},
+		{"100x30 a long message stops at a third", 100, 30, layoutState{composerLines: 40},
+			layoutSpec{transcript: 18, paneMax: 17, composer: 10, composerWidth: 98, formWidth: 96, formHeight: 11, paneHead: true}},
+		{"100x30 a tall pane leaves the composer its least", 100, 30, layoutState{paneLines: 25, composerLines: 40},
+			layoutSpec{transcript: 1, pane: 25, paneMax: 17, composer: 2, composerWidth: 98, formWidth: 96, formHeight: 11, paneHead: true}},
 		{"60x20 a short pane", 60, 20, layoutState{paneLines: 6},
-			layoutSpec{transcript: 10, composer: 2, composerWidth: 58, formWidth: 56, formHeight: 6}},
-		{"50x15 a form", 50, 15, layoutState{paneLines: 9},
-			layoutSpec{transcript: 2, composer: 2, composerWidth: 48, formWidth: 46, formHeight: 6}},
-		{"40x12 no question", 40, 12, layoutState{},
-			layoutSpec{transcript: 8, composer: 2, composerWidth: 38, formWidth: 36, formHeight: 6}},
+			layoutSpec{transcript: 10, pane: 6, paneMax: 15, composer: 2, composerWidth: 58, formWidth: 56, formHeight: 6, paneHead: true}},
+		{"50x15 a form", 50, 15, layoutState{paneLines: 11},
+			layoutSpec{transcript: 1, pane: 11, paneMax: 11, composer: 1, composerWidth: 48, formWidth: 46, formHeight: 6}},
+		{"50x15 a pane taller than the screen", 50, 15, layoutState{paneLines: 30},
+			layoutSpec{transcript: 1, pane: 11, paneMax: 11, composer: 1, composerWidth: 48, formWidth: 46, formHeight: 6}},
 		{"tall 100x60 a tall pane", 100, 60, layoutState{paneLines: 31},
-			layoutSpec{transcript: 25, composer: 2, composerWidth: 98, formWidth: 96, formHeight: 26}},
+			layoutSpec{transcript: 25, pane: 31, paneMax: 55, composer: 2, composerWidth: 98, formWidth: 96, formHeight: 26, paneHead: true}},
+		{"40x12 is too small", 40, 12, layoutState{paneLines: 11},
+			layoutSpec{tooSmall: true, composerWidth: 38, formWidth: 36, formHeight: 3}},
+		{"49x30 is too narrow", 49, 30, layoutState{},
+			layoutSpec{tooSmall: true, composerWidth: 47, formWidth: 45, formHeight: 11, paneHead: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := layout(tc.w, tc.h, tc.s)
@@ -31,8 +41,19 @@ func TestLayout(t *testing.T) {
 			if got != tc.want {
 				t.Fatalf("layout(%d, %d, %+v)\n got %+v\nwant %+v", tc.w, tc.h, tc.s, got, tc.want)
 			}
-			if rows := got.transcript + tc.s.paneLines + got.composer + fixedRows; rows != tc.h {
+			if got.tooSmall {
+				return
+			}
+			if rows := got.transcript + got.pane + got.composer + fixedRows; rows != tc.h {
 				t.Fatalf("%d rows laid out on a %d-row screen", rows, tc.h)
+			}
+			if got.transcript < minTranscript {
+				t.Fatalf("no room for the transcript: %+v", got)
+			}
+			// A form built at formHeight, in its chrome, fits beside the
+			// least composer.
+			if room := tc.h - fixedRows - minComposer(tc.h) - minTranscript; got.formHeight+paneChrome(tc.h) > room {
+				t.Fatalf("a form of %d rows does not fit in %d", got.formHeight+paneChrome(tc.h), room)
 			}
 		})
 	}

@@ -41,7 +41,8 @@ type model struct {
 
 	pane formPane
 
-	dialogs dialogStack
+	dialogs   dialogStack
+	dialogBox sizeMsg // the box the pane's dialogs were last told
 	// now is the screen's clock: the dialog grace and the pause before
 	// focus moves are measured on it (tests move it).
 	now func() time.Time

@@ -59,7 +59,7 @@ func (m *model) ensureForm() tea.Cmd {
 }
 
 // openReview shows what the form will send.
-func (m *model) openReview() tea.Cmd { return m.open(newReview(m.keys.Review, m.questionNow()), false) }
+func (m *model) openReview() tea.Cmd { return m.open(newReview(m.keys, m.questionNow()), false) }
 
 // formInstalled follows a form put on screen: after a decision in the
 // pane (a proposal accepted), the form that replaces the dialog keeps
@@ -107,7 +107,7 @@ var arrivals = []func(m *model) (dialog, bool){
 		if !ok || len(r.Proposals) == 0 {
 			return nil, false
 		}
-		return newProposal(m.keys.Proposal, m.questionNow()), true
+		return newProposal(m.keys, m.questionNow()), true
 	},
 }
 

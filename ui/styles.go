@@ -18,7 +18,7 @@ var (
 	// Waiting for the focus: dim, and square corners, so focus shows with
 	// no colour too (NO_COLOR).
 	stPaneDim    = stPane.Border(lipgloss.NormalBorder()).BorderForeground(lipgloss.Color("8"))
-	stHelpColumn = lipgloss.NewStyle().PaddingRight(3)
+	stHelpColumn = lipgloss.NewStyle().PaddingRight(2)
 	stDialog     = lipgloss.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(lipgloss.Color("11")).Padding(0, 1)
 	stDialogDim  = stDialog.Border(lipgloss.NormalBorder()).BorderForeground(lipgloss.Color("8"))
 

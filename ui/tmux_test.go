@@ -92,7 +92,7 @@ func TestTerminalTypingDoesNotDecideAProposal(t *testing.T) {
 	tm.WaitFor("Type a message to start")
 	tm.TypeSlowly("Check deployment", human/3)
 	tm.Keys("Enter")
-	tm.WaitFor("Choose an environment", "tab next field")
+	tm.WaitFor("Choose an environment", "enter continue")
 	tm.Keys("Escape")
 	time.Sleep(human) // an esc right before a letter would read as alt+letter
 	tm.TypeSlowly("use staging", human/3)

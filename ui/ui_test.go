@@ -17,7 +17,7 @@ func TestAnswerDeployForm(t *testing.T) {
 	h.key(tea.KeyEnter)
 	h.waitFor("Choose an environment", "production", "staging")
 	// Focus moves to the new form once the user has paused typing.
-	h.waitFor("tab next field")
+	h.waitFor("enter continue")
 	h.key(tea.KeyEnter) // production is the first option
 	h.waitFor("Review before sending", "Environment: production")
 	h.key(tea.KeyEnter)
@@ -84,7 +84,7 @@ func TestChatMessageBecomesProposal(t *testing.T) {
 	h.clock.advance(dialogGrace)
 	h.runes("a")
 	// Accepting fills the form and leaves focus in it, ready to submit.
-	h.waitFor("Proposal accepted", "tab next field")
+	h.waitFor("Proposal accepted", "enter continue")
 	h.key(tea.KeyEnter)
 	h.waitFor("Review before sending", "Environment: staging")
 	h.key(tea.KeyEnter)

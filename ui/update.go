@@ -254,8 +254,8 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 }
 
 func (m *model) onEvent(e chat.Event) tea.Cmd {
-	if _, ok := find[chatsDialog](&m.dialogs); ok && e.Kind == chat.EvChat {
-		return listChats(m.svc)
+	if d, ok := find[chatsDialog](&m.dialogs); ok && e.Kind == chat.EvChat {
+		return listChats(m.svc, d.limit)
 	}
 	if e.ChatID != "" && e.ChatID != m.chatID && !(m.chatID == "" && !m.newChat) {
 		return nil
@@ -286,7 +286,7 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 		e := chat.AsError(a.err)
 		if ps, ok := e.Details["problems"].([]forms.Problem); ok {
 			m.pane.problems = ps
-			m.setStatus("The answer was not sent: fix the fields listed above the composer.", true)
+			m.setStatus("The answer was not sent: fix what the form marks.", true)
 		} else {
 			m.setStatus(errText(a.err), true)
 		}
@@ -299,7 +299,7 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 		return tea.Batch(m.load(m.chatID), m.pane.edit())
 	}
 	m.closeAbout("")
-	m.pane.problems = nil
+	m.pane.problems, m.pane.unplaced = nil, nil
 	if a.receipt.ApplyState == chat.Partial {
 		r, _ := m.activeRequest()
 		m.setStatus("Saved as a partial answer; still missing: "+labelsOf(r, a.receipt.Missing), false)

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
+	"followup/chat"
 	"followup/forms"
 )
 
@@ -16,7 +19,7 @@ func (m *model) formHeight() int { _, h := formSize(m.width, m.height); return h
 
 // paneView is the area above the composer: tab row plus the active form,
 // or the dialog drawn in the pane (the review, a confirmation, a proposal).
-func (m *model) paneView() string {
+func (m *model) paneView(s layoutSpec) string {
 	o, hasDialog := m.dialogs.pane()
 	if len(m.pane.pending) == 0 && !hasDialog {
 		return ""
@@ -33,10 +36,11 @@ func (m *model) paneView() string {
 		parts = append(parts, m.tabRow())
 	}
 	r, ok := m.activeRequest()
+	inner := max(10, m.width-6) // inside the frame and its padding
 	var body string
 	switch {
 	case hasDialog:
-		body = o.d.view(m.width, m.height, m.focus == focusDialog)
+		body = o.d.view(m.dialogBox.width, m.dialogBox.height, m.focus == focusDialog)
 	case !ok:
 		return ""
 	case m.archived():
@@ -45,25 +49,29 @@ func (m *model) paneView() string {
 	case m.pane.live == nil:
 		body = stPaneDim.Width(m.width - 4).Render(stDim.Render("loading form…"))
 	default:
-		// The form draws the title; the pane adds why it is asked.
-		head := stDim.Render(forms.SanitizeLine(r.Reason))
-		if by := askedBy(r.Owner); by != "" {
-			head = stBold.Render(by) + "  " + head
+		var lines []string
+		by := askedBy(r.Owner)
+		if s.paneHead || by != "" {
+			// The form draws the title; the pane adds who asks and why
+			// (on a short screen, who asks only).
+			head := ""
+			if s.paneHead {
+				head = stDim.Render(forms.SanitizeLine(r.Reason))
+				if r.ExpiresAt != nil {
+					head += "  " + stDim.Render("expires "+r.ExpiresAt.Local().Format("15:04"))
+				}
+			}
+			if by != "" {
+				head = strings.TrimSpace(stBold.Render(by) + "  " + head)
+			}
+			lines = append(lines, truncate(head, inner))
 		}
-		if r.ExpiresAt != nil {
-			head += "  " + stDim.Render("expires "+r.ExpiresAt.Local().Format("15:04"))
+		lines = append(lines, m.pane.live.Form().View())
+		if ps := m.pane.unplaced; len(ps) > 0 {
+			lines = append(lines, truncate(problemLine(ps), inner))
 		}
-		k := m.keys
-		style := stPaneDim
-		hint := stDim.Render(hints(relabel(k.Focus, "to answer"), k.CancelReq))
-		if m.focus == focusForm {
-			style = stPane
-			hint = stDim.Render(hints(k.NextField, k.Continue, relabel(k.LeaveForm, "leave (draft kept)"), k.CancelReq))
-		}
-		if len(m.pane.problems) > 0 {
-			hint = problemList(m.pane.problems) + "\n" + hint
-		}
-		body = style.Width(m.width - 4).Render(head + "\n" + m.pane.live.Form().View() + "\n" + hint)
+		lines = append(lines, stDim.Render(m.formHint(r, inner)))
+		body = paneStyle(m.focus == focusForm).Width(m.width - 4).Render(strings.Join(lines, "\n"))
 	}
 	if waitLine != "" {
 		parts = append(parts, waitLine)
@@ -72,17 +80,38 @@ func (m *model) paneView() string {
 	return lipgloss.JoinVertical(lipgloss.Left, parts...)
 }
 
-func (m *model) tabRow() string {
-	tabs := make([]string, 0, len(m.pane.pending))
-	for i, r := range m.pane.pending {
-		label := fmt.Sprintf("%d %s", i+1, truncate(forms.SanitizeLine(r.Title), 24))
-		if r.ID == m.pane.active {
-			tabs = append(tabs, stTabActive.Render(label))
-		} else {
-			tabs = append(tabs, stTab.Render(label))
+// formHint is the form's hint line: the keys that apply to it now, as
+// many as fit in width.
+func (m *model) formHint(r chat.RequestView, width int) string {
+	k := m.keys
+	if m.focus != focusForm {
+		return hintsFit(width, relabel(k.Focus, "to answer"), k.CancelReq)
+	}
+	var bs []key.Binding
+	if asked(r) > 1 {
+		bs = append(bs, k.NextField)
+	}
+	return hintsFit(width, append(bs, k.Continue, k.LeaveForm, k.CancelReq)...)
+}
+
+// asked is how many fields the form asks (those not already supplied).
+func asked(r chat.RequestView) int {
+	n := 0
+	for _, f := range r.Fields {
+		if _, known := r.Supplied[f.Name]; !known {
+			n++
 		}
 	}
-	return strings.Join(tabs, " ") + "  " + stDim.Render(hints(either(m.keys.NextReq, m.keys.PrevReq, "switch")))
+	return n
+}
+
+// problemLine is a problem no field shows beside it, with how many more.
+func problemLine(ps []forms.Problem) string {
+	line := "✗ " + forms.SanitizeLine(ps[0].Message)
+	if len(ps) > 1 {
+		line += fmt.Sprintf(" (and %s)", plural(len(ps)-1, "more", "more"))
+	}
+	return stError.Render(line)
 }
 
 // problemList names every problem of the reply, one a line.
@@ -107,55 +136,13 @@ func mergeValues(sets ...forms.Values) forms.Values {
 	return out
 }
 
+// truncate cuts s to n cells as the terminal draws them (styled text and
+// grapheme clusters too), ending with an ellipsis when it cut.
 func truncate(s string, n int) string {
 	if n < 1 {
 		return ""
 	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-func (m *model) statusLine() string {
-	run := "idle"
-	if m.run != nil {
-		run = m.run.State
-	}
-	if m.driving || m.thinking {
-		run = m.spin.View() + " " + run
-	}
-	chatState := ""
-	if m.chat != nil && m.chat.State == "archived" {
-		chatState = " · archived (read-only)"
-	} else if s := m.serveChat(); s != nil && s.Connected {
-		chatState = " · " + clientName(s.Client) + " (MCP)"
-	} else if s != nil {
-		chatState = " · " + clientName(s.Client) + " disconnected"
-	}
-	left := fmt.Sprintf(" %s · %s%s · %s ", m.provider, run, chatState, m.dbPath)
-	right := " " + hints(m.keys.Help) + " "
-	pad := m.width - lipgloss.Width(left) - lipgloss.Width(right)
-	if pad < 0 {
-		left = truncate(left, max(1, m.width-lipgloss.Width(right)))
-		pad = 0
-	}
-	return stStatus.Render(left + strings.Repeat(" ", pad) + right)
-}
-
-func (m *model) noticeLine() string {
-	switch {
-	case m.status != "" && m.statusErr:
-		return stError.Render(truncate(forms.SanitizeLine(m.status), m.width))
-	case m.status != "":
-		return stDim.Render(truncate(forms.SanitizeLine(m.status), m.width))
-	case len(m.orphans) > 0:
-		return stError.Render(fmt.Sprintf("%d interrupted run(s) found — %s resumes them", len(m.orphans), m.keys.Resend.Help().Key))
-	case m.elsewhere > 0:
-		return stateStyles["pending"].Render(fmt.Sprintf("%d question(s) wait in other chats — %s", m.elsewhere, m.keys.Chats.Help().Key))
-	}
-	return ""
+	return ansi.Truncate(s, n, "…")
 }
 
 func (m *model) refreshTranscript() {
@@ -171,7 +158,7 @@ func (m *model) refreshTranscript() {
 			lipgloss.NewStyle().Width(m.width-2).PaddingLeft(2).Render(forms.SanitizeBlock(m.streaming))
 	}
 	if len(m.messages) == 0 && m.streaming == "" {
-		content = stDim.Render("\n  Type a message to start. Try “Check deployment” or “Plan a trip”.\n  " +
+		content = stDim.Width(max(10, m.width-2)).PaddingLeft(2).Render("\nType a message to start. Try “Check deployment” or “Plan a trip”.\n" +
 			m.keys.Help.Help().Key + " shows every key.")
 	}
 	if content != m.vpContent {

@@ -89,7 +89,7 @@ func TestTerminalShowsTheForm(t *testing.T) {
 	tm.typeText("Check deployment")
 	tm.keys("Enter")
 	tm.waitFor("Choose an environment", "production", "staging")
-	tm.waitFor("tab next field") // focus moves after a pause in typing
+	tm.waitFor("enter continue") // focus moves after a pause in typing
 	tm.keys("Down")
 	tm.keys("Enter")
 	tm.waitFor("Review before sending", "Environment: staging")
@@ -104,7 +104,7 @@ func TestDraftSurvivesKill(t *testing.T) {
 	tm.waitFor("Type a message to start")
 	tm.typeText("Write the release notes")
 	tm.keys("Enter")
-	tm.waitFor("What should I work on?", "tab next field")
+	tm.waitFor("What should I work on?", "enter continue")
 	tm.typeText("the spring release, draft 7")
 	tm.waitFor("the spring release, draft 7")
 	waitDraft(t, db, "the spring release, draft 7") // autosave follows a pause

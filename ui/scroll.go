@@ -1,0 +1,91 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// scroll is a window over lines taller than the box they are drawn in;
+// the views that can grow (review, proposal, help) keep one. Its top is
+// kept in range by move; drawing clamps a copy and changes nothing.
+type scroll struct{ top int }
+
+// shown is how many of total lines fit in height: all, or one fewer to
+// leave room for the line saying where the window is.
+func shown(total, height int) int {
+	if total <= height {
+		return total
+	}
+	return max(1, height-1)
+}
+
+func clampTop(top, total, rows int) int { return max(0, min(top, total-rows)) }
+
+// move takes a scroll key; it reports whether msg was one and the lines
+// do not all fit, so there was somewhere to go.
+func (s *scroll) move(msg tea.KeyMsg, k scrollKeys, total, height int) bool {
+	if total <= height {
+		return false
+	}
+	rows := shown(total, height)
+	page := max(1, rows-1)
+	switch {
+	case key.Matches(msg, k.Up):
+		s.top--
+	case key.Matches(msg, k.Down):
+		s.top++
+	case key.Matches(msg, k.PageUp):
+		s.top -= page
+	case key.Matches(msg, k.PageDown):
+		s.top += page
+	case key.Matches(msg, k.Top):
+		s.top = 0
+	case key.Matches(msg, k.Bottom):
+		s.top = total
+	default:
+		return false
+	}
+	s.top = clampTop(s.top, total, rows)
+	return true
+}
+
+// window is the lines that fit in height from the top, with a last line
+// saying where they are when not all fit.
+func (s scroll) window(lines []string, height int, k scrollKeys) []string {
+	if len(lines) <= height {
+		return lines
+	}
+	rows := shown(len(lines), height)
+	top := clampTop(s.top, len(lines), rows)
+	pos := stDim.Render(fmt.Sprintf("%s (%d–%d of %d)", hints(k.Up, k.PageUp), top+1, top+rows, len(lines)))
+	return append(lines[top:top+rows:top+rows], pos)
+}
+
+// paneBox is how a dialog in the pane is drawn: a frame, its body
+// wrapped to the frame and scrolled to fit, and its hint line pinned
+// below the body.
+type paneBox struct {
+	width, height int
+}
+
+// inner is the width inside the frame (border and padding).
+func (b paneBox) inner() int { return max(10, b.width-6) }
+
+// rows is how many body lines fit above the hint line.
+func (b paneBox) rows() int { return max(1, b.height-3) }
+
+// lines is body wrapped to the frame.
+func (b paneBox) lines(body string) []string {
+	return strings.Split(lipgloss.NewStyle().Width(b.inner()).Render(body), "\n")
+}
+
+// draw frames body (scrolled by s) and the hint.
+func (b paneBox) draw(style lipgloss.Style, body, hint string, s scroll, k scrollKeys) string {
+	lines := s.window(b.lines(body), b.rows(), k)
+	lines = append(lines, truncate(hint, b.inner()))
+	return style.Width(b.width - 4).Render(strings.Join(lines, "\n"))
+}

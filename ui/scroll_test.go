@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// seen scrolls a view down with key until it stops changing, checking
+// that no frame is taller than the screen, and returns every line shown.
+func seen(t *testing.T, m *model, key tea.KeyType) string {
+	t.Helper()
+	var all []string
+	last := ""
+	for range 100 {
+		v := frameOf(m)
+		if n := strings.Count(v, "\n") + 1; n > m.height {
+			t.Fatalf("a frame of %d lines on a %d-line screen:\n%s", n, m.height, v)
+		}
+		all = append(all, v)
+		if v == last {
+			break
+		}
+		last = v
+		m.Update(tea.KeyMsg{Type: key})
+	}
+	return strings.Join(all, "\n")
+}
+
+// The review of a seven-field form scrolls on a 50×15 screen: every value
+// to be sent can be read, and the frame never outgrows the screen.
+func TestReviewScrollsOnASmallScreen(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.m.Update(tea.WindowSizeMsg{Width: 50, Height: 15})
+	k.load(k.ask("Plan a trip").ChatID)
+	k.m.setFocus(focusForm)
+	k.m.openReview()
+	first := frameOf(k.m)
+	if !containsAll(first, "Review before sending", "of ") {
+		t.Fatalf("the review does not say it scrolls:\n%s", first)
+	}
+	all := seen(t, k.m, tea.KeyDown)
+	for _, f := range k.m.pane.pending[0].Fields {
+		if !strings.Contains(all, f.DisplayLabel()+":") {
+			t.Errorf("%s never shown", f.DisplayLabel())
+		}
+	}
+	k.m.Update(tea.KeyMsg{Type: tea.KeyHome})
+	if frameOf(k.m) != first {
+		t.Fatal("home did not go back to the top")
+	}
+}
+
+// The chat list keeps its cursor in view, draws only the rows that fit,
+// reads on past its first page, and opens on the chat on screen even
+// when that one is older than the first page.
+func TestChatListScrollsAndPagesThroughEveryChat(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	ctx := context.Background()
+	n := chatPage + 30
+	var oldest string
+	for i := range n {
+		s, err := k.svc.Send(ctx, "", fmt.Sprintf("chat number %d", i), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			oldest = s.ChatID
+		}
+	}
+	k.load(oldest)
+	_, cmd := k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
+	for msgs := runAll(cmd); len(msgs) > 0; {
+		var next []tea.Msg
+		for _, msg := range msgs {
+			_, c := k.m.Update(msg)
+			next = append(next, runAll(c)...)
+		}
+		msgs = next
+	}
+	d, _ := find[chatsDialog](&k.m.dialogs)
+	if len(d.list.chats) != n || !d.complete {
+		t.Fatalf("%d chats read (complete %v), want all %d", len(d.list.chats), d.complete, n)
+	}
+	v := frameOf(k.m)
+	if !containsAll(v, "› ", "chat number 0 ", "on screen") || strings.Count(v, "\n")+1 > k.m.height {
+		t.Fatalf("the list does not open on the chat on screen, or outgrows the screen:\n%s", v)
+	}
+	k.m.Update(tea.KeyMsg{Type: tea.KeyHome})
+	v = frameOf(k.m)
+	if cursor := lineWith(v, "› "); !strings.Contains(cursor, fmt.Sprintf("chat number %d", n-1)) {
+		t.Fatalf("home does not show the newest chat under the cursor:\n%s", v)
+	}
+	if strings.Contains(v, "chat number 0 ") {
+		t.Fatal("rows out of view were drawn")
+	}
+}
+
+// The composer grows with its text, so a pasted three-line message shows
+// its first line and the prompt; past a third of the screen it scrolls.
+func TestComposerGrowsWithItsText(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.load("")
+	k.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("line one\nline two\nline three"), Paste: true})
+	if v := frameOf(k.m); !containsAll(v, "› line one", "line two", "line three") {
+		t.Fatalf("the message is not all in view:\n%s", v)
+	}
+	long := strings.TrimSpace(strings.Repeat("another line\n", 30))
+	k.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\n" + long), Paste: true})
+	if got := k.m.composer.Height(); got != k.m.height/3 {
+		t.Fatalf("composer is %d rows, want a third of %d", got, k.m.height)
+	}
+	if n := strings.Count(frameOf(k.m), "\n") + 1; n != k.m.height {
+		t.Fatalf("a %d-line frame on a %d-line screen", n, k.m.height)
+	}
+}
+
+// lineWith is the first line of s holding sub.
+func lineWith(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}

@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"followup/forms"
+)
+
+// The lines around the pane: the tab row of the open questions, the
+// notice line and the status line.
+
+// runWords says a run's state as a person would, where its name does not.
+var runWords = map[string]string{"waiting_input": "waiting for your answer"}
+
+// statusLine is the provider, the task's state, the database and how to
+// get help; on a narrow screen the database goes first.
+func (m *model) statusLine() string {
+	run := "no task"
+	if m.run != nil {
+		run = runWords[m.run.State]
+		if run == "" {
+			run = m.run.State
+		}
+	}
+	if m.driving || m.thinking {
+		run = m.spin.View() + " " + run
+	}
+	if m.archived() {
+		run += " · archived (read-only)"
+	} else if s := m.serveChat(); s != nil && s.Connected {
+		run += " · " + clientName(s.Client) + " (MCP)"
+	} else if s != nil {
+		run += " · " + clientName(s.Client) + " disconnected"
+	}
+	help := m.keys.Help
+	if m.focus == focusComposer && m.composer.Value() == "" {
+		help = m.keys.HelpQ
+	}
+	right := " " + hints(relabel(help, "help")) + " "
+	left := fmt.Sprintf(" %s · %s · %s ", m.provider, run, m.dbPath)
+	if lipgloss.Width(left)+lipgloss.Width(right) > m.width {
+		left = fmt.Sprintf(" %s · %s ", m.provider, run)
+		right = " " + stBold.Render(help.Keys()[0]) + " help "
+	}
+	pad := m.width - lipgloss.Width(left) - lipgloss.Width(right)
+	if pad < 0 {
+		left = truncate(left, max(1, m.width-lipgloss.Width(right)))
+		pad = max(0, m.width-lipgloss.Width(left)-lipgloss.Width(right))
+	}
+	return stStatus.Render(left + strings.Repeat(" ", pad) + right)
+}
+
+// tabRow names the open questions, the shown one marked. When they do
+// not all fit, the row shows those around the shown one, with ‹ and ›
+// where more are.
+func (m *model) tabRow() string {
+	tabs := make([]string, len(m.pane.pending))
+	active := 0
+	for i, r := range m.pane.pending {
+		label := fmt.Sprintf("%d %s", i+1, truncate(forms.SanitizeLine(r.Title), 24))
+		tabs[i] = stTab.Render(label)
+		if r.ID == m.pane.active {
+			tabs[i], active = stTabActive.Render(label), i
+		}
+	}
+	all := strings.Join(tabs, " ")
+	hint := "  " + stDim.Render(hints(either(m.keys.NextReq, m.keys.PrevReq, "switch")))
+	switch {
+	case lipgloss.Width(all+hint) <= m.width:
+		return all + hint
+	case lipgloss.Width(all) <= m.width:
+		return all
+	}
+	room := m.width - 4 // for ‹ and ›
+	start, end, used := active, active+1, lipgloss.Width(tabs[active])
+	for grew := true; grew; {
+		grew = false
+		if end < len(tabs) && used+1+lipgloss.Width(tabs[end]) <= room {
+			used += 1 + lipgloss.Width(tabs[end])
+			end, grew = end+1, true
+		}
+		if start > 0 && used+1+lipgloss.Width(tabs[start-1]) <= room {
+			used += 1 + lipgloss.Width(tabs[start-1])
+			start, grew = start-1, true
+		}
+	}
+	row := strings.Join(tabs[start:end], " ")
+	if start > 0 {
+		row = "‹ " + row
+	}
+	if end < len(tabs) {
+		row += " ›"
+	}
+	return truncate(row, m.width)
+}
+
+func (m *model) noticeLine() string {
+	switch {
+	case m.status != "" && m.statusErr:
+		return stError.Render(truncate(forms.SanitizeLine(m.status), m.width))
+	case m.status != "":
+		return stDim.Render(truncate(forms.SanitizeLine(m.status), m.width))
+	case len(m.orphans) > 0:
+		return stError.Render(fmt.Sprintf("%d interrupted run(s) found — %s resumes them", len(m.orphans), m.keys.Resend.Help().Key))
+	case m.elsewhere > 0:
+		return stateStyles["pending"].Render(fmt.Sprintf("%d question(s) wait in other chats — %s", m.elsewhere, m.keys.Chats.Help().Key))
+	}
+	return ""
+}
