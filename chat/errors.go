@@ -37,6 +37,9 @@ const (
 	// (its file's or directory's permissions, a read-only mount). Reads
 	// still work; nothing was changed.
 	CodeDatabaseReadOnly = "DATABASE_READ_ONLY"
+	// CodeDatabaseUnavailable: the database could not be opened — not a
+	// regular file, not followup's, unreadable — and was left untouched.
+	CodeDatabaseUnavailable = "DATABASE_UNAVAILABLE"
 )
 
 // Error is a refused operation. It never consumed or changed anything.
@@ -70,7 +73,8 @@ func problemsError(code, msg string, ps []forms.Problem) *Error {
 }
 
 // AsError returns err as an *Error, wrapping anything unexpected as INTERNAL
-// (a database this process cannot write as DATABASE_READ_ONLY). What it
+// (a database that cannot be opened as DATABASE_UNAVAILABLE, one this
+// process cannot write as DATABASE_READ_ONLY). What it
 // returns is bounded (see bounded): every surface — a tool result to the
 // model, the CLI's text and JSON, the screen — shows errors through it.
 func AsError(err error) *Error {
@@ -81,6 +85,10 @@ func AsError(err error) *Error {
 	var ro *store.ReadOnlyError
 	if errors.As(err, &ro) {
 		return bounded(&Error{Code: CodeDatabaseReadOnly, Message: ro.Error(), Details: map[string]any{"path": ro.Path}})
+	}
+	var oe *store.OpenError
+	if errors.As(err, &oe) {
+		return bounded(&Error{Code: CodeDatabaseUnavailable, Message: oe.Error(), Details: map[string]any{"path": oe.Path}})
 	}
 	return bounded(&Error{Code: CodeInternal, Message: err.Error()})
 }

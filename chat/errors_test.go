@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -117,10 +118,15 @@ func TestDeclarationProblemsAreCounted(t *testing.T) {
 	}
 }
 
-func TestReadOnlyIsItsOwnCode(t *testing.T) {
+func TestDatabaseErrorsHaveTheirOwnCodes(t *testing.T) {
 	t.Parallel()
 	e := AsError(fmt.Errorf("sending: %w", &store.ReadOnlyError{Path: "/x/f.db", Reason: "it is on a read-only file system"}))
 	if e.Code != CodeDatabaseReadOnly || !strings.Contains(e.Message, "/x/f.db") || e.Details["path"] != "/x/f.db" {
 		t.Fatalf("%+v", e)
+	}
+	_, err := Open(context.Background(), Options{DBPath: t.TempDir()})
+	if e := AsError(err); e.Code != CodeDatabaseUnavailable || e.Details["path"] == nil ||
+		!strings.Contains(e.Message, "it is a directory") {
+		t.Fatalf("opening a directory: %+v", e)
 	}
 }

@@ -151,3 +151,30 @@ func TestSymlinksToOneDatabaseShareItsLease(t *testing.T) {
 		t.Fatalf("a second lease file was made beside the symlink: %v", err)
 	}
 }
+
+// A database this process cannot write still tells whether a run is
+// driven: testing the lock needs no write access.
+func TestLeaseHeldOnAReadOnlyStore(t *testing.T) {
+	t.Parallel()
+	s := openTemp(t)
+	l, err := s.AcquireLease(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro, err := Open(context.Background(), s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	ro.readOnly = "for this test"
+	if held, err := ro.LeaseHeld(3); err != nil || !held {
+		t.Fatalf("held lease: %v %v", held, err)
+	}
+	if held, err := ro.LeaseHeld(4); err != nil || held {
+		t.Fatalf("free lease: %v %v", held, err)
+	}
+	if _, err := ro.AcquireLease(4); !errors.As(err, new(*ReadOnlyError)) {
+		t.Fatalf("AcquireLease on a read-only store: %v", err)
+	}
+	l.Release()
+}
