@@ -120,26 +120,6 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 	return v, nil
 }
 
-// Archive archives a chat: it stays readable and refuses model operations.
-func (s *Service) Archive(ctx context.Context, chatID, commandID string) (ChatView, error) {
-	var runID string
-	_, err := s.command(ctx, commandID, "archive", &chatID, map[string]any{"chatId": chatID}, func(tx store.Handle) (any, error) {
-		if _, err := s.store.GetChat(ctx, tx, chatID); err != nil {
-			return nil, notFound(err, "chat", chatID)
-		}
-		if run, err := s.store.LatestRun(ctx, tx, chatID); err == nil {
-			runID = run.ID
-		}
-		return map[string]any{"archived": true}, s.store.SetChatState(ctx, tx, chatID, store.ChatArchived, s.nowMS())
-	})
-	if err != nil {
-		return ChatView{}, err
-	}
-	s.cancelDrive(runID) // an archived chat makes no model call
-	s.broker.Publish(Event{Kind: EvChat, ChatID: chatID})
-	return s.Chat(ctx, chatID)
-}
-
 // Delete removes a chat and everything that belongs to it: messages, runs,
 // requests, revisions, drafts, answers, proposals, deliveries and receipts.
 // Its own receipt keeps only a hash of the id, so no row names the chat.

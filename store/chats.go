@@ -11,7 +11,7 @@ type ChatStore interface {
 	InsertChat(ctx context.Context, h Handle, c Chat) error
 	GetChat(ctx context.Context, h Handle, id string) (Chat, error)
 	ListChats(ctx context.Context, h Handle, after ChatCursor, limit int) ([]Chat, error)
-	SetChatState(ctx context.Context, h Handle, id, state string, now int64) error
+	SetChatState(ctx context.Context, h Handle, id, state string) error
 	TouchChat(ctx context.Context, h Handle, id string, now int64) error
 	DeleteChat(ctx context.Context, h Handle, id string) error
 	LatestChatID(ctx context.Context, h Handle) (string, error)
@@ -94,9 +94,10 @@ func (queries) ListChats(ctx context.Context, h Handle, after ChatCursor, limit 
 	return out, rows.Err()
 }
 
-// SetChatState archives or reactivates a chat.
-func (queries) SetChatState(ctx context.Context, h Handle, id, state string, now int64) error {
-	return expectOne(h.ExecContext(ctx, `UPDATE chats SET state = ?, updated_at = ? WHERE id = ?`, state, now, id))
+// SetChatState archives or reactivates a chat. Its updated_at stays: the
+// chat keeps its place in the list (DESIGN §15).
+func (queries) SetChatState(ctx context.Context, h Handle, id, state string) error {
+	return expectOne(h.ExecContext(ctx, `UPDATE chats SET state = ? WHERE id = ?`, state, id))
 }
 
 // TouchChat marks a chat as updated.

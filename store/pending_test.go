@@ -84,7 +84,7 @@ func TestRequestWritesKeepTheirItem(t *testing.T) {
 		if err := qs.UpdateRequest(ctx, tx, r3, ""); err != nil {
 			return err
 		}
-		return qs.SetChatState(ctx, tx, "ch_b", ChatArchived, 2)
+		return qs.SetChatState(ctx, tx, "ch_b", ChatArchived)
 	})
 	if err != nil {
 		t.Fatal(err)
