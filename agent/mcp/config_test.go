@@ -184,6 +184,7 @@ func TestToolName(t *testing.T) {
 	cases := []struct{ server, tool, want string }{
 		{"everything", "echo", "mcp__everything__echo"},
 		{"github", "create-issue", "mcp__github__create-issue"},
+		{"my.server", "get file", "mcp__my_server__get_file_89d822c6"}, // docs/mcp.md's example
 	}
 	for _, c := range cases {
 		if got := ToolName(c.server, c.tool); got != c.want {

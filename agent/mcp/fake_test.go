@@ -191,3 +191,48 @@ func TestSecretsStayOutOfLogsAndStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseEndsAPendingElicitation: closing while a question waits ends the Elicitor's
+// context (chat expires the request "disconnected") and the call returns an error.
+func TestCloseEndsAPendingElicitation(t *testing.T) {
+	asked := make(chan struct{})
+	ended := make(chan error, 1)
+	el := &scriptedElicitor{reply: func(ctx context.Context, e Elicitation) (Reply, error) {
+		close(asked)
+		<-ctx.Done()
+		ended <- ctx.Err()
+		return Reply{}, ctx.Err()
+	}}
+	m := New(Config{Servers: []ServerConfig{fakeServer("f", "", nil)}}, Options{Elicitor: el, LogDir: t.TempDir()})
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.Call(context.Background(), CallRequest{Server: "f", Tool: "which", Arguments: json.RawMessage(`{"n":1}`)})
+		done <- err
+	}()
+	select {
+	case <-asked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("never asked")
+	}
+	start := time.Now()
+	m.Close()
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("Close took %s with a question waiting", took)
+	}
+	select {
+	case err := <-ended:
+		if err == nil {
+			t.Error("the Elicitor's context did not end")
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the Elicitor still waits after Close")
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("the call succeeded after Close")
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the call still waits after Close")
+	}
+}
