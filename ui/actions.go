@@ -39,8 +39,8 @@ type (
 		chatID string
 		limit  int
 	}
-	// moreChatsAct reads a longer list of chats.
-	moreChatsAct struct{ limit int }
+	// moreChatsAct reads the page of chats after the cursor after.
+	moreChatsAct struct{ after string }
 )
 
 func (closeAct) isAction()     {}
@@ -135,7 +135,7 @@ func (m *model) do(a action) tea.Cmd {
 		}
 		return lifecycleCmd(m.svc, a.chatID, true, a.limit)
 	case moreChatsAct:
-		return listChats(m.svc, a.limit)
+		return listChats(m.svc, a.after, chat.DefaultChatPage)
 	}
 	return nil
 }

@@ -78,11 +78,11 @@ type draftLoadedMsg struct {
 // autosaveMsg fires after the user paused editing.
 type autosaveMsg struct{ seq int }
 
-// chatsMsg lists chats for the switcher: the newest limit of them (fewer
-// when there are no more).
+// chatsMsg brings a page of the chat list: the one after the cursor
+// after ("" for the first).
 type chatsMsg struct {
-	chats []chat.ChatView
-	limit int
+	page  chat.ChatPage
+	after string
 	err   error
 }
 
@@ -168,15 +168,15 @@ func loadDraft(svc *chat.Service, id string, rev int) tea.Cmd {
 	}
 }
 
-// listChats reads the newest limit chats.
-func listChats(svc *chat.Service, limit int) tea.Cmd {
+// listChats reads the page of up to limit chats after the cursor after.
+func listChats(svc *chat.Service, after string, limit int) tea.Cmd {
 	return func() tea.Msg {
-		cs, err := svc.Chats(context.Background(), limit)
-		return chatsMsg{cs, limit, err}
+		page, err := svc.ChatList(context.Background(), after, limit)
+		return chatsMsg{page, after, err}
 	}
 }
 
-// lifecycleCmd archives or deletes a chat, then lists the newest limit
+// lifecycleCmd archives or deletes a chat, then reads the first limit
 // chats again.
 func lifecycleCmd(svc *chat.Service, chatID string, del bool, limit int) tea.Cmd {
 	return func() tea.Msg {
@@ -189,7 +189,7 @@ func lifecycleCmd(svc *chat.Service, chatID string, del bool, limit int) tea.Cmd
 		if err != nil {
 			return errMsg{err}
 		}
-		return listChats(svc, limit)()
+		return listChats(svc, "", limit)()
 	}
 }
 

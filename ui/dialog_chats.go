@@ -2,36 +2,40 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"followup/chat"
 	"followup/forms"
 )
 
-// chatPage is how many more chats the list reads when its cursor nears
-// the end of those it has.
-const chatPage = 200
-
 // chatsDialog is the chat switcher: open, start, archive or delete a chat.
-// It draws only the rows in view, keeps its cursor in view, and reads
-// more chats as the cursor nears the end of those read, so every chat can
-// be reached.
+// It draws only the rows in view, keeps its cursor in view, and reads the
+// next page of the chat list as the cursor nears the end of those read,
+// so every chat can be reached.
 type chatsDialog struct {
 	keys     chatKeys
 	scrollK  scrollKeys
 	list     chatList
 	onScreen string // the chat the screen shows
-	limit    int    // how many chats were asked for
-	complete bool   // fewer came: there are no more
+	next     string // the cursor of the page after those read
+	complete bool   // no page follows
 	loading  bool
 	top      int // the first row in view
 	height   int
 }
 
 func newChats(keys keyMap, onScreen string) chatsDialog {
-	return chatsDialog{keys: keys.ChatList, scrollK: keys.Scroll, onScreen: onScreen, limit: chatPage, loading: true}
+	return chatsDialog{keys: keys.ChatList, scrollK: keys.Scroll, onScreen: onScreen, loading: true}
+}
+
+// refreshLimit is how many chats a fresh read of the list takes: as many
+// as are shown, within a page's bounds.
+func (d chatsDialog) refreshLimit() int {
+	return min(max(len(d.list.chats), chat.DefaultChatPage), chat.MaxChatPage)
 }
 
 func (d chatsDialog) about() string    { return "" }
@@ -46,9 +50,17 @@ func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
 		d.height = msg.height
 	case chatsMsg:
 		d.loading = false
+		switch {
+		case msg.err != nil:
+		case msg.after == "":
+			d.list.adopt(msg.page.Chats, d.onScreen) // a fresh read from the top
+		case msg.after == d.next:
+			d.list.adopt(append(slices.Clip(d.list.chats), msg.page.Chats...), d.onScreen)
+		default:
+			return d, nil // a page of a list read again since
+		}
 		if msg.err == nil {
-			d.list.adopt(msg.chats, d.onScreen)
-			d.limit, d.complete = msg.limit, len(msg.chats) < msg.limit
+			d.next, d.complete = msg.page.Next, !msg.page.More
 			if !d.complete && !d.list.found(d.onScreen) {
 				return d.more() // the chat on screen is older: read on to it
 			}
@@ -78,14 +90,14 @@ func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
 			}
 		case key.Matches(msg, k.Archive):
 			if c, ok := d.list.selected(); ok {
-				return d, archiveAct{chatID: c.ID, limit: d.limit}
+				return d, archiveAct{chatID: c.ID, limit: d.refreshLimit()}
 			}
 		case key.Matches(msg, k.Delete):
 			if c, ok := d.list.selected(); ok && d.list.armDelete(c.ID) {
 				if c.ID == d.onScreen {
 					d.onScreen = ""
 				}
-				return d, deleteAct{chatID: c.ID, limit: d.limit}
+				return d, deleteAct{chatID: c.ID, limit: d.refreshLimit()}
 			}
 		}
 		if d.list.sel >= len(d.list.chats)-d.rows() {
@@ -108,7 +120,7 @@ func (d chatsDialog) more() (dialog, action) {
 		return d, nil
 	}
 	d.loading = true
-	return d, moreChatsAct{limit: d.limit + chatPage}
+	return d, moreChatsAct{after: d.next}
 }
 
 func (d chatsDialog) view(width, height int, focused bool) string {

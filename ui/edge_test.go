@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"followup/chat"
 	"followup/forms"
 )
 
@@ -339,7 +340,7 @@ func TestDeletingTheOpenChatClearsItsStatus(t *testing.T) {
 	k.load(sent.ChatID)
 	m.setStatus("This chat is archived and read-only; start a new chat with ctrl+o, n.", true)
 	m.onKey(tea.KeyMsg{Type: tea.KeyCtrlO})
-	m.Update(listChats(svc, chatPage)())
+	m.Update(listChats(svc, "", chat.DefaultChatPage)())
 	m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
 	cmd := m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
 	if cmd == nil || m.status != "" || m.chatID != "" {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"followup/chat"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -62,7 +63,7 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case m.matches(msg, k.Help):
 		return m.open(newHelp(m.keys), false), true
 	case m.matches(msg, k.Chats):
-		return tea.Batch(m.pane.saveNow(), m.open(newChats(m.keys, m.chatID), false), listChats(m.svc, chatPage)), true
+		return tea.Batch(m.pane.saveNow(), m.open(newChats(m.keys, m.chatID), false), listChats(m.svc, "", chat.DefaultChatPage)), true
 	case m.matches(msg, k.ScrollUp):
 		m.vp.HalfPageUp()
 		m.follow = false

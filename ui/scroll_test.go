@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"followup/chat"
 	"strings"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestChatListScrollsAndPagesThroughEveryChat(t *testing.T) {
 	t.Parallel()
 	k := newKit(t)
 	ctx := context.Background()
-	n := chatPage + 30
+	n := chat.DefaultChatPage + 30
 	var oldest string
 	for i := range n {
 		s, err := k.svc.Send(ctx, "", fmt.Sprintf("chat number %d", i), "")

@@ -255,7 +255,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 
 func (m *model) onEvent(e chat.Event) tea.Cmd {
 	if d, ok := find[chatsDialog](&m.dialogs); ok && e.Kind == chat.EvChat {
-		return listChats(m.svc, d.limit)
+		return listChats(m.svc, "", d.refreshLimit())
 	}
 	if e.ChatID != "" && e.ChatID != m.chatID && !(m.chatID == "" && !m.newChat) {
 		return nil
