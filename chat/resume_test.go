@@ -243,3 +243,73 @@ func TestResumeOfAnEndedRunIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryableListsWhatCtrlRMovesOn: a chat whose newest run failed offers
+// it for a retry; a run being driven by a live process is not offered; an
+// interrupted run (an answer recorded, never delivered) is; other chats'
+// runs, an archived chat's and a finished chat's are not.
+func TestRetryableListsWhatCtrlRMovesOn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := &refusingOnce{}
+	s, err := Open(ctx, Options{DBPath: filepath.Join(t.TempDir(), "f.db"), Provider: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	fxCheckItemsAtEnd(t, s)
+	ids := func(rs []RunView, err error) []string {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []string{}
+		for _, r := range rs {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+
+	failed, req := fxDeploy(t, s)
+	p.armed.Store(true)
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: req.ID, Values: map[string]any{"environment": "staging"}}); err != nil {
+		t.Fatal(err)
+	}
+	if run, _ := s.Drive(ctx, failed.RunID); run.State != store.RunFailed {
+		t.Fatalf("run = %s", run.State)
+	}
+	if got := ids(s.Retryable(ctx, failed.ChatID)); len(got) != 1 || got[0] != failed.RunID {
+		t.Fatalf("a failed run: %v", got)
+	}
+	lease, err := HoldLease(s, failed.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(s.Retryable(ctx, failed.ChatID)); len(got) != 0 {
+		t.Fatalf("a run a live process drives is offered: %v", got)
+	}
+	lease.Release()
+
+	interrupted, req2 := fxDeploy(t, s)
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: req2.ID, Values: map[string]any{"environment": "production"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(s.Retryable(ctx, interrupted.ChatID)); len(got) != 1 || got[0] != interrupted.RunID {
+		t.Fatalf("an interrupted run: %v", got)
+	}
+	if _, err := s.Archive(ctx, interrupted.ChatID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(s.Retryable(ctx, interrupted.ChatID)); len(got) != 0 {
+		t.Fatalf("an archived chat's run is offered: %v", got)
+	}
+	if _, err := s.Resume(ctx, failed.RunID); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(s.Retryable(ctx, failed.ChatID)); len(got) != 0 {
+		t.Fatalf("after the retry: %v", got)
+	}
+	if _, err := s.Retryable(ctx, "ch_missing"); CodeOf(err) != CodeNotFound {
+		t.Fatalf("a missing chat: %v", err)
+	}
+}
