@@ -2,7 +2,11 @@ package mcpserve_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -131,4 +135,41 @@ func TestServeChatRefusesMessages(t *testing.T) {
 	if w["state"] != "cancelled" || w["result"].(map[string]any)["status"] != "input_cancelled" {
 		t.Errorf("input_wait after the user cancelled: %v", w)
 	}
+}
+
+// A client that stops the server with SIGTERM (as Claude Code does on
+// exit) ends the session at once, even with an input_wait in flight.
+func TestServerStoppedBySignal(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "f.db")
+	agent := connectStdio(t, db, "Claude Code")
+	id := callTool(t, agent.ClientSession, "input_request", tripRequest("k"))["requestId"].(string)
+	go agent.CallTool(context.Background(), &mcp.CallToolParams{Name: "input_wait",
+		Arguments: map[string]any{"requestId": id, "timeoutSeconds": 50}})
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	if err := agent.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, 2*time.Second, "the server exits", func() bool {
+		return syscall.Kill(agent.cmd.Process.Pid, 0) != nil || zombie(agent.cmd.Process.Pid)
+	})
+	t.Logf("the server exited %v after SIGTERM", time.Since(start))
+	if req := show(t, db, id); req["state"] != "expired" || req["closedReason"] != "disconnected" {
+		t.Errorf("after SIGTERM the request is %v %v", req["state"], req["closedReason"])
+	}
+	sess := followup(t, db, "inspect", show(t, db, id)["chatId"].(string)).json["chat"].(map[string]any)["serve"]
+	if sess.(map[string]any)["connected"] != false {
+		t.Errorf("the session after SIGTERM: %v", sess)
+	}
+}
+
+// zombie reports whether pid has exited and waits to be reaped.
+func zombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return strings.HasPrefix(rest, "Z")
 }
