@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/charmbracelet/x/term"
 
 	"followup/chat"
 	"followup/ui/mcpserve"
@@ -28,6 +31,11 @@ func mcpServe(ctx context.Context, c *Call) error {
 	inbox := mcpserve.ChatInbox(c.Service)
 	addr, ok := c.Args.Flags["http"]
 	if !ok {
+		if f, isFile := c.Stdin.(*os.File); isFile && term.IsTerminal(f.Fd()) {
+			// Someone typed the command: say what it waits for.
+			fmt.Fprintln(c.Stderr, "followup: speaking MCP on stdin and stdout, for an agent to start (claude mcp add followup -- followup mcp serve);"+
+				" --http 127.0.0.1:PORT serves HTTP instead. ctrl+c stops.")
+		}
 		return served(mcpserve.ServeStdio(ctx, inbox, o, readCloser(c.Stdin), writeCloser(c.Stdout)))
 	}
 	ln, err := mcpserve.Listen(addr)

@@ -203,3 +203,23 @@ func waitForDraft(t *testing.T, db, id, text string) {
 		return ok && strings.Contains(fmt.Sprint(d.Values), text)
 	})
 }
+
+// Typed by hand in a terminal, `followup mcp serve` says what it waits
+// for, and ctrl+c ends it.
+func TestServeByHandSaysWhatItIs(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "f.db")
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tmux is not installed")
+		}
+		t.Skip("tmux is not installed")
+	}
+	s := &screen{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
+	s.tmux("new-session", "-d", "-x", "200", "-y", "10", "-s", "followup",
+		fmt.Sprintf("%s --db %s mcp serve; echo exited $?; sleep 30", binary(t), db))
+	t.Cleanup(s.close)
+	s.waitFor("speaking MCP on stdin and stdout", "claude mcp add followup -- followup mcp serve")
+	s.keys("C-c")
+	s.waitFor("exited 0")
+}
