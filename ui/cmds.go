@@ -32,8 +32,9 @@ type eventMsg chat.Event
 
 // driveDoneMsg reports that driving a run stopped (it waits or ended).
 type driveDoneMsg struct {
-	run chat.RunView
-	err error
+	runID string
+	run   chat.RunView
+	err   error
 }
 
 // sentMsg reports a recorded chat message.
@@ -122,7 +123,7 @@ func driveRun(svc *chat.Service, runID string) tea.Cmd {
 			return driveDoneMsg{} // an MCP client's question: no run of ours goes on
 		}
 		v, err := svc.Drive(context.Background(), runID)
-		return driveDoneMsg{v, err}
+		return driveDoneMsg{runID, v, err}
 	}
 }
 

@@ -144,14 +144,19 @@ func (m *model) resumeOrphans() tea.Cmd {
 		return nil
 	}
 	var cmds []tea.Cmd
+	m.resuming = map[string]bool{}
 	for _, r := range m.orphans {
 		cmds = append(cmds, driveRun(m.svc, r.ID))
+		m.resuming[r.ID] = true
 	}
 	m.orphans = nil
 	m.driving = true
-	m.setStatus("Resuming interrupted runs…", false)
+	m.setStatus(resumingText, false)
 	return tea.Batch(cmds...)
 }
+
+// resumingText is the status while ctrl+r resumes runs.
+const resumingText = "Resuming interrupted runs…"
 
 // switchChat leaves the open chat for chatID ("" = a new chat): what was
 // streaming and said on the status line stays behind, and each chat keeps

@@ -73,6 +73,8 @@ type model struct {
 
 	status    string
 	statusErr bool
+	statusAt  string          // the moment the status speaks of (status.go); "" until the next snapshot
+	resuming  map[string]bool // runs ctrl+r is resuming
 }
 
 func newModel(svc *chat.Service) *model {
@@ -119,10 +121,6 @@ func (m *model) Init() tea.Cmd {
 		return tea.Batch(textarea.Blink, m.spin.Tick) // Run reads the chat
 	}
 	return tea.Batch(textarea.Blink, m.load(""), m.spin.Tick)
-}
-
-func (m *model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr = s, isErr
 }
 
 func (m *model) activeRequest() (chat.RequestView, bool) { return m.pane.activeRequest() }

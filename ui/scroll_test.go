@@ -61,7 +61,7 @@ func TestReviewScrollsOnASmallScreen(t *testing.T) {
 // when that one is older than the first page.
 func TestChatListScrollsAndPagesThroughEveryChat(t *testing.T) {
 	t.Parallel()
-	k := newKit(t)
+	k := newKit(t, withClock) // each chat newer than the one before
 	ctx := context.Background()
 	n := chat.DefaultChatPage + 30
 	var oldest string

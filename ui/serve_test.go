@@ -64,7 +64,7 @@ func TestServeChatOnScreen(t *testing.T) {
 	k.m.Update(tea.KeyMsg{Type: tea.KeyEsc})
 	k.load(r.ChatID)
 	view = k.m.View()
-	for _, want := range []string{"Claude Code is gone", "Claude Code disconnected", "you had typed: version 1.4.2"} {
+	for _, want := range []string{"Claude Code is gone", "Claude Code disconnected", "you had typed: version: 1.4.2"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("the screen does not say %q after the client left:\n%s", want, view)
 		}

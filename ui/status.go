@@ -12,6 +12,43 @@ import (
 // The lines around the pane: the tab row of the open questions, the
 // notice line and the status line.
 
+// The notice line's status belongs to one moment: it clears at the next
+// key, and when the chat's run or its questions change after it was set.
+// The first snapshot after it marks the moment it speaks of ("Answer
+// sent." speaks of the answer on its way; a new question ends it).
+
+func (m *model) setStatus(s string, isErr bool) {
+	m.status, m.statusErr, m.statusAt = s, isErr, ""
+}
+
+// moment names what the chat on screen is doing: its run's state and its
+// open questions with their proposals.
+func (m *model) moment() string {
+	var b strings.Builder
+	if m.run != nil {
+		b.WriteString(m.run.ID + ":" + m.run.State)
+	}
+	for _, r := range m.pane.pending {
+		fmt.Fprintf(&b, "|%s@%d:%d", r.ID, r.Revision, len(r.Proposals))
+	}
+	return b.String()
+}
+
+// statusMoves clears a status whose moment has passed; call it with each
+// snapshot.
+func (m *model) statusMoves() {
+	if m.status == "" {
+		return
+	}
+	now := m.moment()
+	switch {
+	case m.statusAt == "":
+		m.statusAt = now
+	case m.statusAt != now:
+		m.setStatus("", false)
+	}
+}
+
 // runWords says a run's state as a person would, where its name does not.
 var runWords = map[string]string{"waiting_input": "waiting for your answer"}
 
@@ -103,10 +140,14 @@ func (m *model) noticeLine() string {
 		return stError.Render(truncate(forms.SanitizeLine(m.status), m.width))
 	case m.status != "":
 		return stDim.Render(truncate(forms.SanitizeLine(m.status), m.width))
-	case len(m.orphans) > 0:
-		return stError.Render(fmt.Sprintf("%d interrupted run(s) found — %s resumes them", len(m.orphans), m.keys.Resend.Help().Key))
-	case m.elsewhere > 0:
-		return stateStyles["pending"].Render(fmt.Sprintf("%d question(s) wait in other chats — %s", m.elsewhere, m.keys.Chats.Help().Key))
+	case len(m.orphans) == 1:
+		return stError.Render(truncate("1 interrupted run found — "+m.keys.Resend.Help().Key+" resumes it", m.width))
+	case len(m.orphans) > 1:
+		return stError.Render(truncate(fmt.Sprintf("%d interrupted runs found — %s resumes them", len(m.orphans), m.keys.Resend.Help().Key), m.width))
+	case m.elsewhere == 1:
+		return stateStyles["pending"].Render(truncate("1 question waits in another chat — "+m.keys.Chats.Help().Key, m.width))
+	case m.elsewhere > 1:
+		return stateStyles["pending"].Render(truncate(fmt.Sprintf("%d questions wait in other chats — %s", m.elsewhere, m.keys.Chats.Help().Key), m.width))
 	}
 	return ""
 }

@@ -236,10 +236,19 @@ func summarizeValues(r chat.RequestView, vals forms.Values) string {
 	parts := make([]string, 0, len(r.Fields))
 	for _, f := range r.Fields {
 		if v, ok := vals[f.Name]; ok {
-			parts = append(parts, f.DisplayLabel()+" "+showValue(v))
+			parts = append(parts, labelled(f.DisplayLabel(), showValue(v)))
 		}
 	}
 	return strings.Join(parts, " · ")
+}
+
+// labelled is a value after its label: "Environment: staging"; a label
+// that is a question keeps its own mark, the value quoted.
+func labelled(label, value string) string {
+	if strings.HasSuffix(label, "?") || strings.HasSuffix(label, ":") {
+		return label + " “" + value + "”"
+	}
+	return label + ": " + value
 }
 
 // showValue prints an answer value as a person writes it.

@@ -33,6 +33,7 @@ func TestCancelAsksFirstAndTaskGoesOn(t *testing.T) {
 	h.typeText("Check deployment")
 	h.key(tea.KeyEnter)
 	h.waitFor("Choose an environment")
+	h.waitRun("waiting_input")
 	h.key(tea.KeyCtrlX)
 	h.waitFor("Cancel this question?")
 	if r := h.onlyRun(); r.State != "waiting_input" {

@@ -64,6 +64,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.lastKey = m.now()
+		m.setStatus("", false) // a status speaks of the moment before this key
 		var check tea.Cmd
 		if m.waiting {
 			check = m.focusCheck() // the pause starts again
@@ -109,6 +110,12 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case driveDoneMsg:
 		m.driving, m.streaming = false, ""
+		if m.resuming[msg.runID] {
+			delete(m.resuming, msg.runID)
+			if len(m.resuming) == 0 && m.status == resumingText {
+				m.setStatus("", false) // it has finished
+			}
+		}
 		if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeRunBusy {
 			m.setStatus(errText(msg.err), true)
 		}
@@ -128,8 +135,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
 		} else {
-			m.setStatus("Task stopped. Its open questions expired; the conversation stays.", false)
-			m.dropForm()
+			m.dropForm() // the transcript says the task was stopped
 		}
 		return m.load(m.chatID)
 	case decidedMsg:
@@ -240,6 +246,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	m.tr.adopt(s.entries)
 	m.tr.changed()
 	save, appeared := m.pane.adopt(s, !m.dialogs.empty())
+	m.statusMoves()
 	if m.closeAbout(m.pane.activeKey()) {
 		m.setStatus("That question changed or closed meanwhile; nothing was sent.", true)
 	}

@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"testing"
+
+	"followup/chat"
+)
+
+// A status line belongs to one moment: it stays while the chat is as it
+// was when the status was set, and clears when a new question arrives or
+// at the next key.
+func TestStatusClearsWhenItNoLongerHolds(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	sent := k.ask("Check deployment")
+	k.load(sent.ChatID)
+	k.m.setStatus("Answer sent.", false)
+	k.load(sent.ChatID)
+	k.load(sent.ChatID)
+	if k.m.status != "Answer sent." {
+		t.Fatalf("the status went while nothing changed: %q", k.m.status)
+	}
+	k.say(sent.ChatID, "and plan a trip")
+	k.load(sent.ChatID)
+	if k.m.status != "" {
+		t.Fatalf("%q still shown under a new question", k.m.status)
+	}
+	k.m.setStatus("No task is running in this chat.", false)
+	k.m.Update(typed("x"))
+	if k.m.status != "" {
+		t.Fatalf("%q still shown after a key", k.m.status)
+	}
+}
+
+// "Resuming…" clears once the runs it resumes have been driven.
+func TestResumingClearsWhenDone(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.load("")
+	k.m.orphans = []chat.RunView{{ID: "run_a"}, {ID: "run_b"}}
+	k.m.resumeOrphans()
+	k.m.Update(driveDoneMsg{runID: "run_a"})
+	if k.m.status != resumingText {
+		t.Fatalf("status %q with a run still resuming", k.m.status)
+	}
+	k.m.Update(driveDoneMsg{runID: "run_b"})
+	if k.m.status != "" {
+		t.Fatalf("%q after every run was resumed", k.m.status)
+	}
+}
+
+// Stopping the task is said once, by the transcript.
+func TestStopIsSaidOnce(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	sent := k.ask("Check deployment")
+	k.load(sent.ChatID)
+	k.m.Update(stopTask(k.svc, sent.RunID)())
+	k.load(sent.ChatID)
+	if v := frameOf(k.m); !containsAll(v, "the task was stopped") || k.m.status != "" {
+		t.Fatalf("status %q:\n%s", k.m.status, v)
+	}
+}
+
+// Counts agree with their words, and a run waiting for the user says so
+// in words.
+func TestWordsAgreeWithTheirNumber(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.load(k.ask("Check deployment").ChatID)
+	for n, want := range map[int]string{1: "1 question waits in another chat", 2: "2 questions wait in other chats"} {
+		k.m.Update(elsewhereMsg{chatID: k.m.chatID, n: n})
+		if v := frameOf(k.m); !containsAll(v, want, "waiting for your answer") {
+			t.Fatalf("want %q:\n%s", want, v)
+		}
+	}
+	if got := labelled("What should I work on?", "build a website"); got != "What should I work on? “build a website”" {
+		t.Fatalf("labelled = %q", got)
+	}
+	if got := labelled("Environment", "staging"); got != "Environment: staging" {
+		t.Fatalf("labelled = %q", got)
+	}
+}
