@@ -110,7 +110,9 @@ func TestCloseThreeEverythingServers(t *testing.T) {
 	m.Close()
 	took := time.Since(start)
 	t.Logf("closed three server-everything processes in %s", took)
-	if took > time.Second {
+	// About 0.3 s here; the bound is generous for a loaded CI machine, and still far
+	// below what the SDK's default (5 s per server) would take.
+	if took > 1500*time.Millisecond {
 		t.Errorf("Close took %s", took)
 	}
 }
