@@ -51,6 +51,9 @@ func (o Offline) turn(h []Message) Message {
 		}
 	}
 	if last.Role == RoleTool {
+		if msg, ok := st.afterResolve(last); ok {
+			return msg
+		}
 		return Message{Content: toolSummary(last)}
 	}
 	if last.Role != RoleUser {
@@ -61,11 +64,7 @@ func (o Offline) turn(h []Message) Message {
 	if pend := st.pending(); pend != nil {
 		for _, r := range st.open() {
 			if vals := r.match(text); len(vals) > 0 {
-				args, _ := json.Marshal(map[string]any{"requestId": r.id, "digest": r.digest, "values": vals})
-				return Message{
-					Content:   "I read that as an answer to \"" + r.def.Title + "\" — please confirm the proposal.",
-					ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_resolve", Arguments: args}},
-				}
+				return st.proposeTurn(r, vals, "")
 			}
 		}
 		// A new, independent task while one question is open: ask that

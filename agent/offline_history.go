@@ -40,18 +40,25 @@ type asked struct {
 }
 
 type history struct {
-	asked []*asked
-	turns int
+	asked    []*asked
+	resolves map[string]resolveCall // the agent's input_resolve calls, by call id
+	turns    int
 }
 
 func readHistory(h []Message) *history {
-	st := &history{}
+	st := &history{resolves: map[string]resolveCall{}}
 	byCall := map[string]*asked{}
 	for _, m := range h {
 		switch m.Role {
 		case RoleAssistant:
 			st.turns++
 			for _, c := range m.ToolCalls {
+				if c.Name == "input_resolve" {
+					var rc resolveCall
+					if json.Unmarshal(c.Arguments, &rc) == nil {
+						st.resolves[c.ID] = rc
+					}
+				}
 				if c.Name != "input_request" {
 					continue
 				}

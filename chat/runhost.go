@@ -286,8 +286,17 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 		if err != nil {
 			return err
 		}
+		waits := len(pend) > 0
+		if waits && !final {
+			// After its tools, the run waits only for a question it just
+			// asked: the result of any other tool (a refused proposal, a
+			// list, another server's tool) is the model's to read first.
+			if waits, err = s.askedLastTurn(ctx, tx, runID); err != nil {
+				return err
+			}
+		}
 		switch {
-		case len(pend) > 0:
+		case waits:
 			state = store.RunWaitingInput
 		case final:
 			state = store.RunSucceeded
@@ -307,6 +316,25 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
 	}
 	return state, err
+}
+
+// askedLastTurn reports whether the run's newest model turn called
+// input_request.
+func (s *Service) askedLastTurn(ctx context.Context, tx store.Handle, runID string) (bool, error) {
+	m, err := s.store.LastTurn(ctx, tx, runID)
+	if errors.Is(err, store.ErrNotFound) {
+		return true, nil
+	} else if err != nil {
+		return false, err
+	}
+	var calls []agent.ToolCall
+	json.Unmarshal([]byte(m.ToolCalls.String), &calls)
+	for _, c := range calls {
+		if c.Name == "input_request" {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // runResult merges the values of the run's answered requests, in order.

@@ -7,6 +7,7 @@ import (
 
 // MessageStore reads and appends transcript and model-history messages.
 type MessageStore interface {
+	LastTurn(ctx context.Context, h Handle, runID string) (Message, error)
 	InsertMessage(ctx context.Context, h Handle, m Message) (int64, error)
 	Transcript(ctx context.Context, h Handle, chatID string, before int64, limit int) ([]Message, error)
 	History(ctx context.Context, h Handle, runID string) ([]Message, error)
@@ -100,6 +101,20 @@ func (queries) Transcript(ctx context.Context, h Handle, chatID string, before i
 		ms[i], ms[j] = ms[j], ms[i]
 	}
 	return ms, err
+}
+
+// LastTurn is the run's newest assistant turn (ErrNotFound before the
+// first), read through messages_run from the end.
+func (queries) LastTurn(ctx context.Context, h Handle, runID string) (Message, error) {
+	ms, err := queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages
+		WHERE run_id = ? AND role = 'assistant' AND for_model = 1 ORDER BY id DESC LIMIT 1`, runID)
+	if err == nil && len(ms) == 0 {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return Message{}, err
+	}
+	return ms[0], nil
 }
 
 // History returns a run's model history in order.
