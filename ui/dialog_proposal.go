@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -90,32 +89,36 @@ func (d proposalDialog) body() string {
 		if v == nil {
 			return stDim.Render("(empty)")
 		}
-		return forms.SanitizeLine(fmt.Sprint(v))
+		return forms.SanitizeLine(showValue(v))
 	}
 	if p.Kind == chat.ProposeResolve {
-		names := make([]string, 0, len(p.Values))
-		for k := range p.Values {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			b.WriteString(fmt.Sprintf("  %s: %s → %s\n", stBold.Render(forms.SanitizeLine(labelsOf(r, []string{n}))), show(mine[n]), stateStyles["answered"].Render(show(p.Values[n]))))
+		// In the order the form asks.
+		for _, f := range r.Fields {
+			if v, ok := p.Values[f.Name]; ok {
+				b.WriteString(fmt.Sprintf("  %s: %s → %s\n", stBold.Render(forms.SanitizeLine(f.DisplayLabel())),
+					show(mine[f.Name]), stateStyles["answered"].Render(show(v))))
+			}
 		}
 	} else if p.Definition != nil {
-		old := map[string]bool{}
+		kept := map[string]bool{}
+		for _, f := range p.Definition.Fields {
+			kept[f.Name] = true
+		}
+		asked := map[string]bool{}
 		for _, f := range r.Fields {
-			old[f.Name] = true
+			asked[f.Name] = true
 		}
 		for _, f := range p.Definition.Fields {
 			mark := "  "
-			if !old[f.Name] {
+			if !asked[f.Name] {
 				mark = "+ "
 			}
-			delete(old, f.Name)
 			b.WriteString(fmt.Sprintf("%s%s (%s)  yours: %s\n", mark, forms.SanitizeLine(f.DisplayLabel()), f.Type, show(mine[f.Name])))
 		}
-		for n := range old {
-			b.WriteString(stError.Render("- "+forms.SanitizeLine(n)+" (removed)") + "\n")
+		for _, f := range r.Fields {
+			if !kept[f.Name] {
+				b.WriteString(stError.Render("- "+forms.SanitizeLine(f.DisplayLabel())+" (removed)") + "\n")
+			}
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"followup/chat"
@@ -79,5 +81,24 @@ func TestWordsAgreeWithTheirNumber(t *testing.T) {
 	}
 	if got := labelled("Environment", "staging"); got != "Environment: staging" {
 		t.Fatalf("labelled = %q", got)
+	}
+}
+
+// A proposal lists its changes in the order the form asks them.
+func TestProposalListsChangesInFormOrder(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	ctx := context.Background()
+	sent := k.ask("Plan a trip")
+	k.load(sent.ChatID)
+	r, _ := k.m.activeRequest()
+	if _, err := k.svc.Resolve(ctx, r.ID, r.Digest, map[string]any{"budget": 900, "destination": "Oslo", "travelers": 2}, ""); err != nil {
+		t.Fatal(err)
+	}
+	k.load(sent.ChatID)
+	v := frameOf(k.m)
+	d, tr, b := strings.Index(v, "Destination:"), strings.Index(v, "Travellers:"), strings.Index(v, "Budget:")
+	if d < 0 || tr < 0 || b < 0 || !(d < tr && tr < b) {
+		t.Fatalf("changes not in the form's order:\n%s", v)
 	}
 }
