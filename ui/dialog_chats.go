@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"followup/chat"
 	"followup/forms"
@@ -172,7 +173,9 @@ func (d chatsDialog) row(i, width int) string {
 		state += stDim.Render(" · on screen")
 	}
 	when := c.UpdatedAt.Local().Format("Jan 2 15:04")
-	line := cursor + stDim.Render(when) + "  " + truncate(forms.SanitizeLine(c.Title), max(10, width-50)) + state
+	// The title takes what the date and the marks leave.
+	room := width - lipgloss.Width(cursor+when+"  "+state)
+	line := cursor + stDim.Render(when) + "  " + truncate(forms.SanitizeLine(c.Title), max(10, room)) + state
 	if c.ID == d.list.confirmDel {
 		line += stError.Render("  press " + d.keys.Delete.Help().Key + " again to delete everything in this chat")
 	}

@@ -37,7 +37,10 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case m.focus == focusDialog:
-		m.setStatus("Keys go to the dialog above; "+m.keys.Focus.Help().Key+" goes back to the composer.", false)
+		if msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace {
+			// Text typed at a dialog: say where typing goes.
+			m.setStatus("Keys go to the dialog; "+m.keys.Focus.Help().Key+" types in the composer.", false)
+		}
 		return nil
 	case m.focus == focusForm && m.pane.live != nil:
 		if m.matches(msg, k.LeaveForm) {
