@@ -172,3 +172,19 @@ func BenchmarkChatSwitch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSaveComposerDraft is one autosave of the composer's text (a
+// durable BEGIN IMMEDIATE … COMMIT), alternating two texts.
+func BenchmarkSaveComposerDraft(b *testing.B) {
+	svc, sum := largeService(b)
+	ctx := context.Background()
+	texts := [2]string{"Plan a trip to Oslo in", "Plan a trip to Oslo in June"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := svc.SaveComposerDraft(ctx, sum.BigChatID, texts[i%2]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}

@@ -83,6 +83,9 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string) (Sen
 			return nil, err
 		}
 		res.MessageID = id
+		if err := s.clearSentDraft(ctx, tx, chatID, text); err != nil {
+			return nil, err
+		}
 		return res, s.store.TouchChat(ctx, tx, res.ChatID, now)
 	})
 	if err != nil {

@@ -15,6 +15,7 @@ type Screen struct {
 	Requests []RequestView // the requests that page names, and every pending one
 	Pending  []RequestView // the chat's open requests, oldest first
 	Run      *RunView      // the chat's newest run, if any
+	Composer string        // the composer's saved, unsent text (SaveComposerDraft)
 }
 
 // Screen reads, from one snapshot, the newest transcript page of a chat,
@@ -52,6 +53,9 @@ func (s *Service) screen(ctx context.Context, chatID string, page int) (Screen, 
 			rv := runView(run)
 			sc.Run = &rv
 		} else if err != store.ErrNotFound {
+			return err
+		}
+		if sc.Composer, err = s.store.GetComposerDraft(ctx, tx, chatID); err != nil {
 			return err
 		}
 		sc.Messages, sc.Requests, err = s.page(ctx, tx, chatID, ms, true)

@@ -19,6 +19,7 @@ type Queries interface {
 	RevisionStore
 	PendingStore
 	DraftStore
+	ComposerStore
 	AnswerStore
 	ProposalStore
 	DeliveryStore

@@ -1,0 +1,38 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// ComposerStore keeps the composer's unsent text of each chat. The chat
+// not created yet has the draft of chat id "".
+type ComposerStore interface {
+	PutComposerDraft(ctx context.Context, h Handle, chatID, text string, now int64) error
+	GetComposerDraft(ctx context.Context, h Handle, chatID string) (string, error)
+}
+
+// PutComposerDraft saves a chat's composer text; empty text deletes it.
+// Saving the text already saved changes nothing.
+func (queries) PutComposerDraft(ctx context.Context, h Handle, chatID, text string, now int64) error {
+	if text == "" {
+		_, err := h.ExecContext(ctx, `DELETE FROM composer_drafts WHERE chat_id = ?`, chatID)
+		return err
+	}
+	_, err := h.ExecContext(ctx,
+		`INSERT INTO composer_drafts (chat_id, text, updated_at) VALUES (?, ?, ?)
+		 ON CONFLICT (chat_id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at
+		 WHERE text <> excluded.text`, chatID, text, now)
+	return err
+}
+
+// GetComposerDraft reads a chat's composer text ("" when it has none).
+func (queries) GetComposerDraft(ctx context.Context, h Handle, chatID string) (string, error) {
+	var text string
+	err := h.QueryRowContext(ctx, `SELECT text FROM composer_drafts WHERE chat_id = ?`, chatID).Scan(&text)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return text, err
+}
