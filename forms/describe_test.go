@@ -13,7 +13,7 @@ func TestGoldenMarkdownDescriptions(t *testing.T) {
 				Options: []Option{{Value: "users"}, {Value: "orders"}}},
 			{Name: "note", Type: Text, Label: "Note", Description: "- optional\n- **short**"},
 		}}
-	view := start(def, nil, nil, nil).Form().View()
+	view := start(def, nil, nil, nil).View()
 	for _, raw := range []string{"**", "`", "*existing*", "](", "\x1b"} {
 		if strings.Contains(view, raw) {
 			t.Fatalf("raw %q drawn:\n%s", raw, view)
@@ -31,14 +31,14 @@ func TestGoldenMarkdownDescriptions(t *testing.T) {
 // the question's marks; other forms keep both.
 func TestLabelRepeatingTheTitleIsDrawnOnce(t *testing.T) {
 	def := Definition{Title: "What should I work on?", Fields: []Field{{Name: "details", Type: Text, Label: "What should I work on?", Required: true}}}
-	view := start(def, nil, nil, nil).Form().View()
+	view := start(def, nil, nil, nil).View()
 	if n := strings.Count(view, "What should I work on?"); n != 1 || !strings.Contains(view, "What should I work on? *") {
 		t.Fatalf("drawn %d times:\n%s", n, view)
 	}
 	golden(t, "label_is_title", view)
 	two := def
 	two.Fields = append(append([]Field(nil), def.Fields...), Field{Name: "more", Type: Text, Label: "More"})
-	if view := start(two, nil, nil, nil).Form().View(); strings.Count(view, "What should I work on?") != 2 {
+	if view := start(two, nil, nil, nil).View(); strings.Count(view, "What should I work on?") != 2 {
 		t.Fatalf("a two-question form lost its title:\n%s", view)
 	}
 }

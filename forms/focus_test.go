@@ -21,24 +21,24 @@ var focusDef = Definition{Title: "Deploy", Fields: []Field{
 func TestGoldenFocusWithoutColour(t *testing.T) {
 	l := start(focusDef, nil, nil, Values{"version": "1.2.3", "dry": true})
 	pumpLive(l, []tea.Cmd{l.Update(press(tea.KeyLeft))})
-	focused := l.Form().View()
+	focused := l.View()
 	if !strings.Contains(focused, "┃ > 1.2.|3") {
 		t.Fatalf("no cursor or focus border:\n%s", focused)
 	}
 	golden(t, "ascii_focused", focused)
 	pumpLive(l, []tea.Cmd{l.Update(press(tea.KeyTab))})
-	if v := l.Form().View(); !strings.Contains(v, "┃ [ Yes ]   No") {
+	if v := l.View(); !strings.Contains(v, "┃ [ Yes ]   No") {
 		t.Fatalf("the choice is not marked:\n%s", v)
 	}
 	pumpLive(l, []tea.Cmd{l.Update(press(tea.KeyShiftTab))})
 	l.SetFocused(false)
-	unfocused := l.Form().View()
+	unfocused := l.View()
 	if strings.Contains(unfocused, "┃") || strings.Contains(unfocused, "|") {
 		t.Fatalf("an unfocused form shows a focused field:\n%s", unfocused)
 	}
 	golden(t, "ascii_unfocused", unfocused)
 	l.SetFocused(true)
-	if v := l.Form().View(); v != focused {
+	if v := l.View(); v != focused {
 		t.Fatalf("focus did not come back:\n%s", v)
 	}
 }
@@ -48,11 +48,11 @@ func TestUnfocusedFormDrawsNoCursor(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.ANSI)
 	defer lipgloss.SetColorProfile(termenv.Ascii)
 	l := start(focusDef, nil, Values{"version": "1.2.3"}, nil)
-	if v := l.Form().View(); !strings.Contains(v, "\x1b[7") {
+	if v := l.View(); !strings.Contains(v, "\x1b[7") {
 		t.Fatalf("no reverse-video cursor: %q", v)
 	}
 	l.SetFocused(false)
-	if v := l.Form().View(); strings.Contains(v, "\x1b[7") || strings.Contains(v, "┃") {
+	if v := l.View(); strings.Contains(v, "\x1b[7") || strings.Contains(v, "┃") {
 		t.Fatalf("an unfocused form draws a cursor or focus border: %q", v)
 	}
 }

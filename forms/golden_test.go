@@ -71,18 +71,18 @@ func TestGoldenFieldTypes(t *testing.T) {
 			for _, k := range tc.keys {
 				pump(l.Form(), k)
 			}
-			golden(t, "field_"+tc.name, l.Form().View())
+			golden(t, "field_"+tc.name, l.View())
 		})
 	}
 }
 
 func TestGoldenPagedForm(t *testing.T) {
 	l := start(travelDef, Values{"ok": true}, Values{"destination": "Shanghai"}, nil)
-	golden(t, "form_travel_page1", l.Form().View())
+	golden(t, "form_travel_page1", l.View())
 	for i := 0; i < 4; i++ {
 		pumpLive(l, []tea.Cmd{l.Update(press(tea.KeyTab))})
 	}
-	golden(t, "form_travel_page2", l.Form().View())
+	golden(t, "form_travel_page2", l.View())
 }
 
 func TestGoldenReview(t *testing.T) {

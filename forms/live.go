@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 
@@ -36,25 +37,72 @@ type Live struct {
 	pages     [][]*slot  // the asked fields, a page at a time
 	page      int        // the page on screen
 	form      *huh.Form  // the page on screen
+	group     *huh.Group // its one group
+	tall      bool       // the page is taller than maxHeight: huh scrolls it
 	width     int        // 0: huh's own
 	maxHeight int        // 0: none; a taller page scrolls inside it
 	themes    themes     // the theme as given and as drawn
 	base      *huh.Theme // the theme as drawn now (themes.drawn)
 	muted     *huh.Theme // the same with values drawn as suggestions
 	unfocused bool       // the screen's focus is elsewhere (SetFocused)
+	look      uint64     // counts changes to the themes in place
+	drawing   *string    // the form as View last drew it
+	dirty     bool       // something changed since
 	hold      hold       // keys waiting for a focus move to land
 	editor    bool       // textareas offer an external editor
 }
 
 // Form is the huh form to embed: the page on screen. Call its Init when
 // installing it (huh #421); Update shows the other pages.
-func (l *Live) Form() *huh.Form { return l.form }
+//
+// What is done to the form through it may change its drawing: View draws
+// anew after Form was called.
+func (l *Live) Form() *huh.Form {
+	l.dirty = true
+	return l.form
+}
+
+// View draws the form: the page's title, its fields and its key help, as
+// Form().View() does. A page that fits is drawn without huh's viewport,
+// which measures its height before the fields know their width (a long
+// description then hides the fields below it) and pads every line on
+// every draw; a taller one scrolls in it. The drawing is kept while
+// nothing that shows changed: a screen redrawn for other reasons (a
+// message streaming in, the composer's cursor) does not draw it again.
+func (l *Live) View() string {
+	if l.dirty || l.drawing == nil {
+		var v string
+		if l.tall || l.form.State != huh.StateNormal {
+			v = l.form.View()
+		} else {
+			v = l.drawFree()
+		}
+		l.drawing, l.dirty = &v, false
+	}
+	return *l.drawing
+}
+
+// drawFree draws the page whole, as huh's group does less its viewport.
+func (l *Live) drawFree() string {
+	var parts []string
+	if h := l.group.Header(); h != "" {
+		parts = append(parts, h)
+	}
+	parts = append(parts, l.group.Content())
+	if f := l.group.Footer(); f != "" {
+		parts = append(parts, "", f)
+	}
+	last := len(parts) - 1
+	parts[last] = strings.TrimSuffix(parts[last], " ")
+	return strings.Join(parts, "\n")
+}
 
 // Definition is the definition the form was built from.
 func (l *Live) Definition() Definition { return l.def }
 
 // SetWidth reflows the form; call it on every tea.WindowSizeMsg.
 func (l *Live) SetWidth(w int) {
+	l.dirty = true
 	if w > 0 {
 		l.width = w
 		l.form.WithWidth(w)
@@ -64,13 +112,17 @@ func (l *Live) SetWidth(w int) {
 // SetMaxHeight bounds the pages' height: a taller page scrolls inside it,
 // a shorter one keeps its own height (a fixed height would pad it).
 func (l *Live) SetMaxHeight(h int) {
+	l.dirty = true
 	l.maxHeight = h
 	l.fitHeight()
 }
 
 func (l *Live) fitHeight() {
-	if l.maxHeight > 0 && lipgloss.Height(l.form.View()) > l.maxHeight {
-		l.form.WithHeight(l.maxHeight)
+	l.tall = l.maxHeight > 0 && lipgloss.Height(l.drawFree()) > l.maxHeight
+	if l.tall {
+		// huh's height counts the title and the help, not the blank line
+		// it draws between the fields and the help.
+		l.form.WithHeight(max(l.maxHeight-1, 1))
 	}
 }
 
@@ -162,7 +214,10 @@ func (l *Live) SetProblems(ps []Problem) []Problem {
 // when it updates, and keeps that drawing until the next update.
 type redrawMsg struct{}
 
-func (l *Live) redraw() { l.form.Update(redrawMsg{}) }
+func (l *Live) redraw() {
+	l.dirty = true
+	l.form.Update(redrawMsg{})
+}
 
 // slotAt is the asked field a "/values/<name>…" JSON Pointer names.
 func (l *Live) slotAt(path string) *slot {
@@ -237,7 +292,14 @@ func (l *Live) Suggested(name string) bool {
 // shows a suggestion replaces the suggestion, as typing over a selected
 // default does, instead of appending to it. Keys that follow a tab before
 // huh has moved the focus wait for the move (live_hold.go).
+//
+// Messages that are not the form's — a spinner's tick, the screen's own —
+// are ignored without drawing anything anew (see ownMessage).
 func (l *Live) Update(msg tea.Msg) tea.Cmd {
+	if !ownMessage(msg) {
+		return nil
+	}
+	l.dirty = true
 	taken, cmd := l.holding(msg)
 	if taken {
 		return cmd
@@ -284,6 +346,39 @@ func (l *Live) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmd, l.showPage(l.page+1, 0))
 	}
 	return cmd
+}
+
+// ownPackages are where the messages a form acts on come from: keys and
+// sizes, huh's own, the cursors and inputs of the widgets huh builds on,
+// and this package's (holds, pastes, redraws).
+var ownPackages = []string{
+	"github.com/charmbracelet/bubbletea",
+	"github.com/charmbracelet/huh",
+	"github.com/charmbracelet/bubbles/cursor",
+	"github.com/charmbracelet/bubbles/textarea",
+	"github.com/charmbracelet/bubbles/textinput",
+	"github.com/charmbracelet/bubbles/viewport",
+	"followup/forms",
+}
+
+// ownMessage reports a message the form may act on. Anything else (a
+// screen forwards every message it gets) would only cost a redraw of the
+// form: huh updates every field on every message.
+func ownMessage(msg tea.Msg) bool {
+	t := reflect.TypeOf(msg)
+	if t == nil {
+		return false
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	pkg := t.PkgPath()
+	for _, own := range ownPackages {
+		if pkg == own || strings.HasPrefix(pkg, own+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // focusedSlot is the slot of the focused field, if it is one of ours.

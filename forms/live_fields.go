@@ -84,6 +84,7 @@ func (s *slot) placeholder() string {
 // decorate refreshes the title (required and suggestion marks), the
 // description (hints, live problems) and the theme after a change.
 func (s *slot) decorate() {
+	s.version++
 	if s.setTitle == nil {
 		return
 	}

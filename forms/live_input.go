@@ -35,10 +35,11 @@ type lineInput struct {
 	edit    textinput.KeyMap
 	title   string
 	desc    string
-	hint    string // placeholder, drawn when empty
-	limit   int    // runes
-	cur     int    // cursor, in clusters
-	offset  int    // first cluster drawn, when the text is wider than the field
+	wrapped wrapping // title and desc wrapped, kept while they and the width stay
+	hint    string   // placeholder, drawn when empty
+	limit   int      // runes
+	cur     int      // cursor, in clusters
+	offset  int      // first cluster drawn, when the text is wider than the field
 }
 
 const linePrompt = "> "
@@ -199,12 +200,7 @@ func (in *lineInput) View() string {
 	st := in.styles()
 	maxWidth := in.width - st.Base.GetHorizontalFrameSize()
 	var b strings.Builder
-	if in.title != "" {
-		b.WriteString(st.Title.Render(wrapCells(in.title, maxWidth)) + "\n")
-	}
-	if in.desc != "" {
-		b.WriteString(st.Description.Render(wrapCells(in.desc, maxWidth)) + "\n")
-	}
+	b.WriteString(in.wrapped.head(st, in.title, in.desc, maxWidth, in.focused, in.s.live.look))
 	b.WriteString(in.line(st, in.fieldWidth(st)))
 	return st.Base.Width(in.width).Render(b.String())
 }
@@ -330,6 +326,39 @@ func (in *lineInput) cursor(st *huh.FieldStyles, c string) string {
 
 func (in *lineInput) cursorStyle(st *huh.FieldStyles) lipgloss.Style {
 	return st.TextInput.Cursor.Inline(true).Reverse(true)
+}
+
+// wrapping keeps a field's title and description drawn: they change far
+// less often than the field is (every key typed into it).
+type wrapping struct {
+	key   wrapKey
+	drawn string
+	done  bool
+}
+
+// wrapKey is what the drawn title and description depend on.
+type wrapKey struct {
+	title, desc string
+	width       int
+	focused     bool
+	look        uint64
+}
+
+// head is the title and description lines, each ending in a newline.
+func (w *wrapping) head(st *huh.FieldStyles, title, desc string, width int, focused bool, look uint64) string {
+	k := wrapKey{title, desc, width, focused, look}
+	if w.done && w.key == k {
+		return w.drawn
+	}
+	var b strings.Builder
+	if title != "" {
+		b.WriteString(st.Title.Render(wrapCells(title, width)) + "\n")
+	}
+	if desc != "" {
+		b.WriteString(st.Description.Render(wrapCells(desc, width)) + "\n")
+	}
+	*w = wrapping{key: k, drawn: b.String(), done: true}
+	return w.drawn
 }
 
 // wrapCells wraps s at width cells, as huh wraps titles.

@@ -22,7 +22,7 @@ func (l *Live) buildPage(i int) *huh.Form {
 		fields := make([]huh.Field, 0, len(l.pages[i]))
 		for _, s := range l.pages[i] {
 			s.quiet = true // huh's Select writes its first option on its own
-			f := &paged{Field: s.build(), page: i, pages: len(l.pages)}
+			f := &paged{Field: s.build(), page: i, pages: len(l.pages), s: s}
 			if s.field != nil {
 				s.field = f // what the form reports as focused
 			}
@@ -38,6 +38,7 @@ func (l *Live) buildPage(i int) *huh.Form {
 	if i == 0 && l.def.Description != "" {
 		g.Description(Describe(l.def.Description))
 	}
+	l.group = g
 	form := huh.NewForm(g).WithTheme(l.base).WithShowHelp(true).WithShowErrors(true)
 	if l.width > 0 {
 		form.WithWidth(l.width)
@@ -62,6 +63,7 @@ func (l *Live) labelIsTitle() bool {
 
 // showPage puts page i on screen, focused on its field at.
 func (l *Live) showPage(i, at int) tea.Cmd {
+	l.dirty = true
 	l.page = i
 	l.form = l.buildPage(i)
 	l.fitHeight()
@@ -130,49 +132,4 @@ func (l *Live) turnBack(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	return l.showPage(l.page-1, len(l.pages[l.page-1])-1), true
-}
-
-// paged is a field on one page of several: huh, seeing a form of one
-// group, would take the page's first and last fields for the form's,
-// offering no way back and "submit" where the next page follows.
-type paged struct {
-	huh.Field
-	page, pages int
-}
-
-func (p *paged) WithPosition(pos huh.FieldPosition) huh.Field {
-	pos.Group, pos.FirstGroup, pos.LastGroup = p.page, 0, p.pages-1
-	p.Field = p.Field.WithPosition(pos)
-	return p
-}
-
-func (p *paged) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m, cmd := p.Field.Update(msg)
-	p.Field = m.(huh.Field)
-	return p, cmd
-}
-
-func (p *paged) WithTheme(t *huh.Theme) huh.Field {
-	p.Field = p.Field.WithTheme(t)
-	return p
-}
-
-func (p *paged) WithKeyMap(k *huh.KeyMap) huh.Field {
-	p.Field = p.Field.WithKeyMap(k)
-	return p
-}
-
-func (p *paged) WithWidth(w int) huh.Field {
-	p.Field = p.Field.WithWidth(w)
-	return p
-}
-
-func (p *paged) WithHeight(h int) huh.Field {
-	p.Field = p.Field.WithHeight(h)
-	return p
-}
-
-func (p *paged) WithAccessible(a bool) huh.Field {
-	p.Field = p.Field.WithAccessible(a)
-	return p
 }

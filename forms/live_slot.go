@@ -51,6 +51,7 @@ type slot struct {
 	desc     string
 
 	aboutText *string // the description as drawn, once worked out
+	version   uint64  // counts changes to what the field shows (paged's cache)
 }
 
 // newSlot makes the slot of a field. A type forms does not know (a
@@ -140,6 +141,7 @@ func (s *slot) changed() bool {
 
 // edited runs when huh writes a different value: the user changed it.
 func (s *slot) edited() {
+	s.version++
 	s.touched = true
 	s.suggested = false
 	s.told = nil
@@ -155,6 +157,7 @@ func (s *slot) edited() {
 // Leaving a field checks it: its problem shows beside it, and leaving is
 // never blocked (huh #655, #720).
 func (s *slot) confirmed() {
+	s.version++
 	if s.k.chooses {
 		s.has = true
 	}

@@ -74,8 +74,8 @@ func start(def Definition, supplied, prefill, draft Values) *Live {
 
 func TestLivePrefillIsASuggestionUntilConfirmed(t *testing.T) {
 	l := start(travelDef, nil, Values{"destination": "Shanghai", "travelers": int64(2)}, nil)
-	if !l.Suggested("destination") || !strings.Contains(l.Form().View(), "Destination * · suggested") {
-		t.Fatalf("prefill not drawn as a suggestion:\n%s", l.Form().View())
+	if !l.Suggested("destination") || !strings.Contains(l.View(), "Destination * · suggested") {
+		t.Fatalf("prefill not drawn as a suggestion:\n%s", l.View())
 	}
 	if l.Edited() || len(l.Draft()) != 0 {
 		t.Fatalf("nothing done yet, but edited=%v draft=%v", l.Edited(), l.Draft())
@@ -113,8 +113,8 @@ func TestLiveDraftKeepsHalfTypedNumbers(t *testing.T) {
 	if p := l.Problems(); len(p) != 1 || p[0].Path != "/values/n" {
 		t.Fatalf("problems %v", p)
 	}
-	if !strings.Contains(l.Form().View(), "is not a whole number") {
-		t.Fatalf("no live hint:\n%s", l.Form().View())
+	if !strings.Contains(l.View(), "is not a whole number") {
+		t.Fatalf("no live hint:\n%s", l.View())
 	}
 	draft := l.Draft()
 	if draft["n"] != "12a" || l.RawText()["n"] != "12a" {
@@ -124,8 +124,8 @@ func TestLiveDraftKeepsHalfTypedNumbers(t *testing.T) {
 	raw := CanonicalJSON(draft)
 	back, _ := ParseValues(raw, "")
 	again := start(def, nil, nil, Values(back))
-	if again.RawText()["n"] != "12a" || !strings.Contains(again.Form().View(), "12a") {
-		t.Fatalf("draft not restored: %v\n%s", again.RawText(), again.Form().View())
+	if again.RawText()["n"] != "12a" || !strings.Contains(again.View(), "12a") {
+		t.Fatalf("draft not restored: %v\n%s", again.RawText(), again.View())
 	}
 	if again.Edited() {
 		t.Fatal("a restored draft counts as edited before any key")
@@ -142,7 +142,7 @@ func TestLivePrecedenceAndSupplied(t *testing.T) {
 	if _, has := v["destination"]; has || v["budget"] != 99.5 {
 		t.Fatalf("values %v", v)
 	}
-	if _, has := v["travelers"]; has || strings.Contains(l.Form().View(), "Travelers") {
+	if _, has := v["travelers"]; has || strings.Contains(l.View(), "Travelers") {
 		t.Fatal("a supplied field was asked")
 	}
 	if !reflect.DeepEqual(l.Draft(), Values{"destination": "", "budget": "99.5"}) {
@@ -168,7 +168,7 @@ func TestLiveSelectAndMultiselect(t *testing.T) {
 		{Name: "m", Type: Multiselect, Label: "Pick", MaxItems: ip(2), Options: []Option{{Value: "a"}, {Value: "b"}, {Value: "c"}}},
 	}}
 	l := start(def, nil, Values{"t": "car"}, nil)
-	view := l.Form().View()
+	view := l.View()
 	for _, o := range []string{"train", "plane", "car"} {
 		if !strings.Contains(view, o) {
 			t.Fatalf("option %q hidden by the preselection:\n%s", o, view)
@@ -183,8 +183,8 @@ func TestLiveSelectAndMultiselect(t *testing.T) {
 	if got := l.Values()["m"]; !reflect.DeepEqual(got, []string{"a"}) {
 		t.Fatalf("multiselect %v", got)
 	}
-	if !strings.Contains(l.Form().View(), "1 of at most 2 selected") {
-		t.Fatalf("no count hint:\n%s", l.Form().View())
+	if !strings.Contains(l.View(), "1 of at most 2 selected") {
+		t.Fatalf("no count hint:\n%s", l.View())
 	}
 }
 
@@ -194,20 +194,20 @@ func TestLivePagesAndNothingToAsk(t *testing.T) {
 		def.Fields = append(def.Fields, Field{Name: "f" + string(rune('a'+i%26)) + string(rune('a'+i/26)), Type: Text})
 	}
 	l := start(def, nil, nil, nil)
-	if !strings.Contains(l.Form().View(), "(1/8)") {
-		t.Fatalf("no page mark:\n%s", l.Form().View())
+	if !strings.Contains(l.View(), "(1/8)") {
+		t.Fatalf("no page mark:\n%s", l.View())
 	}
 	none := start(travelDef, Values{"destination": "x", "start": "x", "travelers": int64(1), "budget": 1.0,
 		"transport": "car", "interests": []string{"food"}, "notes": "n", "ok": true}, nil, nil)
-	if !strings.Contains(none.Form().View(), "Nothing left to ask") {
-		t.Fatalf("view:\n%s", none.Form().View())
+	if !strings.Contains(none.View(), "Nothing left to ask") {
+		t.Fatalf("view:\n%s", none.View())
 	}
 }
 
 func TestLiveSanitisesUntrustedText(t *testing.T) {
 	def := Definition{Title: "T\x1b]0;pwn\x07", Fields: []Field{{Name: "a", Type: Select, Label: "L\x1b[2J",
 		Description: "d\x1b[31m", Options: []Option{{Value: "v", Label: "o\u202e"}}}}}
-	view := start(def, nil, nil, nil).Form().View()
+	view := start(def, nil, nil, nil).View()
 	if strings.ContainsAny(view, "\x1b\x07\u202e") {
 		t.Fatalf("raw control reached the view: %q", view)
 	}
@@ -221,7 +221,7 @@ func TestLiveLongSelectFiltersAndChooses(t *testing.T) {
 	}
 	def := Definition{Fields: []Field{f, {Name: "after", Type: Text}}}
 	l := start(def, nil, Values{"n": "optz0"}, nil)
-	view := l.Form().View()
+	view := l.View()
 	if !strings.Contains(view, "opty0") || !strings.Contains(view, "optv0") || !strings.Contains(view, "optd1") || !strings.Contains(view, "> optz0") {
 		t.Fatalf("preselection without its neighbours:\n%s", view)
 	}
@@ -231,7 +231,7 @@ func TestLiveLongSelectFiltersAndChooses(t *testing.T) {
 	}
 	pump(l.Form(), typed("/"))
 	pump(l.Form(), typed("c1"))
-	if v := l.Form().View(); !strings.Contains(v, "/c1") || !strings.Contains(v, "> optc1") || strings.Contains(v, "optz0") {
+	if v := l.View(); !strings.Contains(v, "/c1") || !strings.Contains(v, "> optc1") || strings.Contains(v, "optz0") {
 		t.Fatalf("filter view:\n%s", v)
 	}
 	pump(l.Form(), press(tea.KeyEnter))
@@ -364,18 +364,18 @@ func TestLivePagesTurnBothWays(t *testing.T) {
 	if focused() != "budget" {
 		t.Fatalf("focus %s, want budget", focused())
 	}
-	if v := l.Form().View(); strings.Contains(v, "submit") || !strings.Contains(v, "next") {
+	if v := l.View(); strings.Contains(v, "submit") || !strings.Contains(v, "next") {
 		t.Fatalf("a page's last field offers to submit:\n%s", v)
 	}
 	keys(typed("12"), press(tea.KeyTab))
-	if v := l.Form().View(); focused() != "transport" || !strings.Contains(v, "(2/2)") || !strings.Contains(v, "shift+tab back") {
+	if v := l.View(); focused() != "transport" || !strings.Contains(v, "(2/2)") || !strings.Contains(v, "shift+tab back") {
 		t.Fatalf("focus %s after the page's last field:\n%s", focused(), v)
 	}
 	if l.Form().State != huh.StateNormal {
 		t.Fatalf("a page completed the form: %v", l.Form().State)
 	}
 	keys(press(tea.KeyShiftTab))
-	if v := l.Form().View(); focused() != "budget" || !strings.Contains(v, "(1/2)") || !strings.Contains(v, "Oslo") {
+	if v := l.View(); focused() != "budget" || !strings.Contains(v, "(1/2)") || !strings.Contains(v, "Oslo") {
 		t.Fatalf("shift+tab from page 2 focused %s:\n%s", focused(), v)
 	}
 	keys(typed("5"), press(tea.KeyTab), press(tea.KeyDown), press(tea.KeyTab), press(tea.KeyTab))
@@ -397,11 +397,11 @@ func TestLivePagesTurnBothWays(t *testing.T) {
 func TestLiveEditLandsOnTheField(t *testing.T) {
 	l := start(travelDef, Values{"ok": true}, nil, Values{"destination": "Oslo"})
 	pumpLive(l, []tea.Cmd{l.Edit("interests")})
-	if v := l.Form().View(); l.Focused() != "interests" || !strings.Contains(v, "(2/2)") {
+	if v := l.View(); l.Focused() != "interests" || !strings.Contains(v, "(2/2)") {
 		t.Fatalf("focus %s:\n%s", l.Focused(), v)
 	}
 	pumpLive(l, []tea.Cmd{l.Edit("travelers")})
-	if v := l.Form().View(); l.Focused() != "travelers" || !strings.Contains(v, "(1/2)") {
+	if v := l.View(); l.Focused() != "travelers" || !strings.Contains(v, "(1/2)") {
 		t.Fatalf("focus %s:\n%s", l.Focused(), v)
 	}
 	pumpLive(l, []tea.Cmd{l.Edit("")})
@@ -486,7 +486,7 @@ func TestTextareaEditorOnlyWhenInstalled(t *testing.T) {
 	}
 	def := Definition{Fields: []Field{{Name: "notes", Type: Textarea}}}
 	for _, editor := range []bool{true, false} {
-		v := Build(def, nil, nil, nil, BuildOptions{Width: 60, Editor: editor}).Form().View()
+		v := Build(def, nil, nil, nil, BuildOptions{Width: 60, Editor: editor}).View()
 		if strings.Contains(v, "open editor") != editor {
 			t.Fatalf("editor %v, view:\n%s", editor, v)
 		}

@@ -73,6 +73,7 @@ func (l *Live) SetFocused(on bool) {
 		return
 	}
 	l.unfocused = !on
+	l.look++
 	*l.base = drawnTheme(l.themes.given, l.unfocused)
 	*l.muted = drawnTheme(l.themes.givenMuted, l.unfocused)
 	for _, s := range l.slots {

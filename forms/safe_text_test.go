@@ -52,7 +52,7 @@ func TestInvisibleControlsAreRefused(t *testing.T) {
 func TestInputDrawsControlsSafelyAndKeepsThem(t *testing.T) {
 	def := Definition{Title: "T", Fields: []Field{{Name: "a", Type: Text, Label: "A"}, {Name: "b", Type: Textarea, Label: "B"}}}
 	l := start(def, nil, nil, Values{"a": "x\u202ey", "b": "p\u2066q\nr"})
-	view := l.Form().View()
+	view := l.View()
 	if strings.ContainsAny(view, "\u202e\u2066") || !strings.Contains(view, "x\uFFFDy") || !strings.Contains(view, "p\u2426q") {
 		t.Fatalf("raw control in the inputs:\n%q", view)
 	}
@@ -63,11 +63,11 @@ func TestInputDrawsControlsSafelyAndKeepsThem(t *testing.T) {
 	if v := l.Values()["a"]; v != "x\u202eyz" {
 		t.Fatalf("typing changed the rest of the value: %q", v)
 	}
-	if v := l.Form().View(); !strings.Contains(v, "✗ A contains the control character U+202E") {
+	if v := l.View(); !strings.Contains(v, "✗ A contains the control character U+202E") {
 		t.Fatalf("no problem beside the field:\n%s", v)
 	}
 	pumpLive(l, []tea.Cmd{l.Update(typed("!"))})
-	if v, view := l.Values()["b"], l.Form().View(); v != "p\u2066q\nr!" || strings.Contains(view, "\u2066") {
+	if v, view := l.Values()["b"], l.View(); v != "p\u2066q\nr!" || strings.Contains(view, "\u2066") {
 		t.Fatalf("textarea edit: %q\n%q", v, view)
 	}
 }
@@ -87,7 +87,7 @@ func TestInputEditsGraphemeClusters(t *testing.T) {
 	if v := l.Values()["a"]; v != "hi "+family+"👋🏽" {
 		t.Fatalf("typed %q", v)
 	}
-	view := l.Form().View()
+	view := l.View()
 	if strings.ContainsRune(view, 0x1f3fd) || !strings.Contains(view, family+"👋") {
 		t.Fatalf("drawn %q", view)
 	}
@@ -109,7 +109,7 @@ func TestInputEditsGraphemeClusters(t *testing.T) {
 	defer lipgloss.SetColorProfile(termenv.Ascii)
 	l = start(def, nil, nil, Values{"a": family + "!"})
 	keys(press(tea.KeyLeft), press(tea.KeyLeft))
-	if view := l.Form().View(); !strings.Contains(view, family) {
+	if view := l.View(); !strings.Contains(view, family) {
 		t.Fatalf("the cursor split the cluster: %q", view)
 	}
 }
@@ -120,7 +120,7 @@ func TestTextareaEditsGraphemeClusters(t *testing.T) {
 	family := "👨\u200d👩\u200d👧"
 	def := Definition{Title: "T", Fields: []Field{{Name: "n", Type: Textarea, Label: "N"}}}
 	l := start(def, nil, nil, Values{"n": "a👋🏽" + family})
-	if view := l.Form().View(); strings.ContainsRune(view, 0x1f3fd) {
+	if view := l.View(); strings.ContainsRune(view, 0x1f3fd) {
 		t.Fatalf("drawn %q", view)
 	}
 	pumpLive(l, []tea.Cmd{l.Update(press(tea.KeyBackspace))})
@@ -128,7 +128,7 @@ func TestTextareaEditsGraphemeClusters(t *testing.T) {
 		t.Fatalf("backspace left %q", v)
 	}
 	pumpLive(l, []tea.Cmd{l.Update(typed("👍🏿"))})
-	if v, view := l.Values()["n"], l.Form().View(); v != "a👋🏽👍🏿" || strings.ContainsRune(view, 0x1f3ff) {
+	if v, view := l.Values()["n"], l.View(); v != "a👋🏽👍🏿" || strings.ContainsRune(view, 0x1f3ff) {
 		t.Fatalf("typed: %q\n%q", v, view)
 	}
 	pumpLive(l, []tea.Cmd{l.Update(press(tea.KeyBackspace))})
@@ -143,7 +143,7 @@ func TestGoldenGraphemes(t *testing.T) {
 		{Name: "b", Type: Text, Label: "Family"},
 	}}
 	l := start(def, nil, nil, Values{"a": "Hi 👋🏽 世界 ❤️", "b": strings.Repeat("👨\u200d👩\u200d👧", 40)})
-	golden(t, "field_graphemes", l.Form().View())
+	golden(t, "field_graphemes", l.View())
 }
 
 // Problem messages quote untrusted text cut between clusters, never in one.

@@ -43,14 +43,14 @@ func TestProblemsShowOnLeavingAField(t *testing.T) {
 		}
 	}
 	keys(typed("Oslo"), press(tea.KeyTab), typed("2025-13-40"))
-	if v := l.Form().View(); strings.Contains(v, "✗") {
+	if v := l.View(); strings.Contains(v, "✗") {
 		t.Fatalf("a problem shows before the field is left:\n%s", v)
 	}
 	keys(press(tea.KeyTab), typed("20"), press(tea.KeyTab))
 	if l.Focused() != "budget" {
 		t.Fatalf("leaving was blocked: focus on %s", l.Focused())
 	}
-	v := l.Form().View()
+	v := l.View()
 	for _, want := range []string{"✗ Start date is not a valid date (YYYY-MM-DD)", "✗ Travelers must be at most 12"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("no %q beside its field:\n%s", want, v)
@@ -60,10 +60,10 @@ func TestProblemsShowOnLeavingAField(t *testing.T) {
 		t.Fatalf("the hint shows instead of the problem:\n%s", v)
 	}
 	keys(press(tea.KeyShiftTab), press(tea.KeyBackspace))
-	if v := l.Form().View(); strings.Contains(v, "at most 12") || !strings.Contains(v, "whole number, 1–12") {
+	if v := l.View(); strings.Contains(v, "at most 12") || !strings.Contains(v, "whole number, 1–12") {
 		t.Fatalf("fixing the value did not clear its problem:\n%s", v)
 	}
-	if v := l.Form().View(); !strings.Contains(v, "✗ Start date is not a valid date") {
+	if v := l.View(); !strings.Contains(v, "✗ Start date is not a valid date") {
 		t.Fatalf("another field's problem went away:\n%s", v)
 	}
 }
@@ -84,21 +84,21 @@ func TestSetProblemsDrawsEachBesideItsField(t *testing.T) {
 		t.Fatalf("handed back %v", rest)
 	}
 	pumpLive(l, []tea.Cmd{l.Edit("start")})
-	if v := l.Form().View(); !strings.Contains(v, "✗ Start date is not a valid date") {
+	if v := l.View(); !strings.Contains(v, "✗ Start date is not a valid date") {
 		t.Fatalf("no problem beside the start date:\n%s", v)
 	}
 	pumpLive(l, []tea.Cmd{l.Edit("interests")})
-	if v := l.Form().View(); !strings.Contains(v, `✗ "golf" is not one of the options of Interests`) {
+	if v := l.View(); !strings.Contains(v, `✗ "golf" is not one of the options of Interests`) {
 		t.Fatalf("no problem beside a field on page 2:\n%s", v)
 	}
 	pumpLive(l, []tea.Cmd{l.Edit("start")})
 	pumpLive(l, []tea.Cmd{l.Update(typed("2"))})
-	if v := l.Form().View(); strings.Contains(v, "✗ Start date is not") {
+	if v := l.View(); strings.Contains(v, "✗ Start date is not") {
 		t.Fatalf("an edit left the old problem:\n%s", v)
 	}
 	l.SetProblems(nil)
 	pumpLive(l, []tea.Cmd{l.Edit("interests")})
-	if v := l.Form().View(); strings.Contains(v, "✗") {
+	if v := l.View(); strings.Contains(v, "✗") {
 		t.Fatalf("SetProblems(nil) left problems:\n%s", v)
 	}
 }

@@ -66,7 +66,7 @@ func (m *model) paneView(s layoutSpec) string {
 			}
 			lines = append(lines, truncate(head, inner))
 		}
-		lines = append(lines, m.pane.live.Form().View())
+		lines = append(lines, m.pane.live.View())
 		if ps := m.pane.unplaced; len(ps) > 0 {
 			lines = append(lines, truncate(problemLine(ps), inner))
 		}
