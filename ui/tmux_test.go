@@ -97,9 +97,11 @@ func TestTerminalTypingDoesNotDecideAProposal(t *testing.T) {
 	time.Sleep(human) // an esc right before a letter would read as alt+letter
 	tm.TypeSlowly("use staging", human/3)
 	tm.Keys("Enter")
+	// Typing on while the proposal arrives, a key every 150 ms.
+	tm.TypeSlowly("alr", 150*time.Millisecond)
 	tm.WaitFor("The agent proposes a change")
 	tm.TypeSlowly("alr", 150*time.Millisecond)
-	tm.WaitFor("› alr", "The agent proposes a change", "ctrl+f to decide")
+	tm.WaitFor("› alralr", "The agent proposes a change", "ctrl+f to decide")
 	time.Sleep(time.Second)
 	pending := cli(t, db, "pending")["requests"].([]any)
 	if len(pending) != 1 {
