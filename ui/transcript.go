@@ -1,10 +1,8 @@
 package ui
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -163,113 +161,6 @@ func renderEntry(m chat.Message, reqs map[string]chat.RequestView, width int) st
 	default:
 		return wrap.Render(stNotice.Render(forms.SanitizeBlock(m.Content)))
 	}
-}
-
-func cardVersion(r chat.RequestView) string {
-	v := r.State + "|" + r.ClosedReason + "|" + r.Digest + "|" + strings.Join(r.Missing, ",")
-	for _, d := range r.Deliveries {
-		v += fmt.Sprintf("|%s:%s", d.Kind, d.State)
-	}
-	return v
-}
-
-// requestCard is a request's line in the transcript: its title and its
-// state, each closed state worded differently, with the delivery state.
-func requestCard(r chat.RequestView, width int) string {
-	if r.ID == "" {
-		return stNotice.Render("  (input request)")
-	}
-	title := forms.SanitizeLine(r.Title)
-	st := stateStyles[r.State]
-	var status string
-	switch r.State {
-	case "pending":
-		status = "waiting for your answer"
-		if len(r.Partial) > 0 {
-			status += " · partly answered, still missing " + labelsOf(r, r.Missing)
-		}
-	case "answered":
-		status = "answered: " + summarize(r)
-	case "cancelled":
-		status = "cancelled by you"
-	case "expired":
-		status = "expired — " + map[string]string{
-			"deadline": "its deadline passed", "template_invalidated": "its template was withdrawn",
-			"task_stopped": "the task was stopped", "withdrawn": "withdrawn by " + askedByName(r.Owner),
-			"disconnected": askedByName(r.Owner) + " is gone (its connection ended)",
-		}[r.ClosedReason]
-	}
-	if len(r.Unsent) > 0 {
-		status += " · you had typed: " + summarizeValues(r, r.Unsent)
-	}
-	if n := len(r.Deliveries); n > 0 {
-		d := r.Deliveries[n-1]
-		status += " · " + deliveryWord(d)
-	}
-	line := "? " + stBold.Render(title) + "  " + st.Render(forms.SanitizeLine(status))
-	return lipgloss.NewStyle().Width(width - 2).PaddingLeft(2).Render(line)
-}
-
-func deliveryWord(d chat.DeliveryView) string {
-	switch d.State {
-	case "delivered":
-		return "delivered to the agent"
-	case "pending":
-		return "not yet delivered"
-	case "unknown":
-		return "delivery interrupted — will be checked"
-	case "failed":
-		return "not delivered: " + d.LastError
-	}
-	return d.State
-}
-
-func summarize(r chat.RequestView) string {
-	if r.Answer == nil {
-		return ""
-	}
-	return summarizeValues(r, r.Answer.Values)
-}
-
-// summarizeValues lists values by their fields' labels, in the form's order.
-func summarizeValues(r chat.RequestView, vals forms.Values) string {
-	parts := make([]string, 0, len(r.Fields))
-	for _, f := range r.Fields {
-		if v, ok := vals[f.Name]; ok {
-			parts = append(parts, labelled(f.DisplayLabel(), showValue(v)))
-		}
-	}
-	return strings.Join(parts, " · ")
-}
-
-// labelled is a value after its label: "Environment: staging"; a label
-// that is a question keeps its own mark, the value quoted.
-func labelled(label, value string) string {
-	if strings.HasSuffix(label, "?") || strings.HasSuffix(label, ":") {
-		return label + " “" + value + "”"
-	}
-	return label + ": " + value
-}
-
-// showValue prints an answer value as a person writes it.
-func showValue(v any) string {
-	switch x := v.(type) {
-	case []any:
-		items := make([]string, len(x))
-		for i, it := range x {
-			items[i] = fmt.Sprint(it)
-		}
-		return strings.Join(items, ", ")
-	case []string:
-		return strings.Join(x, ", ")
-	case string:
-		if i := strings.IndexByte(x, '\n'); i >= 0 {
-			return x[:i] + "…"
-		}
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64) // 1500000, not 1.5e+06
-	}
-	return fmt.Sprint(v)
 }
 
 var (

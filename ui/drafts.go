@@ -1,0 +1,55 @@
+package ui
+
+import (
+	"followup/chat"
+	"followup/forms"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The form pane's drafts: what the screen keeps of each question's draft,
+// and when it saves it.
+
+// keep remembers the active form's draft on this screen, so coming back
+// to the question shows it even before the save lands.
+func (p *formPane) keep() {
+	if p.live == nil || p.liveKey == "" {
+		return
+	}
+	if p.localDrafts == nil {
+		p.localDrafts = map[string]forms.Values{}
+	}
+	p.localDrafts[p.liveKey] = p.live.Draft()
+}
+
+// forget drops what this screen kept of a revision's draft: the store
+// holds a newer one.
+func (p *formPane) forget(key string) { delete(p.localDrafts, key) }
+
+// saveNow saves the active form's draft off the UI goroutine.
+func (p *formPane) saveNow() tea.Cmd {
+	if p.live == nil {
+		return nil
+	}
+	r, ok := p.activeRequest()
+	if !ok {
+		return nil
+	}
+	d := p.live.Draft()
+	k := valuesKey(d)
+	if k == p.savedDraft {
+		return nil
+	}
+	p.savedDraft = k
+	p.keep()
+	return saveDraft(p.svc, chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: d, Edited: p.live.Edited()})
+}
+
+// autosave saves the draft if no edit came after the one that scheduled
+// the save.
+func (p *formPane) autosave(seq int) tea.Cmd {
+	if seq != p.draftSeq {
+		return nil
+	}
+	return p.saveNow()
+}

@@ -1,0 +1,75 @@
+package ui
+
+import tea "github.com/charmbracelet/bubbletea"
+
+// The form pane's open questions: which one is shown as the chat's
+// questions come and go.
+
+// step shows the next (or previous) open question, keeping the draft of
+// the one left; it reports whether the question shown changed.
+func (p *formPane) step(next bool) (tea.Cmd, bool) {
+	if len(p.pending) < 2 {
+		return nil, false
+	}
+	save := p.saveNow()
+	p.keep()
+	i := 0
+	for j, r := range p.pending {
+		if r.ID == p.active {
+			i = j
+		}
+	}
+	if next {
+		i = (i + 1) % len(p.pending)
+	} else {
+		i = (i + len(p.pending) - 1) % len(p.pending)
+	}
+	p.active = p.pending[i].ID
+	p.drop()
+	return save, true
+}
+
+// adopt takes the open questions of a fresh snapshot: the question shown
+// stays while it is open, else the newest is shown; a waiting proposal on
+// another question turns the pane to that one (unless still, a dialog
+// holds the screen). It reports whether a question appeared and returns
+// the save of a draft left.
+func (p *formPane) adopt(s snapshotMsg, still bool) (tea.Cmd, bool) {
+	p.drafts, p.built = s.drafts, s.built
+	seen := map[string]bool{}
+	for _, r := range p.pending {
+		seen[r.ID] = true
+	}
+	p.pending = s.pending
+	appeared := false
+	for _, r := range p.pending {
+		if !seen[r.ID] {
+			appeared = true
+		}
+	}
+	if _, ok := p.activeRequest(); !ok {
+		p.active = ""
+		if len(p.pending) > 0 {
+			p.active = p.pending[len(p.pending)-1].ID
+		}
+	}
+	var save tea.Cmd
+	if r, ok := p.activeRequest(); ok && len(r.Proposals) == 0 && !still {
+		// A proposal waits on another question: show that one.
+		for _, q := range p.pending {
+			if len(q.Proposals) > 0 {
+				save = p.saveNow()
+				p.keep()
+				p.active = q.ID
+				break
+			}
+		}
+	}
+	return save, appeared
+}
+
+// clear forgets the chat's questions (the chat was left or deleted).
+func (p *formPane) clear() {
+	p.pending = nil
+	p.drop()
+}
