@@ -143,16 +143,12 @@ func bounded(e *Error) *Error {
 }
 
 // formsLeftOut reads the count in the last problem forms adds when it stops
-// listing ("… and N more problems"), or 0 when there is none.
+// listing (forms.Problem.More), or 0 when there is none.
 func formsLeftOut(ps []forms.Problem) int {
 	if len(ps) == 0 || ps[len(ps)-1].Path != "" {
 		return 0
 	}
-	var n int
-	if _, err := fmt.Sscanf(ps[len(ps)-1].Message, "… and %d more problems", &n); err != nil || n <= 0 {
-		return 0
-	}
-	return n
+	return ps[len(ps)-1].More
 }
 
 // clip cuts s to at most n characters, ending it with an ellipsis when cut.

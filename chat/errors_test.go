@@ -106,6 +106,9 @@ func TestDeclarationProblemsAreCounted(t *testing.T) {
 	if n := formsLeftOut(all); n > 0 {
 		total += n - 1
 	}
+	if total != 1001 { // 1,000 unknown types and the 32-field limit
+		t.Fatalf("forms found %d problems, want 1001", total)
+	}
 	e := AsError(problemsError(CodeRequestInvalid, "the input request is invalid", all))
 	ps := e.Details["problems"].([]forms.Problem)
 	if total <= MaxProblems || len(ps) != MaxProblems || e.Details["more"] != total-MaxProblems {
