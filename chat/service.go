@@ -47,6 +47,11 @@ type Options struct {
 	Policy   Policy
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// ShortLived is for a process that opens the database for one command
+	// (the headless CLI): its readers map the file, which reads cold pages
+	// faster but keeps every page read resident (store.MapFile). A chat
+	// screen or a server leaves it false.
+	ShortLived bool
 	// Checkpoint, when set, is called with the name of each durable step
 	// (the Crash* constants) right after it is committed: the durability
 	// tests kill the process there (CrashAt).
@@ -89,7 +94,11 @@ type Service struct {
 
 // Open opens the database and returns the host.
 func Open(ctx context.Context, o Options) (*Service, error) {
-	db, err := store.Open(ctx, o.DBPath)
+	var opts []store.Option
+	if o.ShortLived {
+		opts = append(opts, store.MapFile())
+	}
+	db, err := store.Open(ctx, o.DBPath, opts...)
 	if err != nil {
 		return nil, err
 	}

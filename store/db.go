@@ -51,7 +51,7 @@ func (e *OpenError) Error() string {
 // not a regular file, not SQLite or not followup's is refused before
 // anything is written to it. A database this process may not write opens
 // for reading; every write then fails with a ReadOnlyError.
-func Open(ctx context.Context, path string) (*Store, error) {
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	h, err := prepareFile(path)
 	if err != nil {
 		return nil, err
@@ -76,7 +76,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		}
 		return s, nil
 	}
-	s.w, s.r = openPool(dsn(path, writerConn), 1), openPool(dsn(path, readerConn), 4)
+	s.w, s.r = openPool(dsn(path, writerConn), 1), openPool(mapped(dsn(path, readerConn), opts), 4)
 	if err := s.migrate(ctx, own, ms); err != nil {
 		s.Close()
 		return nil, &OpenError{path, asReadOnly(path, err).Error()}
@@ -95,10 +95,6 @@ func openPool(dsn string, conns int) *sql.DB {
 
 // busyTimeout is how long a connection waits for another's lock.
 const busyTimeout = 10 * time.Second
-
-// mmapSize is how much of the file a reader connection maps: every page of
-// a database well beyond the budgeted size (DESIGN §13).
-const mmapSize = 1 << 30
 
 // connKind is what a connection is for.
 type connKind int
@@ -121,13 +117,7 @@ func dsn(path string, kind connKind) string {
 		// followup's: the mode is written into the file.
 		v.Add("_txlock", "immediate")
 	case readerConn:
-		v.Add("_pragma", "synchronous(FULL)")
-		// Readers map the file instead of copying each page they read into
-		// a freshly allocated page-cache buffer, which a short-lived
-		// process pays for with a page fault per page: reading the few
-		// hundred pages of the pending list cold costs several times less.
-		// Writes still go through the page cache and write(2).
-		v.Add("_pragma", "mmap_size("+strconv.Itoa(mmapSize)+")")
+		v.Add("_pragma", "synchronous(FULL)") // whether readers map the file: see MapFile
 	case readOnlyConn:
 		v.Add("mode", "ro")
 	case immutableConn:

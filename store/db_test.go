@@ -42,7 +42,14 @@ func TestEveryConnectionHasThePragmas(t *testing.T) {
 		check(q, "synchronous", int64(2)) // FULL
 		check(q, "journal_mode", "wal")
 	}
-	check(s.Reader(), "mmap_size", int64(mmapSize))
+	check(s.Reader(), "mmap_size", int64(0)) // bounded by default (MapFile)
+	mapped, err := Open(ctx, s.Path(), MapFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mapped.Close()
+	check(mapped.Reader(), "mmap_size", int64(mmapSize))
+	check(mapped.w, "mmap_size", int64(0))
 	v, err := s.SchemaVersion(ctx)
 	if err != nil || v < 1 {
 		t.Fatalf("schema version %d, %v", v, err)
