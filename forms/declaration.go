@@ -166,7 +166,9 @@ func (p *problems) valueSet(top *object, key string, def Definition) Values {
 		return nil
 	}
 	o, ok := p.asObject(top.vals[key], "/"+key, key)
-	if !ok {
+	if !ok || len(def.Fields) == 0 {
+		// No form to check the values against (an unknown template, a
+		// schema without properties): its problem is reported already.
 		return nil
 	}
 	vals, probs := Normalize(def, plain(o).(map[string]any), "/"+key)

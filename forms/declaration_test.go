@@ -281,3 +281,14 @@ func TestProblemsAreBounded(t *testing.T) {
 		t.Fatalf("joined: %d entries, count %d", len(joined), n)
 	}
 }
+
+// With no form to check them against (an unknown template), prefill and
+// supplied values add no problems of their own: the template's is the one.
+func TestUnknownTemplateIsTheOneProblem(t *testing.T) {
+	_, probs := ParseDeclaration([]byte(`{"requestKey":"k","source":{"kind":"template","template":"nope"},"supplied":{"a":1},"prefill":{"b":2}}`), nil)
+	if len(probs) != 1 || probs[0].Path != "/source/template" {
+		t.Fatalf("problems %v", probs)
+	}
+	_, probs = ParseDeclaration([]byte(`{"requestKey":"k","source":{"kind":"template","template":"nope"},"supplied":[1]}`), nil)
+	assertProblems(t, probs, []string{"/source/template", "/supplied"}, "object")
+}
