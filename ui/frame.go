@@ -113,17 +113,16 @@ func (m *model) View() string { return m.frame }
 
 // vpFrame is a drawn viewport and what it was drawn from.
 type vpFrame struct {
-	content       string
-	yOffset, w, h int
-	view          string
+	version, yOffset, w, h int
+	view                   string
 }
 
 // transcriptView is the viewport's View, drawn again only when what it
 // shows changed: it wraps and pads every visible line, which a keystroke
 // in the form would otherwise pay for.
 func (m *model) transcriptView() string {
-	f := vpFrame{content: m.vpContent, yOffset: m.vp.YOffset, w: m.vp.Width, h: m.vp.Height}
-	if m.vpFrame.view != "" && m.vpFrame.content == f.content && m.vpFrame.yOffset == f.yOffset &&
+	f := vpFrame{version: m.vp.version, yOffset: m.vp.YOffset, w: m.vp.Width, h: m.vp.Height}
+	if m.vpFrame.view != "" && m.vpFrame.version == f.version && m.vpFrame.yOffset == f.yOffset &&
 		m.vpFrame.w == f.w && m.vpFrame.h == f.h {
 		return m.vpFrame.view
 	}

@@ -171,7 +171,8 @@ func (m *model) switchChat(chatID string) {
 	m.unsent[m.chatID] = m.composer.Value()
 	m.dialogs.clear()
 	m.newChat, m.chatID, m.follow = chatID == "", chatID, true
-	m.streaming, m.thinking = "", false
+	m.stream.clear()
+	m.thinking = false
 	m.setStatus("", false)
 	m.pane.clear()
 	m.dropForm()

@@ -5,7 +5,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/textarea"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
@@ -55,18 +54,17 @@ type model struct {
 	movedAt        time.Time // when the focus last moved by itself
 	movedFrom      focusArea // and from where
 
-	composer  textarea.Model
-	unsent    map[string]string // composer text left in each chat
-	vp        viewport.Model
-	tr        *transcript
-	vpContent string
-	vpFrame   vpFrame // the viewport's last View
-	follow    bool    // the transcript stays on its newest line
+	composer textarea.Model
+	unsent   map[string]string // composer text left in each chat
+	vp       pager
+	tr       *transcript
+	vpFrame  vpFrame // the pager's last View
+	follow   bool    // the transcript stays on its newest line
 
-	streaming string
-	thinking  bool
-	driving   bool
-	spin      spinner.Model
+	stream   stream
+	thinking bool
+	driving  bool
+	spin     spinner.Model
 
 	lay   layoutSpec // the layout the last Update arranged
 	frame string     // the frame it drew, which View returns
@@ -107,7 +105,7 @@ func newScreen() *model {
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := &model{
 		keys: defaultKeys(), composer: ta, spin: sp,
-		vp: viewport.New(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
+		vp: newPager(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
 		width: 80, height: 24, follow: true, now: time.Now,
 	}
 	m.pane.resize(m.formWidth(), m.formHeight())

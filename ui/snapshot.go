@@ -30,6 +30,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	}
 	m.tr.adopt(s.entries)
 	m.tr.changed()
+	m.settleStream(s)
 	save, appeared := m.pane.adopt(s, !m.dialogs.empty())
 	m.statusMoves()
 	if m.closeAbout(m.pane.activeKey()) {
@@ -54,13 +55,7 @@ func (m *model) onEvent(e chat.Event) tea.Cmd {
 	}
 	switch e.Kind {
 	case chat.EvStream:
-		if e.Reset {
-			m.streaming = ""
-		} else {
-			m.streaming += e.Delta
-		}
-		m.refreshTranscript()
-		return nil
+		return m.onStream(e)
 	case chat.EvThinking:
 		m.thinking = e.On
 		return nil

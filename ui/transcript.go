@@ -24,6 +24,7 @@ type transcript struct {
 	joinedWidth   int
 	joinedVersion int
 	joined        string
+	lines         []string // joined, split into lines once per join
 
 	// undrawn counts the oldest messages the last render left out;
 	// drawing, whether drawRest is drawing them.
@@ -82,7 +83,17 @@ func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestVie
 	}
 	slices.Reverse(parts)
 	t.joined = strings.Join(parts, "\n\n")
+	t.lines = nil
 	return t.joined
+}
+
+// renderLines is render's result as lines, split once per change.
+func (t *transcript) renderLines(msgs []chat.Message, reqs map[string]chat.RequestView, width, need int) []string {
+	joined := t.render(msgs, reqs, width, need)
+	if t.lines == nil {
+		t.lines = strings.Split(joined, "\n")
+	}
+	return t.lines
 }
 
 // adopt takes entries drawn elsewhere (by a chat load) into the cache.
@@ -149,13 +160,26 @@ func (m *model) onEntries(msg entriesMsg) {
 	}
 }
 
+// bodyStyle wraps an entry's text to the transcript's width, indented.
+func bodyStyle(width int) lipgloss.Style { return lipgloss.NewStyle().Width(width - 2).PaddingLeft(2) }
+
+// agentHeader heads the agent's replies, streaming or stored.
+func agentHeader() string { return stAgent.Render("agent") }
+
+// agentBody draws a reply's text, sanitised, its inline markdown styled.
+// It draws each line on its own (no rule crosses a line break), so a reply
+// streaming in can be drawn a line at a time and look the same (stream.go).
+func agentBody(text string, width int) string {
+	return bodyStyle(width).Render(markdown(forms.SanitizeBlock(text)))
+}
+
 func renderEntry(m chat.Message, reqs map[string]chat.RequestView, width int) string {
-	wrap := lipgloss.NewStyle().Width(width - 2).PaddingLeft(2)
+	wrap := bodyStyle(width)
 	switch m.Role {
 	case "user":
 		return stUser.Render("you") + "\n" + wrap.Render(forms.SanitizeBlock(m.Content))
 	case "assistant":
-		return stAgent.Render("agent") + "\n" + wrap.Render(markdown(forms.SanitizeBlock(m.Content)))
+		return agentHeader() + "\n" + agentBody(m.Content, width)
 	case "request":
 		return requestCard(reqs[m.RequestID], width)
 	default:
@@ -218,6 +242,12 @@ func (m *model) onOlder(msg olderMsg) tea.Cmd {
 	m.refreshTranscript()
 	m.vp.SetYOffset(offset + m.vp.TotalLineCount() - lines)
 	return nil
+}
+
+// placeholder is what a chat with nothing in it shows.
+func (t *transcript) placeholder(width int, helpKey string) []string {
+	return splitLines(stDim.Width(max(10, width-2)).PaddingLeft(2).Render(
+		"\nType a message to start. Try “Check deployment” or “Plan a trip”.\n" + helpKey + " shows every key."))
 }
 
 // labelsOf names fields by their labels, in the order given.

@@ -14,6 +14,10 @@ import (
 
 // Update implements tea.Model.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if e, ok := msg.(eventMsg); ok && e.Kind == chat.EvStream {
+		// Nothing on screen changes until the next frame draws it.
+		return m, m.update(msg)
+	}
 	cmd := m.update(msg)
 	m.arrange()
 	m.showFormFocus() // a form installed by this message too
@@ -27,6 +31,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case entriesMsg:
 		m.onEntries(msg)
+		return nil
+	case streamFrameMsg:
+		m.onStreamFrame()
 		return nil
 	case tea.WindowSizeMsg:
 		// huh asks for the size whenever a form starts: only a real change
@@ -109,7 +116,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	case driveDoneMsg:
-		m.driving, m.streaming = false, ""
+		// What streamed stays until the stored reply replaces it (stream.go).
+		m.driving = false
 		if m.resuming[msg.runID] {
 			delete(m.resuming, msg.runID)
 			if len(m.resuming) == 0 && m.status == resumingText {

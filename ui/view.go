@@ -144,28 +144,3 @@ func truncate(s string, n int) string {
 	}
 	return ansi.Truncate(s, n, "…")
 }
-
-func (m *model) refreshTranscript() {
-	// Following the newest line, the screenful above it is all that shows;
-	// scrolled up, everything is drawn now so the lines in view stay put.
-	need := 0
-	if m.follow {
-		need = m.height
-	}
-	content := m.tr.render(m.messages, m.requests, m.width, need)
-	if m.streaming != "" {
-		content += "\n\n" + stAgent.Render("agent") + "\n" +
-			lipgloss.NewStyle().Width(m.width-2).PaddingLeft(2).Render(forms.SanitizeBlock(m.streaming))
-	}
-	if len(m.messages) == 0 && m.streaming == "" {
-		content = stDim.Width(max(10, m.width-2)).PaddingLeft(2).Render("\nType a message to start. Try “Check deployment” or “Plan a trip”.\n" +
-			m.keys.Help.Help().Key + " shows every key.")
-	}
-	if content != m.vpContent {
-		m.vp.SetContent(content)
-		m.vpContent = content
-	}
-	if m.follow {
-		m.vp.GotoBottom()
-	}
-}

@@ -1,0 +1,226 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+// frameEvery is how often streamed text reaches the screen: Bubble Tea's
+// renderer writes at most 60 frames a second, so more redraws than that
+// would never be seen.
+const frameEvery = time.Second / 60
+
+// streamFrameMsg draws the text streamed since the last frame.
+type streamFrameMsg struct{}
+
+// stream is the reply of the model call streaming in the chat on screen.
+//
+// Drawing it costs the same per delta however long the reply grows: the
+// lines it has finished are sanitised, styled and wrapped once, and only
+// the open line is drawn again; deltas only append, and the screen draws
+// them once per frame (frameEvery), however many arrive in between.
+//
+// Its text stays on screen until the stored reply takes its place: a
+// Reset (the call ended, or starts again) keeps it until a snapshot shows
+// the reply or the run's end, or a new call's first delta replaces it.
+// Once a snapshot shows the reply, the deltas of that call still on their
+// way are not drawn, so no copy of the reply's tail appears under it.
+type stream struct {
+	runID string
+	raw   strings.Builder
+	// startSeq is the load last begun when the stream began: only loads
+	// begun after it can know the call ended.
+	startSeq int
+	// after is the newest message of the run on screen when the stream
+	// began; the call's reply will be newer.
+	after int64
+	// closed: a Reset came when loads up to closedSeq had begun.
+	closed    bool
+	closedSeq int
+	// recorded: a snapshot shows the call ended; what it still streams is
+	// not drawn until its Reset.
+	recorded bool
+
+	dirty   bool // text came since it was last drawn
+	pending bool // a streamFrameMsg is on its way
+
+	// The drawing, at width: lines holds a blank line, the header, the
+	// lines of raw[:done] (drawn once), then the open part's lines.
+	width int
+	done  int
+	lines []string
+	fixed int // lines drawn from raw[:done], blank and header included
+}
+
+// clear forgets the stream (a frame already on its way still comes).
+func (s *stream) clear() {
+	pending := s.pending
+	*s = stream{pending: pending}
+}
+
+// text is what the call streamed so far.
+func (s *stream) text() string { return s.raw.String() }
+
+// shown reports whether the stream draws anything.
+func (s *stream) shown() bool { return s.raw.Len() > 0 && !s.recorded }
+
+// draw returns the stream's lines at width: a blank line, the header, the
+// reply. The slice is reused: it is valid until the next call.
+func (s *stream) draw(width int) []string {
+	width = max(width, 10)
+	if s.width != width || s.lines == nil {
+		s.width, s.done = width, 0
+		s.lines = append(s.lines[:0], "", agentHeader())
+		s.fixed = len(s.lines)
+	}
+	raw := s.raw.String()
+	for {
+		end := s.lineEnd(raw)
+		if end < 0 {
+			break
+		}
+		s.lines = append(s.lines[:s.fixed], splitLines(agentBody(raw[s.done:end-1], width))...)
+		s.fixed, s.done = len(s.lines), end
+	}
+	s.lines = append(s.lines[:s.fixed], splitLines(agentBody(raw[s.done:], width))...)
+	return s.lines
+}
+
+// lineEnd is where the first lines of raw[s.done:] that can be drawn
+// once, whatever follows, end (-1: none yet). Usually that is the first
+// line break; an escape sequence running past it holds the lines after it
+// with it, up to a few.
+func (s *stream) lineEnd(raw string) int {
+	from := s.done
+	for range 8 {
+		nl := strings.IndexByte(raw[from:], '\n')
+		if nl < 0 {
+			return -1
+		}
+		from += nl + 1
+		if lineEnds(raw[s.done:from]) {
+			return from
+		}
+	}
+	return -1
+}
+
+// lineEnds reports whether text, which ends with a line break, is drawn
+// the same whatever follows it: sanitising it keeps its last line break
+// (no escape sequence swallows it) and adds nothing before it.
+func lineEnds(text string) bool {
+	return forms.SanitizeBlock(text) == forms.SanitizeBlock(text[:len(text)-1])+"\n"
+}
+
+func splitLines(s string) []string { return strings.Split(s, "\n") }
+
+// onStream takes a stream event for the chat on screen. A delta is only
+// kept: the frame after it draws it.
+func (m *model) onStream(e chat.Event) tea.Cmd {
+	s := &m.stream
+	if e.Reset {
+		if s.runID != e.RunID || s.recorded || s.raw.Len() == 0 {
+			s.clear()
+			return nil
+		}
+		// The text stays until a load begun now or later shows what became
+		// of the call.
+		s.closed, s.closedSeq = true, m.loadSeq
+		return m.load(m.chatID)
+	}
+	if s.recorded && s.runID == e.RunID {
+		return nil
+	}
+	if s.closed || s.runID != e.RunID {
+		s.clear()
+		s.runID, s.startSeq, s.after = e.RunID, m.loadSeq, newestOfRun(m.messages, e.RunID)
+	}
+	s.raw.WriteString(e.Delta)
+	s.dirty = true
+	if s.pending {
+		return nil
+	}
+	s.pending = true
+	return tea.Tick(frameEvery, func(time.Time) tea.Msg { return streamFrameMsg{} })
+}
+
+// onStreamFrame draws what streamed since the last frame.
+func (m *model) onStreamFrame() {
+	m.stream.pending = false
+	if m.stream.dirty {
+		m.stream.dirty = false
+		m.refreshTranscript()
+	}
+}
+
+// settleStream takes from a snapshot what became of the call streaming:
+// its reply stored, or its run no longer running.
+func (m *model) settleStream(snap snapshotMsg) {
+	s := &m.stream
+	if s.runID == "" || s.recorded || snap.seq == 0 || snap.seq <= s.startSeq {
+		return
+	}
+	ended := snap.run != nil && snap.run.ID == s.runID && snap.run.State != "running"
+	var reply *chat.Message
+	for i := len(snap.messages) - 1; i >= 0; i-- {
+		if msg := &snap.messages[i]; msg.RunID == s.runID && msg.Role == "assistant" && msg.ID > s.after {
+			reply = msg
+			break
+		}
+	}
+	switch {
+	case s.closed:
+		if snap.seq > s.closedSeq && (ended || reply != nil) {
+			s.clear()
+		}
+	case ended || reply != nil && strings.HasPrefix(reply.Content, s.text()):
+		// The call ended before its last deltas got here.
+		runID := s.runID
+		s.clear()
+		s.runID, s.recorded = runID, true
+	}
+}
+
+// newestOfRun is the id of the newest message of runID in msgs (0: none).
+func newestOfRun(msgs []chat.Message, runID string) int64 {
+	var id int64
+	for _, msg := range msgs {
+		if msg.RunID == runID {
+			id = max(id, msg.ID)
+		}
+	}
+	return id
+}
+
+// refreshTranscript gives the pager the transcript's lines and the
+// stream's after them.
+func (m *model) refreshTranscript() {
+	// Following the newest line, the screenful above it is all that shows;
+	// scrolled up, everything is drawn now so the lines in view stay put.
+	need := 0
+	if m.follow {
+		need = m.height
+	}
+	var base, tail []string
+	if len(m.messages) > 0 {
+		base = m.tr.renderLines(m.messages, m.requests, m.width, need)
+	}
+	if m.stream.shown() {
+		tail = m.stream.draw(m.width)
+		if base == nil {
+			tail = tail[1:] // no blank line above the first entry
+		}
+	}
+	if base == nil && tail == nil {
+		base = m.tr.placeholder(m.width, m.keys.Help.Help().Key)
+	}
+	m.vp.setLines(base, tail)
+	if m.follow {
+		m.vp.GotoBottom()
+	}
+}
