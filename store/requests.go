@@ -227,70 +227,6 @@ func queryRequests(ctx context.Context, h Handle, query string, args ...any) ([]
 	return out, rows.Err()
 }
 
-// anyDue is the cheap look before every read and command of the host: one
-// probe of the (small) index of pending requests with a deadline.
-const anyDue = `SELECT EXISTS (SELECT 1 FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?)`
-
-// AnyDue reports whether a pending request's deadline is at or before now.
-func (queries) AnyDue(ctx context.Context, h Handle, now int64) (bool, error) {
-	var due bool
-	err := h.QueryRowContext(ctx, anyDue, now).Scan(&due)
-	return due, err
-}
-
-// DueRequests lists pending requests whose deadline is at or before now.
-func (queries) DueRequests(ctx context.Context, h Handle, now int64) ([]Request, error) {
-	return queryRequests(ctx, h,
-		`SELECT `+reqCols+` FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY seq`, now)
-}
-
-// PendingCounts counts the open requests of each named chat that has any.
-// It reads, through requests_pending_chat, only the named chats' open
-// requests: a page of the chat list costs the same at any number of chats.
-func (queries) PendingCounts(ctx context.Context, h Handle, chatIDs []string) (map[string]int, error) {
-	out := map[string]int{}
-	err := chunks(chatIDs, func(part []string) error {
-		marks, args := inList(part)
-		rows, err := h.QueryContext(ctx, pendingCounts(marks), args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id string
-			var n int
-			if err := rows.Scan(&id, &n); err != nil {
-				return err
-			}
-			out[id] = n
-		}
-		return rows.Err()
-	})
-	return out, err
-}
-
-func pendingCounts(marks string) string {
-	return `SELECT chat_id, COUNT(*) FROM requests INDEXED BY requests_pending_chat
-		WHERE state = 'pending' AND chat_id IN (` + marks + `) GROUP BY chat_id`
-}
-
-// notArchived leaves out the requests of archived chats: the (few,
-// indexed) archived chats are listed, not every active one, which would
-// cost a temporary B-tree of every chat id on every call.
-const notArchived = `chat_id NOT IN (SELECT id FROM chats WHERE state = 'archived' AND id IS NOT NULL)`
-
-// countPendingOutside walks the open requests' index once.
-const countPendingOutside = `SELECT COUNT(*) FROM requests INDEXED BY requests_pending_chat
-	WHERE state = 'pending' AND chat_id <> ? AND ` + notArchived
-
-// CountPendingOutside counts the open requests of every active chat but
-// chatID.
-func (queries) CountPendingOutside(ctx context.Context, h Handle, chatID string) (int, error) {
-	var n int
-	err := h.QueryRowContext(ctx, countPendingOutside, chatID).Scan(&n)
-	return n, err
-}
-
 // RequestsByID reads the named requests, in creation order. Unknown ids are
 // skipped.
 func (queries) RequestsByID(ctx context.Context, h Handle, ids []string) ([]Request, error) {
@@ -319,11 +255,4 @@ func (queries) RequestsByID(ctx context.Context, h Handle, ids []string) ([]Requ
 
 func sortBySeq(rs []Request) {
 	slices.SortFunc(rs, func(a, b Request) int { return cmp.Compare(a.Seq, b.Seq) })
-}
-
-// PendingTemplateRequests lists the pending requests whose form came from
-// the named template, oldest first.
-func (queries) PendingTemplateRequests(ctx context.Context, h Handle, name string) ([]Request, error) {
-	return queryRequests(ctx, h,
-		`SELECT `+reqCols+` FROM requests WHERE template = ? AND state = 'pending' ORDER BY seq`, name)
 }
