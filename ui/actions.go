@@ -114,14 +114,14 @@ func (m *model) do(a action) tea.Cmd {
 		}
 		return decide(m.svc, a.proposalID, a.accept, draft)
 	case openChatAct:
-		m.switchChat(a.chatID)
-		return m.load(m.chatID)
+		return tea.Batch(m.switchChat(a.chatID), m.load(m.chatID))
 	case newChatAct:
-		m.switchChat("")
+		cmd := m.switchChat("")
 		m.chat, m.messages, m.run = nil, nil, nil
 		m.requests = map[string]chat.RequestView{}
 		m.tr.changed()
 		m.refreshTranscript()
+		return cmd
 	case archiveAct:
 		return lifecycleCmd(m.svc, a.chatID, false, a.limit)
 	case deleteAct:

@@ -21,6 +21,7 @@ type snapshotMsg struct {
 	run      *chat.RunView
 	orphans  []chat.RunView
 	drafts   map[string]draftLoadedMsg // saved drafts of the pending requests, by liveKey
+	composer string                    // the chat's saved composer text
 	entries  map[int64]renderedEntry   // transcript entries drawn by the load
 	built    *builtForm                // the active question's form, built by the load
 	seq      int                       // the load's prep.seq
@@ -41,7 +42,8 @@ type driveDoneMsg struct {
 type sentMsg struct {
 	sent    chat.Sent
 	err     error
-	newChat bool // the message was to make a new chat
+	newChat bool   // the message was to make a new chat
+	text    string // what was sent: kept when it was refused
 }
 
 // answeredMsg reports the result of confirming a review.
@@ -113,7 +115,7 @@ func loadOlder(svc *chat.Service, chatID string, before int64) tea.Cmd {
 func sendMessage(svc *chat.Service, chatID, text string) tea.Cmd {
 	return func() tea.Msg {
 		s, err := svc.Send(context.Background(), chatID, text, "")
-		return sentMsg{s, err, chatID == ""}
+		return sentMsg{s, err, chatID == "", text}
 	}
 }
 
@@ -152,13 +154,6 @@ func decide(svc *chat.Service, proposalID string, accept bool, draft forms.Value
 	return func() tea.Msg {
 		res, err := svc.Decide(context.Background(), chat.Decision{ProposalID: proposalID, Accept: accept, Draft: draft}, "")
 		return decidedMsg{res, err}
-	}
-}
-
-// saveDraft writes a draft off the UI goroutine.
-func saveDraft(svc *chat.Service, d chat.Draft) tea.Cmd {
-	return func() tea.Msg {
-		return draftSavedMsg{svc.SaveDraft(context.Background(), d)}
 	}
 }
 

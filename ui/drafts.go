@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+
 	"followup/chat"
 	"followup/forms"
 
@@ -42,7 +44,10 @@ func (p *formPane) saveNow() tea.Cmd {
 	}
 	p.savedDraft = k
 	p.keep()
-	return saveDraft(p.svc, chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: d, Edited: p.live.Edited()})
+	draft := chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: d, Edited: p.live.Edited()}
+	svc := p.svc
+	done := p.saver.put("form:"+liveKey(r), func(ctx context.Context) error { return svc.SaveDraft(ctx, draft) })
+	return savedCmd(done, func(err error) tea.Msg { return draftSavedMsg{err} })
 }
 
 // autosave saves the draft if no edit came after the one that scheduled

@@ -19,7 +19,8 @@ import (
 // the pane is used through a pointer and never copied. Focus belongs to
 // the root: methods that install or drop a form say so in their results.
 type formPane struct {
-	svc *chat.Service
+	svc   *chat.Service
+	saver *saver
 	// width and maxHeight are the size forms are built at.
 	width, maxHeight int
 

@@ -14,7 +14,7 @@ import (
 func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	if m.matches(msg, k.Quit) {
-		return tea.Sequence(m.pane.saveNow(), tea.Quit)
+		return tea.Sequence(m.saveAll(), tea.Quit)
 	}
 	if d, ok := m.dialogs.screen(); ok {
 		d, a := d.update(msg)
@@ -119,16 +119,17 @@ func (m *model) sendComposer() tea.Cmd {
 	if m.newChat {
 		chatID = ""
 	}
+	emptied := m.sentComposer(chatID)
 	if chatID == "" {
 		// Messages typed while the new chat is being made go to it, in
 		// order, once it has an id.
 		if m.start.creating {
 			m.start.queued = append(m.start.queued, text)
-			return nil
+			return emptied
 		}
 		m.start.creating = true
 	}
-	return sendMessage(m.svc, chatID, text)
+	return tea.Batch(emptied, sendMessage(m.svc, chatID, text))
 }
 
 func (m *model) switchRequest(next bool) tea.Cmd {
@@ -163,12 +164,9 @@ const resumingText = "Resuming interrupted runs…"
 
 // switchChat leaves the open chat for chatID ("" = a new chat): what was
 // streaming and said on the status line stays behind, and each chat keeps
-// its own unsent composer text.
-func (m *model) switchChat(chatID string) {
-	if m.unsent == nil {
-		m.unsent = map[string]string{}
-	}
-	m.unsent[m.chatID] = m.composer.Value()
+// its own unsent composer text, saved as the chat's draft.
+func (m *model) switchChat(chatID string) tea.Cmd {
+	save := m.saveComposer()
 	m.dialogs.clear()
 	m.newChat, m.chatID, m.follow = chatID == "", chatID, true
 	m.stream.clear()
@@ -176,5 +174,5 @@ func (m *model) switchChat(chatID string) {
 	m.setStatus("", false)
 	m.pane.clear()
 	m.dropForm()
-	m.composer.SetValue(m.unsent[chatID])
+	return tea.Batch(save, m.showComposerOf(chatID))
 }

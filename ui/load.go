@@ -76,6 +76,7 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 			}
 			if id == "" {
 				snap.orphans, _ = svc.Orphaned(ctx)
+				snap.composer, _ = svc.ComposerDraft(ctx, "")
 				return snap
 			}
 			snap.chatID = id
@@ -84,7 +85,7 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 		if err != nil {
 			return snapshotMsg{err: err}
 		}
-		snap.chat, snap.messages, snap.pending, snap.run = &sc.Chat, sc.Messages, sc.Pending, sc.Run
+		snap.chat, snap.messages, snap.pending, snap.run, snap.composer = &sc.Chat, sc.Messages, sc.Pending, sc.Run, sc.Composer
 		for _, r := range sc.Requests {
 			snap.requests[r.ID] = r
 		}

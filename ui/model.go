@@ -55,7 +55,7 @@ type model struct {
 	movedFrom      focusArea // and from where
 
 	composer textarea.Model
-	unsent   map[string]string // composer text left in each chat
+	unsent   map[string]string // each chat's composer draft, as this screen knows it (composer.go)
 	vp       pager
 	tr       *transcript
 	vpFrame  vpFrame // the pager's last View
@@ -73,6 +73,10 @@ type model struct {
 	statusErr bool
 	statusAt  string          // the moment the status speaks of (status.go); "" until the next snapshot
 	resuming  map[string]bool // runs ctrl+r is resuming
+
+	saver        *saver // writes the drafts, in order, off the UI goroutine
+	composerSeen string // the composer's text when last looked at
+	composerSeq  int    // the composer autosave on its way
 }
 
 func newModel(svc *chat.Service) *model {
@@ -108,6 +112,8 @@ func newScreen() *model {
 		vp: newPager(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
 		width: 80, height: 24, follow: true, now: time.Now,
 	}
+	m.saver = newSaver()
+	m.pane.saver = m.saver
 	m.pane.resize(m.formWidth(), m.formHeight())
 	m.arrange()
 	return m

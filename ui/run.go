@@ -36,6 +36,8 @@ func Run(ctx context.Context, o chat.Options, opts ...tea.ProgramOption) error {
 	root, p := newProgram(ctx, o, opts)
 	first := root.nextLoad()
 	done := make(chan error, 1)
+	stopSignals := quitOnSignals(p)
+	defer stopSignals()
 	go func() {
 		_, err := p.Run()
 		cancel() // Send gives up once the program has ended
@@ -50,6 +52,10 @@ func Run(ctx context.Context, o chat.Options, opts ...tea.ProgramOption) error {
 	}
 	err = <-done
 	if svc != nil {
+		// However the program ended — ctrl+c, SIGHUP, SIGTERM, the
+		// terminal gone — what was typed is saved before the database
+		// closes. The model is no longer updated: reading it is safe.
+		root.flush(flushTimeout)
 		svc.Close()
 	}
 	if err == tea.ErrProgramKilled {
@@ -83,7 +89,10 @@ func newProgram(ctx context.Context, o chat.Options, opts []tea.ProgramOption) (
 	if os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1" {
 		m = firstFrame{model: root, at: os.Getenv("FOLLOWUP_FIRST_FRAME_AT"), logged: new(bool)}
 	}
-	return root, tea.NewProgram(m, append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, opts...)...)
+	// Signals are quitOnSignals', so that every one of them saves the
+	// drafts on the way out.
+	return root, tea.NewProgram(m, append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx),
+		tea.WithoutSignalHandler()}, opts...)...)
 }
 
 // forward relays the host's events, other processes' commits included, to

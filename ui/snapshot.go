@@ -25,6 +25,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	}
 	m.loaded = true
 	m.chatID, m.chat, m.messages, m.requests, m.run = s.chatID, s.chat, s.messages, s.requests, s.run
+	m.adoptComposer(s.chatID, s.composer)
 	if s.chatID == "" {
 		m.orphans = s.orphans // with a chat open, they come with the count of questions elsewhere
 	}

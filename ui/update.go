@@ -19,6 +19,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.update(msg)
 	}
 	cmd := m.update(msg)
+	switch msg.(type) {
+	case tea.KeyMsg, serviceMsg, sentMsg, composerLoadedMsg:
+		// What may have changed the composer's text: its draft is saved
+		// after a pause (composer.go).
+		cmd = tea.Batch(cmd, m.composerEdited())
+	}
 	m.arrange()
 	m.showFormFocus() // a form installed by this message too
 	if rest := m.drawRest(); rest != nil {
@@ -99,14 +105,18 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
-			if len(queued) > 0 && m.composer.Value() == "" {
-				m.composer.SetValue(strings.Join(queued, "\n")) // not sent: kept
-			}
+			// Not sent: kept, before what was typed since.
+			m.keepUnsent(append([]string{msg.text}, queued...)...)
 			return nil
+		}
+		var moved tea.Cmd
+		if msg.newChat {
+			// Text typed while the chat was made is the new chat's draft.
+			moved = tea.Batch(m.putComposer("", ""), m.putComposer(msg.sent.ChatID, m.composer.Value()))
 		}
 		m.chatID, m.newChat = msg.sent.ChatID, false
 		m.driving = true
-		cmds := []tea.Cmd{m.load(m.chatID), driveRun(m.svc, msg.sent.RunID)}
+		cmds := []tea.Cmd{moved, m.load(m.chatID), driveRun(m.svc, msg.sent.RunID)}
 		if len(queued) > 0 {
 			sends := make([]tea.Cmd, len(queued))
 			for i, text := range queued {
@@ -183,6 +193,19 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case autosaveMsg:
 		return m.pane.autosave(msg.seq)
+	case composerSaveMsg:
+		if msg.seq == m.composerSeq {
+			return m.saveComposer()
+		}
+		return nil
+	case composerSavedMsg:
+		m.onComposerSaved(msg)
+		return nil
+	case composerLoadedMsg:
+		if m.newChat && msg.chatID == "" {
+			m.adoptComposer("", msg.text)
+		}
+		return nil
 	case focusTickMsg:
 		return m.onFocusTick(msg)
 	case chatsMsg:

@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"followup/chat"
+	"followup/ui/termtest"
+)
+
+// startApp runs the chat screen on db in a w×h terminal as the pane's own
+// process, so a signal sent to the pane's pid reaches followup itself.
+func startApp(t *testing.T, db string, w, h int) *termtest.Term {
+	t.Helper()
+	bin := termtest.Binary(t)
+	return termtest.Start(t, w, h, fmt.Sprintf("exec env FOLLOWUP_PROVIDER=offline TERM=xterm-256color %s --db %s", bin, db))
+}
+
+// waitExit waits until process pid has ended.
+func waitExit(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("followup (pid %d) is still running", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// typeDrafts types into the trip form's destination and then into the
+// composer, and returns once the last keys are on screen.
+func typeDrafts(tm *termtest.Term) {
+	tm.WaitFor("> Shanghai", "enter continue") // the form took the focus
+	tm.Keys("C-u")
+	tm.Type("Oslo")
+	tm.WaitFor("> Oslo")
+	tm.Keys("C-f")
+	tm.Type("half a message")
+	tm.WaitFor("› half a message")
+	tm.Type(" here")
+	tm.WaitFor("› half a message here")
+}
+
+// SIGHUP (the terminal window closed) and SIGTERM, sent an instant after
+// the last key — long before the autosave — save both drafts on the way
+// out, as ctrl+c does; restarted, the screen shows them.
+func TestTerminalSignalsSaveEveryDraft(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		end  func(tm *termtest.Term)
+	}{
+		{"SIGHUP", func(tm *termtest.Term) { syscall.Kill(tm.Pid(), syscall.SIGHUP) }},
+		{"SIGTERM", func(tm *termtest.Term) { syscall.Kill(tm.Pid(), syscall.SIGTERM) }},
+		{"ctrl+c", func(tm *termtest.Term) { tm.Keys("C-c") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			db := filepath.Join(t.TempDir(), "f.db")
+			cli(t, db, "ask", "Plan a trip")
+			tm := startApp(t, db, 100, 30)
+			typeDrafts(tm)
+			pid := tm.Pid()
+			tc.end(tm)
+			waitExit(t, pid)
+			again := startApp(t, db, 100, 30)
+			again.WaitFor("› half a message here", "> Oslo")
+		})
+	}
+}
+
+// kill -9 loses at most what was typed since the last autosave: once the
+// pause has passed, the drafts are back on restart.
+func TestTerminalDraftsSurviveKill9(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "f.db")
+	asked := cli(t, db, "ask", "Plan a trip")
+	chatID := asked["chatId"].(string)
+	rq := asked["pending"].([]any)[0].(map[string]any)["id"].(string)
+	tm := startApp(t, db, 100, 30)
+	typeDrafts(tm)
+	svc, err := chat.Open(context.Background(), chat.Options{DBPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		text, _ := svc.ComposerDraft(context.Background(), chatID)
+		d, _, _ := svc.LoadDraft(context.Background(), rq, 1)
+		if text == "half a message here" && d.Values["destination"] == "Oslo" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("never autosaved: composer %q, form %v", text, d.Values)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	pid := tm.Pid()
+	syscall.Kill(pid, syscall.SIGKILL)
+	waitExit(t, pid)
+	again := startApp(t, db, 100, 30)
+	again.WaitFor("› half a message here", "> Oslo")
+}
