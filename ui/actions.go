@@ -125,15 +125,12 @@ func (m *model) do(a action) tea.Cmd {
 	case archiveAct:
 		return lifecycleCmd(m.svc, a.chatID, false, a.limit)
 	case deleteAct:
+		var left tea.Cmd
 		if a.chatID == m.chatID {
-			m.newChat, m.chatID, m.chat, m.messages, m.run = true, "", nil, nil, nil
+			left = m.leaveForNewChat()
 			m.setStatus("", false) // it spoke of the chat now gone
-			m.tr.changed()
-			m.pane.clear()
-			m.dropForm()
-			m.refreshTranscript()
 		}
-		return lifecycleCmd(m.svc, a.chatID, true, a.limit)
+		return tea.Batch(left, lifecycleCmd(m.svc, a.chatID, true, a.limit))
 	case moreChatsAct:
 		return listChats(m.svc, a.after, chat.DefaultChatPage)
 	}

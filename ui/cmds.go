@@ -43,6 +43,7 @@ type sentMsg struct {
 	sent    chat.Sent
 	err     error
 	newChat bool   // the message was to make a new chat
+	to      string // the chat it was sent to ("" for a new one)
 	text    string // what was sent: kept when it was refused
 }
 
@@ -115,7 +116,7 @@ func loadOlder(svc *chat.Service, chatID string, before int64) tea.Cmd {
 func sendMessage(svc *chat.Service, chatID, text string) tea.Cmd {
 	return func() tea.Msg {
 		s, err := svc.Send(context.Background(), chatID, text, "")
-		return sentMsg{s, err, chatID == "", text}
+		return sentMsg{sent: s, err: err, newChat: chatID == "", to: chatID, text: text}
 	}
 }
 

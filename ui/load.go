@@ -83,7 +83,7 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 		}
 		sc, err := svc.Screen(ctx, snap.chatID, transcriptPage)
 		if err != nil {
-			return snapshotMsg{err: err}
+			return snapshotMsg{chatID: snap.chatID, seq: p.seq, err: err}
 		}
 		snap.chat, snap.messages, snap.pending, snap.run, snap.composer = &sc.Chat, sc.Messages, sc.Pending, sc.Run, sc.Composer
 		for _, r := range sc.Requests {

@@ -11,6 +11,9 @@ import (
 
 func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	if s.err != nil {
+		if m.deletedElsewhere(s.chatID, s.err) {
+			return m.chatGone()
+		}
 		m.setStatus(errText(s.err), true)
 		return nil
 	}

@@ -107,3 +107,27 @@ func TestTerminalDraftsSurviveKill9(t *testing.T) {
 	again := startApp(t, db, 100, 30)
 	again.WaitFor("› half a message here", "> Oslo")
 }
+
+// The open chat deleted from the CLI: the screen says so, moves to a new
+// chat with what was typed, and sending it makes that chat.
+func TestTerminalChatDeletedFromTheCLI(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "f.db")
+	asked := cli(t, db, "ask", "Check deployment")
+	chatID := asked["chatId"].(string)
+	rq := asked["pending"].([]any)[0].(map[string]any)["id"].(string)
+	cli(t, db, "answer", rq, "--values-json", `{"environment":"staging"}`)
+	tm := startApp(t, db, 100, 30)
+	tm.WaitFor("Deploying to staging")
+	tm.Type("and the database too")
+	tm.WaitFor("› and the database too")
+	cli(t, db, "delete", chatID)
+	tm.WaitFor("deleted elsewhere", "› and the database too")
+	tm.WaitGone("Deploying to staging")
+	tm.Keys("Enter")
+	tm.WaitFor("you", "and the database too")
+	chats := cli(t, db, "chats")["chats"].([]any)
+	if len(chats) != 1 || chats[0].(map[string]any)["title"] != "and the database too" {
+		t.Fatalf("chats after sending: %v", chats)
+	}
+}

@@ -20,7 +20,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	cmd := m.update(msg)
 	switch msg.(type) {
-	case tea.KeyMsg, serviceMsg, sentMsg, composerLoadedMsg:
+	case tea.KeyMsg, serviceMsg, sentMsg, composerLoadedMsg, snapshotMsg:
 		// What may have changed the composer's text: its draft is saved
 		// after a pause (composer.go).
 		cmd = tea.Batch(cmd, m.composerEdited())
@@ -107,6 +107,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus(errText(msg.err), true)
 			// Not sent: kept, before what was typed since.
 			m.keepUnsent(append([]string{msg.text}, queued...)...)
+			if m.deletedElsewhere(msg.to, msg.err) {
+				return m.chatGone()
+			}
 			return nil
 		}
 		var moved tea.Cmd
@@ -187,7 +190,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		return cmd
 	case draftSavedMsg:
-		if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeTargetClosed && chat.CodeOf(msg.err) != chat.CodeStaleTarget {
+		// A question closed, changed or deleted meanwhile: the snapshot
+		// that follows says what became of it.
+		if code := chat.CodeOf(msg.err); msg.err != nil && code != chat.CodeTargetClosed && code != chat.CodeStaleTarget && code != chat.CodeNotFound {
 			m.setStatus("draft not saved: "+errText(msg.err), true)
 		}
 		return nil
