@@ -1,13 +1,8 @@
 package forms
 
 import (
-	"reflect"
-	"slices"
-	"strings"
-
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/lipgloss"
 )
 
 // BuildOptions tune a live form.
@@ -62,69 +57,8 @@ func (l *Live) Form() *huh.Form {
 	return l.form
 }
 
-// View draws the form: the page's title, its fields and its key help, as
-// Form().View() does. A page that fits is drawn without huh's viewport,
-// which measures its height before the fields know their width (a long
-// description then hides the fields below it) and pads every line on
-// every draw; a taller one scrolls in it. The drawing is kept while
-// nothing that shows changed: a screen redrawn for other reasons (a
-// message streaming in, the composer's cursor) does not draw it again.
-func (l *Live) View() string {
-	if l.dirty || l.drawing == nil {
-		var v string
-		if l.tall || l.form.State != huh.StateNormal {
-			v = l.form.View()
-		} else {
-			v = l.drawFree()
-		}
-		l.drawing, l.dirty = &v, false
-	}
-	return *l.drawing
-}
-
-// drawFree draws the page whole, as huh's group does less its viewport.
-func (l *Live) drawFree() string {
-	var parts []string
-	if h := l.group.Header(); h != "" {
-		parts = append(parts, h)
-	}
-	parts = append(parts, l.group.Content())
-	if f := l.group.Footer(); f != "" {
-		parts = append(parts, "", f)
-	}
-	last := len(parts) - 1
-	parts[last] = strings.TrimSuffix(parts[last], " ")
-	return strings.Join(parts, "\n")
-}
-
 // Definition is the definition the form was built from.
 func (l *Live) Definition() Definition { return l.def }
-
-// SetWidth reflows the form; call it on every tea.WindowSizeMsg.
-func (l *Live) SetWidth(w int) {
-	l.dirty = true
-	if w > 0 {
-		l.width = w
-		l.form.WithWidth(w)
-	}
-}
-
-// SetMaxHeight bounds the pages' height: a taller page scrolls inside it,
-// a shorter one keeps its own height (a fixed height would pad it).
-func (l *Live) SetMaxHeight(h int) {
-	l.dirty = true
-	l.maxHeight = h
-	l.fitHeight()
-}
-
-func (l *Live) fitHeight() {
-	l.tall = l.maxHeight > 0 && lipgloss.Height(l.drawFree()) > l.maxHeight
-	if l.tall {
-		// huh's height counts the title and the help, not the blank line
-		// it draws between the fields and the help.
-		l.form.WithHeight(max(l.maxHeight-1, 1))
-	}
-}
 
 // Build makes a live form. Fields in supplied are not asked. Each asked
 // field starts from draft if the draft names it, else from prefill (drawn
@@ -181,58 +115,6 @@ func (l *Live) Problems() []Problem {
 		}
 	}
 	return p.result()
-}
-
-// SetProblems draws each problem of a refused or reviewed reply beside its
-// field: a problem whose path is "/values/<name>" (or below it, e.g.
-// "/values/interests/1") goes under the field <name> until the user edits
-// that field or SetProblems is called again (nil clears them all). It
-// returns the problems that name no asked field (a supplied field, the
-// whole reply), for the screen to show elsewhere. Call it before Edit when
-// coming back from the review, so the page drawn carries them.
-func (l *Live) SetProblems(ps []Problem) []Problem {
-	bySlot := map[*slot][]string{}
-	var rest []Problem
-	for _, p := range ps {
-		if s := l.slotAt(p.Path); s != nil {
-			bySlot[s] = append(bySlot[s], p.Message)
-		} else {
-			rest = append(rest, p)
-		}
-	}
-	for _, s := range l.slots {
-		if told := bySlot[s]; !slices.Equal(told, s.told) {
-			s.told = told
-			s.decorate()
-		}
-	}
-	l.redraw()
-	return rest
-}
-
-// redrawMsg makes huh draw the page anew: a group draws its fields only
-// when it updates, and keeps that drawing until the next update.
-type redrawMsg struct{}
-
-func (l *Live) redraw() {
-	l.dirty = true
-	l.form.Update(redrawMsg{})
-}
-
-// slotAt is the asked field a "/values/<name>…" JSON Pointer names.
-func (l *Live) slotAt(path string) *slot {
-	rest, ok := strings.CutPrefix(path, "/values/")
-	if !ok {
-		return nil
-	}
-	name, _, _ := strings.Cut(rest, "/")
-	name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
-	for _, s := range l.slots {
-		if s.f.Name == name {
-			return s
-		}
-	}
-	return nil
 }
 
 // RawText returns the raw text of every text-like field (text, textarea,
@@ -346,39 +228,6 @@ func (l *Live) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmd, l.showPage(l.page+1, 0))
 	}
 	return cmd
-}
-
-// ownPackages are where the messages a form acts on come from: keys and
-// sizes, huh's own, the cursors and inputs of the widgets huh builds on,
-// and this package's (holds, pastes, redraws).
-var ownPackages = []string{
-	"github.com/charmbracelet/bubbletea",
-	"github.com/charmbracelet/huh",
-	"github.com/charmbracelet/bubbles/cursor",
-	"github.com/charmbracelet/bubbles/textarea",
-	"github.com/charmbracelet/bubbles/textinput",
-	"github.com/charmbracelet/bubbles/viewport",
-	"followup/forms",
-}
-
-// ownMessage reports a message the form may act on. Anything else (a
-// screen forwards every message it gets) would only cost a redraw of the
-// form: huh updates every field on every message.
-func ownMessage(msg tea.Msg) bool {
-	t := reflect.TypeOf(msg)
-	if t == nil {
-		return false
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	pkg := t.PkgPath()
-	for _, own := range ownPackages {
-		if pkg == own || strings.HasPrefix(pkg, own+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 // focusedSlot is the slot of the focused field, if it is one of ours.
