@@ -116,7 +116,7 @@ func (m *model) do(a action) tea.Cmd {
 	case openChatAct:
 		return tea.Batch(m.switchChat(a.chatID), m.load(m.chatID))
 	case newChatAct:
-		cmd := m.switchChat("")
+		cmd := tea.Batch(m.switchChat(""), m.countElsewhere())
 		m.chat, m.messages, m.run = nil, nil, nil
 		m.requests = map[string]chat.RequestView{}
 		m.tr.changed()

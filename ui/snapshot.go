@@ -54,15 +54,23 @@ func (m *model) onEvent(e chat.Event) tea.Cmd {
 	if d, ok := find[chatsDialog](&m.dialogs); ok && e.Kind == chat.EvChat {
 		return listChats(m.svc, "", d.refreshLimit())
 	}
-	if e.ChatID != "" && e.ChatID != m.chatID && !(m.chatID == "" && !m.newChat) {
+	other := e.ChatID != "" && e.ChatID != m.chatID && !(m.chatID == "" && !m.newChat)
+	switch {
+	case other && (e.Kind == chat.EvStream || e.Kind == chat.EvThinking):
 		return nil
-	}
-	switch e.Kind {
-	case chat.EvStream:
+	case e.Kind == chat.EvStream:
 		return m.onStream(e)
-	case chat.EvThinking:
+	case e.Kind == chat.EvThinking:
 		m.thinking = e.On
 		return nil
+	case other || m.newChat:
+		// Nothing on screen changed but what waits in other chats, which
+		// the notice line counts: it follows every commit too.
+		return m.countElsewhere()
 	}
 	return m.load(m.chatID)
 }
+
+// countElsewhere counts again the questions waiting in the chats not on
+// screen (all of them, on a new chat).
+func (m *model) countElsewhere() tea.Cmd { return countElsewhere(m.svc, m.chatID) }

@@ -1,0 +1,74 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"followup/chat"
+)
+
+// The count of questions waiting in other chats follows every commit: on
+// a new chat (every chat's questions are elsewhere), after a question
+// asked in another chat by this process or another, and after one
+// answered elsewhere.
+func TestElsewhereCountFollowsEveryCommit(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m, ctx := k.m, context.Background()
+	deploy := k.ask("Check deployment")
+	k.load(deploy.ChatID)
+	if m.elsewhere != 0 {
+		t.Fatalf("elsewhere %d on the only chat", m.elsewhere)
+	}
+	deliver(m, m.do(newChatAct{}))
+	if m.elsewhere != 1 || !strings.Contains(frameOf(m), "1 question waits in another chat") {
+		t.Fatalf("on a new chat: elsewhere %d\n%s", m.elsewhere, frameOf(m))
+	}
+
+	// Another process asks in a chat of its own.
+	other, err := chat.Open(ctx, chat.Options{DBPath: k.svc.Path()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	trip, err := other.Send(ctx, "", "Plan a trip", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Drive(ctx, trip.RunID); err != nil {
+		t.Fatal(err)
+	}
+	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
+	if m.elsewhere != 2 || !strings.Contains(frameOf(m), "2 questions wait in other chats") {
+		t.Fatalf("after an ask elsewhere: elsewhere %d\n%s", m.elsewhere, frameOf(m))
+	}
+
+	// Back on the deploy chat, this process asks in another chat: its
+	// event names that chat.
+	deliver(m, m.do(openChatAct{chatID: deploy.ChatID}))
+	if m.elsewhere != 1 {
+		t.Fatalf("on the deploy chat: elsewhere %d", m.elsewhere)
+	}
+	more := k.ask("Check deployment")
+	deliver(m, m.update(eventMsg{Kind: chat.EvRequest, ChatID: more.ChatID}))
+	if m.elsewhere != 2 {
+		t.Fatalf("after a question in another chat: elsewhere %d", m.elsewhere)
+	}
+
+	// Answered elsewhere, it no longer waits.
+	rs, err := other.Pending(ctx, trip.ChatID)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("trip pending %v, %v", rs, err)
+	}
+	if _, err := other.Cancel(ctx, rs[0].ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Drive(ctx, trip.RunID); err != nil { // as the CLI does
+		t.Fatal(err)
+	}
+	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
+	if m.elsewhere != 1 || !strings.Contains(frameOf(m), "1 question waits in another chat") {
+		t.Fatalf("after one was closed elsewhere: elsewhere %d\n%s", m.elsewhere, frameOf(m))
+	}
+}
