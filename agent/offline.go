@@ -36,6 +36,16 @@ func (o Offline) turn(h []Message) Message {
 	}
 	st := readHistory(h)
 	last := h[len(h)-1]
+	if last.Role == RoleTool {
+		if reply, ok := mcpReply(last); ok {
+			return Message{Content: reply}
+		}
+	}
+	if last.Role == RoleUser {
+		if msg, ok := callTurn(unanswered(h), st); ok {
+			return msg
+		}
+	}
 	if res, ok := parseStatus(last.Content); ok && (last.Role == RoleUser || last.Role == RoleTool) {
 		switch res.Status {
 		case "input_received":

@@ -65,6 +65,10 @@ type Runner struct {
 	Model         string
 	MaxModelCalls int
 	Events        Events
+	// MCP is the MCP servers whose tools the model may call, and Steps
+	// the host's half of those calls (steps.go); both nil without servers.
+	MCP   MCPClient
+	Steps StepHost
 	// Checkpoint, when set, is called with a step name where an effect has
 	// happened but is not recorded yet ("model-replied", "tool-ran"): the
 	// durability tests crash the process there.
@@ -93,8 +97,17 @@ func (r *Runner) Drive(ctx context.Context, runID string) (string, error) {
 		if open := openCalls(turn.History); len(open) > 0 {
 			// Tool calls without results: the normal next step, and also
 			// what a crash after the turn or after some results leaves.
-			if err := r.runTools(ctx, turn, runID, open); err != nil {
+			waits, err := r.runTools(ctx, turn, runID, open)
+			if err != nil {
 				return "", err
+			}
+			if waits {
+				// A call waits for the user: the host decides, with what
+				// arrived meanwhile, whether the run now waits.
+				state, err := r.Host.Settle(ctx, runID, false)
+				if err != nil || state != "running" {
+					return state, err
+				}
 			}
 			continue
 		}
@@ -143,7 +156,7 @@ func (r *Runner) checkpoint(step string) {
 }
 
 func (r *Runner) call(ctx context.Context, runID string, turn Turn) (Message, error) {
-	req := Request{Model: r.Model, System: r.System, Messages: turn.History, Tools: r.Tools.Specs()}
+	req := Request{Model: r.Model, System: r.System, Messages: turn.History, Tools: append(r.Tools.Specs(), r.mcpSpecs(ctx)...)}
 	if r.Events != nil {
 		r.Events.Thinking(runID, true)
 		defer r.Events.Thinking(runID, false)
@@ -163,21 +176,36 @@ func (r *Runner) call(ctx context.Context, runID string, turn Turn) (Message, er
 	return resp.Message, nil
 }
 
-// runTools runs the given tool calls and records each result.
-func (r *Runner) runTools(ctx context.Context, turn Turn, runID string, calls []ToolCall) error {
+// runTools runs the given tool calls and records each result. A step
+// tool's call that waits for the user is left open (waits), and the other
+// calls go on, so every approval of one turn is asked at once.
+func (r *Runner) runTools(ctx context.Context, turn Turn, runID string, calls []ToolCall) (waits bool, err error) {
 	for _, call := range calls {
+		cc := CallContext{ChatID: turn.ChatID, RunID: runID, ToolCallID: call.ID}
 		var result json.RawMessage
 		if t, ok := r.Tools.Get(call.Name); ok {
-			result = t.Run(ctx, CallContext{ChatID: turn.ChatID, RunID: runID, ToolCallID: call.ID}, call.Arguments)
+			result = t.Run(ctx, cc, call.Arguments)
+		} else if r.Steps != nil {
+			var wait bool
+			if result, wait, err = r.runStep(ctx, cc, call); err != nil {
+				return waits, err
+			}
+			if ctx.Err() != nil {
+				return waits, ctx.Err() // stopped: the step keeps its record, the history nothing more
+			}
+			if wait {
+				waits = true
+				continue
+			}
 		} else {
 			result = unknownTool(call.Name)
 		}
 		r.checkpoint("tool-ran")
 		if err := r.Host.RecordToolResult(ctx, runID, call, result); err != nil {
-			return err
+			return waits, err
 		}
 	}
-	return nil
+	return waits, nil
 }
 
 // openCalls returns the tool calls of the last assistant turn that have no

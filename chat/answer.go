@@ -140,6 +140,9 @@ func (s *Service) openTarget(ctx context.Context, tx store.Handle, id, digest st
 	if r.State != store.ReqPending {
 		return r, revisionData{}, closedError(r)
 	}
+	if err := s.checkLive(ctx, tx, r); err != nil {
+		return r, revisionData{}, err
+	}
 	if err := s.checkDigest(ctx, tx, r, digest); err != nil {
 		return r, revisionData{}, err
 	}
@@ -183,6 +186,9 @@ func (s *Service) recordAnswer(ctx context.Context, tx store.Handle, r *store.Re
 	}
 	if err := s.store.SupersedeProposals(ctx, tx, r.ID, now); err != nil {
 		return err
+	}
+	if r.OwnerKind == store.OwnerMCPServer {
+		return s.serverClosed(ctx, tx, *r) // the server receives it, not the model (mcprequests.go)
 	}
 	state := store.DeliveryPending
 	if inline {

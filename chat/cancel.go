@@ -57,7 +57,13 @@ func (s *Service) closeRequest(ctx context.Context, tx store.Handle, r *store.Re
 	if err := s.saveRequest(ctx, tx, *r, nil); err != nil {
 		return err
 	}
-	return s.store.SupersedeProposals(ctx, tx, r.ID, now)
+	if err := s.store.SupersedeProposals(ctx, tx, r.ID, now); err != nil {
+		return err
+	}
+	if r.OwnerKind == store.OwnerMCPServer {
+		return s.serverClosed(ctx, tx, *r) // mcprequests.go
+	}
+	return nil
 }
 
 func (s *Service) queueDelivery(ctx context.Context, tx store.Handle, r store.Request, kind, payload string) error {
@@ -65,6 +71,9 @@ func (s *Service) queueDelivery(ctx context.Context, tx store.Handle, r store.Re
 }
 
 func (s *Service) recordDelivery(ctx context.Context, tx store.Handle, r store.Request, kind, state, payload string) error {
+	if r.OwnerKind == store.OwnerMCPServer {
+		return nil // what its server receives was recorded as it closed (closeRequest)
+	}
 	now := s.nowMS()
 	_, err := s.store.InsertDelivery(ctx, tx, store.Delivery{RequestID: r.ID, RunID: r.RunID, Kind: kind,
 		State: state, Payload: payload, CreatedAt: now, UpdatedAt: now})

@@ -114,6 +114,7 @@ func (s *Service) driveOnce(ctx context.Context, runID string) error {
 		Model: s.model, MaxModelCalls: s.policy.ModelCalls, Events: streamEvents{s, run.ChatID},
 		Checkpoint: s.onStep,
 	}
+	defer s.mcp.attach(ctx, r, runID)()
 	_, err = r.Drive(ctx, runID)
 	if errors.Is(err, agent.ErrRunEnded) || (err != nil && ctx.Err() != nil) {
 		return nil // stopped while driving: the stop already recorded everything

@@ -15,6 +15,9 @@ const (
 	EvThinking = "thinking" // a model call started (On) or ended
 	EvChat     = "chat"     // a chat was created, archived or deleted
 	EvExternal = "external" // another process changed the database
+	EvApproval = "approval" // an MCP tool approval opened or was decided (ApprovalID)
+	EvToolStep = "toolstep" // an MCP tool call started, waits or ended (RunID, ToolCallID)
+	EvMCP      = "mcp"      // an MCP server's state or tools changed (MCPStatus)
 )
 
 // Event tells a subscriber what changed; it re-reads what it shows.
@@ -28,9 +31,13 @@ type Event struct {
 	ChatID    string
 	RunID     string
 	RequestID string
-	Delta     string
-	Reset     bool
-	On        bool
+	// ApprovalID and ToolCallID name an EvApproval's approval and an
+	// EvToolStep's call.
+	ApprovalID string
+	ToolCallID string
+	Delta      string
+	Reset      bool
+	On         bool
 }
 
 // Broker fans events out to subscribers. Each subscriber receives every

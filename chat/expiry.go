@@ -30,6 +30,9 @@ func (s *Service) expireDue(ctx context.Context) error {
 	if err := s.expireDisconnected(ctx); err != nil {
 		return err
 	}
+	if err := s.expireOrphanedElicitations(ctx); err != nil { // elicit.go
+		return err
+	}
 	now := s.nowMS()
 	if due, err := s.store.AnyDue(ctx, s.reader(), now); err != nil || !due {
 		return err

@@ -113,16 +113,22 @@ func chatTitle(text string) string {
 
 // Message is a transcript entry.
 type Message struct {
-	ID        int64     `json:"id"`
-	RunID     string    `json:"runId,omitempty"`
-	Role      string    `json:"role"`
-	Content   string    `json:"content"`
-	RequestID string    `json:"requestId,omitempty"`
-	CreatedAt time.Time `json:"createdAt"` // UTC
+	ID        int64  `json:"id"`
+	RunID     string `json:"runId,omitempty"`
+	Role      string `json:"role"`
+	Content   string `json:"content"`
+	RequestID string `json:"requestId,omitempty"`
+	// ToolCallID names the MCP tool call of a tool_step row (ToolSteps).
+	ToolCallID string    `json:"toolCallId,omitempty"`
+	CreatedAt  time.Time `json:"createdAt"` // UTC
 }
 
 func messageView(m store.Message) Message {
-	return Message{ID: m.ID, RunID: m.RunID.String, Role: m.Role, Content: m.Content, RequestID: m.RequestID.String, CreatedAt: msTime(m.CreatedAt)}
+	v := Message{ID: m.ID, RunID: m.RunID.String, Role: m.Role, Content: m.Content, RequestID: m.RequestID.String, CreatedAt: msTime(m.CreatedAt)}
+	if m.Role == RoleToolStep {
+		v.ToolCallID = m.ToolCallID
+	}
+	return v
 }
 
 // Transcript returns up to limit visible messages older than before (0 =

@@ -199,7 +199,8 @@ func (s *Service) insertRequest(ctx context.Context, tx store.Handle, a *asker, 
 	}); err != nil {
 		return r, err
 	}
-	if !decl.Complete() {
+	if !decl.Complete() || a.owner.Kind == OwnerMCPServer {
+		// A server's question is always asked: only a person answers it.
 		return r, nil
 	}
 	// Nothing to ask: the request completes at once, without a pause.

@@ -56,6 +56,8 @@ type Options struct {
 	// (the Crash* constants) right after it is committed: the durability
 	// tests kill the process there (CrashAt).
 	Checkpoint func(step string)
+	// MCP names the MCP servers whose tools the agent may use (DESIGN §14).
+	MCP MCPOptions
 }
 
 // defaultProvider is the offline demo agent (DESIGN §9).
@@ -80,6 +82,7 @@ type Service struct {
 	tools    *agent.Registry
 	broker   *Broker
 	onStep   func(step string) // Options.Checkpoint
+	mcp      *mcpHost          // the MCP servers and their calls (mcphost.go)
 
 	mu      sync.Mutex
 	driving map[string]context.CancelFunc // runs this process is driving
@@ -116,6 +119,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		db: db, store: store.NewQueries(), provider: o.Provider, model: o.Model, policy: o.Policy, now: o.Now, onStep: o.Checkpoint,
 		broker: NewBroker(), driving: map[string]context.CancelFunc{}, closing: make(chan struct{}),
 	}
+	s.mcp = newMCPHost(s, o.MCP)
 	s.tools = agent.NewRegistry()
 	if err := agent.RegisterInputTools(s.tools, inputTools{s}); err != nil {
 		db.Close()
@@ -138,6 +142,7 @@ func (s *Service) Close() error {
 		cancel()
 	}
 	s.mu.Unlock()
+	s.mcp.close()
 	return s.db.Close()
 }
 

@@ -23,6 +23,15 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 		if run.State != store.RunRunning {
 			return nil
 		}
+		// A tool call waiting for the user (approvals.go) keeps the run
+		// waiting whatever else arrived: the model cannot answer before it.
+		if waits, err := s.stepWaits(ctx, tx, runID); err != nil || waits {
+			if waits {
+				state, run.State, run.UpdatedAt = store.RunWaitingInput, store.RunWaitingInput, s.nowMS()
+				err = s.store.UpdateRun(ctx, tx, run)
+			}
+			return err
+		}
 		ds, err := s.store.RunDeliveries(ctx, tx, runID, store.DeliveryPending, store.DeliveryUnknown)
 		if err != nil || len(ds) > 0 {
 			return err // something new for the model: keep running
@@ -95,6 +104,9 @@ func (s *Service) runResult(ctx context.Context, tx store.Handle, runID string) 
 	}
 	out := map[string]any{}
 	for _, r := range rs {
+		if r.OwnerKind == store.OwnerMCPServer {
+			continue // what the user told a server is the server's, not the run's result
+		}
 		a, err := s.store.GetAnswer(ctx, tx, r.ID)
 		if errors.Is(err, store.ErrNotFound) {
 			continue

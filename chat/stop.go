@@ -45,6 +45,9 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 				return nil, err
 			}
 		}
+		if err := s.expireApprovals(ctx, tx, runID); err != nil {
+			return nil, err
+		}
 		ds, err := s.store.RunDeliveries(ctx, tx, runID, store.DeliveryPending, store.DeliveryUnknown)
 		if err != nil {
 			return nil, err

@@ -79,7 +79,7 @@ func (t inputTools) ReadAnswer(ctx context.Context, cc agent.CallContext, args j
 	if err := decodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
-	if err := t.s.inChat(ctx, a.RequestID, cc.ChatID); err != nil {
+	if err := t.s.agentsOwn(ctx, a.RequestID, cc.ChatID); err != nil {
 		return ErrorJSON(err)
 	}
 	v, err := t.s.Request(ctx, a.RequestID)
@@ -104,7 +104,7 @@ func (t inputTools) Cancel(ctx context.Context, cc agent.CallContext, args json.
 	if err := decodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
-	if err := t.s.inChat(ctx, a.RequestID, cc.ChatID); err != nil {
+	if err := t.s.agentsOwn(ctx, a.RequestID, cc.ChatID); err != nil {
 		return ErrorJSON(err)
 	}
 	return result(t.s.cancel(ctx, a.RequestID, toolCommandID(cc), true))
@@ -115,7 +115,7 @@ func (t inputTools) Replace(ctx context.Context, cc agent.CallContext, args json
 	if err := decodeArgs(args, &in); err != nil {
 		return ErrorJSON(err)
 	}
-	if err := t.s.inChat(ctx, in.RequestID, cc.ChatID); err != nil {
+	if err := t.s.agentsOwn(ctx, in.RequestID, cc.ChatID); err != nil {
 		return ErrorJSON(err)
 	}
 	return result(t.s.Replace(ctx, in, toolCommandID(cc)))
@@ -138,6 +138,25 @@ func (s *Service) inChat(ctx context.Context, requestID, chatID string) error {
 	r, err := s.store.GetRequest(ctx, s.reader(), requestID)
 	if err != nil || r.ChatID != chatID {
 		return errorf(CodeNotFound, "no request with id %q in this chat", requestID)
+	}
+	return nil
+}
+
+// agentsOwn is inChat for the tools that read or change a request as its
+// asker: an MCP server's question is the server's and the user's — the
+// agent may propose values for it (input_resolve), never read, change or
+// cancel it (a cancel would tell the server the user declined).
+func (s *Service) agentsOwn(ctx context.Context, requestID, chatID string) error {
+	if err := s.inChat(ctx, requestID, chatID); err != nil {
+		return err
+	}
+	r, err := s.store.GetRequest(ctx, s.reader(), requestID)
+	if err != nil {
+		return err
+	}
+	if r.OwnerKind == store.OwnerMCPServer {
+		return errorf(CodeNotFound, "request %q is a question of MCP server %s: only the user answers it (input_resolve may propose values)",
+			requestID, r.OwnerName)
 	}
 	return nil
 }

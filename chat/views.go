@@ -49,6 +49,12 @@ type RequestItem struct {
 	ExpiresAt    *time.Time      `json:"expiresAt,omitempty"`
 	CreatedAt    time.Time       `json:"createdAt"`
 	Owner        Owner           `json:"owner"`
+	// Mode, URL and Tool are set on an MCP server's question: form or
+	// url (a link for the user to visit, never fetched by followup; an
+	// answer of {} says done), and the server's tool whose call asked.
+	Mode string `json:"mode,omitempty"`
+	URL  string `json:"url,omitempty"`
+	Tool string `json:"tool,omitempty"`
 }
 
 // AnswerView is a confirmed answer.
@@ -59,7 +65,9 @@ type AnswerView struct {
 	Digest   string            `json:"digest"`
 }
 
-// DeliveryView is a delivery record.
+// DeliveryView is a delivery record. Target is who receives it: agent
+// (the run's model) or mcp_server (the server that asked, with the Action
+// it is sent: accept, decline or cancel).
 type DeliveryView struct {
 	ID        int64  `json:"id"`
 	RequestID string `json:"requestId"`
@@ -67,10 +75,17 @@ type DeliveryView struct {
 	State     string `json:"state"`
 	Attempts  int    `json:"attempts"`
 	LastError string `json:"lastError,omitempty"`
+	Target    string `json:"target"`
+	Action    string `json:"action,omitempty"`
 }
 
 func deliveryView(d store.Delivery) DeliveryView {
-	return DeliveryView{ID: d.ID, RequestID: d.RequestID, Kind: d.Kind, State: d.State, Attempts: d.Attempts, LastError: d.LastError}
+	v := DeliveryView{ID: d.ID, RequestID: d.RequestID, Kind: d.Kind, State: d.State, Attempts: d.Attempts, LastError: d.LastError,
+		Target: d.Target}
+	if d.Target == store.TargetMCPServer {
+		v.Action = serverAction(d.Payload)
+	}
+	return v
 }
 
 // revisionData is a decoded revision.
@@ -234,6 +249,9 @@ func buildItem(r store.Request, rd revisionData) RequestItem {
 	}
 	if r.Context.Valid {
 		v.Context = json.RawMessage(r.Context.String)
+	}
+	if r.OwnerKind == store.OwnerMCPServer {
+		liftMCP(&v) // mcprequests.go
 	}
 	if r.ExpiresAt.Valid {
 		t := msTime(r.ExpiresAt.Int64)

@@ -24,6 +24,9 @@ const (
 	DeliveryAnswer = "answer"
 	DeliveryCancel = "cancel"
 	DeliveryExpire = "expire"
+
+	TargetAgent     = "agent"
+	TargetMCPServer = "mcp_server"
 )
 
 // Delivery records handing an answer or a cancellation to the agent.
@@ -36,16 +39,19 @@ type Delivery struct {
 	Attempts  int
 	LastError string
 	Payload   string // the JSON the agent receives (DESIGN §5)
+	// Target is who receives it: TargetAgent (the run's model) or
+	// TargetMCPServer (the server that asked; RunID is then null).
+	Target    string
 	CreatedAt int64
 	UpdatedAt int64
 }
 
-const deliveryCols = `id, request_id, run_id, kind, state, attempts, last_error, payload, created_at, updated_at`
+const deliveryCols = `id, request_id, run_id, kind, state, attempts, last_error, payload, created_at, updated_at, target`
 
 func scanDelivery(sc interface{ Scan(...any) error }) (Delivery, error) {
 	var d Delivery
 	err := sc.Scan(&d.ID, &d.RequestID, &d.RunID, &d.Kind, &d.State, &d.Attempts, &d.LastError, &d.Payload,
-		&d.CreatedAt, &d.UpdatedAt)
+		&d.CreatedAt, &d.UpdatedAt, &d.Target)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}
@@ -55,10 +61,13 @@ func scanDelivery(sc interface{ Scan(...any) error }) (Delivery, error) {
 // InsertDelivery records a delivery to make and returns its id.
 func (queries) InsertDelivery(ctx context.Context, h Handle, d Delivery) (int64, error) {
 	var id int64
+	if d.Target == "" {
+		d.Target = TargetAgent
+	}
 	err := h.QueryRowContext(ctx,
-		`INSERT INTO deliveries (request_id, run_id, kind, state, payload, created_at, updated_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		d.RequestID, d.RunID, d.Kind, d.State, d.Payload, d.CreatedAt, d.UpdatedAt).Scan(&id)
+		`INSERT INTO deliveries (request_id, run_id, kind, state, payload, created_at, updated_at, target)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		d.RequestID, d.RunID, d.Kind, d.State, d.Payload, d.CreatedAt, d.UpdatedAt, d.Target).Scan(&id)
 	return id, err
 }
 

@@ -26,6 +26,7 @@ type Queries interface {
 	ReceiptStore
 	TemplateStore
 	SessionStore
+	MCPStore
 }
 
 // NewQueries returns the SQLite queries of followup's schema.

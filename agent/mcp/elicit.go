@@ -3,7 +3,9 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,6 +51,21 @@ type Reply struct {
 	Content map[string]any `json:"content,omitempty"`
 }
 
+// Causes of the end of an Elicitor's context (context.Cause).
+var (
+	// ErrWithdrawn: the server cancelled its request.
+	ErrWithdrawn = errors.New("the server withdrew its question")
+	// ErrConnectionEnded: the connection to the server ended (the server
+	// went away, or followup is closing it).
+	ErrConnectionEnded = errors.New("the connection to the server ended")
+)
+
+// InvalidParams is the error an Elicitor returns to refuse a request it cannot show
+// (a requestedSchema that is not a flat form): the server receives -32602 with msg.
+func InvalidParams(msg string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+}
+
 // Elicitor puts a server's elicitation/create in front of the user (chat implements it).
 //
 // Elicit blocks until the user decides. ctx ends when the server withdraws the request
@@ -69,17 +86,42 @@ func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sd
 		return nil, err
 	}
 	e.Tool, e.Origin = s.inFlight()
-	// The handler's context ends when the server cancels the request; closing the
-	// manager ends it too, so no form outlives its connection.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stop := context.AfterFunc(s.life, cancel)
-	defer stop()
-	reply, err := s.m.opts.Elicitor.Elicit(ctx, e)
+	// The handler's context ends when the server cancels the request and when the
+	// connection closes; closing the manager ends it too, so no form outlives its
+	// connection. The Elicitor's context says which (ErrWithdrawn, ErrConnectionEnded).
+	ectx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cancel(nil)
+	stopLife := context.AfterFunc(s.life, func() { cancel(ErrConnectionEnded) })
+	defer stopLife()
+	done := s.doneOf(req.Session)
+	stopReq := context.AfterFunc(ctx, func() {
+		select {
+		case <-done:
+			cancel(ErrConnectionEnded)
+		case <-time.After(endedWithin):
+			cancel(ErrWithdrawn)
+		}
+	})
+	defer stopReq()
+	reply, err := s.m.opts.Elicitor.Elicit(ectx, e)
 	if err != nil {
 		return nil, err
 	}
 	return reply.result(e.Mode)
+}
+
+// endedWithin is how long after a request's context ends the session must have ended
+// for the end to count as the connection's rather than the server's withdrawal.
+const endedWithin = 150 * time.Millisecond
+
+// doneOf is closed when cs has ended (nil: never, for a session not this server's).
+func (s *server) doneOf(cs *sdk.ClientSession) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cs != nil && cs == s.session {
+		return s.sessionDone
+	}
+	return nil
 }
 
 // elicitation converts the SDK's params, refusing a mode followup did not declare.

@@ -112,6 +112,17 @@ func (m *Manager) Close() error {
 	return nil
 }
 
+// Configured reports whether any server is configured and not disabled:
+// only then can there be tools to wait for.
+func (m *Manager) Configured() bool {
+	for _, s := range m.servers {
+		if !s.cfg.Disabled {
+			return true
+		}
+	}
+	return false
+}
+
 // Tools lists the connected servers' tools, by server then name.
 func (m *Manager) Tools() []Tool {
 	var out []Tool

@@ -43,8 +43,10 @@ type server struct {
 	proc     *process
 	log      *serverLog
 	ready    chan struct{} // closed when connecting ends, either way
-	ran      chan struct{} // closed when run returns
-	closed   bool
+	// sessionDone is closed when the connected session has ended.
+	sessionDone chan struct{}
+	ran         chan struct{} // closed when run returns
+	closed      bool
 
 	// calls holds one token: one call at a time per server, so that an elicitation —
 	// whose handler context the SDK does not relate to any call — belongs to the call
@@ -149,6 +151,7 @@ func (s *server) run() {
 		return
 	}
 	s.session, s.proc, s.tools, s.state = cs, proc, tools, StateConnected
+	s.sessionDone = make(chan struct{})
 	if res != nil {
 		s.protocol, s.info = res.ProtocolVersion, res.ServerInfo
 	}
@@ -156,7 +159,7 @@ func (s *server) run() {
 	s.mu.Unlock()
 	log.Note("connected in %s on protocol %s with %d tools", time.Since(start).Round(time.Millisecond), s.protocol, len(tools))
 	s.m.changed()
-	go s.watch(cs, proc)
+	go s.watch(cs, proc, s.sessionDone)
 }
 
 // connect makes one attempt, bounded by limit when it is set. A failed attempt leaves no

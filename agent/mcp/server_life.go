@@ -10,8 +10,9 @@ import (
 )
 
 // watch notices a server that goes away by itself.
-func (s *server) watch(cs *sdk.ClientSession, proc *process) {
+func (s *server) watch(cs *sdk.ClientSession, proc *process, done chan struct{}) {
 	err := cs.Wait()
+	close(done)
 	s.mu.Lock()
 	if s.closed || s.session != cs {
 		s.mu.Unlock()

@@ -1,0 +1,210 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"followup/agent"
+	"followup/agent/mcp"
+	"followup/store"
+)
+
+// Approvals (DESIGN §14): a call of a tool not in its server's autoApprove
+// and not allowed for the chat waits for the user's decision — allow
+// once, allow for this chat, or deny. The run waits (waiting_input) and
+// the approval survives a restart like a request. An approval is a
+// decision, never an input request; answering a request never grants one
+// and no message ever decides one.
+
+// ApprovalView is an approval as every surface shows it.
+type ApprovalView struct {
+	ID         string `json:"id"`
+	ChatID     string `json:"chatId"`
+	RunID      string `json:"runId"`
+	ToolCallID string `json:"toolCallId"`
+	// Name is the tool as the model calls it; Server and Tool are the
+	// config key and the server's own name.
+	Name        string          `json:"name"`
+	Server      string          `json:"server"`
+	Tool        string          `json:"tool"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Arguments   json.RawMessage `json:"arguments"`
+	// Annotations are the tool's hints, as its server gave them
+	// (untrusted).
+	Annotations mcp.Annotations `json:"annotations"`
+	State       string          `json:"state"`
+	Scope       string          `json:"scope,omitempty"`
+	CreatedAt   time.Time       `json:"createdAt"`
+	DecidedAt   *time.Time      `json:"decidedAt,omitempty"`
+}
+
+func approvalView(a store.Approval) ApprovalView {
+	v := ApprovalView{ID: a.ID, ChatID: a.ChatID, RunID: a.RunID, ToolCallID: a.ToolCallID, Name: a.Name,
+		Server: a.Server, Tool: a.Tool, Title: a.Title, Description: a.Description,
+		Arguments: json.RawMessage(a.Arguments), State: a.State, Scope: a.Scope, CreatedAt: msTime(a.CreatedAt)}
+	json.Unmarshal([]byte(a.Annotations), &v.Annotations)
+	if a.DecidedAt.Valid {
+		t := msTime(a.DecidedAt.Int64)
+		v.DecidedAt = &t
+	}
+	return v
+}
+
+// askApproval records a pending approval for a call.
+func (h *mcpHost) askApproval(ctx context.Context, tx store.Handle, run store.Run, call agent.ToolCall, tool mcp.Tool, args string) (Event, error) {
+	a := store.Approval{ID: NewID("ap"), ChatID: run.ChatID, RunID: run.ID, ToolCallID: call.ID, Name: call.Name,
+		Server: tool.Server, Tool: tool.Tool, Title: tool.Title, Description: tool.Description, Arguments: args,
+		Annotations: mustJSON(tool.Annotations), State: store.ApprovalPending, CreatedAt: h.s.nowMS()}
+	return Event{Kind: EvApproval, ChatID: run.ChatID, RunID: run.ID, ApprovalID: a.ID}, h.s.store.InsertApproval(ctx, tx, a)
+}
+
+// PendingApprovals lists the pending approvals of a chat, or of every
+// active chat when chatID is "", oldest first.
+func (s *Service) PendingApprovals(ctx context.Context, chatID string) ([]ApprovalView, error) {
+	as, err := s.store.PendingApprovals(ctx, s.reader(), chatID)
+	if err != nil {
+		return nil, err
+	}
+	out := []ApprovalView{}
+	for _, a := range as {
+		out = append(out, approvalView(a))
+	}
+	return out, nil
+}
+
+// Approval reads one approval.
+func (s *Service) Approval(ctx context.Context, id string) (ApprovalView, error) {
+	a, err := s.store.GetApproval(ctx, s.reader(), id)
+	if err != nil {
+		return ApprovalView{}, notFound(err, "approval", id)
+	}
+	return approvalView(a), nil
+}
+
+// ApprovalDecision is the receipt of approving or denying a tool call.
+type ApprovalDecision struct {
+	ApprovalID string `json:"approvalId"`
+	CommandID  string `json:"commandId"`
+	Kind       string `json:"kind"` // approve | deny
+	State      string `json:"state"`
+	Scope      string `json:"scope,omitempty"`
+	RunID      string `json:"runId"`
+}
+
+func (d *ApprovalDecision) setCommandID(id string) { d.CommandID = id }
+
+// Approve allows a pending tool call — once, or for the rest of the chat
+// (forChat: the tool then runs without asking in this chat) — and moves
+// its run back to running so a drive makes the call.
+func (s *Service) Approve(ctx context.Context, id string, forChat bool, commandID string) (ApprovalDecision, error) {
+	scope := store.ScopeOnce
+	if forChat {
+		scope = store.ScopeChat
+	}
+	return s.decide(ctx, id, commandID, "approve", store.ApprovalAllowed, scope)
+}
+
+// Deny refuses a pending tool call: the model is told tool_denied and the
+// task goes on.
+func (s *Service) Deny(ctx context.Context, id, commandID string) (ApprovalDecision, error) {
+	return s.decide(ctx, id, commandID, "deny", store.ApprovalDenied, "")
+}
+
+func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope string) (ApprovalDecision, error) {
+	var chatID, runID string
+	args := map[string]any{"approvalId": id, "scope": scope}
+	out, err := s.command(ctx, commandID, kind, &chatID, args, func(tx store.Handle) (any, error) {
+		a, err := s.store.GetApproval(ctx, tx, id)
+		if err != nil {
+			return nil, notFound(err, "approval", id)
+		}
+		chatID, runID = a.ChatID, a.RunID
+		if err := s.requireActive(ctx, tx, a.ChatID); err != nil {
+			return nil, err
+		}
+		if a.State != store.ApprovalPending {
+			return nil, &Error{Code: CodeTargetClosed, Message: "the approval is " + a.State,
+				Details: map[string]any{"state": a.State}}
+		}
+		now := s.nowMS()
+		a.State, a.Scope = state, scope
+		a.DecidedAt.Int64, a.DecidedAt.Valid = now, true
+		if err := s.store.UpdateApproval(ctx, tx, a); err != nil {
+			return nil, err
+		}
+		if scope == store.ScopeChat {
+			if err := s.store.InsertGrant(ctx, tx, a.ChatID, a.Server, a.Tool, now); err != nil {
+				return nil, err
+			}
+		}
+		run, err := s.store.GetRun(ctx, tx, a.RunID)
+		if err != nil {
+			return nil, err
+		}
+		if run.State == store.RunWaitingInput {
+			run.State, run.UpdatedAt = store.RunRunning, now
+			if err := s.store.UpdateRun(ctx, tx, run); err != nil {
+				return nil, err
+			}
+		}
+		return &ApprovalDecision{ApprovalID: a.ID, Kind: kind, State: state, Scope: scope, RunID: a.RunID}, nil
+	})
+	if err != nil {
+		return ApprovalDecision{}, err
+	}
+	var d ApprovalDecision
+	if err := json.Unmarshal(out, &d); err != nil {
+		return d, err
+	}
+	s.broker.Publish(Event{Kind: EvApproval, ChatID: chatID, RunID: runID, ApprovalID: id})
+	s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
+	return d, nil
+}
+
+// stepWaits reports whether an open tool call of the run waits for the
+// user: a pending approval, or a server's durable question still open.
+// Settle keeps such a run waiting_input whatever else arrived, since the
+// model cannot be called while its turn's calls have no results.
+func (s *Service) stepWaits(ctx context.Context, tx store.Handle, runID string) (bool, error) {
+	as, err := s.store.RunApprovals(ctx, tx, runID, store.ApprovalPending)
+	if err != nil || len(as) > 0 {
+		return len(as) > 0, err
+	}
+	steps, err := s.store.RunToolSteps(ctx, tx, runID)
+	if err != nil {
+		return false, err
+	}
+	for _, st := range steps {
+		if st.State != store.StepInputRequired {
+			continue
+		}
+		ms, err := s.store.StepMCPRequests(ctx, tx, runID, st.ToolCallID)
+		if err != nil {
+			return false, err
+		}
+		for _, m := range ms {
+			if m.Open {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// expireApprovals expires a stopped run's pending approvals.
+func (s *Service) expireApprovals(ctx context.Context, tx store.Handle, runID string) error {
+	as, err := s.store.RunApprovals(ctx, tx, runID, store.ApprovalPending)
+	if err != nil {
+		return err
+	}
+	for _, a := range as {
+		a.State = store.ApprovalExpired
+		a.DecidedAt.Int64, a.DecidedAt.Valid = s.nowMS(), true
+		if err := s.store.UpdateApproval(ctx, tx, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}

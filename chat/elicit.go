@@ -1,0 +1,270 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"followup/agent/mcp"
+	"followup/store"
+)
+
+// A classic elicitation (elicitation/create during a tool call) lives only
+// as long as its connection (DESIGN §14): the process driving the run
+// keeps the connection and waits until the request is answered — in its
+// chat screen, or by `followup answer` from another shell — cancelled or
+// closed otherwise. The request is bound to the run's lease: if that
+// process dies, the expiry sweep finds the lease free and expires the
+// request disconnected, so nothing is ever answered into the void.
+
+// ReasonWithdrawn closes a request whose MCP server took it back.
+const ReasonWithdrawn = "withdrawn"
+
+// CrashElicitationOpen is the crash step right after a classic
+// elicitation's request is committed.
+const CrashElicitationOpen = "elicitation-open"
+
+// elicitWatchEvery is how often a waiting elicitation looks for another
+// process's answer.
+var elicitWatchEvery = 200 * time.Millisecond
+
+// elicitor is the host's mcp.Elicitor.
+type elicitor struct{ h *mcpHost }
+
+var _ mcp.Elicitor = elicitor{}
+
+// Elicit opens the server's question as an input request of the call's run
+// and waits for the user (mcp.Elicitor).
+func (e elicitor) Elicit(ctx context.Context, el mcp.Elicitation) (mcp.Reply, error) {
+	h, s := e.h, e.h.s
+	drive, ok := h.drive(el.Origin.RunID)
+	if !ok || el.Origin.ToolCallID == "" {
+		return mcp.Reply{}, mcp.InvalidParams("followup asks its user only during a tool call it makes")
+	}
+	var r store.Request
+	var ended bool
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		run, err := s.store.GetRun(ctx, tx, el.Origin.RunID)
+		if err != nil {
+			return err
+		}
+		if ended = store.RunEnded(run.State); ended {
+			return nil
+		}
+		if r, err = h.openServerRequest(ctx, tx, run, el.Origin.ToolCallID, el, true, ""); err != nil {
+			return err
+		}
+		if run.State == store.RunRunning {
+			run.State, run.UpdatedAt = store.RunWaitingInput, s.nowMS()
+			return s.store.UpdateRun(ctx, tx, run)
+		}
+		return nil
+	})
+	var ce *Error
+	switch {
+	case errors.As(err, &ce) && ce.Code == CodeRequestInvalid:
+		return mcp.Reply{}, mcp.InvalidParams(ce.Message + problemText(ce))
+	case err != nil:
+		return mcp.Reply{}, err
+	case ended:
+		return mcp.Reply{Action: mcp.ActionCancel}, nil
+	}
+	s.checkpoint(CrashElicitationOpen)
+	s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RunID: el.Origin.RunID, RequestID: r.ID})
+	s.broker.Publish(Event{Kind: EvMessage, ChatID: r.ChatID, RunID: el.Origin.RunID})
+	s.broker.Publish(Event{Kind: EvRun, ChatID: r.ChatID, RunID: el.Origin.RunID})
+	key := stepKey{el.Origin.RunID, el.Origin.ToolCallID}
+	if drive.noWait {
+		h.giveUp(key, "the server asked a question during the call and it was given up at once (--no-wait): the question expired and the server was told cancel")
+		return h.expireLive(r, ReasonDisconnected, true)
+	}
+	return h.waitLive(ctx, drive, r, key)
+}
+
+// waitLive waits until the request closes (by this process, another one,
+// a stop), the server withdraws it, or the drive ends.
+func (h *mcpHost) waitLive(ctx context.Context, drive driveInfo, r store.Request, key stepKey) (mcp.Reply, error) {
+	s := h.s
+	wake := s.broker.Subscribe(ctx)
+	tick := time.NewTicker(elicitWatchEvery)
+	defer tick.Stop()
+	for {
+		if rp, closed, err := h.liveReply(r.ID); err != nil || closed {
+			return rp, err
+		}
+		select {
+		case <-ctx.Done():
+			reason := ReasonWithdrawn
+			if errors.Is(context.Cause(ctx), mcp.ErrConnectionEnded) {
+				reason = ReasonDisconnected
+			}
+			h.expireLive(r, reason, false)
+			return mcp.Reply{}, ctx.Err()
+		case <-drive.ctx.Done():
+			// The drive ends (a stop closes the request first; quitting
+			// does not): what the request says is what the server gets.
+			if rp, closed, err := h.liveReply(r.ID); err != nil || closed {
+				return rp, err
+			}
+			h.giveUp(key, "followup stopped driving the task while the server's question was open")
+			return h.expireLive(r, ReasonDisconnected, true)
+		case _, ok := <-wake:
+			if !ok {
+				wake = nil // the host is closing: the ticker and ctx remain
+			}
+		case <-tick.C:
+		}
+	}
+}
+
+// liveReply reads the request: once it is closed, the reply its server
+// gets, recorded as delivered.
+func (h *mcpHost) liveReply(id string) (mcp.Reply, bool, error) {
+	s := h.s
+	ctx := context.Background()
+	if err := s.expireDue(ctx); err != nil {
+		return mcp.Reply{}, false, err
+	}
+	r, err := s.store.GetRequest(ctx, s.reader(), id)
+	if err != nil {
+		return mcp.Reply{}, false, err
+	}
+	if r.State == store.ReqPending {
+		return mcp.Reply{}, false, nil
+	}
+	var rp mcp.Reply
+	err = s.db.Write(ctx, func(tx store.Handle) error {
+		if rp, err = s.replyOf(ctx, tx, r); err != nil {
+			return err
+		}
+		return s.markServerDelivered(ctx, tx, r.ID)
+	})
+	return rp, true, err
+}
+
+// expireLive expires a live request for reason (unless it closed
+// meanwhile: then its own reply stands); sent says whether the server
+// still receives the cancel.
+func (h *mcpHost) expireLive(r store.Request, reason string, sent bool) (mcp.Reply, error) {
+	s := h.s
+	ctx := context.Background()
+	var closed bool
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		cur, err := s.store.GetRequest(ctx, tx, r.ID)
+		if err != nil {
+			return err
+		}
+		if cur.State == store.ReqPending {
+			if err := s.closeRequest(ctx, tx, &cur, store.ReqExpired, reason); err != nil {
+				return err
+			}
+			closed = true
+		}
+		if sent {
+			return s.markServerDelivered(ctx, tx, r.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		return mcp.Reply{}, err
+	}
+	if closed {
+		s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RunID: r.RunID.String, RequestID: r.ID})
+	}
+	_, rp, err := h.readReply(r.ID)
+	return rp, err
+}
+
+func (h *mcpHost) readReply(id string) (store.Request, mcp.Reply, error) {
+	s := h.s
+	ctx := context.Background()
+	r, err := s.store.GetRequest(ctx, s.reader(), id)
+	if err != nil {
+		return r, mcp.Reply{}, err
+	}
+	rp, err := s.replyOf(ctx, s.reader(), r)
+	return r, rp, err
+}
+
+// markServerDelivered records that the server received the request's
+// reply.
+func (s *Service) markServerDelivered(ctx context.Context, tx store.Handle, requestID string) error {
+	ds, err := s.store.RequestDeliveries(ctx, tx, requestID)
+	if err != nil {
+		return err
+	}
+	for _, d := range ds {
+		if d.Target != store.TargetMCPServer || d.State == store.DeliveryDelivered {
+			continue
+		}
+		d.Attempts++
+		d.State, d.LastError, d.UpdatedAt = store.DeliveryDelivered, "", s.nowMS()
+		if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expireStaleElicitations expires disconnected the open classic
+// elicitations of a run whose drive is beginning: this process now holds
+// the run's lease, so whoever asked them is gone (the sweep usually got
+// there first).
+func (s *Service) expireStaleElicitations(ctx context.Context, runID string) error {
+	open, err := s.store.OpenClassicRequests(ctx, s.reader())
+	if err != nil || len(open) == 0 {
+		return err
+	}
+	run, err := s.store.GetRun(ctx, s.reader(), runID)
+	if err != nil {
+		return err
+	}
+	var stale []string
+	for _, c := range open {
+		if c.RunSeq == run.Seq {
+			stale = append(stale, c.RequestID)
+		}
+	}
+	return s.expireRequests(ctx, stale)
+}
+
+// expireOrphanedElicitations expires disconnected the open classic
+// elicitations whose run's lease no live process holds: their connection
+// died with that process. Usually none is open and this is one read of an
+// empty index.
+func (s *Service) expireOrphanedElicitations(ctx context.Context) error {
+	open, err := s.store.OpenClassicRequests(ctx, s.reader())
+	if err != nil || len(open) == 0 {
+		return err
+	}
+	var dead []string
+	for _, c := range open {
+		if held, err := s.db.LeaseHeld(c.RunSeq); err != nil {
+			return err
+		} else if !held {
+			dead = append(dead, c.RequestID)
+		}
+	}
+	return s.expireRequests(ctx, dead)
+}
+
+// expireRequests expires the named requests disconnected, those still
+// pending.
+func (s *Service) expireRequests(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return s.expireWhere(ctx, ReasonDisconnected, func(tx store.Handle) ([]store.Request, error) {
+		var rs []store.Request
+		for _, id := range ids {
+			r, err := s.store.GetRequest(ctx, tx, id)
+			if err != nil {
+				return nil, err
+			}
+			if r.State == store.ReqPending {
+				rs = append(rs, r)
+			}
+		}
+		return rs, nil
+	})
+}

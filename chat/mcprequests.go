@@ -1,0 +1,346 @@
+package chat
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"followup/agent"
+	"followup/agent/mcp"
+	"followup/forms"
+	"followup/store"
+)
+
+// The questions an MCP server asks during a tool call are input requests
+// owned by that server ({"kind":"mcp_server","name":<config key>}): a form
+// (source kind schema, its requestedSchema, prefilled from its defaults)
+// or a URL to visit (no fields; answering it says done). Closing one is
+// never delivered into the model's history: it goes to the server
+// (DESIGN §14's table), recorded as a delivery with target mcp_server —
+// confirm → accept with the content, cancel → decline, anything else
+// (stop, withdrawn, connection ended) → cancel, where it can still be
+// sent.
+
+// mcpContext is what an MCP server's request keeps in its context column:
+// a server's request has no §5 result, so the column carries how to show
+// it (buildItem lifts it into the item).
+type mcpContext struct {
+	Mode string `json:"mode"`
+	URL  string `json:"url,omitempty"`
+	Tool string `json:"tool,omitempty"`
+}
+
+// stepWait is what a step that waits for its server's questions keeps
+// (tool_steps.request_state): what the server sent, and the request each
+// of its questions became, by the server's id.
+type stepWait struct {
+	Input    *mcp.InputRequired `json:"inputRequired,omitempty"`
+	URLs     []mcp.Elicitation  `json:"urlRequired,omitempty"`
+	Requests map[string]string  `json:"requests"`
+}
+
+func decodeWait(ns sql.NullString) stepWait {
+	var w stepWait
+	if ns.Valid {
+		json.Unmarshal([]byte(ns.String), &w)
+	}
+	return w
+}
+
+// maxRounds bounds how often one call may come back asking again.
+const maxRounds = 16
+
+// askForStep opens the questions of an input_required result or a
+// -32042 error as durable requests of the step, which then waits.
+func (h *mcpHost) askForStep(ctx context.Context, tx store.Handle, step *store.ToolStep, res mcp.Result) (plan agent.StepPlan, evs []Event, err error) {
+	s := h.s
+	now := s.nowMS()
+	if step.Attempts > maxRounds {
+		r := toolFailed(step.Name, fmt.Sprintf("the server asked again after %d rounds of questions; followup gave up", maxRounds))
+		finishStep(step, OutcomeFailed, r, now)
+		return resultPlan(r), nil, nil
+	}
+	w := stepWait{Input: res.InputRequired, URLs: res.URLRequired, Requests: map[string]string{}}
+	asks := map[string]mcp.Elicitation{}
+	if w.Input != nil {
+		for k, e := range w.Input.Requests {
+			asks[k] = e
+		}
+	} else {
+		for i, e := range w.URLs {
+			asks[fmt.Sprint(i)] = e
+		}
+	}
+	keys := make([]string, 0, len(asks))
+	for k := range asks {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	run, err := s.store.GetRun(ctx, tx, step.RunID)
+	if err != nil {
+		return agent.StepPlan{}, nil, err
+	}
+	for _, k := range keys {
+		r, err := h.openServerRequest(ctx, tx, run, step.ToolCallID, asks[k], false, k)
+		if err != nil {
+			if e, ok := err.(*Error); ok && e.Code == CodeRequestInvalid {
+				r := toolFailed(step.Name, "the server asked a question followup cannot show: "+e.Message+problemText(e))
+				finishStep(step, OutcomeFailed, r, now)
+				return resultPlan(r), nil, nil
+			}
+			return agent.StepPlan{}, nil, err
+		}
+		w.Requests[k] = r.ID
+		evs = append(evs, Event{Kind: EvRequest, ChatID: r.ChatID, RunID: run.ID, RequestID: r.ID},
+			Event{Kind: EvMessage, ChatID: r.ChatID, RunID: run.ID})
+	}
+	step.RequestState = nullString(mustJSON(w))
+	if len(keys) == 0 {
+		// Only roots/list, which followup answers with no roots: retry now.
+		step.Attempts++
+		p := h.callPlan(*step, agent.StepRetry)
+		p.Input, p.Replies = w.Input, map[string]mcp.Reply{}
+		return p, evs, nil
+	}
+	step.State = store.StepInputRequired
+	return agent.StepPlan{Action: agent.StepWait}, evs, nil
+}
+
+// openServerRequest opens one question of a server in its call's run.
+// classic marks an elicitation/create, which lives with the run's lease.
+// An invalid requestedSchema is INPUT_REQUEST_INVALID with its problems.
+func (h *mcpHost) openServerRequest(ctx context.Context, tx store.Handle, run store.Run, toolCallID string, e mcp.Elicitation, classic bool, key string) (store.Request, error) {
+	s := h.s
+	mc := mcpContext{Mode: e.Mode, Tool: e.Tool}
+	var decl *forms.Declaration
+	switch e.Mode {
+	case mcp.ModeURL:
+		mc.URL = e.URL
+		decl = &forms.Declaration{Reason: forms.SanitizeLine(e.Message), Definition: forms.Definition{
+			Title: "Open a link for " + e.Server, Fields: []forms.Field{}}}
+		if e.URL == "" {
+			return store.Request{}, problemsError(CodeRequestInvalid, "the URL elicitation has no url", nil)
+		}
+	default:
+		raw := mustJSON(map[string]any{"requestKey": "mcp", "source": map[string]any{"kind": "schema",
+			"requestedSchema": e.RequestedSchema}})
+		var problems []forms.Problem
+		decl, problems = forms.ParseDeclaration([]byte(raw), nil)
+		if len(problems) > 0 {
+			return store.Request{}, problemsError(CodeRequestInvalid, "the requested schema is not a form followup can show", problems)
+		}
+		decl.Reason = e.Message
+		if decl.Definition.Title == "" {
+			decl.Definition.Title = "Question from " + e.Server
+		}
+	}
+	if len([]rune(decl.Reason)) > 4096 {
+		decl.Reason = string([]rune(decl.Reason)[:4095]) + "…"
+	}
+	decl.RequestKey = NewID("mcp")
+	decl.Context = json.RawMessage(mustJSON(mc))
+	a := &asker{chatID: run.ChatID, run: &run, toolCallID: toolCallID,
+		owner: Owner{Kind: OwnerMCPServer, Name: ownerName(e.Server)}}
+	r, err := s.insertRequest(ctx, tx, a, decl.RequestKey, decl)
+	if err != nil {
+		return r, err
+	}
+	err = s.store.InsertMCPRequest(ctx, tx, store.MCPRequest{RequestID: r.ID, RunID: run.ID, ToolCallID: toolCallID,
+		Server: e.Server, Mode: e.Mode, Classic: classic, InputKey: key, ElicitationID: e.ElicitationID})
+	return r, err
+}
+
+// problemText lists a few of an error's problems in one line.
+func problemText(e *Error) string {
+	ps, _ := e.Details["problems"].([]forms.Problem)
+	var parts []string
+	for i, p := range ps {
+		if i == 3 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, p.Path+": "+p.Message)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+// replies reads the step's questions of its current round: the reply each
+// closed one gives its server, and whether any is still open.
+func (h *mcpHost) replies(ctx context.Context, tx store.Handle, w stepWait) (map[string]mcp.Reply, bool, error) {
+	s := h.s
+	out := map[string]mcp.Reply{}
+	for key, id := range w.Requests {
+		r, err := s.store.GetRequest(ctx, tx, id)
+		if err != nil {
+			return nil, false, err
+		}
+		if r.State == store.ReqPending {
+			return nil, true, nil
+		}
+		rp, err := s.replyOf(ctx, tx, r)
+		if err != nil {
+			return nil, false, err
+		}
+		out[key] = rp
+	}
+	return out, false, nil
+}
+
+// replyOf is what a closed request tells its server (DESIGN §14's table).
+func (s *Service) replyOf(ctx context.Context, tx store.Handle, r store.Request) (mcp.Reply, error) {
+	switch r.State {
+	case store.ReqAnswered:
+		a, err := s.store.GetAnswer(ctx, tx, r.ID)
+		if err != nil {
+			return mcp.Reply{}, err
+		}
+		return mcp.Reply{Action: mcp.ActionAccept, Content: decodeValues(a.Values)}, nil
+	case store.ReqCancelled:
+		return mcp.Reply{Action: mcp.ActionDecline}, nil
+	}
+	return mcp.Reply{Action: mcp.ActionCancel}, nil
+}
+
+// serverClosed is called in the transaction that closes a request an MCP
+// server asked: it records what the server receives (a delivery to the
+// server, sent by the process that holds the call) and, once the last
+// open question of a waiting call is closed, moves its run back to
+// running so a drive retries the call — in any process.
+func (s *Service) serverClosed(ctx context.Context, tx store.Handle, r store.Request) error {
+	m, err := s.store.GetMCPRequest(ctx, tx, r.ID)
+	if err == store.ErrNotFound {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if err := s.store.CloseMCPRequest(ctx, tx, r.ID); err != nil {
+		return err
+	}
+	rp, err := s.replyOf(ctx, tx, r)
+	if err != nil {
+		return err
+	}
+	now := s.nowMS()
+	d := store.Delivery{RequestID: r.ID, Kind: deliveryKind(r), State: store.DeliveryPending, Target: store.TargetMCPServer,
+		Payload: mustJSON(map[string]any{"action": rp.Action}), CreatedAt: now, UpdatedAt: now}
+	switch {
+	case r.ClosedReason == ReasonWithdrawn:
+		// The server took its question back: nothing is sent.
+		d.State, d.LastError = store.DeliveryFailed, "withdrawn by the server"
+	case r.ClosedReason == ReasonDisconnected:
+		d.State, d.LastError = store.DeliveryFailed, "the connection to the server ended"
+	case r.ClosedReason == store.ReasonTaskStopped && !m.Classic:
+		d.State, d.LastError = store.DeliveryFailed, "the task was stopped: the call is not retried"
+	}
+	if _, err := s.store.InsertDelivery(ctx, tx, d); err != nil {
+		return err
+	}
+	run, err := s.store.GetRun(ctx, tx, m.RunID)
+	if err != nil || run.State != store.RunWaitingInput {
+		return err
+	}
+	if !m.Classic {
+		rest, err := s.store.StepMCPRequests(ctx, tx, m.RunID, m.ToolCallID)
+		if err != nil {
+			return err
+		}
+		for _, o := range rest {
+			if o.Open && o.RequestID != r.ID {
+				return nil
+			}
+		}
+	}
+	run.State, run.UpdatedAt = store.RunRunning, now
+	return s.store.UpdateRun(ctx, tx, run)
+}
+
+func deliveryKind(r store.Request) string {
+	switch r.State {
+	case store.ReqAnswered:
+		return store.DeliveryAnswer
+	case store.ReqCancelled:
+		return store.DeliveryCancel
+	}
+	return store.DeliveryExpire
+}
+
+// settleServerDeliveries marks what the step's durable questions told the
+// server once the call that carried the replies returned: delivered, or
+// failed with the call's error.
+func (h *mcpHost) settleServerDeliveries(ctx context.Context, tx store.Handle, step store.ToolStep, callErr error) error {
+	s := h.s
+	w := decodeWait(step.RequestState)
+	if w.Input == nil || len(w.Requests) == 0 {
+		return nil
+	}
+	now := s.nowMS()
+	for _, id := range w.Requests {
+		ds, err := s.store.RequestDeliveries(ctx, tx, id, store.DeliveryPending, store.DeliveryUnknown)
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			if d.Target != store.TargetMCPServer {
+				continue
+			}
+			d.Attempts++
+			d.State, d.LastError, d.UpdatedAt = store.DeliveryDelivered, "", now
+			if callErr != nil {
+				d.State, d.LastError = store.DeliveryFailed, clipMessage(callErr.Error())
+			}
+			if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// liftMCP moves an MCP server's request's mode, URL and tool from its
+// context column into its item.
+func liftMCP(v *RequestItem) {
+	var mc mcpContext
+	if len(v.Context) > 0 && json.Unmarshal(v.Context, &mc) == nil {
+		v.Mode, v.URL, v.Tool = mc.Mode, mc.URL, mc.Tool
+	}
+	v.Context = nil
+}
+
+// serverAction reads the action a delivery to a server carries.
+func serverAction(payload string) string {
+	var p struct {
+		Action string `json:"action"`
+	}
+	json.Unmarshal([]byte(payload), &p)
+	return p.Action
+}
+
+// checkLive refuses an answer or cancel of a classic elicitation whose
+// connection is gone (its run's lease is free): the server could never
+// receive it. The expiry sweep closes it as disconnected.
+func (s *Service) checkLive(ctx context.Context, tx store.Handle, r store.Request) error {
+	if r.OwnerKind != store.OwnerMCPServer {
+		return nil
+	}
+	m, err := s.store.GetMCPRequest(ctx, tx, r.ID)
+	if err == store.ErrNotFound || (err == nil && !m.Classic) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	run, err := s.store.GetRun(ctx, tx, m.RunID)
+	if err != nil {
+		return err
+	}
+	if held, err := s.db.LeaseHeld(run.Seq); err != nil || held {
+		return err
+	}
+	return &Error{Code: CodeTargetClosed, Message: "the MCP server's connection ended with the process that asked: nothing can reach it",
+		Details: map[string]any{"state": store.ReqExpired, "closedReason": ReasonDisconnected}}
+}

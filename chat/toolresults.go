@@ -1,0 +1,67 @@
+package chat
+
+import (
+	"encoding/json"
+
+	"followup/agent/mcp"
+)
+
+// What the model receives for an MCP tool call (DESIGN §14). Every result
+// names the tool and has a status: ok or tool_error (the tool's own
+// result: its text, and its structured content when it fits the reply-size
+// policy), tool_denied, tool_interrupted, tool_failed or tool_declined. A
+// tool's error is the model's to handle, never a failed run.
+
+// Statuses of a tool result.
+const (
+	StatusOK          = "ok"
+	StatusToolError   = "tool_error"
+	StatusDenied      = "tool_denied"
+	StatusInterrupted = "tool_interrupted"
+	StatusFailed      = "tool_failed"
+	StatusDeclined    = "tool_declined"
+)
+
+func toolResult(name string, res mcp.Result) json.RawMessage {
+	m := map[string]any{"status": StatusOK, "tool": name, "text": res.Text}
+	if res.IsError {
+		m["status"] = StatusToolError
+	}
+	if len(res.Structured) > 0 {
+		m["structuredContent"] = res.Structured
+	}
+	if res.Truncated {
+		m["truncated"] = true
+	}
+	return json.RawMessage(mustJSON(m))
+}
+
+func denied(name string) json.RawMessage {
+	return json.RawMessage(mustJSON(map[string]any{"status": StatusDenied, "tool": name,
+		"message": "the user denied this tool call; it was not made"}))
+}
+
+func interrupted(name, why string) json.RawMessage {
+	return json.RawMessage(mustJSON(map[string]any{"status": StatusInterrupted, "tool": name, "message": why}))
+}
+
+func toolFailed(name, why string) json.RawMessage {
+	return json.RawMessage(mustJSON(map[string]any{"status": StatusFailed, "tool": name, "message": clipMessage(why)}))
+}
+
+func declinedURL(name, action string) json.RawMessage {
+	msg := "the user declined to open the link the server needed first; the call was not made"
+	if action == mcp.ActionCancel {
+		msg = "the link the server needed first was not opened (cancelled); the call was not made"
+	}
+	return json.RawMessage(mustJSON(map[string]any{"status": StatusDeclined, "tool": name, "message": msg}))
+}
+
+// clipMessage bounds an error text that goes back to the model.
+func clipMessage(s string) string {
+	const max = 2000
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,318 @@
+package chat
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"followup/agent"
+	"followup/agent/mcp"
+	"followup/store"
+)
+
+// Durable tool steps (DESIGN §14 "Tool calls"). Each call of an MCP tool
+// has one record, keyed by its run and the model's call id, re-entered on
+// every drive: Plan reads it (and the call's approval) and says what the
+// runner does next; Finish records what the call came to. The call is
+// recorded started before it is made, so a crash in between is seen: a
+// read-only or idempotent tool is called again, any other is never re-run
+// silently — the model is told tool_interrupted and decides.
+
+// Crash steps of an MCP tool call (see CrashAt).
+const (
+	CrashToolStarted  = "tool-started"  // the call is recorded started and not made yet
+	CrashToolCalled   = "tool-called"   // the server answered; nothing of it is recorded yet
+	CrashToolFinished = "tool-finished" // the step's outcome is committed, the model's history not yet
+)
+
+// Outcomes of a done step: what the model was told.
+const (
+	OutcomeOK          = "ok"          // the tool's result
+	OutcomeToolError   = "tool_error"  // the tool's result, flagged isError
+	OutcomeDenied      = "denied"      // the user denied the call
+	OutcomeInterrupted = "interrupted" // the outcome is unknown (a crash, a question given up)
+	OutcomeFailed      = "failed"      // the call could not be made
+	OutcomeDeclined    = "declined"    // the user declined what the server needed first
+)
+
+// RoleToolStep is the transcript row of an MCP tool call (its ToolCallID
+// names the step; ToolSteps has the rest).
+const RoleToolStep = "tool_step"
+
+var _ agent.StepHost = (*mcpHost)(nil)
+
+// Plan is the runner's question about one open call (agent.StepHost).
+func (h *mcpHost) Plan(ctx context.Context, cc agent.CallContext, call agent.ToolCall, tool *mcp.Tool) (agent.StepPlan, error) {
+	s := h.s
+	var plan agent.StepPlan
+	var events []Event
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		plan, events = agent.StepPlan{}, nil
+		run, err := s.store.GetRun(ctx, tx, cc.RunID)
+		if err != nil {
+			return err
+		}
+		if run.State != store.RunRunning && run.State != store.RunWaitingInput {
+			return agent.ErrRunEnded
+		}
+		step, err := s.store.GetToolStep(ctx, tx, cc.RunID, cc.ToolCallID)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			plan, events, err = h.planNew(ctx, tx, run, call, tool)
+		case err == nil:
+			plan, events, err = h.planRecorded(ctx, tx, step)
+		}
+		return err
+	})
+	if err != nil {
+		return plan, err
+	}
+	h.publish(events)
+	if plan.Action == agent.StepCall || plan.Action == agent.StepRetry {
+		s.checkpoint(CrashToolStarted)
+	}
+	return plan, nil
+}
+
+// planNew decides about a call met for the first time: ask the user, or
+// record it started and make it.
+func (h *mcpHost) planNew(ctx context.Context, tx store.Handle, run store.Run, call agent.ToolCall, tool *mcp.Tool) (agent.StepPlan, []Event, error) {
+	s := h.s
+	if tool == nil {
+		return resultPlan(toolFailed(call.Name, "no connected MCP server offers a tool of this name")), nil, nil
+	}
+	args := callArguments(call.Arguments)
+	ap, err := s.store.ApprovalFor(ctx, tx, run.ID, call.ID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		allowed := tool.AutoApproved
+		if !allowed {
+			if allowed, err = s.store.HasGrant(ctx, tx, run.ChatID, tool.Server, tool.Tool); err != nil {
+				return agent.StepPlan{}, nil, err
+			}
+		}
+		if !allowed {
+			ev, err := h.askApproval(ctx, tx, run, call, *tool, args)
+			return agent.StepPlan{Action: agent.StepWait}, []Event{ev}, err
+		}
+	case err != nil:
+		return agent.StepPlan{}, nil, err
+	case ap.State == store.ApprovalPending:
+		return agent.StepPlan{Action: agent.StepWait}, nil, nil
+	case ap.State != store.ApprovalAllowed:
+		// Denied (or expired by a stop that this drive outlived).
+		step := newStep(run, call, *tool, args, s.nowMS())
+		res := denied(call.Name)
+		finishStep(&step, OutcomeDenied, res, s.nowMS())
+		evs, err := h.insertStep(ctx, tx, step)
+		return resultPlan(res), evs, err
+	}
+	step := newStep(run, call, *tool, args, s.nowMS())
+	step.Attempts = 1
+	evs, err := h.insertStep(ctx, tx, step)
+	return h.callPlan(step, agent.StepCall), evs, err
+}
+
+// planRecorded re-enters a step found in the record.
+func (h *mcpHost) planRecorded(ctx context.Context, tx store.Handle, step store.ToolStep) (agent.StepPlan, []Event, error) {
+	s := h.s
+	ev := []Event{{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID}}
+	switch step.State {
+	case store.StepDone:
+		return resultPlan(json.RawMessage(step.Result.String)), nil, nil
+	case store.StepInputRequired:
+		return h.planAnswered(ctx, tx, step)
+	}
+	// Started, and nobody is making the call: a crash (or a drive that
+	// ended) left its outcome unknown.
+	if !step.ReadOnly && !step.Idempotent {
+		res := interrupted(step.Name, "followup stopped before the call's result was recorded; it was not made again")
+		finishStep(&step, OutcomeInterrupted, res, s.nowMS())
+		return resultPlan(res), ev, s.store.UpdateToolStep(ctx, tx, step)
+	}
+	step.Attempts++
+	if err := s.store.UpdateToolStep(ctx, tx, step); err != nil {
+		return agent.StepPlan{}, nil, err
+	}
+	w := decodeWait(step.RequestState)
+	if w.Input != nil {
+		// The call was a retry with the user's replies: retry it again.
+		replies, _, err := h.replies(ctx, tx, w)
+		if err != nil {
+			return agent.StepPlan{}, nil, err
+		}
+		p := h.callPlan(step, agent.StepRetry)
+		p.Input, p.Replies = w.Input, replies
+		return p, ev, nil
+	}
+	return h.callPlan(step, agent.StepCall), ev, nil
+}
+
+// planAnswered decides about a call that waits for the questions its
+// server asked: wait while one is open; once all are closed, retry it with
+// the replies (input_required) or call it again (-32042, each URL done).
+func (h *mcpHost) planAnswered(ctx context.Context, tx store.Handle, step store.ToolStep) (agent.StepPlan, []Event, error) {
+	s := h.s
+	w := decodeWait(step.RequestState)
+	replies, open, err := h.replies(ctx, tx, w)
+	if err != nil || open {
+		return agent.StepPlan{Action: agent.StepWait}, nil, err
+	}
+	ev := []Event{{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID}}
+	if w.Input == nil {
+		for _, rp := range replies {
+			if rp.Action != mcp.ActionAccept {
+				res := declinedURL(step.Name, rp.Action)
+				finishStep(&step, OutcomeDeclined, res, s.nowMS())
+				return resultPlan(res), ev, s.store.UpdateToolStep(ctx, tx, step)
+			}
+		}
+	}
+	step.State = store.StepStarted
+	step.Attempts++
+	if w.Input == nil {
+		step.RequestState = sql.NullString{}
+	}
+	if err := s.store.UpdateToolStep(ctx, tx, step); err != nil {
+		return agent.StepPlan{}, nil, err
+	}
+	if w.Input == nil {
+		return h.callPlan(step, agent.StepCall), ev, nil
+	}
+	p := h.callPlan(step, agent.StepRetry)
+	p.Input, p.Replies = w.Input, replies
+	return p, ev, nil
+}
+
+// Finish records what a call came to (agent.StepHost).
+func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.ToolCall, res mcp.Result, callErr error) (agent.StepPlan, error) {
+	s := h.s
+	stopped := ctx.Err() != nil
+	// What the server said is recorded even when the drive was stopped
+	// meanwhile: the transcript shows it.
+	wctx := context.WithoutCancel(ctx)
+	var plan agent.StepPlan
+	var events []Event
+	err := s.db.Write(wctx, func(tx store.Handle) error {
+		plan, events = agent.StepPlan{}, nil
+		step, err := s.store.GetToolStep(wctx, tx, cc.RunID, cc.ToolCallID)
+		if err != nil {
+			return err
+		}
+		if step.State == store.StepDone {
+			plan = resultPlan(json.RawMessage(step.Result.String))
+			return nil
+		}
+		events = []Event{{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID}}
+		step.DurationMS += res.Duration.Milliseconds()
+		if err := h.settleServerDeliveries(wctx, tx, step, callErr); err != nil {
+			return err
+		}
+		now := s.nowMS()
+		why, gaveUp := h.givenUp(stepKey{cc.RunID, cc.ToolCallID})
+		switch {
+		case gaveUp:
+			r := interrupted(step.Name, why)
+			finishStep(&step, OutcomeInterrupted, r, now)
+			plan = resultPlan(r)
+		case callErr != nil && stopped:
+			r := interrupted(step.Name, "the task was stopped during the call")
+			finishStep(&step, OutcomeInterrupted, r, now)
+			plan = resultPlan(r)
+		case callErr != nil:
+			r := toolFailed(step.Name, callErr.Error())
+			finishStep(&step, OutcomeFailed, r, now)
+			plan = resultPlan(r)
+		case res.InputRequired != nil || len(res.URLRequired) > 0:
+			var evs []Event
+			plan, evs, err = h.askForStep(wctx, tx, &step, res)
+			if err != nil {
+				return err
+			}
+			events = append(events, evs...)
+		default:
+			r := toolResult(step.Name, res)
+			outcome := OutcomeOK
+			if res.IsError {
+				outcome = OutcomeToolError
+			}
+			finishStep(&step, outcome, r, now)
+			plan = resultPlan(r)
+		}
+		return s.store.UpdateToolStep(wctx, tx, step)
+	})
+	if err != nil {
+		return plan, err
+	}
+	h.publish(events)
+	if plan.Action == agent.StepResult {
+		s.checkpoint(CrashToolFinished)
+	}
+	return plan, nil
+}
+
+// newStep is the record of a call about to be made.
+func newStep(run store.Run, call agent.ToolCall, tool mcp.Tool, args string, now int64) store.ToolStep {
+	return store.ToolStep{RunID: run.ID, ToolCallID: call.ID, ChatID: run.ChatID, Name: call.Name, Server: tool.Server,
+		Tool: tool.Tool, Arguments: args, ReadOnly: tool.Annotations.ReadOnly, Idempotent: tool.Annotations.Idempotent,
+		State: store.StepStarted, StartedAt: now}
+}
+
+// insertStep records a step and its transcript row.
+func (h *mcpHost) insertStep(ctx context.Context, tx store.Handle, step store.ToolStep) ([]Event, error) {
+	s := h.s
+	if err := s.store.InsertToolStep(ctx, tx, step); err != nil {
+		return nil, err
+	}
+	if _, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: step.ChatID, RunID: nullString(step.RunID),
+		Role: RoleToolStep, Content: step.Server + " · " + step.Tool, ToolCallID: step.ToolCallID, ToolName: step.Name,
+		Visible: true, CreatedAt: step.StartedAt}); err != nil {
+		return nil, err
+	}
+	return []Event{
+		{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID},
+		{Kind: EvMessage, ChatID: step.ChatID, RunID: step.RunID},
+	}, nil
+}
+
+func finishStep(step *store.ToolStep, outcome string, result json.RawMessage, now int64) {
+	step.State, step.Outcome = store.StepDone, outcome
+	step.Result = nullString(string(result))
+	step.FinishedAt = sql.NullInt64{Int64: now, Valid: true}
+}
+
+// callPlan is the call of a recorded step, bounded by the reply-size
+// policy and naming its origin for the questions it may cause.
+func (h *mcpHost) callPlan(step store.ToolStep, action agent.StepAction) agent.StepPlan {
+	return agent.StepPlan{Action: action, Request: mcp.CallRequest{
+		Server: step.Server, Tool: step.Tool, Arguments: json.RawMessage(step.Arguments), MaxBytes: h.s.policy.ReplySize,
+		Origin: mcp.Origin{ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID},
+	}}
+}
+
+func resultPlan(r json.RawMessage) agent.StepPlan {
+	return agent.StepPlan{Action: agent.StepResult, Result: r}
+}
+
+// callArguments is a call's arguments as recorded: a JSON object ("{}"
+// when the model sent none).
+func callArguments(raw json.RawMessage) string {
+	var v map[string]any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil || v == nil {
+		return "{}"
+	}
+	return string(raw)
+}
+
+func (h *mcpHost) publish(events []Event) {
+	for _, e := range events {
+		h.s.broker.Publish(e)
+	}
+}
+
+// stepDuration is a step's time with the server, for the transcript.
+func stepDuration(step store.ToolStep) time.Duration {
+	return time.Duration(step.DurationMS) * time.Millisecond
+}

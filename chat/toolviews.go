@@ -1,0 +1,106 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"followup/store"
+)
+
+// ToolStepView is one MCP tool call as the transcript shows it: server,
+// tool, arguments, where it stands, what the model was told and how long
+// the server took. Arguments and Text come from the model and the server:
+// untrusted, to be sanitised where drawn.
+type ToolStepView struct {
+	RunID      string          `json:"runId"`
+	ToolCallID string          `json:"toolCallId"`
+	ChatID     string          `json:"chatId"`
+	Name       string          `json:"name"`
+	Server     string          `json:"server"`
+	Tool       string          `json:"tool"`
+	Arguments  json.RawMessage `json:"arguments"`
+	// State is started (the call is being made), input_required (it
+	// waits for the questions its server asked: RequestIDs) or done.
+	State string `json:"state"`
+	// Outcome, once done: ok, tool_error, denied, interrupted, failed or
+	// declined (Outcome* constants).
+	Outcome string `json:"outcome,omitempty"`
+	// Status and Text are what the model received: its status and the
+	// tool's text (or why there is none).
+	Status     string          `json:"status,omitempty"`
+	Text       string          `json:"text,omitempty"`
+	Structured json.RawMessage `json:"structuredContent,omitempty"`
+	Truncated  bool            `json:"truncated,omitempty"`
+	// RequestIDs are the questions the call's server asked, oldest first.
+	RequestIDs []string      `json:"requestIds"`
+	Attempts   int           `json:"attempts"`
+	ReadOnly   bool          `json:"readOnly"`
+	Idempotent bool          `json:"idempotent"`
+	Duration   time.Duration `json:"durationNs"`
+	StartedAt  time.Time     `json:"startedAt"`
+	FinishedAt *time.Time    `json:"finishedAt,omitempty"`
+}
+
+// ToolSteps lists a chat's MCP tool calls, oldest first. The transcript
+// row of each (role tool_step) names it by RunID and ToolCallID.
+func (s *Service) ToolSteps(ctx context.Context, chatID string) ([]ToolStepView, error) {
+	out := []ToolStepView{}
+	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
+		steps, err := s.store.ChatToolSteps(ctx, tx, chatID)
+		if err != nil {
+			return err
+		}
+		for _, st := range steps {
+			v, err := s.toolStepView(ctx, tx, st)
+			if err != nil {
+				return err
+			}
+			out = append(out, v)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ToolStep reads one call.
+func (s *Service) ToolStep(ctx context.Context, runID, toolCallID string) (ToolStepView, error) {
+	st, err := s.store.GetToolStep(ctx, s.reader(), runID, toolCallID)
+	if err != nil {
+		return ToolStepView{}, notFound(err, "tool call", toolCallID)
+	}
+	return s.toolStepView(ctx, s.reader(), st)
+}
+
+func (s *Service) toolStepView(ctx context.Context, h store.Handle, st store.ToolStep) (ToolStepView, error) {
+	v := ToolStepView{RunID: st.RunID, ToolCallID: st.ToolCallID, ChatID: st.ChatID, Name: st.Name, Server: st.Server,
+		Tool: st.Tool, Arguments: json.RawMessage(st.Arguments), State: st.State, Outcome: st.Outcome,
+		RequestIDs: []string{}, Attempts: st.Attempts, ReadOnly: st.ReadOnly, Idempotent: st.Idempotent,
+		Duration: stepDuration(st), StartedAt: msTime(st.StartedAt)}
+	if st.FinishedAt.Valid {
+		t := msTime(st.FinishedAt.Int64)
+		v.FinishedAt = &t
+	}
+	if st.Result.Valid {
+		var r struct {
+			Status     string          `json:"status"`
+			Text       string          `json:"text"`
+			Message    string          `json:"message"`
+			Structured json.RawMessage `json:"structuredContent"`
+			Truncated  bool            `json:"truncated"`
+		}
+		json.Unmarshal([]byte(st.Result.String), &r)
+		v.Status, v.Text, v.Structured, v.Truncated = r.Status, r.Text, r.Structured, r.Truncated
+		if v.Text == "" {
+			v.Text = r.Message
+		}
+	}
+	ms, err := s.store.StepMCPRequests(ctx, h, st.RunID, st.ToolCallID)
+	if err != nil {
+		return v, err
+	}
+	for _, m := range ms {
+		v.RequestIDs = append(v.RequestIDs, m.RequestID)
+	}
+	return v, nil
+}

@@ -1,0 +1,124 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// Approval states and scopes.
+const (
+	ApprovalPending = "pending"
+	ApprovalAllowed = "allowed"
+	ApprovalDenied  = "denied"
+	ApprovalExpired = "expired"
+
+	ScopeOnce = "once"
+	ScopeChat = "chat"
+)
+
+// Approval is the user's permission for one MCP tool call.
+type Approval struct {
+	ID          string
+	ChatID      string
+	RunID       string
+	ToolCallID  string
+	Name        string // the model's name of the tool
+	Server      string
+	Tool        string
+	Title       string
+	Description string
+	Arguments   string // JSON
+	Annotations string // JSON of the tool's hints
+	State       string
+	Scope       string
+	CreatedAt   int64
+	DecidedAt   sql.NullInt64
+}
+
+const approvalCols = `id, chat_id, run_id, tool_call_id, name, server, tool, title, description, arguments, annotations,
+	state, scope, created_at, decided_at`
+
+func scanApproval(sc interface{ Scan(...any) error }) (Approval, error) {
+	var a Approval
+	err := sc.Scan(&a.ID, &a.ChatID, &a.RunID, &a.ToolCallID, &a.Name, &a.Server, &a.Tool, &a.Title, &a.Description,
+		&a.Arguments, &a.Annotations, &a.State, &a.Scope, &a.CreatedAt, &a.DecidedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	return a, err
+}
+
+// InsertApproval records a pending approval.
+func (queries) InsertApproval(ctx context.Context, h Handle, a Approval) error {
+	_, err := h.ExecContext(ctx, `INSERT INTO approvals (`+approvalCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.ID, a.ChatID, a.RunID, a.ToolCallID, a.Name, a.Server, a.Tool, a.Title, a.Description, a.Arguments,
+		a.Annotations, a.State, a.Scope, a.CreatedAt, a.DecidedAt)
+	return err
+}
+
+// GetApproval reads one approval.
+func (queries) GetApproval(ctx context.Context, h Handle, id string) (Approval, error) {
+	return scanApproval(h.QueryRowContext(ctx, `SELECT `+approvalCols+` FROM approvals WHERE id = ?`, id))
+}
+
+// ApprovalFor is the approval asked for one tool call.
+func (queries) ApprovalFor(ctx context.Context, h Handle, runID, toolCallID string) (Approval, error) {
+	return scanApproval(h.QueryRowContext(ctx,
+		`SELECT `+approvalCols+` FROM approvals WHERE run_id = ? AND tool_call_id = ?`, runID, toolCallID))
+}
+
+// UpdateApproval writes an approval's decision.
+func (queries) UpdateApproval(ctx context.Context, h Handle, a Approval) error {
+	return expectOne(h.ExecContext(ctx, `UPDATE approvals SET state = ?, scope = ?, decided_at = ? WHERE id = ?`,
+		a.State, a.Scope, a.DecidedAt, a.ID))
+}
+
+func queryApprovals(ctx context.Context, h Handle, query string, args ...any) ([]Approval, error) {
+	rows, err := h.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Approval
+	for rows.Next() {
+		a, err := scanApproval(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// PendingApprovals lists the pending approvals of one chat, or of every
+// active chat when chatID is "", oldest first.
+func (queries) PendingApprovals(ctx context.Context, h Handle, chatID string) ([]Approval, error) {
+	if chatID != "" {
+		return queryApprovals(ctx, h, `SELECT `+approvalCols+` FROM approvals INDEXED BY approvals_pending
+			WHERE chat_id = ? AND state = 'pending' ORDER BY created_at, id`, chatID)
+	}
+	return queryApprovals(ctx, h, `SELECT `+approvalCols+` FROM approvals INDEXED BY approvals_pending_all
+		WHERE state = 'pending' AND chat_id IN (SELECT id FROM chats WHERE state = 'active') ORDER BY created_at, id`)
+}
+
+// RunApprovals lists a run's approvals in one state.
+func (queries) RunApprovals(ctx context.Context, h Handle, runID, state string) ([]Approval, error) {
+	return queryApprovals(ctx, h, `SELECT `+approvalCols+` FROM approvals WHERE run_id = ? AND state = ? ORDER BY created_at, id`,
+		runID, state)
+}
+
+// InsertGrant lets a tool run without asking in a chat.
+func (queries) InsertGrant(ctx context.Context, h Handle, chatID, server, tool string, now int64) error {
+	_, err := h.ExecContext(ctx, `INSERT OR IGNORE INTO chat_tool_grants (chat_id, server, tool, created_at) VALUES (?, ?, ?, ?)`,
+		chatID, server, tool, now)
+	return err
+}
+
+// HasGrant reports whether the tool may run without asking in the chat.
+func (queries) HasGrant(ctx context.Context, h Handle, chatID, server, tool string) (bool, error) {
+	var n int
+	err := h.QueryRowContext(ctx, `SELECT COUNT(*) FROM chat_tool_grants WHERE chat_id = ? AND server = ? AND tool = ?`,
+		chatID, server, tool).Scan(&n)
+	return n > 0, err
+}

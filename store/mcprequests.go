@@ -1,0 +1,99 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// MCPRequest links an input request to the MCP server and tool call that
+// asked it.
+type MCPRequest struct {
+	RequestID     string
+	RunID         string
+	ToolCallID    string
+	Server        string
+	Mode          string // form or url
+	Classic       bool   // elicitation/create: lives with the run's lease
+	InputKey      string // the server's id of a durable question
+	ElicitationID string
+	Open          bool
+}
+
+const mcpReqCols = `request_id, run_id, tool_call_id, server, mode, classic, input_key, elicitation_id, open`
+
+func scanMCPRequest(sc interface{ Scan(...any) error }) (MCPRequest, error) {
+	var m MCPRequest
+	err := sc.Scan(&m.RequestID, &m.RunID, &m.ToolCallID, &m.Server, &m.Mode, &m.Classic, &m.InputKey,
+		&m.ElicitationID, &m.Open)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	return m, err
+}
+
+// InsertMCPRequest links a request to its server and call.
+func (queries) InsertMCPRequest(ctx context.Context, h Handle, m MCPRequest) error {
+	_, err := h.ExecContext(ctx, `INSERT INTO mcp_requests (`+mcpReqCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+		m.RequestID, m.RunID, m.ToolCallID, m.Server, m.Mode, m.Classic, m.InputKey, m.ElicitationID)
+	return err
+}
+
+// GetMCPRequest reads a request's link (ErrNotFound for a request no MCP
+// server asked).
+func (queries) GetMCPRequest(ctx context.Context, h Handle, requestID string) (MCPRequest, error) {
+	return scanMCPRequest(h.QueryRowContext(ctx, `SELECT `+mcpReqCols+` FROM mcp_requests WHERE request_id = ?`, requestID))
+}
+
+// CloseMCPRequest marks a link closed: its request is no longer pending.
+func (queries) CloseMCPRequest(ctx context.Context, h Handle, requestID string) error {
+	_, err := h.ExecContext(ctx, `UPDATE mcp_requests SET open = 0 WHERE request_id = ?`, requestID)
+	return err
+}
+
+// StepMCPRequests lists the requests one tool call asked, in the order
+// asked.
+func (queries) StepMCPRequests(ctx context.Context, h Handle, runID, toolCallID string) ([]MCPRequest, error) {
+	rows, err := h.QueryContext(ctx, `SELECT `+mcpReqCols+` FROM mcp_requests WHERE run_id = ? AND tool_call_id = ? ORDER BY rowid`,
+		runID, toolCallID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []MCPRequest
+	for rows.Next() {
+		m, err := scanMCPRequest(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// ClassicRequest is an open classic elicitation and the lease byte of the
+// run it lives with.
+type ClassicRequest struct {
+	RequestID string
+	RunSeq    int64
+}
+
+// OpenClassicRequests lists the open classic elicitations: usually none,
+// read from their own index.
+func (queries) OpenClassicRequests(ctx context.Context, h Handle) ([]ClassicRequest, error) {
+	rows, err := h.QueryContext(ctx, `SELECT m.request_id, r.seq FROM mcp_requests m INDEXED BY mcp_requests_classic_open
+		JOIN runs r ON r.id = m.run_id WHERE m.classic = 1 AND m.open = 1`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ClassicRequest
+	for rows.Next() {
+		var c ClassicRequest
+		if err := rows.Scan(&c.RequestID, &c.RunSeq); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

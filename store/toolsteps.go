@@ -1,0 +1,127 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// MCPStore reads and writes what followup does as an MCP host (DESIGN
+// §14): tool-call steps, approvals, per-chat grants and the input
+// requests MCP servers asked.
+type MCPStore interface {
+	InsertToolStep(ctx context.Context, h Handle, s ToolStep) error
+	GetToolStep(ctx context.Context, h Handle, runID, toolCallID string) (ToolStep, error)
+	UpdateToolStep(ctx context.Context, h Handle, s ToolStep) error
+	ChatToolSteps(ctx context.Context, h Handle, chatID string) ([]ToolStep, error)
+	RunToolSteps(ctx context.Context, h Handle, runID string) ([]ToolStep, error)
+
+	InsertApproval(ctx context.Context, h Handle, a Approval) error
+	GetApproval(ctx context.Context, h Handle, id string) (Approval, error)
+	ApprovalFor(ctx context.Context, h Handle, runID, toolCallID string) (Approval, error)
+	UpdateApproval(ctx context.Context, h Handle, a Approval) error
+	PendingApprovals(ctx context.Context, h Handle, chatID string) ([]Approval, error)
+	RunApprovals(ctx context.Context, h Handle, runID, state string) ([]Approval, error)
+	InsertGrant(ctx context.Context, h Handle, chatID, server, tool string, now int64) error
+	HasGrant(ctx context.Context, h Handle, chatID, server, tool string) (bool, error)
+
+	InsertMCPRequest(ctx context.Context, h Handle, m MCPRequest) error
+	GetMCPRequest(ctx context.Context, h Handle, requestID string) (MCPRequest, error)
+	CloseMCPRequest(ctx context.Context, h Handle, requestID string) error
+	StepMCPRequests(ctx context.Context, h Handle, runID, toolCallID string) ([]MCPRequest, error)
+	OpenClassicRequests(ctx context.Context, h Handle) ([]ClassicRequest, error)
+}
+
+// Tool step states.
+const (
+	StepStarted       = "started"
+	StepInputRequired = "input_required"
+	StepDone          = "done"
+)
+
+// ToolStep is one call of an MCP tool, by its run and the model's call id.
+type ToolStep struct {
+	RunID      string
+	ToolCallID string
+	ChatID     string
+	Name       string // the model's name (mcp__server__tool)
+	Server     string
+	Tool       string // the server's own name
+	Arguments  string // JSON
+	ReadOnly   bool
+	Idempotent bool
+	State      string
+	// RequestState is the JSON of what the server needs before it
+	// completes the call (input_required, or the URLs of -32042).
+	RequestState sql.NullString
+	Attempts     int
+	Outcome      string // once done: what the model was told (see chat)
+	Result       sql.NullString
+	DurationMS   int64
+	StartedAt    int64
+	FinishedAt   sql.NullInt64
+}
+
+const stepCols = `run_id, tool_call_id, chat_id, name, server, tool, arguments, read_only, idempotent, state,
+	request_state, attempts, outcome, result, duration_ms, started_at, finished_at`
+
+func scanStep(sc interface{ Scan(...any) error }) (ToolStep, error) {
+	var s ToolStep
+	err := sc.Scan(&s.RunID, &s.ToolCallID, &s.ChatID, &s.Name, &s.Server, &s.Tool, &s.Arguments, &s.ReadOnly,
+		&s.Idempotent, &s.State, &s.RequestState, &s.Attempts, &s.Outcome, &s.Result, &s.DurationMS, &s.StartedAt,
+		&s.FinishedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	return s, err
+}
+
+// InsertToolStep records a step.
+func (queries) InsertToolStep(ctx context.Context, h Handle, s ToolStep) error {
+	_, err := h.ExecContext(ctx, `INSERT INTO tool_steps (`+stepCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.RunID, s.ToolCallID, s.ChatID, s.Name, s.Server, s.Tool, s.Arguments, s.ReadOnly, s.Idempotent, s.State,
+		s.RequestState, s.Attempts, s.Outcome, s.Result, s.DurationMS, s.StartedAt, s.FinishedAt)
+	return err
+}
+
+// GetToolStep reads one step.
+func (queries) GetToolStep(ctx context.Context, h Handle, runID, toolCallID string) (ToolStep, error) {
+	return scanStep(h.QueryRowContext(ctx, `SELECT `+stepCols+` FROM tool_steps WHERE run_id = ? AND tool_call_id = ?`,
+		runID, toolCallID))
+}
+
+// UpdateToolStep writes a step's state, what the server asked, attempts
+// and result.
+func (queries) UpdateToolStep(ctx context.Context, h Handle, s ToolStep) error {
+	return expectOne(h.ExecContext(ctx,
+		`UPDATE tool_steps SET state = ?, request_state = ?, attempts = ?, outcome = ?, result = ?, duration_ms = ?,
+		   finished_at = ? WHERE run_id = ? AND tool_call_id = ?`,
+		s.State, s.RequestState, s.Attempts, s.Outcome, s.Result, s.DurationMS, s.FinishedAt, s.RunID, s.ToolCallID))
+}
+
+func querySteps(ctx context.Context, h Handle, where string, args ...any) ([]ToolStep, error) {
+	rows, err := h.QueryContext(ctx, `SELECT `+stepCols+` FROM tool_steps WHERE `+where+` ORDER BY started_at, rowid`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ToolStep
+	for rows.Next() {
+		s, err := scanStep(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// ChatToolSteps lists a chat's steps, oldest first.
+func (queries) ChatToolSteps(ctx context.Context, h Handle, chatID string) ([]ToolStep, error) {
+	return querySteps(ctx, h, `chat_id = ?`, chatID)
+}
+
+// RunToolSteps lists a run's steps, oldest first.
+func (queries) RunToolSteps(ctx context.Context, h Handle, runID string) ([]ToolStep, error) {
+	return querySteps(ctx, h, `run_id = ?`, runID)
+}
