@@ -74,7 +74,8 @@ func (o Offline) turn(h []Message) Message {
 	if pend := st.pending(); pend != nil {
 		for _, r := range st.open() {
 			if vals := r.match(text); len(vals) > 0 {
-				return st.proposeTurn(r, vals, "")
+				// Only the host's answer says whether the proposal exists.
+				return st.proposeTurn(r, vals, "I'll propose that as your answer to \""+r.def.Title+"\".")
 			}
 		}
 		// A new, independent task while one question is open: ask that

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 
-	"followup/agent"
 	"followup/store"
 )
 
@@ -47,10 +46,11 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 		}
 		waits := len(pend) > 0
 		if waits && !final {
-			// After its tools, the run waits only for a question it just
-			// asked: the result of any other tool (a refused proposal, a
-			// list, another server's tool) is the model's to read first.
-			if waits, err = s.askedLastTurn(ctx, tx, runID); err != nil {
+			// After its tools, the run waits for the user when they asked
+			// a question, or only proposed or changed things that were
+			// taken; otherwise (a refused proposal, a list, another
+			// server's tool) the model reads the results first.
+			if waits, err = s.nothingToRead(ctx, tx, runID); err != nil {
 				return err
 			}
 		}
@@ -77,23 +77,39 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 	return state, err
 }
 
-// askedLastTurn reports whether the run's newest model turn called
-// input_request.
-func (s *Service) askedLastTurn(ctx context.Context, tx store.Handle, runID string) (bool, error) {
-	m, err := s.store.LastTurn(ctx, tx, runID)
+// inputWrites are the input tools whose success leaves nothing for the
+// model to read: the question, proposal, replacement or cancellation is
+// now the user's to act on.
+var inputWrites = map[string]bool{"input_request": true, "input_resolve": true, "input_replace": true, "input_cancel": true}
+
+// nothingToRead reports whether the tools of the run's newest model turn
+// leave the model nothing to read before the user acts: the turn opened a
+// question that now waits, or every tool it called was an input write that
+// succeeded.
+func (s *Service) nothingToRead(ctx context.Context, tx store.Handle, runID string) (bool, error) {
+	turn, err := s.store.LastTurn(ctx, tx, runID)
 	if errors.Is(err, store.ErrNotFound) {
 		return true, nil
 	} else if err != nil {
 		return false, err
 	}
-	var calls []agent.ToolCall
-	json.Unmarshal([]byte(m.ToolCalls.String), &calls)
-	for _, c := range calls {
-		if c.Name == "input_request" {
-			return true, nil
-		}
+	results, err := s.store.ToolResultsAfter(ctx, tx, runID, turn.ID)
+	if err != nil {
+		return false, err
 	}
-	return false, nil
+	asked, toRead := false, false
+	for _, m := range results {
+		var res struct {
+			OK    bool   `json:"ok"`
+			State string `json:"state"`
+		}
+		taken := inputWrites[m.ToolName] && json.Unmarshal([]byte(m.Content), &res) == nil && res.OK
+		// A question answered at once (everything supplied) is a result to
+		// read; one left pending is the user's.
+		asked = asked || (taken && m.ToolName == "input_request" && res.State == store.ReqPending)
+		toRead = toRead || !taken
+	}
+	return asked || !toRead, nil
 }
 
 // runResult merges the values of the run's answered requests, in order.

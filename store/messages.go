@@ -8,6 +8,7 @@ import (
 // MessageStore reads and appends transcript and model-history messages.
 type MessageStore interface {
 	LastTurn(ctx context.Context, h Handle, runID string) (Message, error)
+	ToolResultsAfter(ctx context.Context, h Handle, runID string, id int64) ([]Message, error)
 	InsertMessage(ctx context.Context, h Handle, m Message) (int64, error)
 	Transcript(ctx context.Context, h Handle, chatID string, before int64, limit int) ([]Message, error)
 	History(ctx context.Context, h Handle, runID string) ([]Message, error)
@@ -115,6 +116,13 @@ func (queries) LastTurn(ctx context.Context, h Handle, runID string) (Message, e
 		return Message{}, err
 	}
 	return ms[0], nil
+}
+
+// ToolResultsAfter lists the run's tool results newer than message id, in
+// order: what the tools of a turn returned.
+func (queries) ToolResultsAfter(ctx context.Context, h Handle, runID string, id int64) ([]Message, error) {
+	return queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages
+		WHERE run_id = ? AND id > ? AND role = 'tool' AND for_model = 1 ORDER BY id`, runID, id)
 }
 
 // History returns a run's model history in order.
