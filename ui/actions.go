@@ -30,13 +30,17 @@ type (
 	// openChatAct shows another chat; newChatAct an empty new one.
 	openChatAct struct{ chatID string }
 	newChatAct  struct{}
-	// archiveAct archives a chat; deleteAct deletes one.
+	// archiveAct archives a chat, or unarchives an archived one;
+	// deleteAct deletes one.
 	archiveAct struct {
-		chatID string
-		limit  int // how many chats the list shows after
+		chatID    string
+		title     string
+		unarchive bool
+		limit     int // how many chats the list shows after
 	}
 	deleteAct struct {
 		chatID string
+		title  string
 		limit  int
 	}
 	// moreChatsAct reads the page of chats after the cursor after.
@@ -123,14 +127,18 @@ func (m *model) do(a action) tea.Cmd {
 		m.refreshTranscript()
 		return cmd
 	case archiveAct:
-		return lifecycleCmd(m.svc, a.chatID, false, a.limit)
+		op := opArchive
+		if a.unarchive {
+			op = opUnarchive
+		}
+		return lifecycleCmd(m.svc, op, a.chatID, a.title, a.limit)
 	case deleteAct:
 		var left tea.Cmd
 		if a.chatID == m.chatID {
 			left = m.leaveForNewChat()
 			m.setStatus("", false) // it spoke of the chat now gone
 		}
-		return tea.Batch(left, lifecycleCmd(m.svc, a.chatID, true, a.limit))
+		return tea.Batch(left, lifecycleCmd(m.svc, opDelete, a.chatID, a.title, a.limit))
 	case moreChatsAct:
 		return listChats(m.svc, a.after, chat.DefaultChatPage)
 	}

@@ -88,6 +88,7 @@ type chatsMsg struct {
 	page  chat.ChatPage
 	after string
 	err   error
+	done  *lifecycleDone // what the list just did (or tried), for it to say
 }
 
 // errMsg is a failure to show on the status line.
@@ -169,24 +170,7 @@ func loadDraft(svc *chat.Service, id string, rev int) tea.Cmd {
 func listChats(svc *chat.Service, after string, limit int) tea.Cmd {
 	return func() tea.Msg {
 		page, err := svc.ChatList(context.Background(), after, limit)
-		return chatsMsg{page, after, err}
-	}
-}
-
-// lifecycleCmd archives or deletes a chat, then reads the first limit
-// chats again.
-func lifecycleCmd(svc *chat.Service, chatID string, del bool, limit int) tea.Cmd {
-	return func() tea.Msg {
-		var err error
-		if del {
-			err = svc.Delete(context.Background(), chatID, "")
-		} else {
-			_, err = svc.Archive(context.Background(), chatID, "")
-		}
-		if err != nil {
-			return errMsg{err}
-		}
-		return listChats(svc, "", limit)()
+		return chatsMsg{page: page, after: after, err: err}
 	}
 }
 

@@ -27,6 +27,8 @@ type chatsDialog struct {
 	loading  bool
 	top      int // the first row in view
 	height   int
+	note     string // what the list just did, until the next key
+	noteErr  bool
 }
 
 func newChats(keys keyMap, onScreen string) chatsDialog {
@@ -51,6 +53,9 @@ func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
 		d.height = msg.height
 	case chatsMsg:
 		d.loading = false
+		if msg.done != nil {
+			d.note, d.noteErr = msg.done.note(msg.err, d.keys.Archive.Help().Key), msg.err != nil
+		}
 		switch {
 		case msg.err != nil:
 		case msg.after == "":
@@ -68,6 +73,7 @@ func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
 		}
 	case tea.KeyMsg:
 		k := d.keys
+		d.note, d.noteErr = "", false // it spoke of the moment before this key
 		switch {
 		case key.Matches(msg, k.Close):
 			return d, closeAct{}
@@ -91,14 +97,14 @@ func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
 			}
 		case key.Matches(msg, k.Archive):
 			if c, ok := d.list.selected(); ok {
-				return d, archiveAct{chatID: c.ID, limit: d.refreshLimit()}
+				return d, archiveAct{chatID: c.ID, title: c.Title, unarchive: c.State == "archived", limit: d.refreshLimit()}
 			}
 		case key.Matches(msg, k.Delete):
 			if c, ok := d.list.selected(); ok && d.list.armDelete(c.ID) {
 				if c.ID == d.onScreen {
 					d.onScreen = ""
 				}
-				return d, deleteAct{chatID: c.ID, limit: d.refreshLimit()}
+				return d, deleteAct{chatID: c.ID, title: c.Title, limit: d.refreshLimit()}
 			}
 		}
 		if d.list.sel >= len(d.list.chats)-d.rows() {
@@ -131,8 +137,19 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 	if !d.complete {
 		count = fmt.Sprintf("%d+ chats", len(d.list.chats))
 	}
+	archive := "archive"
+	if c, ok := d.list.selected(); ok && c.State == "archived" {
+		archive = "unarchive"
+	}
 	b.WriteString(truncate(stBold.Render(" Chats")+stDim.Render(" ("+count+")  "+hints(k.Open, relabel(k.New, "new"),
-		relabel(k.Archive, "archive"), relabel(k.Delete, "delete (twice)"), relabel(k.Close, "close"))), width) + "\n\n")
+		relabel(k.Archive, archive), relabel(k.Delete, "delete (twice)"), relabel(k.Close, "close"))), width) + "\n")
+	switch {
+	case d.note != "" && d.noteErr:
+		b.WriteString(stError.Render(truncate(" "+d.note, width)))
+	case d.note != "":
+		b.WriteString(stDim.Render(truncate(" "+d.note, width)))
+	}
+	b.WriteString("\n")
 	rows := max(1, height-3)
 	top := clampTop(d.top, len(d.list.chats), rows)
 	end := min(len(d.list.chats), top+rows)

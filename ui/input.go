@@ -102,8 +102,9 @@ func (m *model) sendComposer() tea.Cmd {
 		return nil
 	}
 	if m.archived() {
-		m.setStatus("This chat is archived and read-only; start a new chat with "+
-			m.keys.Chats.Help().Key+", "+m.keys.ChatList.New.Help().Key+".", true)
+		// The text stays in the composer: nothing typed is lost.
+		m.setStatus("This chat is archived and read-only: "+m.unarchiveHint()+", or "+
+			m.keys.Chats.Help().Key+", "+m.keys.ChatList.New.Help().Key+" starts a new chat.", true)
 		return nil
 	}
 	if s := m.serveChat(); s != nil && !m.newChat {

@@ -127,7 +127,7 @@ func defaultKeys() keyMap {
 			Down:    bind([]string{"down", "j"}, "↓/j", "next"),
 			Open:    bind([]string{"enter"}, "enter", "open"),
 			New:     bind([]string{"n"}, "n", "new chat"),
-			Archive: bind([]string{"a"}, "a", "archive"),
+			Archive: bind([]string{"a"}, "a", "archive / unarchive"),
 			Delete:  bind([]string{"d"}, "d", "delete (press twice)"),
 			Close:   bind([]string{"esc", "ctrl+o"}, "esc", "close"),
 		},

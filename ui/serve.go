@@ -23,6 +23,8 @@ func (m *model) serveChat() *chat.ServeInfo {
 func (m *model) composerPlaceholder() string {
 	s := m.serveChat()
 	switch {
+	case m.archived():
+		return "This chat is archived and read-only — " + m.unarchiveHint() + "."
 	case s == nil:
 		return "Message the agent…"
 	case !s.Connected:
@@ -30,6 +32,11 @@ func (m *model) composerPlaceholder() string {
 	default:
 		return clientName(s.Client) + " asks here and reads only your answers — no messages."
 	}
+}
+
+// unarchiveHint says how to make the open chat take messages again.
+func (m *model) unarchiveHint() string {
+	return m.keys.Chats.Help().Key + ", then " + m.keys.ChatList.Archive.Help().Key + ", unarchives it"
 }
 
 // clientName names an MCP client as the screen shows it.

@@ -52,7 +52,13 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 
 func (m *model) onEvent(e chat.Event) tea.Cmd {
 	if d, ok := find[chatsDialog](&m.dialogs); ok && e.Kind == chat.EvChat {
-		return listChats(m.svc, "", d.refreshLimit())
+		list := listChats(m.svc, "", d.refreshLimit())
+		if e.ChatID == m.chatID && !m.newChat {
+			// Archived or unarchived from the list: the screen behind it
+			// follows.
+			return tea.Batch(list, m.load(m.chatID))
+		}
+		return list
 	}
 	other := e.ChatID != "" && e.ChatID != m.chatID && !(m.chatID == "" && !m.newChat)
 	switch {

@@ -215,8 +215,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.onFocusTick(msg)
 	case chatsMsg:
 		if msg.err != nil {
-			m.setStatus(errText(msg.err), true)
-			return nil
+			m.setStatus(errText(msg.err), true) // the list says it too, while it is open
 		}
 		return m.tell(msg)
 	case errMsg:

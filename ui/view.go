@@ -45,7 +45,8 @@ func (m *model) paneView(s layoutSpec) string {
 		return ""
 	case m.archived():
 		body = stPaneDim.Width(m.width - 4).Render(stBold.Render(forms.SanitizeLine(r.Title)) + "\n" +
-			stDim.Render("This chat is archived: its questions can no longer be answered or cancelled."))
+			stDim.Render("This chat is archived: its questions cannot be answered or cancelled until it is unarchived ("+
+				m.keys.Chats.Help().Key+", then "+m.keys.ChatList.Archive.Help().Key+")."))
 	case m.pane.live == nil:
 		body = stPaneDim.Width(m.width - 4).Render(stDim.Render("loading form…"))
 	default:
