@@ -17,7 +17,10 @@ var ErrLeaseHeld = errors.New("run is driven by another process")
 // kernel frees it the instant its holder dies: no timeout, no stale owner.
 // The lock file is named after the database's resolved path, so processes
 // reaching it through different symlinks share one lock.
-type Lease struct{ f *os.File }
+type Lease struct {
+	f   *os.File
+	seq int64 // the byte locked: the run's seq
+}
 
 // AcquireLease takes the run's lease without waiting, or returns ErrLeaseHeld.
 // A database this process cannot write has no lease to take: driving a run
@@ -38,7 +41,7 @@ func (s *Store) AcquireLease(runSeq int64) (*Lease, error) {
 		}
 		return nil, err
 	}
-	return &Lease{f}, nil
+	return &Lease{f: f, seq: runSeq}, nil
 }
 
 // LeaseHeld reports whether some live process holds the run's lease.
@@ -79,12 +82,21 @@ func (s *Store) openLeaseFile(flags int) (*os.File, error) {
 	return f, nil
 }
 
-// Release frees the lease.
+// Release frees the lease. It unlocks the byte before closing the file: a
+// child process forked meanwhile (an MCP server, the CLI's children) holds
+// the same open file description until it execs, and closing alone would
+// leave the run locked until then — a drive right after this one, in this
+// process or another, would find it busy.
 func (l *Lease) Release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
+	lk := unix.Flock_t{Type: unix.F_UNLCK, Whence: 0, Start: l.seq, Len: 1}
+	unlockErr := unix.FcntlFlock(l.f.Fd(), unix.F_OFD_SETLK, &lk)
 	err := l.f.Close()
 	l.f = nil
+	if unlockErr != nil {
+		return unlockErr
+	}
 	return err
 }
