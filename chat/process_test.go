@@ -71,22 +71,47 @@ func followupBinary(t *testing.T, tags string) string {
 	return bin
 }
 
+// normalChildEnv makes the test binary, run as a child, the normal build
+// of TestCrashHookOnlyInCrashhookBuilds.
+const normalChildEnv = "FOLLOWUP_TEST_NORMAL_CHILD"
+
 // TestCrashHookOnlyInCrashhookBuilds: a normal build never reads
-// FOLLOWUP_CRASH_AT; the durability tests' child does.
+// FOLLOWUP_CRASH_AT — this test binary, run again as a child with it set,
+// drives a run to its wait — while the durability tests' child dies there.
 func TestCrashHookOnlyInCrashhookBuilds(t *testing.T) {
 	t.Parallel()
-	db := filepath.Join(t.TempDir(), "followup.db")
+	if db := os.Getenv(normalChildEnv); db != "" {
+		ctx := context.Background()
+		s, err := chat.Open(ctx, chat.Options{DBPath: db})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		sent, err := s.Send(ctx, "", "Deploy the release", "")
+		if err == nil {
+			_, err = s.Drive(ctx, sent.RunID)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	dir := t.TempDir()
+	normal := exec.Command(os.Args[0], "-test.run=^TestCrashHookOnlyInCrashhookBuilds$")
+	normal.Env = append(childEnv(), normalChildEnv+"="+filepath.Join(dir, "normal.db"))
+	hooked := exec.Command(followupBinary(t, "crashhook"), "--db", filepath.Join(dir, "hooked.db"), "--json", "ask", "Deploy the release")
+	hooked.Env = childEnv()
 	for _, tc := range []struct {
-		tags   string
+		name   string
+		cmd    *exec.Cmd
 		killed bool
-	}{{"", false}, {"crashhook", true}} {
-		cmd := exec.Command(followupBinary(t, tc.tags), "--db", db, "--json", "ask", "Deploy the release")
-		cmd.Env = append(childEnv(), crashAt(chat.CrashDrive)...)
-		err := cmd.Run()
+	}{{"a normal build", normal, false}, {"a crashhook build", hooked, true}} {
+		tc.cmd.Env = append(tc.cmd.Env, crashAt(chat.CrashDrive)...)
+		out, err := tc.cmd.CombinedOutput()
 		var exit *exec.ExitError
 		killed := errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signaled()
 		if killed != tc.killed || (!tc.killed && err != nil) {
-			t.Errorf("-tags %q: %v (killed %v)", tc.tags, err, killed)
+			t.Errorf("%s: %v (killed %v)\n%s", tc.name, err, killed, out)
 		}
 	}
 }
