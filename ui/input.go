@@ -82,7 +82,7 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		}
 		return m.open(newStopConfirm(m.keys, m.run.ID), false), true
 	case m.matches(msg, k.Resend):
-		return m.resumeOrphans(), true
+		return m.retry(), true
 	case m.matches(msg, k.Focus) && (m.pane.live != nil || m.hasPaneDialog()):
 		return m.toggleFocus(), true
 	case m.pane.live == nil:
@@ -142,26 +142,6 @@ func (m *model) switchRequest(next bool) tea.Cmd {
 	m.closeAbout(m.pane.activeKey())
 	return tea.Batch(save, m.ensureForm(), m.arrive())
 }
-
-func (m *model) resumeOrphans() tea.Cmd {
-	if len(m.orphans) == 0 {
-		m.setStatus("No interrupted runs to resume.", false)
-		return nil
-	}
-	var cmds []tea.Cmd
-	m.resuming = map[string]bool{}
-	for _, r := range m.orphans {
-		cmds = append(cmds, driveRun(m.svc, r.ID))
-		m.resuming[r.ID] = true
-	}
-	m.orphans = nil
-	m.driving = true
-	m.setStatus(resumingText, false)
-	return tea.Batch(cmds...)
-}
-
-// resumingText is the status while ctrl+r resumes runs.
-const resumingText = "Resuming interrupted runs…"
 
 // switchChat leaves the open chat for chatID ("" = a new chat): what was
 // streaming and said on the status line stays behind, and each chat keeps

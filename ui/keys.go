@@ -77,7 +77,7 @@ func defaultKeys() keyMap {
 		ScrollUp:   bind([]string{"pgup"}, "pgup", "scroll up"),
 		ScrollDown: bind([]string{"pgdown"}, "pgdn", "scroll down"),
 		StopTask:   bind([]string{"ctrl+s"}, "ctrl+s", "stop the task"),
-		Resend:     bind([]string{"ctrl+r"}, "ctrl+r", "resume a run"),
+		Resend:     bind([]string{"ctrl+r"}, "ctrl+r", "resume or retry a run"),
 
 		Send:    bind([]string{"enter"}, "enter", "send message"),
 		Newline: bind([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),

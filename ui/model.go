@@ -69,10 +69,12 @@ type model struct {
 	lay   layoutSpec // the layout the last Update arranged
 	frame string     // the frame it drew, which View returns
 
-	status    string
-	statusErr bool
-	statusAt  string          // the moment the status speaks of (status.go); "" until the next snapshot
-	resuming  map[string]bool // runs ctrl+r is resuming
+	status       string
+	statusErr    bool
+	statusAt     string          // the moment the status speaks of (status.go); "" until the next snapshot
+	resuming     map[string]bool // runs ctrl+r is resuming or retrying
+	resumingSays string          // and the status that says so (retry.go)
+	retried      retryDone       // what the last ctrl+r moved on
 
 	saver        *saver // writes the drafts, in order, off the UI goroutine
 	composerSeen string // the composer's text when last looked at

@@ -34,19 +34,19 @@ func TestStatusClearsWhenItNoLongerHolds(t *testing.T) {
 	}
 }
 
-// "Resuming…" clears once the runs it resumes have been driven.
+// "Resuming…" gives way, once the runs it resumes have been driven, to
+// what was done.
 func TestResumingClearsWhenDone(t *testing.T) {
 	t.Parallel()
 	k := newKit(t)
 	k.load("")
-	k.m.orphans = []chat.RunView{{ID: "run_a"}, {ID: "run_b"}}
-	k.m.resumeOrphans()
+	k.m.onRetry(retryMsg{runs: []chat.RunView{{ID: "run_a"}, {ID: "run_b"}}})
 	k.m.Update(driveDoneMsg{runID: "run_a"})
-	if k.m.status != resumingText {
+	if k.m.status != "Resuming 2 interrupted runs…" {
 		t.Fatalf("status %q with a run still resuming", k.m.status)
 	}
 	k.m.Update(driveDoneMsg{runID: "run_b"})
-	if k.m.status != "" {
+	if k.m.status != "Resumed 2 interrupted runs." {
 		t.Fatalf("%q after every run was resumed", k.m.status)
 	}
 }

@@ -132,15 +132,14 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		// What streamed stays until the stored reply replaces it (stream.go).
 		m.driving = false
 		if m.resuming[msg.runID] {
-			delete(m.resuming, msg.runID)
-			if len(m.resuming) == 0 && m.status == resumingText {
-				m.setStatus("", false) // it has finished
-			}
+			m.resumed(msg)
 		}
 		if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeRunBusy {
 			m.setStatus(errText(msg.err), true)
 		}
 		return m.load(m.chatID)
+	case retryMsg:
+		return m.onRetry(msg)
 	case answeredMsg:
 		return m.onAnswered(msg)
 	case cancelledMsg:

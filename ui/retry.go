@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+)
+
+// ctrl+r moves on what is stuck (DESIGN §15): the runs interrupted by a
+// crash that no process drives — those the notice line counts, in any
+// chat — and the open chat's newest run when it failed, retried from its
+// recorded history. The host says which (Service.Retryable); the status
+// line says what ctrl+r did, or why there was nothing to do.
+
+// retryMsg brings what ctrl+r may move on.
+type retryMsg struct {
+	chatID string
+	runs   []chat.RunView
+	err    error
+}
+
+// resumeRun resumes an interrupted run or retries a failed one, driving it
+// to its next wait or end.
+func resumeRun(svc *chat.Service, runID string) tea.Cmd {
+	return func() tea.Msg {
+		v, err := svc.Resume(context.Background(), runID)
+		return driveDoneMsg{runID, v, err}
+	}
+}
+
+// retry asks the host what ctrl+r may move on now.
+func (m *model) retry() tea.Cmd {
+	svc, chatID, orphans := m.svc, m.chatID, m.orphans
+	if m.newChat {
+		chatID = ""
+	}
+	return func() tea.Msg {
+		msg := retryMsg{chatID: chatID}
+		seen := map[string]bool{}
+		if chatID != "" {
+			msg.runs, msg.err = svc.Retryable(context.Background(), chatID)
+			for _, r := range msg.runs {
+				seen[r.ID] = true
+			}
+		}
+		for _, r := range orphans { // interrupted runs of other chats
+			if !seen[r.ID] {
+				msg.runs = append(msg.runs, r)
+			}
+		}
+		return msg
+	}
+}
+
+// onRetry resumes or retries what the host offered, and says so.
+func (m *model) onRetry(msg retryMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus(errText(msg.err), true)
+		return nil
+	}
+	if len(msg.runs) == 0 {
+		m.setStatus(m.nothingToRetry(), false)
+		return nil
+	}
+	failed := 0
+	m.resuming = map[string]bool{}
+	var cmds []tea.Cmd
+	for _, r := range msg.runs {
+		if r.State == "failed" {
+			failed++
+		}
+		m.resuming[r.ID] = true
+		cmds = append(cmds, resumeRun(m.svc, r.ID))
+	}
+	m.orphans = nil
+	m.driving = true
+	m.retried = retryDone{failed: failed, interrupted: len(msg.runs) - failed}
+	m.resumingSays = retryingText(failed, len(msg.runs)-failed)
+	m.setStatus(m.resumingSays, false)
+	return tea.Batch(cmds...)
+}
+
+// retryDone is what one ctrl+r moved on.
+type retryDone struct{ failed, interrupted int }
+
+// resumed follows one run ctrl+r moved on reaching its next wait or end:
+// once the last has, the status line says what was done (an error says
+// itself).
+func (m *model) resumed(msg driveDoneMsg) {
+	delete(m.resuming, msg.runID)
+	if len(m.resuming) > 0 || msg.err != nil {
+		return
+	}
+	if m.status != "" && m.status != m.resumingSays {
+		return // something newer holds the line
+	}
+	var did string
+	switch r := m.retried; {
+	case r.failed > 0 && r.interrupted > 0:
+		did = "Retried the failed run and resumed " + plural(r.interrupted, "interrupted run", "interrupted runs") + "."
+	case r.failed > 0:
+		did = "Retried the failed run"
+		if msg.run.ID != "" {
+			did += "; the task is " + runWord(msg.run.State)
+		}
+		did += "."
+	default:
+		did = "Resumed " + plural(r.interrupted, "interrupted run", "interrupted runs") + "."
+	}
+	m.setStatus(did, false)
+}
+
+// retryingText says what ctrl+r is doing.
+func retryingText(failed, interrupted int) string {
+	resuming := ""
+	switch {
+	case interrupted == 1:
+		resuming = "resuming the interrupted run"
+	case interrupted > 1:
+		resuming = fmt.Sprintf("resuming %d interrupted runs", interrupted)
+	}
+	switch {
+	case failed > 0 && resuming != "":
+		return "Retrying the failed run and " + resuming + "…"
+	case failed > 0:
+		return "Retrying the failed run from where it stopped…"
+	}
+	return "R" + resuming[1:] + "…"
+}
+
+// nothingToRetry says why ctrl+r had nothing to move on in the open chat.
+func (m *model) nothingToRetry() string {
+	switch {
+	case m.archived():
+		return "This chat is archived: " + m.unarchiveHint() + " before its run can be retried."
+	case m.run != nil && m.run.State == "failed":
+		return "The failed run is being driven by another process; it is not retried here."
+	case m.run != nil && (m.run.State == "running" || m.run.State == "waiting_input"):
+		return "Nothing to resume: the task is " + runWord(m.run.State) + "."
+	}
+	return "Nothing to resume or retry in this chat."
+}
+
+// runWord is a run's state in words.
+func runWord(state string) string {
+	if w := runWords[state]; w != "" {
+		return w
+	}
+	return state
+}
