@@ -55,3 +55,33 @@ stop_screen() {
 
 # load_note prints the load average, so a reader can judge the figures.
 load_note() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"; }
+
+# wait_screen_re NAME REGEX [SECONDS] waits until the screen matches REGEX
+# (grep -E).
+wait_screen_re() {
+	local deadline=$(( $(date +%s) + ${3:-20} ))
+	until t capture-pane -p -t "$1" 2>/dev/null | grep -qE -- "$2"; do
+		if [ "$(date +%s)" -ge "$deadline" ]; then
+			echo "timed out waiting for /$2/ on $1; the screen:" >&2
+			t capture-pane -p -t "$1" >&2 || true
+			return 1
+		fi
+		sleep 0.02
+	done
+}
+
+# wait_still NAME waits until the screen stays the same for 100 ms.
+wait_still() {
+	local a b
+	a=$(t capture-pane -p -t "$1")
+	for _ in $(seq 200); do
+		sleep 0.1
+		b=$(t capture-pane -p -t "$1")
+		[ "$a" = "$b" ] && return 0
+		a=$b
+	done
+}
+
+# seed_large DB builds the large database (DESIGN §13) at DB, once per
+# script run; extra flags go to bench/seed.
+seed_large() { local db=$1; shift; go run ./bench/seed -db "$db" "$@" >/dev/null; }

@@ -65,6 +65,8 @@ type model struct {
 	thinking bool
 	driving  bool
 	spin     spinner.Model
+	// spinStopped: the spinner's ticks stopped while it was not drawn (spin.go).
+	spinStopped bool
 
 	lay   layoutSpec // the layout the last Update arranged
 	frame string     // the frame it drew, which View returns

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
@@ -25,6 +26,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// after a pause (composer.go).
 		cmd = tea.Batch(cmd, m.composerEdited())
 	}
+	cmd = tea.Batch(cmd, m.spinAgain())
 	m.arrange()
 	m.showFormFocus() // a form installed by this message too
 	if rest := m.drawRest(); rest != nil {
@@ -92,8 +94,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			return tea.Batch(cmds...)
 		}
 		return tea.Batch(check, m.onKey(msg))
-	case spinnerTick:
-		return nil
+	case spinner.TickMsg:
+		return m.onSpinTick(msg)
 	case snapshotMsg:
 		return m.onSnapshot(msg)
 	case eventMsg:
@@ -223,8 +225,6 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	var cmd tea.Cmd
-	m.spin, cmd = m.spin.Update(msg)
-	cmds = append(cmds, cmd)
 	if m.pane.live != nil && m.dialogs.empty() {
 		cmds = append(cmds, m.updateForm(msg))
 	} else {
@@ -246,9 +246,6 @@ var keyNames = map[string]bool{
 func spellsAKey(msg tea.KeyMsg) bool {
 	return msg.Type == tea.KeyRunes && !msg.Paste && len(msg.Runes) > 1 && keyNames[strings.ToLower(string(msg.Runes))]
 }
-
-// spinnerTick is never sent; the spinner's own messages fall through.
-type spinnerTick struct{}
 
 func errText(err error) string {
 	e := chat.AsError(err)

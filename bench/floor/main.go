@@ -1,7 +1,8 @@
 // Command floor is the smallest Bubble Tea program that draws one huh form:
 // the floor the chat screen's start-to-first-frame time is compared with
 // (DESIGN §13). With FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1 it quits right after
-// its first frame, like followup does (bench/run.sh).
+// its first frame, like followup does (bench/run.sh). With FLOOR_FIELD=input
+// the form is one text field instead of a select.
 package main
 
 import (
@@ -59,11 +60,14 @@ var logged bool
 
 func main() {
 	lipgloss.HasDarkBackground() // as followup does before it owns the terminal
-	var env string
-	form := huh.NewForm(huh.NewGroup(
-		huh.NewSelect[string]().Title("Choose an environment").
-			Options(huh.NewOptions("production", "staging")...).Value(&env),
-	)).WithShowHelp(true)
+	var env, text string
+	field := huh.Field(huh.NewSelect[string]().Title("Choose an environment").
+		Options(huh.NewOptions("production", "staging")...).Value(&env))
+	if os.Getenv("FLOOR_FIELD") == "input" {
+		// A text field, for the scripts that type into a form (bench/keys.sh).
+		field = huh.NewInput().Title("Destination").Value(&text)
+	}
+	form := huh.NewForm(huh.NewGroup(field)).WithShowHelp(true)
 	m := model{form: form, exitFirst: os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1"}
 	if _, err := tea.NewProgram(m, tea.WithAltScreen()).Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)

@@ -1,0 +1,33 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The status line's spinner turns only while it is drawn (a task runs or
+// the model answers): its tick redraws the whole screen twelve times a
+// second, which an idle screen must not pay for.
+
+func (m *model) spinning() bool { return m.driving || m.thinking }
+
+// onSpinTick turns the spinner, or lets its ticks stop while it is not
+// drawn.
+func (m *model) onSpinTick(msg spinner.TickMsg) tea.Cmd {
+	if !m.spinning() {
+		m.spinStopped = true
+		return nil
+	}
+	var cmd tea.Cmd
+	m.spin, cmd = m.spin.Update(msg)
+	return cmd
+}
+
+// spinAgain starts the ticks again when the spinner is drawn once more.
+func (m *model) spinAgain() tea.Cmd {
+	if !m.spinStopped || !m.spinning() {
+		return nil
+	}
+	m.spinStopped = false
+	return m.spin.Tick
+}

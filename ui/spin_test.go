@@ -1,0 +1,38 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+)
+
+// ticks reports whether running cmd brings a spinner tick.
+func ticks(cmd tea.Cmd) bool {
+	for _, msg := range runAll(cmd) {
+		if _, ok := msg.(spinner.TickMsg); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSpinnerIdleStops: with no task running the spinner's ticks stop
+// (an idle screen is not redrawn twelve times a second); they start
+// again when a task runs, and keep going while it does.
+func TestSpinnerIdleStops(t *testing.T) {
+	k := newKit(t)
+	m := k.m
+	if _, cmd := m.Update(m.spin.Tick()); ticks(cmd) {
+		t.Fatal("an idle screen keeps its spinner ticking")
+	}
+	_, cmd := m.Update(eventMsg(chat.Event{Kind: chat.EvThinking, ChatID: m.chatID, On: true}))
+	if !ticks(cmd) {
+		t.Fatal("the spinner did not start again when the model began to answer")
+	}
+	if _, cmd := m.Update(m.spin.Tick()); !ticks(cmd) {
+		t.Fatal("the spinner stopped while a task runs")
+	}
+}
