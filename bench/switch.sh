@@ -11,7 +11,9 @@
 # Usage: bench/switch.sh [DB…]   (default: the large database, built by
 # bench/seed; give a 500 MB one too, e.g. one built with
 #   go run ./bench/seed -db /tmp/db500.db -chats 2000 -messages 750000 -requests 50000)
-# Each database is copied first (opening may migrate it). Needs go, tmux.
+# Each database is copied first (opening may migrate it). FOLLOWUP_BIN
+# names a followup binary to measure instead of building this tree.
+# Needs go, tmux.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=$(mktemp -d)
@@ -19,7 +21,7 @@ WORK=$(mktemp -d)
 trap 't kill-server 2>/dev/null || true; rm -rf "$WORK"' EXIT
 SWITCHES=${SWITCHES:-100}
 
-go build -o "$WORK/followup" .
+if [ -n "${FOLLOWUP_BIN:-}" ]; then cp "$FOLLOWUP_BIN" "$WORK/followup"; else go build -o "$WORK/followup" .; fi
 DBS=("$@")
 if [ ${#DBS[@]} -eq 0 ]; then
 	seed_large "$WORK/large.db"

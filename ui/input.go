@@ -151,6 +151,7 @@ func (m *model) switchChat(chatID string) tea.Cmd {
 	m.dialogs.clear()
 	m.newChat, m.chatID, m.follow = chatID == "", chatID, true
 	m.stream.clear()
+	m.tr = newTranscript() // the chat left behind keeps no drawing in memory
 	m.thinking = false
 	m.setStatus("", false)
 	m.pane.clear()

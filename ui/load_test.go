@@ -125,6 +125,13 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 	if strings.Contains(m.vp.content(), "message 1 ") || !strings.Contains(m.vp.content(), "message 200 ") {
 		t.Fatal("the first render did not draw just the newest messages")
 	}
+	if m.drawRest() != nil {
+		t.Fatal("the older entries are drawn while the screen shows only the newest")
+	}
+	// The user scrolls up a little: the older entries are drawn, and
+	// arrive after.
+	m.follow = false
+	m.vp.SetYOffset(m.vp.YOffset - 3)
 	rest := m.drawRest()
 	if rest == nil {
 		t.Fatal("nothing scheduled to draw the older entries")
@@ -132,9 +139,6 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 	if m.drawRest() != nil {
 		t.Fatal("the older entries were scheduled twice")
 	}
-	// The user scrolled up a little before they arrive.
-	m.follow = false
-	m.vp.SetYOffset(m.vp.YOffset - 3)
 	before := m.vp.View()
 	m.Update(rest())
 	if m.tr.undrawn != 0 {
@@ -211,9 +215,10 @@ func TestChatSwitchAndReloadArePrepared(t *testing.T) {
 	}
 }
 
-// drawAll runs the drawRest commands Update schedules until the whole
-// transcript is drawn.
+// drawAll scrolls up and runs the drawRest commands Update schedules
+// until the whole transcript is drawn.
 func drawAll(m *model) {
+	m.follow = false
 	for m.tr.undrawn > 0 {
 		m.tr.drawing = false
 		m.Update(m.drawRest()())

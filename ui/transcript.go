@@ -134,10 +134,12 @@ type entriesMsg struct {
 }
 
 // drawRest draws, off the UI goroutine, the older entries the last render
-// left out; nil when there are none or they are being drawn.
+// left out, once the user scrolls up to read them; nil when there are
+// none, they are being drawn, or the transcript follows its newest line
+// (a chat looked at in passing costs only the screenful it shows).
 func (m *model) drawRest() tea.Cmd {
 	t := m.tr
-	if t.undrawn == 0 || t.drawing {
+	if t.undrawn == 0 || t.drawing || m.follow {
 		return nil
 	}
 	t.drawing = true

@@ -1,0 +1,34 @@
+package ui
+
+import (
+	"testing"
+)
+
+// TestSwitchForgetsTheDrawing: the transcript drawn for a chat is dropped
+// when the screen moves to another, so memory does not grow with the
+// chats looked at.
+func TestSwitchForgetsTheDrawing(t *testing.T) {
+	k := newKit(t)
+	m := k.m
+	first := k.ask("Check deployment")
+	second := k.ask("Plan a trip")
+	m.Update(m.load(first.ChatID)())
+	firstIDs := map[int64]bool{}
+	for _, msg := range m.messages {
+		firstIDs[msg.ID] = true
+	}
+	if len(firstIDs) == 0 || len(m.tr.cache) == 0 {
+		t.Fatalf("the first chat drew nothing: %d messages, %d entries", len(firstIDs), len(m.tr.cache))
+	}
+	for _, msg := range runAll(m.do(openChatAct{chatID: second.ChatID})) {
+		m.Update(msg)
+	}
+	if m.chatID != second.ChatID || len(m.tr.cache) == 0 {
+		t.Fatalf("not on the second chat: %s, %d entries", m.chatID, len(m.tr.cache))
+	}
+	for id := range m.tr.cache {
+		if firstIDs[id] {
+			t.Fatalf("entry %d of the chat left behind is still cached", id)
+		}
+	}
+}
