@@ -22,6 +22,11 @@ var allThirteen = map[string]any{
 	"legacyTitledEnum": "pet-4",
 }
 
+// everythingOrder is the order of the form's fields in server-everything's
+// requestedSchema.
+const everythingOrder = "name check firstLine email homepage birthdate integer number untitledSingleSelectEnum " +
+	"untitledMultipleSelectEnum titledSingleSelectEnum titledMultipleSelectEnum legacyTitledEnum"
+
 // serverReceived reads the "Raw result:" JSON server-everything appends to
 // its answer: what it received.
 func serverReceived(t *testing.T, text string) map[string]any {
@@ -94,6 +99,13 @@ func TestMCPClassicElicitationThroughTheInputPath(t *testing.T) {
 						t.Fatal(err)
 					}
 				}, mcp.ActionAccept, "User provided the requested information", ""},
+				// Only the required field: the server gets its defaults for
+				// the rest, and show says so.
+				{"defaults", func(r RequestView, _ string) {
+					if _, err := s.Answer(ctx, AnswerInput{RequestID: r.ID, Values: map[string]any{"name": "Ada"}}); err != nil {
+						t.Fatal(err)
+					}
+				}, mcp.ActionAccept, "User provided the requested information", ""},
 				{"cancel", func(r RequestView, _ string) {
 					if _, err := s.Cancel(ctx, r.ID, ""); err != nil {
 						t.Fatal(err)
@@ -117,6 +129,14 @@ func TestMCPClassicElicitationThroughTheInputPath(t *testing.T) {
 						r.Tool != "trigger-elicitation-request" || len(r.Fields) != 13 || r.Reason == "" {
 						t.Fatalf("request = %+v", r.RequestItem)
 					}
+					// The fields come in the order the server wrote them.
+					var names []string
+					for _, f := range r.Fields {
+						names = append(names, f.Name)
+					}
+					if got := strings.Join(names, " "); got != everythingOrder {
+						t.Fatalf("fields in the order %s, want %s", got, everythingOrder)
+					}
 					if v, _ := s.GetRun(ctx, sent.RunID); v.State != store.RunWaitingInput {
 						t.Fatalf("run while the form is open: %s", v.State)
 					}
@@ -134,7 +154,7 @@ func TestMCPClassicElicitationThroughTheInputPath(t *testing.T) {
 					if got["action"] != c.action {
 						t.Fatalf("the server received %v", got)
 					}
-					if c.action == mcp.ActionAccept {
+					if c.name == "answer" {
 						a, _ := json.Marshal(got["content"])
 						b, _ := json.Marshal(allThirteen)
 						var x, y any
@@ -145,6 +165,8 @@ func TestMCPClassicElicitationThroughTheInputPath(t *testing.T) {
 						if string(a) != string(b) {
 							t.Fatalf("the server received\n%s\nwant\n%s", a, b)
 						}
+					}
+					if c.action == mcp.ActionAccept {
 						if run.State != store.RunSucceeded || !strings.Contains(run.Reply, c.says) {
 							t.Fatalf("run = %+v", run)
 						}
@@ -168,6 +190,12 @@ func TestMCPClassicElicitationThroughTheInputPath(t *testing.T) {
 					}
 					if server == nil || server.Action != c.action || server.State != store.DeliveryDelivered {
 						t.Fatalf("deliveries = %+v", shown.Deliveries)
+					}
+					// show tells what the server received.
+					a, _ := json.Marshal(server.Content)
+					b, _ := json.Marshal(got["content"])
+					if c.action == mcp.ActionAccept && string(a) != string(b) {
+						t.Fatalf("recorded as sent %s, the server received %s", a, b)
 					}
 				})
 			}

@@ -31,6 +31,11 @@ type mcpContext struct {
 	Mode string `json:"mode"`
 	URL  string `json:"url,omitempty"`
 	Tool string `json:"tool,omitempty"`
+	Live bool   `json:"live,omitempty"`
+	// Schema is the server's requestedSchema as it sent it: an accept
+	// is recorded with the content the server receives (its defaults
+	// filled in, as the SDK sends it).
+	Schema json.RawMessage `json:"schema,omitempty"`
 }
 
 // stepWait is what a step that waits for its server's questions keeps
@@ -114,7 +119,7 @@ func (h *mcpHost) askForStep(ctx context.Context, tx store.Handle, step *store.T
 // An invalid requestedSchema is INPUT_REQUEST_INVALID with its problems.
 func (h *mcpHost) openServerRequest(ctx context.Context, tx store.Handle, run store.Run, toolCallID string, e mcp.Elicitation, classic bool, key string) (store.Request, error) {
 	s := h.s
-	mc := mcpContext{Mode: e.Mode, Tool: e.Tool}
+	mc := mcpContext{Mode: e.Mode, Tool: e.Tool, Live: classic, Schema: e.RequestedSchema}
 	var decl *forms.Declaration
 	switch e.Mode {
 	case mcp.ModeURL:
@@ -227,8 +232,18 @@ func (s *Service) serverClosed(ctx context.Context, tx store.Handle, r store.Req
 		return err
 	}
 	now := s.nowMS()
+	sent := map[string]any{"action": rp.Action}
+	if rp.Action == mcp.ActionAccept && m.Mode == mcp.ModeForm {
+		var mc mcpContext
+		json.Unmarshal([]byte(r.Context.String), &mc)
+		content, err := mcp.Prepare(mc.Schema, rp.Content)
+		if err != nil {
+			content = rp.Content // the SDK refuses it with its own message
+		}
+		sent["content"] = content
+	}
 	d := store.Delivery{RequestID: r.ID, Kind: deliveryKind(r), State: store.DeliveryPending, Target: store.TargetMCPServer,
-		Payload: mustJSON(map[string]any{"action": rp.Action}), CreatedAt: now, UpdatedAt: now}
+		Payload: mustJSON(sent), CreatedAt: now, UpdatedAt: now}
 	switch {
 	case r.ClosedReason == ReasonWithdrawn:
 		// The server took its question back: nothing is sent.
@@ -307,18 +322,19 @@ func (h *mcpHost) settleServerDeliveries(ctx context.Context, tx store.Handle, s
 func liftMCP(v *RequestItem) {
 	var mc mcpContext
 	if len(v.Context) > 0 && json.Unmarshal(v.Context, &mc) == nil {
-		v.Mode, v.URL, v.Tool = mc.Mode, mc.URL, mc.Tool
+		v.Mode, v.URL, v.Tool, v.Live = mc.Mode, mc.URL, mc.Tool, mc.Live
 	}
 	v.Context = nil
 }
 
-// serverAction reads the action a delivery to a server carries.
-func serverAction(payload string) string {
+// serverReply reads what a delivery to a server carries.
+func serverReply(payload string) (string, map[string]any) {
 	var p struct {
-		Action string `json:"action"`
+		Action  string         `json:"action"`
+		Content map[string]any `json:"content"`
 	}
 	json.Unmarshal([]byte(payload), &p)
-	return p.Action
+	return p.Action, p.Content
 }
 
 // checkLive refuses an answer or cancel of a classic elicitation whose

@@ -120,6 +120,8 @@ func (s *Service) fillPendingItems(ctx context.Context) error {
 // request, in creation order.
 type PendingList struct {
 	items []string
+	// Approvals are the pending MCP tool approvals of the same chats.
+	Approvals []ApprovalView
 }
 
 // PendingItems reads the pending list of one chat, or of every active chat
@@ -132,18 +134,23 @@ func (s *Service) PendingItems(ctx context.Context, chatID string) (PendingList,
 		return PendingList{}, err
 	}
 	items, err := s.store.PendingItemJSON(ctx, s.reader(), chatID)
-	if err == nil && len(items) == 0 && chatID != "" {
+	if err != nil {
+		return PendingList{}, err
+	}
+	aps, err := s.PendingApprovals(ctx, chatID)
+	if err == nil && len(items) == 0 && len(aps) == 0 && chatID != "" {
 		// Nothing pending, or no such chat: a mistyped id is NOT_FOUND.
 		_, err = s.Chat(ctx, chatID)
 	}
-	return PendingList{items}, err
+	return PendingList{items, aps}, err
 }
 
 // Len is the number of open requests in the list.
 func (l PendingList) Len() int { return len(l.items) }
 
 // WriteTo writes the list as the `pending --json` document,
-// {"ok":true,"requests":[…]}, by copying the stored objects out.
+// {"ok":true,"requests":[…],"approvals":[…]}, by copying the stored
+// objects out.
 func (l PendingList) WriteTo(w io.Writer) (int64, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var n int64
@@ -158,7 +165,11 @@ func (l PendingList) WriteTo(w io.Writer) (int64, error) {
 		}
 		put(it)
 	}
-	put("]}")
+	aps := l.Approvals
+	if aps == nil {
+		aps = []ApprovalView{}
+	}
+	put(`],"approvals":` + mustJSON(aps) + "}")
 	return n, bw.Flush()
 }
 

@@ -55,6 +55,10 @@ type RequestItem struct {
 	Mode string `json:"mode,omitempty"`
 	URL  string `json:"url,omitempty"`
 	Tool string `json:"tool,omitempty"`
+	// Live marks a question asked during a call that is still being made
+	// (elicitation/create): it lives with the connection of the process
+	// driving the run, and expires disconnected if that process goes.
+	Live bool `json:"live,omitempty"`
 }
 
 // AnswerView is a confirmed answer.
@@ -67,7 +71,7 @@ type AnswerView struct {
 
 // DeliveryView is a delivery record. Target is who receives it: agent
 // (the run's model) or mcp_server (the server that asked, with the Action
-// it is sent: accept, decline or cancel).
+// it is sent: accept, decline or cancel, and an accept's Content).
 type DeliveryView struct {
 	ID        int64  `json:"id"`
 	RequestID string `json:"requestId"`
@@ -77,13 +81,16 @@ type DeliveryView struct {
 	LastError string `json:"lastError,omitempty"`
 	Target    string `json:"target"`
 	Action    string `json:"action,omitempty"`
+	// Content is what an accept sent the server: the answer, with the
+	// defaults of its schema filled in for fields left out (MCP's rule).
+	Content map[string]any `json:"content,omitempty"`
 }
 
 func deliveryView(d store.Delivery) DeliveryView {
 	v := DeliveryView{ID: d.ID, RequestID: d.RequestID, Kind: d.Kind, State: d.State, Attempts: d.Attempts, LastError: d.LastError,
 		Target: d.Target}
 	if d.Target == store.TargetMCPServer {
-		v.Action = serverAction(d.Payload)
+		v.Action, v.Content = serverReply(d.Payload)
 	}
 	return v
 }

@@ -106,6 +106,21 @@ func bound(s string, limit int) (string, bool) {
 	return s[:cut] + note, true
 }
 
+// Prepare is the content a form's accept sends: content checked against the requested
+// schema, with the schema's defaults filled in for fields left out — what the SDK does
+// after a classic elicitation and Retry does for an input_required one, so the host can
+// record exactly what the server receives.
+func Prepare(schema json.RawMessage, content map[string]any) (map[string]any, error) {
+	norm := map[string]any{}
+	if raw, err := json.Marshal(content); err != nil || json.Unmarshal(raw, &norm) != nil {
+		return nil, fmt.Errorf("the reply content is not a JSON object: %v", err)
+	}
+	if err := checkContent(schema, &norm); err != nil {
+		return nil, err
+	}
+	return norm, nil
+}
+
 // checkContent validates accepted form content against the requested schema and fills
 // in its defaults — what the SDK does after a classic elicitation, done here for a
 // multi-round-trip reply, so both paths send the same thing.

@@ -143,7 +143,7 @@ func (s *server) elicitation(p *sdk.ElicitParams) (Elicitation, error) {
 		if err != nil {
 			return Elicitation{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestedSchema: " + err.Error()}
 		}
-		e.RequestedSchema = raw
+		e.RequestedSchema = s.orders.apply(raw)
 	}
 	return e, nil
 }

@@ -48,6 +48,9 @@ type server struct {
 	ran         chan struct{} // closed when run returns
 	closed      bool
 
+	// orders keeps the property order of the schemas the server sent (order.go).
+	orders schemaOrders
+
 	// calls holds one token: one call at a time per server, so that an elicitation —
 	// whose handler context the SDK does not relate to any call — belongs to the call
 	// in flight.
@@ -175,9 +178,9 @@ func (s *server) connect(ctx context.Context, limit time.Duration, version strin
 	switch s.cfg.Type {
 	case TypeStdio:
 		proc = &process{}
-		transport = newStdioTransport(s.cfg, s.log, proc)
+		transport = orderTransport{next: newStdioTransport(s.cfg, s.log, proc), orders: &s.orders}
 	default:
-		transport, _ = newHTTPTransport(s.cfg)
+		transport, _ = newHTTPTransport(s.cfg, &s.orders)
 	}
 	var opts *sdk.ClientSessionOptions
 	if version != "" {

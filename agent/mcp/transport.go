@@ -148,11 +148,14 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return h.next.RoundTrip(r)
 }
 
-func newHTTPTransport(sc ServerConfig) (*sdk.StreamableClientTransport, *http.Transport) {
+func newHTTPTransport(sc ServerConfig, orders *schemaOrders) (*sdk.StreamableClientTransport, *http.Transport) {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	var rt http.RoundTripper = base
+	if orders != nil {
+		rt = orderRoundTripper{next: rt, orders: orders}
+	}
 	if len(sc.Headers) > 0 {
-		rt = headerTransport{headers: sc.Headers, next: base}
+		rt = headerTransport{headers: sc.Headers, next: rt}
 	}
 	return &sdk.StreamableClientTransport{Endpoint: sc.URL, HTTPClient: &http.Client{Transport: rt}}, base
 }

@@ -48,14 +48,16 @@ func ask(ctx context.Context, c *Call) error {
 	if err != nil {
 		return err
 	}
-	out.ok(map[string]any{"chatId": sent.ChatID, "runId": sent.RunID, "state": run.State, "pending": pend, "reply": run.Reply},
+	aps, err := runApprovals(ctx, s, sent.ChatID, sent.RunID)
+	if err != nil {
+		return err
+	}
+	out.ok(map[string]any{"chatId": sent.ChatID, "runId": sent.RunID, "state": run.State, "pending": pend, "approvals": aps, "reply": run.Reply},
 		func(w io.Writer) {
 			b := &blocks{w: w}
 			b.add(fmt.Sprintf("chat %s  run %s  %s\n", sent.ChatID, sent.RunID, run.State))
 			b.add(replyText(run.Reply))
-			for _, r := range pend {
-				b.add(pendingText(r.RequestItem, r.Proposals))
-			}
+			addWaiting(b, pend, aps)
 		})
 	return nil
 }
@@ -91,13 +93,10 @@ func pending(ctx context.Context, c *Call) error {
 		return err
 	}
 	out.ok(nil, func(w io.Writer) {
-		if len(rs) == 0 {
+		if len(rs) == 0 && len(list.Approvals) == 0 {
 			fmt.Fprintln(w, "no pending requests")
 		}
-		b := &blocks{w: w}
-		for _, r := range rs {
-			b.add(pendingText(r.RequestItem, r.Proposals))
-		}
+		addWaiting(&blocks{w: w}, rs, list.Approvals)
 	})
 	return nil
 }
@@ -129,7 +128,7 @@ func show(ctx context.Context, c *Call) error {
 			fmt.Fprintf(&more, "answer: %s\n", forms.SanitizeLine(compact(r.Answer.Values)))
 		}
 		for _, d := range r.Deliveries {
-			fmt.Fprintf(&more, "delivery %d: %s %s (attempts %d)\n", d.ID, d.Kind, d.State, d.Attempts)
+			fmt.Fprintln(&more, forms.SanitizeLine(deliveryLine(d, r.Owner)))
 		}
 		for _, v := range revs {
 			fmt.Fprintf(&more, "revision %v: digest %v\n", v["revision"], v["digest"])
@@ -220,13 +219,15 @@ func resume(ctx context.Context, c *Call) error {
 	if err != nil {
 		return err
 	}
-	out.ok(map[string]any{"run": runOut(run), "pending": pend}, func(w io.Writer) {
+	aps, err := runApprovals(ctx, s, run.ChatID, run.ID)
+	if err != nil {
+		return err
+	}
+	out.ok(map[string]any{"run": runOut(run), "pending": pend, "approvals": aps}, func(w io.Writer) {
 		b := &blocks{w: w}
 		b.add(fmt.Sprintf("run %s  %s\n", run.ID, run.State))
 		b.add(replyText(run.Reply))
-		for _, r := range pend {
-			b.add(pendingText(r.RequestItem, r.Proposals))
-		}
+		addWaiting(b, pend, aps)
 	})
 	return nil
 }

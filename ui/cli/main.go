@@ -66,6 +66,7 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 		}
 		return 0
 	}
+	reportMCPProblems(a, opts, stderr)
 	ctx, stop := interruptible(out, stderr)
 	defer stop()
 	svc, err := chat.Open(ctx, opts)
@@ -120,6 +121,7 @@ func Options(a Args) (chat.Options, error) {
 		o.Provider = p
 	}
 	o.Model = cfg.Model
+	o.MCP = mcpOptions(a)
 	if v := a.Flags["questions"]; v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 32 {

@@ -151,7 +151,7 @@ func TestPendingExpiresDueRequestsFirst(t *testing.T) {
 		t.Fatalf("before the deadline: %s", got)
 	}
 	c.ms.Add(2 * time.Minute.Milliseconds())
-	if got := list(); got != `{"ok":true,"requests":[]}`+"\n" {
+	if got := list(); got != `{"ok":true,"requests":[],"approvals":[]}`+"\n" {
 		t.Fatalf("after the deadline: %s", got)
 	}
 	v, err := svc.Request(ctx, res.RequestID)

@@ -43,6 +43,9 @@ func requestText(heading string, r chat.RequestItem, answer forms.Values, propos
 	if r.Description != "" {
 		fmt.Fprintf(&b, "  %s\n", forms.SanitizeLine(r.Description))
 	}
+	if r.Mode == "url" {
+		b.WriteString(urlText(r)) // mcphost.go
+	}
 	for _, f := range r.Fields {
 		if _, ok := r.Supplied[f.Name]; ok {
 			continue

@@ -36,6 +36,11 @@ func execWith(ctx context.Context, a Args, env Env, out *printer) int {
 		return usageFailed(a, usagef("unknown command %q", a.Command), env.Stdout, env.Stderr)
 	}
 	call := &Call{Args: a, Service: env.Service, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, out: out}
+	if drives[a.Command] && env.Service != nil {
+		var stop func()
+		ctx, stop = whileDriving(ctx, a, env) // mcphost.go
+		defer stop()
+	}
 	err := asInterrupted(ctx, c.Run(ctx, call))
 	var ue *UsageError
 	if errors.As(err, &ue) {

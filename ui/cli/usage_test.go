@@ -24,7 +24,7 @@ func TestHelpPerCommand(t *testing.T) {
 		}
 	}
 	h := runCLI(t, db, "help", "answer")
-	if h.code != 0 || !strings.HasPrefix(h.stdout, "usage: followup answer REQUEST_ID --values-json JSON [--digest D] [--command-id ID]\n") ||
+	if h.code != 0 || !strings.HasPrefix(h.stdout, "usage: followup answer REQUEST_ID --values-json JSON [--digest D] [--command-id ID] [--no-wait]\n") ||
 		!strings.Contains(h.stdout, "--values-json JSON") || strings.Contains(h.stdout, "validate-input") {
 		t.Fatalf("help answer: %d\n%s", h.code, h.stdout)
 	}

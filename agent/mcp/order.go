@@ -1,0 +1,260 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sort"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A form asks its fields in the order the server wrote them in
+// requestedSchema.properties. The SDK hands a client the schema decoded
+// into a map, which forgets that order; the connection still sees the raw
+// message. orderConn reads the order of each requestedSchema it passes
+// (in elicitation/create requests and in input_required results) and
+// keeps it under the schema's canonical JSON, where elicitation() finds it
+// again to write the schema back in the server's order.
+
+// maxOrders bounds the orders kept per server: one per question in flight.
+const maxOrders = 64
+
+// schemaOrders maps a schema's canonical JSON to its properties' order.
+type schemaOrders struct {
+	mu    sync.Mutex
+	order map[string][]string
+	keys  []string // oldest first, for the bound
+}
+
+func (o *schemaOrders) remember(raw json.RawMessage) {
+	props := propertyOrder(raw)
+	if len(props) < 2 {
+		return
+	}
+	key, ok := canonical(raw)
+	if !ok {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.order == nil {
+		o.order = map[string][]string{}
+	}
+	if _, seen := o.order[key]; !seen {
+		o.keys = append(o.keys, key)
+		if len(o.keys) > maxOrders {
+			delete(o.order, o.keys[0])
+			o.keys = o.keys[1:]
+		}
+	}
+	o.order[key] = props
+}
+
+// apply writes raw (a schema the SDK re-encoded) with its properties in
+// the order the server sent them, when that order is known.
+func (o *schemaOrders) apply(raw json.RawMessage) json.RawMessage {
+	key, ok := canonical(raw)
+	if !ok {
+		return raw
+	}
+	o.mu.Lock()
+	props := o.order[key]
+	o.mu.Unlock()
+	if props == nil {
+		return raw
+	}
+	return withPropertyOrder(raw, props)
+}
+
+// canonical is raw decoded and encoded again: object keys sorted.
+func canonical(raw json.RawMessage) (string, bool) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	b, err := json.Marshal(v)
+	return string(b), err == nil
+}
+
+// propertyOrder lists the keys of raw's "properties" object in order.
+func propertyOrder(raw json.RawMessage) []string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(top["properties"]))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		k, _ := t.(string)
+		keys = append(keys, k)
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return nil
+		}
+	}
+	return keys
+}
+
+// withPropertyOrder re-encodes raw's "properties" with its keys in order.
+func withPropertyOrder(raw json.RawMessage, order []string) json.RawMessage {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) != nil {
+		return raw
+	}
+	var props map[string]json.RawMessage
+	if json.Unmarshal(top["properties"], &props) != nil || len(props) != len(order) {
+		return raw
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range order {
+		v, ok := props[k]
+		if !ok {
+			return raw
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	top["properties"] = b.Bytes()
+	// The other keys stay sorted (encoding a map); only properties has an
+	// order that means something.
+	keys := make([]string, 0, len(top))
+	for k := range top {
+		keys = append(keys, k)
+	}
+	var out bytes.Buffer
+	out.WriteByte('{')
+	sort.Strings(keys)
+	for i, k := range keys {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		out.Write(kb)
+		out.WriteByte(':')
+		out.Write(top[k])
+	}
+	out.WriteByte('}')
+	return out.Bytes()
+}
+
+// orderTransport wraps a stdio server's transport so its connection
+// records the order of every requestedSchema it reads. (An HTTP
+// connection cannot be wrapped — the SDK needs its unexported methods —
+// so orderBody reads the HTTP responses instead.)
+type orderTransport struct {
+	next   sdk.Transport
+	orders *schemaOrders
+}
+
+func (t orderTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	c, err := t.next.Connect(ctx)
+	if err != nil {
+		return c, err
+	}
+	return orderConn{c, t.orders}, nil
+}
+
+type orderConn struct {
+	sdk.Connection
+	orders *schemaOrders
+}
+
+// SessionID passes the wrapped connection's on (the SDK asks for it).
+func (c orderConn) SessionID() string {
+	if h, ok := c.Connection.(interface{ SessionID() string }); ok {
+		return h.SessionID()
+	}
+	return ""
+}
+
+func (c orderConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if err == nil {
+		c.look(msg)
+	}
+	return msg, err
+}
+
+// look records the schemas of a question or of an input_required result.
+func (c orderConn) look(msg jsonrpc.Message) {
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		c.orders.lookRequest(m.Method, m.Params)
+	case *jsonrpc.Response:
+		c.orders.lookResult(m.Result)
+	}
+}
+
+func (o *schemaOrders) lookRequest(method string, params json.RawMessage) {
+	if method != "elicitation/create" {
+		return
+	}
+	var p struct {
+		RequestedSchema json.RawMessage `json:"requestedSchema"`
+	}
+	if json.Unmarshal(params, &p) == nil && len(p.RequestedSchema) > 0 {
+		o.remember(p.RequestedSchema)
+	}
+}
+
+func (o *schemaOrders) lookResult(result json.RawMessage) {
+	if len(result) == 0 || !bytes.Contains(result, []byte(`"inputRequests"`)) {
+		return
+	}
+	var res struct {
+		InputRequests map[string]struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		} `json:"inputRequests"`
+	}
+	if json.Unmarshal(result, &res) != nil {
+		return
+	}
+	for _, r := range res.InputRequests {
+		o.lookRequest(r.Method, r.Params)
+	}
+}
+
+// lookRaw records the schemas of one JSON-RPC message (or batch) as it
+// came over HTTP.
+func (o *schemaOrders) lookRaw(b []byte) {
+	if !bytes.Contains(b, []byte(`"requestedSchema"`)) {
+		return
+	}
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '[' {
+		var batch []json.RawMessage
+		if json.Unmarshal(b, &batch) == nil {
+			for _, m := range batch {
+				o.lookRaw(m)
+			}
+		}
+		return
+	}
+	var m struct {
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(b, &m) == nil {
+		o.lookRequest(m.Method, m.Params)
+		o.lookResult(m.Result)
+	}
+}

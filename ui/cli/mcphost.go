@@ -1,0 +1,262 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"followup/agent/mcp"
+	"followup/chat"
+	"followup/forms"
+)
+
+// The CLI's side of followup as an MCP host (DESIGN §14): deciding tool
+// approvals, listing the configured servers, and what a command that
+// drives a run says while an MCP server's question keeps it waiting.
+
+var (
+	flagNoWait = Flag{Name: "no-wait", Help: "if an MCP server asks a question during a tool call, give it up at once (it expires, the server is told cancel, the model that the call was interrupted) instead of waiting for its answer from another shell"}
+	flagMCP    = Flag{Name: "mcp-config", Value: "FILE", Help: "MCP servers, in Claude Code's .mcp.json shape (env FOLLOWUP_MCP_CONFIG; default $XDG_CONFIG_HOME/followup/mcp.json, else ~/.config/followup/mcp.json)"}
+)
+
+// drives names the commands that drive a run: they take --no-wait, and
+// while one waits for a server's live question it says how to answer it.
+var drives = map[string]bool{"ask": true, "answer": true, "cancel": true, "resume": true, "approve": true, "deny": true}
+
+// mcpOptions loads the MCP configuration the command line names.
+func mcpOptions(a Args) chat.MCPOptions {
+	cfg := mcp.LoadFor(a.Flags["mcp-config"])
+	return chat.MCPOptions{Config: &cfg, Version: Version()}
+}
+
+// reportMCPProblems prints each problem of the configuration in one line,
+// for the commands that use the servers; followup goes on with the others.
+func reportMCPProblems(a Args, o chat.Options, stderr io.Writer) {
+	if o.MCP.Config == nil || !(drives[a.Command] || a.Command == "mcp list") || a.JSON && a.Command == "mcp list" {
+		return
+	}
+	for _, p := range o.MCP.Config.Problems {
+		fmt.Fprintf(stderr, "followup: %s\n", forms.SanitizeLine(p.Error()))
+	}
+}
+
+// approve is `followup approve APPROVAL_ID [--for-chat]`.
+func approve(ctx context.Context, c *Call) error {
+	d, err := c.Service.Approve(ctx, c.Arg(0), c.Args.Has("for-chat"), c.Flag("command-id"))
+	if err != nil {
+		return err
+	}
+	return driveAfterDecision(ctx, c, d)
+}
+
+// deny is `followup deny APPROVAL_ID`.
+func deny(ctx context.Context, c *Call) error {
+	d, err := c.Service.Deny(ctx, c.Arg(0), c.Flag("command-id"))
+	if err != nil {
+		return err
+	}
+	return driveAfterDecision(ctx, c, d)
+}
+
+// driveAfterDecision drives the run on after an approval was decided and
+// prints both, as answer does.
+func driveAfterDecision(ctx context.Context, c *Call, d chat.ApprovalDecision) error {
+	s, out := c.Service, c.out
+	run, err := s.Drive(ctx, d.RunID)
+	if chat.CodeOf(err) == chat.CodeRunBusy || chat.CodeOf(err) == chat.CodeTargetClosed {
+		run, err = s.GetRun(ctx, d.RunID) // another process drives it on, or it has ended
+	}
+	if err != nil {
+		return withDetails(err, map[string]any{"receipt": d, "runId": d.RunID})
+	}
+	if run.State == "failed" {
+		return failed(out, run, map[string]any{"receipt": d})
+	}
+	pend, err := runPending(ctx, s, run.ChatID, run.ID)
+	if err != nil {
+		return err
+	}
+	aps, err := runApprovals(ctx, s, run.ChatID, run.ID)
+	if err != nil {
+		return err
+	}
+	out.ok(map[string]any{"receipt": d, "run": runOut(run), "pending": pend, "approvals": aps}, func(w io.Writer) {
+		what := "denied"
+		if d.Kind == "approve" {
+			what = "allowed once"
+			if d.Scope == "chat" {
+				what = "allowed for this chat"
+			}
+		}
+		fmt.Fprintf(w, "%s %s\n", d.ApprovalID, what)
+		fmt.Fprintf(w, "run %s  %s\n", run.ID, run.State)
+		b := &blocks{w: w, used: true}
+		b.add(replyText(run.Reply))
+		addWaiting(b, pend, aps)
+	})
+	return nil
+}
+
+// runApprovals lists the pending approvals of one run.
+func runApprovals(ctx context.Context, s *chat.Service, chatID, runID string) ([]chat.ApprovalView, error) {
+	all, err := s.PendingApprovals(ctx, chatID)
+	if err != nil {
+		return nil, err
+	}
+	out := []chat.ApprovalView{}
+	for _, a := range all {
+		if a.RunID == runID {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// addWaiting adds what a run waits for: its requests, then its approvals.
+func addWaiting(b *blocks, pend []chat.RequestView, aps []chat.ApprovalView) {
+	for _, r := range pend {
+		b.add(pendingText(r.RequestItem, r.Proposals))
+	}
+	for _, a := range aps {
+		b.add(approvalText(a))
+	}
+}
+
+// approvalText is a pending approval and the commands that decide it.
+func approvalText(a chat.ApprovalView) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "approval %s  %s wants to call %s\n", a.ID, forms.SanitizeLine(a.Server), forms.SanitizeLine(a.Tool))
+	if a.Title != "" && a.Title != a.Tool {
+		fmt.Fprintf(&sb, "  %s\n", forms.SanitizeLine(a.Title))
+	}
+	fmt.Fprintf(&sb, "  arguments: %s\n", forms.SanitizeLine(string(a.Arguments)))
+	if a.Annotations.ReadOnly {
+		sb.WriteString("  the server says the tool only reads\n")
+	} else if a.Annotations.Destructive != nil && *a.Annotations.Destructive {
+		sb.WriteString("  the server says the tool may destroy data\n")
+	}
+	fmt.Fprintf(&sb, "  decide with: followup approve %s [--for-chat] | followup deny %s\n", a.ID, a.ID)
+	return sb.String()
+}
+
+// mcpList is `followup mcp list`: every configured server's state,
+// protocol and tools, after the servers have finished connecting.
+func mcpList(ctx context.Context, c *Call) error {
+	s := c.Service
+	if err := s.WaitMCP(ctx); err != nil {
+		return err
+	}
+	st := s.MCPStatus()
+	c.OK(st, func(w io.Writer) {
+		if st.Config != "" {
+			fmt.Fprintf(w, "config %s\n", st.Config)
+		}
+		if len(st.Servers) == 0 {
+			fmt.Fprintln(w, "no MCP servers configured")
+		}
+		for _, srv := range st.Servers {
+			fmt.Fprintln(w, forms.SanitizeLine(serverLine(srv)))
+			if len(srv.Tools) > 0 {
+				names := make([]string, len(srv.Tools))
+				for i, t := range srv.Tools {
+					names[i] = t.Tool
+					if t.AutoApproved {
+						names[i] += " (auto-approved)"
+					}
+				}
+				fmt.Fprintln(w, forms.SanitizeLine(fmt.Sprintf("  tools (%d): %s", len(names), strings.Join(names, ", "))))
+			}
+		}
+	})
+	return nil
+}
+
+func serverLine(srv mcp.ServerStatus) string {
+	state := srv.State
+	if srv.Reason != "" {
+		state += ": " + srv.Reason
+	}
+	line := fmt.Sprintf("%s  %s  %s %s", srv.Name, state, srv.Type, srv.Target)
+	if srv.Protocol != "" {
+		line += "  protocol " + srv.Protocol
+	}
+	return line
+}
+
+// sayWhileWaiting tells the user, once per question, how to answer a
+// question an MCP server asks during a tool call while this command keeps
+// the server's connection and waits for the answer. It ends with ctx.
+func sayWhileWaiting(ctx context.Context, s *chat.Service, stderr io.Writer) {
+	said := map[string]bool{}
+	var mu sync.Mutex
+	for ev := range s.Subscribe(ctx) {
+		if ev.Kind != chat.EvRequest || ev.RequestID == "" {
+			continue
+		}
+		r, err := s.Request(ctx, ev.RequestID)
+		if err != nil || !r.Live || r.State != "pending" {
+			continue
+		}
+		mu.Lock()
+		first := !said[r.ID]
+		said[r.ID] = true
+		mu.Unlock()
+		if first {
+			fmt.Fprintln(stderr, forms.SanitizeLine(liveHint(r.RequestItem)))
+		}
+	}
+}
+
+func liveHint(r chat.RequestItem) string {
+	during := ""
+	if r.Tool != "" {
+		during = " during " + r.Tool
+	}
+	answer := fmt.Sprintf("followup answer %s --values-json '{…}'", r.ID)
+	if r.Mode == mcp.ModeURL {
+		answer = fmt.Sprintf("open %s, then followup answer %s --values-json '{}'", r.URL, r.ID)
+	}
+	return fmt.Sprintf("followup: %s asks%s; waiting for the answer to %s, keeping the server's connection. From another shell: %s (followup pending shows the fields), or followup cancel %s to decline. Ctrl+C gives the question up.",
+		ownerText(r.Owner)[len("asked by "):], during, r.ID, answer, r.ID)
+}
+
+// whileDriving prepares the context of a command that drives a run
+// (--no-wait) and says how to answer a server's live question while it
+// waits, until stop.
+func whileDriving(ctx context.Context, a Args, env Env) (_ context.Context, stop func()) {
+	if a.Has("no-wait") {
+		ctx = chat.WithoutWaiting(ctx)
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	go sayWhileWaiting(sctx, env.Service, env.Stderr)
+	return ctx, cancel
+}
+
+// urlText is the part of a URL request's text that says where it leads
+// and how to say done or decline: followup never opens the link itself.
+func urlText(r chat.RequestItem) string {
+	if r.State != "pending" {
+		return fmt.Sprintf("  link: %s\n", forms.SanitizeLine(r.URL))
+	}
+	return fmt.Sprintf("  open this link yourself if you trust it: %s\n  then say done: followup answer %s --values-json '{}'   or decline: followup cancel %s\n",
+		forms.SanitizeLine(r.URL), r.ID, r.ID)
+}
+
+// deliveryLine is one delivery of show: to the agent, or what the MCP
+// server that asked received.
+func deliveryLine(d chat.DeliveryView, o chat.Owner) string {
+	line := fmt.Sprintf("delivery %d: %s %s (attempts %d)", d.ID, d.Kind, d.State, d.Attempts)
+	if d.Target == "mcp_server" {
+		line = fmt.Sprintf("delivery %d: %s to %s (MCP server): %s", d.ID, d.Kind, o.Name, d.Action)
+		if d.Content != nil {
+			line += " " + compact(d.Content)
+		}
+		line += fmt.Sprintf(", %s (attempts %d)", d.State, d.Attempts)
+	}
+	if d.LastError != "" {
+		line += " — " + d.LastError
+	}
+	return line
+}

@@ -1,0 +1,232 @@
+package cli_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"followup/agent/mcp/mcptest"
+)
+
+// everythingConfig writes an MCP config whose one server is
+// server-everything over stdio, with autoApprove as given (JSON).
+func everythingConfig(t *testing.T, autoApprove string) string {
+	t.Helper()
+	p := mcptest.Find(t)
+	command, args := p.EverythingStdio(t)
+	entry := map[string]any{"command": command, "args": args, "timeout": 20}
+	if autoApprove != "" {
+		entry["autoApprove"] = json.RawMessage(autoApprove)
+	}
+	raw, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": entry}})
+	path := filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// mcpEnv is where a test's followup keeps its database, MCP config and
+// server logs.
+type mcpEnv struct{ db, config, state string }
+
+func newMCPEnv(t *testing.T, autoApprove string) mcpEnv {
+	return mcpEnv{db: filepath.Join(t.TempDir(), "m.db"), config: everythingConfig(t, autoApprove), state: t.TempDir()}
+}
+
+func (e mcpEnv) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, append([]string{"--db", e.db, "--mcp-config", e.config}, args...)...)
+	cmd.Env = append(os.Environ(), "FOLLOWUP_PROVIDER=offline", "XDG_STATE_HOME="+e.state)
+	return cmd
+}
+
+// mcpCLI runs followup in the test's environment.
+func mcpCLI(t *testing.T, e mcpEnv, args ...string) result {
+	t.Helper()
+	cmd := e.command(args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+func TestMCPListApproveDeny(t *testing.T) {
+	t.Parallel()
+	e := newMCPEnv(t, "")
+
+	list := decode(t, mcpCLI(t, e, "mcp", "list", "--json"))
+	servers := list["servers"].([]any)
+	srv := servers[0].(map[string]any)
+	if len(servers) != 1 || srv["name"] != "everything" || srv["state"] != "connected" || len(srv["tools"].([]any)) == 0 {
+		t.Fatalf("mcp list = %v", list)
+	}
+	if text := mcpCLI(t, e, "mcp", "list"); text.code != 0 || !strings.Contains(text.stdout, "everything  connected") ||
+		!strings.Contains(text.stdout, "echo") {
+		t.Fatalf("mcp list text: %d %q", text.code, text.stdout)
+	}
+
+	ask := decode(t, mcpCLI(t, e, "ask", `call everything.echo {"message": "hello from a script"}`, "--json"))
+	aps := ask["approvals"].([]any)
+	if ask["state"] != "waiting_input" || len(aps) != 1 {
+		t.Fatalf("ask = %v", ask)
+	}
+	ap := aps[0].(map[string]any)
+	if ap["server"] != "everything" || ap["tool"] != "echo" {
+		t.Fatalf("approval = %v", ap)
+	}
+	pend := decode(t, mcpCLI(t, e, "pending", "--json"))
+	if got := pend["approvals"].([]any); len(got) != 1 || got[0].(map[string]any)["id"] != ap["id"] {
+		t.Fatalf("pending = %v", pend)
+	}
+	if text := mcpCLI(t, e, "pending"); !strings.Contains(text.stdout, "followup approve "+ap["id"].(string)) {
+		t.Fatalf("pending text: %q", text.stdout)
+	}
+	ok := decode(t, mcpCLI(t, e, "approve", ap["id"].(string), "--json"))
+	run := ok["run"].(map[string]any)
+	if run["state"] != "succeeded" || !strings.Contains(run["reply"].(string), "hello from a script") {
+		t.Fatalf("approve = %v", ok)
+	}
+	again := mcpCLI(t, e, "deny", ap["id"].(string), "--json")
+	if again.code != 1 || decode(t, again)["error"].(map[string]any)["code"] != "TARGET_CLOSED" {
+		t.Fatalf("deny after approve: %d %s", again.code, again.stdout)
+	}
+
+	chatID := ask["chatId"].(string)
+	ask = decode(t, mcpCLI(t, e, "ask", "--chat", chatID, `call everything.get-sum {"a": 1, "b": 2}`, "--json"))
+	ap = ask["approvals"].([]any)[0].(map[string]any)
+	denied := mcpCLI(t, e, "deny", ap["id"].(string))
+	if denied.code != 0 || !strings.Contains(denied.stdout, "denied") || !strings.Contains(denied.stdout, "succeeded") {
+		t.Fatalf("deny: %d %q %q", denied.code, denied.stdout, denied.stderr)
+	}
+}
+
+// liveHint is the line a driving command prints when a server asks
+// during a call; it names the request.
+var liveHint = regexp.MustCompile(`waiting for the answer to (rq_[0-9a-f]+)`)
+
+// startAsk starts `followup ask MESSAGE --json` and returns it with the id
+// of the live question it says it waits for.
+func startAsk(t *testing.T, e mcpEnv, message string) (*exec.Cmd, *bytes.Buffer, string) {
+	t.Helper()
+	cmd := e.command("ask", message, "--json")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := liveHint.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+		close(found)
+	}()
+	select {
+	case id, ok := <-found:
+		if !ok {
+			t.Fatal("ask ended without waiting for the server's question")
+		}
+		return cmd, &out, id
+	case <-time.After(30 * time.Second):
+		t.Fatal("ask never said it waits for the server's question")
+	}
+	return nil, nil, ""
+}
+
+func TestMCPLiveQuestionAnsweredFromAnotherShell(t *testing.T) {
+	t.Parallel()
+	e := newMCPEnv(t, "true")
+	cmd, out, rq := startAsk(t, e, "call everything.trigger-elicitation-request")
+	pend := decode(t, mcpCLI(t, e, "pending", "--json"))["requests"].([]any)
+	if len(pend) != 1 || pend[0].(map[string]any)["id"] != rq || pend[0].(map[string]any)["live"] != true {
+		t.Fatalf("pending = %v", pend)
+	}
+	ans := decode(t, mcpCLI(t, e, "answer", rq, "--values-json", `{"name": "Ada", "integer": 7}`, "--json"))
+	if ans["ok"] != true {
+		t.Fatalf("answer = %v", ans)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("ask: %v\n%s", err, out)
+	}
+	var asked map[string]any
+	if err := json.Unmarshal(out.Bytes(), &asked); err != nil {
+		t.Fatal(err)
+	}
+	reply, _ := asked["reply"].(string)
+	if asked["state"] != "succeeded" || !strings.Contains(reply, "User provided the requested information") ||
+		!strings.Contains(reply, `"name": "Ada"`) || !strings.Contains(reply, `"integer": 7`) {
+		t.Fatalf("ask = %v", asked)
+	}
+	show := decode(t, mcpCLI(t, e, "show", rq, "--json"))["request"].(map[string]any)
+	d := show["deliveries"].([]any)[0].(map[string]any)
+	if d["target"] != "mcp_server" || d["action"] != "accept" || d["state"] != "delivered" {
+		t.Fatalf("delivery = %v", d)
+	}
+}
+
+func TestMCPNoWaitGivesTheQuestionUp(t *testing.T) {
+	t.Parallel()
+	e := newMCPEnv(t, "true")
+	asked := decode(t, mcpCLI(t, e, "ask", "call everything.trigger-elicitation-request", "--no-wait", "--json"))
+	if asked["state"] != "succeeded" || !strings.Contains(asked["reply"].(string), "interrupted") {
+		t.Fatalf("ask --no-wait = %v", asked)
+	}
+	reqs := decode(t, mcpCLI(t, e, "inspect", asked["chatId"].(string), "--json"))["requests"].([]any)
+	r := reqs[0].(map[string]any)
+	if len(reqs) != 1 || r["state"] != "expired" || r["closedReason"] != "disconnected" {
+		t.Fatalf("requests = %v", reqs)
+	}
+	d := r["deliveries"].([]any)[0].(map[string]any)
+	if d["action"] != "cancel" || d["state"] != "delivered" {
+		t.Fatalf("the server was not told cancel: %v", d)
+	}
+}
+
+func TestMCPKilledWhileAServerAsksThenResumed(t *testing.T) {
+	t.Parallel()
+	e := newMCPEnv(t, "true")
+	cmd, _, rq := startAsk(t, e, "call everything.trigger-elicitation-request")
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	// The question died with its connection: never answerable into the void.
+	if pend := decode(t, mcpCLI(t, e, "pending", "--json"))["requests"].([]any); len(pend) != 0 {
+		t.Fatalf("pending after the kill = %v", pend)
+	}
+	show := decode(t, mcpCLI(t, e, "show", rq, "--json"))["request"].(map[string]any)
+	if show["state"] != "expired" || show["closedReason"] != "disconnected" {
+		t.Fatalf("request after the kill = %v", show)
+	}
+	late := mcpCLI(t, e, "answer", rq, "--values-json", `{"name": "Ada"}`, "--json")
+	if late.code != 1 || decode(t, late)["error"].(map[string]any)["code"] != "TARGET_CLOSED" {
+		t.Fatalf("late answer: %d %s", late.code, late.stdout)
+	}
+	// The call's outcome is unknown and the tool is not read-only: resuming
+	// tells the model it was interrupted, and nothing calls it again.
+	res := decode(t, mcpCLI(t, e, "resume", show["runId"].(string), "--json"))
+	run := res["run"].(map[string]any)
+	if run["state"] != "succeeded" || !strings.Contains(run["reply"].(string), "interrupted") {
+		t.Fatalf("resume = %v", res)
+	}
+}
