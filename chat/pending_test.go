@@ -325,7 +325,7 @@ func TestPendingListMatchesViews(t *testing.T) {
 		t.Fatalf("document starts %.40s", doc.String())
 	}
 	var empty strings.Builder
-	if _, err := (PendingList{}).WriteTo(&empty); err != nil || empty.String() != `{"ok":true,"requests":[]}` {
+	if _, err := (PendingList{}).WriteTo(&empty); err != nil || empty.String() != `{"ok":true,"requests":[],"approvals":[]}` {
 		t.Fatalf("empty list = %s, %v", empty.String(), err)
 	}
 }
