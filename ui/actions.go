@@ -98,7 +98,10 @@ func (m *model) do(a action) tea.Cmd {
 			m.closeTop()
 			return nil
 		}
-		return submitAnswer(m.svc, r, m.pane.live.Values())
+		values := m.pane.live.Values()
+		m.pane.noteSent(r.ID, values)
+		m.pane.closing(r.ID)
+		return submitAnswer(m.svc, r, values)
 	case backAct:
 		m.closeTop()
 		if m.pane.live != nil {
@@ -107,9 +110,15 @@ func (m *model) do(a action) tea.Cmd {
 		return m.pane.edit()
 	case cancelAct:
 		m.closeTop()
+		m.pane.closing(a.requestID)
 		return cancelRequest(m.svc, a.requestID)
 	case stopAct:
 		m.closeTop()
+		for _, r := range m.pane.pending {
+			if r.RunID == a.runID {
+				m.pane.closing(r.ID) // its questions expire: task stopped, here
+			}
+		}
 		return stopTask(m.svc, a.runID)
 	case decideAct:
 		var draft map[string]any

@@ -59,7 +59,7 @@ func TestConfirmationFollowsItsQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.load(sent.ChatID)
-	if !m.dialogs.empty() || !strings.Contains(m.status, "closed meanwhile") {
+	if !m.dialogs.empty() || !strings.Contains(m.status, "“Pick a region” was cancelled elsewhere") {
 		t.Fatalf("dialogs %v, status %q", m.dialogs.items, m.status)
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})

@@ -37,6 +37,14 @@ type formPane struct {
 	draftSeq     int
 	problems     []forms.Problem // what the last check of the reply found wrong
 	unplaced     []forms.Problem // those of them no field shows beside it
+
+	// What the live form shows of the stored request (confirmed.go).
+	shownID       string
+	shownRevision int
+	shownPartial  forms.Values
+	sent          map[string]forms.Values // per request: the values this screen last sent
+	notice        string                  // a line for the status, for the root to show
+	closedHere    map[string]bool         // requests this screen is closing itself (closed.go)
 }
 
 // formOutcome is what a message did to the form, for the root to act on.
@@ -90,7 +98,7 @@ func (p *formPane) ensure() (tea.Cmd, bool) {
 	k := liveKey(r)
 	if k == p.liveKey {
 		p.built = nil // a load built it again: the one on screen stays
-		return nil, false
+		return p.takeConfirmed(r), false
 	}
 	if k == p.loadingKey {
 		return nil, false
@@ -114,6 +122,11 @@ func (p *formPane) onDraftLoaded(d draftLoadedMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	draft := draftFor(r, d.draft, d.found)
+	stored := valuesKey(mergeValues(d.draft)) // what the store holds (none: {})
+	if p.live != nil && p.shownID == r.ID && p.shownRevision != r.Revision {
+		// The question was revised while its form was on screen.
+		draft = p.carryOver(r, draft)
+	}
 	if b := p.built; b != nil && b.key == liveKey(r) && b.width == p.width && b.height == p.maxHeight &&
 		valuesKey(b.draft) == valuesKey(draft) {
 		p.set(r, b.live) // built by the load, off this goroutine
@@ -121,9 +134,11 @@ func (p *formPane) onDraftLoaded(d draftLoadedMsg) (tea.Cmd, bool) {
 		p.install(r, draft)
 	}
 	p.built = nil
-	p.savedDraft = valuesKey(p.live.Draft()) // this is what the store holds
+	p.savedDraft = stored
 	p.pendingDraft = p.savedDraft
-	return p.live.Form().Init(), true
+	// A form that shows more than its saved draft (values answered
+	// elsewhere, or carried from the revision before) saves it now.
+	return tea.Batch(p.live.Form().Init(), p.saveNow()), true
 }
 
 func (p *formPane) install(r chat.RequestView, draft forms.Values) {
@@ -133,6 +148,7 @@ func (p *formPane) install(r chat.RequestView, draft forms.Values) {
 // set puts a form built for r on screen.
 func (p *formPane) set(r chat.RequestView, l *forms.Live) {
 	p.live, p.liveKey, p.loadingKey = l, liveKey(r), ""
+	p.shownID, p.shownRevision, p.shownPartial = r.ID, r.Revision, r.Partial
 }
 
 // drop takes the form off screen (its draft stays saved).

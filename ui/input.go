@@ -24,7 +24,11 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	m.strayKey(msg)
+	if m.strayKey(msg) {
+		// The newcomer waits again: it takes the focus after the next
+		// pause, not only after the next key.
+		return tea.Batch(m.focusCheck(), m.onKey(msg))
+	}
 	if o, ok := m.dialogs.pane(); ok && m.focus == focusDialog {
 		d, a := o.d.update(msg)
 		m.dialogs.replaceTop(d)

@@ -39,6 +39,7 @@ type keyMap struct {
 	Continue  key.Binding
 	LeaveForm key.Binding
 
+	Closed    closedKeys // on the card of a question closed elsewhere
 	Review    reviewKeys
 	Cancel    confirmKeys
 	Stop      confirmKeys
@@ -51,6 +52,9 @@ type keyMap struct {
 // reviewKeys apply on the review. Focus is the screen's, for the hint of
 // a dialog waiting for the focus (as in the others).
 type reviewKeys struct{ Send, Back, Focus key.Binding }
+
+// closedKeys apply on the card of a question that closed elsewhere.
+type closedKeys struct{ Dismiss, Focus key.Binding }
 
 // confirmKeys answer a yes/no question.
 type confirmKeys struct{ Yes, No, Focus key.Binding }
@@ -93,6 +97,10 @@ func defaultKeys() keyMap {
 		Continue:  bind([]string{"enter"}, "enter", "continue"),
 		LeaveForm: bind([]string{"esc"}, "esc", "leave (draft kept)"),
 
+		Closed: closedKeys{
+			Dismiss: bind([]string{"esc", "enter"}, "esc", "dismiss"),
+			Focus:   focus,
+		},
 		Review: reviewKeys{
 			Send:  bind([]string{"enter", "y"}, "enter", "send answer"),
 			Back:  bind([]string{"esc", "e"}, "esc", "back to editing"),
@@ -150,6 +158,7 @@ func (k keyMap) sections() []keySection {
 		{"Form", []key.Binding{k.NextField, k.PrevField, k.Continue, k.LeaveForm}},
 		{"Review", []key.Binding{k.Review.Send, k.Review.Back}},
 		{"Proposal", []key.Binding{k.Proposal.Accept, k.Proposal.Keep}},
+		{"A question closed elsewhere", []key.Binding{k.Closed.Dismiss}},
 		{"Cancel a question", []key.Binding{k.Cancel.Yes, k.Cancel.No}},
 		{"Stop the task", []key.Binding{k.Stop.Yes, k.Stop.No}},
 		{"Chats", []key.Binding{k.ChatList.Up, k.ChatList.Down, k.ChatList.Open, k.ChatList.New, k.ChatList.Archive, k.ChatList.Delete, k.ChatList.Close}},

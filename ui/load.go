@@ -142,10 +142,13 @@ func pickActive(pending []chat.RequestView, current string) (chat.RequestView, b
 // draftFor is what a question's form starts from: its saved draft, else a
 // partial answer already sent.
 func draftFor(r chat.RequestView, saved forms.Values, found bool) forms.Values {
-	if len(r.Partial) > 0 && !found {
-		return r.Partial
+	if len(r.Partial) == 0 {
+		return saved
 	}
-	return saved
+	// Every value the stored request has is shown: the user's own draft
+	// where they edited, the partial answer elsewhere (DESIGN §6).
+	out := mergeValues(r.Partial, saved)
+	return out
 }
 
 // buildLive builds a question's form at a size; a form taller than

@@ -74,6 +74,7 @@ type model struct {
 	status       string
 	statusErr    bool
 	statusAt     string          // the moment the status speaks of (status.go); "" until the next snapshot
+	statusSeq    int             // loads begun when it was set: later snapshots mark its moment
 	resuming     map[string]bool // runs ctrl+r is resuming or retrying
 	resumingSays string          // and the status that says so (retry.go)
 	retried      retryDone       // what the last ctrl+r moved on

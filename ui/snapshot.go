@@ -35,8 +35,9 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	m.tr.adopt(s.entries)
 	m.tr.changed()
 	m.settleStream(s)
+	gone := m.closedUnder(s) // before the pane forgets it
 	save, appeared := m.pane.adopt(s, !m.dialogs.empty())
-	m.statusMoves()
+	m.statusMoves(s.seq)
 	if m.closeAbout(m.pane.activeKey()) {
 		m.setStatus("That question changed or closed meanwhile; nothing was sent.", true)
 	}
@@ -46,7 +47,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	if appeared && m.focus == focusComposer && m.dialogs.empty() {
 		cmds = append(cmds, m.awaitFocus())
 	}
-	cmds = append(cmds, m.arrive())
+	cmds = append(cmds, m.arrive(), m.sayClosed(gone, s))
 	return tea.Batch(cmds...)
 }
 

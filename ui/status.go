@@ -14,11 +14,12 @@ import (
 
 // The notice line's status belongs to one moment: it clears at the next
 // key, and when the chat's run or its questions change after it was set.
-// The first snapshot after it marks the moment it speaks of ("Answer
-// sent." speaks of the answer on its way; a new question ends it).
+// The first snapshot read after it marks the moment it speaks of ("Answer
+// sent." speaks of the answer on its way; a new question ends it): one
+// whose load began before the status was set speaks of an older moment.
 
 func (m *model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr, m.statusAt = s, isErr, ""
+	m.status, m.statusErr, m.statusAt, m.statusSeq = s, isErr, "", m.loadSeq
 }
 
 // moment names what the chat on screen is doing: its run's state and its
@@ -35,9 +36,9 @@ func (m *model) moment() string {
 }
 
 // statusMoves clears a status whose moment has passed; call it with each
-// snapshot.
-func (m *model) statusMoves() {
-	if m.status == "" {
+// snapshot, and the seq of its load (0: unordered).
+func (m *model) statusMoves(seq int) {
+	if m.status == "" || seq != 0 && seq <= m.statusSeq {
 		return
 	}
 	now := m.moment()

@@ -20,6 +20,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.update(msg)
 	}
 	cmd := m.update(msg)
+	if n := m.pane.notice; n != "" {
+		m.pane.notice = ""
+		m.setStatus(n, false) // what the pane did by itself (confirmed.go)
+	}
 	switch msg.(type) {
 	case tea.KeyMsg, serviceMsg, sentMsg, composerLoadedMsg, snapshotMsg:
 		// What may have changed the composer's text: its draft is saved
@@ -142,6 +146,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.load(m.chatID)
 	case retryMsg:
 		return m.onRetry(msg)
+	case closedMsg:
+		if msg.err == nil && msg.final.ChatID == m.chatID {
+			return m.showClosed(msg.q, msg.final)
+		}
+		return nil
 	case answeredMsg:
 		return m.onAnswered(msg)
 	case cancelledMsg:

@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"context"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+// A question answered or closed elsewhere while its form is on screen (the
+// CLI, another window, its deadline, its MCP server or client gone) is
+// said in one line, and what the user had typed in it stays readable, in a
+// card in the pane, until they dismiss it or leave the chat. It is one
+// mechanism for every kind of close; the questions this screen answers,
+// cancels or stops itself are not news.
+
+// closedQuestion is the question that closed under its form, and what the
+// user had typed in it.
+type closedQuestion struct {
+	was   chat.RequestView // as the form showed it
+	typed forms.Values     // the form's draft: what the user typed or confirmed
+}
+
+// closedMsg brings the closed question's final state when the snapshot
+// did not hold it.
+type closedMsg struct {
+	q     closedQuestion
+	final chat.RequestView
+	err   error
+}
+
+// closing marks a question this screen is closing itself (answering,
+// cancelling, stopping its task).
+func (p *formPane) closing(requestID string) {
+	if p.closedHere == nil {
+		p.closedHere = map[string]bool{}
+	}
+	p.closedHere[requestID] = true
+}
+
+// closedUnder is the question shown with its form that s no longer has
+// open, unless this screen closed it; call it before the pane adopts s.
+func (m *model) closedUnder(s snapshotMsg) *closedQuestion {
+	r, ok := m.activeRequest()
+	if !ok || m.pane.live == nil || m.pane.closedHere[r.ID] {
+		return nil
+	}
+	for _, q := range s.pending {
+		if q.ID == r.ID {
+			return nil
+		}
+	}
+	return &closedQuestion{was: r, typed: m.pane.live.Draft()}
+}
+
+// sayClosed says why the question closed, from its final state in s (or
+// read now), and shows what the user had typed.
+func (m *model) sayClosed(q *closedQuestion, s snapshotMsg) tea.Cmd {
+	if q == nil {
+		return nil
+	}
+	if final, ok := s.requests[q.was.ID]; ok {
+		return m.showClosed(*q, final)
+	}
+	svc := m.svc
+	return func() tea.Msg {
+		final, err := svc.Request(context.Background(), q.was.ID)
+		return closedMsg{q: *q, final: final, err: err}
+	}
+}
+
+// showClosed says in one line why the question closed and, when the user
+// had typed something in it, opens the card that keeps it readable.
+func (m *model) showClosed(q closedQuestion, final chat.RequestView) tea.Cmd {
+	title := "“" + forms.SanitizeLine(q.was.Title) + "”"
+	why := closedWhy(final)
+	if len(q.typed) == 0 {
+		m.setStatus(title+" was "+why+".", false)
+		return nil
+	}
+	m.setStatus(title+" was "+why+"; what you had typed is kept above, not sent.", false)
+	return m.open(newClosedCard(m.keys, q, final, why), true)
+}
+
+// closedWhy says how a request closed, as the one line does.
+func closedWhy(r chat.RequestView) string {
+	switch r.State {
+	case "answered":
+		return "answered from another window"
+	case "cancelled":
+		return "cancelled elsewhere"
+	case "expired":
+		switch r.ClosedReason {
+		case "deadline":
+			return "expired: its deadline passed"
+		case "template_invalidated":
+			return "expired: its template was withdrawn"
+		case "task_stopped":
+			return "expired: the task was stopped"
+		case "withdrawn":
+			return "withdrawn by " + askedByName(r.Owner)
+		case "disconnected":
+			return "closed: " + askedByName(r.Owner) + " disconnected"
+		}
+		return "expired"
+	}
+	return "closed elsewhere"
+}

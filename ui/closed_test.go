@@ -1,0 +1,120 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+)
+
+// A question answered elsewhere while the user types in its form: one
+// line says so, and a card keeps what they had typed readable (beside
+// what was answered there) until they dismiss it.
+func TestAnsweredElsewhereKeepsWhatWasTypedReadable(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m, ctx := k.m, context.Background()
+	r := tripOnScreen(t, k)
+	if _, err := elsewhere(t, k).Answer(ctx, chat.AnswerInput{RequestID: r.ID, Values: map[string]any{
+		"destination": "Rome", "start": "2026-08-01", "travelers": 2, "transport": "train"}}); err != nil {
+		t.Fatal(err)
+	}
+	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
+	if !strings.Contains(m.status, "“Plan the trip” was answered from another window; what you had typed is kept") {
+		t.Fatalf("status %q", m.status)
+	}
+	if !showing[closedCard](m) {
+		t.Fatalf("dialogs %v", m.dialogs.items)
+	}
+	v := frameOf(m)
+	if !containsAll(v, "was answered from another window", "Answered there: Destination: Rome", "What you had typed (not sent):", "Travellers: 3") {
+		t.Fatalf("the card:\n%s", v)
+	}
+	// It takes the focus by the focus rule; esc then dismisses it.
+	k.clock.advance(focusPause)
+	deliver(m, m.focusCheck())
+	m.movedAt = m.movedAt.Add(-dialogGrace)
+	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyEsc}))
+	if !m.dialogs.empty() {
+		t.Fatalf("esc left %v", m.dialogs.items)
+	}
+}
+
+// Every kind of close is said in its words; with nothing typed there is no
+// card, only the line. What this screen closes itself is not news.
+func TestEveryCloseIsSaid(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m, ctx := k.m, context.Background()
+	sent := k.ask("Plan a trip")
+	k.load(sent.ChatID)
+	r, _ := m.activeRequest()
+	other := elsewhere(t, k)
+	if _, err := other.Cancel(ctx, r.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
+	if m.status != "“Plan the trip” was cancelled elsewhere." || !m.dialogs.empty() {
+		t.Fatalf("status %q, dialogs %v", m.status, m.dialogs.items)
+	}
+	for reason, want := range map[string]string{
+		chat.ReasonWithdrawn: "was withdrawn by the agent", chat.ReasonDisconnected: "was closed: the agent disconnected",
+		"deadline": "was expired: its deadline passed", "task_stopped": "was expired: the task was stopped",
+	} {
+		got := closedWhy(chat.RequestView{RequestItem: chat.RequestItem{State: "expired", ClosedReason: reason, Owner: chat.Owner{Kind: chat.OwnerAgent}}})
+		if !strings.Contains("“x” was "+got, want) {
+			t.Errorf("%s: %q, want %q", reason, got, want)
+		}
+	}
+
+	// Answered here, even when the snapshot comes before the answer's
+	// receipt: no line about elsewhere, no card.
+	deploy := k.ask("Check deployment")
+	deliver(m, m.do(openChatAct{chatID: deploy.ChatID}))
+	dr, _ := m.activeRequest()
+	m.setFocus(focusForm)
+	deliver(m, m.updateForm(tea.KeyMsg{Type: tea.KeyEnter}))
+	answered := runAll(m.onKey(tea.KeyMsg{Type: tea.KeyEnter})) // recorded, not yet reported
+	deliver(m, m.load(m.chatID))                                // the host's event came first
+	for _, msg := range answered {
+		_, next := m.Update(msg)
+		deliver(m, next)
+	}
+	if got, _ := k.svc.Request(ctx, dr.ID); got.State != "answered" {
+		t.Fatalf("the deploy question is %s", got.State)
+	}
+	if strings.Contains(m.status, "another window") || showing[closedCard](m) {
+		t.Fatalf("this screen's own answer was said to come from elsewhere: %q, dialogs %v", m.status, m.dialogs.items)
+	}
+}
+
+// A key an instant after a card took the focus goes back to where the user
+// was, and the card asks for the focus again at the next pause — not only
+// after another key.
+func TestStrayKeyAsksForTheFocusAgain(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.clock.stop()
+	m, ctx := k.m, context.Background()
+	r := tripOnScreen(t, k)
+	if _, err := elsewhere(t, k).Cancel(ctx, r.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
+	k.clock.advance(focusPause)
+	k.tick()
+	if m.focus != focusDialog || !showing[closedCard](m) {
+		t.Fatalf("focus %v, dialogs %v", m.focus, m.dialogs.items)
+	}
+	before := m.focusSeq
+	k.press(tea.KeyMsg{Type: tea.KeyEsc}) // within the grace
+	if m.focus != focusComposer || !showing[closedCard](m) {
+		t.Fatalf("the stray key acted on the card: focus %v, dialogs %v", m.focus, m.dialogs.items)
+	}
+	if m.focusSeq == before {
+		t.Fatal("no focus check is on its way: the card waits for another key")
+	}
+}
