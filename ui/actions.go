@@ -150,6 +150,8 @@ func (m *model) do(a action) tea.Cmd {
 		return tea.Batch(left, lifecycleCmd(m.svc, opDelete, a.chatID, a.title, a.limit))
 	case moreChatsAct:
 		return listChats(m.svc, a.after, chat.DefaultChatPage)
+	default:
+		return m.doMCP(a)
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ type snapshotMsg struct {
 	composer string                    // the chat's saved composer text
 	entries  map[int64]renderedEntry   // transcript entries drawn by the load
 	built    *builtForm                // the active question's form, built by the load
+	mcp      mcpSnap                   // approvals and tool calls (mcpstate.go)
 	seq      int                       // the load's prep.seq
 	err      error
 }
@@ -103,6 +104,7 @@ type olderMsg struct {
 	before   int64
 	messages []chat.Message
 	requests []chat.RequestView
+	steps    map[string]chat.ToolStepView // the tool calls its rows name
 	err      error
 }
 
@@ -110,7 +112,7 @@ type olderMsg struct {
 func loadOlder(svc *chat.Service, chatID string, before int64) tea.Cmd {
 	return func() tea.Msg {
 		ms, rs, err := svc.TranscriptPage(context.Background(), chatID, before, transcriptPage)
-		return olderMsg{chatID: chatID, before: before, messages: ms, requests: rs, err: err}
+		return olderMsg{chatID: chatID, before: before, messages: ms, requests: rs, steps: readSteps(context.Background(), svc, ms), err: err}
 	}
 }
 

@@ -87,6 +87,11 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.open(newStopConfirm(m.keys, m.run.ID), false), true
 	case m.matches(msg, k.Resend):
 		return m.retry(), true
+	case m.matches(msg, k.ToolRows):
+		m.toggleRows()
+		return nil, true
+	case m.matches(msg, k.Servers):
+		return m.open(newServers(m.keys, m.mcp.status), false), true
 	case m.matches(msg, k.Focus) && (m.pane.live != nil || m.hasPaneDialog()):
 		return m.toggleFocus(), true
 	case m.pane.live == nil:

@@ -20,6 +20,8 @@ type keyMap struct {
 	ScrollDown key.Binding
 	StopTask   key.Binding
 	Resend     key.Binding
+	ToolRows   key.Binding // fold or unfold every tool call in the transcript
+	Servers    key.Binding // the MCP servers
 
 	// In the composer.
 	Send    key.Binding
@@ -39,14 +41,16 @@ type keyMap struct {
 	Continue  key.Binding
 	LeaveForm key.Binding
 
-	Closed    closedKeys // on the card of a question closed elsewhere
-	Review    reviewKeys
-	Cancel    confirmKeys
-	Stop      confirmKeys
-	Proposal  proposalKeys
-	Scroll    scrollKeys  // in any view taller than its box
-	HelpClose key.Binding // closes help
-	ChatList  chatKeys
+	Closed       closedKeys // on the card of a question closed elsewhere
+	Review       reviewKeys
+	Cancel       confirmKeys
+	Stop         confirmKeys
+	Proposal     proposalKeys
+	Approval     approvalKeys
+	Scroll       scrollKeys  // in any view taller than its box
+	HelpClose    key.Binding // closes help
+	ServersClose key.Binding // closes the MCP servers list
+	ChatList     chatKeys
 }
 
 // reviewKeys apply on the review. Focus is the screen's, for the hint of
@@ -61,6 +65,9 @@ type confirmKeys struct{ Yes, No, Focus key.Binding }
 
 // proposalKeys decide a proposal.
 type proposalKeys struct{ Accept, Keep, Focus key.Binding }
+
+// approvalKeys decide an MCP tool call's approval.
+type approvalKeys struct{ Once, Chat, Deny, Focus key.Binding }
 
 // scrollKeys move through a view taller than its box.
 type scrollKeys struct{ Up, Down, PageUp, PageDown, Top, Bottom key.Binding }
@@ -82,6 +89,8 @@ func defaultKeys() keyMap {
 		ScrollDown: bind([]string{"pgdown"}, "pgdn", "scroll down"),
 		StopTask:   bind([]string{"ctrl+s"}, "ctrl+s", "stop the task"),
 		Resend:     bind([]string{"ctrl+r"}, "ctrl+r", "resume or retry a run"),
+		ToolRows:   bind([]string{"ctrl+t"}, "ctrl+t", "fold / unfold tools"),
+		Servers:    bind([]string{"f2", "ctrl+l"}, "f2/ctrl+l", "MCP servers"),
 
 		Send:    bind([]string{"enter"}, "enter", "send message"),
 		Newline: bind([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
@@ -121,6 +130,12 @@ func defaultKeys() keyMap {
 			Keep:   bind([]string{"k", "esc"}, "k", "keep mine"),
 			Focus:  focus,
 		},
+		Approval: approvalKeys{
+			Once:  bind([]string{"y"}, "y", "allow once"),
+			Chat:  bind([]string{"a"}, "a", "allow for this chat"),
+			Deny:  bind([]string{"n"}, "n", "deny"),
+			Focus: focus,
+		},
 		Scroll: scrollKeys{
 			Up:       bind([]string{"up"}, "↑/↓", "scroll"),
 			Down:     bind([]string{"down"}, "↓", "scroll down"),
@@ -129,7 +144,8 @@ func defaultKeys() keyMap {
 			Top:      bind([]string{"home"}, "home/end", "top / bottom"),
 			Bottom:   bind([]string{"end"}, "end", "bottom"),
 		},
-		HelpClose: bind([]string{"esc", "q", "f1", "ctrl+g", "?"}, "esc", "close help"),
+		HelpClose:    bind([]string{"esc", "q", "f1", "ctrl+g", "?"}, "esc", "close help"),
+		ServersClose: bind([]string{"esc", "q", "f2", "ctrl+l"}, "esc", "close"),
 		ChatList: chatKeys{
 			Up:      bind([]string{"up", "k"}, "↑/k", "previous"),
 			Down:    bind([]string{"down", "j"}, "↓/j", "next"),
@@ -152,18 +168,20 @@ type keySection struct {
 // place. Help is drawn from it.
 func (k keyMap) sections() []keySection {
 	return []keySection{
-		{"Anywhere", []key.Binding{k.Help, k.Chats, k.ScrollUp, k.ScrollDown, k.StopTask, k.Resend, k.Quit}},
+		{"Anywhere", []key.Binding{k.Help, k.Chats, k.ScrollUp, k.ScrollDown, k.StopTask, k.Resend, k.ToolRows, k.Servers, k.Quit}},
 		{"Composer", []key.Binding{k.Send, k.Newline, k.HelpQ}},
 		{"While a question waits", []key.Binding{k.Focus, k.NextReq, k.PrevReq, k.CancelReq}},
 		{"Form", []key.Binding{k.NextField, k.PrevField, k.Continue, k.LeaveForm}},
 		{"Review", []key.Binding{k.Review.Send, k.Review.Back}},
 		{"Proposal", []key.Binding{k.Proposal.Accept, k.Proposal.Keep}},
 		{"A question closed elsewhere", []key.Binding{k.Closed.Dismiss}},
+		{"Tool approval", []key.Binding{k.Approval.Once, k.Approval.Chat, k.Approval.Deny}},
 		{"Cancel a question", []key.Binding{k.Cancel.Yes, k.Cancel.No}},
 		{"Stop the task", []key.Binding{k.Stop.Yes, k.Stop.No}},
 		{"Chats", []key.Binding{k.ChatList.Up, k.ChatList.Down, k.ChatList.Open, k.ChatList.New, k.ChatList.Archive, k.ChatList.Delete, k.ChatList.Close}},
 		{"Long views", []key.Binding{k.Scroll.Up, k.Scroll.PageUp, k.Scroll.Top}},
 		{"Help", []key.Binding{k.HelpClose}},
+		{"MCP servers", []key.Binding{k.ServersClose}},
 	}
 }
 

@@ -98,9 +98,10 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 				snap.drafts[liveKey(r)] = draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.Values, found: ok}
 			}
 		}
+		snap.mcp = readMCP(ctx, svc, snap.chatID, snap.messages)
 		snap.built = buildActive(snap, p)
 		if p.width > 0 {
-			snap.entries = renderEntries(snap.messages, snap.requests, p.width, p.height)
+			snap.entries = renderEntries(snap.messages, entryData{reqs: snap.requests, steps: snap.mcp.steps}, p.width, p.height)
 		}
 		return snap
 	}

@@ -144,7 +144,7 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 	if m.tr.undrawn != 0 {
 		t.Fatalf("%d entries still undrawn", m.tr.undrawn)
 	}
-	if want := newTranscript().render(msgs, m.requests, m.width, 0); m.vp.content() != want {
+	if want := newTranscript().render(msgs, m.entryData(), m.width, 0); m.vp.content() != want {
 		t.Fatal("the full transcript differs from drawing it all at once")
 	}
 	if got := m.vp.View(); got != before {

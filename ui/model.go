@@ -39,6 +39,7 @@ type model struct {
 	elsewhere int
 
 	pane formPane
+	mcp  mcpState // tool calls, approvals and servers (mcpstate.go)
 
 	dialogs   dialogStack
 	dialogBox sizeMsg // the box the pane's dialogs were last told

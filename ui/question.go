@@ -109,6 +109,7 @@ var arrivals = []func(m *model) (dialog, bool){
 		}
 		return newProposal(m.keys, m.questionNow()), true
 	},
+	approvalArrives,
 }
 
 // arrive opens the first dialog that arrives now, unless one is open.

@@ -32,6 +32,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	if s.chatID == "" {
 		m.orphans = s.orphans // with a chat open, they come with the count of questions elsewhere
 	}
+	m.mcp.adopt(s.mcp)
 	m.tr.adopt(s.entries)
 	m.tr.changed()
 	m.settleStream(s)
@@ -43,7 +44,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	}
 	m.refreshTranscript()
 	cmds := []tea.Cmd{save, m.ensureForm(), countElsewhere(m.svc, m.chatID)}
-	cmds = append(cmds, m.tell(questionMsg(m.questionNow())))
+	cmds = append(cmds, m.tell(questionMsg(m.questionNow())), m.tell(approvalsMsg(m.mcp.approvals)))
 	if appeared && m.focus == focusComposer && m.dialogs.empty() {
 		cmds = append(cmds, m.awaitFocus())
 	}
@@ -70,6 +71,8 @@ func (m *model) onEvent(e chat.Event) tea.Cmd {
 	case e.Kind == chat.EvThinking:
 		m.thinking = e.On
 		return nil
+	case e.Kind == chat.EvMCP:
+		return readMCPStatus(m.svc)
 	case other || m.newChat:
 		// Nothing on screen changed but what waits in other chats, which
 		// the notice line counts: it follows every commit too.

@@ -20,6 +20,7 @@ func (m *model) onSpinTick(msg spinner.TickMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.spin, cmd = m.spin.Update(msg)
+	m.spinRows()
 	return cmd
 }
 

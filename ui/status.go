@@ -63,6 +63,7 @@ func (m *model) statusLine() string {
 			run = m.run.State
 		}
 	}
+	run = m.approvalWords(run)
 	if m.driving || m.thinking {
 		run = m.spin.View() + " " + run
 	}
@@ -78,9 +79,9 @@ func (m *model) statusLine() string {
 		help = m.keys.HelpQ
 	}
 	right := " " + hints(relabel(help, "help")) + " "
-	left := fmt.Sprintf(" %s · %s · %s ", m.provider, run, m.dbPath)
+	left := fmt.Sprintf(" %s · %s · %s ", m.withMCP(m.provider), run, m.dbPath)
 	if lipgloss.Width(left)+lipgloss.Width(right) > m.width {
-		left = fmt.Sprintf(" %s · %s ", m.provider, run)
+		left = fmt.Sprintf(" %s · %s ", m.withMCP(m.provider), run)
 		right = " " + stBold.Render(help.Keys()[0]) + " help "
 	}
 	pad := m.width - lipgloss.Width(left) - lipgloss.Width(right)

@@ -208,7 +208,7 @@ func (m *model) refreshTranscript() {
 	}
 	var base, tail []string
 	if len(m.messages) > 0 {
-		base = m.tr.renderLines(m.messages, m.requests, m.width, need)
+		base = m.tr.renderLines(m.messages, m.entryData(), m.width, need)
 	}
 	if m.stream.shown() {
 		tail = m.stream.draw(m.width)

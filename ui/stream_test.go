@@ -50,7 +50,7 @@ func TestStreamDrawsWhatIsStored(t *testing.T) {
 					done = min(len(text), done+n)
 					s.raw.WriteString(text[len(s.raw.String()):done])
 					got := strings.Join(s.draw(width)[1:], "\n")
-					want := renderEntry(chat.Message{Role: "assistant", Content: text[:done]}, nil, width)
+					want := renderEntry(chat.Message{Role: "assistant", Content: text[:done]}, entryData{}, width)
 					if got != want {
 						t.Fatalf("text %d, width %d, after %d bytes:\n got %q\nwant %q", ti, width, done, got, want)
 					}
@@ -269,7 +269,7 @@ func TestStreamEndsAsStored(t *testing.T) {
 			deadline := time.Now().Add(10 * time.Second)
 			for {
 				snap := loadChat(k.svc, sent.ChatID, prep{})().(snapshotMsg)
-				want = newTranscript().render(snap.messages, snap.requests, 100, 0)
+				want = newTranscript().render(snap.messages, entryData{reqs: snap.requests}, 100, 0)
 				p := probeMsg{make(chan string, 1)}
 				tm.Send(p)
 				got := <-p.reply

@@ -53,7 +53,7 @@ func newTranscript() *transcript { return &transcript{cache: map[int64]renderedE
 // left out (undrawn counts them) for drawRest to draw off the UI
 // goroutine; need 0 draws all. The result is reused until msgs, reqs or
 // width change; change them by replacing the slice or map, not in place.
-func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestView, width, need int) string {
+func (t *transcript) render(msgs []chat.Message, d entryData, width, need int) string {
 	width = max(width, 10)
 	if t.joined != "" && t.joinedWidth == width && t.joinedVersion == t.version {
 		return t.joined
@@ -64,7 +64,7 @@ func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestVie
 	lines := 0
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := msgs[i]
-		version := entryVersion(m, reqs)
+		version := entryVersion(m, d)
 		e, ok := t.cache[m.ID]
 		drawn := ok && e.width == width
 		if !drawn || e.version != version {
@@ -75,7 +75,7 @@ func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestVie
 				t.undrawn = i + 1
 				break
 			}
-			e = renderedEntry{width, version, renderEntry(m, reqs, width)}
+			e = renderedEntry{width, version, renderEntry(m, d, width)}
 			t.cache[m.ID] = e
 		}
 		parts = append(parts, e.text)
@@ -88,8 +88,8 @@ func (t *transcript) render(msgs []chat.Message, reqs map[string]chat.RequestVie
 }
 
 // renderLines is render's result as lines, split once per change.
-func (t *transcript) renderLines(msgs []chat.Message, reqs map[string]chat.RequestView, width, need int) []string {
-	joined := t.render(msgs, reqs, width, need)
+func (t *transcript) renderLines(msgs []chat.Message, d entryData, width, need int) []string {
+	joined := t.render(msgs, d, width, need)
 	if t.lines == nil {
 		t.lines = strings.Split(joined, "\n")
 	}
@@ -105,13 +105,13 @@ func (t *transcript) adopt(entries map[int64]renderedEntry) {
 
 // renderEntries draws messages at width as render caches them, newest
 // first, until need lines are drawn (need 0: all).
-func renderEntries(msgs []chat.Message, reqs map[string]chat.RequestView, width, need int) map[int64]renderedEntry {
+func renderEntries(msgs []chat.Message, d entryData, width, need int) map[int64]renderedEntry {
 	width = max(width, 10)
 	out := make(map[int64]renderedEntry, len(msgs))
 	lines := 0
 	for i := len(msgs) - 1; i >= 0 && (need == 0 || lines < need); i-- {
 		m := msgs[i]
-		e := renderedEntry{width, entryVersion(m, reqs), renderEntry(m, reqs, width)}
+		e := renderedEntry{width, entryVersion(m, d), renderEntry(m, d, width)}
 		out[m.ID] = e
 		lines += strings.Count(e.text, "\n") + 2
 	}
@@ -120,9 +120,12 @@ func renderEntries(msgs []chat.Message, reqs map[string]chat.RequestView, width,
 
 // entryVersion changes whenever what an entry shows changes; a request
 // card shows its request's state.
-func entryVersion(m chat.Message, reqs map[string]chat.RequestView) string {
-	if m.Role == "request" {
-		return cardVersion(reqs[m.RequestID])
+func entryVersion(m chat.Message, d entryData) string {
+	switch m.Role {
+	case "request":
+		return cardVersion(d.reqs[m.RequestID])
+	case chat.RoleToolStep:
+		return rowVersion(m, d)
 	}
 	return ""
 }
@@ -143,8 +146,8 @@ func (m *model) drawRest() tea.Cmd {
 		return nil
 	}
 	t.drawing = true
-	msgs, reqs, width, chatID := m.messages[:t.undrawn], m.requests, t.joinedWidth, m.chatID
-	return func() tea.Msg { return entriesMsg{chatID, renderEntries(msgs, reqs, width, 0)} }
+	msgs, d, width, chatID := m.messages[:t.undrawn], m.entryData(), t.joinedWidth, m.chatID
+	return func() tea.Msg { return entriesMsg{chatID, renderEntries(msgs, d, width, 0)} }
 }
 
 // onEntries shows entries drawRest drew, keeping the lines in view still.
@@ -175,7 +178,7 @@ func agentBody(text string, width int) string {
 	return bodyStyle(width).Render(markdown(forms.SanitizeBlock(text)))
 }
 
-func renderEntry(m chat.Message, reqs map[string]chat.RequestView, width int) string {
+func renderEntry(m chat.Message, d entryData, width int) string {
 	wrap := bodyStyle(width)
 	switch m.Role {
 	case "user":
@@ -183,7 +186,9 @@ func renderEntry(m chat.Message, reqs map[string]chat.RequestView, width int) st
 	case "assistant":
 		return agentHeader() + "\n" + agentBody(m.Content, width)
 	case "request":
-		return requestCard(reqs[m.RequestID], width)
+		return requestCard(d.reqs[m.RequestID], width)
+	case chat.RoleToolStep:
+		return toolRow(m, d, width)
 	default:
 		return wrap.Render(stNotice.Render(forms.SanitizeBlock(m.Content)))
 	}
@@ -240,6 +245,7 @@ func (m *model) onOlder(msg olderMsg) tea.Cmd {
 	lines, offset := m.vp.TotalLineCount(), m.vp.YOffset
 	m.messages = append(append(make([]chat.Message, 0, len(msg.messages)+len(m.messages)), msg.messages...), m.messages...)
 	m.requests = reqs
+	m.mcp.addSteps(msg.steps)
 	m.tr.changed()
 	m.refreshTranscript()
 	m.vp.SetYOffset(offset + m.vp.TotalLineCount() - lines)

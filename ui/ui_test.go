@@ -129,7 +129,7 @@ func TestHelpIsGeneratedFromKeys(t *testing.T) {
 
 func TestUntrustedTextIsNeutralised(t *testing.T) {
 	msgs := []chat.Message{{ID: 1, Role: "assistant", Content: "hi \x1b]0;owned\x07 \x1b[31mred\x1b[0m \x07bell"}}
-	out := newTranscript().render(msgs, nil, 80, 0)
+	out := newTranscript().render(msgs, entryData{}, 80, 0)
 	if strings.ContainsAny(out, "\x1b\x07") {
 		t.Fatalf("escape reached the terminal: %q", out)
 	}

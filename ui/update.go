@@ -40,6 +40,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *model) update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.onMCPMessage(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case entriesMsg:
 		m.onEntries(msg)
@@ -62,7 +65,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.pane.resize(m.formWidth(), m.formHeight())
 	case serviceMsg:
 		m.setService(msg.svc)
-		cmds := []tea.Cmd{m.update(msg.first)}
+		cmds := []tea.Cmd{m.update(msg.first), startMCPAfterFirstFrame()}
 		// What was typed while the database opened, in order, to the chat
 		// now on screen.
 		early := m.start.early

@@ -1,0 +1,159 @@
+package ui
+
+import (
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/agent/mcp"
+	"followup/forms"
+)
+
+// serversDialog lists the configured MCP servers (DESIGN §14): each one's
+// state — connecting, connected with its protocol, failed with the
+// reason, disabled — its tools with what the server says of them, and
+// its log; above them, the configuration's problems (file, pointer,
+// reason). It takes the whole screen, scrolls, and follows the servers
+// while it is open.
+type serversDialog struct {
+	keys          keyMap
+	status        mcp.Status
+	width, height int
+	scroll        scroll
+}
+
+func newServers(keys keyMap, status mcp.Status) serversDialog {
+	return serversDialog{keys: keys, status: status}
+}
+
+func (d serversDialog) about() string    { return "" }
+func (d serversDialog) fullScreen() bool { return true }
+
+func (d serversDialog) update(msg tea.Msg) (dialog, action) {
+	switch msg := msg.(type) {
+	case sizeMsg:
+		d.width, d.height = msg.width, msg.height
+	case mcpStatusMsg:
+		d.status = msg.status
+	case tea.KeyMsg:
+		if key.Matches(msg, d.keys.ServersClose) {
+			return d, closeAct{}
+		}
+		d.scroll.move(msg, d.keys.Scroll, len(d.lines(d.width)), d.avail())
+	}
+	return d, nil
+}
+
+// avail is how many lines fit above the footer.
+func (d serversDialog) avail() int { return max(1, d.height-1) }
+
+func (d serversDialog) view(width, height int, focused bool) string {
+	lines := d.scroll.window(d.lines(width), max(1, height-1), d.keys.Scroll)
+	return strings.Join(append(lines, " "+stDim.Render(hints(d.keys.ServersClose))), "\n")
+}
+
+// lines is the list drawn at width, each line cut to fit.
+func (d serversDialog) lines(width int) []string {
+	st := d.status
+	w := max(10, width-1)
+	var out []string
+	add := func(indent int, s string) {
+		out = append(out, " "+strings.Repeat(" ", indent)+truncate(s, max(1, w-indent)))
+	}
+	title := "MCP servers"
+	if st.Config != "" {
+		title += " — " + forms.SanitizeLine(homeShort(st.Config))
+	}
+	add(0, stBold.Render(title))
+	out = append(out, "")
+	if len(st.Problems) > 0 {
+		add(0, stError.Render(plural(len(st.Problems), "problem in the configuration", "problems in the configuration")+" (the other servers start anyway):"))
+		for _, p := range st.Problems {
+			add(2, stError.Render("✗ "+forms.SanitizeLine(p)))
+		}
+		out = append(out, "")
+	}
+	if len(st.Servers) == 0 {
+		add(0, "No MCP server is configured.")
+		add(0, stDim.Render("followup reads --mcp-config FILE, else $FOLLOWUP_MCP_CONFIG, else ~/.config/followup/mcp.json"))
+		add(0, stDim.Render("(the shape of Claude Code's .mcp.json; see docs/mcp.md)."))
+		return out
+	}
+	for i, s := range st.Servers {
+		if i > 0 {
+			out = append(out, "")
+		}
+		add(0, stBold.Render(forms.SanitizeLine(s.Name))+"  "+serverState(s))
+		target := forms.SanitizeLine(s.Target)
+		if s.ServerName != "" {
+			target += "  " + stDim.Render("("+forms.SanitizeLine(strings.TrimSpace(s.ServerName+" "+s.ServerVersion))+")")
+		}
+		add(2, stDim.Render(s.Type+": ")+target)
+		if s.State == mcp.StateConnected {
+			add(2, plural(len(s.Tools), "tool:", "tools:"))
+			for _, t := range s.Tools {
+				line := stBold.Render(forms.SanitizeLine(t.Tool))
+				if desc := forms.SanitizeLine(firstNonEmpty(t.Title, t.Description)); desc != "" {
+					line += " — " + desc
+				}
+				if words := toolWords(t); words != "" {
+					line += "  " + stDim.Render("["+words+"]")
+				}
+				add(4, line)
+			}
+		}
+		if s.Log != "" {
+			add(2, stDim.Render("log: "+forms.SanitizeLine(homeShort(s.Log))))
+		}
+	}
+	return out
+}
+
+// serverState says a server's state, with its protocol or the reason.
+func serverState(s mcp.ServerStatus) string {
+	switch s.State {
+	case mcp.StateConnected:
+		return stRowOK.Render("connected") + stDim.Render(" · protocol "+forms.SanitizeLine(s.Protocol))
+	case mcp.StateFailed:
+		return stRowBad.Render("failed: " + forms.SanitizeLine(s.Reason))
+	case mcp.StateConnecting:
+		return stRowWait.Render("connecting…")
+	case mcp.StateDisabled:
+		return stDim.Render("disabled in the configuration")
+	case "":
+		return stDim.Render("not started yet")
+	}
+	return forms.SanitizeLine(s.State)
+}
+
+// toolWords says what a tool's server says of it, and whether it runs
+// without asking.
+func toolWords(t mcp.Tool) string {
+	var ws []string
+	if t.Annotations.ReadOnly {
+		ws = append(ws, "read-only")
+	}
+	if t.Annotations.Destructive != nil && *t.Annotations.Destructive && !t.Annotations.ReadOnly {
+		ws = append(ws, "destructive")
+	}
+	if t.Annotations.Idempotent {
+		ws = append(ws, "idempotent")
+	}
+	if t.Annotations.OpenWorld != nil && *t.Annotations.OpenWorld {
+		ws = append(ws, "open world")
+	}
+	if t.AutoApproved {
+		ws = append(ws, "runs without asking")
+	}
+	return strings.Join(ws, ", ")
+}
+
+// homeShort writes a path under the home directory with ~.
+func homeShort(path string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" && strings.HasPrefix(path, home+string(os.PathSeparator)) {
+		return "~" + path[len(home):]
+	}
+	return path
+}

@@ -1,0 +1,183 @@
+package ui
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/agent/mcp"
+	"followup/chat"
+)
+
+// The screen as an MCP host (DESIGN §14): what it knows of the open chat's
+// tool calls and approvals, and of the configured servers. Approvals and
+// steps come with every chat snapshot; the servers' status is read when
+// the host says it changed (EvMCP).
+
+// mcpState is the screen's MCP side.
+type mcpState struct {
+	// approvals are the open chat's pending approvals, oldest first.
+	approvals []chat.ApprovalView
+	// steps are the tool calls the transcript's rows name, by stepID.
+	steps map[string]chat.ToolStepView
+	// unfolded: tool rows show arguments and results in full.
+	unfolded bool
+
+	status     mcp.Status
+	statusRead bool // status holds a reading (none before the servers start)
+	// started: the servers were started, after the first frame.
+	started bool
+	// problemsTold: the configuration's problems were said once on the
+	// notice line.
+	problemsTold bool
+}
+
+// mcpSnap is what a chat load reads of the chat's MCP side.
+type mcpSnap struct {
+	approvals []chat.ApprovalView
+	steps     map[string]chat.ToolStepView
+}
+
+// readMCP reads the chat's pending approvals and the tool calls named by
+// msgs (one page of the transcript, so it costs the same however long
+// the chat is).
+func readMCP(ctx context.Context, svc *chat.Service, chatID string, msgs []chat.Message) mcpSnap {
+	s := mcpSnap{steps: readSteps(ctx, svc, msgs)}
+	s.approvals, _ = svc.PendingApprovals(ctx, chatID)
+	return s
+}
+
+// readSteps reads the tool calls whose rows are among msgs.
+func readSteps(ctx context.Context, svc *chat.Service, msgs []chat.Message) map[string]chat.ToolStepView {
+	steps := map[string]chat.ToolStepView{}
+	for _, msg := range msgs {
+		if msg.Role != chat.RoleToolStep {
+			continue
+		}
+		if v, err := svc.ToolStep(ctx, msg.RunID, msg.ToolCallID); err == nil {
+			steps[stepID(v.RunID, v.ToolCallID)] = v
+		}
+	}
+	return steps
+}
+
+// adopt takes a snapshot's MCP side.
+func (s *mcpState) adopt(snap mcpSnap) {
+	s.approvals = snap.approvals
+	s.steps = snap.steps
+}
+
+// addSteps takes the tool calls of an older page.
+func (s *mcpState) addSteps(steps map[string]chat.ToolStepView) {
+	merged := make(map[string]chat.ToolStepView, len(s.steps)+len(steps))
+	for k, v := range steps {
+		merged[k] = v
+	}
+	for k, v := range s.steps {
+		merged[k] = v
+	}
+	s.steps = merged
+}
+
+// mcpStatusMsg brings the servers' status.
+type mcpStatusMsg struct{ status mcp.Status }
+
+// startMCPMsg starts the servers: it comes a frame after the first one.
+type startMCPMsg struct{}
+
+// mcpStartDelay is how long after the first chat arrives the servers
+// start: one frame of Bubble Tea's renderer and a little more, so the
+// first frame is on the terminal before any server process competes for
+// the cores (DESIGN §13).
+const mcpStartDelay = 50 * time.Millisecond
+
+// startMCPAfterFirstFrame schedules the servers' start.
+func startMCPAfterFirstFrame() tea.Cmd {
+	return tea.Tick(mcpStartDelay, func(time.Time) tea.Msg { return startMCPMsg{} })
+}
+
+// startMCP starts the configured servers in the background and reads
+// their status (connecting, or the configuration's problems).
+func startMCP(svc *chat.Service) tea.Cmd {
+	return func() tea.Msg {
+		svc.StartMCP()
+		return mcpStatusMsg{svc.MCPStatus()}
+	}
+}
+
+// readMCPStatus reads the servers' status.
+func readMCPStatus(svc *chat.Service) tea.Cmd {
+	return func() tea.Msg { return mcpStatusMsg{svc.MCPStatus()} }
+}
+
+// onMCPMessage handles the screen's MCP messages; it reports whether msg
+// was one.
+func (m *model) onMCPMessage(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case startMCPMsg:
+		if m.mcp.started || m.svc == nil {
+			return nil, true
+		}
+		m.mcp.started = true
+		return startMCP(m.svc), true
+	case mcpStatusMsg:
+		m.mcp.status, m.mcp.statusRead = msg.status, true
+		m.tellProblemsOnce()
+		return m.tell(msg), true
+	case approvedMsg:
+		return m.onApproved(msg), true
+	}
+	return nil, false
+}
+
+// tellProblemsOnce says the configuration's problems on the notice line,
+// once, when the servers start.
+func (m *model) tellProblemsOnce() {
+	ps := m.mcp.status.Problems
+	if m.mcp.problemsTold || len(ps) == 0 {
+		return
+	}
+	m.mcp.problemsTold = true
+	line := ps[0]
+	if len(ps) > 1 {
+		line += " (and " + plural(len(ps)-1, "more problem", "more problems") + ")"
+	}
+	m.setStatus(line+" — "+m.keys.Servers.Help().Key+" lists the servers", true)
+}
+
+// withMCP is the provider followed by the servers' count, when there is one.
+func (m *model) withMCP(provider string) string {
+	if w := m.mcpCount(); w != "" {
+		return provider + " · " + w
+	}
+	return provider
+}
+
+// mcpCount is the status line's word on the servers: how many of those
+// not disabled are connected ("2/3 MCP"); "" when none is configured.
+func (m *model) mcpCount() string {
+	n, of := 0, 0
+	for _, s := range m.mcp.status.Servers {
+		switch s.State {
+		case mcp.StateDisabled:
+			continue
+		case mcp.StateConnected:
+			n++
+		}
+		of++
+	}
+	if of == 0 {
+		return ""
+	}
+	return strconv.Itoa(n) + "/" + strconv.Itoa(of) + " MCP"
+}
+
+// approvalWords says a run waits for the user's approval, when it does.
+func (m *model) approvalWords(run string) string {
+	if m.run != nil && m.run.State == "waiting_input" && len(m.mcp.approvals) > 0 {
+		return "waiting for your approval"
+	}
+	return run
+}

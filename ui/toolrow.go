@@ -1,0 +1,232 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+// An MCP tool call's row in the transcript: the server and tool, the
+// arguments, where the call stands, how long the server took and what
+// came back. Folded (the default), arguments and result take one line
+// each; unfolded (a key, for every row at once, as agent TUIs do), the
+// arguments are pretty-printed and the result shown whole. Everything in
+// a row came from the model or a server: it is sanitised where drawn.
+
+// entryData is what transcript entries are drawn from besides their
+// messages: the requests their cards name, the tool calls their rows name,
+// and how rows look now.
+type entryData struct {
+	reqs  map[string]chat.RequestView
+	steps map[string]chat.ToolStepView // by stepID
+	look  rowLook
+}
+
+// rowLook is how tool rows are drawn now.
+type rowLook struct {
+	unfolded bool   // arguments and results in full
+	spin     string // the spinner's frame beside a running call; "" while nothing spins
+}
+
+// stepID names a tool call among the chat's.
+func stepID(runID, toolCallID string) string { return runID + "/" + toolCallID }
+
+// rowVersion changes whenever what a tool row shows changes.
+func rowVersion(m chat.Message, d entryData) string {
+	v, ok := d.steps[stepID(m.RunID, m.ToolCallID)]
+	if !ok {
+		return "?"
+	}
+	s := fmt.Sprintf("%s|%s|%d|%d|%d|%t", v.State, v.Outcome, v.Duration, len(v.Text), len(v.RequestIDs), d.look.unfolded)
+	if v.State == "started" {
+		s += "|" + d.look.spin
+	}
+	return s
+}
+
+var (
+	stRowOK   = lipgloss.NewStyle().Foreground(lipgloss.Color("10"))
+	stRowBad  = lipgloss.NewStyle().Foreground(lipgloss.Color("9"))
+	stRowWait = lipgloss.NewStyle().Foreground(lipgloss.Color("11"))
+)
+
+// toolRow draws one tool call at width.
+func toolRow(m chat.Message, d entryData, width int) string {
+	inner := max(10, width-4)
+	v, ok := d.steps[stepID(m.RunID, m.ToolCallID)]
+	if !ok {
+		// The row's call is not read yet (an older page): its name only.
+		return "  " + stBold.Render("⚙ "+truncate(forms.SanitizeLine(m.Content), inner))
+	}
+	head := "⚙ " + stBold.Render(forms.SanitizeLine(v.Server)+" · "+forms.SanitizeLine(v.Tool))
+	args := compactJSON(v.Arguments)
+	lines := []string{}
+	if d.look.unfolded {
+		lines = append(lines, head)
+		if args != "{}" {
+			for _, l := range strings.Split(prettyJSON(v.Arguments), "\n") {
+				lines = append(lines, "    "+truncate(l, inner-2))
+			}
+		}
+	} else {
+		room := inner - lipgloss.Width(head) - 2
+		if args == "{}" || room < 8 {
+			lines = append(lines, truncate(head, inner))
+		} else {
+			lines = append(lines, head+"  "+stDim.Render(truncate(args, room)))
+		}
+	}
+	state := rowState(v, d.look)
+	text := forms.SanitizeBlock(strings.TrimSpace(v.Text))
+	if v.State != "done" || text == "" {
+		lines = append(lines, "  ⎿ "+truncate(state, inner-2))
+	} else if !d.look.unfolded {
+		first, _, more := strings.Cut(text, "\n")
+		if more {
+			first += " …"
+		}
+		lines = append(lines, "  ⎿ "+truncate(state+"  "+first, inner-2))
+	} else {
+		lines = append(lines, "  ⎿ "+state)
+		wrapped := lipgloss.NewStyle().Width(inner - 2).Render(text)
+		for _, l := range strings.Split(wrapped, "\n") {
+			lines = append(lines, "    "+l)
+		}
+		if v.Truncated {
+			lines = append(lines, "    "+stDim.Render("(cut at the reply-size limit: the model saw this much)"))
+		}
+	}
+	return lipgloss.NewStyle().PaddingLeft(2).Render(strings.Join(lines, "\n"))
+}
+
+// rowState says where a call stands, with how long the server took.
+func rowState(v chat.ToolStepView, look rowLook) string {
+	switch v.State {
+	case "started":
+		if look.spin != "" {
+			return stRowWait.Render(look.spin + " running")
+		}
+		return stRowWait.Render("running")
+	case "input_required":
+		return stRowWait.Render("waiting for your answer to " + forms.SanitizeLine(v.Server) + "'s question")
+	}
+	took := ""
+	if v.Duration > 0 {
+		took = " · " + shortDuration(v.Duration)
+	}
+	switch v.Outcome {
+	case chat.OutcomeOK:
+		return stRowOK.Render("✓ done" + took)
+	case chat.OutcomeToolError:
+		return stRowBad.Render("✗ the tool reported an error" + took)
+	case chat.OutcomeDenied:
+		return stRowBad.Render("✗ denied by you")
+	case chat.OutcomeInterrupted:
+		return stRowBad.Render("✗ interrupted" + took)
+	case chat.OutcomeDeclined:
+		return stRowBad.Render("✗ declined" + took)
+	case chat.OutcomeFailed:
+		return stRowBad.Render("✗ failed" + took)
+	}
+	return forms.SanitizeLine(v.Outcome) + took
+}
+
+// shortDuration is a call's time as people read it: 12ms, 1.4s, 2m05s.
+func shortDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// compactJSON is raw JSON on one line, sanitised.
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return forms.SanitizeLine(string(raw))
+	}
+	return forms.SanitizeLine(b.String())
+}
+
+// prettyJSON is raw JSON indented, sanitised line by line.
+func prettyJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if len(raw) == 0 {
+		return "{}"
+	}
+	if json.Indent(&b, raw, "", "  ") != nil {
+		return forms.SanitizeBlock(string(raw))
+	}
+	return forms.SanitizeBlock(b.String())
+}
+
+// toolRunning reports whether a tool row on screen shows a running call.
+func (m *model) toolRunning() bool {
+	for _, v := range m.mcp.steps {
+		if v.State == "started" {
+			return true
+		}
+	}
+	return false
+}
+
+// entryData is what the transcript is drawn from now.
+func (m *model) entryData() entryData {
+	look := rowLook{unfolded: m.mcp.unfolded}
+	if m.spinning() {
+		look.spin = m.spin.View()
+	}
+	return entryData{reqs: m.requests, steps: m.mcp.steps, look: look}
+}
+
+// toggleRows folds or unfolds every tool row.
+func (m *model) toggleRows() {
+	m.mcp.unfolded = !m.mcp.unfolded
+	word := "folded"
+	if m.mcp.unfolded {
+		word = "unfolded: arguments and results in full"
+	}
+	if len(m.mcp.steps) == 0 {
+		word += " (this chat has none yet)"
+	}
+	m.setStatus("Tool calls "+word+".", false)
+	m.tr.changed()
+	m.refreshTranscript()
+}
+
+// spinRows redraws the running calls' rows with the spinner's new frame.
+func (m *model) spinRows() {
+	if m.toolRunning() {
+		m.tr.changed()
+		m.refreshTranscript()
+	}
+}
+
+// hangingIndent wraps one line of pretty-printed JSON to width, indented
+// by indent plus its own leading spaces, its continuation lines two more.
+func hangingIndent(line string, indent, width int) string {
+	lead := len(line) - len(strings.TrimLeft(line, " "))
+	first := strings.Repeat(" ", indent+lead)
+	rest := first + "  "
+	room := max(4, width-len(rest))
+	wrapped := strings.Split(lipgloss.NewStyle().Width(room).Render(strings.TrimLeft(line, " ")), "\n")
+	for i, w := range wrapped {
+		w = strings.TrimRight(w, " ")
+		if i == 0 {
+			wrapped[i] = first + w
+		} else {
+			wrapped[i] = rest + w
+		}
+	}
+	return strings.Join(wrapped, "\n")
+}
