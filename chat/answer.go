@@ -34,6 +34,12 @@ type AnswerInput struct {
 	Digest    string         // when set, the current digest or a prefix of it (MinDigestPrefix or more)
 	Values    map[string]any // raw values; normalised against the revision
 	CommandID string
+	// Over, when set, is the partial answer the reply was made over — what
+	// the user was shown under their own values. A different one stored
+	// now (a partial answer given elsewhere meanwhile) refuses the reply
+	// with STALE_TARGET and records nothing: no value the user was not
+	// shown is ever recorded with theirs.
+	Over *forms.Values
 }
 
 // Answer records the user's confirmed values. A complete answer closes the
@@ -47,10 +53,17 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 	var rc Receipt
 	var chatID, runID string
 	args := map[string]any{"requestId": in.RequestID, "digest": in.Digest, "values": in.Values}
+	if in.Over != nil {
+		args["over"] = *in.Over
+	}
 	out, err := s.command(ctx, in.CommandID, "answer", &chatID, args, func(tx store.Handle) (any, error) {
 		r, rd, err := s.openTarget(ctx, tx, in.RequestID, in.Digest)
 		if err != nil {
 			return nil, err
+		}
+		if stored := decodePartial(r.Partial.String).Values; in.Over != nil && !sameValues(*in.Over, stored) {
+			return nil, &Error{Code: CodeStaleTarget, Message: "the request was partly answered elsewhere meanwhile; nothing was recorded",
+				Details: map[string]any{"requestId": r.ID, "partial": stored}}
 		}
 		chatID, runID = r.ChatID, r.RunID.String
 		vals, problems := s.checkReply(rd.def, rd.supplied, in.Values)
@@ -85,6 +98,14 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID, RequestID: in.RequestID})
 	}
 	return rc, nil
+}
+
+// sameValues reports whether two sets of values are the same, as stored.
+func sameValues(a, b forms.Values) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	return mustJSON(a) == mustJSON(b)
 }
 
 // CheckReply validates values for a request exactly as Answer will,

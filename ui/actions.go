@@ -101,7 +101,7 @@ func (m *model) do(a action) tea.Cmd {
 		values := m.pane.live.Values()
 		m.pane.noteSent(r.ID, values)
 		m.pane.closing(r.ID)
-		return submitAnswer(m.svc, r, values)
+		return submitAnswer(m.svc, r, values, m.pane.shownPartial, m.pane.live.Draft())
 	case backAct:
 		m.closeTop()
 		if m.pane.live != nil {

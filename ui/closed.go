@@ -108,3 +108,40 @@ func closedWhy(r chat.RequestView) string {
 	}
 	return "closed elsewhere"
 }
+
+// notAnswered follows an answer the host refused. Problems are drawn by
+// their fields; a question closed meanwhile is said as any close is, what
+// was typed kept readable; one answered in part or revised meanwhile stays
+// on screen and takes what changed (confirmed.go) — nothing was sent.
+func (m *model) notAnswered(a answeredMsg) tea.Cmd {
+	e := chat.AsError(a.err)
+	delete(m.pane.closedHere, a.sent.was.ID) // it is not closing by this screen's hand
+	m.closeAbout("")
+	_, partly := e.Details["partial"]
+	switch {
+	case e.Code == chat.CodeTargetClosed:
+		m.dropForm()
+		svc, q := m.svc, a.sent
+		m.setStatus("Nothing was sent: "+errText(a.err), true)
+		return tea.Batch(m.load(m.chatID), func() tea.Msg {
+			final, err := svc.Request(context.Background(), q.was.ID)
+			return closedMsg{q: q, final: final, err: err}
+		})
+	case e.Code == chat.CodeStaleTarget && partly:
+		m.pane.staleSend = true
+		m.setStatus("Nothing was sent: the question was partly answered elsewhere meanwhile.", true)
+	case e.Code == chat.CodeStaleTarget:
+		m.setStatus("Nothing was sent: the question was revised meanwhile.", true)
+	default:
+		if ps, ok := e.Details["problems"].([]forms.Problem); ok {
+			m.pane.problems = ps
+			m.setStatus("The answer was not sent: fix what the form marks.", true)
+		} else {
+			m.setStatus(errText(a.err), true)
+		}
+	}
+	if m.pane.live != nil {
+		m.setFocus(focusForm)
+	}
+	return tea.Batch(m.load(m.chatID), m.pane.edit())
+}

@@ -118,3 +118,26 @@ func TestStrayKeyAsksForTheFocusAgain(t *testing.T) {
 		t.Fatal("no focus check is on its way: the card waits for another key")
 	}
 }
+
+// Sent an instant after it was answered elsewhere, the answer is refused
+// (TARGET_CLOSED), and what the user had typed stays readable as for any
+// close.
+func TestSentAfterAnsweredElsewhereKeepsWhatWasTyped(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m, ctx := k.m, context.Background()
+	r := tripOnScreen(t, k)
+	m.openReview()
+	send := m.onKey(tea.KeyMsg{Type: tea.KeyEnter})
+	if _, err := elsewhere(t, k).Answer(ctx, chat.AnswerInput{RequestID: r.ID, Values: map[string]any{
+		"destination": "Rome", "start": "2026-08-01", "travelers": 2, "transport": "train"}}); err != nil {
+		t.Fatal(err)
+	}
+	deliver(m, send)
+	if !showing[closedCard](m) || !containsAll(frameOf(m), "was answered from another window", "Travellers: 3") {
+		t.Fatalf("status %q, dialogs %v\n%s", m.status, m.dialogs.items, frameOf(m))
+	}
+	if got, _ := k.svc.Request(ctx, r.ID); valueText(got.Answer.Values["travelers"]) != "2" {
+		t.Fatalf("answer %v", got.Answer.Values)
+	}
+}

@@ -52,6 +52,7 @@ type sentMsg struct {
 type answeredMsg struct {
 	receipt chat.Receipt
 	err     error
+	sent    closedQuestion // the question and the values sent, kept readable if it closed meanwhile
 }
 
 // cancelledMsg reports a cancelled request.
@@ -133,10 +134,13 @@ func driveRun(svc *chat.Service, runID string) tea.Cmd {
 	}
 }
 
-func submitAnswer(svc *chat.Service, req chat.RequestView, values forms.Values) tea.Cmd {
+// submitAnswer records the reviewed values, made over the partial answer
+// the form showed (over): one given elsewhere meanwhile refuses it.
+func submitAnswer(svc *chat.Service, req chat.RequestView, values, over forms.Values, typed forms.Values) tea.Cmd {
+	over = mergeValues(over) // none: {}, so a partial answer given meanwhile is noticed too
 	return func() tea.Msg {
-		rc, err := svc.Answer(context.Background(), chat.AnswerInput{RequestID: req.ID, Digest: req.Digest, Values: values})
-		return answeredMsg{rc, err}
+		rc, err := svc.Answer(context.Background(), chat.AnswerInput{RequestID: req.ID, Digest: req.Digest, Values: values, Over: &over})
+		return answeredMsg{rc, err, closedQuestion{was: req, typed: typed}}
 	}
 }
 

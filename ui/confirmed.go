@@ -57,6 +57,10 @@ func (p *formPane) takeConfirmed(r chat.RequestView) tea.Cmd {
 		}
 	}
 	p.notice = confirmedNotice(took, kept)
+	if p.notice != "" && p.staleSend {
+		p.notice += " Nothing was sent: review it again."
+	}
+	p.staleSend = false
 	if !changed {
 		return nil
 	}

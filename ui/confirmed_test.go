@@ -164,3 +164,30 @@ func TestNewRevisionKeepsWhatWasTyped(t *testing.T) {
 		t.Fatalf("status %q\n%s", m.status, frameOf(m))
 	}
 }
+
+// Sent an instant after a partial answer was given elsewhere — before the
+// screen knew — the answer is refused and nothing is recorded; the form
+// then shows what was answered, and the line says to review again.
+func TestAnswerOverAChangedPartialIsNotSent(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m, ctx := k.m, context.Background()
+	r := tripOnScreen(t, k)
+	m.openReview()
+	send := m.onKey(tea.KeyMsg{Type: tea.KeyEnter})
+	if _, err := elsewhere(t, k).Answer(ctx, chat.AnswerInput{RequestID: r.ID,
+		Values: map[string]any{"start": "2026-07-01"}}); err != nil {
+		t.Fatal(err)
+	}
+	deliver(m, send)
+	got, _ := k.svc.Request(ctx, r.ID)
+	if len(got.Partial) != 1 || got.Partial["start"] != "2026-07-01" {
+		t.Fatalf("stored partial %v: the screen's values were recorded over it", got.Partial)
+	}
+	if v := m.pane.live.Values(); v["start"] != "2026-07-01" {
+		t.Fatalf("the form's values %v", v)
+	}
+	if !strings.Contains(m.status, "Answered elsewhere: Start date — now in the form. Nothing was sent: review it again.") {
+		t.Fatalf("status %q", m.status)
+	}
+}

@@ -45,6 +45,7 @@ type formPane struct {
 	sent          map[string]forms.Values // per request: the values this screen last sent
 	notice        string                  // a line for the status, for the root to show
 	closedHere    map[string]bool         // requests this screen is closing itself (closed.go)
+	staleSend     bool                    // an answer was refused: answered in part elsewhere meanwhile
 }
 
 // formOutcome is what a message did to the form, for the root to act on.

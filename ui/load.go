@@ -147,8 +147,15 @@ func draftFor(r chat.RequestView, saved forms.Values, found bool) forms.Values {
 		return saved
 	}
 	// Every value the stored request has is shown: the user's own draft
-	// where they edited, the partial answer elsewhere (DESIGN §6).
-	out := mergeValues(r.Partial, saved)
+	// where they edited it, the partial answer elsewhere (DESIGN §6) — a
+	// field passed by or a suggestion confirmed is no edit (confirmed.go).
+	out := mergeValues(saved)
+	for name, v := range r.Partial {
+		if d, ok := saved[name]; ok && editedHere(d, r.Prefill[name], nil, false) {
+			continue
+		}
+		out[name] = v
+	}
 	return out
 }
 

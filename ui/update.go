@@ -274,20 +274,7 @@ func valuesKey(v forms.Values) string {
 
 func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 	if a.err != nil {
-		e := chat.AsError(a.err)
-		if ps, ok := e.Details["problems"].([]forms.Problem); ok {
-			m.pane.problems = ps
-			m.setStatus("The answer was not sent: fix what the form marks.", true)
-		} else {
-			m.setStatus(errText(a.err), true)
-		}
-		m.closeAbout("")
-		if e.Code == chat.CodeTargetClosed || e.Code == chat.CodeStaleTarget {
-			m.dropForm()
-		} else if m.pane.live != nil {
-			m.setFocus(focusForm)
-		}
-		return tea.Batch(m.load(m.chatID), m.pane.edit())
+		return m.notAnswered(a)
 	}
 	m.closeAbout("")
 	m.pane.problems, m.pane.unplaced = nil, nil
