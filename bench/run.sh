@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Measures the DESIGN §13 budgets at real sizes:
-#   - start to first frame of `followup` on a large database, side by side
-#     with bench/floor (a minimal Bubble Tea program drawing one huh form),
-#     both in the same tmux terminal, interleaved, and with the floor built
-#     -tags deps (linking followup's libraries, calling none);
+#   - start to first frame of `followup` (until the active form is drawn)
+#     on the large database, on the same with the open chat at 100,000
+#     messages and on 10,000 chats, side by side with bench/floor (a
+#     minimal Bubble Tea program drawing one huh form), all in the same
+#     tmux terminal (a private tmux server), interleaved, and with the
+#     floor built -tags deps (linking followup's libraries, calling none);
 #   - `followup pending --json` on the large database, whole process;
 #   - maximum resident memory of both.
-# Usage: [PENDING=10] bench/run.sh [RUNS]   (default 21 runs of each)
+# Usage: [PENDING=10] [DB_BIG=…] [DB_HISTORY=…] [DB_CHATS=…] bench/run.sh [RUNS]
+# (default 21 runs of each)
 # Needs go, tmux and /usr/bin/time; uses hyperfine too when it is installed
 # (run by hand, outside CI, the script offers to apt-get it).
 set -euo pipefail
@@ -16,7 +19,7 @@ PENDING=${PENDING:-10} # percentage of the 10,000 requests left pending
 WORK=$(mktemp -d)
 SESSION=followup-bench-$$
 cleanup() {
-	tmux kill-session -t "$SESSION" 2>/dev/null || true
+	tmux -S "$WORK/tmux.sock" kill-server 2>/dev/null || true
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -36,11 +39,23 @@ go build -o "$WORK/followup" .
 go build -o "$WORK/floor" ./bench/floor
 go build -tags deps -o "$WORK/floordeps" ./bench/floor # the floor linking followup's libraries
 
-echo "== seed (1,000 chats, 100,000 messages, 10,000 requests)"
-/usr/bin/time -f "seed: %e s wall, %M KB max RSS" go run ./bench/seed -db "$WORK/big.db" -pending "$PENDING"
+# The three databases the first-frame budget names: the large one, the
+# same with its newest chat (the one the screen opens) at 100,000
+# messages, and the same messages and requests in 10,000 chats. DB_BIG,
+# DB_HISTORY and DB_CHATS name databases to copy instead of seeding them.
+seed() { # NAME FROM FLAGS…
+	local name=$1 from=$2; shift 2
+	if [ -n "$from" ]; then cp "$from" "$WORK/$name.db"; return; fi
+	/usr/bin/time -f "  seed $name: %e s wall, %M KB max RSS" go run ./bench/seed -db "$WORK/$name.db" -pending "$PENDING" "$@" >/dev/null
+}
+echo "== seed"
+seed big "${DB_BIG:-}"                                           # 1,000 chats, 100,000 messages, 10,000 requests
+seed history "${DB_HISTORY:-}" -messages 200000 -big-chat 100000 # the open chat at 100,000 messages
+seed chats "${DB_CHATS:-}" -chats 10000                          # 10,000 chats
+DBS="big history chats"
 
-# One driver inside tmux runs both programs alternately on the same
-# terminal; each quits right after its first frame.
+# One driver inside tmux (a private server) runs every program in turn on
+# the same terminal; each quits right after its first frame.
 cat >"$WORK/frames.sh" <<EOF
 #!/usr/bin/env bash
 export FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1
@@ -54,10 +69,13 @@ ms() {
 	e=\${EPOCHREALTIME//[!0-9]/}
 	echo "\$(( e - s )) \$(( \$(head -1 "\$at") / 1000 - s ))"
 }
-for i in \$(seq 3); do "$WORK/floor" >/dev/tty; "$WORK/followup" --db "$WORK/big.db" >/dev/tty; "$WORK/floordeps" >/dev/tty; done # warm-up
+for i in \$(seq 3); do # warm-up
+	"$WORK/floor" >/dev/tty; "$WORK/floordeps" >/dev/tty
+	for db in $DBS; do "$WORK/followup" --db "$WORK/\$db.db" >/dev/tty; done
+done
 for i in \$(seq $RUNS); do
 	ms "$WORK/floor" >>"$WORK/floor.ms"
-	ms "$WORK/followup" --db "$WORK/big.db" >>"$WORK/followup.ms"
+	for db in $DBS; do ms "$WORK/followup" --db "$WORK/\$db.db" >>"$WORK/followup-\$db.ms"; done
 	ms "$WORK/floordeps" >>"$WORK/floordeps.ms"
 done
 /usr/bin/time -v -o "$WORK/floor.time" "$WORK/floor" >/dev/tty
@@ -66,27 +84,35 @@ if command -v hyperfine >/dev/null; then
 	hyperfine -N --output=inherit --warmup 3 --runs $RUNS --export-json "$WORK/frames.json" \
 		"$WORK/floor" "$WORK/followup --db $WORK/big.db" >/dev/null 2>&1 || true
 fi
-tmux wait-for -S $SESSION
+tmux -S "$WORK/tmux.sock" wait-for -S $SESSION
 EOF
 chmod +x "$WORK/frames.sh"
 
-echo "== start to first frame ($RUNS runs each, tmux 120x40)"
-tmux new-session -d -s "$SESSION" -x 120 -y 40 "$WORK/frames.sh"
-tmux wait-for "$SESSION"
+echo "== start to first frame ($RUNS runs each, interleaved, tmux 120x40)"
+echo "   load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+tmux -S "$WORK/tmux.sock" new-session -d -s "$SESSION" -x 120 -y 40 "$WORK/frames.sh"
+tmux -S "$WORK/tmux.sock" wait-for "$SESSION"
 if [ -s "$WORK/err.txt" ]; then cat "$WORK/err.txt"; fi
-FLOOR=$(cut -d' ' -f1 "$WORK/floor.ms" | median)
-FRAME=$(cut -d' ' -f1 "$WORK/followup.ms" | median)
-FLOOR1=$(cut -d' ' -f2 "$WORK/floor.ms" | median)
-FRAME1=$(cut -d' ' -f2 "$WORK/followup.ms" | median)
-echo "start to exit after the first frame:"
-echo "  floor (one huh form):      median $FLOOR ms, max RSS $(rss "$WORK/floor.time") KB"
-echo "  followup, large database:  median $FRAME ms, max RSS $(rss "$WORK/followup.time") KB"
-echo "  ratio followup/floor:      $(awk "BEGIN {printf \"%.2f\", $FRAME/$FLOOR}")  (budget 1.5)"
-echo "start to the first frame drawn (what each program logs; no exit):"
-echo "  floor $FLOOR1 ms, followup $FRAME1 ms, ratio $(awk "BEGIN {printf \"%.2f\", $FRAME1/$FLOOR1}")"
-DEPS1=$(cut -d' ' -f2 "$WORK/floordeps.ms" | median)
+col() { cut -d' ' -f"$1" "$2" | median; }
+r() { awk "BEGIN {printf \"%.2f\", $1/$2}"; }
+FLOOR=$(col 1 "$WORK/floor.ms"); FLOOR1=$(col 2 "$WORK/floor.ms")
+BIG=$(col 1 "$WORK/followup-big.ms"); BIG1=$(col 2 "$WORK/followup-big.ms")
+echo "start to exit after the first frame (as the terminal receives it), medians:"
+echo "  floor (one huh form):            $FLOOR ms, max RSS $(rss "$WORK/floor.time") KB"
+for db in $DBS; do
+	f=$(col 1 "$WORK/followup-$db.ms")
+	printf "  followup, %-10s %8s ms, ×floor %s (budget 1.1), ×big %s (budget 1.05)\n" "$db:" "$f" "$(r "$f" "$FLOOR")" "$(r "$f" "$BIG")"
+done
+echo "  followup max RSS (large database): $(rss "$WORK/followup.time") KB"
+echo "start to the first frame drawn (what each program logs; no exit), medians:"
+echo "  floor $FLOOR1 ms"
+for db in $DBS; do
+	f=$(col 2 "$WORK/followup-$db.ms")
+	printf "  followup, %-10s %8s ms, ×floor %s, ×big %s\n" "$db:" "$f" "$(r "$f" "$FLOOR1")" "$(r "$f" "$BIG1")"
+done
+DEPS1=$(col 2 "$WORK/floordeps.ms")
 echo "  the floor linking followup's libraries (SQLite engine, provider SDKs), calling none:"
-echo "    $DEPS1 ms, ratio $(awk "BEGIN {printf \"%.2f\", $DEPS1/$FLOOR1}") — what linking them costs before any work"
+echo "    $DEPS1 ms, ratio $(r "$DEPS1" "$FLOOR1") — what linking them costs before any work"
 if [ -s "$WORK/frames.json" ]; then
 	python3 - "$WORK/frames.json" <<'PY' || true
 import json, sys
