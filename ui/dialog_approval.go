@@ -226,5 +226,5 @@ func (m *model) doMCP(a action) tea.Cmd {
 	case denyAct:
 		return decideApproval(m.svc, a.id, false, true)
 	}
-	return nil
+	return m.doLink(a)
 }

@@ -47,6 +47,7 @@ type keyMap struct {
 	Stop         confirmKeys
 	Proposal     proposalKeys
 	Approval     approvalKeys
+	URL          urlKeys     // on an MCP server's link to visit
 	Scroll       scrollKeys  // in any view taller than its box
 	HelpClose    key.Binding // closes help
 	ServersClose key.Binding // closes the MCP servers list
@@ -136,6 +137,13 @@ func defaultKeys() keyMap {
 			Deny:  bind([]string{"n"}, "n", "deny"),
 			Focus: focus,
 		},
+		URL: urlKeys{
+			Open:    bind([]string{"o"}, "o", "open in the browser"),
+			Copy:    bind([]string{"c"}, "c", "copy"),
+			Done:    bind([]string{"d"}, "d", "done"),
+			Decline: bind([]string{"n"}, "n", "decline"),
+			Focus:   focus,
+		},
 		Scroll: scrollKeys{
 			Up:       bind([]string{"up"}, "↑/↓", "scroll"),
 			Down:     bind([]string{"down"}, "↓", "scroll down"),
@@ -176,6 +184,7 @@ func (k keyMap) sections() []keySection {
 		{"Proposal", []key.Binding{k.Proposal.Accept, k.Proposal.Keep}},
 		{"A question closed elsewhere", []key.Binding{k.Closed.Dismiss}},
 		{"Tool approval", []key.Binding{k.Approval.Once, k.Approval.Chat, k.Approval.Deny}},
+		{"Link to visit", []key.Binding{k.URL.Open, k.URL.Copy, k.URL.Done, k.URL.Decline}},
 		{"Cancel a question", []key.Binding{k.Cancel.Yes, k.Cancel.No}},
 		{"Stop the task", []key.Binding{k.Stop.Yes, k.Stop.No}},
 		{"Chats", []key.Binding{k.ChatList.Up, k.ChatList.Down, k.ChatList.Open, k.ChatList.New, k.ChatList.Archive, k.ChatList.Delete, k.ChatList.Close}},

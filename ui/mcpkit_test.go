@@ -22,11 +22,12 @@ import (
 
 // fakeURL is the link the fake server's link tool asks the user to visit:
 // a punycode host, which the consent card warns about.
-const fakeURL = "https://xn--pypal-4ve.example/login?session=42"
+const fakeURL = "https://xn--80ak6aa92e.com/login?session=42"
 
 // fakeServer serves the tools echo (asks for approval), ask (a form with a
 // field that looks like a secret), link (a URL to visit) and peek
-// (read-only, auto-approved), and returns its config entry.
+// (read-only); link and peek run without asking. It returns its config
+// entry.
 func fakeServer(t testing.TB) mcp.ServerConfig {
 	t.Helper()
 	srv := sdk.NewServer(&sdk.Implementation{Name: "fake", Version: "1"}, nil)
@@ -76,7 +77,7 @@ func fakeServer(t testing.TB) mcp.ServerConfig {
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
 	return mcp.ServerConfig{Name: "fake", Type: mcp.TypeHTTP, URL: ts.URL, Shown: "http://127.0.0.1/fake",
-		Timeout: 10 * time.Second, AutoApprove: mcp.AutoApprove{Tools: []string{"peek"}}}
+		Timeout: 10 * time.Second, AutoApprove: mcp.AutoApprove{Tools: []string{"peek", "link"}}}
 }
 
 // withMCP configures the host with the servers of cfg.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"io"
 	"strconv"
 	"time"
 
@@ -32,6 +33,11 @@ type mcpState struct {
 	// problemsTold: the configuration's problems were said once on the
 	// notice line.
 	problemsTold bool
+
+	// opener opens links in the browser (xdg-open), "" when none is
+	// installed; term is where OSC 52 reaches the terminal (nil: stdout).
+	opener string
+	term   io.Writer
 }
 
 // mcpSnap is what a chat load reads of the chat's MCP side.
@@ -121,7 +127,7 @@ func (m *model) onMCPMessage(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		m.mcp.started = true
-		return startMCP(m.svc), true
+		return tea.Batch(startMCP(m.svc), findOpener()), true
 	case mcpStatusMsg:
 		m.mcp.status, m.mcp.statusRead = msg.status, true
 		m.tellProblemsOnce()
@@ -129,7 +135,7 @@ func (m *model) onMCPMessage(msg tea.Msg) (tea.Cmd, bool) {
 	case approvedMsg:
 		return m.onApproved(msg), true
 	}
-	return nil, false
+	return m.onLinkMessage(msg)
 }
 
 // tellProblemsOnce says the configuration's problems on the notice line,

@@ -110,6 +110,7 @@ var arrivals = []func(m *model) (dialog, bool){
 		return newProposal(m.keys, m.questionNow()), true
 	},
 	approvalArrives,
+	urlArrives,
 }
 
 // arrive opens the first dialog that arrives now, unless one is open.

@@ -21,6 +21,7 @@ var (
 	stHelpColumn = lipgloss.NewStyle().PaddingRight(2)
 	stDialog     = lipgloss.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(lipgloss.Color("11")).Padding(0, 1)
 	stDialogDim  = stDialog.Border(lipgloss.NormalBorder()).BorderForeground(lipgloss.Color("8"))
+	stLinkHost   = lipgloss.NewStyle().Bold(true).Underline(true).Foreground(lipgloss.Color("11"))
 
 	stateStyles = map[string]lipgloss.Style{
 		"pending":   lipgloss.NewStyle().Foreground(lipgloss.Color("11")),

@@ -44,7 +44,10 @@ func rowVersion(m chat.Message, d entryData) string {
 	if !ok {
 		return "?"
 	}
-	s := fmt.Sprintf("%s|%s|%d|%d|%d|%t", v.State, v.Outcome, v.Duration, len(v.Text), len(v.RequestIDs), d.look.unfolded)
+	s := fmt.Sprintf("%s|%s|%d|%d|%t", v.State, v.Outcome, v.Duration, len(v.Text), d.look.unfolded)
+	for _, id := range v.RequestIDs {
+		s += "|" + d.reqs[id].State
+	}
 	if v.State == "started" {
 		s += "|" + d.look.spin
 	}
@@ -83,7 +86,7 @@ func toolRow(m chat.Message, d entryData, width int) string {
 			lines = append(lines, head+"  "+stDim.Render(truncate(args, room)))
 		}
 	}
-	state := rowState(v, d.look)
+	state := rowState(v, d)
 	text := forms.SanitizeBlock(strings.TrimSpace(v.Text))
 	if v.State != "done" || text == "" {
 		lines = append(lines, "  ⎿ "+truncate(state, inner-2))
@@ -107,15 +110,22 @@ func toolRow(m chat.Message, d entryData, width int) string {
 }
 
 // rowState says where a call stands, with how long the server took.
-func rowState(v chat.ToolStepView, look rowLook) string {
+func rowState(v chat.ToolStepView, d entryData) string {
+	look := d.look
+	asks := false
+	for _, id := range v.RequestIDs {
+		asks = asks || d.reqs[id].State == "pending"
+	}
+	switch {
+	case v.State == "input_required" || v.State == "started" && asks:
+		return stRowWait.Render("waiting for your answer to " + forms.SanitizeLine(v.Server) + "'s question")
+	}
 	switch v.State {
 	case "started":
 		if look.spin != "" {
 			return stRowWait.Render(look.spin + " running")
 		}
 		return stRowWait.Render("running")
-	case "input_required":
-		return stRowWait.Render("waiting for your answer to " + forms.SanitizeLine(v.Server) + "'s question")
 	}
 	took := ""
 	if v.Duration > 0 {

@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+// urlDialog is the consent card of an MCP server's URL elicitation (and
+// of a -32042 URLElicitationRequired, DESIGN §14): the full URL with its
+// host on a line of its own and highlighted, warnings about the host,
+// never fetched or opened by itself. The user may open it in the browser
+// (xdg-open, when installed) or copy it, then says done (the server gets
+// accept) or declines. It arrives by itself, so the focus rule applies,
+// and closes with its question.
+type urlDialog struct {
+	keys    urlKeys
+	scrollK scrollKeys
+	q       question
+	link    linkCheck
+	canOpen bool // xdg-open is installed
+	box     paneBox
+	scroll  scroll
+	// deciding: done or decline is on its way.
+	deciding bool
+}
+
+// urlKeys act on the consent card.
+type urlKeys struct{ Open, Copy, Done, Decline, Focus key.Binding }
+
+// Actions of the consent card.
+type (
+	openLinkAct struct{ url string }
+	copyLinkAct struct{ url string }
+	// linkDoneAct says done (accept, with no content); linkDeclineAct
+	// declines.
+	linkDoneAct    struct{ req chat.RequestView }
+	linkDeclineAct struct{ requestID string }
+)
+
+func (openLinkAct) isAction()    {}
+func (copyLinkAct) isAction()    {}
+func (linkDoneAct) isAction()    {}
+func (linkDeclineAct) isAction() {}
+
+func newURLCard(keys keyMap, q question, canOpen bool) urlDialog {
+	return urlDialog{keys: keys.URL, scrollK: keys.Scroll, q: q, link: checkLink(q.req.URL), canOpen: canOpen}
+}
+
+func (d urlDialog) about() string    { return d.q.key }
+func (d urlDialog) fullScreen() bool { return false }
+
+// opens reports whether the open key applies.
+func (d urlDialog) opens() bool { return d.canOpen && d.link.openable }
+
+func (d urlDialog) update(msg tea.Msg) (dialog, action) {
+	switch msg := msg.(type) {
+	case sizeMsg:
+		d.box = paneBox{msg.width, msg.height}
+	case questionMsg:
+		if msg.key == d.q.key {
+			d.q = question(msg)
+		}
+	case linkDecidedMsg:
+		if msg.requestID == d.q.req.ID && msg.err != nil {
+			d.deciding = false
+		}
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, d.keys.Open):
+			if !d.opens() {
+				return d, nil
+			}
+			return d, openLinkAct{d.q.req.URL}
+		case key.Matches(msg, d.keys.Copy):
+			if !d.link.openable {
+				return d, nil
+			}
+			return d, copyLinkAct{d.q.req.URL}
+		case d.deciding && (key.Matches(msg, d.keys.Done) || key.Matches(msg, d.keys.Decline)):
+			return d, nil
+		case key.Matches(msg, d.keys.Done):
+			d.deciding = true
+			return d, linkDoneAct{d.q.req}
+		case key.Matches(msg, d.keys.Decline):
+			d.deciding = true
+			return d, linkDeclineAct{d.q.req.ID}
+		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
+			return d, nil
+		}
+		return d, passAct{}
+	}
+	return d, nil
+}
+
+func (d urlDialog) view(width, height int, focused bool) string {
+	box := paneBox{width, height}
+	bs := []key.Binding{}
+	if d.opens() {
+		bs = append(bs, relabel(d.keys.Open, "open"))
+	}
+	if d.link.openable {
+		bs = append(bs, d.keys.Copy)
+	}
+	bs = append(bs, d.keys.Done, d.keys.Decline)
+	hint := focusHint(box.inner(), focused, d.keys.Focus, bs...)
+	if d.deciding {
+		hint = stDim.Render("sending…")
+	}
+	return box.draw(dialogStyle(focused), d.body(), hint, d.scroll, d.scrollK)
+}
+
+// waiting is the line drawn above the form while the user types in it.
+func (d urlDialog) waiting() string {
+	return askedByName(d.q.req.Owner) + " asks you to open a link — the card opens when you pause (" + d.keys.Focus.Help().Key + ")."
+}
+
+func (d urlDialog) body() string {
+	r, l := d.q.req, d.link
+	server := askedByName(r.Owner)
+	var b strings.Builder
+	b.WriteString(stBold.Render(server+" (MCP server) asks you to open a link") + "\n")
+	if reason := forms.SanitizeLine(r.Reason); reason != "" {
+		b.WriteString(reason + "\n")
+	}
+	b.WriteString("\n" + highlightHost(forms.SanitizeLine(r.URL), l.host) + "\n")
+	if l.host != "" {
+		b.WriteString("host: " + stLinkHost.Render(forms.SanitizeLine(l.host)) + "\n")
+	}
+	for _, w := range l.warnings {
+		b.WriteString(stError.Render("⚠ "+forms.SanitizeLine(w)) + "\n")
+	}
+	if l.problem != "" {
+		b.WriteString(stError.Render("⚠ "+l.problem+": followup will not open or copy it") + "\n")
+	}
+	note := "followup has not opened this link. Open it only if you trust " + server + " and this host; say done once you have finished there."
+	if l.openable && !d.canOpen {
+		note += " (xdg-open is not installed: copy the link instead.)"
+	}
+	b.WriteString(stDim.Render(note))
+	return b.String()
+}
+
+// highlightHost draws url with its host in the host style.
+func highlightHost(url, host string) string {
+	i := strings.Index(strings.ToLower(url), host)
+	if host == "" || i < 0 {
+		return url
+	}
+	return url[:i] + stLinkHost.Render(url[i:i+len(host)]) + url[i+len(host):]
+}
+
+// urlArrives is the arrivals entry (question.go) of a URL question shown
+// in the pane.
+func urlArrives(m *model) (dialog, bool) {
+	r, ok := m.activeRequest()
+	if !ok || r.Mode != "url" || m.archived() {
+		return nil, false
+	}
+	return newURLCard(m.keys, m.questionNow(), m.mcp.opener != ""), true
+}

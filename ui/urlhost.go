@@ -1,0 +1,201 @@
+package ui
+
+import (
+	"net/url"
+	"strings"
+	"unicode"
+)
+
+// What the consent card says about a link's host before the user opens
+// it (DESIGN §14): the host on a line of its own, and a warning when its
+// name is punycode (xn--) or mixes scripts — the ways a look-alike of a
+// known name is written.
+
+// linkCheck is what the card knows of a link.
+type linkCheck struct {
+	host string // as written in the URL, lower-cased; "" when it has none
+	// shown is the host as a browser may show it, when that differs
+	// (punycode decoded).
+	shown string
+	// warnings say what is suspicious about the host, one a line.
+	warnings []string
+	// openable: an http or https URL with a host and no control
+	// characters, which followup may hand to the browser.
+	openable bool
+	// problem says why the link cannot be opened, when it cannot.
+	problem string
+}
+
+// checkLink reads raw as the card shows it.
+func checkLink(raw string) linkCheck {
+	var c linkCheck
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		c.problem = "this is not a web address followup can read"
+		return c
+	}
+	c.host = strings.ToLower(u.Hostname())
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		c.problem = "only http and https links are opened (this one is " + u.Scheme + ":)"
+	case strings.IndexFunc(raw, func(r rune) bool { return unicode.IsControl(r) || isInvisible(r) }) >= 0:
+		c.problem = "the link holds control or invisible characters"
+	case u.User != nil:
+		c.warnings = append(c.warnings, "the link carries a user name before the host (“"+u.User.Username()+"@”): the site is the host below, whatever the name says")
+		c.openable = true
+	default:
+		c.openable = true
+	}
+	labels := strings.Split(c.host, ".")
+	decoded := make([]string, len(labels))
+	puny := false
+	for i, l := range labels {
+		decoded[i] = l
+		if strings.HasPrefix(l, "xn--") {
+			puny = true
+			if d, ok := punyDecode(l[4:]); ok {
+				decoded[i] = d
+			}
+		}
+	}
+	if puny {
+		c.shown = strings.Join(decoded, ".")
+		c.warnings = append(c.warnings, "the host is punycode (xn--): browsers may show it as “"+c.shown+
+			"”, letters that can imitate another site's name")
+	}
+	mixed := false
+	for _, l := range decoded {
+		if scripts := hostScripts(l); len(scripts) > 1 && !mixed {
+			mixed = true
+			c.warnings = append(c.warnings, "the host mixes scripts in “"+l+"” ("+strings.Join(scripts, " and ")+"): a common way to imitate a known name")
+		}
+	}
+	if !mixed && !puny && strings.IndexFunc(c.host, func(r rune) bool { return r > unicode.MaxASCII }) >= 0 {
+		c.warnings = append(c.warnings, "the host is not plain ASCII: check each letter")
+	}
+	return c
+}
+
+// isInvisible reports the format characters that change how text reads
+// without being seen (bidi overrides, zero-width characters).
+func isInvisible(r rune) bool { return unicode.Is(unicode.Cf, r) }
+
+// scriptTables are the scripts a host name's letters are checked against.
+var scriptTables = []struct {
+	name  string
+	table *unicode.RangeTable
+}{
+	{"Latin", unicode.Latin}, {"Cyrillic", unicode.Cyrillic}, {"Greek", unicode.Greek},
+	{"Armenian", unicode.Armenian}, {"Hebrew", unicode.Hebrew}, {"Arabic", unicode.Arabic},
+	{"Devanagari", unicode.Devanagari}, {"Thai", unicode.Thai}, {"Hangul", unicode.Hangul},
+	{"Han", unicode.Han}, {"Hiragana", unicode.Hiragana}, {"Katakana", unicode.Katakana},
+	{"Georgian", unicode.Georgian}, {"Cherokee", unicode.Cherokee},
+}
+
+// hostScripts names the scripts of a host's letters, in order of first
+// use. Digits, hyphens and dots belong to none.
+func hostScripts(host string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range host {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		name := "another script"
+		for _, s := range scriptTables {
+			if unicode.Is(s.table, r) {
+				name = s.name
+				break
+			}
+		}
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// punyDecode decodes the part of a punycode label after "xn--" (RFC 3492,
+// Bootstring with the IDNA parameters); ok is false for malformed input.
+func punyDecode(s string) (string, bool) {
+	const (
+		base, tMin, tMax = 36, 1, 26
+		skew, damp       = 38, 700
+		initialBias      = 72
+		initialN         = 128
+	)
+	var out []rune
+	if i := strings.LastIndexByte(s, '-'); i >= 0 {
+		for _, r := range s[:i] {
+			if r > unicode.MaxASCII {
+				return "", false
+			}
+			out = append(out, r)
+		}
+		s = s[i+1:]
+	}
+	adapt := func(delta, points int, first bool) int {
+		if first {
+			delta /= damp
+		} else {
+			delta /= 2
+		}
+		delta += delta / points
+		k := 0
+		for delta > ((base-tMin)*tMax)/2 {
+			delta /= base - tMin
+			k += base
+		}
+		return k + (base-tMin+1)*delta/(delta+skew)
+	}
+	n, i, bias := initialN, 0, initialBias
+	for pos := 0; pos < len(s); {
+		old, w := i, 1
+		for k := base; ; k += base {
+			if pos >= len(s) {
+				return "", false
+			}
+			digit := punyDigit(s[pos])
+			pos++
+			if digit < 0 || digit > (1<<30-i)/w {
+				return "", false
+			}
+			i += digit * w
+			t := k - bias
+			if t < tMin {
+				t = tMin
+			} else if t > tMax {
+				t = tMax
+			}
+			if digit < t {
+				break
+			}
+			w *= base - t
+			if w > 1<<30 {
+				return "", false
+			}
+		}
+		bias = adapt(i-old, len(out)+1, old == 0)
+		n += i / (len(out) + 1)
+		i %= len(out) + 1
+		if n > unicode.MaxRune || len(out) > 255 {
+			return "", false
+		}
+		out = append(out[:i], append([]rune{rune(n)}, out[i:]...)...)
+		i++
+	}
+	return string(out), true
+}
+
+func punyDigit(b byte) int {
+	switch {
+	case b >= '0' && b <= '9':
+		return int(b-'0') + 26
+	case b >= 'a' && b <= 'z':
+		return int(b - 'a')
+	case b >= 'A' && b <= 'Z':
+		return int(b - 'A')
+	}
+	return -1
+}
