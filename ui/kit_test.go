@@ -172,6 +172,21 @@ func (k *kit) onlyRun() chat.RunView {
 	return *iv.Run
 }
 
+// pendingProposals counts the proposals waiting for the user's decision
+// in the only chat.
+func (k *kit) pendingProposals() int {
+	k.t.Helper()
+	rs, err := k.svc.Pending(context.Background(), k.onlyRun().ChatID)
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	n := 0
+	for _, r := range rs {
+		n += len(r.Proposals)
+	}
+	return n
+}
+
 // waitRun waits until the only chat's run is in state.
 func (k *kit) waitRun(state string) chat.RunView {
 	k.t.Helper()

@@ -73,13 +73,15 @@ func TestChatMessageBecomesProposal(t *testing.T) {
 	h.waitFor("› a")
 	h.runes("k")
 	h.waitFor("› ak")
-	if r := h.onlyRun(); r.State != "waiting_input" {
-		t.Fatalf("run %s before the proposal was decided", r.State)
+	if n := h.pendingProposals(); n != 1 {
+		t.Fatalf("%d proposals wait for a decision, want 1: a key typed for the composer decided", n)
 	}
 	// With the composer empty and a pause, it takes the focus; after a
-	// moment's grace its keys decide.
+	// moment's grace its keys decide. The pause counts from the last key
+	// the screen has taken, so the clock moves once the composer is empty.
 	h.key(tea.KeyBackspace)
 	h.key(tea.KeyBackspace)
+	h.waitFor("› Message the agent")
 	h.clock.advance(focusPause)
 	h.waitFor("ctrl+f to the composer")
 	h.clock.advance(dialogGrace)
