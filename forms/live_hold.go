@@ -14,10 +14,12 @@ const holdFor = 60 * time.Millisecond
 // or enter, so keys read in the same burst (pasted text, fast typing) would
 // reach the field being left. Live holds the keys that arrive before the
 // move lands and replays them on the field it lands on; when no move comes
-// (shift+tab on the first field) they are replayed after holdFor. Keys
-// held across a submit, or long past holdFor (the screen stopped passing
-// messages to the form meanwhile), are dropped: they must not change an
-// answer under review.
+// (shift+tab on the first field) they are replayed when the hold's own
+// release message comes back, however late a loaded machine delivers it:
+// it reaches the form only while the screen passes messages to it. Keys
+// held across a submit, or long past holdFor with no release seen (the
+// screen stopped passing messages to the form meanwhile), are dropped:
+// they must not change an answer under review.
 type hold struct {
 	on    bool
 	from  huh.Field // the field focused when the move key arrived
@@ -45,7 +47,7 @@ func (l *Live) movesFocus(k tea.KeyMsg) bool {
 func (l *Live) holding(msg tea.Msg) (bool, tea.Cmd) {
 	if r, ok := msg.(releaseMsg); ok {
 		if l.hold.on && r.seq == l.hold.seq {
-			return true, l.release(time.Now().Before(l.hold.until.Add(holdFor)))
+			return true, l.release(true)
 		}
 		return true, nil
 	}
