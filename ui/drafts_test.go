@@ -9,12 +9,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/forms/cmdtest"
 )
 
 // deliver runs cmd and gives the screen every message it brings, and
 // those the messages' own commands bring, except ticks.
 func deliver(m *model, cmd tea.Cmd) {
-	for _, msg := range runAll(cmd) {
+	for _, msg := range cmdtest.Run(cmd) {
 		if _, quit := msg.(tea.QuitMsg); quit {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/forms/cmdtest"
 )
 
 func TestEmptyChatListKeysDoNotPanic(t *testing.T) {
@@ -258,7 +259,7 @@ func TestMessagesTypedAheadJoinTheNewChat(t *testing.T) {
 	for len(cmds) > 0 {
 		c := cmds[0]
 		cmds = cmds[1:]
-		for _, msg := range runAll(c) {
+		for _, msg := range cmdtest.Run(c) {
 			if s, ok := msg.(sentMsg); ok {
 				_, next := m.Update(s)
 				cmds = append(cmds, next)

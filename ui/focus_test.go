@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/forms/cmdtest"
 )
 
 // press gives the screen a key and then what its commands bring back at
@@ -93,7 +95,7 @@ func TestProposalKeysActOnlyWithTheFocus(t *testing.T) {
 	k.clock.advance(dialogGrace)
 	_, cmd := k.m.Update(typed("k"))
 	var decided bool
-	for _, msg := range runAll(cmd) {
+	for _, msg := range cmdtest.Run(cmd) {
 		if d, ok := msg.(decidedMsg); ok {
 			decided = d.err == nil && d.res.State == "rejected"
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -223,38 +222,6 @@ func showing[T dialog](m *model) bool {
 	}
 	_, is := o.d.(T)
 	return is
-}
-
-// runAll runs a command and the batches and sequences it returns, giving
-// up on those that wait (ticks), and returns the messages in order.
-func runAll(c tea.Cmd) []tea.Msg {
-	if c == nil {
-		return nil
-	}
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- c() }()
-	var msg tea.Msg
-	select {
-	case msg = <-ch:
-	case <-time.After(200 * time.Millisecond):
-		return nil
-	}
-	var inner []tea.Cmd
-	if b, ok := msg.(tea.BatchMsg); ok {
-		inner = b
-	} else if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
-		// tea.Sequence's message is an unexported slice of commands.
-		for i := range v.Len() {
-			inner = append(inner, v.Index(i).Interface().(tea.Cmd))
-		}
-	} else {
-		return []tea.Msg{msg}
-	}
-	var out []tea.Msg
-	for _, c := range inner {
-		out = append(out, runAll(c)...)
-	}
-	return out
 }
 
 // containsAll reports whether s holds every one of want.

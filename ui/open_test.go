@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/forms/cmdtest"
 )
 
 // A question past its deadline is closed before the chat showing it is
@@ -86,7 +87,7 @@ func TestKeysBeforeTheDatabaseOpens(t *testing.T) {
 		t.Fatalf("chat %q, composer %q: the typed message was not sent to the chat on screen", m.chatID, m.composer.Value())
 	}
 	var got *sentMsg
-	for _, msg := range runAll(cmd) {
+	for _, msg := range cmdtest.Run(cmd) {
 		if s, ok := msg.(sentMsg); ok {
 			got = &s
 		}

@@ -10,6 +10,7 @@ import (
 
 	"followup/agent"
 	"followup/chat"
+	"followup/forms/cmdtest"
 )
 
 // refusingOnce refuses the first model call after it is armed, then
@@ -42,7 +43,7 @@ func TestCtrlRRetriesTheFailedRun(t *testing.T) {
 	}
 	k.load(sent.ChatID)
 	cmd := m.onKey(tea.KeyMsg{Type: tea.KeyCtrlR})
-	msgs := runAll(cmd)
+	msgs := cmdtest.Run(cmd)
 	if len(msgs) != 1 {
 		t.Fatalf("ctrl+r brought %v", msgs)
 	}

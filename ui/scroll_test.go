@@ -3,11 +3,13 @@ package ui
 import (
 	"context"
 	"fmt"
-	"followup/chat"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+	"followup/forms/cmdtest"
 )
 
 // seen scrolls a view down with key until it stops changing, checking
@@ -76,11 +78,11 @@ func TestChatListScrollsAndPagesThroughEveryChat(t *testing.T) {
 	}
 	k.load(oldest)
 	_, cmd := k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
-	for msgs := runAll(cmd); len(msgs) > 0; {
+	for msgs := cmdtest.Run(cmd); len(msgs) > 0; {
 		var next []tea.Msg
 		for _, msg := range msgs {
 			_, c := k.m.Update(msg)
-			next = append(next, runAll(c)...)
+			next = append(next, cmdtest.Run(c)...)
 		}
 		msgs = next
 	}

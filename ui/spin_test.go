@@ -7,11 +7,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/forms/cmdtest"
 )
 
 // ticks reports whether running cmd brings a spinner tick.
 func ticks(cmd tea.Cmd) bool {
-	for _, msg := range runAll(cmd) {
+	for _, msg := range cmdtest.RunTimers(cmd) {
 		if _, ok := msg.(spinner.TickMsg); ok {
 			return true
 		}
