@@ -6,12 +6,14 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/forms/cmdtest"
 )
 
 // apply runs cmd and everything it leads to through the model (giving up
 // on what waits, like ticks), as the program would.
 func (k *kit) apply(cmd tea.Cmd) {
-	for _, msg := range runAll(cmd) {
+	for _, msg := range cmdtest.Run(cmd) {
 		_, next := k.m.Update(msg)
 		k.apply(next)
 	}

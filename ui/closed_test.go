@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/forms/cmdtest"
 )
 
 // A question answered elsewhere while the user types in its form: one
@@ -35,7 +36,7 @@ func TestAnsweredElsewhereKeepsWhatWasTypedReadable(t *testing.T) {
 	}
 	// It takes the focus by the focus rule; esc then dismisses it.
 	k.clock.advance(focusPause)
-	deliver(m, m.focusCheck())
+	k.tick()
 	m.movedAt = m.movedAt.Add(-dialogGrace)
 	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyEsc}))
 	if !m.dialogs.empty() {
@@ -77,8 +78,8 @@ func TestEveryCloseIsSaid(t *testing.T) {
 	dr, _ := m.activeRequest()
 	m.setFocus(focusForm)
 	deliver(m, m.updateForm(tea.KeyMsg{Type: tea.KeyEnter}))
-	answered := runAll(m.onKey(tea.KeyMsg{Type: tea.KeyEnter})) // recorded, not yet reported
-	deliver(m, m.load(m.chatID))                                // the host's event came first
+	answered := cmdtest.Run(m.onKey(tea.KeyMsg{Type: tea.KeyEnter})) // recorded, not yet reported
+	deliver(m, m.load(m.chatID))                                     // the host's event came first
 	for _, msg := range answered {
 		_, next := m.Update(msg)
 		deliver(m, next)

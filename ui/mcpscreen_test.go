@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/agent/mcp"
+	"followup/forms/cmdtest"
 )
 
 // A tool row is folded to a line of arguments and a line of result; ctrl+t
@@ -127,7 +128,7 @@ func TestServersStartAfterTheFirstFrame(t *testing.T) {
 		t.Fatal("the servers started before the first frame")
 	}
 	var start bool
-	for _, msg := range runAll(cmd) {
+	for _, msg := range cmdtest.RunTimers(cmd) { // the start waits a frame
 		_, start = msg.(startMCPMsg)
 		if start {
 			break

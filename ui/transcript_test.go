@@ -2,6 +2,8 @@ package ui
 
 import (
 	"testing"
+
+	"followup/forms/cmdtest"
 )
 
 // TestSwitchForgetsTheDrawing: the transcript drawn for a chat is dropped
@@ -20,7 +22,7 @@ func TestSwitchForgetsTheDrawing(t *testing.T) {
 	if len(firstIDs) == 0 || len(m.tr.cache) == 0 {
 		t.Fatalf("the first chat drew nothing: %d messages, %d entries", len(firstIDs), len(m.tr.cache))
 	}
-	for _, msg := range runAll(m.do(openChatAct{chatID: second.ChatID})) {
+	for _, msg := range cmdtest.Run(m.do(openChatAct{chatID: second.ChatID})) {
 		m.Update(msg)
 	}
 	if m.chatID != second.ChatID || len(m.tr.cache) == 0 {
