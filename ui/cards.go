@@ -52,7 +52,7 @@ func requestCard(r chat.RequestView, width int) string {
 	}
 	if n := len(r.Deliveries); n > 0 {
 		d := r.Deliveries[n-1]
-		status += " · " + deliveryWord(d)
+		status += " · " + deliveryTo(r, d)
 	}
 	line := "? " + stBold.Render(title) + "  " + st.Render(forms.SanitizeLine(status))
 	return lipgloss.NewStyle().Width(width - 2).PaddingLeft(2).Render(line)

@@ -163,7 +163,7 @@ func draftFor(r chat.RequestView, saved forms.Values, found bool) forms.Values {
 // maxHeight scrolls inside it, a shorter one keeps its own height (a fixed
 // height would pad it).
 func buildLive(r chat.RequestView, draft forms.Values, width, maxHeight int) *forms.Live {
-	l := forms.Build(r.Definition, r.Supplied, r.Prefill, draft, forms.BuildOptions{Width: width, Editor: forms.EditorInstalled()})
+	l := forms.Build(shownDefinition(r), r.Supplied, r.Prefill, draft, forms.BuildOptions{Width: width, Editor: forms.EditorInstalled()})
 	l.SetMaxHeight(maxHeight)
 	return l
 }

@@ -161,7 +161,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus(errText(msg.err), true)
 			return m.load(m.chatID)
 		}
-		m.setStatus("Question cancelled — the agent was told and goes on without it.", false)
+		m.setStatus(m.cancelWords(), false)
 		m.dropForm()
 		m.driving = true
 		return tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.receipt.RunID))
