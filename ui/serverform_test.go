@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/forms/cmdtest"
 )
 
 // A server's form says who asks and warns on a field that looks like a
@@ -54,7 +56,7 @@ func TestCancellingAServerQuestionDeclinesIt(t *testing.T) {
 	k.hit(tea.KeyMsg{Type: tea.KeyCtrlX})
 	_, cmd := k.m.Update(letter('y'))
 	seen := false
-	for _, msg := range runAll(cmd) {
+	for _, msg := range cmdtest.Run(cmd) {
 		_, next := k.m.Update(msg)
 		if _, ok := msg.(cancelledMsg); ok {
 			seen = true
