@@ -178,7 +178,7 @@ func (s *server) connect(ctx context.Context, limit time.Duration, version strin
 	switch s.cfg.Type {
 	case TypeStdio:
 		proc = &process{}
-		transport = orderTransport{next: newStdioTransport(s.cfg, s.log, proc), orders: &s.orders}
+		transport = wireTransport{next: newStdioTransport(s.cfg, s.log, proc), orders: &s.orders}
 	default:
 		transport, _ = newHTTPTransport(s.cfg, &s.orders)
 	}

@@ -152,7 +152,7 @@ func newHTTPTransport(sc ServerConfig, orders *schemaOrders) (*sdk.StreamableCli
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	var rt http.RoundTripper = base
 	if orders != nil {
-		rt = orderRoundTripper{next: rt, orders: orders}
+		rt = wireRoundTripper{next: rt, orders: orders, shift: newIDShift()}
 	}
 	if len(sc.Headers) > 0 {
 		rt = headerTransport{headers: sc.Headers, next: rt}

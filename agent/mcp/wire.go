@@ -154,51 +154,58 @@ func withPropertyOrder(raw json.RawMessage, order []string) json.RawMessage {
 	return out.Bytes()
 }
 
-// orderTransport wraps a stdio server's transport so its connection
-// records the order of every requestedSchema it reads. (An HTTP
-// connection cannot be wrapped — the SDK needs its unexported methods —
-// so orderBody reads the HTTP responses instead.)
-type orderTransport struct {
+// wireTransport wraps a stdio server's transport: its connection records
+// the order of every requestedSchema it reads and moves followup's request
+// ids (idshift.go). (An HTTP connection cannot be wrapped — the SDK needs
+// its unexported methods — so wireRoundTripper does the same on the HTTP
+// requests and responses.)
+type wireTransport struct {
 	next   sdk.Transport
 	orders *schemaOrders
 }
 
-func (t orderTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+func (t wireTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	c, err := t.next.Connect(ctx)
 	if err != nil {
 		return c, err
 	}
-	return orderConn{c, t.orders}, nil
+	return wireConn{c, t.orders, newIDShift()}, nil
 }
 
-type orderConn struct {
+type wireConn struct {
 	sdk.Connection
 	orders *schemaOrders
+	shift  idShift
 }
 
 // SessionID passes the wrapped connection's on (the SDK asks for it).
-func (c orderConn) SessionID() string {
+func (c wireConn) SessionID() string {
 	if h, ok := c.Connection.(interface{ SessionID() string }); ok {
 		return h.SessionID()
 	}
 	return ""
 }
 
-func (c orderConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+func (c wireConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if err == nil {
-		c.look(msg)
+	if err != nil {
+		return msg, err
 	}
-	return msg, err
+	c.orders.look(msg)
+	return c.shift.in(msg), nil
+}
+
+func (c wireConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	return c.Connection.Write(ctx, c.shift.out(msg))
 }
 
 // look records the schemas of a question or of an input_required result.
-func (c orderConn) look(msg jsonrpc.Message) {
+func (o *schemaOrders) look(msg jsonrpc.Message) {
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
-		c.orders.lookRequest(m.Method, m.Params)
+		o.lookRequest(m.Method, m.Params)
 	case *jsonrpc.Response:
-		c.orders.lookResult(m.Result)
+		o.lookResult(m.Result)
 	}
 }
 

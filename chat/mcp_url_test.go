@@ -1,0 +1,83 @@
+package chat
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"followup/agent/mcp"
+	"followup/store"
+)
+
+const consentURL = "https://example.com/consent?step=1"
+
+// A URL elicitation is a request with no fields: answering it ({}) says
+// done, and the server hears accept. followup never opens the URL.
+func TestMCPURLElicitationConsent(t *testing.T) {
+	s := fxEverything(t, mcp.TypeStdio, mcp.AutoApprove{All: true})
+	ctx := context.Background()
+	sent, err := s.Send(ctx, "", `call everything.trigger-url-elicitation {"url": "`+consentURL+`", "elicitationId": "e-1"}`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := driveAsync(s, sent.RunID)
+	r := fxWaitPending(t, s, sent.ChatID)
+	if r.Mode != mcp.ModeURL || r.URL != consentURL || len(r.Fields) != 0 || !r.Live || r.Owner.Name != "everything" {
+		t.Fatalf("request = %+v", r.RequestItem)
+	}
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: r.ID, Values: map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	run := waitRun(t, done)
+	if run.State != store.RunSucceeded || !strings.Contains(run.Reply, "User completed the URL elicitation flow") {
+		t.Fatalf("run = %+v", run)
+	}
+}
+
+// -32042 URLElicitationRequired: the URL waits in the database like an
+// input_required question; once the user says done the call is made again
+// and goes through; a decline is told to the model and the call is not
+// made again.
+func TestMCPURLRequiredThenRetried(t *testing.T) {
+	s := fxEverything(t, mcp.TypeHTTP, mcp.AutoApprove{All: true})
+	ctx := context.Background()
+	msg := `call everything.trigger-url-elicitation {"url": "` + consentURL + `", "errorPath": true}`
+	sent, run := fxAsk(t, s, "", msg)
+	if run.State != store.RunWaitingInput {
+		t.Fatalf("run = %+v", run)
+	}
+	r := fxOnePending(t, s, sent.ChatID)
+	if r.Mode != mcp.ModeURL || r.URL == "" || r.Live {
+		t.Fatalf("request = %+v", r.RequestItem)
+	}
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: r.ID, Values: map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	// The call is made again; this time server-everything asks for its
+	// own URL during the call (elicitation/create), and the user says done.
+	done := driveAsync(s, sent.RunID)
+	again := fxWaitPending(t, s, sent.ChatID)
+	if again.ID == r.ID || again.URL != consentURL || !again.Live {
+		t.Fatalf("second question = %+v", again.RequestItem)
+	}
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: again.ID, Values: map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	if run := waitRun(t, done); run.State != store.RunSucceeded || !strings.Contains(run.Reply, "User completed the URL elicitation flow") {
+		t.Fatalf("after done: %+v", run)
+	}
+
+	sent, _ = fxAsk(t, s, "", msg)
+	r = fxOnePending(t, s, sent.ChatID)
+	if _, err := s.Cancel(ctx, r.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	run, err := s.Drive(ctx, sent.RunID)
+	if err != nil || !strings.Contains(run.Reply, "did not go ahead") {
+		t.Fatalf("after decline: %+v, %v", run, err)
+	}
+	steps := fxSteps(t, s, sent.ChatID)
+	if len(steps) != 1 || steps[0].Outcome != OutcomeDeclined || steps[0].Attempts != 1 {
+		t.Fatalf("steps = %+v", steps)
+	}
+}
