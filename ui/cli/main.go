@@ -100,9 +100,14 @@ func usageFailed(a Args, err error, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// Options turns flags and environment into the host's options.
+// Options turns flags and environment into the host's options. A
+// headless command that exits after its one read or change is
+// ShortLived; the chat screen (no command) and a LongLived command are not.
 func Options(a Args) (chat.Options, error) {
 	o := chat.Options{DBPath: DBPath(a.Flags["db"]), Policy: chat.DefaultPolicy()}
+	if c := lookup(a.Command); c != nil && !c.LongLived {
+		o.ShortLived = true
+	}
 	cfg := agent.ConfigFromEnv()
 	if p := a.Flags["provider"]; p != "" {
 		cfg.Provider = p

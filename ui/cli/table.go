@@ -28,6 +28,11 @@ type Command struct {
 	// NeedsDB opens the database (and the provider) before Run; without it
 	// Call.Service is nil.
 	NeedsDB bool
+	// LongLived marks a command that runs until it is stopped (mcp serve).
+	// Every other command reads the database once and exits, so its
+	// readers map the file (chat.Options.ShortLived); a long-lived one
+	// keeps a bounded page cache instead, as the chat screen does.
+	LongLived bool
 	// Check is for rules about the arguments the table cannot say (nil when
 	// there are none); its error is a usage error.
 	Check func(a Args) error
@@ -159,7 +164,7 @@ func init() {
 		{Name: "mcp list", NeedsDB: true, Run: mcpList,
 			Summary: "the configured MCP servers: state, protocol, tools",
 			Example: `followup mcp list --json`},
-		{Name: "mcp serve", NeedsDB: true, Run: mcpServe, Check: mcpServeCheck,
+		{Name: "mcp serve", NeedsDB: true, LongLived: true, Run: mcpServe, Check: mcpServeCheck,
 			Flags:   []Flag{{Name: "http", Value: "HOST:PORT", Help: "serve streamable HTTP on this loopback address (127.0.0.1, ::1 or localhost; port 0 picks a free one) instead of stdin and stdout"}},
 			Summary: "be the user's inbox for another agent: an MCP server of input tools",
 			Example: `followup mcp serve --http 127.0.0.1:7390`},
