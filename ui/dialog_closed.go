@@ -82,7 +82,8 @@ func (d closedCard) view(width, height int, focused bool) string {
 	box := paneBox{width, height}
 	hint := hintsFit(box.inner(), d.keys.Dismiss, relabel(d.keys.Focus, "to the composer"))
 	if !focused {
-		hint = stDim.Render(hintsFit(box.inner(), relabel(d.keys.Focus, "to read it"), d.keys.Dismiss))
+		// Its keys act once it has the focus.
+		hint = stDim.Render(hintsFit(box.inner(), relabel(d.keys.Focus, "to read it, then "+d.keys.Dismiss.Help().Key+" dismisses it")))
 	}
 	return box.draw(dialogStyle(focused), d.body(), hint, d.scroll, d.scrollK)
 }
