@@ -125,13 +125,18 @@ fi
 echo "== followup pending --json ($RUNS runs)"
 "$WORK/followup" --db "$WORK/big.db" pending --json >"$WORK/pending.json"
 echo "output: $(wc -c <"$WORK/pending.json") bytes, $(grep -o '"digest"' "$WORK/pending.json" | wc -l) requests"
-for i in $(seq "$RUNS"); do
+for i in $(seq "$RUNS"); do # interleaved with --version, the budget's floor
 	s=${EPOCHREALTIME//[!0-9]/}
 	"$WORK/followup" --db "$WORK/big.db" pending --json >/dev/null
-	echo "$(( ${EPOCHREALTIME//[!0-9]/} - s ))"
-done >"$WORK/pending.ms"
+	echo "$(( ${EPOCHREALTIME//[!0-9]/} - s ))" >>"$WORK/pending.ms"
+	s=${EPOCHREALTIME//[!0-9]/}
+	"$WORK/followup" --version >/dev/null
+	echo "$(( ${EPOCHREALTIME//[!0-9]/} - s ))" >>"$WORK/version.ms"
+done
 /usr/bin/time -v -o "$WORK/pending.time" "$WORK/followup" --db "$WORK/big.db" pending --json >/dev/null
-echo "pending --json:              median $(median <"$WORK/pending.ms") ms (budget 50), max RSS $(rss "$WORK/pending.time") KB"
+P=$(median <"$WORK/pending.ms"); V=$(median <"$WORK/version.ms")
+echo "pending --json:              median $P ms (budget 50), max RSS $(rss "$WORK/pending.time") KB"
+echo "--version:                   median $V ms; pending/version $(awk "BEGIN {printf \"%.2f\", $P/$V}") (budget 2)"
 if command -v hyperfine >/dev/null; then
 	hyperfine -N --warmup 3 --runs "$RUNS" "$WORK/followup --db $WORK/big.db pending --json" 2>/dev/null | grep -E "Time|Range" || true
 fi

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"followup/bench/replies"
 	"followup/chat"
@@ -41,5 +42,44 @@ func BenchmarkStream(b *testing.B) {
 				b.ReportMetric(float64(len(ds)), "deltas")
 			})
 		}
+	}
+}
+
+// BenchmarkStreamLongVsShort streams a 6,000-word reply into one screen
+// and, delta for delta in turn with it, 500-word replies into another
+// (one after the other), timing every delta, so both sizes are measured
+// side by side under the same load. It reports the mean cost per delta
+// of each and their ratio (DESIGN §13: ≤ 1.3).
+func BenchmarkStreamLongVsShort(b *testing.B) {
+	svc, _ := largeService(b)
+	for _, perFrame := range []int{1, 8} {
+		b.Run(fmt.Sprintf("perFrame=%d", perFrame), func(b *testing.B) {
+			short, long := openScreen(b, svc, ""), openScreen(b, svc, "")
+			shortDs, longDs := replies.Deltas(replies.Markdown(500, 1)), replies.Deltas(replies.Markdown(6000, 1))
+			step := func(m *model, ds []string, i int) time.Duration {
+				start := time.Now()
+				if i == 0 {
+					m.stream.clear()
+				}
+				m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: "run_bench", Delta: ds[i]}))
+				if (i+1)%perFrame == 0 || i == len(ds)-1 {
+					m.Update(streamFrameMsg{})
+				}
+				_ = m.View()
+				return time.Since(start)
+			}
+			var ts, tl time.Duration
+			n := 0
+			for b.Loop() {
+				for i := range longDs {
+					ts += step(short, shortDs, n%len(shortDs))
+					tl += step(long, longDs, i)
+					n++
+				}
+			}
+			b.ReportMetric(float64(ts.Nanoseconds())/float64(n), "ns/delta-500w")
+			b.ReportMetric(float64(tl.Nanoseconds())/float64(n), "ns/delta-6000w")
+			b.ReportMetric(float64(tl)/float64(ts), "ratio")
+		})
 	}
 }
