@@ -47,16 +47,23 @@ func serverEnv(extra map[string]string) []string {
 
 // process is a stdio server's process group, known once the transport started it.
 type process struct {
-	mu  sync.Mutex
-	pid int
+	mu    sync.Mutex
+	pid   int
+	guard *os.File // ends the group if followup dies (guard.go)
 }
 
 func (p *process) signal(sig syscall.Signal) {
 	p.mu.Lock()
-	pid := p.pid
+	pid, guard := p.pid, p.guard
+	if sig == syscall.SIGKILL {
+		p.guard = nil
+	}
 	p.mu.Unlock()
 	if pid > 0 {
 		_ = syscall.Kill(-pid, sig)
+	}
+	if guard != nil && sig == syscall.SIGKILL {
+		guard.Close()
 	}
 }
 
@@ -87,8 +94,9 @@ func newStdioTransport(sc ServerConfig, log *serverLog, proc *process) *stdioTra
 func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	conn, err := t.sdk.Connect(ctx)
 	if t.cmd.Process != nil {
+		guard := startGuard(t.cmd.Process.Pid)
 		t.proc.mu.Lock()
-		t.proc.pid = t.cmd.Process.Pid
+		t.proc.pid, t.proc.guard = t.cmd.Process.Pid, guard
 		t.proc.mu.Unlock()
 	}
 	return conn, err

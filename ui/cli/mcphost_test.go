@@ -48,6 +48,25 @@ func (e mcpEnv) command(args ...string) *exec.Cmd {
 	return cmd
 }
 
+// processes lists the live processes started with this environment (the
+// servers inherit its XDG_STATE_HOME), followup's own included.
+func (e mcpEnv) processes(t *testing.T) []string {
+	t.Helper()
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var out []string
+	for _, d := range dirs {
+		env, err := os.ReadFile(filepath.Join(d, "environ"))
+		if err != nil || !bytes.Contains(env, []byte("XDG_STATE_HOME="+e.state+"\x00")) {
+			continue
+		}
+		if st, err := os.ReadFile(filepath.Join(d, "stat")); err == nil && bytes.Contains(st, []byte(") Z ")) {
+			continue // a zombie, dead already
+		}
+		out = append(out, filepath.Base(d))
+	}
+	return out
+}
+
 // mcpCLI runs followup in the test's environment.
 func mcpCLI(t *testing.T, e mcpEnv, args ...string) result {
 	t.Helper()
@@ -208,8 +227,19 @@ func TestMCPKilledWhileAServerAsksThenResumed(t *testing.T) {
 	t.Parallel()
 	e := newMCPEnv(t, "true")
 	cmd, _, rq := startAsk(t, e, "call everything.trigger-elicitation-request")
+	if n := len(e.processes(t)); n == 0 {
+		t.Fatal("no server process found for the test's environment")
+	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
+	// No process of the server outlives followup, however it died.
+	deadline := time.Now().Add(3 * time.Second)
+	for len(e.processes(t)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("server processes outlived the kill: %v", e.processes(t))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	// The question died with its connection: never answerable into the void.
 	if pend := decode(t, mcpCLI(t, e, "pending", "--json"))["requests"].([]any); len(pend) != 0 {
 		t.Fatalf("pending after the kill = %v", pend)
