@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"followup/agent/mcp"
 	"followup/forms"
@@ -62,6 +63,18 @@ func (d serversDialog) lines(width int) []string {
 	add := func(indent int, s string) {
 		out = append(out, " "+strings.Repeat(" ", indent)+truncate(s, max(1, w-indent)))
 	}
+	// wrap adds s in full, its continuation lines indented two more.
+	wrap := func(indent int, s string) {
+		lines := strings.Split(lipgloss.NewStyle().Width(max(4, w-indent-2)).Render(s), "\n")
+		for i, l := range lines {
+			l = strings.TrimRight(l, " ")
+			if i == 0 {
+				out = append(out, " "+strings.Repeat(" ", indent)+l)
+			} else {
+				out = append(out, " "+strings.Repeat(" ", indent+2)+l)
+			}
+		}
+	}
 	title := "MCP servers"
 	if st.Config != "" {
 		title += " — " + forms.SanitizeLine(homeShort(st.Config))
@@ -71,7 +84,7 @@ func (d serversDialog) lines(width int) []string {
 	if len(st.Problems) > 0 {
 		add(0, stError.Render(plural(len(st.Problems), "problem in the configuration", "problems in the configuration")+" (the other servers start anyway):"))
 		for _, p := range st.Problems {
-			add(2, stError.Render("✗ "+forms.SanitizeLine(p)))
+			wrap(2, stError.Render("✗ "+forms.SanitizeLine(p)))
 		}
 		out = append(out, "")
 	}
@@ -85,7 +98,7 @@ func (d serversDialog) lines(width int) []string {
 		if i > 0 {
 			out = append(out, "")
 		}
-		add(0, stBold.Render(forms.SanitizeLine(s.Name))+"  "+serverState(s))
+		wrap(0, stBold.Render(forms.SanitizeLine(s.Name))+"  "+serverState(s))
 		target := forms.SanitizeLine(s.Target)
 		if s.ServerName != "" {
 			target += "  " + stDim.Render("("+forms.SanitizeLine(strings.TrimSpace(s.ServerName+" "+s.ServerVersion))+")")
@@ -104,7 +117,7 @@ func (d serversDialog) lines(width int) []string {
 				add(4, line)
 			}
 		}
-		if s.Log != "" {
+		if s.Log != "" && s.State != mcp.StateDisabled {
 			add(2, stDim.Render("log: "+forms.SanitizeLine(homeShort(s.Log))))
 		}
 	}
