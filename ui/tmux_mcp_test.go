@@ -61,9 +61,9 @@ func TestTerminalEverythingApprovalAndElicitation(t *testing.T) {
 	if n := pendingApprovalsIn(t, db); n != 1 {
 		t.Fatalf("%d approvals pending after typing for the composer, want 1", n)
 	}
-	tm.Keys("C-u") // the composer emptied, then a pause: the card takes the focus
+	tm.Keys("C-u")                                          // the composer emptied, then a pause: the card takes the focus
 	tm.WaitFor("║ y allow once · a for this chat · n deny") // the focused card's frame and keys
-	time.Sleep(500 * time.Millisecond)                // past the moment a key is still the composer's
+	time.Sleep(500 * time.Millisecond)                      // past the moment a key is still the composer's
 	tm.Keys("y")
 	tm.WaitFor("⚙ everything · echo", "✓ done", "Echo: hi")
 	if n := pendingApprovalsIn(t, db); n != 0 {
