@@ -3,12 +3,16 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"syscall"
+	"sync/atomic"
 	"testing"
+
+	"followup/ui/cli"
 )
 
 type result struct {
@@ -179,7 +183,10 @@ func TestValidateInput(t *testing.T) {
 }
 
 // validate-input refuses /dev/zero and a 1 GiB sparse file quickly and
-// with little memory (the child's peak RSS), naming the size it can know.
+// with little memory, naming the size it can know. The memory is each
+// command's own peak, measured from a small parent (testdata/peakrss):
+// a child's peak counts its parent's resident memory at the exec, and
+// this test binary is big, bigger still under -race.
 func TestValidateInputBoundedRead(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -195,38 +202,71 @@ func TestValidateInputBoundedRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer zero.Close()
-	// A child's peak RSS counts its parent's at the fork (the test binary
-	// is big under -race): compare with a command that reads nothing.
-	version := exec.Command(bin, "--version")
-	if err := version.Run(); err != nil {
-		t.Fatal(err)
-	}
-	base := peakRSS(version)
+	// Reading 8 MiB costs at most a few times that (the buffer grows by
+	// doubling); reading the whole input cost a gigabyte.
+	const slack = 48 << 10 // KiB
+	base, _, _ := peakRSS(t, nil, "--version")
 	for _, tc := range []struct {
 		args  []string
-		stdin *os.File
+		stdin io.Reader
 		says  string
 	}{
 		{[]string{"validate-input", "/dev/zero"}, nil, "/dev/zero is more than 8 MiB"},
 		{[]string{"validate-input", sparse}, nil, "is 1.0 GiB (1073741824 bytes); the limit is 8 MiB"},
 		{[]string{"validate-input", "-"}, zero, "standard input is more than 8 MiB"},
 	} {
-		cmd := exec.Command(bin, tc.args...)
-		if tc.stdin != nil {
-			cmd.Stdin = tc.stdin
-		}
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		err := cmd.Run()
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(errb.String(), "LIMIT_EXCEEDED") || !strings.Contains(errb.String(), tc.says) {
-			t.Errorf("%v: %v, %q", tc.args, err, errb.String())
+		rss, stderr, code := peakRSS(t, tc.stdin, tc.args...)
+		if code != 1 || !strings.Contains(stderr, "LIMIT_EXCEEDED") || !strings.Contains(stderr, tc.says) {
+			t.Errorf("%v: exit %d, %q", tc.args, code, stderr)
 			continue
 		}
-		if rss := peakRSS(cmd); rss > base+64<<10 { // KiB
+		if rss > base+slack {
 			t.Errorf("%v: peak RSS %d KiB, --version %d KiB", tc.args, rss, base)
 		}
 	}
+	// Standard input is read up to the limit and no further: what an
+	// endless pipe gave it is the limit, plus what the pipe holds.
+	in := &countingZeros{}
+	if _, stderr, code := peakRSS(t, in, "validate-input", "-"); code != 1 || !strings.Contains(stderr, "standard input is more than 8 MiB") {
+		t.Fatalf("endless pipe: exit %d, %q", code, stderr)
+	}
+	if n := in.n.Load(); n < cli.MaxInputRead || n > cli.MaxInputRead+1<<20 {
+		t.Errorf("the command took %d bytes of an endless pipe; the limit is %d", n, cli.MaxInputRead)
+	}
 }
 
-// peakRSS is the finished command's peak resident memory in KiB.
-func peakRSS(cmd *exec.Cmd) int64 { return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss }
+// peakRSS runs followup with args through testdata/peakrss and returns
+// its own peak resident memory in KiB, its stderr and its exit code.
+func peakRSS(t *testing.T, stdin io.Reader, args ...string) (int64, string, int) {
+	t.Helper()
+	cmd := exec.Command(peakRSSBin, append([]string{bin}, args...)...)
+	cmd.Stdin = stdin
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	out := errb.String()
+	i := strings.LastIndex(out, "peakrss ")
+	if i < 0 {
+		t.Fatalf("%v: no peak reported: %q", args, out)
+	}
+	kib, err := strconv.ParseInt(strings.TrimSpace(out[i+len("peakrss "):]), 10, 64)
+	if err != nil || kib <= 0 {
+		t.Fatalf("%v: peak %q: %v", args, out[i:], err)
+	}
+	return kib, out[:i], code
+}
+
+// countingZeros is an endless input that counts what was taken from it.
+type countingZeros struct{ n atomic.Int64 }
+
+func (z *countingZeros) Read(p []byte) (int, error) {
+	clear(p)
+	z.n.Add(int64(len(p)))
+	return len(p), nil
+}
