@@ -361,3 +361,15 @@ func TestMultiplePendingRequestsInOneChat(t *testing.T) {
 		t.Fatalf("pending after one answer = %+v", pend)
 	}
 }
+
+// The template name rule is the one RegisterTemplate applies.
+func TestValidTemplateName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"trip": true, "deploy.check:v2_x-1": true, strings.Repeat("a", 128): true,
+		"": false, "a b": false, "bad name!": false, strings.Repeat("a", 129): false, "é": false,
+	} {
+		if got := ValidTemplateName(name); got != want {
+			t.Errorf("ValidTemplateName(%q) = %v", name, got)
+		}
+	}
+}

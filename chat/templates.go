@@ -13,14 +13,22 @@ import (
 // program to build at every start).
 var templateNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`) })
 
+// TemplateNameRule says what a template name may be.
+const TemplateNameRule = "a template name is 1–128 of A–Z, a–z, 0–9 and . _ : -"
+
+// ValidTemplateName reports whether name can name a template: the rule
+// RegisterTemplate applies, and validate-input checks in a request that
+// names one.
+func ValidTemplateName(name string) bool { return templateNameRE().MatchString(name) }
+
 // RegisterTemplate registers (or replaces) a host template that requests
 // can name with source kind template. The definition is checked like any
 // declaration's, so a template can never produce a form nobody can answer.
 // Requests already opened from it keep the revision they were opened with.
 func (s *Service) RegisterTemplate(ctx context.Context, name string, def forms.Definition) error {
-	if !templateNameRE().MatchString(name) {
+	if !ValidTemplateName(name) {
 		return problemsError(CodeInvalidArgument, "the template name is invalid", []forms.Problem{{
-			Path: "/name", Message: "a template name is 1–128 of A–Z, a–z, 0–9 and . _ : -"}})
+			Path: "/name", Message: TemplateNameRule}})
 	}
 	decl := map[string]any{"requestKey": "template", "source": map[string]any{"kind": forms.SourceDynamic, "definition": def}}
 	parsed, problems := forms.ParseDeclaration([]byte(mustJSON(decl)), nil)

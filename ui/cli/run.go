@@ -49,31 +49,6 @@ func execWith(ctx context.Context, a Args, env Env, out *printer) int {
 	return out.finish(err, env.Stderr)
 }
 
-// validateInput is `followup validate-input FILE|-`; it needs no database.
-func validateInput(ctx context.Context, c *Call) error {
-	raw, err := readInput(c.Arg(0), c.Stdin)
-	if err != nil {
-		return err
-	}
-	decl, problems := forms.ParseDeclaration(raw, nil)
-	if len(problems) > 0 {
-		return &chat.Error{Code: chat.CodeRequestInvalid, Message: "the input request is invalid",
-			Details: map[string]any{"problems": problems}}
-	}
-	asked := 0
-	for _, f := range decl.Definition.Fields {
-		if _, known := decl.Supplied[f.Name]; !known {
-			asked++
-		}
-	}
-	c.OK(map[string]any{"valid": true, "requestKey": decl.RequestKey, "fields": len(decl.Definition.Fields),
-		"asked": asked, "complete": decl.Complete()},
-		func(w io.Writer) {
-			fmt.Fprintf(w, "valid: %s asks %d of %d field(s)\n", decl.RequestKey, asked, len(decl.Definition.Fields))
-		})
-	return nil
-}
-
 // printer writes text or exactly one JSON document: once a result is
 // out, nothing more is written (a signal's message included).
 type printer struct {
