@@ -47,6 +47,7 @@ func requestCard(r chat.RequestView, width int) string {
 			"disconnected": askedByName(r.Owner) + " is gone (its connection ended)",
 		}[r.ClosedReason]
 	}
+	status = linkCardWords(r, status)
 	if len(r.Unsent) > 0 {
 		status += " · you had typed: " + summarizeValues(r, r.Unsent)
 	}

@@ -163,3 +163,21 @@ func urlArrives(m *model) (dialog, bool) {
 	}
 	return newURLCard(m.keys, m.questionNow(), m.mcp.opener != ""), true
 }
+
+// linkCardWords is what the transcript card of a link to visit says of
+// its state: the host, and done or declined rather than an answer.
+func linkCardWords(r chat.RequestView, status string) string {
+	if r.Mode != "url" {
+		return status
+	}
+	host := checkLink(r.URL).host
+	switch r.State {
+	case "pending":
+		return "waiting: open " + host + " and say done"
+	case "answered":
+		return "you said done (" + host + ")"
+	case "cancelled":
+		return "declined by you (" + host + ")"
+	}
+	return status
+}

@@ -77,7 +77,7 @@ func TestURLConsentCard(t *testing.T) {
 	}
 	k.hit(letter('d'))
 	f = frameOf(k.m)
-	if showing[urlDialog](k.m) || !strings.Contains(f, "visit: accept") {
+	if showing[urlDialog](k.m) || !strings.Contains(f, "visit: accept") || !strings.Contains(f, "you said done (xn--80ak6aa92e.com)") {
 		t.Fatalf("done did not let the call go on:\n%s", f)
 	}
 }
@@ -93,7 +93,7 @@ func TestURLConsentDecline(t *testing.T) {
 		t.Fatalf("the card offers to open a link with no opener:\n%s", f)
 	}
 	k.hit(letter('n'))
-	if f := frameOf(k.m); showing[urlDialog](k.m) || !strings.Contains(f, "visit: decline") {
+	if f := frameOf(k.m); showing[urlDialog](k.m) || !strings.Contains(f, "visit: decline") || !strings.Contains(f, "declined by you (xn--80ak6aa92e.com)") {
 		t.Fatalf("decline did not reach the server:\n%s", f)
 	}
 }
