@@ -186,17 +186,21 @@ func (r *Runner) runTools(ctx context.Context, turn Turn, runID string, calls []
 		if t, ok := r.Tools.Get(call.Name); ok {
 			result = t.Run(ctx, cc, call.Arguments)
 		} else if r.Steps != nil {
-			var wait bool
-			if result, wait, err = r.runStep(ctx, cc, call); err != nil {
+			plan, err := r.runStep(ctx, cc, call)
+			if err != nil {
 				return waits, err
 			}
 			if ctx.Err() != nil {
 				return waits, ctx.Err() // stopped: the step keeps its record, the history nothing more
 			}
-			if wait {
+			if plan.Action == StepWait {
 				waits = true
 				continue
 			}
+			if plan.Recorded {
+				continue
+			}
+			result = plan.Result
 		} else {
 			result = unknownTool(call.Name)
 		}

@@ -41,6 +41,10 @@ type StepPlan struct {
 	Input   *mcp.InputRequired
 	Replies map[string]mcp.Reply
 	Result  json.RawMessage
+	// Recorded says the host already wrote Result to the run's history,
+	// with the step's outcome in one transaction: the runner does not
+	// record it again.
+	Recorded bool
 }
 
 // StepHost is the host's half of durable steps.
@@ -119,17 +123,15 @@ func (r *Runner) lookupStep(ctx context.Context, name string) *mcp.Tool {
 }
 
 // runStep takes one open call of a step tool through the host's plans
-// until it has a result for the model (done) or waits.
-func (r *Runner) runStep(ctx context.Context, cc CallContext, call ToolCall) (json.RawMessage, bool, error) {
+// until it has a result for the model or waits.
+func (r *Runner) runStep(ctx context.Context, cc CallContext, call ToolCall) (StepPlan, error) {
 	plan, err := r.Steps.Plan(ctx, cc, call, r.lookupStep(ctx, call.Name))
 	for err == nil {
 		var res mcp.Result
 		var callErr error
 		switch plan.Action {
-		case StepWait:
-			return nil, true, nil
-		case StepResult:
-			return plan.Result, false, nil
+		case StepWait, StepResult:
+			return plan, nil
 		case StepCall, StepRetry:
 			if r.MCP == nil {
 				callErr = errNoMCP
@@ -140,7 +142,7 @@ func (r *Runner) runStep(ctx context.Context, cc CallContext, call ToolCall) (js
 		r.checkpoint("tool-called")
 		plan, err = r.Steps.Finish(ctx, cc, call, res, callErr)
 	}
-	return nil, false, err
+	return plan, err
 }
 
 // callStep makes the call of a plan. The call outlives a stop of its drive

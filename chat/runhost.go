@@ -139,19 +139,25 @@ func (h runHost) RecordToolResult(ctx context.Context, runID string, call agent.
 		if err != nil {
 			return err
 		}
-		now := s.nowMS()
-		if _, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleTool,
-			Content: string(result), ToolCallID: call.ID, ToolName: call.Name, ForModel: true, CreatedAt: now}); err != nil {
-			return err
-		}
-		run.Step++
-		run.UpdatedAt = now
-		return s.store.UpdateRun(ctx, tx, run)
+		return s.appendToolResult(ctx, tx, run, call, result)
 	})
 	if err == nil {
 		s.checkpoint(CrashToolResultRecorded)
 	}
 	return err
+}
+
+// appendToolResult writes a tool's result to the run's history (an MCP
+// step writes it with its outcome, in one transaction: toolsteps.go).
+func (s *Service) appendToolResult(ctx context.Context, tx store.Handle, run store.Run, call agent.ToolCall, result json.RawMessage) error {
+	now := s.nowMS()
+	if _, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: run.ChatID, RunID: nullString(run.ID), Role: store.RoleTool,
+		Content: string(result), ToolCallID: call.ID, ToolName: call.Name, ForModel: true, CreatedAt: now}); err != nil {
+		return err
+	}
+	run.Step++
+	run.UpdatedAt = now
+	return s.store.UpdateRun(ctx, tx, run)
 }
 
 func (h runHost) Fail(ctx context.Context, runID string, reason string) error {

@@ -64,7 +64,10 @@ func (h *mcpHost) Plan(ctx context.Context, cc agent.CallContext, call agent.Too
 		case err == nil:
 			plan, events, err = h.planRecorded(ctx, tx, step)
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return h.recordResult(ctx, tx, run, call, &plan)
 	})
 	if err != nil {
 		return plan, err
@@ -203,8 +206,9 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 		}
 		if step.State == store.StepDone {
 			plan = resultPlan(json.RawMessage(step.Result.String))
-			return nil
+			return h.recordResultOf(wctx, tx, cc.RunID, call, &plan)
 		}
+
 		events = []Event{{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID}}
 		step.DurationMS += res.Duration.Milliseconds()
 		if err := h.settleServerDeliveries(wctx, tx, step, callErr); err != nil {
@@ -241,16 +245,43 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 			finishStep(&step, outcome, r, now)
 			plan = resultPlan(r)
 		}
-		return s.store.UpdateToolStep(wctx, tx, step)
+		if err := s.store.UpdateToolStep(wctx, tx, step); err != nil || stopped {
+			return err
+		}
+		return h.recordResultOf(wctx, tx, cc.RunID, call, &plan)
 	})
 	if err != nil {
 		return plan, err
 	}
 	h.publish(events)
-	if plan.Action == agent.StepResult {
+	if plan.Recorded {
+		s.broker.Publish(Event{Kind: EvMessage, ChatID: cc.ChatID, RunID: cc.RunID})
 		s.checkpoint(CrashToolFinished)
 	}
 	return plan, nil
+}
+
+// recordResult writes a result plan's result to the run's history in the
+// transaction that decided it, so one commit records both the step's
+// outcome and what the model receives (Recorded). A run that has ended
+// records nothing more.
+func (h *mcpHost) recordResult(ctx context.Context, tx store.Handle, run store.Run, call agent.ToolCall, plan *agent.StepPlan) error {
+	if plan.Action != agent.StepResult || store.RunEnded(run.State) {
+		return nil
+	}
+	plan.Recorded = true
+	return h.s.appendToolResult(ctx, tx, run, call, plan.Result)
+}
+
+func (h *mcpHost) recordResultOf(ctx context.Context, tx store.Handle, runID string, call agent.ToolCall, plan *agent.StepPlan) error {
+	if plan.Action != agent.StepResult {
+		return nil
+	}
+	run, err := h.s.store.GetRun(ctx, tx, runID)
+	if err != nil {
+		return err
+	}
+	return h.recordResult(ctx, tx, run, call, plan)
 }
 
 // newStep is the record of a call about to be made.
