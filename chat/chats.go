@@ -83,6 +83,13 @@ func (s *Service) Chats(ctx context.Context, limit int) ([]ChatView, error) {
 // A cursor is "<updated_at in unix ms>.<chat id>" of a page's last chat.
 func chatCursor(c store.Chat) string { return strconv.FormatInt(c.UpdatedAt, 10) + "." + c.ID }
 
+// CheckChatCursor refuses a cursor that no page's Next can be, before
+// anything is read (the CLI makes that a usage error).
+func CheckChatCursor(s string) error {
+	_, err := parseChatCursor(s)
+	return err
+}
+
 func parseChatCursor(s string) (store.ChatCursor, error) {
 	if s == "" {
 		return store.ChatCursor{}, nil

@@ -60,6 +60,11 @@ func TestChatListPagesThroughEveryChat(t *testing.T) {
 	if _, err := s.ChatList(ctx, "not-a-cursor", 3); CodeOf(err) != CodeInvalidArgument {
 		t.Fatalf("a malformed cursor: %v", err)
 	}
+	for cursor, ok := range map[string]bool{"": true, "1764582600000.ch_1": true, "not-a-cursor": false, "x.ch_1": false, "17.": false} {
+		if err := CheckChatCursor(cursor); (err == nil) != ok {
+			t.Errorf("CheckChatCursor(%q) = %v", cursor, err)
+		}
+	}
 	if cs, err := s.Chats(ctx, 0); err != nil || len(cs) != len(want) {
 		t.Fatalf("Chats = %d, %v", len(cs), err)
 	}

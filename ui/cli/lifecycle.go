@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
+	"followup/chat"
 	"followup/forms"
 )
 
@@ -55,38 +57,75 @@ func inspect(ctx context.Context, c *Call) error {
 	return nil
 }
 
+// chatsCheck refuses a --limit or --cursor that cannot read a page.
+func chatsCheck(a Args) error {
+	if v, ok := a.Flags["limit"]; ok {
+		if n, err := strconv.Atoi(v); err != nil || n < 1 || n > chat.MaxChatPage {
+			return usagef("--limit must be a number from 1 to %d", chat.MaxChatPage)
+		}
+	}
+	if err := chat.CheckChatCursor(a.Flags["cursor"]); err != nil {
+		return usagef("--cursor: %s", chat.AsError(err).Message)
+	}
+	return nil
+}
+
+// chats is `followup chats`: one page of the chat list. A page that has
+// more after it says how to read them (next in JSON); nothing is left out
+// silently.
 func chats(ctx context.Context, c *Call) error {
 	s, out := c.Service, c.out
-	cs, err := s.Chats(ctx, 0)
+	limit, _ := strconv.Atoi(c.Flag("limit")) // checked: 0 when absent, the default page
+	page, err := s.ChatList(ctx, c.Flag("cursor"), limit)
 	if err != nil {
 		return err
 	}
-	out.ok(map[string]any{"chats": cs}, func(w io.Writer) {
-		if len(cs) == 0 {
+	doc := map[string]any{"chats": page.Chats, "more": page.More}
+	if page.More {
+		doc["next"] = page.Next
+	}
+	out.ok(doc, func(w io.Writer) {
+		if len(page.Chats) == 0 {
 			fmt.Fprintln(w, "no chats")
 		}
-		for _, c := range cs {
+		for _, c := range page.Chats {
 			fmt.Fprintf(w, "%s  %-8s  %s\n", c.ID, c.State, forms.SanitizeLine(c.Title))
+		}
+		if page.More {
+			next := "followup chats --cursor " + page.Next
+			if c.Args.Has("limit") {
+				next += " --limit " + c.Flag("limit")
+			}
+			fmt.Fprintf(w, "more chats follow: %s\n", next)
 		}
 	})
 	return nil
 }
 
+// lifecycle is `followup archive`, `unarchive` and `delete`.
 func lifecycle(ctx context.Context, c *Call) error {
 	s, out := c.Service, c.out
-	id := c.Arg(0)
+	id, cmd := c.Arg(0), c.Args.Command
+	view := map[string]any{"id": id, "state": "deleted"}
+	var v chat.ChatView
 	var err error
-	if c.Args.Command == "archive" {
-		_, err = s.Archive(ctx, id, c.Flag("command-id"))
-	} else {
+	switch cmd {
+	case "archive":
+		v, err = s.Archive(ctx, id, c.Flag("command-id"))
+	case "unarchive":
+		v, err = s.Unarchive(ctx, id, c.Flag("command-id"))
+	default:
 		err = s.Delete(ctx, id, c.Flag("command-id"))
 	}
 	if err != nil {
 		return err
 	}
-	state := map[string]string{"archive": "archived", "delete": "deleted"}[c.Args.Command]
-	out.ok(map[string]any{"chat": map[string]any{"id": id, "state": state}}, func(w io.Writer) {
-		fmt.Fprintf(w, "chat %s %s\n", id, state)
+	if cmd != "delete" {
+		view = map[string]any{"id": v.ID, "title": v.Title, "state": v.State, "updatedAt": v.UpdatedAt}
+	}
+	done := map[string]string{"archive": "archived", "unarchive": "unarchived", "delete": "deleted"}[cmd]
+	out.ok(map[string]any{"chat": view}, func(w io.Writer) {
+		fmt.Fprintf(w, "chat %s %s\n", id, done)
 	})
 	return nil
 }
