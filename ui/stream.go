@@ -124,7 +124,10 @@ func splitLines(s string) []string { return strings.Split(s, "\n") }
 func (m *model) onStream(e chat.Event) tea.Cmd {
 	s := &m.stream
 	if e.Reset {
-		if s.runID != e.RunID || s.recorded || s.raw.Len() == 0 {
+		if s.runID != e.RunID {
+			return nil // another run's: this one's text stands
+		}
+		if s.recorded || s.raw.Len() == 0 {
 			s.clear()
 			return nil
 		}

@@ -152,6 +152,20 @@ func TestStreamRetryReplacesText(t *testing.T) {
 	}
 }
 
+// TestStreamOtherRunResetKeepsText: a Reset for another run leaves the
+// streaming reply as it is.
+func TestStreamOtherRunResetKeepsText(t *testing.T) {
+	k, runID := streamKit(t)
+	m := k.m
+	m.Update(delta(m.chatID, runID, "still streaming"))
+	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: "run_other", Reset: true}))
+	m.Update(delta(m.chatID, runID, " on"))
+	m.Update(streamFrameMsg{})
+	if m.stream.text() != "still streaming on" || !strings.Contains(m.vp.content(), "still streaming on") {
+		t.Fatalf("after another run's Reset the stream is %q", m.stream.text())
+	}
+}
+
 // TestStreamLateDeltasNotDrawn: once a snapshot shows the call's stored
 // reply, the deltas of that call still on their way are not drawn under it.
 func TestStreamLateDeltasNotDrawn(t *testing.T) {
