@@ -162,6 +162,9 @@ func cancel(ctx context.Context, c *Call) error {
 
 // driveAfter drives the run on after an answer or cancel and prints both.
 func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *printer) error {
+	if rc.RunID == "" {
+		return sessionReceipt(ctx, s, rc, out)
+	}
 	var run chat.RunView
 	var err error
 	if rc.ApplyState == chat.Applied && rc.RunID != "" {
@@ -190,6 +193,32 @@ func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *prin
 		fmt.Fprintf(w, "%s %s\n", rc.RequestID, map[string]string{"answer": "answered", "cancel": "cancelled"}[rc.Kind])
 		fmt.Fprintf(w, "run %s  %s\n", run.ID, run.State)
 		(&blocks{w: w, used: true}).add(replyText(run.Reply))
+	})
+	return nil
+}
+
+// sessionReceipt prints the receipt of an answer or cancel of a request
+// with no run (an MCP client's, through mcp serve): there is no run to
+// drive on; the client reads the outcome when it asks for it.
+func sessionReceipt(ctx context.Context, s *chat.Service, rc chat.Receipt, out *printer) error {
+	who := "the asking agent"
+	if r, err := s.Request(ctx, rc.RequestID); err == nil && r.Owner.Kind == chat.OwnerMCPClient {
+		who = "the MCP client that asked"
+		if r.Owner.Name != "" {
+			who = r.Owner.Name + ", " + who + ","
+		}
+	}
+	out.ok(map[string]any{"receipt": rc, "run": nil}, func(w io.Writer) {
+		if rc.ApplyState == chat.Partial {
+			fmt.Fprintf(w, "%s kept as partial; still missing: %s\n", rc.RequestID, strings.Join(rc.Missing, ", "))
+			return
+		}
+		done, what := "answered", "the answer"
+		if rc.Kind == "cancel" {
+			done, what = "cancelled", "that it was cancelled"
+		}
+		fmt.Fprintf(w, "%s %s\n", rc.RequestID, done)
+		fmt.Fprintln(w, forms.SanitizeLine(who+" reads "+what+" through input_wait or input_read_answer"))
 	})
 	return nil
 }
