@@ -102,3 +102,15 @@ func TestMCPStopExpiresPendingApproval(t *testing.T) {
 		t.Fatalf("approve after stop: %v", err)
 	}
 }
+
+func TestMCPCallOfAMissingToolSaysWhy(t *testing.T) {
+	s := fxEverything(t, mcp.TypeStdio, mcp.AutoApprove{})
+	_, run := fxAsk(t, s, "", "call everything.no-such-tool")
+	if run.State != store.RunSucceeded || !strings.Contains(run.Reply, "MCP server everything has no tool of this name") {
+		t.Fatalf("run = %+v", run)
+	}
+	_, run = fxAsk(t, s, "", "call elsewhere.echo")
+	if !strings.Contains(run.Reply, "no configured MCP server offers a tool of this name") {
+		t.Fatalf("run = %+v", run)
+	}
+}

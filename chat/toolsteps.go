@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"followup/agent"
@@ -84,7 +85,7 @@ func (h *mcpHost) Plan(ctx context.Context, cc agent.CallContext, call agent.Too
 func (h *mcpHost) planNew(ctx context.Context, tx store.Handle, run store.Run, call agent.ToolCall, tool *mcp.Tool) (agent.StepPlan, []Event, error) {
 	s := h.s
 	if tool == nil {
-		return resultPlan(toolFailed(call.Name, "no connected MCP server offers a tool of this name")), nil, nil
+		return resultPlan(toolFailed(call.Name, h.whyNoTool(call.Name))), nil, nil
 	}
 	args := callArguments(call.Arguments)
 	ap, err := s.store.ApprovalFor(ctx, tx, run.ID, call.ID)
@@ -210,6 +211,11 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 		}
 
 		events = []Event{{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID}}
+		evs, err := h.callEnded(wctx, tx, step)
+		if err != nil {
+			return err
+		}
+		events = append(events, evs...)
 		step.DurationMS += res.Duration.Milliseconds()
 		if err := h.settleServerDeliveries(wctx, tx, step, callErr); err != nil {
 			return err
@@ -230,7 +236,6 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 			finishStep(&step, OutcomeFailed, r, now)
 			plan = resultPlan(r)
 		case res.InputRequired != nil || len(res.URLRequired) > 0:
-			var evs []Event
 			plan, evs, err = h.askForStep(wctx, tx, &step, res)
 			if err != nil {
 				return err
@@ -261,6 +266,39 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 	return plan, nil
 }
 
+// callEnded closes what a call's end leaves behind: a question the server
+// asked during it and never took back is withdrawn (the call has its
+// result), and the run, which waited while the question was open, runs on.
+func (h *mcpHost) callEnded(ctx context.Context, tx store.Handle, step store.ToolStep) ([]Event, error) {
+	s := h.s
+	ms, err := s.store.StepMCPRequests(ctx, tx, step.RunID, step.ToolCallID)
+	if err != nil {
+		return nil, err
+	}
+	var evs []Event
+	for _, m := range ms {
+		if !m.Classic || !m.Open {
+			continue
+		}
+		r, err := s.store.GetRequest(ctx, tx, m.RequestID)
+		if err != nil {
+			return nil, err
+		}
+		if r.State == store.ReqPending {
+			if err := s.closeRequest(ctx, tx, &r, store.ReqExpired, ReasonWithdrawn); err != nil {
+				return nil, err
+			}
+			evs = append(evs, Event{Kind: EvRequest, ChatID: r.ChatID, RunID: step.RunID, RequestID: r.ID})
+		}
+	}
+	run, err := s.store.GetRun(ctx, tx, step.RunID)
+	if err != nil || run.State != store.RunWaitingInput {
+		return evs, err
+	}
+	run.State, run.UpdatedAt = store.RunRunning, s.nowMS()
+	return append(evs, Event{Kind: EvRun, ChatID: run.ChatID, RunID: run.ID}), s.store.UpdateRun(ctx, tx, run)
+}
+
 // recordResult writes a result plan's result to the run's history in the
 // transaction that decided it, so one commit records both the step's
 // outcome and what the model receives (Recorded). A run that has ended
@@ -282,6 +320,28 @@ func (h *mcpHost) recordResultOf(ctx context.Context, tx store.Handle, runID str
 		return err
 	}
 	return h.recordResult(ctx, tx, run, call, plan)
+}
+
+// whyNoTool says why no connected server offers the tool a call names:
+// its server is not connected (and why), or it has no such tool.
+func (h *mcpHost) whyNoTool(name string) string {
+	if h.m == nil {
+		return "no MCP servers are configured"
+	}
+	for _, srv := range h.m.Status().Servers {
+		if !strings.HasPrefix(name, mcp.ToolName(srv.Name, "")) {
+			continue
+		}
+		if srv.State != mcp.StateConnected {
+			why := "MCP server " + srv.Name + " is " + srv.State
+			if srv.Reason != "" {
+				why += ": " + srv.Reason
+			}
+			return why
+		}
+		return "MCP server " + srv.Name + " has no tool of this name (followup mcp list shows its tools)"
+	}
+	return "no configured MCP server offers a tool of this name (followup mcp list shows the servers and their tools)"
 }
 
 // newStep is the record of a call about to be made.

@@ -112,8 +112,12 @@ func (m *Manager) call(ctx context.Context, req CallRequest, responses sdk.Input
 		return Result{}, ctx.Err()
 	}
 	defer func() { <-s.calls }()
-	s.setFlight(req.Tool, req.Origin)
-	defer s.setFlight("", Origin{})
+	done := make(chan struct{})
+	s.setFlight(req.Tool, req.Origin, done)
+	defer func() {
+		s.setFlight("", Origin{}, nil)
+		close(done)
+	}()
 
 	var args any = map[string]any{}
 	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
@@ -165,16 +169,18 @@ func (s *server) await(ctx context.Context) (*sdk.ClientSession, error) {
 	}
 }
 
-func (s *server) setFlight(tool string, o Origin) {
+func (s *server) setFlight(tool string, o Origin, done chan struct{}) {
 	s.flightMu.Lock()
-	s.flight.tool, s.flight.origin = tool, o
+	s.flight.tool, s.flight.origin, s.flight.done = tool, o, done
 	s.flightMu.Unlock()
 }
 
-func (s *server) inFlight() (string, Origin) {
+// inFlight is the call in flight: its tool, its origin, and a channel
+// closed when it ends (nil when none is).
+func (s *server) inFlight() (string, Origin, <-chan struct{}) {
 	s.flightMu.Lock()
 	defer s.flightMu.Unlock()
-	return s.flight.tool, s.flight.origin
+	return s.flight.tool, s.flight.origin, s.flight.done
 }
 
 // urlRequired reads a -32042 error's URL elicitations.

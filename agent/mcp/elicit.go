@@ -53,7 +53,8 @@ type Reply struct {
 
 // Causes of the end of an Elicitor's context (context.Cause).
 var (
-	// ErrWithdrawn: the server cancelled its request.
+	// ErrWithdrawn: the server cancelled its request, or ended the call it
+	// asked during without waiting for the answer.
 	ErrWithdrawn = errors.New("the server withdrew its question")
 	// ErrConnectionEnded: the connection to the server ended (the server
 	// went away, or followup is closing it).
@@ -85,7 +86,8 @@ func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sd
 	if err != nil {
 		return nil, err
 	}
-	e.Tool, e.Origin = s.inFlight()
+	var callDone <-chan struct{}
+	e.Tool, e.Origin, callDone = s.inFlight()
 	// The handler's context ends when the server cancels the request and when the
 	// connection closes; closing the manager ends it too, so no form outlives its
 	// connection. The Elicitor's context says which (ErrWithdrawn, ErrConnectionEnded).
@@ -103,6 +105,17 @@ func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sd
 		}
 	})
 	defer stopReq()
+	// A question outlives the call it belongs to only by the server's
+	// mistake: the call has its result, so the question is withdrawn.
+	if callDone != nil {
+		go func() {
+			select {
+			case <-callDone:
+				cancel(ErrWithdrawn)
+			case <-ectx.Done():
+			}
+		}()
+	}
 	reply, err := s.m.opts.Elicitor.Elicit(ectx, e)
 	if err != nil {
 		return nil, err

@@ -59,6 +59,7 @@ type server struct {
 	flight   struct {
 		tool   string
 		origin Origin
+		done   chan struct{} // closed when the call ends
 	}
 }
 

@@ -1,0 +1,96 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"followup/agent/mcp"
+	"followup/store"
+)
+
+// askingServer is a go-sdk server (stateful streamable HTTP on 127.0.0.1,
+// protocol 2025-11-25) whose tools ask during the call: "impatient"
+// withdraws its question after 300 ms, "odd" asks with a schema whose
+// property name no form field may have. Each returns what its question
+// came to.
+func askingServer(t *testing.T) mcp.ServerConfig {
+	t.Helper()
+	srv := sdk.NewServer(&sdk.Implementation{Name: "asking", Version: "1"}, nil)
+	ask := func(wait time.Duration, schema map[string]any) sdk.ToolHandler {
+		return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			ectx, cancel := context.WithTimeout(ctx, wait)
+			defer cancel()
+			res, err := req.Session.Elicit(ectx, &sdk.ElicitParams{Message: "Your name?", RequestedSchema: schema})
+			text := "answered"
+			var wire *jsonrpc.Error
+			switch {
+			case errors.As(err, &wire):
+				text = fmt.Sprintf("error %d: %s", wire.Code, wire.Message)
+			case err != nil:
+				text = "error: " + err.Error()
+			case res != nil:
+				text = "action " + res.Action
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil
+		}
+	}
+	srv.AddTool(&sdk.Tool{Name: "impatient", InputSchema: map[string]any{"type": "object"}}, ask(300*time.Millisecond,
+		map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}))
+	srv.AddTool(&sdk.Tool{Name: "odd", InputSchema: map[string]any{"type": "object"}}, ask(10*time.Second,
+		map[string]any{"type": "object", "properties": map[string]any{"first name": map[string]any{"type": "string"}}}))
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+	return mcp.ServerConfig{Name: "asking", Type: mcp.TypeHTTP, URL: ts.URL, Shown: ts.URL, Timeout: 10 * time.Second,
+		AutoApprove: mcp.AutoApprove{All: true}}
+}
+
+// A server that takes its question back closes the form as withdrawn;
+// nothing is sent to it, and the call goes on to its result.
+func TestMCPServerWithdrawsItsQuestion(t *testing.T) {
+	s := fxOpenMCP(t, filepath.Join(t.TempDir(), "f.db"), mcp.Config{Path: "test", Servers: []mcp.ServerConfig{askingServer(t)}})
+	ctx := context.Background()
+	sent, err := s.Send(ctx, "", "call asking.impatient", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := driveAsync(s, sent.RunID)
+	r := fxWaitPending(t, s, sent.ChatID)
+	run := waitRun(t, done)
+	got, err := s.Request(ctx, r.ID)
+	if err != nil || got.State != store.ReqExpired || got.ClosedReason != ReasonWithdrawn {
+		t.Fatalf("request = %s/%s, %v", got.State, got.ClosedReason, err)
+	}
+	if len(got.Deliveries) != 1 || got.Deliveries[0].State != store.DeliveryFailed {
+		t.Fatalf("deliveries = %+v", got.Deliveries)
+	}
+	if run.State != store.RunSucceeded || !strings.Contains(run.Reply, "error") {
+		t.Fatalf("run = %+v", run)
+	}
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: r.ID, Values: map[string]any{"name": "late"}}); CodeOf(err) != CodeTargetClosed {
+		t.Fatalf("a late answer: %v", err)
+	}
+}
+
+// A schema followup cannot draw is refused to the server with -32602 and
+// the reason — not a decline: no person chose anything.
+func TestMCPUnshowableSchemaIsRefusedNotDeclined(t *testing.T) {
+	s := fxOpenMCP(t, filepath.Join(t.TempDir(), "f.db"), mcp.Config{Path: "test", Servers: []mcp.ServerConfig{askingServer(t)}})
+	sent, run := fxAsk(t, s, "", "call asking.odd")
+	if run.State != store.RunSucceeded || !strings.Contains(run.Reply, "error -32602: the requested schema is not a form followup can show") ||
+		strings.Contains(run.Reply, "decline") {
+		t.Fatalf("run = %+v", run)
+	}
+	if rs, _ := s.Requests(context.Background(), sent.ChatID); len(rs) != 0 {
+		t.Fatalf("requests = %+v", rs)
+	}
+}
