@@ -40,6 +40,10 @@ const (
 	// CodeDatabaseUnavailable: the database could not be opened — not a
 	// regular file, not followup's, unreadable — and was left untouched.
 	CodeDatabaseUnavailable = "DATABASE_UNAVAILABLE"
+	// CodeDatabaseBusy: another process held the database's write lock for
+	// longer than followup waits (store.BusyTimeout); the change was not
+	// made and can be tried again.
+	CodeDatabaseBusy = "DATABASE_BUSY"
 )
 
 // Error is a refused operation. It never consumed or changed anything.
@@ -74,7 +78,8 @@ func problemsError(code, msg string, ps []forms.Problem) *Error {
 
 // AsError returns err as an *Error, wrapping anything unexpected as INTERNAL
 // (a database that cannot be opened as DATABASE_UNAVAILABLE, one this
-// process cannot write as DATABASE_READ_ONLY). What it
+// process cannot write as DATABASE_READ_ONLY, one another process kept
+// locked past the busy timeout as DATABASE_BUSY). What it
 // returns is bounded (see bounded): every surface — a tool result to the
 // model, the CLI's text and JSON, the screen — shows errors through it.
 func AsError(err error) *Error {
@@ -90,8 +95,14 @@ func AsError(err error) *Error {
 	if errors.As(err, &oe) {
 		return bounded(&Error{Code: CodeDatabaseUnavailable, Message: oe.Error(), Details: map[string]any{"path": oe.Path}})
 	}
+	if store.IsBusy(err) {
+		return &Error{Code: CodeDatabaseBusy, Message: busyMessage, Details: map[string]any{"cause": clip(err.Error(), maxMessage)}}
+	}
 	return bounded(&Error{Code: CodeInternal, Message: err.Error()})
 }
+
+var busyMessage = fmt.Sprintf("another process held the database for %d s, longer than followup waits for it; nothing was changed by this step, try again",
+	int(store.BusyTimeout.Seconds()))
 
 // Bounds of what an error says (DESIGN §12). An error may go back to the
 // model as a tool result, so however hostile the input, what it says stays

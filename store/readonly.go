@@ -71,6 +71,14 @@ func asReadOnly(path string, err error) error {
 	return &ReadOnlyError{Path: path, Reason: reason}
 }
 
+// IsBusy reports whether err is SQLite's SQLITE_BUSY: another connection
+// held the lock it needed for longer than BusyTimeout. Nothing was written.
+func IsBusy(err error) bool { return isBusy(err) }
+
+// BusyTimeout is how long a connection waits for another's lock before
+// SQLITE_BUSY.
+const BusyTimeout = busyTimeout
+
 // isBusy reports whether err is SQLite's SQLITE_BUSY (any extended code).
 func isBusy(err error) bool {
 	var se *sqlite.Error

@@ -71,7 +71,8 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 	defer stop()
 	svc, err := chat.Open(ctx, opts)
 	if err != nil {
-		return out.finish(asInterrupted(ctx, &chat.Error{Code: "DATABASE_UNAVAILABLE", Message: err.Error()}), stderr)
+		// chat.AsError names what is wrong (unavailable, read-only, busy).
+		return out.finish(asInterrupted(ctx, err), stderr)
 	}
 	defer svc.Close()
 	env.Service = svc
