@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"followup/agent/mcp/mcptest"
+	"followup/chat"
+	"followup/forms"
+	"followup/ui/cli"
 )
 
 // everythingConfig writes an MCP config whose one server is
@@ -258,5 +261,17 @@ func TestMCPKilledWhileAServerAsksThenResumed(t *testing.T) {
 	run := res["run"].(map[string]any)
 	if run["state"] != "succeeded" || !strings.Contains(run["reply"].(string), "interrupted") {
 		t.Fatalf("resume = %v", res)
+	}
+}
+
+func TestMCPPendingMarksWhatLooksLikeASecret(t *testing.T) {
+	line := cli.FieldLineForTest(chat.RequestItem{Owner: chat.Owner{Kind: chat.OwnerMCPServer, Name: "s"}},
+		forms.Field{Name: "apiKey", Type: forms.Text, Required: true})
+	if !strings.Contains(line, "looks like a secret") {
+		t.Fatalf("line = %q", line)
+	}
+	if line := cli.FieldLineForTest(chat.RequestItem{Owner: chat.Owner{Kind: chat.OwnerAgent}},
+		forms.Field{Name: "apiKey", Type: forms.Text}); strings.Contains(line, "secret") {
+		t.Fatalf("the agent's own field: %q", line)
 	}
 }

@@ -70,6 +70,9 @@ func fieldLine(f forms.Field, r chat.RequestItem, answer forms.Values) string {
 	parts := append([]string{kindText(f)}, constraints(f)...)
 	parts = append(parts, map[bool]string{true: "required", false: "optional"}[f.Required])
 	line := "  - " + name + ": " + strings.Join(parts, ", ")
+	if r.Owner.Kind == chat.OwnerMCPServer && forms.LooksSecret(f) {
+		line += " — looks like a secret, which MCP forbids a server to ask for in a form"
+	}
 	switch v, given := r.Partial[f.Name]; {
 	case answer != nil:
 		if v, ok := answer[f.Name]; ok {
