@@ -189,6 +189,22 @@ func (m *model) settleStream(snap snapshotMsg) {
 	}
 }
 
+// storedIn reports whether msgs already hold the stream's text: a reply
+// of its run, newer than the stream's start, that begins with it. A load
+// begun before the stream proves nothing to settleStream, yet it may read
+// the reply once stored and reach the screen before the stream's end:
+// drawing both would show the reply twice. A reply that only begins alike
+// stops hiding the stream at the first delta that differs.
+func (s *stream) storedIn(msgs []chat.Message) bool {
+	text := s.text()
+	for i := len(msgs) - 1; i >= 0 && msgs[i].ID > s.after; i-- {
+		if msg := &msgs[i]; msg.RunID == s.runID && msg.Role == "assistant" && strings.HasPrefix(msg.Content, text) {
+			return true
+		}
+	}
+	return false
+}
+
 // newestOfRun is the id of the newest message of runID in msgs (0: none).
 func newestOfRun(msgs []chat.Message, runID string) int64 {
 	var id int64
@@ -213,7 +229,7 @@ func (m *model) refreshTranscript() {
 	if len(m.messages) > 0 {
 		base = m.tr.renderLines(m.messages, m.entryData(), m.width, need)
 	}
-	if m.stream.shown() {
+	if m.stream.shown() && !m.stream.storedIn(m.messages) {
 		tail = m.stream.draw(m.width)
 		if base == nil {
 			tail = tail[1:] // no blank line above the first entry

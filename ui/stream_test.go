@@ -166,6 +166,43 @@ func TestStreamOtherRunResetKeepsText(t *testing.T) {
 	}
 }
 
+// TestStreamNotDrawnUnderItsStoredReply: a snapshot of a load begun
+// before the stream, read once the reply was stored, can reach the screen
+// before the stream's end does (before its Reset, or after it): the reply
+// is drawn once, not under the streamed copy of itself.
+func TestStreamNotDrawnUnderItsStoredReply(t *testing.T) {
+	for _, afterReset := range []bool{false, true} {
+		k := newKit(t)
+		sent := k.ask("hello")
+		k.load(sent.ChatID)
+		m := k.m
+		var reply string
+		at := -1
+		for i, msg := range m.messages {
+			if msg.Role == "assistant" && msg.RunID == sent.RunID {
+				reply, at = msg.Content, i
+			}
+		}
+		first, _, _ := strings.Cut(reply, "\n")
+		if len(first) < 4 {
+			t.Fatalf("the demo reply %q is too short", reply)
+		}
+		m.stream.clear()
+		m.messages = m.messages[:at] // the screen before the reply was stored
+		m.tr.changed()
+		early := loadChat(k.svc, m.chatID, m.nextLoad()) // begun before the stream
+		m.Update(delta(m.chatID, sent.RunID, reply))
+		m.Update(streamFrameMsg{})
+		if afterReset {
+			m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: sent.RunID, Reset: true}))
+		}
+		m.Update(early())
+		if n := strings.Count(m.vp.content(), first); n != 1 {
+			t.Fatalf("after the Reset %v: the reply's first line is drawn %d times", afterReset, n)
+		}
+	}
+}
+
 // TestStreamLateDeltasNotDrawn: once a snapshot shows the call's stored
 // reply, the deltas of that call still on their way are not drawn under it.
 func TestStreamLateDeltasNotDrawn(t *testing.T) {
