@@ -129,3 +129,30 @@ func TestMCPInputRequiredCancelledIsDeclined(t *testing.T) {
 		t.Fatalf("steps = %+v", steps)
 	}
 }
+
+// Stopping the task while the call waits expires its question
+// (task_stopped); the call is not retried, and show says nothing reached
+// the server.
+func TestMCPInputRequiredStopped(t *testing.T) {
+	var calls atomic.Int32
+	s := fxOpenMCP(t, filepath.Join(t.TempDir(), "followup.db"), mcp.Config{Path: "test", Servers: []mcp.ServerConfig{bookingServer(t, &calls)}})
+	ctx := context.Background()
+	sent, _ := fxAsk(t, s, "", "call booking.book")
+	r := fxOnePending(t, s, sent.ChatID)
+	if _, err := s.Stop(ctx, sent.RunID, ""); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.Request(ctx, r.ID)
+	if got.State != store.ReqExpired || got.ClosedReason != store.ReasonTaskStopped {
+		t.Fatalf("request = %s/%s", got.State, got.ClosedReason)
+	}
+	if len(got.Deliveries) != 1 || got.Deliveries[0].State != store.DeliveryFailed || got.Deliveries[0].Target != store.TargetMCPServer {
+		t.Fatalf("deliveries = %+v", got.Deliveries)
+	}
+	if _, err := s.Drive(ctx, sent.RunID); err != nil {
+		t.Fatal(err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("the server was called %d times after the stop, want the first call only", n)
+	}
+}
