@@ -62,7 +62,7 @@ func BenchmarkToolCallOverhead(b *testing.B) {
 	defer bare.Close()
 	args := json.RawMessage(`{"message":"hello"}`)
 	host := runHost{s}
-	var bareNs, hostNs, commitNs []float64
+	var bareNs, hostNs, commitNs, planNs, callNs, finishNs []float64
 	n := 0
 	for b.Loop() {
 		t0 := time.Now()
@@ -73,12 +73,18 @@ func BenchmarkToolCallOverhead(b *testing.B) {
 		n++
 		call := agent.ToolCall{ID: fmt.Sprintf("call_%d", n), Name: tool.Name, Arguments: args}
 		cc := agent.CallContext{ChatID: sent.ChatID, RunID: sent.RunID, ToolCallID: call.ID}
+		tp := time.Now()
 		plan, err := s.mcp.Plan(ctx, cc, call, &tool)
+		planNs = append(planNs, float64(time.Since(tp)))
 		if err != nil || plan.Action != agent.StepCall {
 			b.Fatalf("plan %+v, %v", plan, err)
 		}
+		tc := time.Now()
 		res, err := s.mcp.m.Call(ctx, plan.Request)
+		tf := time.Now()
+		callNs = append(callNs, float64(tf.Sub(tc)))
 		plan, err = s.mcp.Finish(ctx, cc, call, res, err)
+		finishNs = append(finishNs, float64(time.Since(tf)))
 		if err != nil || plan.Action != agent.StepResult {
 			b.Fatalf("finish %+v, %v", plan, err)
 		}
@@ -104,6 +110,9 @@ func BenchmarkToolCallOverhead(b *testing.B) {
 	b.ReportMetric(medianOf(hostNs), "followup-ns/call")
 	b.ReportMetric(medianOf(hostNs)-medianOf(bareNs), "overhead-ns/call")
 	b.ReportMetric(medianOf(commitNs), "commit-ns")
+	b.ReportMetric(medianOf(planNs), "plan-ns")
+	b.ReportMetric(medianOf(callNs), "call-ns")
+	b.ReportMetric(medianOf(finishNs), "finish-ns")
 	if v, _ := s.GetRun(ctx, sent.RunID); v.State != store.RunRunning {
 		b.Fatalf("run %s", v.State)
 	}

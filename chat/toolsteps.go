@@ -205,13 +205,16 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 		if err != nil {
 			return err
 		}
+		run, err := s.store.GetRun(wctx, tx, cc.RunID)
+		if err != nil {
+			return err
+		}
 		if step.State == store.StepDone {
 			plan = resultPlan(json.RawMessage(step.Result.String))
-			return h.recordResultOf(wctx, tx, cc.RunID, call, &plan)
+			return h.recordResult(wctx, tx, run, call, &plan)
 		}
-
 		events = []Event{{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID}}
-		evs, err := h.callEnded(wctx, tx, step)
+		evs, err := h.callEnded(wctx, tx, &run, step)
 		if err != nil {
 			return err
 		}
@@ -253,7 +256,7 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 		if err := s.store.UpdateToolStep(wctx, tx, step); err != nil || stopped {
 			return err
 		}
-		return h.recordResultOf(wctx, tx, cc.RunID, call, &plan)
+		return h.recordResult(wctx, tx, run, call, &plan)
 	})
 	if err != nil {
 		return plan, err
@@ -269,8 +272,13 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 // callEnded closes what a call's end leaves behind: a question the server
 // asked during it and never took back is withdrawn (the call has its
 // result), and the run, which waited while the question was open, runs on.
-func (h *mcpHost) callEnded(ctx context.Context, tx store.Handle, step store.ToolStep) ([]Event, error) {
+// A run that did not wait (the usual call) costs nothing here; run is
+// brought up to date.
+func (h *mcpHost) callEnded(ctx context.Context, tx store.Handle, run *store.Run, step store.ToolStep) ([]Event, error) {
 	s := h.s
+	if run.State != store.RunWaitingInput {
+		return nil, nil // a question left open then is withdrawn by its handler (agent/mcp)
+	}
 	ms, err := s.store.StepMCPRequests(ctx, tx, step.RunID, step.ToolCallID)
 	if err != nil {
 		return nil, err
@@ -291,12 +299,11 @@ func (h *mcpHost) callEnded(ctx context.Context, tx store.Handle, step store.Too
 			evs = append(evs, Event{Kind: EvRequest, ChatID: r.ChatID, RunID: step.RunID, RequestID: r.ID})
 		}
 	}
-	run, err := s.store.GetRun(ctx, tx, step.RunID)
-	if err != nil || run.State != store.RunWaitingInput {
+	if *run, err = s.store.GetRun(ctx, tx, step.RunID); err != nil || run.State != store.RunWaitingInput {
 		return evs, err
 	}
 	run.State, run.UpdatedAt = store.RunRunning, s.nowMS()
-	return append(evs, Event{Kind: EvRun, ChatID: run.ChatID, RunID: run.ID}), s.store.UpdateRun(ctx, tx, run)
+	return append(evs, Event{Kind: EvRun, ChatID: run.ChatID, RunID: run.ID}), s.store.UpdateRun(ctx, tx, *run)
 }
 
 // recordResult writes a result plan's result to the run's history in the
@@ -311,16 +318,6 @@ func (h *mcpHost) recordResult(ctx context.Context, tx store.Handle, run store.R
 	return h.s.appendToolResult(ctx, tx, run, call, plan.Result)
 }
 
-func (h *mcpHost) recordResultOf(ctx context.Context, tx store.Handle, runID string, call agent.ToolCall, plan *agent.StepPlan) error {
-	if plan.Action != agent.StepResult {
-		return nil
-	}
-	run, err := h.s.store.GetRun(ctx, tx, runID)
-	if err != nil {
-		return err
-	}
-	return h.recordResult(ctx, tx, run, call, plan)
-}
 
 // whyNoTool says why no connected server offers the tool a call names:
 // its server is not connected (and why), or it has no such tool.
