@@ -318,7 +318,6 @@ func (h *mcpHost) recordResult(ctx context.Context, tx store.Handle, run store.R
 	return h.s.appendToolResult(ctx, tx, run, call, plan.Result)
 }
 
-
 // whyNoTool says why no connected server offers the tool a call names:
 // its server is not connected (and why), or it has no such tool.
 func (h *mcpHost) whyNoTool(name string) string {
