@@ -155,7 +155,7 @@ func init() {
 		{Name: "chats", NeedsDB: true, Run: chats, Check: chatsCheck,
 			Flags: []Flag{
 				{Name: "limit", Value: "N", Help: "chats per page, 1-1000 (default 200)"},
-				{Name: "cursor", Value: "C", Help: "the page after the one whose next this is (printed with each page that has more)"},
+				{Name: "cursor", Value: "C", Help: "start after the page before: its next value (its text ends with the whole command)"},
 			},
 			Summary: "list the chats, most recent first, a page at a time",
 			Example: `followup chats --limit 50`},
