@@ -28,8 +28,9 @@ type MCPOptions struct {
 // mcpHost is a Service's MCP side: the servers' manager and what this
 // process knows of the runs it drives.
 type mcpHost struct {
-	s *Service
-	m *mcp.Manager // nil when no server is configured
+	s      *Service
+	m      *mcp.Manager // nil when no server is configured
+	config string       // the configuration's path, read or not
 
 	mu     sync.Mutex
 	drives map[string]driveInfo // runs this process drives, by id
@@ -47,6 +48,9 @@ type stepKey struct{ runID, toolCallID string }
 
 func newMCPHost(s *Service, o MCPOptions) *mcpHost {
 	h := &mcpHost{s: s, drives: map[string]driveInfo{}, gaveUp: map[stepKey]string{}}
+	if o.Config != nil {
+		h.config = o.Config.Path
+	}
 	if o.Config == nil || (len(o.Config.Servers) == 0 && len(o.Config.Problems) == 0) {
 		return h
 	}
@@ -87,7 +91,7 @@ func (s *Service) WaitMCP(ctx context.Context) error {
 // is empty.
 func (s *Service) MCPStatus() mcp.Status {
 	if s.mcp.m == nil {
-		return mcp.Status{Problems: []string{}, Servers: []mcp.ServerStatus{}}
+		return mcp.Status{Config: s.mcp.config, Problems: []string{}, Servers: []mcp.ServerStatus{}}
 	}
 	return s.mcp.m.Status()
 }

@@ -154,7 +154,8 @@ func mcpList(ctx context.Context, c *Call) error {
 			fmt.Fprintf(w, "config %s\n", st.Config)
 		}
 		if len(st.Servers) == 0 {
-			fmt.Fprintln(w, "no MCP servers configured")
+			fmt.Fprintln(w, `no MCP servers configured: list them in that file, in Claude Code's .mcp.json shape, e.g.`)
+			fmt.Fprintln(w, `  {"mcpServers": {"everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]}}}`)
 		}
 		for _, srv := range st.Servers {
 			fmt.Fprintln(w, forms.SanitizeLine(serverLine(srv)))

@@ -275,3 +275,18 @@ func TestMCPPendingMarksWhatLooksLikeASecret(t *testing.T) {
 		t.Fatalf("the agent's own field: %q", line)
 	}
 }
+
+func TestMCPListWithoutServersSaysWhereTheyGo(t *testing.T) {
+	t.Parallel()
+	config := filepath.Join(t.TempDir(), "none.json")
+	os.WriteFile(config, []byte(`{"mcpServers": {}}`), 0o600)
+	e := mcpEnv{db: filepath.Join(t.TempDir(), "m.db"), config: config, state: t.TempDir()}
+	out := mcpCLI(t, e, "mcp", "list")
+	if out.code != 0 || !strings.Contains(out.stdout, "config "+config) || !strings.Contains(out.stdout, "no MCP servers configured") {
+		t.Fatalf("mcp list: %d %q", out.code, out.stdout)
+	}
+	j := decode(t, mcpCLI(t, e, "mcp", "list", "--json"))
+	if j["config"] != config || len(j["servers"].([]any)) != 0 {
+		t.Fatalf("mcp list --json = %v", j)
+	}
+}
