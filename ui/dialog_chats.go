@@ -25,7 +25,8 @@ type chatsDialog struct {
 	next     string // the cursor of the page after those read
 	complete bool   // no page follows
 	loading  bool
-	top      int // the first row in view
+	toEnd    bool // End was pressed: the cursor follows the pages still to read to the last chat
+	top      int  // the first row in view
 	height   int
 	note     string // what the list just did, until the next key
 	noteErr  bool
@@ -48,81 +49,109 @@ func (d chatsDialog) fullScreen() bool { return true }
 func (d chatsDialog) rows() int { return max(1, d.height-3) }
 
 func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
+	var act action
 	switch msg := msg.(type) {
 	case sizeMsg:
 		d.height = msg.height
 	case chatsMsg:
-		d.loading = false
-		if msg.done != nil {
-			d.note, d.noteErr = msg.done.note(msg.err, d.keys.Archive.Help().Key), msg.err != nil
-		}
-		switch {
-		case msg.err != nil:
-		case msg.after == "":
-			d.list.adopt(msg.page.Chats, d.onScreen) // a fresh read from the top
-		case msg.after == d.next:
-			d.list.adopt(append(slices.Clip(d.list.chats), msg.page.Chats...), d.onScreen)
-		default:
-			return d, nil // a page of a list read again since
-		}
-		if msg.err == nil {
-			d.next, d.complete = msg.page.Next, !msg.page.More
-			if !d.complete && !d.list.found(d.onScreen) {
-				return d.more() // the chat on screen is older: read on to it
-			}
-		}
+		d, act = d.adopt(msg)
 	case tea.KeyMsg:
-		k := d.keys
-		d.note, d.noteErr = "", false // it spoke of the moment before this key
-		switch {
-		case key.Matches(msg, k.Close):
-			return d, closeAct{}
-		case key.Matches(msg, k.Up):
-			d.list.move(-1)
-		case key.Matches(msg, k.Down):
-			d.list.move(1)
-		case key.Matches(msg, d.scrollK.PageUp):
-			d.list.move(-d.rows())
-		case key.Matches(msg, d.scrollK.PageDown):
-			d.list.move(d.rows())
-		case key.Matches(msg, d.scrollK.Top):
-			d.list.move(-len(d.list.chats))
-		case key.Matches(msg, d.scrollK.Bottom):
-			d.list.move(len(d.list.chats))
-		case key.Matches(msg, k.New):
-			return d, newChatAct{}
-		case key.Matches(msg, k.Open):
-			if c, ok := d.list.selected(); ok {
-				return d, openChatAct{chatID: c.ID}
-			}
-		case key.Matches(msg, k.Archive):
-			if c, ok := d.list.selected(); ok {
-				return d, archiveAct{chatID: c.ID, title: c.Title, unarchive: c.State == "archived", limit: d.refreshLimit()}
-			}
-		case key.Matches(msg, k.Delete):
-			if c, ok := d.list.selected(); ok && d.list.armDelete(c.ID) {
-				if c.ID == d.onScreen {
-					d.onScreen = ""
-				}
-				return d, deleteAct{chatID: c.ID, title: c.Title, limit: d.refreshLimit()}
-			}
-		}
-		if d.list.sel >= len(d.list.chats)-d.rows() {
-			return d.more()
-		}
+		d, act = d.key(msg)
 	}
-	d.top = clampTop(d.top, len(d.list.chats), d.rows())
-	if d.list.sel < d.top {
-		d.top = d.list.sel
+	d.top = d.window(d.rows())
+	return d, act
+}
+
+// adopt takes a page of the list (or the list read again from the top).
+func (d chatsDialog) adopt(msg chatsMsg) (chatsDialog, action) {
+	d.loading = false
+	if msg.done != nil {
+		d.note, d.noteErr = msg.done.note(msg.err, d.keys.Archive.Help().Key), msg.err != nil
 	}
-	if d.list.sel >= d.top+d.rows() {
-		d.top = d.list.sel - d.rows() + 1
+	switch {
+	case msg.err != nil:
+		d.toEnd = false
+		return d, nil
+	case msg.after == "":
+		d.list.adopt(msg.page.Chats, d.onScreen) // a fresh read from the top
+	case msg.after == d.next:
+		d.list.adopt(append(slices.Clip(d.list.chats), msg.page.Chats...), d.onScreen)
+	default:
+		return d, nil // a page of a list read again since
+	}
+	d.next, d.complete = msg.page.Next, !msg.page.More
+	if d.toEnd {
+		d.list.sel = len(d.list.chats) - 1
+		d.toEnd = !d.complete
+	}
+	if !d.complete && (d.toEnd || !d.list.found(d.onScreen)) {
+		return d.more() // read on to the last chat, or to the older one on screen
 	}
 	return d, nil
 }
 
+// key acts on a key; moving near the end of the chats read reads on.
+func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
+	k := d.keys
+	d.note, d.noteErr = "", false // it spoke of the moment before this key
+	if key.Matches(msg, k.Up, k.Down, d.scrollK.PageUp, d.scrollK.PageDown, d.scrollK.Top, d.scrollK.Bottom) {
+		d.toEnd = false // the latest move wins
+	}
+	switch {
+	case key.Matches(msg, k.Close):
+		return d, closeAct{}
+	case key.Matches(msg, k.Up):
+		d.list.move(-1)
+	case key.Matches(msg, k.Down):
+		d.list.move(1)
+	case key.Matches(msg, d.scrollK.PageUp):
+		d.list.move(-d.rows())
+	case key.Matches(msg, d.scrollK.PageDown):
+		d.list.move(d.rows())
+	case key.Matches(msg, d.scrollK.Top):
+		d.list.move(-len(d.list.chats))
+	case key.Matches(msg, d.scrollK.Bottom):
+		d.list.move(len(d.list.chats))
+		d.toEnd = !d.complete // the last chat read is not the last chat
+	case key.Matches(msg, k.New):
+		return d, newChatAct{}
+	case key.Matches(msg, k.Open):
+		if c, ok := d.list.selected(); ok {
+			return d, openChatAct{chatID: c.ID}
+		}
+	case key.Matches(msg, k.Archive):
+		if c, ok := d.list.selected(); ok {
+			return d, archiveAct{chatID: c.ID, title: c.Title, unarchive: c.State == "archived", limit: d.refreshLimit()}
+		}
+	case key.Matches(msg, k.Delete):
+		if c, ok := d.list.selected(); ok && d.list.armDelete(c.ID) {
+			if c.ID == d.onScreen {
+				d.onScreen = ""
+			}
+			return d, deleteAct{chatID: c.ID, title: c.Title, limit: d.refreshLimit()}
+		}
+	}
+	if d.toEnd || d.list.sel >= len(d.list.chats)-d.rows() {
+		return d.more()
+	}
+	return d, nil
+}
+
+// window is the first row in view when rows fit: the last one kept
+// unless the cursor left it.
+func (d chatsDialog) window(rows int) int {
+	top := clampTop(d.top, len(d.list.chats), rows)
+	if d.list.sel < top {
+		top = d.list.sel
+	}
+	if d.list.sel >= top+rows {
+		top = d.list.sel - rows + 1
+	}
+	return max(0, top)
+}
+
 // more reads the next page of chats, unless all are read or being read.
-func (d chatsDialog) more() (dialog, action) {
+func (d chatsDialog) more() (chatsDialog, action) {
 	if d.complete || d.loading {
 		return d, nil
 	}
@@ -151,7 +180,7 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 	}
 	b.WriteString("\n")
 	rows := max(1, height-3)
-	top := clampTop(d.top, len(d.list.chats), rows)
+	top := d.window(rows)
 	end := min(len(d.list.chats), top+rows)
 	for i := top; i < end; i++ {
 		b.WriteString(truncate(d.row(i, width), width) + "\n")

@@ -77,15 +77,7 @@ func TestChatListScrollsAndPagesThroughEveryChat(t *testing.T) {
 		}
 	}
 	k.load(oldest)
-	_, cmd := k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
-	for msgs := cmdtest.Run(cmd); len(msgs) > 0; {
-		var next []tea.Msg
-		for _, msg := range msgs {
-			_, c := k.m.Update(msg)
-			next = append(next, cmdtest.Run(c)...)
-		}
-		msgs = next
-	}
+	press(k.m, tea.KeyMsg{Type: tea.KeyCtrlO})
 	d, _ := find[chatsDialog](&k.m.dialogs)
 	if len(d.list.chats) != n || !d.complete {
 		t.Fatalf("%d chats read (complete %v), want all %d", len(d.list.chats), d.complete, n)
@@ -101,6 +93,70 @@ func TestChatListScrollsAndPagesThroughEveryChat(t *testing.T) {
 	}
 	if strings.Contains(v, "chat number 0 ") {
 		t.Fatal("rows out of view were drawn")
+	}
+}
+
+// With the chat on screen in the first page, End reads on to the real
+// last chat and puts the cursor on it; every move after keeps the cursor
+// drawn, and the count says how many chats there are.
+func TestChatListEndReachesTheLastChat(t *testing.T) {
+	t.Parallel()
+	k := newKit(t, withClock)
+	n := chat.DefaultChatPage + 30
+	var newest string
+	for i := range n {
+		s, err := k.svc.Send(context.Background(), "", fmt.Sprintf("chat number %d", i), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		newest = s.ChatID
+	}
+	k.load(newest)
+	press(k.m, tea.KeyMsg{Type: tea.KeyCtrlO})
+	if v := frameOf(k.m); !strings.Contains(v, fmt.Sprintf("(%d+ chats)", chat.DefaultChatPage)) {
+		t.Fatalf("the first page does not say more chats follow:\n%s", v)
+	}
+	press(k.m, tea.KeyMsg{Type: tea.KeyEnd})
+	v := frameOf(k.m)
+	if !cursorOn(v, "chat number 0") {
+		t.Fatalf("end does not put the cursor on the oldest chat:\n%s", v)
+	}
+	if !strings.Contains(v, fmt.Sprintf("of %d chats", n)) {
+		t.Fatalf("the list does not count every chat:\n%s", v)
+	}
+	for i, key := range []tea.KeyType{tea.KeyUp, tea.KeyPgUp, tea.KeyDown, tea.KeyPgDown, tea.KeyHome, tea.KeyPgDown} {
+		press(k.m, tea.KeyMsg{Type: key})
+		d, _ := find[chatsDialog](&k.m.dialogs)
+		want := fmt.Sprintf("chat number %d", n-1-d.list.sel)
+		if v := frameOf(k.m); !cursorOn(v, want) {
+			t.Fatalf("after key %d (%v) the cursor is not drawn on %q:\n%s", i, key, want, v)
+		}
+	}
+	press(k.m, tea.KeyMsg{Type: tea.KeyEnd})
+	press(k.m, tea.KeyMsg{Type: tea.KeyDown})
+	if !cursorOn(frameOf(k.m), "chat number 0") {
+		t.Fatalf("down past the last chat left it:\n%s", frameOf(k.m))
+	}
+}
+
+// cursorOn reports whether the list's cursor is drawn on the chat titled
+// title (and not on one whose title only begins so).
+func cursorOn(v, title string) bool {
+	line := strings.TrimSpace(lineWith(v, "› "))
+	return strings.HasSuffix(line, title) || strings.Contains(line, title+" ")
+}
+
+// press gives the screen msg and applies what follows from it, as the
+// program would, until nothing more comes (timers left out).
+func press(m *model, msg tea.Msg) {
+	_, cmd := m.Update(msg)
+	for msgs := cmdtest.Run(cmd); len(msgs) > 0; {
+		var next []tea.Msg
+		for _, msg := range msgs {
+			_, c := m.Update(msg)
+			next = append(next, cmdtest.Run(c)...)
+		}
+		msgs = next
 	}
 }
 
