@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -130,5 +131,45 @@ func BenchmarkLoadChat(b *testing.B) {
 		if s := loadChat(svc, "", prep{})().(snapshotMsg); s.err != nil {
 			b.Fatal(s.err)
 		}
+	}
+}
+
+// BenchmarkStartup is everything Run does before the first frame but the
+// terminal's part, in process: the screen set up at the terminal's size,
+// the database opened, the newest chat read with its form built and its
+// newest entries drawn, the snapshot installed and the frame composed (and
+// the database closed again).
+func BenchmarkStartup(b *testing.B) {
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	path, _, err := dataset.Copy(b.TempDir(), dataset.Default())
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The copy may predate a migration: the first open brings it up to
+	// date, as it would a user's database once.
+	svc, err := chat.Open(context.Background(), chat.Options{DBPath: path})
+	if err != nil {
+		b.Fatal(err)
+	}
+	svc.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		m := newScreen()
+		m.dbPath, m.width, m.height, m.sized = path, 120, 40, true
+		m.pane.resize(m.formWidth(), m.formHeight())
+		m.refreshTranscript()
+		m.arrange()
+		m.start.preloaded = true
+		first := m.nextLoad()
+		svc, err := chat.Open(context.Background(), chat.Options{DBPath: path})
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Update(serviceMsg{svc, loadChat(svc, "", first)()})
+		if m.pane.live == nil {
+			b.Fatal("the form was not installed")
+		}
+		_ = m.View()
+		svc.Close()
 	}
 }

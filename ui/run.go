@@ -26,32 +26,33 @@ type openFailedMsg struct{ err error }
 // Run opens the chat screen on the database o names until the user quits.
 // A database that cannot be opened ends the program with its error.
 //
-// The database opens and the first chat is read on this goroutine, which
-// is already running, while the program takes over the terminal on
-// another (drawing one line until the chat arrives): a goroutine started
-// for the longer of the two would first wait for a core to wake up for it.
+// The program takes over the terminal on this goroutine, which is already
+// running, while the database opens and the first chat is read on another
+// (the screen draws one line until the chat arrives). The first frame
+// reaches the terminal on the renderer's first tick after it starts, so
+// the renderer starts first: the read fits in the tick's wait.
 func Run(ctx context.Context, o chat.Options, opts ...tea.ProgramOption) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	root, p := newProgram(ctx, o, opts)
 	first := root.nextLoad()
-	done := make(chan error, 1)
+	opened := make(chan *chat.Service, 1)
 	stopSignals := quitOnSignals(p)
 	defer stopSignals()
 	go func() {
-		_, err := p.Run()
-		cancel() // Send gives up once the program has ended
-		done <- err
-	}()
-	svc, err := chat.Open(ctx, o)
-	if err != nil {
-		p.Send(openFailedMsg{err})
-	} else {
+		svc, err := chat.Open(ctx, o)
+		if err != nil {
+			p.Send(openFailedMsg{err})
+			opened <- nil
+			return
+		}
 		p.Send(serviceMsg{svc, loadChat(svc, "", first)()})
 		go forward(ctx, svc, p)
-	}
-	err = <-done
-	if svc != nil {
+		opened <- svc
+	}()
+	_, err := p.Run()
+	cancel() // Send gives up once the program has ended
+	if svc := <-opened; svc != nil {
 		// However the program ended — ctrl+c, SIGHUP, SIGTERM, the
 		// terminal gone — what was typed is saved before the database
 		// closes. The model is no longer updated: reading it is safe.
