@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -164,6 +165,9 @@ func answerCheck(a Args) error {
 }
 
 func compact(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // text for people and shells: "R&D", not "R\u0026D"
+	enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
 }
