@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"followup/store"
 )
@@ -13,19 +14,34 @@ import (
 // may give any prefix at least this long instead of the whole digest.
 const MinDigestPrefix = 12
 
-// CheckDigestForm refuses a digest that cannot name a revision: fewer than
-// MinDigestPrefix characters, or not hex. "" means no digest was given.
+// CheckDigestForm refuses a digest that cannot name a revision, saying
+// which rule it breaks: not hex, shorter than MinDigestPrefix, longer than
+// a whole digest. "" means no digest was given. (One that is well formed
+// but starts no revision's digest is checkDigest's STALE_TARGET.)
 func CheckDigestForm(d string) error {
 	if d == "" {
 		return nil
 	}
-	if len(d) < MinDigestPrefix {
-		return errorf(CodeInvalidArgument, "the digest %q is too short: give at least %d hex characters of it", d, MinDigestPrefix)
+	if i := strings.IndexFunc(d, notHex); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(d[i:])
+		return errorf(CodeInvalidArgument, "the digest %q is not hex: %q is not one of 0-9 a-f; give the digest as pending prints it",
+			clip(d, 80), r)
 	}
-	if len(d) > 64 || strings.Trim(strings.ToLower(d), "0123456789abcdef") != "" {
-		return errorf(CodeInvalidArgument, "the digest must be hex characters (%d to 64 of them), as pending prints it", MinDigestPrefix)
+	if len(d) < MinDigestPrefix {
+		return errorf(CodeInvalidArgument, "the digest %q is shorter than %d hex characters: give at least %d of it, as pending prints it",
+			d, MinDigestPrefix, MinDigestPrefix)
+	}
+	if len(d) > digestLen {
+		return errorf(CodeInvalidArgument, "the digest is %d hex characters; a whole digest has %d", len(d), digestLen)
 	}
 	return nil
+}
+
+// digestLen is the length of a whole digest: hex SHA-256.
+const digestLen = 64
+
+func notHex(r rune) bool {
+	return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f' || 'A' <= r && r <= 'F')
 }
 
 // checkDigest is the digest rule of every command that names the revision
@@ -56,5 +72,5 @@ func (s *Service) checkDigest(ctx context.Context, tx store.Handle, r store.Requ
 		}
 	}
 	return &Error{Code: CodeStaleTarget, Details: details,
-		Message: fmt.Sprintf("the digest does not match the request (revision %d has digest %s)", r.Revision, r.Digest[:MinDigestPrefix])}
+		Message: fmt.Sprintf("the digest matches no revision of the request (it is at revision %d, digest %s)", r.Revision, r.Digest[:MinDigestPrefix])}
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // A digest may be given whole or as a prefix of 12 or more hex characters
-// (the short digest the CLI prints); a shorter one is refused as such, and
-// a wrong one says whether the request changed or the digest matches
+// (the short digest the CLI prints); one that breaks a rule of its form
+// says which (not hex, too short, too long), and a wrong one says whether the request changed or the digest matches
 // nothing — and none of them changes the request.
 func TestDigestPrefixes(t *testing.T) {
 	t.Parallel()
@@ -32,9 +32,12 @@ func TestDigestPrefixes(t *testing.T) {
 	for _, tc := range []struct{ digest, code, says string }{
 		{old, CodeStaleTarget, "changed since that digest (revision 1"},
 		{old[:12], CodeStaleTarget, "changed since that digest (revision 1"},
-		{"0123456789ab", CodeStaleTarget, "does not match"},
-		{cur.Digest[:11], CodeInvalidArgument, "at least 12"},
-		{cur.Digest[:12] + "zz", CodeInvalidArgument, "hex"},
+		{"0123456789ab", CodeStaleTarget, "matches no revision of the request (it is at revision 2"},
+		{cur.Digest[:11], CodeInvalidArgument, "is shorter than 12 hex characters"},
+		{cur.Digest[:12] + "zz", CodeInvalidArgument, `is not hex: 'z' is not one of 0-9 a-f`},
+		{"ZZZZ", CodeInvalidArgument, `"ZZZZ" is not hex: 'Z'`},
+		{"3e15 f333fc53", CodeInvalidArgument, `not hex: ' '`},
+		{cur.Digest + "00", CodeInvalidArgument, "is 66 hex characters; a whole digest has 64"},
 	} {
 		_, err := s.Answer(ctx, AnswerInput{RequestID: res.RequestID, Digest: tc.digest, Values: map[string]any{"a": "x"}})
 		if e := fxCode(t, err, tc.code); !strings.Contains(e.Message, tc.says) {

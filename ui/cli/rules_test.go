@@ -46,8 +46,12 @@ func TestMalformedArgumentsAreUsageErrors(t *testing.T) {
 		t.Errorf("text: exit %d, %q", r.code, r.stderr)
 	}
 	short8 := runCLI(t, db, "answer", rq, "--values-json", `{"environment":"staging"}`, "--digest", short[:8])
-	if !strings.Contains(short8.stderr, "at least 12") {
+	if !strings.Contains(short8.stderr, "is shorter than 12 hex characters") {
 		t.Errorf("a short digest does not say the minimum: %q", short8.stderr)
+	}
+	if zz := runCLI(t, db, "answer", rq, "--values-json", `{"environment":"staging"}`, "--digest", "ZZZZ"); zz.code != 2 ||
+		!strings.HasPrefix(zz.stderr, `followup: --digest: the digest "ZZZZ" is not hex: 'Z' is not one of 0-9 a-f`) {
+		t.Errorf("a digest that is not hex: exit %d %q", zz.code, zz.stderr)
 	}
 	// Well-formed values the form refuses are the request's answer: exit 1.
 	r := runCLI(t, db, "answer", rq, "--values-json", `{"environment":"moon"}`, "--json")
@@ -60,13 +64,13 @@ func TestMalformedArgumentsAreUsageErrors(t *testing.T) {
 }
 
 // The short digest pending prints is accepted by --digest; a wrong one is
-// STALE_TARGET saying it does not match.
+// STALE_TARGET saying it matches no revision.
 func TestShortDigestIsAccepted(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "d.db")
 	_, _, rq, short := askDeploy(t, db)
 	wrong := runCLI(t, db, "answer", rq, "--values-json", `{"environment":"staging"}`, "--digest", "0123456789ab")
-	if wrong.code != 1 || !strings.Contains(wrong.stderr, "STALE_TARGET") || !strings.Contains(wrong.stderr, "does not match") {
+	if wrong.code != 1 || !strings.Contains(wrong.stderr, "STALE_TARGET") || !strings.Contains(wrong.stderr, "matches no revision") {
 		t.Fatalf("a wrong digest: exit %d, %q", wrong.code, wrong.stderr)
 	}
 	r := runCLI(t, db, "answer", rq, "--values-json", `{"environment":"staging"}`, "--digest", short, "--json")
