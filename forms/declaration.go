@@ -3,6 +3,9 @@ package forms
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -87,9 +90,48 @@ func (p *problems) requestKey(top *object) string {
 	case !isStr:
 		p.add("/requestKey", "requestKey must be a string, not %s", typeName(v))
 	case !validRequestKey(s):
-		p.add("/requestKey", "requestKey must be 1–%d characters of A–Z a–z 0–9 . _ : - (got %d characters)", MaxRequestKey, utf8.RuneCountInString(s))
+		p.add("/requestKey", "%s", requestKeyProblem(s))
 	}
 	return s
+}
+
+// requestKeyAlphabet is what a request key is made of, for messages.
+const requestKeyAlphabet = "A–Z a–z 0–9 . _ : -"
+
+// requestKeyProblem says what is wrong with an invalid request key: the
+// characters it may not use (each named once, with where the first is),
+// its length, or both — so the fix is plain.
+func requestKeyProblem(s string) string {
+	n := utf8.RuneCountInString(s)
+	if n == 0 {
+		return fmt.Sprintf("requestKey is empty; it needs 1–%d characters of %s", MaxRequestKey, requestKeyAlphabet)
+	}
+	var bad []string
+	first := 0
+	for i, r := range []rune(s) {
+		if r < utf8.RuneSelf && validRequestKey(string(r)) {
+			continue
+		}
+		if first == 0 {
+			first = i + 1
+		}
+		name := strconv.QuoteRune(r)
+		if r == ' ' {
+			name = "space"
+		}
+		if !slices.Contains(bad, name) {
+			bad = append(bad, name)
+		}
+	}
+	var wrong []string
+	if len(bad) > 0 {
+		wrong = append(wrong, fmt.Sprintf("requestKey may use only %s — %s %s not allowed (the first at character %d)",
+			requestKeyAlphabet, joinAnd(bad), pick(len(bad) == 1, "is", "are"), first))
+	}
+	if n > MaxRequestKey {
+		wrong = append(wrong, fmt.Sprintf("requestKey is %d characters long; the limit is %d", n, MaxRequestKey))
+	}
+	return strings.Join(wrong, "; ")
 }
 
 // source resolves the definition from whichever kind is declared.

@@ -15,10 +15,12 @@ const MaxProblems = 50
 // listed, the others counted.
 type problems struct {
 	list []Problem
-	more int // found past the bound
+	more int             // found past the bound
+	told map[string]bool // paths with a problem already, listed or not
 }
 
 func (p *problems) add(path, format string, args ...any) {
+	p.tell(path)
 	if len(p.list) >= MaxProblems {
 		p.more++
 		return
@@ -26,12 +28,29 @@ func (p *problems) add(path, format string, args ...any) {
 	p.list = append(p.list, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
+// tell records that path's problem is told: by a problem added there,
+// or by one that makes it moot (a property whose $ref is refused has no
+// type to complain of). A rule checked later asks toldAt and stays quiet,
+// so one mistake is one problem.
+func (p *problems) tell(path string) {
+	if p.told == nil {
+		p.told = map[string]bool{}
+	}
+	p.told[path] = true
+}
+
+// toldAt reports that path's problem is already told.
+func (p *problems) toldAt(path string) bool { return p.told[path] }
+
 // found is how many problems were found, listed or not.
 func (p *problems) found() int { return len(p.list) + p.more }
 
 // merge adds a list another collector returned, its count included.
 func (p *problems) merge(ps []Problem) {
 	for _, q := range ps {
+		if q.More == 0 {
+			p.tell(q.Path)
+		}
 		switch {
 		case q.More > 0:
 			p.more += q.More

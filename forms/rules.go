@@ -79,7 +79,7 @@ func (p *problems) checkField(f Field, i int, at pathFunc) {
 		p.add(at(i, "name"), "name %q must match ^[A-Za-z][A-Za-z0-9_]{0,63}$", clip(f.Name))
 	}
 	k := kindOf(f.Type)
-	if k == nil {
+	if k == nil && !p.toldAt(at(i, "type")) { // a type refused while decoding is not refused twice
 		p.add(at(i, "type"), "unknown field type %q (known: %s)", clip(string(f.Type)), typeList())
 	}
 	p.checkString(at(i, "label"), "label", f.Label)

@@ -126,6 +126,7 @@ func (im *importer) property(name string, v any, path string) (Field, any, bool)
 	f := Field{Name: name}
 	o := im.resolve(v, path, 0)
 	if o == nil {
+		im.tell(path + "/type") // the refused schema is the problem; it has no type to name
 		return f, nil, false
 	}
 	im.unknownKeys(o, path, schemaPropKeys)
