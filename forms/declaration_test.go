@@ -306,30 +306,19 @@ func TestEachMistakeIsOneProblemThatNamesIt(t *testing.T) {
 		name, in string
 		want     []Problem
 	}{
-		{"key with a space and a !", withKey(`"bad key!"`), []Problem{{Path: "/requestKey", Message:
-			keyChars + "space and '!' are not allowed (the first at character 4)"}}},
-		{"key with one wrong character, twice", withKey(`"a/b/c"`), []Problem{{Path: "/requestKey", Message:
-			keyChars + "'/' is not allowed (the first at character 2)"}}},
-		{"key too long", withKey(`"` + strings.Repeat("k", 130) + `"`), []Problem{{Path: "/requestKey", Message:
-			"requestKey is 130 characters long; the limit is 128"}}},
-		{"key too long and wrong", withKey(`"` + strings.Repeat("é", 130) + `"`), []Problem{{Path: "/requestKey", Message:
-			keyChars + "'é' is not allowed (the first at character 1); requestKey is 130 characters long; the limit is 128"}}},
+		{"key with a space and a !", withKey(`"bad key!"`), []Problem{{Path: "/requestKey", Message: keyChars + "space and '!' are not allowed (the first at character 4)"}}},
+		{"key with one wrong character, twice", withKey(`"a/b/c"`), []Problem{{Path: "/requestKey", Message: keyChars + "'/' is not allowed (the first at character 2)"}}},
+		{"key too long", withKey(`"` + strings.Repeat("k", 130) + `"`), []Problem{{Path: "/requestKey", Message: "requestKey is 130 characters long; the limit is 128"}}},
+		{"key too long and wrong", withKey(`"` + strings.Repeat("é", 130) + `"`), []Problem{{Path: "/requestKey", Message: keyChars + "'é' is not allowed (the first at character 1); requestKey is 130 characters long; the limit is 128"}}},
 		{"key empty", withKey(`""`), []Problem{{Path: "/requestKey", Message: "requestKey is empty; it needs 1–128 characters of A–Z a–z 0–9 . _ : -"}}},
-		{"remote $ref", schema(`{"$ref":"https://example.com/s.json"}`), []Problem{{Path: "/source/requestedSchema/properties/a/$ref", Message:
-			`$ref "https://example.com/s.json" is not local: only #/... refs are resolved, nothing is fetched`}}},
-		{"dangling $ref", schema(`{"$ref":"#/nope"}`), []Problem{{Path: "/source/requestedSchema/properties/a/$ref", Message:
-			`$ref "#/nope" points at nothing in this schema`}}},
-		{"$dynamicRef", schema(`{"$dynamicRef":"#x"}`), []Problem{{Path: "/source/requestedSchema/properties/a/$dynamicRef", Message:
-			"$dynamicRef is not supported: only local $ref (#/...) is"}}},
-		{"property not an object", schema(`5`), []Problem{{Path: "/source/requestedSchema/properties/a", Message:
-			"a schema must be an object, not number"}}},
-		{"property without type", schema(`{}`), []Problem{{Path: "/source/requestedSchema/properties/a/type", Message:
-			"a property needs a type (string, number, integer, boolean or array)"}}},
-		{"property of object type", schema(`{"type":"object"}`), []Problem{{Path: "/source/requestedSchema/properties/a/type", Message:
-			`type "object" is not a primitive the form can ask (string, number, integer, boolean, array of choices)`}}},
+		{"remote $ref", schema(`{"$ref":"https://example.com/s.json"}`), []Problem{{Path: "/source/requestedSchema/properties/a/$ref", Message: `$ref "https://example.com/s.json" is not local: only #/... refs are resolved, nothing is fetched`}}},
+		{"dangling $ref", schema(`{"$ref":"#/nope"}`), []Problem{{Path: "/source/requestedSchema/properties/a/$ref", Message: `$ref "#/nope" points at nothing in this schema`}}},
+		{"$dynamicRef", schema(`{"$dynamicRef":"#x"}`), []Problem{{Path: "/source/requestedSchema/properties/a/$dynamicRef", Message: "$dynamicRef is not supported: only local $ref (#/...) is"}}},
+		{"property not an object", schema(`5`), []Problem{{Path: "/source/requestedSchema/properties/a", Message: "a schema must be an object, not number"}}},
+		{"property without type", schema(`{}`), []Problem{{Path: "/source/requestedSchema/properties/a/type", Message: "a property needs a type (string, number, integer, boolean or array)"}}},
+		{"property of object type", schema(`{"type":"object"}`), []Problem{{Path: "/source/requestedSchema/properties/a/type", Message: `type "object" is not a primitive the form can ask (string, number, integer, boolean, array of choices)`}}},
 		{"field without type", decl(`[{"name":"a"}]`, ``), []Problem{{Path: "/source/definition/fields/0/type", Message: "type is required"}}},
-		{"field type not a string", decl(`[{"name":"a","type":5}]`, ``), []Problem{{Path: "/source/definition/fields/0/type", Message:
-			"type must be a string, not number"}}},
+		{"field type not a string", decl(`[{"name":"a","type":5}]`, ``), []Problem{{Path: "/source/definition/fields/0/type", Message: "type must be a string, not number"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
