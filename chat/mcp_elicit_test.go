@@ -99,10 +99,11 @@ func TestMCPClassicElicitationThroughTheInputPath(t *testing.T) {
 						t.Fatal(err)
 					}
 				}, mcp.ActionAccept, "User provided the requested information", ""},
-				// Only the required field: the server gets its defaults for
-				// the rest, and show says so.
+				// Only the required field, and "String with default" cleared
+				// (as the form sends it): the server gets exactly the name —
+				// no default the user did not confirm — and show says so.
 				{"defaults", func(r RequestView, _ string) {
-					if _, err := s.Answer(ctx, AnswerInput{RequestID: r.ID, Values: map[string]any{"name": "Ada"}}); err != nil {
+					if _, err := s.Answer(ctx, AnswerInput{RequestID: r.ID, Values: map[string]any{"name": "Ada", "firstLine": ""}}); err != nil {
 						t.Fatal(err)
 					}
 				}, mcp.ActionAccept, "User provided the requested information", ""},
@@ -154,9 +155,9 @@ func TestMCPClassicElicitationThroughTheInputPath(t *testing.T) {
 					if got["action"] != c.action {
 						t.Fatalf("the server received %v", got)
 					}
-					if c.name == "answer" {
+					if want := map[string]any{"answer": allThirteen, "defaults": map[string]any{"name": "Ada"}}[c.name]; want != nil {
 						a, _ := json.Marshal(got["content"])
-						b, _ := json.Marshal(allThirteen)
+						b, _ := json.Marshal(want)
 						var x, y any
 						json.Unmarshal(a, &x)
 						json.Unmarshal(b, &y)

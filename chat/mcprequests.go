@@ -33,8 +33,8 @@ type mcpContext struct {
 	Tool string `json:"tool,omitempty"`
 	Live bool   `json:"live,omitempty"`
 	// Schema is the server's requestedSchema as it sent it: an accept
-	// is recorded with the content the server receives (its defaults
-	// filled in, as the SDK sends it).
+	// is recorded with the content the server receives, checked against
+	// it (exactly what the user confirmed: no default is added).
 	Schema json.RawMessage `json:"schema,omitempty"`
 }
 

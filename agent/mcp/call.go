@@ -70,8 +70,8 @@ func (m *Manager) Call(ctx context.Context, req CallRequest) (Result, error) {
 }
 
 // Retry completes an input_required call: replies answers every request of ir by its id
-// (form content is checked against the request's schema, and the schema's defaults are
-// filled in, as the SDK does for a classic elicitation). The result may ask again.
+// (form content is checked against the request's schema and sent as the user confirmed
+// it: no default is added, as for a classic elicitation). The result may ask again.
 func (m *Manager) Retry(ctx context.Context, req CallRequest, ir InputRequired, replies map[string]Reply) (Result, error) {
 	responses := sdk.InputResponseMap{}
 	for id, e := range ir.Requests {
@@ -79,14 +79,9 @@ func (m *Manager) Retry(ctx context.Context, req CallRequest, ir InputRequired, 
 		if !ok {
 			return Result{}, fmt.Errorf("no reply to the server's input request %q", id)
 		}
-		res, err := r.result(e.Mode)
+		res, err := r.result(e)
 		if err != nil {
 			return Result{}, err
-		}
-		if e.Mode == ModeForm && res.Action == ActionAccept {
-			if err := checkContent(e.RequestedSchema, &res.Content); err != nil {
-				return Result{}, err
-			}
 		}
 		responses[id] = res
 	}

@@ -107,24 +107,28 @@ func bound(s string, limit int) (string, bool) {
 }
 
 // Prepare is the content a form's accept sends: content checked against the requested
-// schema, with the schema's defaults filled in for fields left out — what the SDK does
-// after a classic elicitation and Retry does for an input_required one, so the host can
-// record exactly what the server receives.
+// schema, exactly as confirmed. followup answers a classic elicitation itself (not
+// through the SDK, which would fill in the schema's defaults for fields left out) and
+// Retry sends the same for an input_required one, so the host records exactly what the
+// server receives: a field the user cleared is absent even when its schema has a default
+// (defaults are the form's suggestions, which the user confirms by passing the field).
 func Prepare(schema json.RawMessage, content map[string]any) (map[string]any, error) {
 	norm := map[string]any{}
 	if raw, err := json.Marshal(content); err != nil || json.Unmarshal(raw, &norm) != nil {
 		return nil, fmt.Errorf("the reply content is not a JSON object: %v", err)
 	}
-	if err := checkContent(schema, &norm); err != nil {
+	if norm == nil {
+		norm = map[string]any{} // null: nothing given
+	}
+	if err := checkContent(schema, norm); err != nil {
 		return nil, err
 	}
 	return norm, nil
 }
 
-// checkContent validates accepted form content against the requested schema and fills
-// in its defaults — what the SDK does after a classic elicitation, done here for a
-// multi-round-trip reply, so both paths send the same thing.
-func checkContent(schema json.RawMessage, content *map[string]any) error {
+// checkContent validates accepted form content against the requested schema. It
+// adds nothing: no default reaches a server unless the user confirmed it.
+func checkContent(schema json.RawMessage, content map[string]any) error {
 	if len(schema) == 0 {
 		return nil
 	}
@@ -136,11 +140,8 @@ func checkContent(schema json.RawMessage, content *map[string]any) error {
 	if err != nil {
 		return fmt.Errorf("requested schema: %w", err)
 	}
-	if *content == nil {
-		*content = map[string]any{}
-	}
-	if err := rs.Validate(*content); err != nil {
+	if err := rs.Validate(content); err != nil {
 		return fmt.Errorf("the reply does not match the requested schema: %w", err)
 	}
-	return rs.ApplyDefaults(content)
+	return nil
 }

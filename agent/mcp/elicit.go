@@ -72,13 +72,27 @@ func InvalidParams(msg string) error {
 // Elicit blocks until the user decides. ctx ends when the server withdraws the request
 // or its connection ends: the implementation then closes the form as withdrawn (or
 // disconnected) and returns ctx.Err(). It must never return decline unless a person chose
-// it. For a form, the SDK validates accepted content against the schema and fills in the
-// schema's defaults for fields left out, after Elicit returns.
+// it. For a form, accepted content is validated against the schema after Elicit returns
+// and sent as it is: a field left out stays out, whatever default the schema has.
 type Elicitor interface {
 	Elicit(ctx context.Context, e Elicitation) (Reply, error)
 }
 
-// elicitHandler is a server's ElicitationHandler: it names the request with the call in
+// answerElicitations is the receiving middleware of a server's client: followup answers
+// elicitation/create itself instead of passing it to the SDK, which, after an accept,
+// fills the schema's defaults into the content — values the user never confirmed (a
+// field they cleared would reach the server with its default). The SDK's own checks of
+// the request are made in elicitation, and of the reply in result.
+func (s *server) answerElicitations(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if er, ok := req.(*sdk.ElicitRequest); ok && method == "elicitation/create" && s.m.opts.Elicitor != nil {
+			return s.elicitHandler(ctx, er)
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// elicitHandler answers a server's elicitation/create: it names the request with the call in
 // flight on that server (calls are serialized per server because the SDK gives the
 // handler a context unrelated to the call) and hands it to the Elicitor.
 func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
@@ -120,7 +134,7 @@ func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sd
 	if err != nil {
 		return nil, err
 	}
-	return reply.result(e.Mode)
+	return reply.result(e)
 }
 
 // endedWithin is how long after a request's context ends the session must have ended
@@ -137,8 +151,12 @@ func (s *server) doneOf(cs *sdk.ClientSession) <-chan struct{} {
 	return nil
 }
 
-// elicitation converts the SDK's params, refusing a mode followup did not declare.
+// elicitation converts the SDK's params, refusing a mode followup did not declare and a
+// request that mixes the modes.
 func (s *server) elicitation(p *sdk.ElicitParams) (Elicitation, error) {
+	if p == nil {
+		return Elicitation{}, InvalidParams("elicitation/create has no params")
+	}
 	mode := p.Mode
 	if mode == "" {
 		mode = ModeForm
@@ -149,6 +167,14 @@ func (s *server) elicitation(p *sdk.ElicitParams) (Elicitation, error) {
 	if !s.m.declares(mode) {
 		return Elicitation{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 			Message: fmt.Sprintf("elicitation mode %q is not supported by this client", mode)}
+	}
+	switch {
+	case mode == ModeForm && p.URL != "":
+		return Elicitation{}, InvalidParams("a form elicitation must not have a url")
+	case mode == ModeURL && p.URL == "":
+		return Elicitation{}, InvalidParams("a URL elicitation must have a url")
+	case mode == ModeURL && p.RequestedSchema != nil:
+		return Elicitation{}, InvalidParams("a URL elicitation must not have a requestedSchema")
 	}
 	e := Elicitation{Server: s.cfg.Name, Mode: mode, Message: p.Message, URL: p.URL, ElicitationID: p.ElicitationID}
 	if p.RequestedSchema != nil {
@@ -161,23 +187,19 @@ func (s *server) elicitation(p *sdk.ElicitParams) (Elicitation, error) {
 	return e, nil
 }
 
-func (r Reply) result(mode string) (*sdk.ElicitResult, error) {
+// result is the reply as the server receives it. Accepted form content is checked
+// against the requested schema and sent exactly as confirmed (Prepare).
+func (r Reply) result(e Elicitation) (*sdk.ElicitResult, error) {
 	switch r.Action {
 	case ActionAccept:
-		content := r.Content
-		if mode == ModeURL {
+		if e.Mode == ModeURL {
 			return &sdk.ElicitResult{Action: r.Action}, nil
 		}
-		// Through JSON, so that the schema check sees what the server will: numbers as
-		// float64, lists as []any, whatever Go types the caller used.
-		norm := map[string]any{}
-		if content != nil {
-			raw, err := json.Marshal(content)
-			if err != nil || json.Unmarshal(raw, &norm) != nil {
-				return nil, fmt.Errorf("elicitation reply content is not a JSON object: %v", err)
-			}
+		content, err := Prepare(e.RequestedSchema, r.Content)
+		if err != nil {
+			return nil, InvalidParams("elicitation reply: " + err.Error())
 		}
-		return &sdk.ElicitResult{Action: r.Action, Content: norm}, nil
+		return &sdk.ElicitResult{Action: r.Action, Content: content}, nil
 	case ActionDecline, ActionCancel:
 		return &sdk.ElicitResult{Action: r.Action}, nil
 	}

@@ -2,40 +2,46 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 )
 
-// TestEverythingFormDefaultsAndValidation: after an accept the SDK fills in the schema's
-// defaults for fields left out (a cleared optional field with a default comes back
-// filled), and content that breaks the schema never reaches the server as an accept.
+// TestEverythingFormDefaultsAndValidation: the server receives exactly the content the
+// user confirmed — a field left out (an optional field with a default that the user
+// cleared) stays out, though the SDK would fill in the schema's default — and content
+// that breaks the schema never reaches the server as an accept.
 func TestEverythingFormDefaultsAndValidation(t *testing.T) {
 	var content map[string]any
 	el := &scriptedElicitor{reply: func(context.Context, Elicitation) (Reply, error) {
 		return Reply{Action: ActionAccept, Content: content}, nil
 	}}
-	m := everything(t, TypeStdio, el)
-
-	content = map[string]any{"name": "Ada"}
-	res := callEverything(t, m, "trigger-elicitation-request", `{}`)
-	got, _ := rawResult(t, res.Text)["content"].(map[string]any)
-	want := map[string]any{"name": "Ada", "firstLine": "It was a dark and stormy night.", "integer": 42.0,
-		"number": 3.14, "untitledSingleSelectEnum": "Monica", "titledSingleSelectEnum": "hero-1", "legacyTitledEnum": "pet-1"}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s: the server received %v, want the default %v", k, got[k], v)
-		}
-	}
-
-	content = map[string]any{"name": "Ada", "integer": 500}
-	ctx := context.Background()
-	res, err := m.Call(ctx, CallRequest{Server: "everything", Tool: "trigger-elicitation-request"})
-	t.Logf("invalid accept: err=%v result=%+v", err, res)
-	if err == nil && !res.IsError {
-		t.Fatalf("an out-of-range integer was sent: %+v", res)
-	}
-	if err == nil && strings.Contains(res.Text, `"action": "accept"`) {
-		t.Fatalf("the server received an accept: %s", res.Text)
+	for _, tr := range []string{TypeStdio, TypeHTTP} {
+		t.Run(tr, func(t *testing.T) {
+			m := everything(t, tr, el)
+			for _, c := range []map[string]any{
+				{"name": "Ada"},
+				// A default confirmed (the user passed the prefilled field) is sent as given.
+				{"name": "Ada", "firstLine": "It was a dark and stormy night.", "integer": 42},
+			} {
+				content = c
+				res := callEverything(t, m, "trigger-elicitation-request", `{}`)
+				got, _ := json.Marshal(rawResult(t, res.Text)["content"])
+				want, _ := json.Marshal(c)
+				if !jsonEqual(t, got, want) {
+					t.Errorf("the server received %s, want exactly %s", got, want)
+				}
+			}
+			content = map[string]any{"name": "Ada", "integer": 500}
+			res, err := m.Call(context.Background(), CallRequest{Server: "everything", Tool: "trigger-elicitation-request"})
+			t.Logf("invalid accept: err=%v result=%+v", err, res)
+			if err == nil && !res.IsError {
+				t.Fatalf("an out-of-range integer was sent: %+v", res)
+			}
+			if err == nil && strings.Contains(res.Text, `"action": "accept"`) {
+				t.Fatalf("the server received an accept: %s", res.Text)
+			}
+		})
 	}
 }
 

@@ -47,8 +47,8 @@ var confirmSchema = map[string]any{"type": "object", "required": []any{"confirme
 
 // TestInputRequiredIsStoredAndRetriedElsewhere: a 2026-07-28 input_required result comes
 // back to the caller (not retried in memory), survives a JSON round trip and is retried
-// by another manager — another process — with the exact requestState; the reply gets
-// the schema's defaults as a classic elicitation would.
+// by another manager — another process — with the exact requestState; the reply is sent
+// as confirmed: a field left out stays out, whatever its default.
 func TestInputRequiredIsStoredAndRetriedElsewhere(t *testing.T) {
 	sc, _ := sdkServer(t, true, func(s *sdk.Server) {
 		s.AddTool(&sdk.Tool{Name: "confirm", InputSchema: map[string]any{"type": "object"}},
@@ -98,7 +98,7 @@ func TestInputRequiredIsStoredAndRetriedElsewhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `state=opaque-1 action=accept content={"confirmed":true,"note":"none"}`; res.Text != want {
+	if want := `state=opaque-1 action=accept content={"confirmed":true}`; res.Text != want {
 		t.Fatalf("the server received %q, want %q", res.Text, want)
 	}
 }

@@ -103,7 +103,9 @@ func (s *server) newClient(log *serverLog) *sdk.Client {
 		}
 		opts.ElicitationHandler = s.elicitHandler
 	}
-	return sdk.NewClient(&sdk.Implementation{Name: s.m.opts.Name, Version: s.m.opts.Version}, opts)
+	c := sdk.NewClient(&sdk.Implementation{Name: s.m.opts.Name, Version: s.m.opts.Version}, opts)
+	c.AddReceivingMiddleware(s.answerElicitations)
+	return c
 }
 
 // run connects the server, bounded by its timeout, then lists its tools.
