@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -140,8 +141,10 @@ func (m *model) notAnswered(a answeredMsg) tea.Cmd {
 			m.setStatus(errText(a.err), true)
 		}
 	}
+	var back tea.Cmd
 	if m.pane.live != nil {
-		m.setFocus(focusForm)
+		// Only a key after the send took the user to the composer.
+		back = m.backToForm(time.Time{})
 	}
-	return tea.Batch(m.load(m.chatID), m.pane.edit())
+	return tea.Batch(back, m.load(m.chatID), m.pane.edit())
 }

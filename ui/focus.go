@@ -16,6 +16,14 @@ import (
 // was meant for where the user was: it goes there, and the newcomer waits
 // again (a form only takes text, so it needs no such grace). Decision keys
 // act only in the dialog that has the focus.
+//
+// The pause is counted from the last key, and before the first key from
+// the moment a newcomer first waited: keys typed as the screen starts may
+// still be on their way, so a question on the first frame does not hand
+// the form keys meant for the composer. Where the focus goes back to the
+// pane after the user's own choice there (a refused answer, an accepted
+// proposal's form), keys typed in the composer meanwhile stay there and
+// the form waits (backToForm).
 
 type focusArea int
 
@@ -58,6 +66,9 @@ func (m *model) showFormFocus() {
 
 // awaitFocus marks a newcomer waiting for the focus.
 func (m *model) awaitFocus() tea.Cmd {
+	if m.lastKey.IsZero() {
+		m.lastKey = m.now() // no key seen yet: that is no pause seen either
+	}
 	m.waiting = true
 	return m.focusCheck()
 }
@@ -67,7 +78,7 @@ func (m *model) awaitFocus() tea.Cmd {
 func (m *model) focusCheck() tea.Cmd {
 	m.focusSeq++
 	seq := m.focusSeq
-	wait := max(0, focusPause-m.now().Sub(m.lastKey))
+	wait := max(0, focusPause-m.pausedFor())
 	return tea.Tick(wait, func(time.Time) tea.Msg { return focusTickMsg{seq} })
 }
 
@@ -78,7 +89,7 @@ func (m *model) onFocusTick(msg focusTickMsg) tea.Cmd {
 	if !m.waiting || msg.seq != m.focusSeq {
 		return nil
 	}
-	if m.now().Sub(m.lastKey) < focusPause {
+	if m.pausedFor() < focusPause {
 		return m.focusCheck()
 	}
 	if m.composer.Value() != "" {
@@ -95,6 +106,22 @@ func (m *model) onFocusTick(msg focusTickMsg) tea.Cmd {
 		// A decision waits behind a moment's grace; a form only takes text.
 		m.movedAt, m.movedFrom = m.now(), from
 	}
+	return nil
+}
+
+// pausedFor is how long the user has not typed: since the last key (or
+// the first wait, before any key).
+func (m *model) pausedFor() time.Duration { return m.now().Sub(m.lastKey) }
+
+// backToForm puts the focus back in the form the user was working in (an
+// accepted proposal's form installed, an answer refused), unless they are
+// in the composer and typed there after since: keys typed there are the
+// composer's, so the form waits for the focus by the rule instead.
+func (m *model) backToForm(since time.Time) tea.Cmd {
+	if m.focus == focusComposer && m.lastKey.After(since) {
+		return m.awaitFocus()
+	}
+	m.setFocus(focusForm)
 	return nil
 }
 

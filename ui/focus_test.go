@@ -2,9 +2,11 @@ package ui
 
 import (
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"followup/chat"
 	"followup/forms/cmdtest"
 )
 
@@ -125,5 +127,87 @@ func TestCancelAndStopFromTheReview(t *testing.T) {
 		if !showing[reviewDialog](k.m) || k.m.focus != focusDialog {
 			t.Fatalf("after n: back on the review %v, focus %v", showing[reviewDialog](k.m), k.m.focus)
 		}
+	}
+}
+
+// A question on the chat's first frame, before any key was typed, does not
+// take the focus at once: keys typed as the screen starts may still be on
+// their way. It waits for a pause like any newcomer.
+func TestAQuestionOnTheFirstFrameWaitsForAPause(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.clock.stop()
+	k.load(k.ask("Check deployment").ChatID)
+	k.tick()
+	if k.m.focus != focusComposer {
+		t.Fatal("the form took the focus before the user could have paused")
+	}
+	k.press(typed("typing"))
+	k.clock.advance(focusPause)
+	k.tick()
+	if k.m.focus != focusComposer || k.m.composer.Value() != "typing" {
+		t.Fatalf("focus %v, composer %q: the keys typed as the question appeared left the composer", k.m.focus, k.m.composer.Value())
+	}
+}
+
+// Accepting a proposal puts the focus in the form it fills — unless the
+// user typed in the composer before that form was on screen: those keys
+// stay there, and the form waits for the focus by the rule.
+func TestKeysTypedBeforeTheAcceptedFormStayInTheComposer(t *testing.T) {
+	t.Parallel()
+	for _, typing := range []bool{false, true} {
+		k := newKit(t)
+		k.clock.stop()
+		sent := k.ask("Check deployment")
+		k.say(sent.ChatID, "use staging")
+		k.load(sent.ChatID)
+		k.clock.advance(focusPause)
+		k.tick()
+		k.clock.advance(dialogGrace)
+		if k.m.focus != focusDialog {
+			t.Fatalf("focus %v: the proposal did not take it", k.m.focus)
+		}
+		_, cmd := k.m.Update(typed("a"))
+		var reload tea.Cmd
+		for _, msg := range cmdtest.Run(cmd) {
+			if d, ok := msg.(decidedMsg); ok {
+				reload = k.m.update(d)
+			}
+		}
+		if reload == nil {
+			t.Fatal("a did not accept the proposal")
+		}
+		if typing { // the form is not on screen yet: the keys are the composer's
+			k.clock.advance(time.Millisecond)
+			k.press(typed("typing"))
+		}
+		deliver(k.m, reload)
+		switch {
+		case k.m.pane.live == nil:
+			t.Fatal("the accepted proposal's form is not on screen")
+		case !typing && k.m.focus != focusForm:
+			t.Fatalf("focus %v after accepting, want the form", k.m.focus)
+		case typing && (k.m.focus != focusComposer || k.m.composer.Value() != "typing" || !k.m.waiting):
+			t.Fatalf("focus %v, composer %q, waiting %v: the form took the focus from the composer's keys",
+				k.m.focus, k.m.composer.Value(), k.m.waiting)
+		}
+	}
+}
+
+// An answer refused after the user went on to type in the composer leaves
+// the focus there; the form waits for it by the rule.
+func TestARefusedAnswerDoesNotTakeTheComposersKeys(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	r := tripOnScreen(t, k)
+	k.m.openReview()
+	k.press(tea.KeyMsg{Type: tea.KeyCtrlF}, typed("typing")) // while the answer is on its way
+	if k.m.focus != focusComposer {
+		t.Fatalf("focus %v after ctrl+f from the review", k.m.focus)
+	}
+	deliver(k.m, k.m.update(answeredMsg{err: &chat.Error{Code: chat.CodeStaleTarget, Message: "revised"}, sent: closedQuestion{was: r}}))
+	if k.m.focus != focusComposer || k.m.composer.Value() != "typing" || !k.m.waiting {
+		t.Fatalf("focus %v, composer %q, waiting %v: the refused answer took the focus from the composer",
+			k.m.focus, k.m.composer.Value(), k.m.waiting)
 	}
 }

@@ -48,8 +48,8 @@ type model struct {
 	now func() time.Time
 
 	focus          focusArea
-	focusOnInstall bool      // focus the next form installed
-	lastKey        time.Time // when the user last typed
+	focusOnInstall time.Time // when a decision asked for the next form installed to be focused (focus.go)
+	lastKey        time.Time // when the user last typed (focus.go: or when a newcomer first waited)
 	waiting        bool      // a newcomer waits for the focus (focus.go)
 	focusSeq       int       // the focus check on its way
 	movedAt        time.Time // when the focus last moved by itself

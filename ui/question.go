@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
@@ -63,12 +65,11 @@ func (m *model) openReview() tea.Cmd { return m.open(newReview(m.keys, m.questio
 
 // formInstalled follows a form put on screen: after a decision in the
 // pane (a proposal accepted), the form that replaces the dialog keeps
-// the focus there.
+// the focus there, unless the user typed in the composer meanwhile.
 func (m *model) formInstalled() tea.Cmd {
-	if m.focusOnInstall {
-		m.focusOnInstall = false
-		m.setFocus(focusForm)
-		return nil
+	if since := m.focusOnInstall; !since.IsZero() {
+		m.focusOnInstall = time.Time{}
+		return m.backToForm(since)
 	}
 	if m.waiting {
 		return m.focusCheck() // it was waiting for this form

@@ -108,3 +108,21 @@ func TestTerminalTypingDoesNotDecideAProposal(t *testing.T) {
 		t.Fatalf("%d questions pending, want the deploy question still open", len(pending))
 	}
 }
+
+// Typing from the moment the screen appears, at a normal speed, on a chat
+// whose question is on the first frame: the keys are the composer's, and
+// the form's suggestion is untouched — the form waits for a pause.
+func TestTerminalTypingAsTheScreenStartsKeepsTheComposer(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "f.db")
+	cli(t, db, "ask", "Plan a trip")
+	tm := startScreen(t, db, 100, 30)
+	tm.WaitFor("offline") // the first line is drawn: the screen reads keys
+	tm.TypeSlowly("typing", human/2)
+	s := tm.WaitFor("› typing", "> Shanghai", "ctrl+f to answer")
+	for _, line := range strings.Split(s, "\n") {
+		if strings.Contains(line, "┃ >") {
+			t.Fatalf("the form took the focus while the user typed:\n%s", s)
+		}
+	}
+}

@@ -177,7 +177,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus(errText(msg.err), true)
 		} else if msg.res.State == "accepted" {
 			m.setStatus("Proposal accepted — review the form and submit when ready.", false)
-			m.focusOnInstall = true // the user was just answering about this form
+			m.focusOnInstall = m.now() // the user was just answering about this form
 			// The store now holds the accepted draft; what this screen kept
 			// from before is older.
 			m.pane.forget(m.pane.liveKey)
