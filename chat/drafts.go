@@ -16,10 +16,18 @@ type Draft struct {
 	Revision  int          `json:"revision"`
 	Values    forms.Values `json:"values"`
 	Edited    bool         `json:"edited"`
+	// Base, when not nil, is the stored draft these values were edited
+	// from (empty: none was stored). A draft another process stored since
+	// (a proposal accepted from the CLI, another window) is then not
+	// overwritten: the two are merged by MergeEdits, so what the user did
+	// not edit here keeps the newer value.
+	Base forms.Values `json:"-"`
 }
 
 // SaveDraft stores the draft of a revision. Saving for a closed request or
 // an old revision is refused, so a late autosave cannot resurrect anything.
+// With a Base, a draft stored since by another hand is merged, not
+// overwritten.
 func (s *Service) SaveDraft(ctx context.Context, d Draft) error {
 	vals := mustJSON(d.Values)
 	if len(vals) > s.policy.ReplySize {
@@ -40,9 +48,44 @@ func (s *Service) SaveDraft(ctx context.Context, d Draft) error {
 		if r.Revision != d.Revision {
 			return errorf(CodeStaleTarget, "the request is at revision %d", r.Revision)
 		}
+		vals, edited, err := s.mergeStoredDraft(ctx, tx, r, d, vals)
+		if err != nil {
+			return err
+		}
 		return s.store.UpsertDraft(ctx, tx, store.Draft{RequestID: d.RequestID, Revision: d.Revision,
-			Values: vals, Edited: d.Edited, UpdatedAt: s.nowMS()})
+			Values: vals, Edited: edited, UpdatedAt: s.nowMS()})
 	})
+}
+
+// mergeStoredDraft is what saving d over the stored draft keeps: d's own
+// values (vals, encoded), unless d has a Base and the stored draft is no
+// longer it — then the two merged.
+func (s *Service) mergeStoredDraft(ctx context.Context, tx store.Handle, r store.Request, d Draft, vals string) (string, bool, error) {
+	if d.Base == nil {
+		return vals, d.Edited, nil
+	}
+	stored, err := s.store.GetDraft(ctx, tx, r.ID, r.Revision)
+	if errors.Is(err, store.ErrNotFound) {
+		stored, err = store.Draft{}, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	theirs := decodeValues(stored.Values)
+	if mustJSON(theirs) == mustJSON(decodeValues(mustJSON(d.Base))) {
+		return vals, d.Edited, nil // nobody else wrote it since
+	}
+	rd, err := s.loadRevision(ctx, tx, r.ID, r.Revision)
+	if err != nil {
+		return "", false, err
+	}
+	m := MergeEdits(rd.def.Fields, rd.prefill, d.Base, d.Values, theirs)
+	merged := mustJSON(m.Values)
+	if len(merged) > s.policy.ReplySize {
+		return "", false, &Error{Code: CodeLimitExceeded, Message: "the draft is larger than a reply may be",
+			Details: map[string]any{"limit": s.policy.ReplySize, "size": len(merged)}}
+	}
+	return merged, d.Edited || stored.Edited, nil
 }
 
 // LoadDraft returns the saved draft of a revision, if any.

@@ -125,6 +125,7 @@ func (m *model) do(a action) tea.Cmd {
 		if m.pane.live != nil {
 			draft = m.pane.live.Draft()
 		}
+		m.pane.deciding = true
 		return decide(m.svc, a.proposalID, a.accept, draft)
 	case openChatAct:
 		return tea.Batch(m.switchChat(a.chatID), m.load(m.chatID))

@@ -70,8 +70,11 @@ type decidedMsg struct {
 	err error
 }
 
-// draftSavedMsg reports an autosave.
-type draftSavedMsg struct{ err error }
+// draftSavedMsg reports the save of a revision's draft (key: liveKey).
+type draftSavedMsg struct {
+	key string
+	err error
+}
 
 // draftLoadedMsg brings the saved draft of the request being installed.
 type draftLoadedMsg struct {
@@ -79,6 +82,7 @@ type draftLoadedMsg struct {
 	revision  int
 	draft     forms.Values
 	found     bool
+	local     bool // the draft this screen kept, not read from the store
 }
 
 // autosaveMsg fires after the user paused editing.

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -20,43 +18,37 @@ import (
 // form's values — shows exactly what it will receive: never a value the
 // user was not shown. Values this screen sent itself are not news.
 
-// takeConfirmed brings into the live form the values confirmed elsewhere
-// since it was drawn (r is the request as the newest snapshot has it, at
-// the form's revision).
+// takeConfirmed brings into the live form what changed elsewhere since it
+// was drawn (r is the request as the newest snapshot has it, at the form's
+// revision): values confirmed there (a partial answer), and the stored
+// draft when another hand wrote it (a proposal accepted from the CLI,
+// another window). Both go through one rule, chat.MergeEdits: a field the
+// user has not edited here takes the new value.
 func (p *formPane) takeConfirmed(r chat.RequestView) tea.Cmd {
 	old := p.shownPartial
 	p.shownPartial = r.Partial
 	if p.live == nil {
+		p.decidedElsewhere = false
 		return nil
 	}
-	draft := p.live.Draft()
-	sent := p.sent[r.ID]
-	next := mergeValues(draft)
-	var took, kept []string
-	changed := false
-	for _, f := range r.Fields { // in the form's order
-		v, ok := r.Partial[f.Name]
-		if !ok {
-			continue
-		}
-		was, had := old[f.Name]
-		if had && sameValue(was, v) {
-			continue // not new
-		}
-		mine, edited := draft[f.Name]
-		edited = edited && editedHere(mine, r.Prefill[f.Name], was, had)
-		switch {
-		case edited && sameValue(mine, v):
-		case edited:
-			kept = append(kept, forms.SanitizeLine(f.DisplayLabel()))
-		default:
-			next[f.Name], changed = v, true
-			if s, ours := sent[f.Name]; !ours || !sameValue(s, v) {
-				took = append(took, forms.SanitizeLine(f.DisplayLabel()))
-			}
+	answered := chat.MergeEdits(r.Fields, r.Prefill, old, p.live.Draft(), r.Partial)
+	next, kept := answered.Values, answered.Kept
+	changed := len(answered.Took) > 0
+	var took []string
+	for _, name := range answered.Took {
+		// Values this screen sent itself are not news.
+		if s, ours := p.sent[r.ID][name]; !ours || !chat.SameValue(s, r.Partial[name]) {
+			took = append(took, name)
 		}
 	}
-	p.notice = confirmedNotice(took, kept)
+	var drafted []string
+	if stored, base, news := p.storedNews(); news {
+		d := chat.MergeEdits(r.Fields, r.Prefill, base, next, stored)
+		next, drafted, kept = d.Values, d.Took, append(kept, d.Kept...)
+		changed = changed || len(d.Took) > 0
+	}
+	p.notice = confirmedNotice(r, took, drafted, kept, p.decidedElsewhere)
+	p.decidedElsewhere = false
 	if p.notice != "" && p.staleSend {
 		p.notice += " Nothing was sent: review it again."
 	}
@@ -69,33 +61,26 @@ func (p *formPane) takeConfirmed(r chat.RequestView) tea.Cmd {
 	return tea.Batch(p.live.Edit(focused), p.saveNow())
 }
 
-// editedHere reports whether a field's draft value is the user's own
-// edit: not empty (a field passed by), not the suggestion drawn from the
-// prefill (confirmed by passing it), and not a value confirmed before
-// (elsewhere, and shown by the form since).
-func editedHere(mine, prefill, confirmed any, hadConfirmed bool) bool {
-	switch {
-	case valueText(mine) == "" || valueText(mine) == "[]":
-		return false
-	case prefill != nil && sameValue(mine, prefill):
-		return false
-	case hadConfirmed && sameValue(mine, confirmed):
-		return false
-	}
-	return true
-}
-
-// confirmedNotice is the status line about values answered elsewhere:
-// those the form took, and those where the user's own edit was kept.
-func confirmedNotice(took, kept []string) string {
+// confirmedNotice is the status line about what changed elsewhere: values
+// answered there and values another hand put in the draft, which the form
+// took, and those where the user's own edit was kept.
+func confirmedNotice(r chat.RequestView, took, drafted, kept []string, decided bool) string {
 	var parts []string
 	if len(took) > 0 {
-		parts = append(parts, "Answered elsewhere: "+strings.Join(took, ", ")+" — now in the form")
+		parts = append(parts, "Answered elsewhere: "+fieldLabels(r, took)+" — now in the form")
+	}
+	switch {
+	case len(drafted) > 0 && decided:
+		parts = append(parts, "The proposal was accepted elsewhere: "+fieldLabels(r, drafted)+" — now in the form")
+	case len(drafted) > 0:
+		parts = append(parts, "Changed elsewhere: "+fieldLabels(r, drafted)+" — now in the form")
+	case decided:
+		parts = append(parts, "The proposal was decided elsewhere")
 	}
 	if len(kept) > 0 {
-		s := "your own " + strings.Join(kept, ", ") + " kept (the review shows what will be sent)"
-		if len(took) == 0 {
-			s = strings.Join(kept, ", ") + " was answered elsewhere too; " + s
+		s := "your own " + fieldLabels(r, kept) + " kept (the review shows what will be sent)"
+		if len(parts) == 0 {
+			s = fieldLabels(r, kept) + " was changed elsewhere too; " + s
 		}
 		parts = append(parts, s)
 	}
@@ -103,6 +88,11 @@ func confirmedNotice(took, kept []string) string {
 		return ""
 	}
 	return strings.Join(parts, "; ") + "."
+}
+
+// fieldLabels names fields by their labels, as the screen draws them.
+func fieldLabels(r chat.RequestView, names []string) string {
+	return forms.SanitizeLine(labelsOf(r, names))
 }
 
 // carryOver keeps, in the form of a new revision of the question on
@@ -141,28 +131,3 @@ func (p *formPane) noteSent(requestID string, values forms.Values) {
 	p.sent[requestID] = values
 }
 
-// sameValue reports whether two values of a field read the same: a draft
-// keeps number text as typed, the host keeps numbers; lists may be []any
-// or []string.
-func sameValue(a, b any) bool { return valueText(a) == valueText(b) }
-
-func valueText(v any) string {
-	switch x := v.(type) {
-	case []any:
-		items := make([]string, len(x))
-		for i, it := range x {
-			items[i] = valueText(it)
-		}
-		return "[" + strings.Join(items, "\x00") + "]"
-	case []string:
-		return "[" + strings.Join(x, "\x00") + "]"
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case string:
-		if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
-			return strconv.FormatFloat(f, 'f', -1, 64)
-		}
-		return x
-	}
-	return fmt.Sprint(v)
-}

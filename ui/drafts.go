@@ -44,10 +44,12 @@ func (p *formPane) saveNow() tea.Cmd {
 	}
 	p.savedDraft = k
 	p.keep()
+	key := liveKey(r)
+	p.sync.asked(key, d)
 	draft := chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: d, Edited: p.live.Edited()}
-	svc := p.svc
-	done := p.saver.put("form:"+liveKey(r), func(ctx context.Context) error { return svc.SaveDraft(ctx, draft) })
-	return savedCmd(done, func(err error) tea.Msg { return draftSavedMsg{err} })
+	svc, stored := p.svc, p.sync.of(key)
+	done := p.saver.put("form:"+key, func(ctx context.Context) error { return stored.save(ctx, svc, draft) })
+	return savedCmd(done, func(err error) tea.Msg { return draftSavedMsg{key, err} })
 }
 
 // autosave saves the draft if no edit came after the one that scheduled

@@ -46,6 +46,10 @@ type formPane struct {
 	notice        string                  // a line for the status, for the root to show
 	closedHere    map[string]bool         // requests this screen is closing itself (closed.go)
 	staleSend     bool                    // an answer was refused: answered in part elsewhere meanwhile
+	sync          draftSync               // what the store holds of the drafts (draftsync.go)
+	// A proposal on the shown question went without this screen deciding
+	// it; deciding: this screen's own decision is on its way.
+	decidedElsewhere, deciding bool
 }
 
 // formOutcome is what a message did to the form, for the root to act on.
@@ -106,7 +110,10 @@ func (p *formPane) ensure() (tea.Cmd, bool) {
 	}
 	p.loadingKey = k
 	if d, ok := p.localDrafts[k]; ok {
-		return p.onDraftLoaded(draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d, found: true})
+		// What this screen kept is its own newest; the store may hold
+		// another hand's since.
+		cmd, installed := p.onDraftLoaded(draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d, found: true, local: true})
+		return tea.Batch(cmd, p.takeConfirmed(r)), installed
 	}
 	if d, ok := p.drafts[k]; ok {
 		delete(p.drafts, k) // a draft read once; later installs read it fresh
@@ -137,6 +144,7 @@ func (p *formPane) onDraftLoaded(d draftLoadedMsg) (tea.Cmd, bool) {
 	p.built = nil
 	p.savedDraft = stored
 	p.pendingDraft = p.savedDraft
+	p.sync.installed(liveKey(r), d.draft, !d.local)
 	// A form that shows more than its saved draft (values answered
 	// elsewhere, or carried from the revision before) saves it now.
 	return tea.Batch(p.live.Form().Init(), p.saveNow()), true

@@ -151,7 +151,7 @@ func draftFor(r chat.RequestView, saved forms.Values, found bool) forms.Values {
 	// field passed by or a suggestion confirmed is no edit (confirmed.go).
 	out := mergeValues(saved)
 	for name, v := range r.Partial {
-		if d, ok := saved[name]; ok && editedHere(d, r.Prefill[name], nil, false) {
+		if d, ok := saved[name]; ok && chat.EditedHere(d, r.Prefill[name], nil, false) {
 			continue
 		}
 		out[name] = v

@@ -35,16 +35,20 @@ func (p *formPane) step(next bool) (tea.Cmd, bool) {
 // holds the screen). It reports whether a question appeared and returns
 // the save of a draft left.
 func (p *formPane) adopt(s snapshotMsg, still bool) (tea.Cmd, bool) {
-	p.drafts, p.built = s.drafts, s.built
-	seen := map[string]bool{}
+	p.drafts, p.built, p.sync.seq = s.drafts, s.built, s.seq
+	seen := map[string]int{} // each question's waiting proposals
 	for _, r := range p.pending {
-		seen[r.ID] = true
+		seen[r.ID] = len(r.Proposals)
 	}
 	p.pending = s.pending
 	appeared := false
 	for _, r := range p.pending {
-		if !seen[r.ID] {
+		proposals, was := seen[r.ID]
+		if !was {
 			appeared = true
+		}
+		if r.ID == p.active && len(r.Proposals) < proposals && !p.deciding {
+			p.decidedElsewhere = true
 		}
 	}
 	if _, ok := p.activeRequest(); !ok {

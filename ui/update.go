@@ -173,6 +173,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.load(m.chatID)
 	case decidedMsg:
+		m.pane.deciding = false
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
 		} else if msg.res.State == "accepted" {
@@ -207,6 +208,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		// that follows says what became of it.
 		if code := chat.CodeOf(msg.err); msg.err != nil && code != chat.CodeTargetClosed && code != chat.CodeStaleTarget && code != chat.CodeNotFound {
 			m.setStatus("draft not saved: "+errText(msg.err), true)
+		}
+		if m.pane.sync.landedNow(msg.key, m.loadSeq) {
+			return m.load(m.chatID) // a read too early may have missed another hand's draft
 		}
 		return nil
 	case autosaveMsg:
