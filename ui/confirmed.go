@@ -130,4 +130,3 @@ func (p *formPane) noteSent(requestID string, values forms.Values) {
 	}
 	p.sent[requestID] = values
 }
-
