@@ -39,9 +39,9 @@ type slot struct {
 	// keys, when set, runs around each key sent to the focused field.
 	keys func(k tea.KeyMsg, forward func(tea.Msg) tea.Cmd) tea.Cmd
 
-	area   areaText // textarea: its text as clusters, raw and drawn
-	typed  string   // textarea: the text of the key being typed, as typed
-	redraw bool     // textarea: the widget holds text to draw anew
+	area   DrawnText // textarea: its text as clusters, raw and drawn
+	typed  string    // textarea: the text of the key being typed, as typed
+	redraw bool      // textarea: the widget holds text to draw anew
 
 	theme    *huh.Theme // the form's theme, or this field's own while it may show a suggestion
 	muted    bool       // the own theme draws values as a suggestion

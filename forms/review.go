@@ -18,6 +18,8 @@ var (
 // Review renders exactly what will be sent: every field with its value,
 // supplied values marked as already known, empty optional fields as
 // "(no answer)", and the required fields still missing named at the end.
+// A value holding an emoji skin tone, which is drawn without it (see
+// sanitize.go), says it is sent with it.
 // All untrusted text is sanitised. width <= 0 means no wrapping.
 func Review(def Definition, supplied, values Values, width int) string {
 	var b strings.Builder
@@ -37,6 +39,9 @@ func Review(def Definition, supplied, values Values, width int) string {
 			line = label + ": " + reviewMissing.Render("(missing — required)")
 		default:
 			line = label + ": " + reviewMuted.Render("(no answer)")
+		}
+		if undrawnSkinTone(supplied[f.Name]) || supplied[f.Name] == nil && undrawnSkinTone(values[f.Name]) {
+			line += " " + reviewMuted.Render("(sent with a skin tone this screen does not draw)")
 		}
 		b.WriteString(wrapText(line, width))
 		b.WriteString("\n")

@@ -63,7 +63,7 @@ func (m *model) tooSmallView() string {
 func (m *model) composerLines() int {
 	w := max(1, max(10, m.width-2)-2) // less the prompt
 	n := 0
-	for _, line := range strings.Split(m.composer.Value(), "\n") {
+	for _, line := range strings.Split(m.composer.drawn(), "\n") {
 		n += max(1, (lipgloss.Width(line)+w-1)/w)
 	}
 	return n

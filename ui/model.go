@@ -55,7 +55,7 @@ type model struct {
 	movedAt        time.Time // when the focus last moved by itself
 	movedFrom      focusArea // and from where
 
-	composer textarea.Model
+	composer composerArea
 	unsent   map[string]string // each chat's composer draft, as this screen knows it (composer.go)
 	vp       pager
 	tr       *transcript
@@ -114,7 +114,7 @@ func newScreen() *model {
 	ta.Focus()
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := &model{
-		keys: defaultKeys(), composer: ta, spin: sp,
+		keys: defaultKeys(), composer: composerArea{Model: ta}, spin: sp,
 		vp: newPager(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
 		width: 80, height: 24, follow: true, now: time.Now,
 	}

@@ -1,0 +1,136 @@
+package ui
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/forms"
+)
+
+// composerArea is the composer: bubbles' textarea, which edits and draws
+// runes, kept to grapheme clusters drawn the way the terminal draws them.
+// The textarea holds the text as drawn (forms.DrawnText: a skin tone or
+// an emoji presentation selector left out, since tmux 3.3a draws 👋🏽
+// four cells wide where lipgloss measures two), while Value is the text
+// as typed, which is what is sent. Backspace and delete take a whole
+// cluster (👨‍👩‍👧, not only 👧), and the cursor never stands inside one.
+type composerArea struct {
+	textarea.Model
+	text forms.DrawnText
+}
+
+// Value is the composer's text as typed.
+func (c composerArea) Value() string { return c.text.Text() }
+
+// drawn is the composer's text as the textarea holds and draws it.
+func (c composerArea) drawn() string { return c.Model.Value() }
+
+// SetValue puts text in the composer, the cursor at its end.
+func (c *composerArea) SetValue(text string) {
+	c.text = forms.SplitDrawn(text)
+	c.Model.SetValue(c.text.Drawn())
+	c.agree()
+}
+
+// Reset empties the composer.
+func (c *composerArea) Reset() {
+	c.Model.Reset()
+	c.text = forms.DrawnText{}
+}
+
+// Update gives the textarea msg: typed text goes in as drawn, and the
+// edit is mapped back to the text as typed.
+func (c composerArea) Update(msg tea.Msg) (composerArea, tea.Cmd) {
+	before := c.text
+	if before.Drawn() != c.drawn() {
+		before = forms.SplitDrawn(c.drawn())
+	}
+	k, isKey := msg.(tea.KeyMsg)
+	typed := ""
+	if isKey && c.Focused() && (k.Type == tea.KeyRunes || k.Type == tea.KeySpace) {
+		typed = string(k.Runes)
+		k.Runes = []rune(forms.DrawTyped(typed))
+		msg = k
+	}
+	var cmd tea.Cmd
+	c.Model, cmd = c.Model.Update(msg)
+	cmds := []tea.Cmd{cmd}
+	if !isKey || !c.Focused() {
+		c.settle(before, typed)
+		return c, cmd
+	}
+	km := c.KeyMap
+	if key.Matches(k, km.DeleteCharacterBackward, km.DeleteCharacterForward) {
+		back, ahead := before.Rest(c.drawn())
+		for range back {
+			c.Model, cmd = c.Model.Update(tea.KeyMsg{Type: tea.KeyBackspace})
+			cmds = append(cmds, cmd)
+		}
+		for range ahead {
+			c.Model, cmd = c.Model.Update(tea.KeyMsg{Type: tea.KeyDelete})
+			cmds = append(cmds, cmd)
+		}
+	}
+	c.settle(before, typed)
+	c.snap(key.Matches(k, km.CharacterBackward, km.WordBackward, km.DeleteCharacterBackward, km.LinePrevious))
+	return c, tea.Batch(cmds...)
+}
+
+// settle maps what the textarea now holds back to the text as typed; text
+// it took that it cannot draw as it is (a paste from the clipboard) is
+// drawn anew.
+func (c *composerArea) settle(before forms.DrawnText, typed string) {
+	v := c.drawn()
+	if v == before.Drawn() {
+		return
+	}
+	c.text = forms.SplitDrawn(before.Edit(v, typed))
+	if c.text.Drawn() != v {
+		c.redraw()
+	}
+}
+
+// redraw puts the text as drawn in the textarea, the cursor where it was.
+func (c *composerArea) redraw() {
+	row, col := c.Line(), c.column()
+	lines := strings.Split(c.drawn(), "\n")
+	head := strings.Join(append(lines[:row:row], string([]rune(lines[row])[:col])), "\n")
+	head = forms.SplitDrawn(head).Drawn()
+	c.Model.SetValue(c.text.Drawn())
+	c.agree()
+	for c.Line() > strings.Count(head, "\n") {
+		c.CursorUp()
+	}
+	c.SetCursor(utf8.RuneCountInString(head[strings.LastIndex(head, "\n")+1:]))
+}
+
+// agree makes the text as typed what the textarea took when it changed
+// it on the way in (a tab becomes spaces, a line past its limit goes).
+func (c *composerArea) agree() {
+	if c.text.Drawn() != c.drawn() {
+		c.text = forms.SplitDrawn(c.drawn())
+	}
+}
+
+// snap moves a cursor standing inside a cluster to its start (back) or
+// its end.
+func (c *composerArea) snap(back bool) {
+	lines := strings.Split(c.drawn(), "\n")
+	row, col := c.Line(), c.column()
+	if row >= len(lines) {
+		return
+	}
+	if to := forms.Boundary(lines[row], col, back); to != col {
+		c.SetCursor(to)
+	}
+}
+
+// column is the cursor's rune offset in its line.
+func (c composerArea) column() int {
+	li := c.LineInfo()
+	return li.StartColumn + li.ColumnOffset
+}
