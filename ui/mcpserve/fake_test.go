@@ -35,6 +35,7 @@ type fakeSession struct {
 	client   Client
 	requests map[string]*fakeRequest
 	ended    bool
+	waited   []time.Duration // the timeout of each Wait
 }
 
 func (f *fakeInbox) OpenSession(ctx context.Context, c Client) (Session, error) {
@@ -146,6 +147,9 @@ func (s *fakeSession) Cancel(ctx context.Context, args json.RawMessage) json.Raw
 }
 
 func (s *fakeSession) Wait(ctx context.Context, id string, timeout time.Duration) json.RawMessage {
+	s.inbox.mu.Lock()
+	s.waited = append(s.waited, timeout)
+	s.inbox.mu.Unlock()
 	deadline := time.After(timeout)
 	for {
 		s.inbox.mu.Lock()

@@ -177,8 +177,8 @@ func TestRequestWaitAnswer(t *testing.T) {
 func TestWaitArguments(t *testing.T) {
 	p := serveStdio(t, "c", "")
 	for _, args := range []map[string]any{
-		{"requestId": "rq_1", "timeoutSeconds": 51},
 		{"requestId": "rq_1", "timeoutSeconds": -1},
+		{"requestId": "rq_1", "timeoutSeconds": "60"},
 		{"timeoutSeconds": 1},
 		{"requestId": 7},
 	} {
@@ -191,6 +191,29 @@ func TestWaitArguments(t *testing.T) {
 	out, _ := call(t, p.client, "input_wait", map[string]any{"requestId": "rq_404", "timeoutSeconds": 1})
 	if errCode(out) != "NOT_FOUND" {
 		t.Errorf("unknown id: %v", out)
+	}
+
+	// More than 50 s (a model asking for a minute) waits 50 s, and the
+	// result says so; within the bound nothing is added.
+	out, _ = call(t, p.client, "input_request", map[string]any{"requestKey": "k1"})
+	id, _ := out["requestId"].(string)
+	s := <-p.inbox.opened
+	p.inbox.answer(id, map[string]any{"destination": "Lyon"})
+	for _, c := range []struct {
+		asked float64
+		want  time.Duration
+		says  any
+	}{{60, 50 * time.Second, float64(50)}, {51, 50 * time.Second, float64(50)}, {50, 50 * time.Second, nil}} {
+		out, res := call(t, p.client, "input_wait", map[string]any{"requestId": id, "timeoutSeconds": c.asked})
+		p.inbox.mu.Lock()
+		waited := s.waited[len(s.waited)-1]
+		p.inbox.mu.Unlock()
+		if res.IsError || out["state"] != "answered" || out["timeoutSeconds"] != c.says || waited != c.want {
+			t.Errorf("timeoutSeconds %v: waited %v, result %v", c.asked, waited, out)
+		}
+		if note, _ := out["note"].(string); (c.says != nil) != strings.Contains(note, "at most 50 seconds") {
+			t.Errorf("timeoutSeconds %v: note %q", c.asked, note)
+		}
 	}
 }
 

@@ -107,11 +107,11 @@ const (
 )
 
 const waitDescription = "Wait for the user's answer to one of your requests. It returns as soon as the user confirms (state answered, with answer.values and the input_received result), cancels (state cancelled) or the request expires (state expired, with closedReason). " +
-	"If the user has not answered within timeoutSeconds (default 30, at most 50) it returns state pending: call input_wait again. The user may take many minutes; keep waiting unless your task can go on without the answer. Never answer for the user."
+	"If the user has not answered within timeoutSeconds (default 30; more than 50 waits 50, because clients end a tool call after 60 seconds) it returns state pending: call input_wait again. The user may take many minutes; keep waiting unless your task can go on without the answer. Never answer for the user."
 
 const waitParams = `{"type":"object","required":["requestId"],"properties":{
  "requestId":{"type":"string","description":"the requestId input_request returned"},
- "timeoutSeconds":{"type":"number","minimum":0,"maximum":50,"default":30,"description":"how long to wait before returning state pending"}}}`
+ "timeoutSeconds":{"type":"number","minimum":0,"default":30,"description":"how long to wait, in seconds, before returning state pending; more than 50 waits 50"}}}`
 
 // wait is input_wait: it checks its own arguments (the bound is this
 // server's) and leaves the waiting to the session.
@@ -126,17 +126,42 @@ func wait(ctx context.Context, in Session, args json.RawMessage) json.RawMessage
 	if a.RequestID == "" {
 		return chat.ErrorJSON(&chat.Error{Code: chat.CodeInvalidArgument, Message: "requestId is required"})
 	}
-	timeout := defaultWait
+	timeout, clamped := defaultWait, false
 	if a.TimeoutSeconds != nil {
 		s := *a.TimeoutSeconds
-		if math.IsNaN(s) || s < 0 || s > maxWait.Seconds() {
+		if math.IsNaN(s) || s < 0 {
 			return chat.ErrorJSON(&chat.Error{Code: chat.CodeInvalidArgument,
-				Message: fmt.Sprintf("timeoutSeconds must be between 0 and %d (got %v): call input_wait again to wait longer", int(maxWait.Seconds()), s),
-				Details: map[string]any{"max": int(maxWait.Seconds())}})
+				Message: fmt.Sprintf("timeoutSeconds must be a number of seconds, 0 or more (got %v)", s)})
+		}
+		// A model asking for a minute (or more) is not wrong, only longer
+		// than a client lets one call last: it waits the most it can, and
+		// the result says so.
+		if clamped = s > maxWait.Seconds(); clamped {
+			s = maxWait.Seconds()
 		}
 		timeout = time.Duration(s * float64(time.Second))
 	}
-	return in.Wait(ctx, a.RequestID, timeout)
+	out := in.Wait(ctx, a.RequestID, timeout)
+	if clamped {
+		out = withWaited(out, int(maxWait.Seconds()))
+	}
+	return out
+}
+
+// withWaited adds to a successful wait's result how long it waited and why
+// that is less than asked.
+func withWaited(out json.RawMessage, seconds int) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(out, &m) != nil || string(m["ok"]) != "true" {
+		return out
+	}
+	m["timeoutSeconds"], _ = json.Marshal(seconds)
+	m["note"], _ = json.Marshal(fmt.Sprintf("input_wait waits at most %d seconds (clients end a tool call after 60): call it again to go on waiting", seconds))
+	b, err := json.Marshal(m)
+	if err != nil {
+		return out
+	}
+	return b
 }
 
 // instructions tell the client's model what the server is for.
