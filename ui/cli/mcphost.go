@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"followup/agent/mcp"
 	"followup/chat"
@@ -186,52 +185,63 @@ func serverLine(srv mcp.ServerStatus) string {
 	return line
 }
 
-// sayWhileWaiting tells the user, once per question, how to answer a
-// question an MCP server asks during a tool call while this command keeps
-// the server's connection and waits for the answer. It ends with ctx.
-func sayWhileWaiting(ctx context.Context, s *chat.Service, stderr io.Writer) {
+// sayWhileWaiting tells the user, once per question, about a question an
+// MCP server asks during a tool call: how to answer it while this command
+// keeps the server's connection and waits, or, with --no-wait (noWait),
+// that it was given up at once. It ends with ctx.
+func sayWhileWaiting(ctx context.Context, s *chat.Service, stderr io.Writer, noWait bool) {
 	said := map[string]bool{}
-	var mu sync.Mutex
 	for ev := range s.Subscribe(ctx) {
-		if ev.Kind != chat.EvRequest || ev.RequestID == "" {
+		if ev.Kind != chat.EvRequest || ev.RequestID == "" || said[ev.RequestID] {
 			continue
 		}
 		r, err := s.Request(ctx, ev.RequestID)
-		if err != nil || !r.Live || r.State != "pending" {
+		if err != nil || !r.Live || (!noWait && r.State != "pending") {
 			continue
 		}
-		mu.Lock()
-		first := !said[r.ID]
 		said[r.ID] = true
-		mu.Unlock()
-		if first {
-			fmt.Fprintln(stderr, forms.SanitizeLine(liveHint(r.RequestItem)))
+		line := liveHint(r.RequestItem)
+		if noWait {
+			line = givenUpHint(r.RequestItem)
 		}
+		fmt.Fprintln(stderr, forms.SanitizeLine(line))
 	}
 }
 
-func liveHint(r chat.RequestItem) string {
+// asks names who asks what, for the hints: "everything asks during echo".
+func asks(r chat.RequestItem) string {
 	during := ""
 	if r.Tool != "" {
 		during = " during " + r.Tool
 	}
+	return ownerText(r.Owner)[len("asked by "):] + " asks" + during
+}
+
+func liveHint(r chat.RequestItem) string {
 	answer := fmt.Sprintf("followup answer %s --values-json '{…}'", r.ID)
 	if r.Mode == mcp.ModeURL {
 		answer = fmt.Sprintf("open %s, then followup answer %s --values-json '{}'", r.URL, r.ID)
 	}
-	return fmt.Sprintf("followup: %s asks%s; waiting for the answer to %s, keeping the server's connection. From another shell: %s (followup pending shows the fields), or followup cancel %s to decline. Ctrl+C gives the question up.",
-		ownerText(r.Owner)[len("asked by "):], during, r.ID, answer, r.ID)
+	return fmt.Sprintf("followup: %s; waiting for the answer to %s, keeping the server's connection. From another shell: %s (followup pending shows the fields), or followup cancel %s to decline. Ctrl+C gives the question up.",
+		asks(r), r.ID, answer, r.ID)
+}
+
+// givenUpHint says what --no-wait did with a server's live question.
+func givenUpHint(r chat.RequestItem) string {
+	return fmt.Sprintf("followup: %s; with --no-wait the question %s was given up at once: it expired, the server was told cancel and the model that the call was interrupted.",
+		asks(r), r.ID)
 }
 
 // whileDriving prepares the context of a command that drives a run
-// (--no-wait) and says how to answer a server's live question while it
-// waits, until stop.
+// (--no-wait) and says what happens to a server's live question while it
+// drives, until stop.
 func whileDriving(ctx context.Context, a Args, env Env) (_ context.Context, stop func()) {
-	if a.Has("no-wait") {
+	noWait := a.Has("no-wait")
+	if noWait {
 		ctx = chat.WithoutWaiting(ctx)
 	}
 	sctx, cancel := context.WithCancel(ctx)
-	go sayWhileWaiting(sctx, env.Service, env.Stderr)
+	go sayWhileWaiting(sctx, env.Service, env.Stderr, noWait)
 	return ctx, cancel
 }
 

@@ -211,9 +211,14 @@ func TestMCPLiveQuestionAnsweredFromAnotherShell(t *testing.T) {
 func TestMCPNoWaitGivesTheQuestionUp(t *testing.T) {
 	t.Parallel()
 	e := newMCPEnv(t, "true")
-	asked := decode(t, mcpCLI(t, e, "ask", "call everything.trigger-elicitation-request", "--no-wait", "--json"))
+	res := mcpCLI(t, e, "ask", "call everything.trigger-elicitation-request", "--no-wait", "--json")
+	asked := decode(t, res)
 	if asked["state"] != "succeeded" || !strings.Contains(asked["reply"].(string), "interrupted") {
 		t.Fatalf("ask --no-wait = %v", asked)
+	}
+	// Nothing waits, so nothing says it waits or how to give up waiting.
+	if strings.Contains(res.stderr, "waiting for the answer") || strings.Contains(res.stderr, "Ctrl+C") {
+		t.Fatalf("--no-wait says it waits: %s", res.stderr)
 	}
 	reqs := decode(t, mcpCLI(t, e, "inspect", asked["chatId"].(string), "--json"))["requests"].([]any)
 	r := reqs[0].(map[string]any)
