@@ -2,7 +2,6 @@ package forms
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -59,7 +58,7 @@ func newNumberKind(t FieldType, integer bool) *kind {
 		load:    func(s *slot, v any) { s.text = numberText(v) },
 		value:   func(s *slot) (any, bool) { return parseNumber(s.text, integer) },
 		draft:   textDraft,
-		hint:    func(s *slot) string { return rangeHint(s.f, integer) },
+		hint:    func(s *slot) string { return strings.Join(s.f.Constraints(), ", ") },
 		problem: func(s *slot) string { return numberProblem(s.text, integer) },
 		typed:   true,
 	}
@@ -195,17 +194,4 @@ func numberProblem(text string, integer bool) string {
 		return "“" + clip(SanitizeLine(text)) + "” is not a whole number"
 	}
 	return "“" + clip(SanitizeLine(text)) + "” is not a number"
-}
-
-func rangeHint(f Field, integer bool) string {
-	kind := pick(integer, "whole number", "number")
-	switch {
-	case f.Min != nil && f.Max != nil:
-		return fmt.Sprintf("%s, %s–%s", kind, fmtNum(*f.Min), fmtNum(*f.Max))
-	case f.Min != nil:
-		return fmt.Sprintf("%s, at least %s", kind, fmtNum(*f.Min))
-	case f.Max != nil:
-		return fmt.Sprintf("%s, at most %s", kind, fmtNum(*f.Max))
-	}
-	return kind
 }

@@ -190,8 +190,10 @@ func textValue(s *slot) (any, bool) { return s.text, !blank(s.text) }
 // prefill stays cleared.
 func textDraft(s *slot) (any, bool) { return s.text, true }
 
+// textHint is the field's rules in the words Constraints uses; that it
+// takes text goes without saying.
 func textHint(s *slot) string {
-	return joinNonEmpty(" · ", formatHint(s.f.Format), lengthHint(s.f))
+	return strings.Join(rulePhrases(s.f), ", ")
 }
 
 // reviewTextarea indents a multi-line value under its label.

@@ -134,32 +134,6 @@ func (s *slot) hint() string {
 // problemMark starts a problem drawn under its field.
 const problemMark = "✗ "
 
-func formatHint(format string) string {
-	switch format {
-	case "date":
-		return "date, YYYY-MM-DD"
-	case "date-time":
-		return "date and time, e.g. 2026-05-01T09:00:00Z"
-	case "email":
-		return "email address"
-	case "uri":
-		return "web address (URI)"
-	}
-	return ""
-}
-
-func lengthHint(f Field) string {
-	switch {
-	case f.MinLength != nil && f.MaxLength != nil:
-		return fmt.Sprintf("%d–%d characters", *f.MinLength, *f.MaxLength)
-	case f.MinLength != nil:
-		return fmt.Sprintf("at least %d characters", *f.MinLength)
-	case f.MaxLength != nil:
-		return fmt.Sprintf("at most %d characters", *f.MaxLength)
-	}
-	return ""
-}
-
 func pageMark(n, total int) string {
 	return lipgloss.NewStyle().Faint(true).Render(fmt.Sprintf("(%d/%d)", n, total))
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"followup/chat"
@@ -67,7 +66,7 @@ func fieldLine(f forms.Field, r chat.RequestItem, answer forms.Values) string {
 	if f.Label != "" && !strings.EqualFold(strings.ReplaceAll(f.Label, " ", "_"), f.Name) {
 		name += fmt.Sprintf(" (%q)", f.Label)
 	}
-	parts := append([]string{kindText(f)}, constraints(f)...)
+	parts := f.Constraints()
 	parts = append(parts, map[bool]string{true: "required", false: "optional"}[f.Required])
 	line := "  - " + name + ": " + strings.Join(parts, ", ")
 	if r.Owner.Kind == chat.OwnerMCPServer && forms.LooksSecret(f) {
@@ -86,83 +85,6 @@ func fieldLine(f forms.Field, r chat.RequestItem, answer forms.Values) string {
 		}
 	}
 	return line
-}
-
-func kindText(f forms.Field) string {
-	switch f.Type {
-	case "integer":
-		return "whole number"
-	case "boolean":
-		return "yes/no (true or false)"
-	case "select":
-		return "one of " + optionList(f)
-	case "multiselect":
-		return "any of " + optionList(f)
-	}
-	return string(f.Type)
-}
-
-func optionList(f forms.Field) string {
-	vals := make([]string, len(f.Options))
-	for i, o := range f.Options {
-		vals[i] = o.Value
-	}
-	return strings.Join(vals, " | ")
-}
-
-// constraints are the rules an answer to f must keep, in words: the same
-// rules the JSON lists as the field's attributes.
-func constraints(f forms.Field) []string {
-	var out []string
-	switch f.Format {
-	case "date":
-		out = append(out, "date YYYY-MM-DD")
-	case "date-time":
-		out = append(out, "date and time (RFC 3339, e.g. 2026-05-01T09:00:00Z)")
-	case "email":
-		out = append(out, "email address")
-	case "uri":
-		out = append(out, "URI")
-	case "":
-	default:
-		out = append(out, "format "+f.Format)
-	}
-	if s := between(f.Min, f.Max, num); s != "" {
-		out = append(out, s)
-	}
-	if s := between(intPtr(f.MinLength), intPtr(f.MaxLength), num); s != "" {
-		out = append(out, s+" characters")
-	}
-	if s := between(intPtr(f.MinItems), intPtr(f.MaxItems), num); s != "" {
-		out = append(out, s+" choices")
-	}
-	if f.Pattern != "" {
-		out = append(out, "matching "+f.Pattern)
-	}
-	return out
-}
-
-func intPtr(p *int) *float64 {
-	if p == nil {
-		return nil
-	}
-	f := float64(*p)
-	return &f
-}
-
-func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-
-// between is "1–12", "at least 1", "at most 12" or "".
-func between(min, max *float64, show func(float64) string) string {
-	switch {
-	case min != nil && max != nil:
-		return show(*min) + "–" + show(*max)
-	case min != nil:
-		return "at least " + show(*min)
-	case max != nil:
-		return "at most " + show(*max)
-	}
-	return ""
 }
 
 // proposalLine is a waiting proposal and the command that decides it.

@@ -34,7 +34,7 @@ func TestTextOutputIsForPeople(t *testing.T) {
 		for _, want := range []string{
 			"\n  asked by the agent\n",
 			`- destination: text, required — given "Oslo"`,
-			`- start ("Start date"): text, date YYYY-MM-DD, required`,
+			`- start ("Start date"): text, date (YYYY-MM-DD), required`,
 			`- travelers ("Travellers"): whole number, 1–12, required — given 3`,
 			`- transport: one of train | plane | car, required`,
 			`- interests: any of food | museums | hiking, optional`,

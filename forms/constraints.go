@@ -1,0 +1,105 @@
+package forms
+
+import "strings"
+
+// Constraints says in words what an answer to f must be: its kind, then
+// each rule it keeps, as the declaration states them —
+//
+//	whole number, 1–12
+//	one of Train (train) | Plane (plane)
+//	text, date (YYYY-MM-DD), at most 80 characters
+//
+// The headless CLI lists them for each asked field; the hint under a
+// field in the form is made of the same phrases (less what the form shows
+// by itself: that a text box takes text, which options a list has). The
+// phrases are sanitised.
+func (f Field) Constraints() []string {
+	return append([]string{kindPhrase(f)}, rulePhrases(f)...)
+}
+
+// kindPhrase is the kind of answer a field takes; a choice names its
+// options, each as "label (value)" when it has a label of its own.
+func kindPhrase(f Field) string {
+	switch f.Type {
+	case Number:
+		return "number"
+	case Integer:
+		return "whole number"
+	case Boolean:
+		return "yes/no (true or false)"
+	case Select:
+		return "one of " + optionPhrase(f)
+	case Multiselect:
+		return "any of " + optionPhrase(f)
+	}
+	return SanitizeLine(string(f.Type))
+}
+
+func optionPhrase(f Field) string {
+	shown := make([]string, len(f.Options))
+	for i, o := range f.Options {
+		shown[i] = SanitizeLine(o.Value)
+		if o.Label != "" && o.Label != o.Value {
+			shown[i] = SanitizeLine(o.Label) + " (" + shown[i] + ")"
+		}
+	}
+	return strings.Join(shown, " | ")
+}
+
+// rulePhrases are the rules beyond the kind: format, range, length, item
+// count and pattern, in that order.
+func rulePhrases(f Field) []string {
+	var out []string
+	add := func(s string) {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	add(formatPhrase(f.Format))
+	add(between(f.Min, f.Max, ""))
+	add(between(intBound(f.MinLength), intBound(f.MaxLength), " characters"))
+	add(between(intBound(f.MinItems), intBound(f.MaxItems), " choices"))
+	if f.Pattern != "" {
+		add("matching " + SanitizeLine(f.Pattern))
+	}
+	return out
+}
+
+// formatPhrase names a format as the user types it.
+func formatPhrase(format string) string {
+	switch format {
+	case "":
+		return ""
+	case "date":
+		return "date (YYYY-MM-DD)"
+	case "date-time":
+		return "date and time (RFC 3339, e.g. 2026-05-01T09:00:00Z)"
+	case "email":
+		return "email address"
+	case "uri":
+		return "web address (URI)"
+	}
+	return "format " + SanitizeLine(format)
+}
+
+func intBound(p *int) *float64 {
+	if p == nil {
+		return nil
+	}
+	f := float64(*p)
+	return &f
+}
+
+// between is "1–12", "at least 1", "at most 12" or "", with unit after.
+func between(lo, hi *float64, unit string) string {
+	num := fmtNum
+	switch {
+	case lo != nil && hi != nil:
+		return num(*lo) + "–" + num(*hi) + unit
+	case lo != nil:
+		return "at least " + num(*lo) + unit
+	case hi != nil:
+		return "at most " + num(*hi) + unit
+	}
+	return ""
+}
