@@ -56,9 +56,9 @@ func rulePhrases(f Field) []string {
 		}
 	}
 	add(formatPhrase(f.Format))
-	add(between(f.Min, f.Max, ""))
-	add(between(intBound(f.MinLength), intBound(f.MaxLength), " characters"))
-	add(between(intBound(f.MinItems), intBound(f.MaxItems), " choices"))
+	add(between(f.Min, f.Max, "", ""))
+	add(between(intBound(f.MinLength), intBound(f.MaxLength), " character", " characters"))
+	add(between(intBound(f.MinItems), intBound(f.MaxItems), " choice", " choices"))
 	if f.Pattern != "" {
 		add("matching " + SanitizeLine(f.Pattern))
 	}
@@ -90,16 +90,21 @@ func intBound(p *int) *float64 {
 	return &f
 }
 
-// between is "1–12", "at least 1", "at most 12" or "", with unit after.
-func between(lo, hi *float64, unit string) string {
+// between is "1–12", "exactly 3", "at least 1", "at most 12" or "", then
+// the unit (one, many: " character", " characters") that agrees with the
+// last number shown.
+func between(lo, hi *float64, one, many string) string {
 	num := fmtNum
+	unit := func(n float64) string { return num(n) + Plural(int(n), one, many) }
 	switch {
+	case lo != nil && hi != nil && *lo == *hi:
+		return "exactly " + unit(*lo)
 	case lo != nil && hi != nil:
-		return num(*lo) + "–" + num(*hi) + unit
+		return num(*lo) + "–" + unit(*hi)
 	case lo != nil:
-		return "at least " + num(*lo) + unit
+		return "at least " + unit(*lo)
 	case hi != nil:
-		return "at most " + num(*hi) + unit
+		return "at most " + unit(*hi)
 	}
 	return ""
 }

@@ -115,7 +115,7 @@ var declCases = []declCase{
 
 	// items
 	{"minItems greater than maxItems", decl(`[{"name":"a","type":"multiselect","options":["x","y"],"minItems":2,"maxItems":1}]`, ``), []string{"/source/definition/fields/0/minItems"}, "greater than"},
-	{"minItems above options", decl(`[{"name":"a","type":"multiselect","options":["x"],"minItems":2}]`, ``), []string{"/source/definition/fields/0/minItems"}, "more than the 1 options"},
+	{"minItems above options", decl(`[{"name":"a","type":"multiselect","options":["x"],"minItems":2}]`, ``), []string{"/source/definition/fields/0/minItems"}, "more than the 1 option"},
 	{"negative maxItems", decl(`[{"name":"a","type":"multiselect","options":["x"],"maxItems":-1}]`, ``), []string{"/source/definition/fields/0/maxItems"}, "negative"},
 	{"minItems on select", decl(`[{"name":"a","type":"select","options":["x"],"minItems":1}]`, ``), []string{"/source/definition/fields/0/minItems"}, "only to multiselect"},
 

@@ -73,7 +73,7 @@ func (p *problems) unknownKeys(o *object, path string, allowed []string) {
 	if rest := len(extra) - len(named); rest > 0 {
 		list += " and " + grouped(rest) + " more"
 	}
-	p.add(path, "unknown key(s) %s (allowed: %s)", list, strings.Join(allowed, ", "))
+	p.add(path, "unknown %s %s (allowed: %s)", Plural(len(extra), "key", "keys"), list, strings.Join(allowed, ", "))
 }
 
 // maxListedKeys bounds the unknown keys one problem names.

@@ -101,10 +101,10 @@ func (p *problems) picks(f Field, v any, path string) ([]string, bool) {
 		}
 	}
 	if len(out) > 0 && f.MinItems != nil && len(out) < *f.MinItems {
-		p.add(path, "%s needs at least %d choices", f.DisplayLabel(), *f.MinItems)
+		p.add(path, "%s needs at least %d %s", f.DisplayLabel(), *f.MinItems, Plural(*f.MinItems, "choice", "choices"))
 	}
 	if f.MaxItems != nil && len(out) > *f.MaxItems {
-		p.add(path, "%s allows at most %d choices", f.DisplayLabel(), *f.MaxItems)
+		p.add(path, "%s allows at most %d %s", f.DisplayLabel(), *f.MaxItems, Plural(*f.MaxItems, "choice", "choices"))
 	}
 	return out, true
 }

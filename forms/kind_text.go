@@ -95,10 +95,10 @@ func (p *problems) checkText(f Field, s, path string, multiline bool) {
 		p.add(path, "%s is %d characters long; the limit is %d", f.DisplayLabel(), n, MaxString)
 	}
 	if f.MinLength != nil && n < *f.MinLength {
-		p.add(path, "%s needs at least %d characters", f.DisplayLabel(), *f.MinLength)
+		p.add(path, "%s needs at least %d %s", f.DisplayLabel(), *f.MinLength, Plural(*f.MinLength, "character", "characters"))
 	}
 	if f.MaxLength != nil && n > *f.MaxLength {
-		p.add(path, "%s allows at most %d characters", f.DisplayLabel(), *f.MaxLength)
+		p.add(path, "%s allows at most %d %s", f.DisplayLabel(), *f.MaxLength, Plural(*f.MaxLength, "character", "characters"))
 	}
 	if f.Pattern != "" {
 		if re, err := compilePattern(f.Pattern); err == nil && !re.MatchString(s) {

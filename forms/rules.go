@@ -117,7 +117,7 @@ func (p *problems) checkField(f Field, i int, at pathFunc) {
 	p.checkCounts(at(i, "minItems"), at(i, "maxItems"), "minItems", "maxItems", f.MinItems, f.MaxItems)
 	p.takesPair(k, f, i, at, "minItems", "maxItems", f.MinItems != nil, f.MaxItems != nil)
 	if f.MinItems != nil && len(f.Options) > 0 && *f.MinItems > len(f.Options) {
-		p.add(at(i, "minItems"), "minItems %d is more than the %d options", *f.MinItems, len(f.Options))
+		p.add(at(i, "minItems"), "minItems %d is more than the %d %s", *f.MinItems, len(f.Options), Plural(len(f.Options), "option", "options"))
 	}
 	if k != nil && k.check != nil {
 		k.check(p, f, i, at)

@@ -6,6 +6,8 @@ package cli
 import (
 	"fmt"
 	"strings"
+
+	"followup/forms"
 )
 
 // Args is a parsed command line. Flags may stand before or after the
@@ -166,7 +168,8 @@ func (a Args) Check() error {
 	case n < min:
 		return usagef("%s needs %s", c.Name, strings.Join(c.Args[n:min], " "))
 	case max >= 0 && n > max:
-		return usagef("%s takes %s, got %d argument(s): %s", c.Name, argsPhrase(c.Args), n, strings.Join(quoteAll(a.Positional), " "))
+		return usagef("%s takes %s, got %d %s: %s", c.Name, argsPhrase(c.Args), n, forms.Plural(n, "argument", "arguments"),
+			strings.Join(quoteAll(a.Positional), " "))
 	}
 	for f := range a.Flags {
 		if !isGlobal(f) && c.flag(f) == nil {
@@ -270,7 +273,7 @@ func argsPhrase(args []string) string {
 	case min == max:
 		return strings.Join(args, " ")
 	default:
-		return fmt.Sprintf("at most %d argument(s) (%s)", max, strings.Join(args, " "))
+		return fmt.Sprintf("at most %d %s (%s)", max, forms.Plural(max, "argument", "arguments"), strings.Join(args, " "))
 	}
 }
 

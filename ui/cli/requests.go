@@ -93,7 +93,8 @@ func proposalLine(p chat.ProposalView) string {
 	if p.Kind == chat.ProposeResolve {
 		what = "the values " + compact(p.Values)
 	} else if p.Definition != nil {
-		what = fmt.Sprintf("a new form %q with %d field(s)", p.Definition.Title, len(p.Definition.Fields))
+		n := len(p.Definition.Fields)
+		what = fmt.Sprintf("a new form %q with %d %s", p.Definition.Title, n, forms.Plural(n, "field", "fields"))
 	}
 	return fmt.Sprintf("  proposal %s (%s): the agent proposes %s; decide with: followup decide %s --accept|--reject", p.ID, p.Kind, what, p.ID)
 }

@@ -52,7 +52,7 @@ func TestUsageErrorNamesTheCommand(t *testing.T) {
 	}{
 		{[]string{"answer", "rq_x"}, "answer needs --values-json", "followup answer REQUEST_ID --values-json JSON"},
 		{[]string{"show"}, "show needs REQUEST_ID", "followup show REQUEST_ID"},
-		{[]string{"chats", "extra"}, `chats takes no arguments, got 1 argument(s): "extra"`, "followup chats"},
+		{[]string{"chats", "extra"}, `chats takes no arguments, got 1 argument: "extra"`, "followup chats"},
 		{[]string{"pending", "--digest", "abc"}, "pending does not take --digest", "followup pending [--chat ID]"},
 		{[]string{"ask", ""}, "the message is empty", "followup ask MESSAGE"},
 		{[]string{"ask", "hi", "--chat="}, "flag --chat is empty", "followup ask MESSAGE"},

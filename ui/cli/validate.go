@@ -40,7 +40,8 @@ func validateInput(ctx context.Context, c *Call) error {
 	c.OK(map[string]any{"valid": true, "requestKey": decl.RequestKey, "fields": len(decl.Definition.Fields),
 		"asked": asked, "complete": decl.Complete()},
 		func(w io.Writer) {
-			fmt.Fprintf(w, "valid: %s asks %d of %d field(s)\n", decl.RequestKey, asked, len(decl.Definition.Fields))
+			n := len(decl.Definition.Fields)
+			fmt.Fprintf(w, "valid: %s asks %d of %d %s\n", decl.RequestKey, asked, n, forms.Plural(n, "field", "fields"))
 		})
 	return nil
 }

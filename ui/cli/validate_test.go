@@ -50,7 +50,7 @@ func TestValidateInputTemplateRequest(t *testing.T) {
 		{"values not an object", `{"requestKey":"k","source":{"kind":"template","template":"trip"},"supplied":5}`,
 			map[string]string{"/supplied": "supplied must be an object"}},
 		{"other problems", `{"requestKey":"k k","source":{"kind":"template","template":"trip"},"bogus":1}`,
-			map[string]string{"": `unknown key(s) "bogus"`, "/requestKey": "requestKey may use only"}},
+			map[string]string{"": `unknown key "bogus"`, "/requestKey": "requestKey may use only"}},
 	} {
 		r := runCLI(t, db, "validate-input", file(strings.ReplaceAll(tc.name, " ", "-")+".json", tc.body), "--json")
 		e, _ := decode(t, r)["error"].(map[string]any)
