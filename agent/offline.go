@@ -74,8 +74,11 @@ func (o Offline) turn(h []Message) Message {
 	if pend := st.pending(); pend != nil {
 		for _, r := range st.open() {
 			if vals := r.match(text); len(vals) > 0 {
-				// Only the host's answer says whether the proposal exists.
-				return st.proposeTurn(r, vals, "I'll propose that as your answer to \""+r.def.Title+"\".")
+				// Only the host's answer says whether the proposal exists,
+				// and after a proposal is made the run waits without another
+				// turn: what is said now must hold either way.
+				return st.proposeTurn(r, vals, fmt.Sprintf("I read %s for \"%s\"; if it fits, it shows as a proposal.",
+					r.readValues(vals), r.def.Title))
 			}
 		}
 		// A new, independent task while one question is open: ask that

@@ -171,7 +171,7 @@ func (st *history) finish(res statusResult) string {
 	case "deploy-environment":
 		return fmt.Sprintf("Deploying to **%s**. The deployment checks passed and the release is on its way.", v("environment"))
 	case "travel-plan":
-		s := fmt.Sprintf("Here is your itinerary: **%s** from %s for %s traveller(s), by %s.", v("destination"), v("start"), v("travelers"), v("transport"))
+		s := fmt.Sprintf("Here is your itinerary: **%s** from %s for %s, by %s.", v("destination"), v("start"), counted(res.Values["travelers"], "traveller", "travellers"), v("transport"))
 		if in, ok := res.Values["interests"].([]any); ok && len(in) > 0 {
 			s += fmt.Sprintf(" Each day mixes in %s.", joinAny(in))
 		}
@@ -182,6 +182,15 @@ func (st *history) finish(res statusResult) string {
 	default:
 		return fmt.Sprintf("Thanks — working on: %s. Done.", v("details"))
 	}
+}
+
+// counted writes a number with the word that agrees with it: "1 traveller",
+// "3 travellers".
+func counted(n any, one, many string) string {
+	if f, ok := n.(float64); ok && f == 1 {
+		return "1 " + one
+	}
+	return plainValue(n) + " " + many
 }
 
 // plainValue writes a value as a person would: numbers without exponents.

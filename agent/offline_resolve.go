@@ -7,10 +7,12 @@ import (
 )
 
 // The demo agent proposes values it read in a chat message with
-// input_resolve, and says what came of it only once the host answered: a
-// proposal the user confirms, or values the host refused (DESIGN §6: an
-// invalid proposal is never shown as one). It then says what it could not
-// use and why, and proposes whatever else it read.
+// input_resolve. Whether the proposal exists is the host's answer (DESIGN
+// §6: an invalid proposal is never shown as one, and nothing claims it
+// exists), so the proposing turn only says what was read; a proposal made
+// leaves the run waiting for the user without another turn, and values the
+// host refused get one: it says what it could not use and why, and
+// proposes whatever else it read.
 
 // resolveCall is one of the demo agent's own input_resolve calls.
 type resolveCall struct {
@@ -93,7 +95,19 @@ func (st *history) afterResolve(result Message) (Message, bool) {
 	if len(rest) == 0 || len(rest) == len(call.Values) {
 		return Message{Content: say + " The form is still open: answer it there, or tell me again."}, true
 	}
-	return st.proposeTurn(r, rest, say+" I'll propose the rest."), true
+	return st.proposeTurn(r, rest, say+fmt.Sprintf(" The rest (%s) shows as a proposal if it fits.", r.readValues(rest))), true
+}
+
+// readValues lists values read from a message in the form's order, as the
+// user typed them: "travelers: 4, start: 2026-05-01".
+func (r *asked) readValues(vals map[string]any) string {
+	var parts []string
+	for _, f := range r.def.Fields {
+		if v, ok := vals[f.Name]; ok {
+			parts = append(parts, f.Name+": "+shownValue(v))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // shownValue writes a value read from a message the way the user typed it.

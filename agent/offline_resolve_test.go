@@ -43,7 +43,10 @@ func TestOfflineSaysWhatItCouldNotUse(t *testing.T) {
 	t.Parallel()
 	h := append(tripAsked(t), Message{Role: RoleUser, Content: "travelers: 40, start: tomorrow, destination: Oslo"})
 	turn := complete(t, h)
-	if strings.Contains(turn.Content, "confirm") || !strings.Contains(turn.Content, "propose") {
+	// Said before the host's answer, and the last word when the proposal is
+	// made: what was read, never that a proposal exists.
+	if strings.Contains(turn.Content, "confirm") || strings.Contains(turn.Content, "I'll propose") ||
+		!strings.Contains(turn.Content, `I read destination: Oslo, start: tomorrow, travelers: 40 for "Plan the trip"; if it fits, it shows as a proposal.`) {
 		t.Fatalf("the proposing turn says %q", turn.Content)
 	}
 	if v := resolveValues(t, turn); len(v) != 3 {
@@ -65,6 +68,9 @@ func TestOfflineSaysWhatItCouldNotUse(t *testing.T) {
 	if v := resolveValues(t, next); len(v) != 1 || v["destination"] != "Oslo" {
 		t.Fatalf("the rest proposed: %v", v)
 	}
+	if strings.Contains(say, "I'll propose") || !strings.Contains(say, "The rest (destination: Oslo) shows as a proposal if it fits.") {
+		t.Fatalf("the rest is announced as %q", say)
+	}
 	_, last := resolved(t, h, next, `{"ok":true,"requestId":"rq_1","confirmationRequired":true,"proposalId":"prop_1"}`)
 	if len(last.ToolCalls) != 0 || !strings.Contains(last.Content, "confirm the proposal") {
 		t.Fatalf("after the proposal: %+v", last)
@@ -77,5 +83,16 @@ func TestOfflineSaysWhatItCouldNotUse(t *testing.T) {
 	if len(next.ToolCalls) != 0 || !strings.Contains(next.Content, "travelers: 40 — Travellers must be at most 12") ||
 		strings.Contains(next.Content, "confirm") {
 		t.Fatalf("nothing usable: %+v", next)
+	}
+}
+
+// TestOfflineItineraryCountsTravellers: the words agree with their number.
+func TestOfflineItineraryCountsTravellers(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[string]string{"1": "for 1 traveller,", "2": "for 2 travellers,"} {
+		h := append(tripAsked(t), Message{Role: RoleUser, Content: `{"status":"input_received","requestId":"rq_1","values":{"destination":"Oslo","start":"2026-05-01","travelers":` + n + `,"transport":"train"}}`})
+		if msg := complete(t, h); !strings.Contains(msg.Content, want) {
+			t.Errorf("%s travellers: %q", n, msg.Content)
+		}
 	}
 }

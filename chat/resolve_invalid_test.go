@@ -62,7 +62,7 @@ func TestInvalidProposalIsRefusedAndExplained(t *testing.T) {
 	if len(v.Proposals) != 1 || len(v.Proposals[0].Values) != 1 || v.Proposals[0].Values["destination"] != "Oslo" {
 		t.Fatalf("proposals %+v", v.Proposals)
 	}
-	if reply := lastReply(); !strings.Contains(reply, "travelers: 40") || !strings.Contains(reply, "propose the rest") {
+	if reply := lastReply(); !strings.Contains(reply, "travelers: 40") || !strings.Contains(reply, "The rest (destination: Oslo) shows as a proposal if it fits") {
 		t.Fatalf("after the valid part was proposed: %q", reply)
 	}
 	if run, _ := s.GetRun(ctx, sent.RunID); run.State != store.RunWaitingInput {
