@@ -53,6 +53,7 @@ func TestGoldenFieldTypes(t *testing.T) {
 		{"integer_range", Field{Name: "travelers", Type: Integer, Label: "Travelers", Min: fp(1), Max: fp(12), Required: true}, int64(2), nil},
 		{"integer_bad_text", Field{Name: "travelers", Type: Integer, Label: "Travelers", Min: fp(1), Max: fp(12)}, nil, []tea.Msg{typed("12a")}},
 		{"boolean", Field{Name: "ok", Type: Boolean, Label: "Insurance", Description: "Add travel insurance?"}, true, nil},
+		{"boolean_unanswered", Field{Name: "ok", Type: Boolean, Label: "Insurance", Description: "Add travel insurance?"}, nil, nil},
 		{"select", Field{Name: "transport", Type: Select, Label: "Transport", Required: true,
 			Options: []Option{{Value: "train", Label: "Train"}, {Value: "plane", Label: "Plane"}, {Value: "car", Label: "Car"}}}, "car", nil},
 		{"select_long", long, "madrid", nil},

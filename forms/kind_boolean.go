@@ -2,8 +2,10 @@ package forms
 
 import "github.com/charmbracelet/huh"
 
-// boolean is yes or no. Its widget always shows a choice, so moving past
-// an untouched one answers "no" (the choice under the cursor).
+// boolean is yes or no. Its widget (yesNo) marks no choice until the user
+// makes one, so moving past an untouched boolean answers nothing: a
+// required one stays missing. A prefill or a schema default is drawn as
+// a suggestion.
 var booleanKind = &kind{
 	typ: Boolean,
 	normalize: func(p *problems, f Field, v any, path string) (any, bool) {
@@ -22,15 +24,10 @@ var booleanKind = &kind{
 	load:       func(s *slot, v any) { s.on, s.has = v.(bool) },
 	value:      func(s *slot) (any, bool) { return s.on, s.has },
 	draft:      func(s *slot) (any, bool) { return s.on, s.has },
-	chooses:    true,
 }
 
 func confirmWidget(s *slot) huh.Field {
-	c := huh.NewConfirm()
-	c.WithTheme(s.theme)
-	c.Key(s.f.Name).Title(s.label()).Affirmative("Yes").Negative("No").
-		Validate(func(bool) error { s.confirmed(); return nil })
-	c.Accessor(boolAccess{s})
-	s.setTitle, s.setDesc = func(v string) { c.Title(v) }, func(v string) { c.Description(v) }
-	return c
+	y := newYesNo(s)
+	s.setTitle, s.setDesc = func(v string) { y.title = v }, func(v string) { y.desc = v }
+	return y.WithTheme(s.theme)
 }

@@ -130,18 +130,6 @@ func TestLivePrecedenceAndSupplied(t *testing.T) {
 	}
 }
 
-func TestLiveBooleanNeedsAnAnswer(t *testing.T) {
-	def := Definition{Fields: []Field{{Name: "ok", Type: Boolean, Label: "OK?", Required: true}}}
-	l := start(def, nil, nil, nil)
-	if _, has := l.Values()["ok"]; has {
-		t.Fatal("an untouched boolean has a value")
-	}
-	pump(l.Form(), press(tea.KeyEnter))
-	if l.Values()["ok"] != false || len(Missing(def, l.Values())) != 0 {
-		t.Fatalf("values %v", l.Values())
-	}
-}
-
 func TestLiveSelectAndMultiselect(t *testing.T) {
 	def := Definition{Fields: []Field{
 		{Name: "t", Type: Select, Label: "Transport", Options: []Option{{Value: "train"}, {Value: "plane"}, {Value: "car"}}},
