@@ -125,7 +125,7 @@ func (m *model) do(a action) tea.Cmd {
 		if m.pane.live != nil {
 			draft = m.pane.live.Draft()
 		}
-		m.pane.deciding = true
+		m.pane.decided(a.proposalID)
 		return decide(m.svc, a.proposalID, a.accept, draft)
 	case openChatAct:
 		return tea.Batch(m.switchChat(a.chatID), m.load(m.chatID))

@@ -28,7 +28,7 @@ func (p *formPane) takeConfirmed(r chat.RequestView) tea.Cmd {
 	old := p.shownPartial
 	p.shownPartial = r.Partial
 	if p.live == nil {
-		p.decidedElsewhere = false
+		p.decidedElsewhere = ""
 		return nil
 	}
 	answered := chat.MergeEdits(r.Fields, r.Prefill, old, p.live.Draft(), r.Partial)
@@ -47,8 +47,8 @@ func (p *formPane) takeConfirmed(r chat.RequestView) tea.Cmd {
 		next, drafted, kept = d.Values, d.Took, append(kept, d.Kept...)
 		changed = changed || len(d.Took) > 0
 	}
-	p.notice = confirmedNotice(r, took, drafted, kept, p.decidedElsewhere)
-	p.decidedElsewhere = false
+	p.notice = confirmedNotice(r, took, drafted, kept, p.decidedElsewhere == r.ID)
+	p.decidedElsewhere = ""
 	if p.notice != "" && p.staleSend {
 		p.notice += " Nothing was sent: review it again."
 	}

@@ -143,6 +143,14 @@ func (s *draftSync) news(key string, d draftLoadedMsg, ok bool) (stored, base fo
 	return stored, base, true
 }
 
+// decided notes a proposal this screen decides: its going is no news.
+func (p *formPane) decided(proposalID string) {
+	if p.decidedHere == nil {
+		p.decidedHere = map[string]bool{}
+	}
+	p.decidedHere[proposalID] = true
+}
+
 // storedNews is the live form's stored draft when another hand wrote it
 // since this screen last knew (draftSync.news).
 func (p *formPane) storedNews() (stored, base forms.Values, _ bool) {

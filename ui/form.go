@@ -47,9 +47,10 @@ type formPane struct {
 	closedHere    map[string]bool         // requests this screen is closing itself (closed.go)
 	staleSend     bool                    // an answer was refused: answered in part elsewhere meanwhile
 	sync          draftSync               // what the store holds of the drafts (draftsync.go)
-	// A proposal on the shown question went without this screen deciding
-	// it; deciding: this screen's own decision is on its way.
-	decidedElsewhere, deciding bool
+	// decidedElsewhere: the shown question (its id) lost a proposal this
+	// screen did not decide; decidedHere: the proposals it decided.
+	decidedElsewhere string
+	decidedHere      map[string]bool
 }
 
 // formOutcome is what a message did to the form, for the root to act on.

@@ -1,6 +1,12 @@
 package ui
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	"slices"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+)
 
 // The form pane's open questions: which one is shown as the chat's
 // questions come and go.
@@ -36,9 +42,9 @@ func (p *formPane) step(next bool) (tea.Cmd, bool) {
 // the save of a draft left.
 func (p *formPane) adopt(s snapshotMsg, still bool) (tea.Cmd, bool) {
 	p.drafts, p.built, p.sync.seq = s.drafts, s.built, s.seq
-	seen := map[string]int{} // each question's waiting proposals
+	seen := map[string][]chat.ProposalView{} // each question's waiting proposals
 	for _, r := range p.pending {
-		seen[r.ID] = len(r.Proposals)
+		seen[r.ID] = r.Proposals
 	}
 	p.pending = s.pending
 	appeared := false
@@ -47,8 +53,8 @@ func (p *formPane) adopt(s snapshotMsg, still bool) (tea.Cmd, bool) {
 		if !was {
 			appeared = true
 		}
-		if r.ID == p.active && len(r.Proposals) < proposals && !p.deciding {
-			p.decidedElsewhere = true
+		if r.ID == p.active && p.goneElsewhere(proposals, r.Proposals) {
+			p.decidedElsewhere = r.ID
 		}
 	}
 	if _, ok := p.activeRequest(); !ok {
@@ -70,6 +76,20 @@ func (p *formPane) adopt(s snapshotMsg, still bool) (tea.Cmd, bool) {
 		}
 	}
 	return save, appeared
+}
+
+// goneElsewhere reports whether a proposal of was is not in now and this
+// screen did not decide it.
+func (p *formPane) goneElsewhere(was, now []chat.ProposalView) bool {
+	for _, old := range was {
+		if p.decidedHere[old.ID] {
+			continue
+		}
+		if !slices.ContainsFunc(now, func(n chat.ProposalView) bool { return n.ID == old.ID }) {
+			return true
+		}
+	}
+	return false
 }
 
 // clear forgets the chat's questions (the chat was left or deleted).

@@ -173,7 +173,6 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		return m.load(m.chatID)
 	case decidedMsg:
-		m.pane.deciding = false
 		if msg.err != nil {
 			m.setStatus(errText(msg.err), true)
 		} else if msg.res.State == "accepted" {
