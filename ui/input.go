@@ -20,6 +20,7 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 		d, a := d.update(msg)
 		m.dialogs.replaceTop(d)
 		if _, pass := a.(passAct); !pass {
+			m.afterDecision(a)
 			return m.do(a)
 		}
 		return nil
@@ -33,6 +34,7 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 		d, a := o.d.update(msg)
 		m.dialogs.replaceTop(d)
 		if _, pass := a.(passAct); !pass {
+			m.afterDecision(a)
 			return m.do(a)
 		}
 	}

@@ -54,6 +54,7 @@ type model struct {
 	focusSeq       int       // the focus check on its way
 	movedAt        time.Time // when the focus last moved by itself
 	movedFrom      focusArea // and from where
+	muted          bool      // the rest of a decision's burst of keys is dropped (burst.go)
 
 	composer composerArea
 	unsent   map[string]string // each chat's composer draft, as this screen knows it (composer.go)

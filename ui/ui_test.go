@@ -88,6 +88,7 @@ func TestChatMessageBecomesProposal(t *testing.T) {
 	h.runes("a")
 	// Accepting fills the form and leaves focus in it, ready to submit.
 	h.waitFor("Proposal accepted", "enter continue")
+	h.clock.advance(burstGap) // keys in the burst of the decision are dropped
 	h.key(tea.KeyEnter)
 	h.waitFor("Review before sending", "Environment: staging")
 	h.key(tea.KeyEnter)

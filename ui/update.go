@@ -85,7 +85,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.start.early = append(m.start.early, msg)
 			return nil
 		}
+		prev := m.lastKey
 		m.lastKey = m.now()
+		if m.dropsKey(msg, prev, m.lastKey) {
+			return nil // typed in the burst of a decision (burst.go)
+		}
 		m.setStatus("", false) // a status speaks of the moment before this key
 		var check tea.Cmd
 		if m.waiting {
@@ -96,6 +100,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			// text, not the key it names. Feed it one letter at a time.
 			cmds := []tea.Cmd{check}
 			for _, r := range msg.Runes {
+				if m.muted && m.focus != focusComposer {
+					break // the letters after a decision's (burst.go)
+				}
 				cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
 			}
 			return tea.Batch(cmds...)
