@@ -66,6 +66,18 @@ func TestMCPURLRequiredThenRetried(t *testing.T) {
 	if run := waitRun(t, done); run.State != store.RunSucceeded || !strings.Contains(run.Reply, "User completed the URL elicitation flow") {
 		t.Fatalf("after done: %+v", run)
 	}
+	// Both links' replies reached the server: the first with the call made
+	// again, the second as the answer to its elicitation/create. No record
+	// is left waiting to be sent.
+	for _, id := range []string{r.ID, again.ID} {
+		shown, err := s.Request(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(shown.Deliveries) != 1 || shown.Deliveries[0].State != store.DeliveryDelivered || shown.Deliveries[0].Action != mcp.ActionAccept {
+			t.Fatalf("%s deliveries = %+v", id, shown.Deliveries)
+		}
+	}
 
 	sent, _ = fxAsk(t, s, "", msg)
 	r = fxOnePending(t, s, sent.ChatID)
@@ -79,5 +91,14 @@ func TestMCPURLRequiredThenRetried(t *testing.T) {
 	steps := fxSteps(t, s, sent.ChatID)
 	if len(steps) != 1 || steps[0].Outcome != OutcomeDeclined || steps[0].Attempts != 1 {
 		t.Fatalf("steps = %+v", steps)
+	}
+	// The decline reaches no one (the call is not made again), and the
+	// record says so instead of waiting to send it.
+	shown, err := s.Request(ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(shown.Deliveries) != 1 || shown.Deliveries[0].State != store.DeliveryFailed || !strings.Contains(shown.Deliveries[0].LastError, "not made again") {
+		t.Fatalf("declined deliveries = %+v", shown.Deliveries)
 	}
 }

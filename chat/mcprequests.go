@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -285,13 +286,18 @@ func deliveryKind(r store.Request) string {
 	return store.DeliveryExpire
 }
 
+// errNotCalledAgain is why a declined link's reply never reaches its
+// server: only the call made again would carry it.
+var errNotCalledAgain = errors.New("the call was not made again, so nothing reached the server")
+
 // settleServerDeliveries marks what the step's durable questions told the
-// server once the call that carried the replies returned: delivered, or
-// failed with the call's error.
+// server once the call that carried the replies returned (an
+// input_required retry carries them; after -32042 the call made again
+// says the links are done): delivered, or failed with the call's error.
 func (h *mcpHost) settleServerDeliveries(ctx context.Context, tx store.Handle, step store.ToolStep, callErr error) error {
 	s := h.s
 	w := decodeWait(step.RequestState)
-	if w.Input == nil || len(w.Requests) == 0 {
+	if len(w.Requests) == 0 {
 		return nil
 	}
 	now := s.nowMS()

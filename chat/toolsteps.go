@@ -170,6 +170,11 @@ func (h *mcpHost) planAnswered(ctx context.Context, tx store.Handle, step store.
 			if rp.Action != mcp.ActionAccept {
 				res := declinedURL(step.Name, rp.Action)
 				finishStep(&step, OutcomeDeclined, res, s.nowMS())
+				// The call is not made again: no reply of any of its
+				// questions reaches the server.
+				if err := h.settleServerDeliveries(ctx, tx, step, errNotCalledAgain); err != nil {
+					return agent.StepPlan{}, nil, err
+				}
 				return resultPlan(res), ev, s.store.UpdateToolStep(ctx, tx, step)
 			}
 		}
@@ -177,7 +182,10 @@ func (h *mcpHost) planAnswered(ctx context.Context, tx store.Handle, step store.
 	step.State = store.StepStarted
 	step.Attempts++
 	if w.Input == nil {
-		step.RequestState = sql.NullString{}
+		// The links are done; the questions stay named, so the call made
+		// again records them delivered (settleServerDeliveries).
+		w.URLs = nil
+		step.RequestState = nullString(mustJSON(w))
 	}
 	if err := s.store.UpdateToolStep(ctx, tx, step); err != nil {
 		return agent.StepPlan{}, nil, err
