@@ -35,7 +35,8 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 	out := &printer{json: a.JSON, w: stdout}
 	switch {
 	case a.Version:
-		out.ok(map[string]any{"version": Version()}, func(w io.Writer) { fmt.Fprintf(w, "followup %s\n", Version()) })
+		b := ReadBuild()
+		out.ok(b, b.text)
 		return 0
 	case a.Help:
 		text := Usage()

@@ -83,3 +83,31 @@ func TestAnswerAndCancelWithoutARun(t *testing.T) {
 		t.Fatalf("cancel --json: exit %d, %s", cj.code, cj.stdout)
 	}
 }
+
+// pending names a titled option as its title and its value, the value
+// being what an answer sends: an MCP client's schema with oneOf titles.
+func TestPendingShowsOptionTitles(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "o.db")
+	svc, err := chat.Open(ctx, chat.Options{DBPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	ss, err := svc.OpenServeSession(ctx, chat.ServeClient{Name: "claude-code", Transport: "stdio"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.End(ctx)
+	raw := ss.Request(ctx, json.RawMessage(`{"requestKey":"hero","source":{"kind":"schema","requestedSchema":{
+		"type":"object","properties":{"hero":{"type":"string","title":"Hero image",
+		"oneOf":[{"const":"hero-1","title":"Mountain at dawn"},{"const":"hero-2","title":"City at night"}]}},"required":["hero"]}}}`))
+	if !strings.Contains(string(raw), `"ok":true`) {
+		t.Fatalf("input_request: %s", raw)
+	}
+	r := runCLI(t, db, "pending")
+	if r.code != 0 || !strings.Contains(r.stdout, `: one of Mountain at dawn (hero-1) | City at night (hero-2), required`) {
+		t.Fatalf("pending: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -161,20 +161,35 @@ func splitExample(t *testing.T, s string) []string {
 	return out
 }
 
-func TestVersionOfBuildInfo(t *testing.T) {
+// --version says what the toolchain recorded: the module version when
+// there is one, else the commit (short), its time and +dirty for a
+// modified checkout, else devel; always the Go toolchain.
+func TestBuildOfBuildInfo(t *testing.T) {
+	vcs := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
+		{Key: "vcs.time", Value: "2026-03-01T09:00:00Z"}, {Key: "vcs.modified", Value: "true"}}
 	for _, tc := range []struct {
-		info debug.BuildInfo
-		want string
+		info       debug.BuildInfo
+		want, text string
 	}{
-		{debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}, "v1.4.0"},
-		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "devel"},
-		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
-			{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-03-01T09:00:00Z"},
-			{Key: "vcs.modified", Value: "true"}}}, "devel 0123456789ab, 2026-03-01T09:00:00Z, modified"},
+		{debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.4.0"}}, "v1.4.0", "followup v1.4.0 (go1.26.8)\n"},
+		{debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}}, "devel", "followup devel (go1.26.8)\n"},
+		{debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.0.0-20260301090000-0123456789ab+dirty"}, Settings: vcs},
+			"v0.0.0-20260301090000-0123456789ab+dirty", "followup v0.0.0-20260301090000-0123456789ab+dirty (go1.26.8)\n"},
+		{debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: vcs}, "devel 0123456789ab+dirty",
+			"followup devel 0123456789ab+dirty (2026-03-01T09:00:00Z, go1.26.8)\n"},
+		{debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: vcs[:3]}, "devel 0123456789ab",
+			"followup devel 0123456789ab (2026-03-01T09:00:00Z, go1.26.8)\n"},
 	} {
-		if got := versionOf(&tc.info); got != tc.want {
-			t.Errorf("versionOf = %q, want %q", got, tc.want)
+		b := buildOf(&tc.info)
+		var text strings.Builder
+		b.text(&text)
+		if b.String() != tc.want || text.String() != tc.text {
+			t.Errorf("buildOf = %q, text %q; want %q, %q", b.String(), text.String(), tc.want, tc.text)
 		}
+	}
+	b := buildOf(&debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: vcs})
+	if b.Revision != "0123456789abcdef0123456789abcdef01234567" || b.Time != "2026-03-01T09:00:00Z" || !b.Modified || b.Go != "go1.26.8" {
+		t.Errorf("buildOf = %+v", b)
 	}
 }
 

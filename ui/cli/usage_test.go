@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -84,8 +85,14 @@ func TestVersion(t *testing.T) {
 		t.Fatalf("--version: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	j := decode(t, runCLI(t, db, "--version", "--json"))
-	if v, _ := j["version"].(string); j["ok"] != true || "followup "+v+"\n" != r.stdout {
-		t.Fatalf("--version --json: %v", j)
+	v, _ := j["version"].(string)
+	rev, hasRev := j["revision"].(string)
+	if j["ok"] != true || v == "" || !hasRev || j["go"] != runtime.Version() ||
+		!strings.HasPrefix(r.stdout, "followup "+v) || !strings.HasSuffix(r.stdout, runtime.Version()+")\n") {
+		t.Fatalf("--version --json: %v\ntext: %q", j, r.stdout)
+	}
+	if rev != "" && !strings.HasPrefix(r.stdout, "followup devel "+rev[:12]) {
+		t.Fatalf("--version names revision %s as %q", rev, r.stdout)
 	}
 }
 
