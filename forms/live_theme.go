@@ -113,10 +113,15 @@ func suggestionTheme(base *huh.Theme) *huh.Theme {
 	return &t
 }
 
-// colourless reports the ASCII profile: styles draw nothing, so what they
-// would show must be drawn as text.
-func colourless() bool { return lipgloss.ColorProfile() == termenv.Ascii }
+// Colourless reports the ASCII profile (NO_COLOR, or a terminal without
+// colour): styles draw nothing, not even bold or reverse video, so what
+// they would show must be drawn as text.
+func Colourless() bool { return lipgloss.ColorProfile() == termenv.Ascii }
 
-// asciiCursor is the text cursor when no attribute can draw one: a bar
+func colourless() bool { return Colourless() }
+
+// AsciiCursor is the text cursor when no attribute can draw one: a bar
 // before the cluster it stands on.
-const asciiCursor = "|"
+const AsciiCursor = "|"
+
+const asciiCursor = AsciiCursor

@@ -134,3 +134,34 @@ func (c composerArea) column() int {
 	li := c.LineInfo()
 	return li.StartColumn + li.ColumnOffset
 }
+
+// cursorMark stands for the cursor in the textarea's drawing until View
+// puts the bar there: an escape sequence no terminal is sent, so it has
+// no width and survives the textarea's wrapping and padding.
+const cursorMark = "\x1b_followup-cursor\x1b\\"
+
+// View draws the composer. Without colour (NO_COLOR) the textarea's
+// cursor, reverse video, draws nothing; a bar stands before the cell it
+// is on instead, as in the form's fields, steady rather than blinking,
+// taking the room of one padding space.
+func (c composerArea) View() string {
+	if !forms.Colourless() || !c.Focused() {
+		return c.Model.View()
+	}
+	m := c.Model
+	m.Cursor.Blink = false
+	m.Cursor.Style = m.Cursor.Style.Transform(func(s string) string { return cursorMark + s })
+	lines := strings.Split(m.View(), "\n")
+	for i, l := range lines {
+		at := strings.Index(l, cursorMark)
+		if at < 0 {
+			continue
+		}
+		l = l[:at] + forms.AsciiCursor + strings.TrimPrefix(l[at+len(cursorMark):], " ")
+		if !strings.HasPrefix(lines[i][at+len(cursorMark):], " ") {
+			l = strings.TrimSuffix(l, " ") // the bar is a cell of its own
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "\n")
+}

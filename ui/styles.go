@@ -4,17 +4,21 @@ import "github.com/charmbracelet/lipgloss"
 
 // Styles are built once, not per frame.
 var (
-	stUser      = lipgloss.NewStyle().Foreground(lipgloss.Color("12")).Bold(true)
-	stAgent     = lipgloss.NewStyle().Foreground(lipgloss.Color("10")).Bold(true)
-	stNotice    = lipgloss.NewStyle().Foreground(lipgloss.Color("8")).Italic(true)
-	stBold      = lipgloss.NewStyle().Bold(true)
-	stCode      = lipgloss.NewStyle().Foreground(lipgloss.Color("13"))
-	stDim       = lipgloss.NewStyle().Faint(true)
-	stError     = lipgloss.NewStyle().Foreground(lipgloss.Color("9"))
-	stStatus    = lipgloss.NewStyle().Foreground(lipgloss.Color("7")).Background(lipgloss.Color("236"))
-	stTab       = lipgloss.NewStyle().Padding(0, 1).Foreground(lipgloss.Color("8"))
-	stTabActive = lipgloss.NewStyle().Padding(0, 1).Bold(true).Foreground(lipgloss.Color("0")).Background(lipgloss.Color("13"))
-	stPane      = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Color("13")).Padding(0, 1)
+	stUser   = lipgloss.NewStyle().Foreground(lipgloss.Color("12")).Bold(true)
+	stAgent  = lipgloss.NewStyle().Foreground(lipgloss.Color("10")).Bold(true)
+	stNotice = lipgloss.NewStyle().Foreground(lipgloss.Color("8")).Italic(true)
+	stBold   = lipgloss.NewStyle().Bold(true)
+	stCode   = lipgloss.NewStyle().Foreground(lipgloss.Color("13"))
+	stDim    = lipgloss.NewStyle().Faint(true)
+	stError  = lipgloss.NewStyle().Foreground(lipgloss.Color("9"))
+	stStatus = lipgloss.NewStyle().Foreground(lipgloss.Color("7")).Background(lipgloss.Color("236"))
+	stTab    = lipgloss.NewStyle().Padding(0, 1).Foreground(lipgloss.Color("8"))
+	// The shown tab is bracketed, so it stands out with no colour too
+	// (NO_COLOR draws no attribute, bold included); brackets take the
+	// cells the other tabs' padding does.
+	stTabActive = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("0")).Background(lipgloss.Color("13")).
+			Border(lipgloss.Border{Left: "[", Right: "]"}, false, true, false, true)
+	stPane = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Color("13")).Padding(0, 1)
 	// Waiting for the focus: dim, and square corners, so focus shows with
 	// no colour too (NO_COLOR).
 	stPaneDim    = stPane.Border(lipgloss.NormalBorder()).BorderForeground(lipgloss.Color("8"))

@@ -81,7 +81,7 @@ func TestChatMessageBecomesProposal(t *testing.T) {
 	// the screen has taken, so the clock moves once the composer is empty.
 	h.key(tea.KeyBackspace)
 	h.key(tea.KeyBackspace)
-	h.waitFor("› Message the agent")
+	h.waitFor("› |Message the agent")
 	h.clock.advance(focusPause)
 	h.waitFor("ctrl+f to the composer")
 	h.clock.advance(dialogGrace)
