@@ -46,9 +46,25 @@ func Start(t testing.TB, w, h int, command string) *Term {
 	return tm
 }
 
+// userEnv is this process's environment as a user's terminal has it: a
+// CI runner's CI variable is left out, since it makes the terminal
+// libraries treat the pane as no terminal at all (no colour), which no
+// user's terminal does.
+func userEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CI=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
 func (tm *Term) tmux(args ...string) string {
 	tm.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...).CombinedOutput()
+	cmd := exec.Command("tmux", append([]string{"-S", tm.socket}, args...)...)
+	cmd.Env = userEnv()
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		tm.t.Fatalf("tmux %v: %v: %s", args, err, out)
 	}
