@@ -21,8 +21,12 @@ type Command struct {
 	// Flags are the command's own flags; the global ones are always
 	// accepted.
 	Flags []Flag
-	// Summary is one line, lower case, no full stop.
+	// Summary is one line, lower case, no full stop; it fits the help's
+	// column (54 characters) so the list reads one command a line.
 	Summary string
+	// Group is the heading help lists the command under; a group's
+	// commands stand together in the table.
+	Group string
 	// Example is one command line a user can copy.
 	Example string
 	// NeedsDB opens the database (and the provider) before Run; without it
@@ -103,18 +107,27 @@ var globalFlags = []Flag{
 // init because the help command reads it.
 var commands []Command
 
+// The groups of the command table, as help heads them.
+const (
+	groupQuestions = "questions and answers"
+	groupRuns      = "runs"
+	groupChats     = "chats"
+	groupMCP       = "MCP servers and clients"
+	groupOther     = "other"
+)
+
 func init() {
 	commands = []Command{
-		{Name: "ask", Args: []string{"MESSAGE"}, Flags: []Flag{flagChat, flagCommandID, flagNoWait}, NeedsDB: true, Run: ask,
+		{Name: "ask", Group: groupQuestions, Args: []string{"MESSAGE"}, Flags: []Flag{flagChat, flagCommandID, flagNoWait}, NeedsDB: true, Run: ask,
 			Summary: "send a message; drive the run until it waits or ends",
 			Example: `followup ask "Check deployment"`, Check: nonEmptyArg("the message")},
-		{Name: "pending", Flags: []Flag{flagChat}, NeedsDB: true, Run: pending,
+		{Name: "pending", Group: groupQuestions, Flags: []Flag{flagChat}, NeedsDB: true, Run: pending,
 			Summary: "list open requests: fields, partial values, missing",
 			Example: `followup pending --json`},
-		{Name: "show", Args: []string{"REQUEST_ID"}, NeedsDB: true, Run: show,
+		{Name: "show", Group: groupQuestions, Args: []string{"REQUEST_ID"}, NeedsDB: true, Run: show,
 			Summary: "one request: answer, deliveries, proposals, revisions",
 			Example: `followup show rq_0123456789abcdef`},
-		{Name: "answer", Args: []string{"REQUEST_ID"}, NeedsDB: true, Run: answer,
+		{Name: "answer", Group: groupQuestions, Args: []string{"REQUEST_ID"}, NeedsDB: true, Run: answer,
 			Flags: []Flag{
 				{Name: "values-json", Value: "JSON", Required: true, Help: `the values, a JSON object of field name to value ('{"environment":"staging"}'); a partial answer keeps the request pending`},
 				{Name: "digest", Value: "D", Help: "the digest you answered (12 or more hex characters of it, as pending prints it); refused with STALE_TARGET when the request has changed"},
@@ -122,63 +135,63 @@ func init() {
 			},
 			Summary: "answer a request and drive its run on", Check: answerCheck,
 			Example: `followup answer rq_0123456789abcdef --values-json '{"environment":"staging"}'`},
-		{Name: "cancel", Args: []string{"REQUEST_ID"}, Flags: []Flag{flagCommandID, flagNoWait}, NeedsDB: true, Run: cancel,
+		{Name: "cancel", Group: groupQuestions, Args: []string{"REQUEST_ID"}, Flags: []Flag{flagCommandID, flagNoWait}, NeedsDB: true, Run: cancel,
 			Summary: "cancel one request; the agent is told, the run goes on",
 			Example: `followup cancel rq_0123456789abcdef`},
-		{Name: "decide", Args: []string{"PROPOSAL_ID"}, NeedsDB: true, Run: decide,
+		{Name: "decide", Group: groupQuestions, Args: []string{"PROPOSAL_ID"}, NeedsDB: true, Run: decide,
 			Flags: []Flag{
 				{Name: "accept", Choice: "decision", Required: true, Help: "take the change: proposed values fill the draft (send them with answer), a new definition becomes the request's revision"},
 				{Name: "reject", Choice: "decision", Required: true, Help: "keep what you have; the proposal is closed"},
 				flagCommandID,
 			},
 			Summary: "accept or reject a change the agent proposed",
-			Example: `followup decide pr_0123456789abcdef --accept`},
-		{Name: "approve", Args: []string{"APPROVAL_ID"}, NeedsDB: true, Run: approve,
-			Flags: []Flag{
-				{Name: "for-chat", Help: "allow this tool for the rest of the chat: later calls run without asking"},
-				flagCommandID, flagNoWait,
-			},
-			Summary: "allow a pending MCP tool call and drive its run on",
-			Example: `followup approve ap_0123456789abcdef --for-chat`},
-		{Name: "deny", Args: []string{"APPROVAL_ID"}, Flags: []Flag{flagCommandID, flagNoWait}, NeedsDB: true, Run: deny,
-			Summary: "refuse a pending MCP tool call; the agent is told, the run goes on",
-			Example: `followup deny ap_0123456789abcdef`},
-		{Name: "stop", Args: []string{"RUN_ID"}, Flags: []Flag{flagCommandID}, NeedsDB: true, Run: stop,
+			Example: `followup decide prop_0123456789abcdef --accept`},
+		{Name: "stop", Group: groupRuns, Args: []string{"RUN_ID"}, Flags: []Flag{flagCommandID}, NeedsDB: true, Run: stop,
 			Summary: "stop a task; its open questions expire",
 			Example: `followup stop run_0123456789abcdef`},
-		{Name: "resume", Args: []string{"RUN_ID"}, Flags: []Flag{flagNoWait}, NeedsDB: true, Run: resume,
+		{Name: "resume", Group: groupRuns, Args: []string{"RUN_ID"}, Flags: []Flag{flagNoWait}, NeedsDB: true, Run: resume,
 			Summary: "go on with a run after a crash or a failure",
 			Example: `followup resume run_0123456789abcdef`},
-		{Name: "inspect", Args: []string{"CHAT_OR_RUN_ID"}, NeedsDB: true, Run: inspect,
+		{Name: "inspect", Group: groupRuns, Args: []string{"CHAT_OR_RUN_ID"}, NeedsDB: true, Run: inspect,
 			Summary: "a chat or a run: state, messages, requests, deliveries",
 			Example: `followup inspect ch_0123456789abcdef`},
-		{Name: "chats", NeedsDB: true, Run: chats, Check: chatsCheck,
+		{Name: "chats", Group: groupChats, NeedsDB: true, Run: chats, Check: chatsCheck,
 			Flags: []Flag{
 				{Name: "limit", Value: "N", Help: "chats per page, 1-1000 (default 200)"},
 				{Name: "cursor", Value: "C", Help: "start after the page before: its next value (its text ends with the whole command)"},
 			},
 			Summary: "list the chats, most recent first, a page at a time",
 			Example: `followup chats --limit 50`},
-		{Name: "archive", Args: []string{"CHAT_ID"}, Flags: []Flag{flagCommandID}, NeedsDB: true, Run: lifecycle,
+		{Name: "archive", Group: groupChats, Args: []string{"CHAT_ID"}, Flags: []Flag{flagCommandID}, NeedsDB: true, Run: lifecycle,
 			Summary: "archive a chat: readable, takes no more messages",
 			Example: `followup archive ch_0123456789abcdef`},
-		{Name: "unarchive", Args: []string{"CHAT_ID"}, Flags: []Flag{flagCommandID}, NeedsDB: true, Run: lifecycle,
-			Summary: "make an archived chat active again, where it was in the list",
+		{Name: "unarchive", Group: groupChats, Args: []string{"CHAT_ID"}, Flags: []Flag{flagCommandID}, NeedsDB: true, Run: lifecycle,
+			Summary: "make an archived chat active again",
 			Example: `followup unarchive ch_0123456789abcdef`},
-		{Name: "delete", Args: []string{"CHAT_ID"}, Flags: []Flag{flagCommandID}, NeedsDB: true, Run: lifecycle,
+		{Name: "delete", Group: groupChats, Args: []string{"CHAT_ID"}, Flags: []Flag{flagCommandID}, NeedsDB: true, Run: lifecycle,
 			Summary: "delete a chat and everything in it",
 			Example: `followup delete ch_0123456789abcdef`},
-		{Name: "mcp list", NeedsDB: true, Run: mcpList,
+		{Name: "mcp list", Group: groupMCP, NeedsDB: true, Run: mcpList,
 			Summary: "the configured MCP servers: state, protocol, tools",
 			Example: `followup mcp list --json`},
-		{Name: "mcp serve", NeedsDB: true, LongLived: true, Run: mcpServe, Check: mcpServeCheck,
+		{Name: "approve", Group: groupMCP, Args: []string{"APPROVAL_ID"}, NeedsDB: true, Run: approve,
+			Flags: []Flag{
+				{Name: "for-chat", Help: "allow this tool for the rest of the chat: later calls run without asking"},
+				flagCommandID, flagNoWait,
+			},
+			Summary: "allow a pending MCP tool call and drive its run on",
+			Example: `followup approve ap_0123456789abcdef --for-chat`},
+		{Name: "deny", Group: groupMCP, Args: []string{"APPROVAL_ID"}, Flags: []Flag{flagCommandID, flagNoWait}, NeedsDB: true, Run: deny,
+			Summary: "refuse a pending MCP tool call; the run goes on",
+			Example: `followup deny ap_0123456789abcdef`},
+		{Name: "mcp serve", Group: groupMCP, NeedsDB: true, LongLived: true, Run: mcpServe, Check: mcpServeCheck,
 			Flags:   []Flag{{Name: "http", Value: "HOST:PORT", Help: "serve streamable HTTP on this loopback address (127.0.0.1, ::1 or localhost; port 0 picks a free one) instead of stdin and stdout"}},
-			Summary: "be the user's inbox for another agent: an MCP server of input tools",
+			Summary: "be an MCP server: other agents ask you through it",
 			Example: `followup mcp serve --http 127.0.0.1:7390`},
-		{Name: "validate-input", Args: []string{"FILE|-"}, Run: validateInput,
+		{Name: "validate-input", Group: groupOther, Args: []string{"FILE|-"}, Run: validateInput,
 			Summary: "check an input-request file or stdin (no database)",
 			Example: `followup validate-input request.json`},
-		{Name: "help", Args: []string{"[COMMAND...]"}, Run: help, Check: helpCheck,
+		{Name: "help", Group: groupOther, Args: []string{"[COMMAND...]"}, Run: help, Check: helpCheck,
 			Summary: "the usage of followup or of one command",
 			Example: `followup help answer`},
 	}

@@ -216,3 +216,43 @@ func TestEveryCommandIsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// help lists every command under its group, one line each: a group's
+// commands stand together, and no summary wraps.
+func TestUsageListsEveryCommandOnOneLine(t *testing.T) {
+	usage := Usage()
+	lines := strings.Split(usage, "\n")
+	seen := map[string]bool{}
+	for i, c := range commands {
+		if c.Group == "" {
+			t.Errorf("%s has no group", c.Name)
+		}
+		if i > 0 && c.Group != commands[i-1].Group && seen[c.Group] {
+			t.Errorf("%s: group %q is split in the table", c.Name, c.Group)
+		}
+		seen[c.Group] = true
+		head := "  " + strings.Join(append([]string{c.Name}, c.Args...), " ") + " "
+		found := false
+		for j, l := range lines {
+			if !strings.HasPrefix(l, head) {
+				continue
+			}
+			found = true
+			if !strings.HasSuffix(l, c.Summary) || !strings.HasPrefix(lines[j+1], "  ") && lines[j+1] != "" ||
+				strings.HasPrefix(lines[j+1], "    ") {
+				t.Errorf("%s is not one line of the usage: %q %q", c.Name, l, lines[j+1])
+			}
+			if len([]rune(l)) > 80 {
+				t.Errorf("%s: %d columns", c.Name, len([]rune(l)))
+			}
+		}
+		if !found {
+			t.Errorf("the usage does not list %s", c.Name)
+		}
+	}
+	for _, name := range []string{"mcp list", "mcp serve", "approve", "deny"} {
+		if lookup(name) == nil || lookup(name).Group != groupMCP {
+			t.Errorf("%s is not listed with the MCP commands", name)
+		}
+	}
+}

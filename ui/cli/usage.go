@@ -54,12 +54,25 @@ func Usage() string {
 	b.WriteString("followup — an agent that asks follow-up questions as forms\n\nusage:\n")
 	b.WriteString("  followup [GLOBAL FLAGS]                 the chat screen\n")
 	b.WriteString("  followup COMMAND [ARGUMENTS] [FLAGS]    one command, no screen\n")
-	b.WriteString("\ncommands:\n")
+	// One column for every group, so the list reads as one table.
 	var rows [][2]string
 	for _, c := range commands {
 		rows = append(rows, [2]string{strings.Join(append([]string{c.Name}, c.Args...), " "), c.Summary})
 	}
-	table(&b, rows)
+	w := tableWidth(rows)
+	for i := 0; i < len(commands); {
+		j := i
+		for j < len(commands) && commands[j].Group == commands[i].Group {
+			j++
+		}
+		heading := commands[i].Group
+		if heading == "" {
+			heading = "commands"
+		}
+		fmt.Fprintf(&b, "\n%s:\n", heading)
+		tableAt(&b, rows[i:j], w)
+		i = j
+	}
 	b.WriteString("\nglobal flags (before or after the command):\n")
 	flagTable(&b, globalFlags)
 	b.WriteString("\nexit codes: 0 ok, 1 refused or the run failed, 2 usage error\n")
@@ -138,13 +151,21 @@ func sentence(s string) string {
 
 // table writes two columns, the second wrapped at 80 columns; a first
 // column wider than 24 takes its own line.
-func table(b *strings.Builder, rows [][2]string) {
+func table(b *strings.Builder, rows [][2]string) { tableAt(b, rows, tableWidth(rows)) }
+
+// tableWidth is the first column's width: its widest entry of at most 24.
+func tableWidth(rows [][2]string) int {
 	w := 0
 	for _, r := range rows {
 		if n := len([]rune(r[0])); n <= 24 {
 			w = max(w, n)
 		}
 	}
+	return w
+}
+
+// tableAt is table with the first column w wide.
+func tableAt(b *strings.Builder, rows [][2]string, w int) {
 	for _, r := range rows {
 		n := len([]rune(r[0]))
 		if n > w {
