@@ -3,8 +3,6 @@ package ui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-
-	"followup/forms"
 )
 
 // confirmDialog asks before an action that cannot be undone: cancelling
@@ -21,11 +19,12 @@ type confirmDialog struct {
 	scroll  scroll
 }
 
-// newCancelConfirm asks before cancelling the question q.
+// newCancelConfirm asks before cancelling the question q, saying who is
+// told what.
 func newCancelConfirm(keys keyMap, q question) confirmDialog {
+	promise, _ := cancelTells(q.req)
 	return confirmDialog{keys: keys.Cancel, scrollK: keys.Scroll, title: "Cancel this question?", target: q.key,
-		detail: "“" + forms.SanitizeLine(q.req.Title) + "” is withdrawn and the agent is told; the task goes on without it.",
-		yes:    cancelAct{requestID: q.req.ID}}
+		detail: promise, yes: cancelAct{requestID: q.req.ID}}
 }
 
 // newStopConfirm asks before stopping the task run.

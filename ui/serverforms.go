@@ -61,11 +61,29 @@ func deliveryTo(r chat.RequestView, d chat.DeliveryView) string {
 	return "to be sent to " + server + ": " + forms.SanitizeLine(d.Action)
 }
 
-// cancelWords is the line after the user cancelled the question shown: a
-// server's question is declined to it; the agent's goes on without.
+// cancelWords is the line after the user cancelled the question shown.
 func (m *model) cancelWords() string {
-	if r, ok := m.activeRequest(); ok && r.Owner.Kind == chat.OwnerMCPServer {
-		return "Declined: " + askedByName(r.Owner) + " is told no, and the call goes on."
+	r, _ := m.activeRequest()
+	_, done := cancelTells(r)
+	return done
+}
+
+// cancelTells says who is told what when the user cancels r (DESIGN §14):
+// what the confirmation promises, and the line once it is done. An MCP
+// server's question is declined to it and its tool call goes on; an MCP
+// client reads it as cancelled; followup's own agent is told and its task
+// goes on without it.
+func cancelTells(r chat.RequestView) (promise, done string) {
+	title := "“" + forms.SanitizeLine(r.Title) + "”"
+	who := askedByName(r.Owner)
+	switch r.Owner.Kind {
+	case chat.OwnerMCPServer:
+		return title + " is declined: " + who + " (MCP server) is told no, and its tool call goes on without an answer.",
+			"Declined: " + who + " is told no, and the call goes on."
+	case chat.OwnerMCPClient:
+		return title + " is withdrawn: " + who + " reads it as cancelled (input_cancelled) and goes on without it.",
+			"Question cancelled — " + who + " reads it as cancelled."
 	}
-	return "Question cancelled — the agent was told and goes on without it."
+	return title + " is withdrawn and the agent is told; the task goes on without it.",
+		"Question cancelled — the agent was told and goes on without it."
 }
