@@ -20,7 +20,7 @@ import (
 
 // askingServer is a go-sdk server (stateful streamable HTTP on 127.0.0.1,
 // protocol 2025-11-25) whose tools ask during the call: "impatient"
-// withdraws its question after 300 ms, "odd" asks with a schema whose
+// withdraws its question after a second, "odd" asks with a schema whose
 // property name no form field may have. Each returns what its question
 // came to.
 func askingServer(t *testing.T) mcp.ServerConfig {
@@ -44,7 +44,7 @@ func askingServer(t *testing.T) mcp.ServerConfig {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil
 		}
 	}
-	srv.AddTool(&sdk.Tool{Name: "impatient", InputSchema: map[string]any{"type": "object"}}, ask(300*time.Millisecond,
+	srv.AddTool(&sdk.Tool{Name: "impatient", InputSchema: map[string]any{"type": "object"}}, ask(time.Second,
 		map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}))
 	srv.AddTool(&sdk.Tool{Name: "odd", InputSchema: map[string]any{"type": "object"}}, ask(10*time.Second,
 		map[string]any{"type": "object", "properties": map[string]any{"first name": map[string]any{"type": "string"}}}))
@@ -65,10 +65,17 @@ func TestMCPServerWithdrawsItsQuestion(t *testing.T) {
 	}
 	done := driveAsync(s, sent.RunID)
 	r := fxWaitPending(t, s, sent.ChatID)
+	if err := s.SaveDraft(ctx, Draft{RequestID: r.ID, Revision: r.Revision, Values: map[string]any{"name": "Ad"}, Edited: true}); err != nil {
+		t.Fatal(err)
+	}
 	run := waitRun(t, done)
 	got, err := s.Request(ctx, r.ID)
 	if err != nil || got.State != store.ReqExpired || got.ClosedReason != ReasonWithdrawn {
 		t.Fatalf("request = %s/%s, %v", got.State, got.ClosedReason, err)
+	}
+	// What the user had typed stays readable after the form is gone.
+	if got.Unsent["name"] != "Ad" {
+		t.Fatalf("unsent = %v", got.Unsent)
 	}
 	if len(got.Deliveries) != 1 || got.Deliveries[0].State != store.DeliveryFailed {
 		t.Fatalf("deliveries = %+v", got.Deliveries)

@@ -15,8 +15,10 @@ type RequestView struct {
 	Answer     *AnswerView    `json:"answer"`
 	Deliveries []DeliveryView `json:"deliveries"`
 	Proposals  []ProposalView `json:"proposals,omitempty"`
-	// Unsent is what the user had typed, unconfirmed, when the request's
-	// asker disconnected: the form is gone, what was typed stays readable.
+	// Unsent is what the user had typed, unconfirmed, when the request
+	// closed without an answer (cancelled, or expired for any reason: its
+	// asker withdrew it or disconnected, the task was stopped…): the form
+	// is gone, what was typed stays readable.
 	Unsent     forms.Values     `json:"unsent,omitempty"`
 	Definition forms.Definition `json:"-"`
 }
@@ -221,7 +223,7 @@ func (s *Service) viewsWith(ctx context.Context, tx store.Handle, rs []store.Req
 		for _, p := range proposals[r.ID] {
 			v.Proposals = append(v.Proposals, proposalView(p))
 		}
-		if r.State == store.ReqExpired && r.ClosedReason == ReasonDisconnected {
+		if r.State == store.ReqExpired || r.State == store.ReqCancelled {
 			if v.Unsent, err = s.unsent(ctx, tx, r); err != nil {
 				return nil, err
 			}
