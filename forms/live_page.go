@@ -9,7 +9,7 @@ import (
 
 // buildPage makes page i's form; the first page carries the description.
 func (l *Live) buildPage(i int) *huh.Form {
-	title := SanitizeLine(l.def.Title)
+	title := PlainLine(l.def.Title)
 	if l.labelIsTitle() {
 		title = "" // the one question says it, with its marks
 	}

@@ -24,7 +24,7 @@ var (
 func Review(def Definition, supplied, values Values, width int) string {
 	var b strings.Builder
 	if def.Title != "" {
-		b.WriteString(reviewTitle.Render(wrapText(SanitizeLine(def.Title), width)))
+		b.WriteString(reviewTitle.Render(wrapText(PlainLine(def.Title), width)))
 		b.WriteString("\n\n")
 	}
 	for _, f := range def.Fields {

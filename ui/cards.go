@@ -27,7 +27,7 @@ func requestCard(r chat.RequestView, width int) string {
 	if r.ID == "" {
 		return stNotice.Render("  (input request)")
 	}
-	title := forms.SanitizeLine(r.Title)
+	title := forms.PlainLine(r.Title)
 	st := stateStyles[r.State]
 	var status string
 	switch r.State {

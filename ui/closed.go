@@ -75,7 +75,7 @@ func (m *model) sayClosed(q *closedQuestion, s snapshotMsg) tea.Cmd {
 // showClosed says in one line why the question closed and, when the user
 // had typed something in it, opens the card that keeps it readable.
 func (m *model) showClosed(q closedQuestion, final chat.RequestView) tea.Cmd {
-	title := "“" + forms.SanitizeLine(q.was.Title) + "”"
+	title := "“" + forms.PlainLine(q.was.Title) + "”"
 	why := closedWhy(final)
 	if len(q.typed) == 0 {
 		m.setStatus(title+" was "+why+".", false)

@@ -117,7 +117,7 @@ func (p *formPane) carryOver(r chat.RequestView, draft forms.Values) forms.Value
 		}
 	}
 	if carried {
-		p.notice = "“" + forms.SanitizeLine(r.Title) + "” was revised; what you had typed is kept where its fields remain."
+		p.notice = "“" + forms.PlainLine(r.Title) + "” was revised; what you had typed is kept where its fields remain."
 	}
 	return out
 }

@@ -119,8 +119,8 @@ func (d approvalDialog) body() string {
 	a := d.a
 	var b strings.Builder
 	b.WriteString(stBold.Render("Allow "+forms.SanitizeLine(a.Server)+" (MCP server) to run "+forms.SanitizeLine(a.Tool)+"?") + "\n")
-	about := forms.SanitizeLine(firstNonEmpty(a.Title, a.Annotations.Title))
-	if desc := forms.SanitizeLine(a.Description); desc != "" {
+	about := forms.PlainLine(firstNonEmpty(a.Title, a.Annotations.Title))
+	if desc := forms.PlainLine(a.Description); desc != "" {
 		about = strings.TrimPrefix(about+" — "+desc, " — ")
 	}
 	if about != "" {

@@ -27,7 +27,7 @@ type closedCard struct {
 }
 
 func newClosedCard(keys keyMap, q closedQuestion, final chat.RequestView, why string) closedCard {
-	c := closedCard{keys: keys.Closed, scrollK: keys.Scroll, title: forms.SanitizeLine(q.was.Title), why: why}
+	c := closedCard{keys: keys.Closed, scrollK: keys.Scroll, title: forms.PlainLine(q.was.Title), why: why}
 	for _, f := range q.was.Fields {
 		v, ok := q.typed[f.Name]
 		if !ok {

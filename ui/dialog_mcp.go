@@ -108,7 +108,7 @@ func (d serversDialog) lines(width int) []string {
 			add(2, plural(len(s.Tools), "tool:", "tools:"))
 			for _, t := range s.Tools {
 				line := stBold.Render(forms.SanitizeLine(t.Tool))
-				if desc := forms.SanitizeLine(firstNonEmpty(t.Title, t.Description)); desc != "" {
+				if desc := forms.PlainLine(firstNonEmpty(t.Title, t.Description)); desc != "" {
 					line += " — " + desc
 				}
 				if words := toolWords(t); words != "" {

@@ -84,7 +84,7 @@ func (d proposalDialog) body() string {
 	}
 	mine := d.q.mine
 	var b strings.Builder
-	b.WriteString(stBold.Render("The agent proposes a change to “"+forms.SanitizeLine(r.Title)+"”") + "\n\n")
+	b.WriteString(stBold.Render("The agent proposes a change to “"+forms.PlainLine(r.Title)+"”") + "\n\n")
 	show := func(v any) string {
 		if v == nil {
 			return stDim.Render("(empty)")

@@ -124,7 +124,7 @@ func (d urlDialog) body() string {
 	server := askedByName(r.Owner)
 	var b strings.Builder
 	b.WriteString(stBold.Render(server+" (MCP server) asks you to open a link") + "\n")
-	if reason := forms.SanitizeLine(r.Reason); reason != "" {
+	if reason := forms.PlainLine(r.Reason); reason != "" {
 		b.WriteString(reason + "\n")
 	}
 	b.WriteString("\n" + highlightHost(forms.SanitizeLine(r.URL), l.host) + "\n")

@@ -74,7 +74,7 @@ func (m *model) cancelWords() string {
 // client reads it as cancelled; followup's own agent is told and its task
 // goes on without it.
 func cancelTells(r chat.RequestView) (promise, done string) {
-	title := "“" + forms.SanitizeLine(r.Title) + "”"
+	title := "“" + forms.PlainLine(r.Title) + "”"
 	who := askedByName(r.Owner)
 	switch r.Owner.Kind {
 	case chat.OwnerMCPServer:

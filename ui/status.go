@@ -99,7 +99,7 @@ func (m *model) tabRow() string {
 	tabs := make([]string, len(m.pane.pending))
 	active := 0
 	for i, r := range m.pane.pending {
-		label := fmt.Sprintf("%d %s", i+1, truncate(forms.SanitizeLine(r.Title), 24))
+		label := fmt.Sprintf("%d %s", i+1, truncate(forms.PlainLine(r.Title), 24))
 		tabs[i] = stTab.Render(label)
 		if r.ID == m.pane.active {
 			tabs[i], active = stTabActive.Render(label), i

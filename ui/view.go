@@ -44,7 +44,7 @@ func (m *model) paneView(s layoutSpec) string {
 	case !ok:
 		return ""
 	case m.archived():
-		body = stPaneDim.Width(m.width - 4).Render(stBold.Render(forms.SanitizeLine(r.Title)) + "\n" +
+		body = stPaneDim.Width(m.width - 4).Render(stBold.Render(forms.PlainLine(r.Title)) + "\n" +
 			stDim.Render("This chat is archived: its questions cannot be answered or cancelled until it is unarchived ("+
 				m.keys.Chats.Help().Key+", then "+m.keys.ChatList.Archive.Help().Key+")."))
 	case m.pane.live == nil:
@@ -57,7 +57,7 @@ func (m *model) paneView(s layoutSpec) string {
 			// (on a short screen, who asks only).
 			head := ""
 			if s.paneHead {
-				head = stDim.Render(forms.SanitizeLine(r.Reason))
+				head = stDim.Render(forms.PlainLine(r.Reason))
 				if r.ExpiresAt != nil {
 					head += "  " + stDim.Render("expires "+r.ExpiresAt.Local().Format("15:04"))
 				}
