@@ -27,7 +27,7 @@ func (s *Service) expireRequest(ctx context.Context, tx store.Handle, r *store.R
 // tells their runs, after ending the serve sessions whose process has died
 // (sessions.go).
 func (s *Service) expireDue(ctx context.Context) error {
-	if err := s.expireDisconnected(ctx); err != nil {
+	if _, err := s.expireDisconnected(ctx); err != nil {
 		return err
 	}
 	if err := s.expireOrphanedElicitations(ctx); err != nil { // elicit.go

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"followup/agent"
@@ -91,6 +92,7 @@ type Service struct {
 	subscribers int
 	stopWatch   context.CancelFunc
 	watchDone   chan struct{}
+	watchLooks  atomic.Int64  // looks the watch made (tests see it sleep)
 	closing     chan struct{} // closed by Close
 	closed      bool
 }

@@ -255,24 +255,24 @@ func (s *Service) failUnread(ctx context.Context, tx store.Handle, r store.Reque
 
 // expireDisconnected ends the open sessions whose process has died: their
 // byte of the lease file is free. Usually no session is open and this is
-// one read of an empty index.
-func (s *Service) expireDisconnected(ctx context.Context) error {
+// one read of an empty index. It reports whether sessions are left open.
+func (s *Service) expireDisconnected(ctx context.Context) (bool, error) {
 	open, err := s.store.OpenSessions(ctx, s.reader())
 	if err != nil || len(open) == 0 {
-		return err
+		return err != nil, err
 	}
 	var dead []store.Session
 	for _, sess := range open {
 		held, err := s.db.SessionLeaseHeld(sess.Seq)
 		if err != nil {
-			return err
+			return true, err
 		}
 		if !held {
 			dead = append(dead, sess)
 		}
 	}
 	if len(dead) == 0 {
-		return nil
+		return true, nil
 	}
-	return s.endSessions(ctx, dead, true)
+	return len(dead) < len(open), s.endSessions(ctx, dead, true)
 }

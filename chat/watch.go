@@ -10,8 +10,14 @@ import (
 // host notices their commits and publishes EvExternal, so a subscriber
 // learns of every change, its own process's or not, from one stream.
 
-// watchEvery is how often the host looks for other processes' commits.
+// watchEvery is how often the host looks for other processes' commits
+// while it looks at all: at most once per interval.
 var watchEvery = 300 * time.Millisecond
+
+// watchSettle is how long the host keeps looking after the database's
+// files were last written: a write is reported when its bytes land, and
+// SQLite makes the commit visible a little later (store.Written).
+var watchSettle = 4 * watchEvery
 
 // Subscribe returns the host's events until ctx ends, in the order they
 // happened: what this process changes, and EvExternal when another process
@@ -49,30 +55,57 @@ func (s *Service) Subscribe(ctx context.Context) <-chan Event {
 }
 
 // watch publishes EvExternal after each look that finds other processes'
-// commits, until ctx ends.
+// commits, until ctx ends. It looks only while something happens: for a
+// while after any process wrote the database's files, and every interval
+// while serve sessions are open (a serve process that dies writes
+// nothing: its lease is looked at). Where the files cannot be watched it
+// looks every interval.
 func (s *Service) watch(ctx context.Context, done chan struct{}) {
 	defer close(done)
-	t := time.NewTicker(watchEvery)
+	written, err := s.db.Written(ctx)
+	if err != nil {
+		written = nil // poll
+	}
+	t := time.NewTimer(watchEvery) // the first look
 	defer t.Stop()
+	scheduled := true
 	var last int64
+	var lastLook, lastWrite time.Time
 	first := true
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case _, ok := <-written:
+			if !ok {
+				written = nil // the watch ended: poll from now on
+			}
+			lastWrite = time.Now()
+			if !scheduled {
+				t.Reset(max(0, watchEvery-time.Since(lastLook)))
+				scheduled = true
+			}
+			continue
 		case <-t.C:
 		}
+		lastLook = time.Now()
+		s.watchLooks.Add(1)
 		// A serve process that died committed nothing: look at the
 		// sessions' leases too (sessions.go); what ends is published.
-		s.expireDisconnected(ctx)
+		sessions, _ := s.expireDisconnected(ctx)
 		v, err := s.db.CommitsElsewhere(ctx)
-		if err != nil {
-			continue // the database is busy or closing: look again next time
+		if err == nil {
+			if first || v != last {
+				s.broker.Publish(Event{Kind: EvExternal})
+			}
+			first, last = false, v
 		}
-		if first || v != last {
-			s.broker.Publish(Event{Kind: EvExternal})
+		// Look again next interval unless all is quiet; a look that failed
+		// (the database busy or closing) is tried again.
+		scheduled = written == nil || sessions || err != nil || time.Since(lastWrite) < watchSettle
+		if scheduled {
+			t.Reset(watchEvery)
 		}
-		first, last = false, v
 	}
 }
 

@@ -82,3 +82,46 @@ func TestSubscribersHearOtherProcesses(t *testing.T) {
 		t.Fatal("Close returned with the watch running")
 	}
 }
+
+// TestWatchSleepsWhileNothingIsWritten: the watch looks for a while after
+// the database's files are written and then not at all until they are
+// written again; another process's commit after a long quiet still shows.
+func TestWatchSleepsWhileNothingIsWritten(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(ctx, Options{DBPath: filepath.Join(t.TempDir(), "followup.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.db.Written(ctx); err != nil {
+		t.Fatalf("the database's files cannot be watched here: %v", err)
+	}
+	other, err := Open(ctx, Options{DBPath: s.Path()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	events := s.Subscribe(ctx)
+	if !nextExternal(events, 10*time.Second) {
+		t.Fatal("no catch-up look after subscribing")
+	}
+	// Quiet: after the settling looks, none.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n := s.watchLooks.Load()
+		time.Sleep(watchSettle + 2*watchEvery)
+		if s.watchLooks.Load() == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the watch keeps looking with nothing written (%d looks)", s.watchLooks.Load())
+		}
+	}
+	if _, err := other.Send(ctx, "", "a message after a quiet while", ""); err != nil {
+		t.Fatal(err)
+	}
+	if !nextExternal(events, 10*time.Second) {
+		t.Fatal("another process's commit after a quiet while was not announced")
+	}
+}
