@@ -85,7 +85,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 }
 
 func openPool(dsn string, conns int) *sql.DB {
-	db, _ := sql.Open("sqlite", dsn) // only fails for an unknown driver
+	db, err := openCachedPool(dsn) // connections keep their prepared statements (stmts.go)
+	if err != nil {
+		db, _ = sql.Open("sqlite", dsn) // only fails for an unknown driver; dsn's error comes on first use
+	}
 	db.SetMaxOpenConns(conns)
 	if conns == 1 {
 		db.SetConnMaxIdleTime(0)
