@@ -50,28 +50,20 @@ func (m *model) paneView(s layoutSpec) string {
 	case m.pane.live == nil:
 		body = stPaneDim.Width(m.width - 4).Render(stDim.Render("loading form…"))
 	default:
-		var lines []string
-		by := askedBy(r.Owner)
-		if s.paneHead || by != "" {
-			// The form draws the title; the pane adds who asks and why
-			// (on a short screen, who asks only).
-			head := ""
-			if s.paneHead {
-				head = stDim.Render(forms.PlainLine(r.Reason))
-				if r.ExpiresAt != nil {
-					head += "  " + stDim.Render("expires "+r.ExpiresAt.Local().Format("15:04"))
-				}
-			}
-			if by != "" {
-				head = strings.TrimSpace(stBold.Render(by) + "  " + head)
-			}
-			lines = append(lines, truncate(head, inner))
-		}
-		lines = append(lines, m.pane.live.View())
+		form := m.pane.live.View()
+		var tail []string
 		if ps := m.pane.unplaced; len(ps) > 0 {
-			lines = append(lines, truncate(problemLine(ps), inner))
+			tail = append(tail, truncate(problemLine(ps), inner))
 		}
-		lines = append(lines, stDim.Render(m.formHint(r, inner)))
+		tail = append(tail, stDim.Render(m.formHint(r, inner)))
+		// The head takes what the pane has left at its most: the frame,
+		// the tab row, a waiting line, the form and the lines under it.
+		room := s.paneMax - 2 - len(parts) - lipgloss.Height(form) - len(tail)
+		if waitLine != "" {
+			room--
+		}
+		lines := paneHead(r, askedBy(r.Owner), s.paneHead, inner, room)
+		lines = append(append(lines, form), tail...)
 		body = paneStyle(m.focus == focusForm).Width(m.width - 4).Render(strings.Join(lines, "\n"))
 	}
 	if waitLine != "" {
