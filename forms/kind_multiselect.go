@@ -44,22 +44,7 @@ var multiselectKind = &kind{
 	hint:   func(s *slot) string { return countHint(s.f, len(s.picks)) },
 }
 
-func multiselectWidget(s *slot) huh.Field {
-	m := huh.NewMultiSelect[string]()
-	m.WithTheme(s.theme)
-	m.Key(s.f.Name).Title(s.label()).Options(s.options()...).
-		Filterable(len(s.f.Options) > longList).
-		Validate(func([]string) error { s.confirmed(); return nil })
-	if s.f.MaxItems != nil && *s.f.MaxItems > 0 {
-		m.Limit(*s.f.MaxItems)
-	}
-	if len(s.f.Options) > longList {
-		m.Height(listWindow + 2)
-	}
-	m.Accessor(picksAccess{s})
-	s.setTitle, s.setDesc = func(v string) { m.Title(v) }, func(v string) { m.Description(v) }
-	return m
-}
+func multiselectWidget(s *slot) huh.Field { return listWidget(s, true) }
 
 // picks accepts []string or []any of strings; order follows the options.
 func (p *problems) picks(f Field, v any, path string) ([]string, bool) {

@@ -6,8 +6,8 @@ import (
 	"github.com/charmbracelet/huh"
 )
 
-// select is one of the declared options. A long list is drawn by list
-// (live_list.go) instead of huh's Select.
+// select is one of the declared options, drawn by list (live_list.go)
+// rather than huh's Select: the cursor and its neighbours always show.
 var selectKind = &kind{
 	typ:   Select,
 	attrs: []string{"options"},
@@ -60,19 +60,15 @@ var selectKind = &kind{
 	chooses: true,
 }
 
-func selectWidget(s *slot) huh.Field {
-	if len(s.f.Options) > longList {
-		l := newList(s)
-		s.setTitle, s.setDesc = func(v string) { l.title = v }, func(v string) { l.desc = v }
-		return l.WithTheme(s.theme)
-	}
-	sel := huh.NewSelect[string]()
-	sel.WithTheme(s.theme) // Options draws them: with huh's own theme otherwise
-	sel.Key(s.f.Name).Title(s.label()).Options(s.options()...).
-		Validate(func(string) error { s.confirmed(); return nil })
-	sel.Accessor(textAccess{s})
-	s.setTitle, s.setDesc = func(v string) { sel.Title(v) }, func(v string) { sel.Description(v) }
-	return sel
+func selectWidget(s *slot) huh.Field { return listWidget(s, false) }
+
+// listWidget is a select's or a multi-select's list (live_list.go). It
+// draws the description and hint itself, from the slot, so that a short
+// form can drop them before it drops options.
+func listWidget(s *slot, multi bool) huh.Field {
+	l := newList(s, multi)
+	s.setTitle, s.setDesc = func(v string) { l.title = v }, func(string) {}
+	return l.WithTheme(s.theme)
 }
 
 func (f Field) hasOption(v string) bool {

@@ -1,24 +1,30 @@
 package forms
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 )
 
-// list is a single-choice field for long option lists. huh's Select, once
-// given a height, scrolls its preselected option to the top of the window on
-// every update and hides the options above it (huh #679); a prefilled choice
-// then shows without its neighbours. list keeps the cursor in the middle of
-// a fixed window instead, and filters with "/" like huh.
+// list is the widget of a select (one choice: the option under the
+// cursor) and of a multiselect (any number, toggled). huh's Select, once
+// given a height, scrolls its preselected option to the top of its window
+// and hides the options above it (huh #679), and neither it nor the
+// MultiSelect says that options are hidden; a field squeezed into a short
+// form could even show none. list draws a window that always holds the
+// cursor and its neighbours, says how many options lie above and below
+// it, and fits whatever height the form gives it (live_list_view.go).
+// A long list filters with "/" like huh.
 type list struct {
 	s        *slot
+	multi    bool
 	opts     []huh.Option[string]
 	shown    []int // indexes into opts that pass the filter
 	cursor   int   // index into shown
@@ -26,21 +32,69 @@ type list struct {
 	filterOn bool
 	focused  bool
 	width    int
+	height   int // 0: as tall as the list wants (listWindow rows at most)
 	theme    *huh.Theme
-	keys     huh.SelectKeyMap
+	keys     listKeys
 	title    string
-	desc     string
 }
 
-func newList(s *slot) *list {
-	l := &list{s: s, opts: s.options(), keys: huh.NewDefaultKeyMap().Select}
+// listKeys are huh's bindings for a select or a multi-select, in one shape.
+type listKeys struct {
+	Up, Down, HalfPageUp, HalfPageDown, GotoTop, GotoBottom key.Binding
+	Filter, SetFilter, ClearFilter                          key.Binding
+	Prev, Next, Submit                                      key.Binding
+	Toggle, SelectAll                                       key.Binding // multi-select only
+}
+
+func selectKeys(k huh.SelectKeyMap) listKeys {
+	return listKeys{Up: k.Up, Down: k.Down, HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown,
+		GotoTop: k.GotoTop, GotoBottom: k.GotoBottom, Filter: k.Filter, SetFilter: k.SetFilter,
+		ClearFilter: k.ClearFilter, Prev: k.Prev, Next: k.Next, Submit: k.Submit,
+		Toggle: key.NewBinding(key.WithDisabled()), SelectAll: key.NewBinding(key.WithDisabled())}
+}
+
+func multiKeys(k huh.MultiSelectKeyMap) listKeys {
+	return listKeys{Up: k.Up, Down: k.Down, HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown,
+		GotoTop: k.GotoTop, GotoBottom: k.GotoBottom, Filter: k.Filter, SetFilter: k.SetFilter,
+		ClearFilter: k.ClearFilter, Prev: k.Prev, Next: k.Next, Submit: k.Submit,
+		Toggle: k.Toggle, SelectAll: k.SelectAll}
+}
+
+func newList(s *slot, multi bool) *list {
+	l := &list{s: s, multi: multi, opts: s.options()}
+	l.setKeys(huh.NewDefaultKeyMap())
 	l.refilter()
-	for i, idx := range l.shown {
-		if l.opts[idx].Value == s.text {
-			l.cursor = i
+	if !multi {
+		for i, idx := range l.shown {
+			if l.opts[idx].Value == s.text {
+				l.cursor = i
+			}
 		}
 	}
 	return l
+}
+
+// setKeys takes the form's bindings. Filtering is for long lists only: a
+// short one is all on screen.
+func (l *list) setKeys(k *huh.KeyMap) {
+	if l.multi {
+		l.keys = multiKeys(k.MultiSelect)
+		l.keys.Toggle.SetEnabled(true)
+		l.keys.SelectAll.SetEnabled(l.limit() == 0)
+	} else {
+		l.keys = selectKeys(k.Select)
+	}
+	l.keys.Filter.SetEnabled(len(l.opts) > longList)
+	l.keys.SetFilter.SetEnabled(true)
+	l.keys.ClearFilter.SetEnabled(true) // shown only while a filter is set
+}
+
+// limit is the most choices a multi-select takes (0: no limit).
+func (l *list) limit() int {
+	if l.s.f.MaxItems != nil && *l.s.f.MaxItems > 0 {
+		return *l.s.f.MaxItems
+	}
+	return 0
 }
 
 func (l *list) refilter() {
@@ -54,12 +108,60 @@ func (l *list) refilter() {
 	l.cursor = min(l.cursor, max(len(l.shown)-1, 0))
 }
 
-// choose writes the option under the cursor to the slot, as huh does when
-// the user moves away from a select.
-func (l *list) choose() {
-	if len(l.shown) > 0 {
-		textAccess{l.s}.Set(l.opts[l.shown[l.cursor]].Value)
+// current is the option under the cursor, if any passes the filter.
+func (l *list) current() (huh.Option[string], bool) {
+	if len(l.shown) == 0 {
+		return huh.Option[string]{}, false
 	}
+	return l.opts[l.shown[l.cursor]], true
+}
+
+// choose writes the option under the cursor to a select's slot, as huh
+// does when the cursor moves.
+func (l *list) choose() {
+	if o, ok := l.current(); ok && !l.multi {
+		textAccess{l.s}.Set(o.Value)
+	}
+}
+
+func (l *list) picked(value string) bool { return slices.Contains(l.s.picks, value) }
+
+// toggle picks or unpicks the option under the cursor; a pick past the
+// limit is refused, as huh refuses it (the hint says the limit).
+func (l *list) toggle() {
+	o, ok := l.current()
+	if !ok {
+		return
+	}
+	if l.picked(o.Value) {
+		picksAccess{l.s}.Set(slices.DeleteFunc(slices.Clone(l.s.picks), func(v string) bool { return v == o.Value }))
+		return
+	}
+	if n := l.limit(); n > 0 && len(l.s.picks) >= n {
+		return
+	}
+	picksAccess{l.s}.Set(l.s.ordered(append(slices.Clone(l.s.picks), o.Value)))
+}
+
+// pickAll picks every option passing the filter, or, when all are
+// picked, unpicks them.
+func (l *list) pickAll() {
+	all := true
+	for _, i := range l.shown {
+		all = all && l.picked(l.opts[i].Value)
+	}
+	var out []string
+	for _, v := range l.s.picks {
+		if !all || !slices.ContainsFunc(l.shown, func(i int) bool { return l.opts[i].Value == v }) {
+			out = append(out, v)
+		}
+	}
+	if !all {
+		for _, i := range l.shown {
+			out = append(out, l.opts[i].Value)
+		}
+	}
+	picksAccess{l.s}.Set(l.s.ordered(out))
 }
 
 func (l *list) Init() tea.Cmd { return nil }
@@ -72,7 +174,7 @@ func (l *list) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if l.filterOn {
 		switch {
 		case k.Type == tea.KeyRunes || k.Type == tea.KeySpace:
-			l.filter += string(k.Runes)
+			l.filter += pick(k.Type == tea.KeySpace, " ", string(k.Runes))
 			l.refilter()
 			return l, nil
 		case k.Type == tea.KeyBackspace:
@@ -81,18 +183,22 @@ func (l *list) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				l.refilter()
 			}
 			return l, nil
-		case key.Matches(k, l.keys.SetFilter):
+		case key.Matches(k, l.keys.SetFilter): // a multi-select's enter too: it toggles once set
 			l.filterOn = false
 			return l, nil
 		}
 	}
-	page := listWindow / 2
+	page := max(l.rows()/2, 1)
 	switch {
 	case key.Matches(k, l.keys.Filter):
 		l.filterOn = true
-	case k.String() == "esc" && l.filter != "":
+	case k.Type == tea.KeyEsc && l.filter != "":
 		l.filter = ""
 		l.refilter()
+	case key.Matches(k, l.keys.Toggle):
+		l.toggle()
+	case key.Matches(k, l.keys.SelectAll):
+		l.pickAll()
 	case key.Matches(k, l.keys.Up):
 		l.move(-1)
 	case key.Matches(k, l.keys.Down):
@@ -110,7 +216,7 @@ func (l *list) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		l.s.confirmed()
 		return l, huh.PrevField
 	case key.Matches(k, l.keys.Next, l.keys.Submit):
-		if len(l.shown) == 0 {
+		if len(l.shown) == 0 && !l.multi {
 			return l, nil
 		}
 		l.filterOn = false
@@ -129,60 +235,6 @@ func (l *list) move(by int) {
 	l.choose()
 }
 
-// window is the first shown index drawn: the cursor sits in the middle
-// unless the list's ends are in view.
-func (l *list) window() int {
-	return max(0, min(l.cursor-listWindow/2, len(l.shown)-listWindow))
-}
-
-func (l *list) View() string {
-	st := &l.theme.Blurred
-	if l.focused {
-		st = &l.theme.Focused
-	}
-	inner := max(l.width-st.Base.GetHorizontalFrameSize(), 1)
-	var b strings.Builder
-	switch {
-	case l.filterOn:
-		b.WriteString(st.Title.Render("/" + l.filter + "▏"))
-	case l.filter != "":
-		b.WriteString(st.Description.Render("/" + l.filter))
-	default:
-		b.WriteString(st.Title.Render(l.title))
-	}
-	if l.desc != "" {
-		b.WriteString("\n" + st.Description.Render(l.desc))
-	}
-	selector := st.SelectSelector.String()
-	pad := strings.Repeat(" ", lipgloss.Width(selector))
-	top := l.window()
-	for row := 0; row < listWindow; row++ {
-		b.WriteString("\n")
-		i := top + row
-		if i >= len(l.shown) {
-			if row == 0 {
-				b.WriteString(pad + st.TextInput.Placeholder.Render("No matches"))
-			}
-			continue
-		}
-		label := truncate(l.opts[l.shown[i]].Key, inner-lipgloss.Width(pad))
-		if i == l.cursor {
-			b.WriteString(selector + st.SelectedOption.Render(label))
-		} else {
-			b.WriteString(pad + st.UnselectedOption.Render(label))
-		}
-	}
-	return st.Base.Width(l.width).Render(b.String())
-}
-
-// truncate fits s in n cells, measured as lipgloss measures them.
-func truncate(s string, n int) string {
-	if n < 1 {
-		return s
-	}
-	return ansi.Truncate(s, n, "…")
-}
-
 func (l *list) Focus() tea.Cmd { l.focused = true; return nil }
 
 func (l *list) Blur() tea.Cmd {
@@ -198,9 +250,16 @@ func (l *list) KeyBinds() []key.Binding {
 	if l.filterOn {
 		return []key.Binding{l.keys.Up, l.keys.Down, l.keys.SetFilter, l.keys.Submit}
 	}
-	binds := []key.Binding{l.keys.Up, l.keys.Down, l.keys.Filter}
+	var binds []key.Binding
+	if l.multi {
+		binds = append(binds, l.keys.Toggle)
+	}
+	binds = append(binds, l.keys.Up, l.keys.Down, l.keys.Filter)
 	if l.filter != "" {
 		binds = append(binds, l.keys.ClearFilter)
+	}
+	if l.multi && l.limit() == 0 {
+		binds = append(binds, l.keys.SelectAll)
 	}
 	return append(binds, l.keys.Prev, l.keys.Next, l.keys.Submit)
 }
@@ -214,15 +273,14 @@ func (l *list) WithTheme(t *huh.Theme) huh.Field {
 
 func (l *list) WithKeyMap(k *huh.KeyMap) huh.Field {
 	if k != nil {
-		l.keys = k.Select
-		l.keys.ClearFilter.SetEnabled(true) // shown only while a filter is set
+		l.setKeys(k)
 	}
 	return l
 }
 
 func (l *list) WithAccessible(bool) huh.Field { return l }
 func (l *list) WithWidth(w int) huh.Field     { l.width = w; return l }
-func (l *list) WithHeight(int) huh.Field      { return l }
+func (l *list) WithHeight(h int) huh.Field    { l.height = h; return l }
 
 func (l *list) WithPosition(p huh.FieldPosition) huh.Field {
 	l.keys.Prev.SetEnabled(!p.IsFirst())
@@ -232,22 +290,39 @@ func (l *list) WithPosition(p huh.FieldPosition) huh.Field {
 }
 
 func (l *list) GetKey() string { return l.s.f.Name }
-func (l *list) GetValue() any  { return l.s.text }
-func (l *list) Run() error     { return huh.Run(l) }
 
-// RunAccessible asks for the option's number on plain lines.
+func (l *list) GetValue() any {
+	if l.multi {
+		return slices.Clone(l.s.picks)
+	}
+	return l.s.text
+}
+
+func (l *list) Run() error { return huh.Run(l) }
+
+// RunAccessible asks for the options' numbers on plain lines: one for a
+// select, any (separated by spaces or commas) for a multi-select.
 func (l *list) RunAccessible(w io.Writer, r io.Reader) error {
 	_, _ = fmt.Fprintln(w, l.title)
 	for i, o := range l.opts {
 		_, _ = fmt.Fprintf(w, "%d. %s\n", i+1, o.Key)
 	}
-	var n int
-	if _, err := fmt.Fscanln(r, &n); err != nil {
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil && line == "" {
 		return err
 	}
-	if n >= 1 && n <= len(l.opts) {
-		textAccess{l.s}.Set(l.opts[n-1].Value)
-		l.s.confirmed()
+	var picks []string
+	for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' }) {
+		if n, err := strconv.Atoi(f); err == nil && n >= 1 && n <= len(l.opts) {
+			picks = append(picks, l.opts[n-1].Value)
+		}
 	}
+	switch {
+	case l.multi:
+		picksAccess{l.s}.Set(l.s.ordered(picks))
+	case len(picks) > 0:
+		textAccess{l.s}.Set(picks[0])
+	}
+	l.s.confirmed()
 	return nil
 }

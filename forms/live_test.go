@@ -190,7 +190,7 @@ func TestLiveLongSelectFiltersAndChooses(t *testing.T) {
 	def := Definition{Fields: []Field{f, {Name: "after", Type: Text}}}
 	l := start(def, nil, Values{"n": "optz0"}, nil)
 	view := l.View()
-	if !strings.Contains(view, "opty0") || !strings.Contains(view, "optv0") || !strings.Contains(view, "optd1") || !strings.Contains(view, "> optz0") {
+	if !strings.Contains(view, "opty0") || !strings.Contains(view, "optw0") || !strings.Contains(view, "↑ 22 more") || !strings.Contains(view, "optd1") || !strings.Contains(view, "> optz0") {
 		t.Fatalf("preselection without its neighbours:\n%s", view)
 	}
 	pump(l.Form(), press(tea.KeyDown))

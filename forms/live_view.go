@@ -72,8 +72,15 @@ func (l *Live) fitHeight() {
 		// huh's height counts the title and the help, not the blank line
 		// it draws between the fields and the help.
 		l.form.WithHeight(max(l.maxHeight-1, 1))
+		// huh's group draws its viewport from the fields only on an
+		// update: without one the page would show the fields as they were
+		// drawn before they knew their height (a list cut under its cursor).
+		l.group.Update(relayout{})
 	}
 }
+
+// relayout is the message that makes huh's group draw its fields again.
+type relayout struct{}
 
 // SetProblems draws each problem of a refused or reviewed reply beside its
 // field: a problem whose path is "/values/<name>" (or below it, e.g.
