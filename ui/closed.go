@@ -81,7 +81,7 @@ func (m *model) showClosed(q closedQuestion, final chat.RequestView) tea.Cmd {
 		m.setStatus(title+" was "+why+".", false)
 		return nil
 	}
-	m.setStatus(title+" was "+why+"; what you had typed is kept above, not sent.", false)
+	m.setStatus("", false) // the card says it: one moment, one line
 	return m.open(newClosedCard(m.keys, q, final, why), true)
 }
 

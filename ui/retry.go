@@ -151,3 +151,16 @@ func runWord(state string) string {
 	}
 	return state
 }
+
+// sameRuns reports whether a and b list the same runs in the same states.
+func sameRuns(a, b []chat.RunView) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID || a[i].State != b[i].State {
+			return false
+		}
+	}
+	return true
+}

@@ -56,6 +56,9 @@ func deliveryTo(r chat.RequestView, d chat.DeliveryView) string {
 	case "delivered":
 		return "sent to " + server + ": " + forms.SanitizeLine(d.Action)
 	case "failed":
+		if d.LastError == "" { // its connection was gone: the card says why
+			return "not sent to " + server
+		}
 		return "not sent to " + server + ": " + forms.SanitizeLine(d.LastError)
 	}
 	return "to be sent to " + server + ": " + forms.SanitizeLine(d.Action)

@@ -50,6 +50,19 @@ func (m *model) statusMoves(seq int) {
 	}
 }
 
+// interrupted is the set of runs no live process drives that ctrl+r
+// resumes (the notice line counts them): a run left "running" by a killed
+// process is not running.
+func (m *model) interrupted() map[string]bool {
+	out := map[string]bool{}
+	for _, r := range m.orphans {
+		if !m.resuming[r.ID] {
+			out[r.ID] = true
+		}
+	}
+	return out
+}
+
 // runWords says a run's state as a person would, where its name does not.
 var runWords = map[string]string{"waiting_input": "waiting for your answer"}
 
@@ -61,6 +74,9 @@ func (m *model) statusLine() string {
 		run = runWords[m.run.State]
 		if run == "" {
 			run = m.run.State
+		}
+		if m.interrupted()[m.run.ID] {
+			run = "interrupted — " + m.keys.Resend.Help().Key + " resumes it"
 		}
 	}
 	run = m.approvalWords(run)

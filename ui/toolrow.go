@@ -33,6 +33,9 @@ type entryData struct {
 type rowLook struct {
 	unfolded bool   // arguments and results in full
 	spin     string // the spinner's frame beside a running call; "" while nothing spins
+	// idle are the runs no live process drives: their started calls were
+	// interrupted, not running.
+	idle map[string]bool
 }
 
 // stepID names a tool call among the chat's.
@@ -49,7 +52,7 @@ func rowVersion(m chat.Message, d entryData) string {
 		s += "|" + d.reqs[id].State
 	}
 	if v.State == "started" {
-		s += "|" + d.look.spin
+		s += fmt.Sprintf("|%s|%t", d.look.spin, d.look.idle[v.RunID])
 	}
 	return s
 }
@@ -122,6 +125,9 @@ func rowState(v chat.ToolStepView, d entryData) string {
 	}
 	switch v.State {
 	case "started":
+		if look.idle[v.RunID] {
+			return stRowBad.Render("interrupted — followup stopped during the call")
+		}
 		if look.spin != "" {
 			return stRowWait.Render(look.spin + " running")
 		}
@@ -192,7 +198,7 @@ func (m *model) toolRunning() bool {
 
 // entryData is what the transcript is drawn from now.
 func (m *model) entryData() entryData {
-	look := rowLook{unfolded: m.mcp.unfolded}
+	look := rowLook{unfolded: m.mcp.unfolded, idle: m.interrupted()}
 	if m.spinning() {
 		look.spin = m.spin.View()
 	}

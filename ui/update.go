@@ -196,8 +196,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case olderMsg:
 		return m.onOlder(msg)
 	case elsewhereMsg:
-		if msg.err == nil {
+		if msg.err == nil && !sameRuns(m.orphans, msg.orphans) {
 			m.orphans = msg.orphans
+			m.tr.changed() // a tool row of an interrupted run says so
+			m.refreshTranscript()
 		}
 		if msg.chatID == m.chatID {
 			m.elsewhere = msg.n
