@@ -165,12 +165,18 @@ func (l *list) optionRows(st *huh.FieldStyles, inner, rows int) []string {
 		out = append(out, pad+st.TextInput.Placeholder.Render("No matches"))
 	}
 	first, last := span(n, l.cursor, rows)
-	more := func(arrow string, k int) string {
-		return pad + st.Description.Render(fmt.Sprintf("%s %d more", arrow, k))
+	// a multi-select's choices out of sight are counted: the user sees
+	// what will be sent without scrolling to it
+	more := func(arrow string, from, to int) string {
+		text := fmt.Sprintf("%s %d more", arrow, to-from)
+		if picked := l.pickedAmong(from, to); l.multi && picked > 0 {
+			text += fmt.Sprintf(" · %d selected", picked)
+		}
+		return pad + st.Description.Render(text)
 	}
 	marks := rows >= minRows
 	if marks && first > 0 {
-		out = append(out, more("↑", first))
+		out = append(out, more("↑", 0, first))
 	}
 	for i := first; i < last; i++ {
 		suffix := ""
@@ -180,12 +186,23 @@ func (l *list) optionRows(st *huh.FieldStyles, inner, rows int) []string {
 		out = append(out, l.optionRow(st, i, selector, pad, inner, suffix))
 	}
 	if marks && last < n {
-		out = append(out, more("↓", n-last))
+		out = append(out, more("↓", last, n))
 	}
 	for len(out) < rows {
 		out = append(out, "")
 	}
 	return out
+}
+
+// pickedAmong counts the picked options among shown[from:to].
+func (l *list) pickedAmong(from, to int) int {
+	n := 0
+	for _, i := range l.shown[from:to] {
+		if l.picked(l.opts[i].Value) {
+			n++
+		}
+	}
+	return n
 }
 
 func countMark(arrow string, k int) string {
