@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"followup/agent"
@@ -128,6 +129,9 @@ func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope 
 			return nil, &Error{Code: CodeTargetClosed, Message: "the approval is " + a.State,
 				Details: map[string]any{"state": a.State}}
 		}
+		if state == store.ApprovalAllowed && !s.mcp.configures(a.Server) {
+			return nil, s.mcp.notHere(a)
+		}
 		now := s.nowMS()
 		a.State, a.Scope = state, scope
 		a.DecidedAt.Int64, a.DecidedAt.Valid = now, true
@@ -161,6 +165,36 @@ func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope 
 	s.broker.Publish(Event{Kind: EvApproval, ChatID: chatID, RunID: runID, ApprovalID: id})
 	s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
 	return d, nil
+}
+
+// configures reports whether this process has the named server in its
+// configuration (connected or not): only such a process may take an
+// allowed call on, since only it can make the call.
+func (h *mcpHost) configures(server string) bool {
+	if h.m == nil {
+		return false
+	}
+	for _, srv := range h.m.Status().Servers {
+		if srv.Name == server {
+			return true
+		}
+	}
+	return false
+}
+
+// notHere is the refusal of allowing a call in a process without its
+// server: the call would fail here for want of the server, so the approval
+// stays pending for a process that has it (the chat screen, or a command
+// given the same --mcp-config).
+func (h *mcpHost) notHere(a store.Approval) error {
+	config := "it has no MCP configuration"
+	if h.config != "" {
+		config = "its MCP configuration " + h.config + " names no such server"
+	}
+	return &Error{Code: CodeInvalidArgument,
+		Message: fmt.Sprintf("approval %s is for a call of MCP server %q, which this process does not have (%s): the approval stays pending; decide it in the chat screen that shows it, or again with --mcp-config naming the file that configures %q",
+			a.ID, a.Server, config, a.Server),
+		Details: map[string]any{"server": a.Server, "config": h.config, "state": a.State}}
 }
 
 // stepWaits reports whether an open tool call of the run waits for the

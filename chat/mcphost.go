@@ -113,8 +113,12 @@ func WithoutWaiting(ctx context.Context) context.Context {
 // attach gives a runner the MCP servers and this host's half of their
 // calls, and records the drive until the returned func is called.
 func (h *mcpHost) attach(ctx context.Context, r *agent.Runner, runID string) func() {
+	// The host plans every call of a tool the run does not offer itself,
+	// with servers or without: a call recorded by a process that had the
+	// server (a denied approval, a step) is known here too.
+	r.Steps = h
 	if h.m != nil {
-		r.MCP, r.Steps = h.m, h
+		r.MCP = h.m
 	}
 	noWait, _ := ctx.Value(noWaitKey{}).(bool)
 	h.s.expireStaleElicitations(ctx, runID)

@@ -84,12 +84,24 @@ func (h *mcpHost) Plan(ctx context.Context, cc agent.CallContext, call agent.Too
 // record it started and make it.
 func (h *mcpHost) planNew(ctx context.Context, tx store.Handle, run store.Run, call agent.ToolCall, tool *mcp.Tool) (agent.StepPlan, []Event, error) {
 	s := h.s
-	if tool == nil {
-		return resultPlan(toolFailed(call.Name, h.whyNoTool(call.Name))), nil, nil
-	}
 	args := callArguments(call.Arguments)
 	ap, err := s.store.ApprovalFor(ctx, tx, run.ID, call.ID)
 	switch {
+	case err == nil && (ap.State == store.ApprovalDenied || ap.State == store.ApprovalExpired):
+		// Denied (or expired by a stop that this drive outlived): the
+		// model is told so, whether or not this process has the server.
+		tool := mcp.Tool{Server: ap.Server, Tool: ap.Tool}
+		json.Unmarshal([]byte(ap.Annotations), &tool.Annotations)
+		step := newStep(run, call, tool, args, s.nowMS())
+		res := denied(call.Name)
+		finishStep(&step, OutcomeDenied, res, s.nowMS())
+		evs, err := h.insertStep(ctx, tx, step)
+		return resultPlan(res), evs, err
+	case err == nil && ap.State == store.ApprovalPending:
+		// It waits for the user in any process, with the server or not.
+		return agent.StepPlan{Action: agent.StepWait}, nil, nil
+	case tool == nil:
+		return resultPlan(toolFailed(call.Name, h.whyNoTool(call.Name))), nil, nil
 	case errors.Is(err, store.ErrNotFound):
 		allowed := tool.AutoApproved
 		if !allowed {
@@ -103,15 +115,6 @@ func (h *mcpHost) planNew(ctx context.Context, tx store.Handle, run store.Run, c
 		}
 	case err != nil:
 		return agent.StepPlan{}, nil, err
-	case ap.State == store.ApprovalPending:
-		return agent.StepPlan{Action: agent.StepWait}, nil, nil
-	case ap.State != store.ApprovalAllowed:
-		// Denied (or expired by a stop that this drive outlived).
-		step := newStep(run, call, *tool, args, s.nowMS())
-		res := denied(call.Name)
-		finishStep(&step, OutcomeDenied, res, s.nowMS())
-		evs, err := h.insertStep(ctx, tx, step)
-		return resultPlan(res), evs, err
 	}
 	step := newStep(run, call, *tool, args, s.nowMS())
 	step.Attempts = 1

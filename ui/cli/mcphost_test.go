@@ -295,3 +295,48 @@ func TestMCPListWithoutServersSaysWhereTheyGo(t *testing.T) {
 		t.Fatalf("mcp list --json = %v", j)
 	}
 }
+
+// A shell without the server's configuration cannot allow its call (it
+// could not make it): the approval stays pending, the error names the
+// server and --mcp-config, and a command with the configuration allows
+// it. Denying needs no server.
+func TestMCPApproveWithoutTheServerLeavesItPending(t *testing.T) {
+	t.Parallel()
+	e := newMCPEnv(t, "")
+	bare := func(args ...string) result {
+		cmd := exec.Command(bin, append([]string{"--db", e.db}, args...)...)
+		cmd.Env = append(os.Environ(), "FOLLOWUP_PROVIDER=offline", "XDG_STATE_HOME="+e.state, "XDG_CONFIG_HOME="+t.TempDir(), "FOLLOWUP_MCP_CONFIG=")
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return result{out.String(), errb.String(), code}
+	}
+	ask := decode(t, mcpCLI(t, e, "ask", `call everything.echo {"message": "kept for the screen"}`, "--json"))
+	id := ask["approvals"].([]any)[0].(map[string]any)["id"].(string)
+	r := bare("approve", id)
+	if r.code == 0 || !strings.Contains(r.stderr, `MCP server "everything"`) || !strings.Contains(r.stderr, "--mcp-config") ||
+		strings.Contains(r.stdout+r.stderr, "NOT_FOUND") {
+		t.Fatalf("approve without the config: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	pend := decode(t, mcpCLI(t, e, "pending", "--json"))
+	if got := pend["approvals"].([]any); len(got) != 1 || got[0].(map[string]any)["id"] != id {
+		t.Fatalf("pending after the refusal = %v", pend)
+	}
+	ok := decode(t, mcpCLI(t, e, "approve", id, "--json"))
+	if run := ok["run"].(map[string]any); run["state"] != "succeeded" || !strings.Contains(run["reply"].(string), "kept for the screen") {
+		t.Fatalf("approve with the config = %v", ok)
+	}
+
+	ask = decode(t, mcpCLI(t, e, "ask", `call everything.echo {"message": "no"}`, "--json"))
+	id = ask["approvals"].([]any)[0].(map[string]any)["id"].(string)
+	d := decode(t, bare("deny", id, "--json"))
+	if run := d["run"].(map[string]any); run["state"] != "succeeded" || !strings.Contains(run["reply"].(string), "denied") {
+		t.Fatalf("deny without the config = %v", d)
+	}
+}
