@@ -93,7 +93,7 @@ func newProgram(ctx context.Context, o chat.Options, opts []tea.ProgramOption) (
 	// Signals are quitOnSignals', so that every one of them saves the
 	// drafts on the way out.
 	return root, tea.NewProgram(m, append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx),
-		tea.WithoutSignalHandler()}, opts...)...)
+		tea.WithoutSignalHandler(), tea.WithFPS(frameRate)}, opts...)...)
 }
 
 // forward relays the host's events, other processes' commits included, to

@@ -58,6 +58,10 @@ func (m model) View() string {
 
 var logged bool
 
+// frameRate is followup's renderer rate (ui.frameRate): the floor draws
+// its frames on the same ticks.
+const frameRate = 30
+
 func main() {
 	lipgloss.HasDarkBackground() // as followup does before it owns the terminal
 	var env, text string
@@ -69,7 +73,7 @@ func main() {
 	}
 	form := huh.NewForm(huh.NewGroup(field)).WithShowHelp(true)
 	m := model{form: form, exitFirst: os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1"}
-	if _, err := tea.NewProgram(m, tea.WithAltScreen()).Run(); err != nil {
+	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate)).Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		os.Exit(1)
 	}
