@@ -39,7 +39,9 @@ func (l *Live) buildPage(i int) *huh.Form {
 		g.Description(Describe(l.def.Description))
 	}
 	l.group = g
-	form := huh.NewForm(g).WithTheme(l.base).WithShowHelp(true).WithShowErrors(true)
+	// huh's help line is off: the screen draws one hint line, with the
+	// focused field's own keys (KeyBinds) among its own.
+	form := huh.NewForm(g).WithTheme(l.base).WithShowHelp(false).WithShowErrors(true)
 	if l.width > 0 {
 		form.WithWidth(l.width)
 	}

@@ -14,7 +14,8 @@ import (
 // the page, problems beside their fields, and which messages are the
 // form's at all.
 
-// View draws the form: the page's title, its fields and its key help, as
+// View draws the form: the page's title and its fields (the keys are the
+// screen's to draw, from KeyBinds), as
 // Form().View() does. A page that fits is drawn without huh's viewport,
 // which measures its height before the fields know their width (a long
 // description then hides the fields below it) and pads every line on
@@ -69,9 +70,13 @@ func (l *Live) SetMaxHeight(h int) {
 func (l *Live) fitHeight() {
 	l.tall = l.maxHeight > 0 && lipgloss.Height(l.drawFree()) > l.maxHeight
 	if l.tall {
-		// huh's height counts the title and the help, not the blank line
-		// it draws between the fields and the help.
-		l.form.WithHeight(max(l.maxHeight-1, 1))
+		// huh's height counts the title and the footer (errors; its help
+		// is off), not the blank line it draws above a footer.
+		h := l.maxHeight
+		if l.group.Footer() != "" {
+			h--
+		}
+		l.form.WithHeight(max(h, 1))
 		// huh's group draws its viewport from the fields only on an
 		// update: without one the page would show the fields as they were
 		// drawn before they knew their height (a list cut under its cursor).

@@ -1,10 +1,12 @@
 package ui
 
 import (
-	"followup/chat"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
 )
 
 // onKey routes a key: quit first, then a full-screen dialog (it takes
@@ -49,7 +51,9 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	case m.focus == focusForm && m.pane.live != nil:
-		if m.matches(msg, k.LeaveForm) {
+		// esc leaves the form unless the focused field takes it now
+		// (ending or clearing a list's filter).
+		if m.matches(msg, k.LeaveForm) && !key.Matches(msg, m.pane.live.KeyBinds()...) {
 			m.setFocus(focusComposer)
 			return m.pane.saveNow()
 		}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -84,7 +85,26 @@ func (m *model) formHint(r chat.RequestView, width int) string {
 	if asked(r) > 1 {
 		bs = append(bs, k.NextField)
 	}
-	return hintsFit(width, append(bs, k.Continue, k.LeaveForm, k.CancelReq)...)
+	bs = append(bs, k.Continue)
+	own := m.pane.live.KeyBinds()
+	bs = append(bs, own...)
+	if !takes(own, k.LeaveForm) {
+		bs = append(bs, k.LeaveForm)
+	}
+	return hintsFit(width, append(bs, k.CancelReq)...)
+}
+
+// takes reports whether one of the field's bindings has a key of b: the
+// field then takes that key (esc ending a filter, not leaving the form).
+func takes(field []key.Binding, b key.Binding) bool {
+	for _, f := range field {
+		for _, fk := range f.Keys() {
+			if slices.Contains(b.Keys(), fk) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // asked is how many fields the form asks (those not already supplied).

@@ -1,0 +1,53 @@
+package forms
+
+import (
+	"strings"
+	"testing"
+)
+
+// A list short enough to be seen whole neither offers "/ filter" nor takes
+// "/": typed there it filters nothing. A long list offers and takes it.
+// Moving between fields and submitting are never the field's to name.
+func TestOnlyLongListsFilter(t *testing.T) {
+	short := Field{Name: "transport", Type: Select, Options: []Option{{Value: "train"}, {Value: "plane"}, {Value: "car"}}}
+	long := Field{Name: "city", Type: Select}
+	for _, c := range "abcdefghijkl" {
+		long.Options = append(long.Options, Option{Value: "city " + string(c)})
+	}
+	for _, tc := range []struct {
+		f      Field
+		filter bool
+	}{{short, false}, {long, true}} {
+		l := start(Definition{Title: "t", Fields: []Field{tc.f}}, nil, nil, nil)
+		keys := keysOf(l)
+		if strings.Contains(keys, "/ filter") != tc.filter || strings.Contains(keys, "enter") || strings.Contains(keys, "tab") {
+			t.Errorf("%d options: the field offers %q", len(tc.f.Options), keys)
+		}
+		pump(l.Form(), typed("/"))
+		pump(l.Form(), typed("zz"))
+		if filtering := strings.Contains(l.View(), "zz"); filtering != tc.filter {
+			t.Errorf("%d options: after / and zz, filtering %v:\n%s", len(tc.f.Options), filtering, l.View())
+		}
+	}
+}
+
+// keysOf is the focused field's bindings as a hint line would say them.
+func keysOf(l *Live) string {
+	var parts []string
+	for _, b := range l.KeyBinds() {
+		parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// focusedKeys is every enabled binding of the focused field, those moving
+// between fields and submitting too, as huh would offer them.
+func focusedKeys(l *Live) string {
+	var parts []string
+	for _, b := range l.Form().GetFocusedField().KeyBinds() {
+		if b.Enabled() {
+			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
