@@ -65,8 +65,7 @@ func (s *Service) ChatList(ctx context.Context, after string, limit int) (ChatPa
 			return err
 		}
 		for _, c := range cs {
-			page.Chats = append(page.Chats, ChatView{ID: c.ID, Title: c.Title, State: c.State,
-				UpdatedAt: msTime(c.UpdatedAt), Pending: pending[c.ID]})
+			page.Chats = append(page.Chats, chatViewOf(c, pending))
 		}
 		return nil
 	})

@@ -34,13 +34,45 @@ func (s *Service) PendingElsewhere(ctx context.Context, chatID string) (int, err
 	return s.store.CountPendingOutside(ctx, s.reader(), chatID)
 }
 
-// Chat reads one chat.
+// Chat reads one chat, with its open requests counted as the chat list
+// counts them.
 func (s *Service) Chat(ctx context.Context, id string) (ChatView, error) {
-	c, err := s.store.GetChat(ctx, s.reader(), id)
-	if err != nil {
-		return ChatView{}, notFound(err, "chat", id)
+	if err := s.expireDue(ctx); err != nil {
+		return ChatView{}, err
 	}
-	return ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: msTime(c.UpdatedAt)}, nil
+	var v ChatView
+	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
+		c, err := s.store.GetChat(ctx, tx, id)
+		if err != nil {
+			return notFound(err, "chat", id)
+		}
+		v, err = s.chatView(ctx, tx, c)
+		return err
+	})
+	return v, err
+}
+
+// chatView is c with its open requests counted.
+func (s *Service) chatView(ctx context.Context, h store.Handle, c store.Chat) (ChatView, error) {
+	var pending map[string]int
+	if c.State == store.ChatActive {
+		var err error
+		if pending, err = s.store.PendingCounts(ctx, h, []string{c.ID}); err != nil {
+			return ChatView{}, err
+		}
+	}
+	return chatViewOf(c, pending), nil
+}
+
+// chatViewOf is c as views show it, pending holding the open requests of
+// the chats that have any. An archived chat counts none: its questions are
+// left out of pending until it is active again.
+func chatViewOf(c store.Chat, pending map[string]int) ChatView {
+	v := ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: msTime(c.UpdatedAt)}
+	if c.State == store.ChatActive {
+		v.Pending = pending[c.ID]
+	}
+	return v
 }
 
 // Capabilities is input_capabilities: the static contract plus templates.
@@ -78,6 +110,7 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 	v := InspectView{Messages: []Message{}, Requests: []RequestView{}, Deliveries: []DeliveryView{}}
 	var ms []store.Message
 	var filter store.RequestFilter
+	var row store.Chat
 	if run, err := s.store.GetRun(ctx, rd, id); err == nil {
 		rv := runView(run)
 		v.Run = &rv
@@ -86,7 +119,8 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 		}
 		filter.RunID = id
 	} else if c, err := s.store.GetChat(ctx, rd, id); err == nil {
-		v.Chat = &ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: msTime(c.UpdatedAt)}
+		cv := chatViewOf(c, nil) // Pending is counted from its requests below
+		v.Chat, row = &cv, c
 		if v.Chat.Serve, err = s.serveInfo(ctx, rd, id); err != nil {
 			return v, err
 		}
@@ -111,11 +145,15 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 		return v, err
 	}
 	v.Requests = reqs
+	open := 0
 	for _, r := range reqs {
 		v.Deliveries = append(v.Deliveries, r.Deliveries...)
-		if v.Chat != nil && r.State == store.ReqPending {
-			v.Chat.Pending++ // as the chat list counts them
+		if r.State == store.ReqPending {
+			open++
 		}
+	}
+	if v.Chat != nil {
+		v.Chat.Pending = chatViewOf(row, map[string]int{row.ID: open}).Pending
 	}
 	return v, nil
 }

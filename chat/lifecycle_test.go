@@ -373,3 +373,44 @@ func TestValidTemplateName(t *testing.T) {
 		}
 	}
 }
+
+// Every view of a chat counts its open requests as the chat list does:
+// Chat, Inspect, Screen, Archive and Unarchive agree with Chats, an
+// archived chat counting none.
+func TestEveryChatViewCountsItsOpenRequests(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := fxOpen(t, nil)
+	sent, _ := fxDeploy(t, s)
+	if _, err := s.OpenRequest(ctx, sent.RunID, "call_2", fxDecl(t, map[string]any{"requestKey": "second", "source": fxTextDef("Second", "a")})); err != nil {
+		t.Fatal(err)
+	}
+	views := func(want int) {
+		t.Helper()
+		c, err := s.Chat(ctx, sent.ChatID)
+		if err != nil || c.Pending != want {
+			t.Errorf("Chat: pending %d, %v; want %d", c.Pending, err, want)
+		}
+		in, err := s.Inspect(ctx, sent.ChatID)
+		if err != nil || in.Chat == nil || in.Chat.Pending != want {
+			t.Errorf("Inspect: %+v, %v; want pending %d", in.Chat, err, want)
+		}
+		sc, err := s.Screen(ctx, sent.ChatID, 50)
+		if err != nil || sc.Chat.Pending != want {
+			t.Errorf("Screen: pending %d, %v; want %d", sc.Chat.Pending, err, want)
+		}
+		list, err := s.Chats(ctx, 10)
+		if err != nil || len(list) != 1 || list[0].Pending != want {
+			t.Errorf("Chats: %+v, %v; want pending %d", list, err, want)
+		}
+	}
+	views(2)
+	if c, err := s.Archive(ctx, sent.ChatID, ""); err != nil || c.Pending != 0 {
+		t.Fatalf("Archive = %+v, %v", c, err)
+	}
+	views(0)
+	if c, err := s.Unarchive(ctx, sent.ChatID, ""); err != nil || c.Pending != 2 {
+		t.Fatalf("Unarchive = %+v, %v", c, err)
+	}
+	views(2)
+}

@@ -140,7 +140,9 @@ func (s *Service) PendingItems(ctx context.Context, chatID string) (PendingList,
 	aps, err := s.PendingApprovals(ctx, chatID)
 	if err == nil && len(items) == 0 && len(aps) == 0 && chatID != "" {
 		// Nothing pending, or no such chat: a mistyped id is NOT_FOUND.
-		_, err = s.Chat(ctx, chatID)
+		if _, err = s.store.GetChat(ctx, s.reader(), chatID); err != nil {
+			err = notFound(err, "chat", chatID)
+		}
 	}
 	return PendingList{items, aps}, err
 }

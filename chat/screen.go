@@ -41,7 +41,7 @@ func (s *Service) screen(ctx context.Context, chatID string, page int) (Screen, 
 		if err != nil {
 			return notFound(err, "chat", chatID)
 		}
-		sc.Chat = ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: msTime(c.UpdatedAt)}
+		sc.Chat = chatViewOf(c, nil) // Pending is counted from the page's open requests below
 		if sc.Chat.Serve, err = s.serveInfo(ctx, tx, chatID); err != nil {
 			return err
 		}
@@ -64,6 +64,7 @@ func (s *Service) screen(ctx context.Context, chatID string, page int) (Screen, 
 				sc.Pending = append(sc.Pending, r)
 			}
 		}
+		sc.Chat.Pending = chatViewOf(c, map[string]int{c.ID: len(sc.Pending)}).Pending
 		return err
 	})
 	return sc, err
