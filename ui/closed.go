@@ -123,7 +123,7 @@ func (m *model) notAnswered(a answeredMsg) tea.Cmd {
 	case e.Code == chat.CodeTargetClosed:
 		m.dropForm()
 		svc, q := m.svc, a.sent
-		m.setStatus("Nothing was sent: "+errText(a.err), true)
+		m.setErr("Nothing was sent: ", a.err)
 		return tea.Batch(m.load(m.chatID), func() tea.Msg {
 			final, err := svc.Request(context.Background(), q.was.ID)
 			return closedMsg{q: q, final: final, err: err}
@@ -138,7 +138,7 @@ func (m *model) notAnswered(a answeredMsg) tea.Cmd {
 			m.pane.problems = ps
 			m.setStatus("The answer was not sent: fix what the form marks.", true)
 		} else {
-			m.setStatus(errText(a.err), true)
+			m.setErr("", a.err)
 		}
 	}
 	var back tea.Cmd

@@ -82,7 +82,7 @@ func (m *model) putComposer(chatID, text string) tea.Cmd {
 // user (deleted.go).
 func (m *model) onComposerSaved(msg composerSavedMsg) {
 	if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeNotFound {
-		m.setStatus("unsent text not saved: "+errText(msg.err), true)
+		m.setErr("Unsent text not saved: ", msg.err)
 	}
 }
 

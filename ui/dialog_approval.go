@@ -197,7 +197,7 @@ func decideApproval(svc *chat.Service, id string, forChat, deny bool) tea.Cmd {
 func (m *model) onApproved(msg approvedMsg) tea.Cmd {
 	told := m.tell(msg)
 	if msg.err != nil {
-		m.setStatus(errText(msg.err), true)
+		m.setErr("", msg.err)
 		return tea.Batch(told, m.load(m.chatID))
 	}
 	what := "the tool call"

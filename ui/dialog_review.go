@@ -68,7 +68,7 @@ func (d reviewDialog) view(width, height int, focused bool) string {
 	box := paneBox{width, height}
 	hint := focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, d.keys.Send, d.keys.Back)
 	if len(d.q.problems) > 0 {
-		hint = focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, relabel(d.keys.Back, "back to editing to fix them"))
+		hint = focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, relabel(d.keys.Back, "back to editing to fix "+forms.Plural(len(d.q.problems), "it", "them")))
 	}
 	return box.draw(paneStyle(focused), d.body(), hint, d.scroll, d.scrollK)
 }

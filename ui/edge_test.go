@@ -200,6 +200,9 @@ func TestBackToTheFormLandsOnTheField(t *testing.T) {
 	}
 	m.pane.problems = []forms.Problem{{Path: "/values/start", Message: "Start date: required"}}
 	m.openReview()
+	if v := frameOf(m); !strings.Contains(v, "back to editing to fix it") { // one problem: "it"
+		t.Fatalf("the review's hint for one problem:\n%s", v)
+	}
 	m.onKey(tea.KeyMsg{Type: tea.KeyEsc})
 	if f := m.pane.live.Focused(); !m.dialogs.empty() || f != "start" {
 		t.Fatalf("back from the review: dialogs %v, focus on %q", m.dialogs.items, f)

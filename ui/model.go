@@ -75,6 +75,7 @@ type model struct {
 
 	status       string
 	statusErr    bool
+	statusCode   string          // the error's code, drawn dim after the words (setErr)
 	statusAt     string          // the moment the status speaks of (status.go); "" until the next snapshot
 	statusSeq    int             // loads begun when it was set: later snapshots mark its moment
 	resuming     map[string]bool // runs ctrl+r is resuming or retrying

@@ -58,7 +58,7 @@ func (m *model) retry() tea.Cmd {
 // onRetry resumes or retries what the host offered, and says so.
 func (m *model) onRetry(msg retryMsg) tea.Cmd {
 	if msg.err != nil {
-		m.setStatus(errText(msg.err), true)
+		m.setErr("", msg.err)
 		return nil
 	}
 	if len(msg.runs) == 0 {

@@ -14,7 +14,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		if m.deletedElsewhere(s.chatID, s.err) {
 			return m.chatGone()
 		}
-		m.setStatus(errText(s.err), true)
+		m.setErr("", s.err)
 		return nil
 	}
 	if m.newChat || (m.chatID != "" && s.chatID != m.chatID) {

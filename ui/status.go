@@ -3,9 +3,12 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 
+	"followup/chat"
 	"followup/forms"
 )
 
@@ -19,7 +22,29 @@ import (
 // whose load began before the status was set speaks of an older moment.
 
 func (m *model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr, m.statusAt, m.statusSeq = s, isErr, "", m.loadSeq
+	m.status, m.statusErr, m.statusAt, m.statusSeq, m.statusCode = s, isErr, "", m.loadSeq, ""
+}
+
+// setErr says in the status line what went wrong, as a sentence after
+// prefix (e.g. "Nothing was sent: "), with the error's code after it,
+// dimmed, for a bug report — never the code in place of the words.
+func (m *model) setErr(prefix string, err error) {
+	e := chat.AsError(err)
+	text := sentence(e.Message)
+	if prefix != "" {
+		text = prefix + lowerFirst(text)
+	}
+	m.setStatus(text, true)
+	if e.Code != chat.CodeInternal {
+		m.statusCode = string(e.Code)
+	}
+}
+
+// lowerFirst is s with its first letter small: a message going on after a
+// prefix's colon.
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[n:]
 }
 
 // moment names what the chat on screen is doing: its run's state and its
@@ -154,6 +179,13 @@ func (m *model) tabRow() string {
 
 func (m *model) noticeLine() string {
 	switch {
+	case m.status != "" && m.statusErr && m.statusCode != "":
+		code := " " + m.statusCode
+		room := m.width - lipgloss.Width(code)
+		if room < 20 { // too narrow for both: the words go first
+			return stError.Render(truncate(forms.SanitizeLine(m.status), m.width))
+		}
+		return stError.Render(truncate(forms.SanitizeLine(m.status), room)) + stDim.Render(code)
 	case m.status != "" && m.statusErr:
 		return stError.Render(truncate(forms.SanitizeLine(m.status), m.width))
 	case m.status != "":

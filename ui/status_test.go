@@ -102,3 +102,24 @@ func TestProposalListsChangesInFormOrder(t *testing.T) {
 		t.Fatalf("changes not in the form's order:\n%s", v)
 	}
 }
+
+// An error reads as a sentence for people; its code follows, apart, for
+// a bug report — never "CODE: message".
+func TestErrorsReadAsSentences(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.load(k.ask("Check deployment").ChatID)
+	k.m.setErr("", &chat.Error{Code: chat.CodeTargetClosed, Message: "the proposal is superseded"})
+	v := frameOf(k.m)
+	if !containsAll(v, "The proposal is superseded. TARGET_CLOSED") || strings.Contains(v, "TARGET_CLOSED:") {
+		t.Fatalf("the error line:\n%s", v)
+	}
+	k.m.setErr("Nothing was sent: ", &chat.Error{Code: chat.CodeTargetClosed, Message: "The request is answered"})
+	if v := frameOf(k.m); !containsAll(v, "Nothing was sent: the request is answered. TARGET_CLOSED") {
+		t.Fatalf("the error line after a prefix:\n%s", v)
+	}
+	k.m.setStatus("Answer sent.", false)
+	if v := frameOf(k.m); strings.Contains(v, "TARGET_CLOSED") {
+		t.Fatalf("the code outlived its error:\n%s", v)
+	}
+}

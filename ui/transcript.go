@@ -225,7 +225,7 @@ func (m *model) onOlder(msg olderMsg) tea.Cmd {
 	}
 	t.loadingBefore = 0
 	if msg.err != nil {
-		m.setStatus(errText(msg.err), true)
+		m.setErr("", msg.err)
 		return nil
 	}
 	if msg.chatID != m.chatID || len(m.messages) == 0 || m.messages[0].ID != msg.before {

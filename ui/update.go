@@ -2,8 +2,9 @@ package ui
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -120,7 +121,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			queued = m.start.release()
 		}
 		if msg.err != nil {
-			m.setStatus(errText(msg.err), true)
+			m.setErr("", msg.err)
 			// Not sent: kept, before what was typed since.
 			m.keepUnsent(append([]string{msg.text}, queued...)...)
 			if m.deletedElsewhere(msg.to, msg.err) {
@@ -151,7 +152,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.resumed(msg)
 		}
 		if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeRunBusy {
-			m.setStatus(errText(msg.err), true)
+			m.setErr("", msg.err)
 		}
 		return m.load(m.chatID)
 	case retryMsg:
@@ -165,7 +166,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.onAnswered(msg)
 	case cancelledMsg:
 		if msg.err != nil {
-			m.setStatus(errText(msg.err), true)
+			m.setErr("", msg.err)
 			return m.load(m.chatID)
 		}
 		m.setStatus(m.cancelWords(), false)
@@ -174,14 +175,14 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.receipt.RunID))
 	case stoppedMsg:
 		if msg.err != nil {
-			m.setStatus(errText(msg.err), true)
+			m.setErr("", msg.err)
 		} else {
 			m.dropForm() // the transcript says the task was stopped
 		}
 		return m.load(m.chatID)
 	case decidedMsg:
 		if msg.err != nil {
-			m.setStatus(errText(msg.err), true)
+			m.setErr("", msg.err)
 		} else if msg.res.State == "accepted" {
 			m.setStatus("Proposal accepted — review the form and submit when ready.", false)
 			m.focusOnInstall = m.now() // the user was just answering about this form
@@ -215,7 +216,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		// A question closed, changed or deleted meanwhile: the snapshot
 		// that follows says what became of it.
 		if code := chat.CodeOf(msg.err); msg.err != nil && code != chat.CodeTargetClosed && code != chat.CodeStaleTarget && code != chat.CodeNotFound {
-			m.setStatus("draft not saved: "+errText(msg.err), true)
+			m.setErr("Draft not saved: ", msg.err)
 		}
 		if m.pane.sync.landedNow(msg.key, m.loadSeq) {
 			return m.load(m.chatID) // a read too early may have missed another hand's draft
@@ -240,11 +241,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.onFocusTick(msg)
 	case chatsMsg:
 		if msg.err != nil {
-			m.setStatus(errText(msg.err), true) // the list says it too, while it is open
+			m.setErr("", msg.err) // the list says it too, while it is open
 		}
 		return m.tell(msg)
 	case errMsg:
-		m.setStatus(errText(msg.err), true)
+		m.setErr("", msg.err)
 		return nil
 	}
 	var cmds []tea.Cmd
@@ -271,12 +272,23 @@ func spellsAKey(msg tea.KeyMsg) bool {
 	return msg.Type == tea.KeyRunes && !msg.Paste && len(msg.Runes) > 1 && keyNames[strings.ToLower(string(msg.Runes))]
 }
 
-func errText(err error) string {
-	e := chat.AsError(err)
-	if e.Code == chat.CodeInternal {
-		return e.Message
+// errText says what went wrong in words, without the error's code: the
+// status line shows the code apart, dimmed (setErr).
+func errText(err error) string { return chat.AsError(err).Message }
+
+// sentence makes a message a sentence: a capital first letter and a
+// closing full stop.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
 	}
-	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.ContainsAny(s[len(s)-1:], ".!?…") {
+		s += "."
+	}
+	return s
 }
 
 func valuesKey(v forms.Values) string {

@@ -131,7 +131,7 @@ func (m *model) onLinkMessage(msg tea.Msg) (tea.Cmd, bool) {
 	case linkDecidedMsg:
 		told := m.tell(msg)
 		if msg.err != nil {
-			m.setStatus(errText(msg.err), true)
+			m.setErr("", msg.err)
 			return tea.Batch(told, m.load(m.chatID)), true
 		}
 		if msg.done {
