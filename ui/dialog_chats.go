@@ -7,7 +7,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"followup/chat"
 	"followup/forms"
@@ -172,18 +171,37 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 	}
 	b.WriteString(truncate(stBold.Render(" Chats")+stDim.Render(" ("+count+")  "+hints(k.Open, relabel(k.New, "new"),
 		relabel(k.Archive, archive), relabel(k.Delete, "delete (twice)"), relabel(k.Close, "close"))), width) + "\n")
-	switch {
+	rows := max(1, height-3)
+	top := d.window(rows)
+	end := min(len(d.list.chats), top+rows)
+	// The marks are compact in every row when a title in view would not
+	// fit beside them in words.
+	compact, used := false, chatMarks{}
+	for i := top; i < end; i++ {
+		mk := marksOf(d.list.chats[i], d.onScreen)
+		used = used.union(mk)
+		compact = compact || !fitsInWords(d.list.chats[i], mk, width)
+	}
+	var lines []string
+	for i := top; i < end; i++ {
+		c := d.list.chats[i]
+		lines = append(lines, truncate(chatRow(c, i == d.list.sel, marksOf(c, d.onScreen), compact, width), width))
+	}
+	switch c, _ := d.list.selected(); {
+	case d.list.confirmDel != "" && c.ID == d.list.confirmDel:
+		// On the note line, not after the row: a narrow row would cut it.
+		b.WriteString(stError.Render(truncate(" press "+k.Delete.Help().Key+" again to delete everything in “"+
+			forms.SanitizeLine(c.Title)+"”", width)))
 	case d.note != "" && d.noteErr:
 		b.WriteString(stError.Render(truncate(" "+d.note, width)))
 	case d.note != "":
 		b.WriteString(stDim.Render(truncate(" "+d.note, width)))
+	case compact:
+		b.WriteString(stDim.Render(truncate(" "+compactLegend(used), width)))
 	}
 	b.WriteString("\n")
-	rows := max(1, height-3)
-	top := d.window(rows)
-	end := min(len(d.list.chats), top+rows)
-	for i := top; i < end; i++ {
-		b.WriteString(truncate(d.row(i, width), width) + "\n")
+	for _, line := range lines {
+		b.WriteString(line + "\n")
 	}
 	switch {
 	case len(d.list.chats) == 0 && d.loading:
@@ -199,31 +217,4 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 		b.WriteString(stDim.Render(truncate(pos+" · "+hints(k.Up, d.scrollK.PageUp), width)))
 	}
 	return b.String()
-}
-
-// row is chat i's line in the list.
-func (d chatsDialog) row(i, width int) string {
-	c := d.list.chats[i]
-	cursor := "  "
-	if i == d.list.sel {
-		cursor = "› "
-	}
-	state := ""
-	if c.State == "archived" {
-		state = stDim.Render(" [archived]")
-	}
-	if c.Pending > 0 {
-		state += stateStyles["pending"].Render(" · " + plural(c.Pending, "question waits", "questions wait"))
-	}
-	if c.ID == d.onScreen {
-		state += stDim.Render(" · on screen")
-	}
-	when := c.UpdatedAt.Local().Format("Jan 2 15:04")
-	// The title takes what the date and the marks leave.
-	room := width - lipgloss.Width(cursor+when+"  "+state)
-	line := cursor + stDim.Render(when) + "  " + truncate(forms.SanitizeLine(c.Title), max(10, room)) + state
-	if c.ID == d.list.confirmDel {
-		line += stError.Render("  press " + d.keys.Delete.Help().Key + " again to delete everything in this chat")
-	}
-	return line
 }
