@@ -53,12 +53,23 @@ func approvalView(a store.Approval) ApprovalView {
 	return v
 }
 
-// askApproval records a pending approval for a call.
-func (h *mcpHost) askApproval(ctx context.Context, tx store.Handle, run store.Run, call agent.ToolCall, tool mcp.Tool, args string) (Event, error) {
+// askApproval records a pending approval for a call, and the call's row
+// in the transcript: the row shows the call waiting for the approval, then
+// what it came to (the step, recorded once decided, keeps the row).
+func (h *mcpHost) askApproval(ctx context.Context, tx store.Handle, run store.Run, call agent.ToolCall, tool mcp.Tool, args string) ([]Event, error) {
 	a := store.Approval{ID: NewID("ap"), ChatID: run.ChatID, RunID: run.ID, ToolCallID: call.ID, Name: call.Name,
 		Server: tool.Server, Tool: tool.Tool, Title: tool.Title, Description: tool.Description, Arguments: args,
 		Annotations: mustJSON(tool.Annotations), State: store.ApprovalPending, CreatedAt: h.s.nowMS()}
-	return Event{Kind: EvApproval, ChatID: run.ChatID, RunID: run.ID, ApprovalID: a.ID}, h.s.store.InsertApproval(ctx, tx, a)
+	if err := h.s.store.InsertApproval(ctx, tx, a); err != nil {
+		return nil, err
+	}
+	if err := h.insertStepRow(ctx, tx, run.ID, run.ChatID, tool.Server, tool.Tool, call, a.CreatedAt); err != nil {
+		return nil, err
+	}
+	return []Event{
+		{Kind: EvApproval, ChatID: run.ChatID, RunID: run.ID, ApprovalID: a.ID},
+		{Kind: EvMessage, ChatID: run.ChatID, RunID: run.ID},
+	}, nil
 }
 
 // PendingApprovals lists the pending approvals of a chat, or of every

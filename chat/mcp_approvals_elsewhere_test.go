@@ -65,3 +65,54 @@ func TestMCPApprovalDecidedWhereTheServerIsNot(t *testing.T) {
 		t.Fatalf("steps = %+v", steps)
 	}
 }
+
+// The call's transcript row is there as soon as its approval is asked,
+// waiting for it; deciding keeps that one row, which then shows the step.
+func TestMCPApprovalAskedHasItsRow(t *testing.T) {
+	s := fxEverything(t, mcp.TypeStdio, mcp.AutoApprove{})
+	ctx := context.Background()
+	rows := func(chatID string) []Message {
+		ms, err := s.Transcript(ctx, chatID, 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []Message
+		for _, m := range ms {
+			if m.Role == RoleToolStep {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	for _, allow := range []bool{true, false} {
+		sent, _ := fxAsk(t, s, "", `call everything.echo {"message": "row"}`)
+		ap := fxOnlyApproval(t, s, sent.ChatID)
+		got := rows(sent.ChatID)
+		if len(got) != 1 || got[0].ToolCallID != ap.ToolCallID {
+			t.Fatalf("rows while asked = %+v", got)
+		}
+		v, err := s.ToolStep(ctx, got[0].RunID, got[0].ToolCallID)
+		if err != nil || v.State != StepAwaitingApproval || v.ApprovalID != ap.ID || v.Server != "everything" || v.Tool != "echo" {
+			t.Fatalf("view while asked = %+v, %v", v, err)
+		}
+		want := OutcomeOK
+		if allow {
+			_, err = s.Approve(ctx, ap.ID, false, "")
+		} else {
+			_, err = s.Deny(ctx, ap.ID, "")
+			want = OutcomeDenied
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Drive(ctx, sent.RunID); err != nil {
+			t.Fatal(err)
+		}
+		if got = rows(sent.ChatID); len(got) != 1 {
+			t.Fatalf("rows after the decision = %+v", got)
+		}
+		if v, err = s.ToolStep(ctx, got[0].RunID, got[0].ToolCallID); err != nil || v.State != store.StepDone || v.Outcome != want {
+			t.Fatalf("view after the decision = %+v, %v", v, err)
+		}
+	}
+}

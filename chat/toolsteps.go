@@ -86,6 +86,7 @@ func (h *mcpHost) planNew(ctx context.Context, tx store.Handle, run store.Run, c
 	s := h.s
 	args := callArguments(call.Arguments)
 	ap, err := s.store.ApprovalFor(ctx, tx, run.ID, call.ID)
+	asked := err == nil // the call's row was recorded with its approval
 	switch {
 	case err == nil && (ap.State == store.ApprovalDenied || ap.State == store.ApprovalExpired):
 		// Denied (or expired by a stop that this drive outlived): the
@@ -95,7 +96,7 @@ func (h *mcpHost) planNew(ctx context.Context, tx store.Handle, run store.Run, c
 		step := newStep(run, call, tool, args, s.nowMS())
 		res := denied(call.Name)
 		finishStep(&step, OutcomeDenied, res, s.nowMS())
-		evs, err := h.insertStep(ctx, tx, step)
+		evs, err := h.insertStep(ctx, tx, step, false)
 		return resultPlan(res), evs, err
 	case err == nil && ap.State == store.ApprovalPending:
 		// It waits for the user in any process, with the server or not.
@@ -110,15 +111,15 @@ func (h *mcpHost) planNew(ctx context.Context, tx store.Handle, run store.Run, c
 			}
 		}
 		if !allowed {
-			ev, err := h.askApproval(ctx, tx, run, call, *tool, args)
-			return agent.StepPlan{Action: agent.StepWait}, []Event{ev}, err
+			evs, err := h.askApproval(ctx, tx, run, call, *tool, args)
+			return agent.StepPlan{Action: agent.StepWait}, evs, err
 		}
 	case err != nil:
 		return agent.StepPlan{}, nil, err
 	}
 	step := newStep(run, call, *tool, args, s.nowMS())
 	step.Attempts = 1
-	evs, err := h.insertStep(ctx, tx, step)
+	evs, err := h.insertStep(ctx, tx, step, !asked)
 	return h.callPlan(step, agent.StepCall), evs, err
 }
 
@@ -358,21 +359,32 @@ func newStep(run store.Run, call agent.ToolCall, tool mcp.Tool, args string, now
 		State: store.StepStarted, StartedAt: now}
 }
 
-// insertStep records a step and its transcript row.
-func (h *mcpHost) insertStep(ctx context.Context, tx store.Handle, step store.ToolStep) ([]Event, error) {
+// insertStep records a step, and its transcript row unless the call has
+// one already (row false: its approval was asked).
+func (h *mcpHost) insertStep(ctx context.Context, tx store.Handle, step store.ToolStep, row bool) ([]Event, error) {
 	s := h.s
 	if err := s.store.InsertToolStep(ctx, tx, step); err != nil {
 		return nil, err
 	}
-	if _, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: step.ChatID, RunID: nullString(step.RunID),
-		Role: RoleToolStep, Content: step.Server + " · " + step.Tool, ToolCallID: step.ToolCallID, ToolName: step.Name,
-		Visible: true, CreatedAt: step.StartedAt}); err != nil {
-		return nil, err
+	if row {
+		call := agent.ToolCall{ID: step.ToolCallID, Name: step.Name}
+		if err := h.insertStepRow(ctx, tx, step.RunID, step.ChatID, step.Server, step.Tool, call, step.StartedAt); err != nil {
+			return nil, err
+		}
 	}
 	return []Event{
 		{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID},
 		{Kind: EvMessage, ChatID: step.ChatID, RunID: step.RunID},
 	}, nil
+}
+
+// insertStepRow records the transcript row of a call (role tool_step),
+// which names its step by run and call id.
+func (h *mcpHost) insertStepRow(ctx context.Context, tx store.Handle, runID, chatID, server, tool string, call agent.ToolCall, at int64) error {
+	_, err := h.s.store.InsertMessage(ctx, tx, store.Message{ChatID: chatID, RunID: nullString(runID),
+		Role: RoleToolStep, Content: server + " · " + tool, ToolCallID: call.ID, ToolName: call.Name,
+		Visible: true, CreatedAt: at})
+	return err
 }
 
 func finishStep(step *store.ToolStep, outcome string, result json.RawMessage, now int64) {

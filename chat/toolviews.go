@@ -3,8 +3,10 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
+	"followup/agent/mcp"
 	"followup/store"
 )
 
@@ -20,8 +22,10 @@ type ToolStepView struct {
 	Server     string          `json:"server"`
 	Tool       string          `json:"tool"`
 	Arguments  json.RawMessage `json:"arguments"`
-	// State is started (the call is being made), input_required (it
-	// waits for the questions its server asked: RequestIDs) or done.
+	// State is awaiting_approval (the call waits for the user's
+	// approval: ApprovalID), started (the call is being made),
+	// input_required (it waits for the questions its server asked:
+	// RequestIDs) or done.
 	State string `json:"state"`
 	// Outcome, once done: ok, tool_error, denied, interrupted, failed or
 	// declined (Outcome* constants).
@@ -33,7 +37,9 @@ type ToolStepView struct {
 	Structured json.RawMessage `json:"structuredContent,omitempty"`
 	Truncated  bool            `json:"truncated,omitempty"`
 	// RequestIDs are the questions the call's server asked, oldest first.
-	RequestIDs []string      `json:"requestIds"`
+	RequestIDs []string `json:"requestIds"`
+	// ApprovalID is the call's approval, when it needed one.
+	ApprovalID string        `json:"approvalId,omitempty"`
 	Attempts   int           `json:"attempts"`
 	ReadOnly   bool          `json:"readOnly"`
 	Idempotent bool          `json:"idempotent"`
@@ -63,13 +69,52 @@ func (s *Service) ToolSteps(ctx context.Context, chatID string) ([]ToolStepView,
 	return out, err
 }
 
-// ToolStep reads one call.
+// StepAwaitingApproval is the state of a call whose approval is asked and
+// not decided: it has a transcript row and no step yet.
+const StepAwaitingApproval = "awaiting_approval"
+
+// ToolStep reads one call: its step, or, before the step is recorded, what
+// its approval says (awaiting_approval while pending).
 func (s *Service) ToolStep(ctx context.Context, runID, toolCallID string) (ToolStepView, error) {
-	st, err := s.store.GetToolStep(ctx, s.reader(), runID, toolCallID)
-	if err != nil {
-		return ToolStepView{}, notFound(err, "tool call", toolCallID)
+	var v ToolStepView
+	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
+		st, err := s.store.GetToolStep(ctx, tx, runID, toolCallID)
+		if err == nil {
+			v, err = s.toolStepView(ctx, tx, st)
+			return err
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		a, aerr := s.store.ApprovalFor(ctx, tx, runID, toolCallID)
+		if aerr != nil {
+			return notFound(err, "tool call", toolCallID)
+		}
+		v = approvedStepView(a)
+		return nil
+	})
+	return v, err
+}
+
+// approvedStepView is a call known only by its approval: waiting for it,
+// or decided and not yet taken on by a drive.
+func approvedStepView(a store.Approval) ToolStepView {
+	v := ToolStepView{RunID: a.RunID, ToolCallID: a.ToolCallID, ChatID: a.ChatID, Name: a.Name, Server: a.Server,
+		Tool: a.Tool, Arguments: json.RawMessage(a.Arguments), State: StepAwaitingApproval, RequestIDs: []string{},
+		ApprovalID: a.ID, StartedAt: msTime(a.CreatedAt)}
+	var ann mcp.Annotations
+	json.Unmarshal([]byte(a.Annotations), &ann)
+	v.ReadOnly, v.Idempotent = ann.ReadOnly, ann.Idempotent
+	switch a.State {
+	case store.ApprovalAllowed:
+		v.State = store.StepStarted // the drive that goes on makes the call
+	case store.ApprovalDenied:
+		v.State, v.Outcome, v.Status = store.StepDone, OutcomeDenied, StatusDenied
+	case store.ApprovalExpired:
+		v.State, v.Outcome, v.Status = store.StepDone, OutcomeInterrupted, StatusInterrupted
+		v.Text = "the task was stopped before the call was approved; it was not made"
 	}
-	return s.toolStepView(ctx, s.reader(), st)
+	return v
 }
 
 func (s *Service) toolStepView(ctx context.Context, h store.Handle, st store.ToolStep) (ToolStepView, error) {

@@ -124,6 +124,8 @@ func rowState(v chat.ToolStepView, d entryData) string {
 		return stRowWait.Render("waiting for your answer to " + forms.SanitizeLine(v.Server) + "'s question")
 	}
 	switch v.State {
+	case chat.StepAwaitingApproval:
+		return stRowWait.Render("waiting for your approval")
 	case "started":
 		if look.idle[v.RunID] {
 			return stRowBad.Render("interrupted — followup stopped during the call")
