@@ -43,8 +43,11 @@ type (
 		title  string
 		limit  int
 	}
-	// moreChatsAct reads the page of chats after the cursor after.
-	moreChatsAct struct{ after string }
+	// moreChatsAct reads the page of limit chats after the cursor after.
+	moreChatsAct struct {
+		after string
+		limit int
+	}
 )
 
 func (closeAct) isAction()     {}
@@ -150,7 +153,7 @@ func (m *model) do(a action) tea.Cmd {
 		}
 		return tea.Batch(left, lifecycleCmd(m.svc, opDelete, a.chatID, a.title, a.limit))
 	case moreChatsAct:
-		return listChats(m.svc, a.after, chat.DefaultChatPage)
+		return listChats(m.svc, a.after, a.limit)
 	default:
 		return m.doMCP(a)
 	}

@@ -35,10 +35,17 @@ func newChats(keys keyMap, onScreen string) chatsDialog {
 	return chatsDialog{keys: keys.ChatList, scrollK: keys.Scroll, onScreen: onScreen, loading: true}
 }
 
+// chatPage is how many chats one read of the list takes on a screen of
+// height lines: two screenfuls, so the first read fills the screen and the
+// next one starts while the cursor is still a screen from the end. A
+// switch reads the list each time: a page of 200 cost it a millisecond of
+// CPU it never showed.
+func chatPage(height int) int { return min(max(2*height, 20), chat.MaxChatPage) }
+
 // refreshLimit is how many chats a fresh read of the list takes: as many
 // as are shown, within a page's bounds.
 func (d chatsDialog) refreshLimit() int {
-	return min(max(len(d.list.chats), chat.DefaultChatPage), chat.MaxChatPage)
+	return min(max(len(d.list.chats), chatPage(d.height)), chat.MaxChatPage)
 }
 
 func (d chatsDialog) about() string    { return "" }
@@ -155,7 +162,7 @@ func (d chatsDialog) more() (chatsDialog, action) {
 		return d, nil
 	}
 	d.loading = true
-	return d, moreChatsAct{after: d.next}
+	return d, moreChatsAct{after: d.next, limit: chatPage(d.height)}
 }
 
 func (d chatsDialog) view(width, height int, focused bool) string {

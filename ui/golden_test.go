@@ -3,7 +3,6 @@ package ui
 import (
 	"flag"
 	"fmt"
-	"followup/chat"
 	"os"
 	"path/filepath"
 	"testing"
@@ -87,7 +86,7 @@ func TestGoldenScreens(t *testing.T) {
 			k.ask("Check deployment")
 			k.load(k.ask("Plan a trip").ChatID)
 			k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
-			k.m.Update(listChats(k.svc, "", chat.DefaultChatPage)())
+			k.m.Update(listChats(k.svc, "", chatPage(k.m.height))())
 		}},
 		{"too_small", func(k *kit) { k.load(k.ask("Check deployment").ChatID) }},
 	} {

@@ -5,8 +5,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-
-	"followup/chat"
 )
 
 // onKey routes a key: quit first, then a full-screen dialog (it takes
@@ -76,7 +74,7 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case m.matches(msg, k.Help):
 		return m.open(newHelp(m.keys), false), true
 	case m.matches(msg, k.Chats):
-		return tea.Batch(m.pane.saveNow(), m.open(newChats(m.keys, m.chatID), false), listChats(m.svc, "", chat.DefaultChatPage)), true
+		return tea.Batch(m.pane.saveNow(), m.open(newChats(m.keys, m.chatID), false), listChats(m.svc, "", chatPage(m.height))), true
 	case m.matches(msg, k.ScrollUp):
 		m.vp.HalfPageUp()
 		m.follow = false

@@ -113,8 +113,11 @@ func TestChatListEndReachesTheLastChat(t *testing.T) {
 	}
 	k.load(newest)
 	press(k.m, tea.KeyMsg{Type: tea.KeyCtrlO})
-	if v := frameOf(k.m); !strings.Contains(v, fmt.Sprintf("(%d+ chats)", chat.DefaultChatPage)) {
+	if v := frameOf(k.m); !strings.Contains(v, fmt.Sprintf("(%d+ chats)", chatPage(k.m.height))) {
 		t.Fatalf("the first page does not say more chats follow:\n%s", v)
+	}
+	if d, _ := find[chatsDialog](&k.m.dialogs); len(d.list.chats) > 2*k.m.height || len(d.list.chats) < k.m.height {
+		t.Fatalf("the first read took %d chats for a screen of %d lines, want about two screens", len(d.list.chats), k.m.height)
 	}
 	press(k.m, tea.KeyMsg{Type: tea.KeyEnd})
 	v := frameOf(k.m)
