@@ -70,3 +70,23 @@ func BenchmarkBuild32Fields(b *testing.B) {
 		_ = Build(def, nil, prefill, nil, BuildOptions{Width: 116}).Form().View()
 	}
 }
+
+// BenchmarkKeystrokeLongList is the cursor moved in a described select of
+// 100 options, windowed at a short height, and the form drawn: the list
+// lays out its window on every key.
+func BenchmarkKeystrokeLongList(b *testing.B) {
+	f := Field{Name: "pick", Type: Select, Label: "Pick one", Description: "Some guidance that is long enough to wrap over two or three lines at this width, as descriptions do."}
+	for i := range MaxOptions {
+		f.Options = append(f.Options, Option{Value: fmt.Sprintf("v%03d", i), Label: fmt.Sprintf("Option %d", i)})
+	}
+	l := Build(Definition{Title: "Long", Fields: []Field{f, {Name: "after", Type: Text}}}, nil, nil, nil, BuildOptions{Width: 80})
+	pump(l.Form(), l.Form().Init())
+	l.SetMaxHeight(12)
+	keys := []tea.KeyMsg{{Type: tea.KeyDown}, {Type: tea.KeyUp}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		l.Update(keys[i%2])
+		_ = l.View()
+	}
+}

@@ -36,6 +36,7 @@ type list struct {
 	theme    *huh.Theme
 	keys     listKeys
 	title    string
+	head     listHead // the head's wrapped lines, kept
 }
 
 // listKeys are huh's bindings for a select or a multi-select, in one shape.

@@ -63,12 +63,6 @@ func (l *list) rows() int {
 }
 
 func (l *list) layout(st *huh.FieldStyles, inner int) listLayout {
-	lines := func(s string) []string {
-		if s == "" {
-			return nil
-		}
-		return strings.Split(wrapCells(s, inner), "\n")
-	}
 	var title string
 	switch {
 	case l.filterOn:
@@ -78,7 +72,7 @@ func (l *list) layout(st *huh.FieldStyles, inner int) listLayout {
 	default:
 		title = l.title
 	}
-	lay := listLayout{title: lines(title), desc: lines(l.s.about()), hint: lines(l.s.hint())}
+	lay := l.head.wrap(headKey{title, l.s.about(), l.s.hint(), inner})
 	natural := l.naturalRows()
 	room := l.height - st.Base.GetVerticalFrameSize()
 	if l.height <= 0 {
@@ -93,6 +87,35 @@ func (l *list) layout(st *huh.FieldStyles, inner int) listLayout {
 	lay.desc = cutLines(lay.desc, head, inner)
 	lay.rows = max(min(natural, room-len(lay.title)-len(lay.hint)-len(lay.desc)), 1)
 	return lay
+}
+
+// listHead keeps a list's head wrapped: the cursor moves far more often
+// than the title, description or hint change.
+type listHead struct {
+	key  headKey
+	lay  listLayout
+	done bool
+}
+
+type headKey struct {
+	title, desc, hint string
+	width             int
+}
+
+// wrap is the head's lines at k's width (the layout's rows left 0). The
+// lines are shared: they are cut into new slices, never changed.
+func (h *listHead) wrap(k headKey) listLayout {
+	if h.done && h.key == k {
+		return h.lay
+	}
+	lines := func(s string) []string {
+		if s == "" {
+			return nil
+		}
+		return strings.Split(wrapCells(s, k.width), "\n")
+	}
+	*h = listHead{key: k, lay: listLayout{title: lines(k.title), desc: lines(k.desc), hint: lines(k.hint)}, done: true}
+	return h.lay
 }
 
 // cutLines keeps the first n lines, the last one kept ending in "…" when
