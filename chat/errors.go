@@ -79,7 +79,7 @@ func problemsError(code, msg string, ps []forms.Problem) *Error {
 // AsError returns err as an *Error, wrapping anything unexpected as INTERNAL
 // (a database that cannot be opened as DATABASE_UNAVAILABLE, one this
 // process cannot write as DATABASE_READ_ONLY, one another process kept
-// locked past the busy timeout as DATABASE_BUSY). What it
+// locked past the busy timeout as DATABASE_BUSY, even while opening it). What it
 // returns is bounded (see bounded): every surface — a tool result to the
 // model, the CLI's text and JSON, the screen — shows errors through it.
 func AsError(err error) *Error {
@@ -91,12 +91,18 @@ func AsError(err error) *Error {
 	if errors.As(err, &ro) {
 		return bounded(&Error{Code: CodeDatabaseReadOnly, Message: ro.Error(), Details: map[string]any{"path": ro.Path}})
 	}
+	// Busy comes before the file's other troubles: a database another
+	// process held while this one opened it is busy, not unavailable.
 	var oe *store.OpenError
+	if store.IsBusy(err) {
+		e := &Error{Code: CodeDatabaseBusy, Message: busyMessage, Details: map[string]any{"cause": clip(err.Error(), maxMessage)}}
+		if errors.As(err, &oe) {
+			e.Details["path"] = oe.Path
+		}
+		return e
+	}
 	if errors.As(err, &oe) {
 		return bounded(&Error{Code: CodeDatabaseUnavailable, Message: oe.Error(), Details: map[string]any{"path": oe.Path}})
-	}
-	if store.IsBusy(err) {
-		return &Error{Code: CodeDatabaseBusy, Message: busyMessage, Details: map[string]any{"cause": clip(err.Error(), maxMessage)}}
 	}
 	return bounded(&Error{Code: CodeInternal, Message: err.Error()})
 }

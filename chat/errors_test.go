@@ -2,9 +2,11 @@ package chat
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -131,5 +133,40 @@ func TestDatabaseErrorsHaveTheirOwnCodes(t *testing.T) {
 	if e := AsError(err); e.Code != CodeDatabaseUnavailable || e.Details["path"] == nil ||
 		!strings.Contains(e.Message, "it is a directory") {
 		t.Fatalf("opening a directory: %+v", e)
+	}
+}
+
+// An Open that found the database locked by another process past the busy
+// timeout is DATABASE_BUSY (try again), not DATABASE_UNAVAILABLE, and
+// still names the file.
+func TestOpenWhileLockedIsBusy(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "f.db")
+	holder, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	lock, err := holder.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if _, err := lock.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
+		t.Fatal(err)
+	}
+	other, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	_, busy := other.ExecContext(ctx, "BEGIN EXCLUSIVE")
+	if !store.IsBusy(busy) {
+		t.Fatalf("the second lock = %v", busy)
+	}
+	e := AsError(&store.OpenError{Path: path, Reason: busy.Error(), Err: busy})
+	if e.Code != CodeDatabaseBusy || e.Details["path"] != path {
+		t.Fatalf("%+v", e)
 	}
 }

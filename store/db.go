@@ -40,11 +40,17 @@ type Store struct {
 type OpenError struct {
 	Path   string
 	Reason string
+	// Err is the error Reason was made from, when there was one: a caller
+	// tells a lock another process held (IsBusy) from a file it cannot
+	// use.
+	Err error
 }
 
 func (e *OpenError) Error() string {
 	return fmt.Sprintf("cannot open database %s: %s", e.Path, e.Reason)
 }
+
+func (e *OpenError) Unwrap() error { return e.Err }
 
 // Open opens (creating when missing) the database at path and brings its
 // schema up to date. A new file is created 0600 in a 0700 directory. What is
@@ -62,7 +68,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	}
 	own, err := look(ctx, path, h, ms)
 	if err != nil {
-		return nil, &OpenError{path, err.Error()}
+		return nil, &OpenError{Path: path, Reason: err.Error(), Err: err}
 	}
 	s := &Store{path: path, real: h.real, readOnly: readOnlyReason(h.real)}
 	if s.readOnly != "" {
@@ -72,14 +78,15 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		s.w, s.r = openPool(dsn(path, kind), 1), openPool(dsn(path, kind), 4)
 		if err := s.checkReadOnly(ctx, own, ms); err != nil {
 			s.Close()
-			return nil, &OpenError{path, err.Error()}
+			return nil, &OpenError{Path: path, Reason: err.Error(), Err: err}
 		}
 		return s, nil
 	}
 	s.w, s.r = openPool(dsn(path, writerConn), 1), openPool(mapped(dsn(path, readerConn), opts), 4)
 	if err := s.migrate(ctx, own, ms); err != nil {
 		s.Close()
-		return nil, &OpenError{path, asReadOnly(path, err).Error()}
+		err = asReadOnly(path, err)
+		return nil, &OpenError{Path: path, Reason: err.Error(), Err: err}
 	}
 	return s, nil
 }
@@ -96,8 +103,9 @@ func openPool(dsn string, conns int) *sql.DB {
 	return db
 }
 
-// busyTimeout is how long a connection waits for another's lock.
-const busyTimeout = 10 * time.Second
+// busyTimeout is how long a connection waits for another's lock
+// (BusyTimeout; shorter only in this package's tests).
+var busyTimeout = BusyTimeout
 
 // connKind is what a connection is for.
 type connKind int

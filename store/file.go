@@ -39,28 +39,28 @@ var sidecars = []string{"-wal", "-shm", "-journal", "-lease"}
 // A missing file is created 0600 in a 0700 directory.
 func prepareFile(path string) (header, error) {
 	if path == "" {
-		return header{}, &OpenError{path, "no database path given"}
+		return header{}, &OpenError{Path: path, Reason: "no database path given"}
 	}
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if lst, lerr := os.Lstat(path); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 {
 			target, _ := os.Readlink(path)
-			return header{}, &OpenError{path, "it is a symbolic link to " + target + ", which does not exist"}
+			return header{}, &OpenError{Path: path, Reason: "it is a symbolic link to " + target + ", which does not exist"}
 		}
 		if err := checkSidecars(path, path); err != nil {
 			return header{}, err
 		}
 		return create(path)
 	case err != nil:
-		return header{}, &OpenError{path, "cannot read the file: " + unwrapPathError(err)}
+		return header{}, &OpenError{Path: path, Reason: "cannot read the file: " + unwrapPathError(err), Err: err}
 	}
 	if kind := notRegular(st.Mode()); kind != "" {
-		return header{}, &OpenError{path, "it is " + kind + ", not a database file"}
+		return header{}, &OpenError{Path: path, Reason: "it is " + kind + ", not a database file"}
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return header{}, &OpenError{path, "cannot resolve the path: " + unwrapPathError(err)}
+		return header{}, &OpenError{Path: path, Reason: "cannot resolve the path: " + unwrapPathError(err), Err: err}
 	}
 	if err := checkSidecars(path, real); err != nil {
 		return header{}, err
@@ -75,7 +75,7 @@ func prepareFile(path string) (header, error) {
 func checkSidecars(path, real string) error {
 	for _, suffix := range sidecars {
 		if st, err := os.Stat(real + suffix); err == nil && notRegular(st.Mode()) != "" {
-			return &OpenError{path, "the file beside it, " + real + suffix + ", is " + notRegular(st.Mode()) +
+			return &OpenError{Path: path, Reason: "the file beside it, " + real + suffix + ", is " + notRegular(st.Mode()) +
 				", not a regular file"}
 		}
 	}
@@ -104,7 +104,7 @@ func notRegular(m fs.FileMode) string {
 
 func create(path string) (header, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return header{}, &OpenError{path, "cannot create its directory: " + unwrapPathError(err)}
+		return header{}, &OpenError{Path: path, Reason: "cannot create its directory: " + unwrapPathError(err), Err: err}
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if errors.Is(err, fs.ErrExist) {
@@ -112,14 +112,14 @@ func create(path string) (header, error) {
 		return prepareFile(path)
 	}
 	if err != nil {
-		return header{}, &OpenError{path, "cannot create the file: " + unwrapPathError(err)}
+		return header{}, &OpenError{Path: path, Reason: "cannot create the file: " + unwrapPathError(err), Err: err}
 	}
 	if err := f.Close(); err != nil {
-		return header{}, &OpenError{path, err.Error()}
+		return header{}, &OpenError{Path: path, Reason: err.Error(), Err: err}
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return header{}, &OpenError{path, "cannot resolve the path: " + unwrapPathError(err)}
+		return header{}, &OpenError{Path: path, Reason: "cannot resolve the path: " + unwrapPathError(err), Err: err}
 	}
 	return header{real: real}, nil
 }
@@ -127,16 +127,16 @@ func create(path string) (header, error) {
 func readHeader(path string) (header, error) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return header{}, &OpenError{path, "cannot read the file: " + err.Error()}
+		return header{}, &OpenError{Path: path, Reason: "cannot read the file: " + err.Error(), Err: err}
 	}
 	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return header{}, &OpenError{path, err.Error()}
+		return header{}, &OpenError{Path: path, Reason: err.Error(), Err: err}
 	}
 	if kind := notRegular(st.Mode()); kind != "" {
-		return header{}, &OpenError{path, "it is " + kind + ", not a database file"}
+		return header{}, &OpenError{Path: path, Reason: "it is " + kind + ", not a database file"}
 	}
 	h := header{size: st.Size()}
 	if h.size == 0 {
@@ -144,7 +144,7 @@ func readHeader(path string) (header, error) {
 	}
 	b := make([]byte, headerLen)
 	if _, err := io.ReadFull(f, b); err != nil || !bytes.Equal(b[:len(sqliteMagic)], sqliteMagic) {
-		return h, &OpenError{path, "not a followup database (the file is not SQLite); it was left untouched"}
+		return h, &OpenError{Path: path, Reason: "not a followup database (the file is not SQLite); it was left untouched"}
 	}
 	h.wal = b[18] == 2 && b[19] == 2
 	h.appID = binary.BigEndian.Uint32(b[68:72])

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"path/filepath"
+	"time"
 
 	"golang.org/x/sys/unix"
 	"modernc.org/sqlite"
@@ -77,7 +78,7 @@ func IsBusy(err error) bool { return isBusy(err) }
 
 // BusyTimeout is how long a connection waits for another's lock before
 // SQLITE_BUSY.
-const BusyTimeout = busyTimeout
+const BusyTimeout = 10 * time.Second
 
 // isBusy reports whether err is SQLite's SQLITE_BUSY (any extended code).
 func isBusy(err error) bool {
