@@ -151,6 +151,10 @@ func (s *Service) Close() error {
 // Path is the database file.
 func (s *Service) Path() string { return s.db.Path() }
 
+// ReadOnly says why this process cannot write the database, "" when it
+// can: reads work, every write is refused with DATABASE_READ_ONLY.
+func (s *Service) ReadOnly() string { return s.db.ReadOnly() }
+
 // ProviderName names the model provider.
 func (s *Service) ProviderName() string { return s.provider.Name() }
 

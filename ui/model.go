@@ -17,6 +17,9 @@ type model struct {
 	svc *chat.Service // nil until Run has opened it
 	// dbPath and provider are known before the database opens.
 	dbPath, provider string
+	// readOnly says why the database cannot be written ("" when it can):
+	// the screen says so from the first frame and keeps no drafts.
+	readOnly string
 	start            startup
 	keys             keyMap
 
@@ -96,6 +99,8 @@ func newModel(svc *chat.Service) *model {
 // setService gives the screen its open database.
 func (m *model) setService(svc *chat.Service) {
 	m.svc, m.dbPath, m.provider = svc, svc.Path(), svc.ProviderName()
+	m.readOnly = svc.ReadOnly()
+	m.saver.setOff(m.readOnly != "") // every write would be refused
 	m.pane.svc = svc
 }
 

@@ -23,6 +23,9 @@ type saver struct {
 	pending map[string]*saveJob
 	running bool          // a goroutine is writing
 	idle    chan struct{} // closed when nothing is waiting or being written
+	// off: the database cannot be written, so nothing is tried (the
+	// screen says once that nothing typed is kept, not at each autosave).
+	off bool
 }
 
 // saveJob is the newest value of one draft waiting to be written, and
@@ -42,6 +45,13 @@ func newSaver() *saver {
 	return &saver{pending: map[string]*saveJob{}, idle: idle}
 }
 
+// setOff turns the writes off (the database cannot be written) or on.
+func (s *saver) setOff(off bool) {
+	s.mu.Lock()
+	s.off = off
+	s.mu.Unlock()
+}
+
 // put asks for write to be run as the newest value of the draft key; the
 // channel returned gets its result (or that of a newer value of the same
 // draft, which replaced it before it was written).
@@ -49,6 +59,10 @@ func (s *saver) put(key string, write func(context.Context) error) <-chan error 
 	done := make(chan error, 1)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.off {
+		done <- nil
+		return done
+	}
 	if j, ok := s.pending[key]; ok {
 		j.write = write
 		j.waiters = append(j.waiters, done)

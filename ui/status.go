@@ -108,7 +108,9 @@ func (m *model) statusLine() string {
 	if m.driving || m.thinking {
 		run = m.spin.View() + " " + run
 	}
-	if m.archived() {
+	if m.readOnly != "" {
+		run += " · read-only database"
+	} else if m.archived() {
 		run += " · archived (read-only)"
 	} else if s := m.serveChat(); s != nil && s.Connected {
 		run += " · " + clientName(s.Client) + " (MCP)"
@@ -190,6 +192,8 @@ func (m *model) noticeLine() string {
 		return stError.Render(truncate(forms.SanitizeLine(m.status), m.width))
 	case m.status != "":
 		return stDim.Render(truncate(forms.SanitizeLine(m.status), m.width))
+	case m.readOnly != "":
+		return stError.Render(truncate(forms.SanitizeLine("Read-only database: nothing typed is saved or sent — "+m.readOnly+"."), m.width))
 	case len(m.orphans) == 1:
 		return stError.Render(truncate("1 interrupted run found — "+m.keys.Resend.Help().Key+" resumes it", m.width))
 	case len(m.orphans) > 1:
