@@ -20,8 +20,8 @@ type model struct {
 	// readOnly says why the database cannot be written ("" when it can):
 	// the screen says so from the first frame and keeps no drafts.
 	readOnly string
-	start            startup
-	keys             keyMap
+	start    startup
+	keys     keyMap
 
 	width, height int
 	sized         bool // width and height are the terminal's
