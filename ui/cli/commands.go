@@ -167,10 +167,12 @@ func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *prin
 	}
 	var run chat.RunView
 	var err error
+	elsewhere := false // another process drives the run on
 	if rc.ApplyState == chat.Applied && rc.RunID != "" {
 		run, err = s.Drive(ctx, rc.RunID)
 		if chat.CodeOf(err) == chat.CodeRunBusy {
-			run, err = s.GetRun(ctx, rc.RunID) // another process drives it on
+			elsewhere = true
+			run, err = s.GetRun(ctx, rc.RunID)
 		}
 	} else if rc.RunID != "" {
 		run, err = s.GetRun(ctx, rc.RunID)
@@ -191,10 +193,32 @@ func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *prin
 			return
 		}
 		fmt.Fprintf(w, "%s %s\n", rc.RequestID, map[string]string{"answer": "answered", "cancel": "cancelled"}[rc.Kind])
+		if elsewhere {
+			// The run's reply is the one before this answer: not news.
+			fmt.Fprintln(w, forms.SanitizeLine(drivenElsewhere(ctx, s, rc, run)))
+			return
+		}
 		fmt.Fprintf(w, "run %s  %s\n", run.ID, run.State)
 		(&blocks{w: w, used: true}).add(replyText(run.Reply))
 	})
 	return nil
+}
+
+// drivenElsewhere says who takes a run on after an answer or cancel made
+// here while another process drives it: for an MCP server's question
+// during a call, the process that asked the server, which keeps its
+// connection and sends it the answer.
+func drivenElsewhere(ctx context.Context, s *chat.Service, rc chat.Receipt, run chat.RunView) string {
+	tail := fmt.Sprintf("; followup inspect %s shows what it comes to", run.ChatID)
+	if r, err := s.Request(ctx, rc.RequestID); err == nil && r.Owner.Kind == chat.OwnerMCPServer && r.Live {
+		during := ""
+		if r.Tool != "" {
+			during = " during " + r.Tool
+		}
+		return fmt.Sprintf("run %s goes on in the process that asked %s%s (the chat screen or the command that made the call): it keeps %s's connection, sends it the %s and drives the run on%s",
+			run.ID, r.Owner.Name, during, r.Owner.Name, map[string]string{"answer": "answer", "cancel": "decline"}[rc.Kind], tail)
+	}
+	return fmt.Sprintf("run %s goes on in the process that drives it (the chat screen or another command)%s", run.ID, tail)
 }
 
 // sessionReceipt prints the receipt of an answer or cancel of a request

@@ -185,9 +185,12 @@ func TestMCPLiveQuestionAnsweredFromAnotherShell(t *testing.T) {
 	if len(pend) != 1 || pend[0].(map[string]any)["id"] != rq || pend[0].(map[string]any)["live"] != true {
 		t.Fatalf("pending = %v", pend)
 	}
-	ans := decode(t, mcpCLI(t, e, "answer", rq, "--values-json", `{"name": "Ada", "integer": 7}`, "--json"))
-	if ans["ok"] != true {
-		t.Fatalf("answer = %v", ans)
+	// The answer says who goes on with it, not the run's reply before it.
+	ans := mcpCLI(t, e, "answer", rq, "--values-json", `{"name": "Ada", "integer": 7}`)
+	if ans.code != 0 || !strings.Contains(ans.stdout, rq+" answered") ||
+		!strings.Contains(ans.stdout, "goes on in the process that asked everything during trigger-elicitation-request") ||
+		strings.Contains(ans.stdout, "  running") {
+		t.Fatalf("answer: %d %q %q", ans.code, ans.stdout, ans.stderr)
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("ask: %v\n%s", err, out)
