@@ -37,8 +37,10 @@ const (
 	minWidth, minHeight = 50, 15
 	// fixedRows are the notice line and the status line.
 	fixedRows = 2
-	// minTranscript keeps a line of the conversation in view.
-	minTranscript = 1
+	// minTranscript keeps the conversation in view under a form or a
+	// dialog: the newest entry's last lines, not its card alone (on a
+	// small screen the form gives the rows and scrolls instead).
+	minTranscript = 3
 )
 
 // layout places the screen's parts for a terminal of w×h. It is pure:
