@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -42,7 +43,7 @@ func Start(t testing.TB, w, h int, command string) *Term {
 	Require(t)
 	tm := &Term{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock"), session: "t"}
 	tm.tmux("new-session", "-d", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "-s", tm.session, command)
-	t.Cleanup(func() { exec.Command("tmux", "-S", tm.socket, "kill-server").Run() })
+	t.Cleanup(tm.Close)
 	return tm
 }
 
@@ -142,6 +143,34 @@ func (tm *Term) Pid() int {
 		tm.t.Fatalf("pane pid %q", out)
 	}
 	return pid
+}
+
+// Kill ends the program at once with SIGKILL, as a crash or a closed
+// laptop does, waits until it is gone (nothing of it holds the database
+// any more) and ends the terminal.
+func (tm *Term) Kill() {
+	tm.t.Helper()
+	pid := tm.Pid()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		tm.t.Fatalf("kill %d: %v", pid, err)
+	}
+	WaitExit(tm.t, pid)
+	tm.Close()
+}
+
+// Close ends the terminal and what runs in it.
+func (tm *Term) Close() { exec.Command("tmux", "-S", tm.socket, "kill-server").Run() }
+
+// WaitExit polls until process pid is gone.
+func WaitExit(t testing.TB, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d is still running", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 var (
