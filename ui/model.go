@@ -73,8 +73,9 @@ type model struct {
 	// spinStopped: the spinner's ticks stopped while it was not drawn (spin.go).
 	spinStopped bool
 
-	lay   layoutSpec // the layout the last Update arranged
-	frame string     // the frame it drew, which View returns
+	lay       layoutSpec // the layout the last Update arranged
+	frame     string     // the frame it drew, which View returns
+	paneFrame paneFrame  // the form pane's frame, its lines kept between frames (paneframe.go)
 
 	status       string
 	statusErr    bool

@@ -65,7 +65,7 @@ func (m *model) paneView(s layoutSpec) string {
 		}
 		lines := paneHead(r, askedBy(r.Owner), s.paneHead, inner, room)
 		lines = append(append(lines, form), tail...)
-		body = paneStyle(m.focus == focusForm).Width(m.width - 4).Render(strings.Join(lines, "\n"))
+		body = m.paneFrame.draw(paneStyle(m.focus == focusForm), m.width-4, lines)
 	}
 	if waitLine != "" {
 		parts = append(parts, waitLine)
