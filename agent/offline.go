@@ -31,6 +31,39 @@ func (o Offline) Complete(ctx context.Context, req Request) (Response, error) {
 }
 
 func (o Offline) turn(h []Message) Message {
+	msg := o.reply(h)
+	if said := resultsBeforeMessages(h); said != "" {
+		msg.Content = strings.TrimSpace(said + "\n\n" + msg.Content)
+	}
+	return msg
+}
+
+// resultsBeforeMessages is what the demo agent says about the results of
+// its MCP calls that came back while the user wrote: a message sent during
+// a call follows its result in the history, and the turn that answers the
+// message must still tell what the call came to.
+func resultsBeforeMessages(h []Message) string {
+	j := len(h)
+	for j > 0 && h[j-1].Role == RoleUser {
+		j--
+	}
+	if j == len(h) {
+		return "" // the last message is a result: the usual turn tells it
+	}
+	i := j
+	for i > 0 && h[i-1].Role == RoleTool {
+		i--
+	}
+	var said []string
+	for _, m := range h[i:j] {
+		if reply, ok := mcpReply(m); ok {
+			said = append(said, reply)
+		}
+	}
+	return strings.Join(said, "\n\n")
+}
+
+func (o Offline) reply(h []Message) Message {
 	if len(h) == 0 {
 		return Message{Content: "Hello! Tell me what to work on."}
 	}

@@ -185,3 +185,23 @@ func TestOfflineReadsMessagesSentTogether(t *testing.T) {
 		t.Fatalf("the deploy task was lost: %+v", msg)
 	}
 }
+
+// A message the user sent during an MCP call comes after the call's
+// result: the demo agent still tells the result, then answers the message.
+func TestOfflineTellsACallsResultBeforeAMessageSentDuringIt(t *testing.T) {
+	t.Parallel()
+	h := []Message{
+		{Role: RoleUser, Content: `call everything.echo {"message": "hi"}`},
+		{Role: RoleAssistant, Content: "Calling echo on everything.", ToolCalls: []ToolCall{{ID: "c1", Name: "mcp__everything__echo", Arguments: json.RawMessage(`{"message":"hi"}`)}}},
+		{Role: RoleTool, ToolCallID: "c1", ToolName: "mcp__everything__echo", Content: `{"status":"ok","tool":"mcp__everything__echo","text":"Echo: hi"}`},
+		{Role: RoleUser, Content: "call everything.echo {\"message\": \"again\"}"},
+	}
+	msg := complete(t, h)
+	if !strings.HasPrefix(msg.Content, "Echo: hi\n\n") || len(msg.ToolCalls) != 1 || msg.ToolCalls[0].Name != "mcp__everything__echo" {
+		t.Fatalf("turn = %+v", msg)
+	}
+	// Without a message after it, the result is the turn, said once.
+	if msg := complete(t, h[:3]); msg.Content != "Echo: hi" {
+		t.Fatalf("turn = %+v", msg)
+	}
+}
