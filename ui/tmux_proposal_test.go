@@ -38,9 +38,9 @@ func TestTerminalProposalAcceptedFromTheCLI(t *testing.T) {
 	tm.Keys("Tab")
 	tm.Keys("Tab")
 	tm.WaitFor("┃ Travellers *", "┃ > 4")
-	time.Sleep(time.Second) // the autosave
-	tm.Keys("C-c")
-	waitExit(t, tm.Pid())
+	pid := tm.Pid() // before ctrl+c: its terminal ends with it
+	tm.Keys("C-c")  // saves the draft on its way out
+	waitExit(t, pid)
 	tm = startApp(t, db, 100, 30)
 	tm.WaitFor("> Shanghai")
 	tm.Keys("C-f")
