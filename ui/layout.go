@@ -37,10 +37,10 @@ const (
 	minWidth, minHeight = 50, 15
 	// fixedRows are the notice line and the status line.
 	fixedRows = 2
-	// minTranscript keeps the conversation in view under a form or a
-	// dialog: the newest entry's last lines, not its card alone (on a
-	// small screen the form gives the rows and scrolls instead).
-	minTranscript = 3
+	// minForm is the fewest rows a form is built at: its title and
+	// description, and a field's title, description and input, so the
+	// line typed in stays in view.
+	minForm = 5
 )
 
 // layout places the screen's parts for a terminal of w×h. It is pure:
@@ -56,11 +56,19 @@ func layout(w, h int, s layoutState) layoutSpec {
 	}
 	least := minComposer(h)
 	want := min(max(s.composerLines, least), max(least, h/3))
-	spec.paneMax = h - fixedRows - want - minTranscript
-	spec.pane = min(s.paneLines, h-fixedRows-least-minTranscript)
-	spec.composer = max(least, min(want, h-fixedRows-spec.pane-minTranscript))
+	spec.paneMax = h - fixedRows - want - minTranscript(h)
+	spec.pane = min(s.paneLines, h-fixedRows-least-minTranscript(h))
+	spec.composer = max(least, min(want, h-fixedRows-spec.pane-minTranscript(h)))
 	spec.transcript = h - fixedRows - spec.pane - spec.composer
 	return spec
+}
+
+// minTranscript is the fewest rows the transcript keeps under a form or
+// a dialog: three (the newest entry's last lines, not its card alone),
+// fewer on a screen too short for that beside a form of minForm rows, one
+// at the least.
+func minTranscript(h int) int {
+	return max(1, min(3, h-fixedRows-minComposer(h)-paneChrome(h)-minForm))
 }
 
 // minComposer is the composer's height with no text: two rows, one on a
@@ -88,6 +96,6 @@ func paneChrome(h int) int {
 // half the screen so the transcript stays readable, and always leaves the
 // composer and a line of transcript their room.
 func formSize(w, h int) (width, height int) {
-	room := h - fixedRows - minComposer(h) - minTranscript - paneChrome(h)
+	room := h - fixedRows - minComposer(h) - minTranscript(h) - paneChrome(h)
 	return max(20, w-4), max(3, min(max(6, h/2-4), room))
 }

@@ -24,10 +24,12 @@ func TestLayout(t *testing.T) {
 			layoutSpec{transcript: 3, pane: 23, paneMax: 15, composer: 2, composerWidth: 98, formWidth: 96, formHeight: 11, paneHead: true}},
 		{"60x20 a short pane", 60, 20, layoutState{paneLines: 6},
 			layoutSpec{transcript: 10, pane: 6, paneMax: 13, composer: 2, composerWidth: 58, formWidth: 56, formHeight: 6, paneHead: true}},
-		{"50x15 a form", 50, 15, layoutState{paneLines: 11},
-			layoutSpec{transcript: 3, pane: 9, paneMax: 9, composer: 1, composerWidth: 48, formWidth: 46, formHeight: 4}},
+		{"50x15 a form and a tab row", 50, 15, layoutState{paneLines: 9},
+			layoutSpec{transcript: 3, pane: 9, paneMax: 10, composer: 1, composerWidth: 48, formWidth: 46, formHeight: 5}},
 		{"50x15 a pane taller than the screen", 50, 15, layoutState{paneLines: 30},
-			layoutSpec{transcript: 3, pane: 9, paneMax: 9, composer: 1, composerWidth: 48, formWidth: 46, formHeight: 4}},
+			layoutSpec{transcript: 2, pane: 10, paneMax: 10, composer: 1, composerWidth: 48, formWidth: 46, formHeight: 5}},
+		{"50x16 a form", 50, 16, layoutState{paneLines: 10},
+			layoutSpec{transcript: 3, pane: 10, paneMax: 10, composer: 1, composerWidth: 48, formWidth: 46, formHeight: 5}},
 		{"tall 100x60 a tall pane", 100, 60, layoutState{paneLines: 31},
 			layoutSpec{transcript: 25, pane: 31, paneMax: 53, composer: 2, composerWidth: 98, formWidth: 96, formHeight: 26, paneHead: true}},
 		{"40x12 is too small", 40, 12, layoutState{paneLines: 11},
@@ -47,12 +49,16 @@ func TestLayout(t *testing.T) {
 			if rows := got.transcript + got.pane + got.composer + fixedRows; rows != tc.h {
 				t.Fatalf("%d rows laid out on a %d-row screen", rows, tc.h)
 			}
-			if got.transcript < minTranscript {
+			if got.transcript < minTranscript(tc.h) {
 				t.Fatalf("no room for the transcript: %+v", got)
+			}
+			// A form has the rows for its title and a field's input.
+			if got.formHeight < minForm {
+				t.Fatalf("a form of %d rows hides the field's input: %+v", got.formHeight, got)
 			}
 			// A form built at formHeight, in its chrome, fits beside the
 			// least composer.
-			if room := tc.h - fixedRows - minComposer(tc.h) - minTranscript; got.formHeight+paneChrome(tc.h) > room {
+			if room := tc.h - fixedRows - minComposer(tc.h) - minTranscript(tc.h); got.formHeight+paneChrome(tc.h) > room {
 				t.Fatalf("a form of %d rows does not fit in %d", got.formHeight+paneChrome(tc.h), room)
 			}
 		})
