@@ -136,8 +136,10 @@ func cutLines(lines []string, n, width int) []string {
 // options [first, last). Where some are hidden a row says how many, so
 // the window holds rows-1 options at an end of the list and rows-2 in its
 // middle; a row would never say "1 more" (the option fits in its place).
-// Under minRows rows there is no room for such rows: the counts go on the
-// first option's row.
+// In tightRows rows the middle of the list is drawn as the cursor, its
+// neighbours and one row counting both ends (squeezed). Under minRows
+// rows there is no room for such rows: the counts go on the first
+// option's row.
 func span(n, cursor, rows int) (first, last int) {
 	if n <= rows {
 		return 0, n
@@ -145,6 +147,9 @@ func span(n, cursor, rows int) (first, last int) {
 	if rows < minRows {
 		first = max(0, min(cursor-(rows-1)/2, n-rows))
 		return first, first + rows
+	}
+	if rows == tightRows && cursor > 1 && cursor < n-2 {
+		return cursor - 1, cursor + 2
 	}
 	inner := rows - 2
 	first = cursor - (inner-1)/2
@@ -155,6 +160,15 @@ func span(n, cursor, rows int) (first, last int) {
 		return n - (rows - 1), n
 	}
 	return first, first + inner
+}
+
+// tightRows is the height at which a row each for the hidden options
+// above and below would hide a neighbour of the cursor.
+const tightRows = 4
+
+// squeezed reports a window drawn with one row counting both ends.
+func squeezed(n, rows, first, last int) bool {
+	return rows >= minRows && first > 0 && last < n && last-first+2 > rows
 }
 
 func (l *list) View() string {
@@ -198,7 +212,8 @@ func (l *list) optionRows(st *huh.FieldStyles, inner, rows int) []string {
 		return pad + st.Description.Render(text)
 	}
 	marks := rows >= minRows
-	if marks && first > 0 {
+	both := squeezed(n, rows, first, last)
+	if marks && first > 0 && !both {
 		out = append(out, more("↑", 0, first))
 	}
 	for i := first; i < last; i++ {
@@ -208,13 +223,26 @@ func (l *list) optionRows(st *huh.FieldStyles, inner, rows int) []string {
 		}
 		out = append(out, l.optionRow(st, i, selector, pad, inner, suffix))
 	}
-	if marks && last < n {
+	switch {
+	case both:
+		out = append(out, l.moreBoth(st, pad, first, last))
+	case marks && last < n:
 		out = append(out, more("↓", last, n))
 	}
 	for len(out) < rows {
 		out = append(out, "")
 	}
 	return out
+}
+
+// moreBoth is the one row counting the options hidden above and below.
+func (l *list) moreBoth(st *huh.FieldStyles, pad string, first, last int) string {
+	n := len(l.shown)
+	text := fmt.Sprintf("↑ %d · ↓ %d more", first, n-last)
+	if picked := l.pickedAmong(0, first) + l.pickedAmong(last, n); l.multi && picked > 0 {
+		text += fmt.Sprintf(" · %d selected", picked)
+	}
+	return pad + st.Description.Render(text)
 }
 
 // pickedAmong counts the picked options among shown[from:to].
