@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestComposerDraftPerChat: the composer's unsent text is kept per chat
@@ -86,4 +87,44 @@ func TestComposerDraftPerChat(t *testing.T) {
 	if n := fxCount(t, s, `SELECT COUNT(*) FROM composer_drafts`); n != 0 {
 		t.Fatalf("%d composer drafts outlive their chats", n)
 	}
+}
+
+// TestOpeningChat: the screen opens on the newest chat, unless text typed
+// in a new chat was saved after it last changed — then on that new chat;
+// the newest chat's activity after the text wins again, and so does the
+// text once sent.
+func TestOpeningChat(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clock := newFxClock()
+	s := fxOpen(t, clock)
+	opens := func(want string) {
+		t.Helper()
+		if got, err := s.OpeningChat(ctx); err != nil || got != want {
+			t.Fatalf("opens on %q (%v), want %q", got, err, want)
+		}
+	}
+	opens("")
+	a, _ := fxDeploy(t, s)
+	opens(a.ChatID)
+	clock.Advance(time.Second)
+	if err := s.SaveComposerDraft(ctx, "", "unsent words here"); err != nil {
+		t.Fatal(err)
+	}
+	opens("")
+	clock.Advance(time.Second)
+	if _, err := s.Send(ctx, a.ChatID, "and the database too", ""); err != nil {
+		t.Fatal(err)
+	}
+	opens(a.ChatID)
+	clock.Advance(time.Second)
+	if err := s.SaveComposerDraft(ctx, "", "unsent words, more"); err != nil {
+		t.Fatal(err)
+	}
+	opens("")
+	b, err := s.Send(ctx, "", "unsent words, more", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opens(b.ChatID)
 }

@@ -11,6 +11,7 @@ import (
 type ComposerStore interface {
 	PutComposerDraft(ctx context.Context, h Handle, chatID, text string, now int64) error
 	GetComposerDraft(ctx context.Context, h Handle, chatID string) (string, error)
+	NewChatDraftIsNewest(ctx context.Context, h Handle) (bool, error)
 }
 
 // PutComposerDraft saves a chat's composer text; empty text deletes it.
@@ -35,4 +36,15 @@ func (queries) GetComposerDraft(ctx context.Context, h Handle, chatID string) (s
 		return "", nil
 	}
 	return text, err
+}
+
+// NewChatDraftIsNewest reports whether text typed in a new chat (the
+// draft of chat "") was saved after every active chat last changed: the
+// newest thing the user did is that text.
+func (queries) NewChatDraftIsNewest(ctx context.Context, h Handle) (bool, error) {
+	var newest bool
+	err := h.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM composer_drafts d
+		WHERE d.chat_id = '' AND d.text <> ''
+		AND d.updated_at > COALESCE((SELECT MAX(updated_at) FROM chats WHERE state = 'active'), 0))`).Scan(&newest)
+	return newest, err
 }

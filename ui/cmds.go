@@ -22,6 +22,7 @@ type snapshotMsg struct {
 	orphans  []chat.RunView
 	drafts   map[string]draftLoadedMsg // saved drafts of the pending requests, by liveKey
 	composer string                    // the chat's saved composer text
+	fresh    bool                      // a new chat, opened for the text typed in it, while other chats exist
 	entries  map[int64]renderedEntry   // transcript entries drawn by the load
 	built    *builtForm                // the active question's form, built by the load
 	mcp      mcpSnap                   // approvals and tool calls (mcpstate.go)

@@ -70,11 +70,15 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 		ctx := context.Background()
 		snap := snapshotMsg{chatID: chatID, seq: p.seq, requests: map[string]chat.RequestView{}}
 		if chatID == "" {
-			id, err := svc.LatestChatID(ctx)
+			id, err := svc.OpeningChat(ctx)
 			if err != nil {
 				return snapshotMsg{err: err}
 			}
 			if id == "" {
+				// No chat yet, or the text typed in a new chat is the
+				// newest thing the user did: the screen opens there.
+				latest, _ := svc.LatestChatID(ctx)
+				snap.fresh = latest != ""
 				snap.orphans, _ = svc.Orphaned(ctx)
 				snap.composer, _ = svc.ComposerDraft(ctx, "")
 				return snap

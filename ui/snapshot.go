@@ -32,6 +32,12 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	if s.chatID == "" {
 		m.orphans = s.orphans // with a chat open, they come with the count of questions elsewhere
 	}
+	if s.fresh {
+		// The text typed in a new chat is the newest thing the user did:
+		// the screen stays on that new chat, whatever the others do.
+		m.newChat = true
+		m.setStatus("Back in the new chat you were typing in — "+m.keys.Chats.Help().Key+" shows your other chats.", false)
+	}
 	m.mcp.adopt(s.mcp)
 	m.tr.adopt(s.entries)
 	m.tr.changed()
