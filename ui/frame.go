@@ -49,7 +49,7 @@ func (m *model) compose() string {
 	}
 	m.composer.Placeholder = m.composerPlaceholder()
 	parts = append(parts, m.noticeLine(), m.composer.View(), m.statusLine())
-	return lipgloss.JoinVertical(lipgloss.Left, parts...)
+	return m.screenJoin.join(parts...)
 }
 
 // tooSmallView is the whole screen below minWidth×minHeight.

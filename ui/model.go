@@ -76,6 +76,9 @@ type model struct {
 	lay       layoutSpec // the layout the last Update arranged
 	frame     string     // the frame it drew, which View returns
 	paneFrame paneFrame  // the form pane's frame, its lines kept between frames (paneframe.go)
+	// The screen's and the pane's blocks stacked, their lines' widths kept
+	// between frames (joinlines.go).
+	screenJoin, paneJoin lineJoin
 
 	status       string
 	statusErr    bool

@@ -71,7 +71,7 @@ func (m *model) paneView(s layoutSpec) string {
 		parts = append(parts, waitLine)
 	}
 	parts = append(parts, body)
-	return lipgloss.JoinVertical(lipgloss.Left, parts...)
+	return m.paneJoin.join(parts...)
 }
 
 // formHint is the form's hint line: the keys that apply to it now, as
