@@ -138,23 +138,40 @@ func dsn(path string, kind connKind) string {
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + v.Encode()
 }
 
-// look decides whose file path is, reading only. A marked file is known
+// look decides whose file path is, reading only. A file with nothing in it
+// is no one's. A file with a log (-wal) beside it is judged on what SQLite
+// will read — the log replayed over the file, which may replace its first
+// page and with it the mark — through a read-only connection, which never
+// checkpoints the log into the file. Without a log, a marked file is known
 // from its header; any other SQLite file is read through a read-only
 // connection that locks like a reader (a rollback-journal file, or a WAL
-// file with its log and index beside it) or, with no log, reads the file
-// as it lies, creating nothing beside it.
+// file with its index beside it) or reads the file as it lies, creating
+// nothing beside it.
 func look(ctx context.Context, path string, h header, ms []migration) (owner, error) {
+	logged := h.size > 0 && nonEmptyFile(h.real+"-wal")
 	switch {
 	case h.size == 0:
 		return ownerNone, nil
+	case logged:
 	case h.appID == ApplicationID:
 		return ownerMarked, nil
 	case h.appID != 0:
 		return 0, foreignMark(h.appID)
 	}
-	db := openPool(dsn(path, readOnlyKind(h)), 1)
+	kind := readOnlyKind(h)
+	if logged && readOnlyReason(h.real) == "" {
+		// What this process will read is the log too: its writer would
+		// replay it (creating the index beside it when missing).
+		kind = readOnlyConn
+	}
+	db := openPool(dsn(path, kind), 1)
 	defer db.Close()
-	return classify(ctx, db, ms)
+	own, err := classifyRead(ctx, db, ms)
+	var fe *ForeignError
+	if logged && h.appID == ApplicationID && errors.As(err, &fe) {
+		return 0, &ForeignError{"the log beside it, " + h.real + "-wal, is another database's: read with it, " + fe.Why}
+	}
+	return own, err
 }
 
 // readOnlyKind is how to read path without writing anything to or beside

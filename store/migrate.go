@@ -64,10 +64,10 @@ func (s *Store) migrate(ctx context.Context, own owner, ms []migration) error {
 		s.r.SetMaxIdleConns(0)
 		s.r.SetMaxIdleConns(2)
 	}()
-	if own != ownerMarked {
-		if err := s.claim(ctx, ms); err != nil {
-			return err
-		}
+	// Whose the file is, is decided again under the write lock, on what
+	// SQLite reads there, before the first write (the WAL switch included).
+	if err := s.claim(ctx, ms); err != nil {
+		return err
 	}
 	if err := s.switchToWAL(ctx); err != nil {
 		return err
@@ -176,10 +176,11 @@ func (s *Store) switchToWAL(ctx context.Context) error {
 	}
 }
 
-// claim makes a file with nothing in it followup's: under the write lock it
-// checks again whose the file is and, when it is empty, sets the mark in its
-// first transaction — before the WAL switch, so the mark is in the file
-// itself from the first commit on and never only in a log.
+// claim checks again, under the write lock, whose the file is — a marked
+// file's tables included (intact) — and makes a file with nothing in it
+// followup's: it sets the mark in its first transaction — before the WAL
+// switch, so the mark is in the file itself from the first commit on and
+// never only in a log.
 func (s *Store) claim(ctx context.Context, ms []migration) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {

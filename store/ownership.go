@@ -48,7 +48,7 @@ func classify(ctx context.Context, q Handle, ms []migration) (owner, error) {
 	}
 	switch {
 	case uint32(appID) == ApplicationID:
-		return ownerMarked, nil
+		return ownerMarked, intact(ctx, q)
 	case appID != 0:
 		return 0, foreignMark(uint32(appID))
 	}
@@ -82,6 +82,64 @@ func classify(ctx context.Context, q Handle, ms []migration) (owner, error) {
 		}
 	}
 	return ownerPremark, nil
+}
+
+// classifyRead is classify in one read transaction of db: every query
+// sees the same state of the file.
+func classifyRead(ctx context.Context, db *sql.DB, ms []migration) (owner, error) {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	return classify(ctx, tx, ms)
+}
+
+// DamagedError refuses a file that carries followup's mark but has lost
+// what every followup database has: migrating it would create empty
+// tables over whatever is left. Nothing was written to it.
+type DamagedError struct{ Why string }
+
+func (e *DamagedError) Error() string {
+	return "the followup database is damaged (" + e.Why + "); it was left untouched"
+}
+
+// intact checks the schema of a file with followup's mark. Nothing in it
+// (the mark is set alone first) or an empty schema_migrations alone (the
+// table is created before the first migration) is a database being
+// created; anything else has every table since 0001 and records its
+// migrations.
+func intact(ctx context.Context, q Handle) error {
+	tables, err := tableNames(ctx, q)
+	if err != nil {
+		return err
+	}
+	var objects int
+	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master").Scan(&objects); err != nil {
+		return err
+	}
+	if objects == 0 {
+		return nil
+	}
+	if !tables["schema_migrations"] {
+		return &DamagedError{"its table schema_migrations is gone"}
+	}
+	var n int
+	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM schema_migrations").Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 && objects == 1 {
+		return nil
+	}
+	if n == 0 {
+		return &DamagedError{"its table schema_migrations records no migration"}
+	}
+	for _, t := range premarkTables {
+		if !tables[t] {
+			return &DamagedError{"its table " + t + " is gone"}
+		}
+	}
+	return nil
 }
 
 func tableNames(ctx context.Context, q Handle) (map[string]bool, error) {
