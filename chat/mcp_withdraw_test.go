@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -20,9 +21,9 @@ import (
 
 // askingServer is a go-sdk server (stateful streamable HTTP on 127.0.0.1,
 // protocol 2025-11-25) whose tools ask during the call: "impatient"
-// withdraws its question after a second, "odd" asks with a schema whose
-// property name no form field may have. Each returns what its question
-// came to.
+// withdraws its question after a second, "odd" asks with property names
+// no form field may have, "nested" with a property the form cannot show.
+// Each returns what its question came to.
 func askingServer(t *testing.T) mcp.ServerConfig {
 	t.Helper()
 	srv := sdk.NewServer(&sdk.Implementation{Name: "asking", Version: "1"}, nil)
@@ -40,6 +41,10 @@ func askingServer(t *testing.T) mcp.ServerConfig {
 				text = "error: " + err.Error()
 			case res != nil:
 				text = "action " + res.Action
+				if res.Content != nil {
+					b, _ := json.Marshal(res.Content)
+					text += " " + string(b)
+				}
 			}
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil
 		}
@@ -47,7 +52,10 @@ func askingServer(t *testing.T) mcp.ServerConfig {
 	srv.AddTool(&sdk.Tool{Name: "impatient", InputSchema: map[string]any{"type": "object"}}, ask(time.Second,
 		map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}))
 	srv.AddTool(&sdk.Tool{Name: "odd", InputSchema: map[string]any{"type": "object"}}, ask(10*time.Second,
-		map[string]any{"type": "object", "properties": map[string]any{"first name": map[string]any{"type": "string"}}}))
+		map[string]any{"type": "object", "properties": map[string]any{"first name": map[string]any{"type": "string"},
+			"first_name": map[string]any{"type": "string", "title": "Nickname"}, "e-mail": map[string]any{"type": "string"}}}))
+	srv.AddTool(&sdk.Tool{Name: "nested", InputSchema: map[string]any{"type": "object"}}, ask(10*time.Second,
+		map[string]any{"type": "object", "properties": map[string]any{"address": map[string]any{"type": "object"}}}))
 	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
 	t.Cleanup(ts.Close)
 	return mcp.ServerConfig{Name: "asking", Type: mcp.TypeHTTP, URL: ts.URL, Shown: ts.URL, Timeout: 10 * time.Second,
@@ -92,12 +100,40 @@ func TestMCPServerWithdrawsItsQuestion(t *testing.T) {
 // the reason — not a decline: no person chose anything.
 func TestMCPUnshowableSchemaIsRefusedNotDeclined(t *testing.T) {
 	s := fxOpenMCP(t, filepath.Join(t.TempDir(), "f.db"), mcp.Config{Path: "test", Servers: []mcp.ServerConfig{askingServer(t)}})
-	sent, run := fxAsk(t, s, "", "call asking.odd")
+	sent, run := fxAsk(t, s, "", "call asking.nested")
 	if run.State != store.RunSucceeded || !strings.Contains(run.Reply, "error -32602: the requested schema is not a form followup can show") ||
 		strings.Contains(run.Reply, "decline") {
 		t.Fatalf("run = %+v", run)
 	}
 	if rs, _ := s.Requests(context.Background(), sent.ChatID); len(rs) != 0 {
 		t.Fatalf("requests = %+v", rs)
+	}
+}
+
+// Property names that are not field names ("first name", "e-mail") are
+// asked under field names made from them, labelled with the server's own
+// names, and the answer goes back under the server's names.
+func TestMCPPropertyNamesThatAreNotFieldNames(t *testing.T) {
+	s := fxOpenMCP(t, filepath.Join(t.TempDir(), "f.db"), mcp.Config{Path: "test", Servers: []mcp.ServerConfig{askingServer(t)}})
+	ctx := context.Background()
+	sent, err := s.Send(ctx, "", "call asking.odd", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := driveAsync(s, sent.RunID)
+	r := fxWaitPending(t, s, sent.ChatID)
+	var got []string
+	for _, f := range r.Fields {
+		got = append(got, f.Name+"="+f.DisplayLabel())
+	}
+	if want := "e_mail=e-mail first_name_2=first name first_name=Nickname"; strings.Join(got, " ") != want {
+		t.Fatalf("fields = %q, want %q", strings.Join(got, " "), want)
+	}
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: r.ID, Values: map[string]any{"first_name_2": "Ada", "e_mail": "a@b.co"}}); err != nil {
+		t.Fatal(err)
+	}
+	run := waitRun(t, done)
+	if want := `action accept {"e-mail":"a@b.co","first name":"Ada"}`; !strings.Contains(run.Reply, want) {
+		t.Fatalf("reply = %q, want %q", run.Reply, want)
 	}
 }

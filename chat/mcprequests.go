@@ -206,7 +206,13 @@ func (s *Service) replyOf(ctx context.Context, tx store.Handle, r store.Request)
 		if err != nil {
 			return mcp.Reply{}, err
 		}
-		return mcp.Reply{Action: mcp.ActionAccept, Content: decodeValues(a.Values)}, nil
+		content := decodeValues(a.Values)
+		var mc mcpContext
+		if json.Unmarshal([]byte(r.Context.String), &mc) == nil && len(mc.Schema) > 0 {
+			// The form's field names back to the server's own (forms.SchemaNames).
+			content = forms.ToSchemaNames(content, forms.SchemaNames(mc.Schema))
+		}
+		return mcp.Reply{Action: mcp.ActionAccept, Content: content}, nil
 	case store.ReqCancelled:
 		return mcp.Reply{Action: mcp.ActionDecline}, nil
 	}

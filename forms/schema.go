@@ -55,16 +55,20 @@ func (p *problems) importSchema(v any, base string) (Definition, Values) {
 		return def, nil
 	}
 	defaults := Values{}
+	fields := fieldNames(props.keys) // schema_names.go
 	for _, name := range props.keys {
 		path := ptr(base, "properties", name)
 		f, dflt, hasDefault := im.property(name, props.vals[name], path)
+		if f.Name = fields[name]; f.Name != name && f.Label == "" {
+			f.Label = name // the server's own name, as it wrote it
+		}
 		f.Required = required[name]
 		delete(required, name)
 		def.Fields = append(def.Fields, f)
 		im.names = append(im.names, name)
 		if hasDefault {
 			if nv, ok := p.value(f, plain(dflt), path+"/default"); ok {
-				defaults[name] = nv
+				defaults[f.Name] = nv
 			}
 		}
 	}
