@@ -27,15 +27,24 @@ func (s *Service) expireRequest(ctx context.Context, tx store.Handle, r *store.R
 // tells their runs, after ending the serve sessions whose process has died
 // (sessions.go).
 func (s *Service) expireDue(ctx context.Context) error {
-	if _, err := s.expireDisconnected(ctx); err != nil {
-		return err
-	}
-	if err := s.expireOrphanedElicitations(ctx); err != nil { // elicit.go
-		return err
-	}
+	// One look says which of the three can have anything to do.
 	now := s.nowMS()
-	if due, err := s.store.AnyDue(ctx, s.reader(), now); err != nil || !due {
+	look, err := s.store.Look(ctx, s.reader(), now)
+	if err != nil {
 		return err
+	}
+	if look.Sessions {
+		if _, err := s.expireDisconnected(ctx); err != nil {
+			return err
+		}
+	}
+	if look.Classic {
+		if err := s.expireOrphanedElicitations(ctx); err != nil { // elicit.go
+			return err
+		}
+	}
+	if !look.Due {
+		return nil
 	}
 	return s.expireWhere(ctx, store.ReasonDeadline, func(tx store.Handle) ([]store.Request, error) {
 		return s.store.DueRequests(ctx, tx, now)

@@ -49,3 +49,24 @@ func TestAnyDuePlan(t *testing.T) {
 		t.Fatalf("plan: %s", plan)
 	}
 }
+
+// The one look before every read (Look) probes three small indexes: the
+// open serve sessions, the open questions of MCP servers, the pending
+// requests' deadlines.
+func TestLookPlan(t *testing.T) {
+	t.Parallel()
+	s := openTemp(t)
+	steps := queryPlan(t, s.Reader(), strings.Replace(lookout, "?", "0", 1))
+	plan := strings.Join(steps, " / ")
+	for _, index := range []string{"serve_sessions_open", "mcp_requests_classic_open", "requests_pending_expiry"} {
+		if !strings.Contains(plan, "INDEX "+index) {
+			t.Fatalf("plan: %s", plan)
+		}
+	}
+	// The first two indexes are partial: they hold the open rows only.
+	for _, step := range steps {
+		if strings.HasPrefix(step, "SCAN ") && step != "SCAN CONSTANT ROW" && !strings.Contains(step, " USING COVERING INDEX ") {
+			t.Fatalf("%s in plan: %s", step, plan)
+		}
+	}
+}

@@ -72,6 +72,7 @@ func TestEveryListIsIndexed(t *testing.T) {
 		"ListChats after":     func() error { _, err := qs.ListChats(ctx, e, ChatCursor{UpdatedAt: 5, ID: "ch_1"}, 50); return err },
 		"LatestChatID":        func() error { _, err := qs.LatestChatID(ctx, e); return err },
 		"PendingCounts":       func() error { _, err := qs.PendingCounts(ctx, e, []string{"ch_1", "ch_2"}); return err },
+		"Look":                func() error { _, err := qs.Look(ctx, e, 5); return err },
 		"CountPendingOutside": func() error { _, err := qs.CountPendingOutside(ctx, e, "ch_1"); return err },
 		"Transcript":          func() error { _, err := qs.Transcript(ctx, e, "ch_1", 0, 60); return err },
 		"Transcript before":   func() error { _, err := qs.Transcript(ctx, e, "ch_1", 500, 60); return err },

@@ -22,6 +22,7 @@ type RequestStore interface {
 	RequestByKey(ctx context.Context, h Handle, runID, key string) (Request, error)
 	ListRequests(ctx context.Context, h Handle, f RequestFilter) ([]Request, error)
 	AnyDue(ctx context.Context, h Handle, now int64) (bool, error)
+	Look(ctx context.Context, h Handle, now int64) (Lookout, error)
 	DueRequests(ctx context.Context, h Handle, now int64) ([]Request, error)
 	PendingCounts(ctx context.Context, h Handle, chatIDs []string) (map[string]int, error)
 	CountPendingOutside(ctx context.Context, h Handle, chatID string) (int, error)

@@ -6,7 +6,31 @@ import "context"
 
 // anyDue is the cheap look before every read and command of the host: one
 // probe of the (small) index of pending requests with a deadline.
-const anyDue = `SELECT EXISTS (SELECT 1 FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?)`
+const anyDue = `SELECT ` + dueProbe
+
+const dueProbe = `EXISTS (SELECT 1 FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?)`
+
+// Lookout says what may need expiring before a read: open serve sessions
+// (whose process may have died), open questions of MCP servers asked
+// during a call (whose run's process may have died), pending requests past
+// their deadline.
+type Lookout struct {
+	Sessions, Classic, Due bool
+}
+
+// lookout is the three looks of Lookout in one statement: a command
+// starts with it, and usually all three are false.
+const lookout = `SELECT
+	EXISTS (SELECT 1 FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open'),
+	EXISTS (SELECT 1 FROM mcp_requests INDEXED BY mcp_requests_classic_open WHERE classic = 1 AND open = 1),
+	` + dueProbe
+
+// Look reads the Lookout at now, in one probe of three small indexes.
+func (queries) Look(ctx context.Context, h Handle, now int64) (Lookout, error) {
+	var l Lookout
+	err := h.QueryRowContext(ctx, lookout, now).Scan(&l.Sessions, &l.Classic, &l.Due)
+	return l, err
+}
 
 // AnyDue reports whether a pending request's deadline is at or before now.
 func (queries) AnyDue(ctx context.Context, h Handle, now int64) (bool, error) {
