@@ -38,9 +38,9 @@ func TestCancelConfirmationSaysWhoIsTold(t *testing.T) {
 		chatID, want, done, not string
 	}{
 		{agentChat, "the agent is told; the task goes on without it.",
-			"Question cancelled — the agent was told and goes on without it.", "Claude Code"},
+			"Question cancelled — the agent was told and goes on without it.", "Claude Code reads it"},
 		{r.ChatID, "“Release” is withdrawn: Claude Code reads it as cancelled (input_cancelled)",
-			"Question cancelled — Claude Code reads it as cancelled.", "the agent"},
+			"Question cancelled — Claude Code reads it as cancelled.", "the agent is told"},
 	} {
 		deliver(k.m, k.m.do(openChatAct{c.chatID}))
 		k.m.setFocus(focusForm)

@@ -73,7 +73,7 @@ func (m *model) composerLines() int {
 // most, less the tab row.
 func (m *model) paneDialogBox(s layoutSpec) sizeMsg {
 	h := s.paneMax
-	if len(m.pane.pending) > 1 {
+	if m.showTabs() {
 		h--
 	}
 	return sizeMsg{m.width, max(3, h)}

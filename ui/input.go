@@ -98,6 +98,11 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.open(newServers(m.keys, m.mcp.status), false), true
 	case m.matches(msg, k.Focus) && (m.pane.live != nil || m.hasPaneDialog()):
 		return m.toggleFocus(), true
+	case (m.matches(msg, k.NextReq) || m.matches(msg, k.PrevReq)) && m.pane.live == nil && len(m.pane.pending) == 0:
+		if r, ok := m.otherAt(m.matches(msg, k.NextReq)); ok { // this chat has none: the inbox's
+			return m.goToQuestion(r), true
+		}
+		return nil, false
 	case m.pane.live == nil:
 		return nil, false
 	case m.matches(msg, k.NextReq), m.matches(msg, k.PrevReq):
@@ -147,6 +152,9 @@ func (m *model) sendComposer() tea.Cmd {
 }
 
 func (m *model) switchRequest(next bool) tea.Cmd {
+	if r, ok := m.otherAt(next); ok {
+		return m.goToQuestion(r)
+	}
 	save, ok := m.pane.step(next)
 	if !ok {
 		return nil

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -177,6 +178,7 @@ func buildLive(r chat.RequestView, draft forms.Values, width, maxHeight int) *fo
 type elsewhereMsg struct {
 	chatID  string
 	n       int
+	others  []chat.RequestView // the questions waiting in other chats, oldest first
 	orphans []chat.RunView
 	err     error // reading the orphans failed: the last list stands
 }
@@ -186,7 +188,17 @@ func countElsewhere(svc *chat.Service, chatID string) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
 		n, _ := svc.PendingElsewhere(ctx, chatID)
+		var others []chat.RequestView
+		if n > 0 { // usually none: the count alone is one indexed read
+			all, _ := svc.Pending(ctx, "")
+			for _, r := range all {
+				if r.ChatID != chatID {
+					others = append(others, r)
+				}
+			}
+			slices.SortStableFunc(others, func(a, b chat.RequestView) int { return a.CreatedAt.Compare(b.CreatedAt) })
+		}
 		orphans, err := svc.Orphaned(ctx)
-		return elsewhereMsg{chatID, n, orphans, err}
+		return elsewhereMsg{chatID, n, others, orphans, err}
 	}
 }

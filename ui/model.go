@@ -40,6 +40,7 @@ type model struct {
 	loadSeq, shownSeq int
 	// elsewhere counts the questions waiting in other chats.
 	elsewhere int
+	others    []chat.RequestView // and which they are, oldest first (inbox.go)
 
 	pane formPane
 	mcp  mcpState // tool calls, approvals and servers (mcpstate.go)

@@ -148,6 +148,9 @@ func (m *model) tabRow() string {
 			tabs[i], active = stTabActive.Render(label), i
 		}
 	}
+	for _, r := range m.others { // the inbox: questions of other chats (inbox.go)
+		tabs = append(tabs, stTab.Render(otherTab(r)))
+	}
 	all := strings.Join(tabs, " ")
 	hint := "  " + stDim.Render(hints(either(m.keys.NextReq, m.keys.PrevReq, "switch")))
 	switch {
@@ -198,10 +201,8 @@ func (m *model) noticeLine() string {
 		return stError.Render(truncate("1 interrupted run found — "+m.keys.Resend.Help().Key+" resumes it", m.width))
 	case len(m.orphans) > 1:
 		return stError.Render(truncate(fmt.Sprintf("%d interrupted runs found — %s resumes them", len(m.orphans), m.keys.Resend.Help().Key), m.width))
-	case m.elsewhere == 1:
-		return stateStyles["pending"].Render(truncate("1 question waits in another chat — "+m.keys.Chats.Help().Key, m.width))
-	case m.elsewhere > 1:
-		return stateStyles["pending"].Render(truncate(fmt.Sprintf("%d questions wait in other chats — %s", m.elsewhere, m.keys.Chats.Help().Key), m.width))
+	case m.elsewhere > 0:
+		return stateStyles["pending"].Render(truncate(forms.SanitizeLine(m.elsewhereLine()), m.width))
 	}
 	return ""
 }

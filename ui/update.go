@@ -203,7 +203,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.refreshTranscript()
 		}
 		if msg.chatID == m.chatID {
-			m.elsewhere = msg.n
+			m.elsewhere, m.others = msg.n, msg.others
 		}
 		return nil
 	case draftLoadedMsg:

@@ -33,7 +33,7 @@ func (m *model) paneView(s layoutSpec) string {
 		waitLine = stateStyles["pending"].Render(truncate(w.waiting(), m.width))
 	}
 	var parts []string
-	if len(m.pane.pending) > 1 {
+	if m.showTabs() {
 		parts = append(parts, m.tabRow())
 	}
 	r, ok := m.activeRequest()

@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+)
+
+// askFromServe asks title from an MCP client's serve session, as
+// `followup mcp serve` does, and returns the request.
+func askFromServe(t *testing.T, k *kit, client, title string) chat.RequestView {
+	t.Helper()
+	ctx := context.Background()
+	ss, err := k.svc.OpenServeSession(ctx, chat.ServeClient{Name: client, Transport: "stdio"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.End(ctx) }) // the session lives as long as the test
+	var res struct {
+		RequestID string `json:"requestId"`
+	}
+	json.Unmarshal(ss.Request(ctx, json.RawMessage(`{"requestKey":"k","reason":"To deploy there",
+		"source":{"kind":"dynamic","definition":{"title":"`+title+`","fields":[{"name":"region","type":"text"}]}}}`)), &res)
+	r, err := k.svc.Request(ctx, res.RequestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// A question an MCP client asks while the screen is on another chat joins
+// the tab row after this chat's own, marked with who asks; the notice line
+// says who asks what; ctrl+n past this chat's question turns the screen to
+// the client's chat with that question shown, and ctrl+p goes back.
+func TestQuestionsOfOtherChatsJoinTheTabRow(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m := k.m
+	trip := k.ask("Plan a trip")
+	region := askFromServe(t, k, "Claude Code", "Pick a region")
+	k.load(trip.ChatID)
+	deliver(m, countElsewhere(k.svc, trip.ChatID))
+	v := frameOf(m)
+	if !containsAll(v, "1 Plan the trip", "↗ Claude Code: Pick a region",
+		"1 question waits in another chat: Claude Code asks “Pick a region” — ctrl+n shows it") {
+		t.Fatalf("the inbox on the trip's chat:\n%s", v)
+	}
+	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlN}))
+	deliver(m, countElsewhere(k.svc, m.chatID))
+	if r, ok := m.activeRequest(); m.chatID != region.ChatID || !ok || r.ID != region.ID {
+		t.Fatalf("after ctrl+n: chat %s (want %s), question %q", m.chatID, region.ChatID, r.Title)
+	}
+	if v := frameOf(m); !containsAll(v, "asked by Claude Code", "↗ The agent: Plan the trip") {
+		t.Fatalf("the client's chat:\n%s", v)
+	}
+	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlP}))
+	if r, _ := m.activeRequest(); m.chatID != trip.ChatID || r.Title != "Plan the trip" {
+		t.Fatalf("after ctrl+p: chat %s, question %q", m.chatID, r.Title)
+	}
+	if strings.Contains(frameOf(m), "Pick a region") && !strings.Contains(frameOf(m), "↗ Claude Code: Pick a region") {
+		t.Fatalf("the client's question is drawn outside its tab:\n%s", frameOf(m))
+	}
+	// From a chat with no question of its own, ctrl+n shows the oldest
+	// waiting elsewhere, ctrl+p the newest.
+	deliver(m, m.switchChat(""))
+	deliver(m, countElsewhere(k.svc, ""))
+	if v := frameOf(m); !containsAll(v, "2 questions wait in other chats: newest: Claude Code asks “Pick a region” — ctrl+n shows it") {
+		t.Fatalf("a new chat:\n%s", v)
+	}
+	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlP}))
+	if r, _ := m.activeRequest(); m.chatID != region.ChatID || r.ID != region.ID {
+		t.Fatalf("ctrl+p from a new chat: chat %s, question %q", m.chatID, r.Title)
+	}
+}
