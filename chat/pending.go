@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"strings"
 
 	"followup/store"
 )
@@ -117,9 +118,12 @@ func (s *Service) fillPendingItems(ctx context.Context) error {
 }
 
 // PendingList is the stored pending list: one encoded RequestItem per open
-// request, in creation order.
+// request, in creation order, with the proposals that wait for the user on
+// it (kept beside the item: a proposal changes without the request).
 type PendingList struct {
-	items []string
+	items []store.PendingItem
+	// proposals are the undecided proposals, by request id.
+	proposals map[string][]store.Proposal
 	// Approvals are the pending MCP tool approvals of the same chats.
 	Approvals []ApprovalView
 }
@@ -137,6 +141,14 @@ func (s *Service) PendingItems(ctx context.Context, chatID string) (PendingList,
 	if err != nil {
 		return PendingList{}, err
 	}
+	ids := make([]string, len(items))
+	for i, it := range items {
+		ids[i] = it.RequestID
+	}
+	props, err := s.store.PendingProposalsOf(ctx, s.reader(), ids)
+	if err != nil {
+		return PendingList{}, err
+	}
 	aps, err := s.PendingApprovals(ctx, chatID)
 	if err == nil && len(items) == 0 && len(aps) == 0 && chatID != "" {
 		// Nothing pending, or no such chat: a mistyped id is NOT_FOUND.
@@ -144,7 +156,7 @@ func (s *Service) PendingItems(ctx context.Context, chatID string) (PendingList,
 			err = notFound(err, "chat", chatID)
 		}
 	}
-	return PendingList{items, aps}, err
+	return PendingList{items, props, aps}, err
 }
 
 // Len is the number of open requests in the list.
@@ -152,7 +164,8 @@ func (l PendingList) Len() int { return len(l.items) }
 
 // WriteTo writes the list as the `pending --json` document,
 // {"ok":true,"requests":[…],"approvals":[…]}, by copying the stored
-// objects out.
+// objects out; an entry with proposals waiting gets them as "proposals",
+// as in every other view of a request.
 func (l PendingList) WriteTo(w io.Writer) (int64, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var n int64
@@ -165,7 +178,7 @@ func (l PendingList) WriteTo(w io.Writer) (int64, error) {
 		if i > 0 {
 			put(",")
 		}
-		put(it)
+		put(l.withProposals(it))
 	}
 	aps := l.Approvals
 	if aps == nil {
@@ -175,11 +188,25 @@ func (l PendingList) WriteTo(w io.Writer) (int64, error) {
 	return n, bw.Flush()
 }
 
+// withProposals is an entry's JSON object with its request's waiting
+// proposals added, or as stored when none waits.
+func (l PendingList) withProposals(it store.PendingItem) string {
+	ps := l.proposals[it.RequestID]
+	if len(ps) == 0 || !strings.HasSuffix(it.Item, "}") {
+		return it.Item
+	}
+	views := make([]ProposalView, len(ps))
+	for i, p := range ps {
+		views[i] = proposalView(p)
+	}
+	return strings.TrimSuffix(it.Item, "}") + `,"proposals":` + mustJSON(views) + "}"
+}
+
 // Items decodes the list, for text output.
 func (l PendingList) Items() ([]RequestItem, error) {
 	out := make([]RequestItem, len(l.items))
 	for i, it := range l.items {
-		if err := json.Unmarshal([]byte(it), &out[i]); err != nil {
+		if err := json.Unmarshal([]byte(it.Item), &out[i]); err != nil {
 			return nil, err
 		}
 	}

@@ -5,7 +5,7 @@ import "context"
 // PendingStore reads the materialised pending list. Its entries are
 // written by the request writes (RequestStore); a refill replaces them all.
 type PendingStore interface {
-	PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]string, error)
+	PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]PendingItem, error)
 	PendingItems(ctx context.Context, h Handle) ([]PendingItem, error)
 	PendingItemsStale(ctx context.Context, h Handle) (bool, error)
 	MarkPendingItemsStale(ctx context.Context, h Handle) error
@@ -62,15 +62,15 @@ func (queries) RefillPendingItems(ctx context.Context, h Handle, items []Pending
 // skips the (few, indexed) archived chats, rather than gather rows chat by
 // chat and sort them, or read every chat to learn which are active.
 const (
-	pendingItemsAll = `SELECT item FROM pending_items
+	pendingItemsAll = `SELECT request_id, item FROM pending_items
 		WHERE chat_id NOT IN (SELECT id FROM chats WHERE state = 'archived' AND id IS NOT NULL) ORDER BY seq`
-	pendingItemsOfChat = `SELECT item FROM pending_items WHERE chat_id = ? ORDER BY seq`
+	pendingItemsOfChat = `SELECT request_id, item FROM pending_items WHERE chat_id = ? ORDER BY seq`
 )
 
 // PendingItemJSON returns the stored items in request creation order: of
 // one chat, or, when chatID is "", of every active chat (an archived chat's
-// questions can no longer be answered).
-func (queries) PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]string, error) {
+// questions can no longer be answered). Each has its RequestID and Item.
+func (queries) PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]PendingItem, error) {
 	query, args := pendingItemsAll, []any(nil)
 	if chatID != "" {
 		query, args = pendingItemsOfChat, []any{chatID}
@@ -80,13 +80,13 @@ func (queries) PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]
 		return nil, err
 	}
 	defer rows.Close()
-	var out []string
+	var out []PendingItem
 	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
+		var p PendingItem
+		if err := rows.Scan(&p.RequestID, &p.Item); err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		out = append(out, p)
 	}
 	return out, rows.Err()
 }

@@ -46,7 +46,7 @@ func TestRequestWritesKeepTheirItem(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return got
+		return itemTexts(t, got)
 	}
 	item := func(id string) string { return `{"id":"` + id + `"}` }
 	reqs := map[string]Request{}
@@ -152,7 +152,7 @@ func TestPendingRequestNeedsItsItem(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	if got, _ := qs.PendingItemJSON(ctx, s.Reader(), ""); !reflect.DeepEqual(got, []string{`{"id":"rq_1"}`}) {
+	if got, _ := qs.PendingItemJSON(ctx, s.Reader(), ""); !reflect.DeepEqual(itemTexts(t, got), []string{`{"id":"rq_1"}`}) {
 		t.Fatalf("items = %v", got)
 	}
 	if vs, _ := qs.Revisions(ctx, s.Reader(), "rq_1"); len(vs) != 1 {
@@ -194,4 +194,18 @@ func TestPendingItemsStaleMarker(t *testing.T) {
 			t.Fatalf("stale = %v, want %v", got, step.want)
 		}
 	}
+}
+
+// itemTexts is the items' JSON, each checked to come with its own
+// request's id.
+func itemTexts(t *testing.T, ps []PendingItem) []string {
+	t.Helper()
+	var out []string
+	for _, p := range ps {
+		if !strings.HasPrefix(p.Item, `{"id":"`+p.RequestID+`"`) {
+			t.Errorf("item %s comes with request id %q", p.Item, p.RequestID)
+		}
+		out = append(out, p.Item)
+	}
+	return out
 }

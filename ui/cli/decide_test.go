@@ -86,3 +86,32 @@ func TestDecideOffersACommandThatWorks(t *testing.T) {
 		t.Errorf("after the printed command the request holds %v, want %v", partial, want)
 	}
 }
+
+// A script that polls `pending --json` finds the proposal waiting on a
+// request, under the request, as show and ask give it, and can decide it;
+// once decided it is gone from the list.
+func TestPendingJSONCarriesWaitingProposals(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "pp.db")
+	ask := decode(t, runCLI(t, db, "ask", "Check deployment", "--json"))
+	chatID := ask["chatId"].(string)
+	if r := runCLI(t, db, "ask", "use staging", "--chat", chatID); r.code != 0 {
+		t.Fatalf("ask: %d %s", r.code, r.stderr)
+	}
+	entry := decode(t, runCLI(t, db, "pending", "--json"))["requests"].([]any)[0].(map[string]any)
+	show := decode(t, runCLI(t, db, "show", entry["id"].(string), "--json"))["request"].(map[string]any)
+	if !reflect.DeepEqual(entry["proposals"], show["proposals"]) || entry["proposals"] == nil {
+		t.Fatalf("pending's proposals %v, show's %v", entry["proposals"], show["proposals"])
+	}
+	p := entry["proposals"].([]any)[0].(map[string]any)
+	if !reflect.DeepEqual(p["values"], map[string]any{"environment": "staging"}) {
+		t.Fatalf("proposal = %v", p)
+	}
+	if r := runCLI(t, db, "decide", p["proposalId"].(string), "--reject"); r.code != 0 {
+		t.Fatalf("decide: %d %s", r.code, r.stderr)
+	}
+	entry = decode(t, runCLI(t, db, "pending", "--json"))["requests"].([]any)[0].(map[string]any)
+	if _, ok := entry["proposals"]; ok {
+		t.Fatalf("a decided proposal is still listed: %v", entry)
+	}
+}
