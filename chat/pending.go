@@ -141,11 +141,7 @@ func (s *Service) PendingItems(ctx context.Context, chatID string) (PendingList,
 	if err != nil {
 		return PendingList{}, err
 	}
-	ids := make([]string, len(items))
-	for i, it := range items {
-		ids[i] = it.RequestID
-	}
-	props, err := s.store.PendingProposalsOf(ctx, s.reader(), ids)
+	props, err := s.store.PendingListProposals(ctx, s.reader(), chatID)
 	if err != nil {
 		return PendingList{}, err
 	}

@@ -1,9 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
+	"strings"
 )
 
 // ProposalStore records and decides proposals.
@@ -13,6 +16,7 @@ type ProposalStore interface {
 	DecideProposal(ctx context.Context, h Handle, id, state string, now int64) error
 	SupersedeProposals(ctx context.Context, h Handle, requestID string, now int64) error
 	PendingProposalsOf(ctx context.Context, h Handle, ids []string) (map[string][]Proposal, error)
+	PendingListProposals(ctx context.Context, h Handle, chatID string) (map[string][]Proposal, error)
 }
 
 // Proposal states.
@@ -94,4 +98,37 @@ func (queries) PendingProposalsOf(ctx context.Context, h Handle, ids []string) (
 		return rows.Err()
 	})
 	return out, err
+}
+
+// PendingListProposals lists the undecided proposals of the requests in
+// the pending list (of one chat, or of all when chatID is ""), oldest first,
+// by request id. It walks the list and looks each request up by its index,
+// so a list with no proposal costs one probe per entry.
+func (queries) PendingListProposals(ctx context.Context, h Handle, chatID string) (map[string][]Proposal, error) {
+	query := `SELECT p.id, p.request_id, p.kind, p.state, p.base_digest, p.payload, p.created_at, p.decided_at
+		FROM pending_items AS i JOIN proposals AS p ON p.request_id = i.request_id AND p.state = 'pending'`
+	var args []any
+	if chatID != "" {
+		query += ` WHERE i.chat_id = ?`
+		args = append(args, chatID)
+	}
+	rows, err := h.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]Proposal{}
+	for rows.Next() {
+		p, err := scanProposal(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[p.RequestID] = append(out[p.RequestID], p)
+	}
+	for _, ps := range out {
+		slices.SortFunc(ps, func(a, b Proposal) int {
+			return cmp.Or(cmp.Compare(a.CreatedAt, b.CreatedAt), strings.Compare(a.ID, b.ID))
+		})
+	}
+	return out, rows.Err()
 }
