@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strconv"
 
@@ -106,7 +107,11 @@ func usageFailed(a Args, err error, stdout, stderr io.Writer) int {
 // headless command that exits after its one read or change is
 // ShortLived; the chat screen (no command) and a LongLived command are not.
 func Options(a Args) (chat.Options, error) {
-	o := chat.Options{DBPath: DBPath(a.Flags["db"]), Policy: chat.DefaultPolicy()}
+	path, err := DBPath(a.Flags["db"])
+	if err != nil {
+		return chat.Options{}, err
+	}
+	o := chat.Options{DBPath: path, Policy: chat.DefaultPolicy()}
 	if c := lookup(a.Command); c != nil && !c.LongLived {
 		o.ShortLived = true
 	}
@@ -148,22 +153,36 @@ func Options(a Args) (chat.Options, error) {
 
 // DBPath is --db, else FOLLOWUP_DB, else the XDG data directory. An empty
 // FOLLOWUP_DB counts as unset (an empty --db never gets here: it is a
-// usage error).
-func DBPath(flag string) string {
+// usage error). The default is never relative to the working directory: a
+// job without a usable home (no HOME, an empty or a relative one, and none
+// in the password file) is told to name the database.
+func DBPath(flag string) (string, error) {
 	if flag != "" {
-		return flag
+		return flag, nil
 	}
 	if env := os.Getenv("FOLLOWUP_DB"); env != "" {
-		return env
+		return env, nil
 	}
 	// The XDG rule: a relative XDG_DATA_HOME is ignored.
 	dir := os.Getenv("XDG_DATA_HOME")
 	if !filepath.IsAbs(dir) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			home = "."
+		home := homeDir()
+		if home == "" {
+			return "", usagef("no home directory to keep the database in (HOME is unset, empty or relative, and this user has none in the password file): set --db or FOLLOWUP_DB")
 		}
 		dir = filepath.Join(home, ".local", "share")
 	}
-	return filepath.Join(dir, "followup", "followup.db")
+	return filepath.Join(dir, "followup", "followup.db"), nil
+}
+
+// homeDir is the user's home directory, absolute: HOME when it is, else
+// the password file's entry; "" when neither is.
+func homeDir() string {
+	if h := os.Getenv("HOME"); filepath.IsAbs(h) {
+		return h
+	}
+	if u, err := user.Current(); err == nil && filepath.IsAbs(u.HomeDir) {
+		return u.HomeDir
+	}
+	return ""
 }
