@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+
+	"followup/agent/mcp"
 )
 
 func echoTool(context.Context, CallContext, json.RawMessage) json.RawMessage {
@@ -53,7 +55,9 @@ func TestRunnerUnregisteredInputName(t *testing.T) {
 		{Role: RoleUser, Content: "go"},
 		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c1", Name: "input_request", Arguments: json.RawMessage(`{}`)}}},
 	}}
-	r := &Runner{Tools: NewRegistry(), Host: h, Provider: staticProvider{Message{Role: RoleAssistant, Content: "done"}}}
+	// A step host plans MCP tools' calls only: this name is not one.
+	r := &Runner{Tools: NewRegistry(), Host: h, Provider: staticProvider{Message{Role: RoleAssistant, Content: "done"}},
+		Steps: refusingSteps{t}}
 	if _, err := r.Drive(context.Background(), "run"); err != nil {
 		t.Fatal(err)
 	}
@@ -69,4 +73,16 @@ func TestRunnerUnregisteredInputName(t *testing.T) {
 	if err := json.Unmarshal([]byte(h.history[2].Content), &res); err != nil || res.OK || res.Error.Code != "NOT_FOUND" {
 		t.Fatalf("result %s", h.history[2].Content)
 	}
+}
+
+// refusingSteps is a step host that no call may reach.
+type refusingSteps struct{ t *testing.T }
+
+func (r refusingSteps) Plan(_ context.Context, _ CallContext, call ToolCall, _ *mcp.Tool) (StepPlan, error) {
+	r.t.Errorf("the step host planned %q", call.Name)
+	return StepPlan{Action: StepResult, Result: json.RawMessage(`{}`)}, nil
+}
+
+func (r refusingSteps) Finish(context.Context, CallContext, ToolCall, mcp.Result, error) (StepPlan, error) {
+	return StepPlan{Action: StepResult, Result: json.RawMessage(`{}`)}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Host is what the run loop needs from the chat host. Each method is one
@@ -185,7 +186,7 @@ func (r *Runner) runTools(ctx context.Context, turn Turn, runID string, calls []
 		var result json.RawMessage
 		if t, ok := r.Tools.Get(call.Name); ok {
 			result = t.Run(ctx, cc, call.Arguments)
-		} else if r.Steps != nil {
+		} else if r.Steps != nil && isStepTool(call.Name) {
 			plan, err := r.runStep(ctx, cc, call)
 			if err != nil {
 				return waits, err
@@ -211,6 +212,10 @@ func (r *Runner) runTools(ctx context.Context, turn Turn, runID string, calls []
 	}
 	return waits, nil
 }
+
+// isStepTool reports whether name is an MCP tool's (mcp__SERVER__TOOL):
+// only those are steps; any other name the run does not offer is unknown.
+func isStepTool(name string) bool { return strings.HasPrefix(name, "mcp__") }
 
 // openCalls returns the tool calls of the last assistant turn that have no
 // recorded result. Only results after that turn count: providers may reuse
