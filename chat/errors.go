@@ -44,6 +44,10 @@ const (
 	// longer than followup waits (store.BusyTimeout); the change was not
 	// made and can be tried again.
 	CodeDatabaseBusy = "DATABASE_BUSY"
+	// CodeDatabaseCorrupt: SQLite found the database file damaged (pages
+	// overwritten, cut short). The step changed nothing; what can still be
+	// read may be recovered from a copy.
+	CodeDatabaseCorrupt = "DATABASE_CORRUPT"
 )
 
 // Error is a refused operation. It never consumed or changed anything.
@@ -79,7 +83,8 @@ func problemsError(code, msg string, ps []forms.Problem) *Error {
 // AsError returns err as an *Error, wrapping anything unexpected as INTERNAL
 // (a database that cannot be opened as DATABASE_UNAVAILABLE, one this
 // process cannot write as DATABASE_READ_ONLY, one another process kept
-// locked past the busy timeout as DATABASE_BUSY, even while opening it). What it
+// locked past the busy timeout as DATABASE_BUSY, even while opening it, a
+// damaged file as DATABASE_CORRUPT). What it
 // returns is bounded (see bounded): every surface — a tool result to the
 // model, the CLI's text and JSON, the screen — shows errors through it.
 func AsError(err error) *Error {
@@ -101,10 +106,38 @@ func AsError(err error) *Error {
 		}
 		return e
 	}
+	if store.IsCorrupt(err) {
+		return corruptError(err)
+	}
 	if errors.As(err, &oe) {
 		return bounded(&Error{Code: CodeDatabaseUnavailable, Message: oe.Error(), Details: map[string]any{"path": oe.Path}})
 	}
 	return bounded(&Error{Code: CodeInternal, Message: err.Error()})
+}
+
+// corruptError says that the file is damaged, that this step changed
+// nothing and what to do, with SQLite's words in details.cause.
+func corruptError(err error) *Error {
+	e := &Error{Code: CodeDatabaseCorrupt, Details: map[string]any{"cause": clip(err.Error(), maxMessage)}}
+	file, path := "the database file", ""
+	var oe *store.OpenError
+	var ce *store.CorruptError
+	switch {
+	case errors.As(err, &ce):
+		path = ce.Path
+	case errors.As(err, &oe):
+		path = oe.Path
+	}
+	if path != "" {
+		e.Details["path"] = path
+		file = "the database file " + path
+	} else {
+		path = "FILE"
+	}
+	e.Message = clip(file+" is damaged (SQLite found pages in it that are not what it wrote); this step changed nothing. "+
+		"Copy it away before anything else writes to it (cp "+path+" "+path+".damaged), then recover what it still holds: sqlite3 "+
+		path+".damaged .recover | sqlite3 recovered.db, and use that file (--db or FOLLOWUP_DB)", maxMessage)
+	return e
 }
 
 var busyMessage = fmt.Sprintf("another process held the database for %d s, longer than followup waits for it; nothing was changed by this step, try again",

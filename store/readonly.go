@@ -55,8 +55,9 @@ func (s *Store) writable() error {
 	return nil
 }
 
-// writeError is err of a write, with SQLite's read-only refusals named.
-func (s *Store) writeError(err error) error { return asReadOnly(s.path, err) }
+// writeError is err of a write, with SQLite's read-only refusals and a
+// damaged file named.
+func (s *Store) writeError(err error) error { return asCorrupt(s.path, asReadOnly(s.path, err)) }
 
 // asReadOnly turns SQLite's read-only refusals into a ReadOnlyError naming
 // the file; any other error is returned as it is.
