@@ -116,7 +116,7 @@ func show(ctx context.Context, c *Call) error {
 		if r.ClosedReason != "" {
 			state += " (" + r.ClosedReason + ")"
 		}
-		heading := fmt.Sprintf("%s  %q  %s  revision %d  digest %s", r.ID, r.Title, state, r.Revision, r.Digest)
+		heading := fmt.Sprintf("%s  %q  %s  revision %d  digest %s", r.ID, forms.PlainLine(r.Title), state, r.Revision, r.Digest)
 		var answered forms.Values
 		if r.Answer != nil {
 			answered = r.Answer.Values

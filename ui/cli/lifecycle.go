@@ -48,7 +48,7 @@ func inspect(ctx context.Context, c *Call) error {
 			if r.ClosedReason != "" {
 				state += " (" + r.ClosedReason + ")"
 			}
-			fmt.Fprintf(w, "request %s  %q  %s, %s\n", r.ID, forms.SanitizeLine(r.Title), state, forms.SanitizeLine(ownerText(r.Owner)))
+			fmt.Fprintf(w, "request %s  %q  %s, %s\n", r.ID, forms.PlainLine(r.Title), state, forms.SanitizeLine(ownerText(r.Owner)))
 			for _, d := range r.Deliveries {
 				fmt.Fprintf(w, "  delivery %d: %s %s\n", d.ID, d.Kind, d.State)
 			}

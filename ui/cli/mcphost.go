@@ -128,7 +128,7 @@ func approvalText(a chat.ApprovalView) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "approval %s  %s wants to call %s\n", a.ID, forms.SanitizeLine(a.Server), forms.SanitizeLine(a.Tool))
 	if a.Title != "" && a.Title != a.Tool {
-		fmt.Fprintf(&sb, "  %s\n", forms.SanitizeLine(a.Title))
+		fmt.Fprintf(&sb, "  %s\n", forms.PlainLine(a.Title))
 	}
 	fmt.Fprintf(&sb, "  arguments: %s\n", forms.SanitizeLine(string(a.Arguments)))
 	if a.Annotations.ReadOnly {

@@ -214,3 +214,36 @@ func TestShowTextListsProposalsAndRevisions(t *testing.T) {
 		t.Fatalf("show:\n%s", s)
 	}
 }
+
+// Text output is for people: a request's title, reason and description
+// read as their markdown does, in pending, show and inspect alike.
+func TestTextOutputRendersMarkdownInTitles(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "md.db")
+	svc, err := chat.Open(ctx, chat.Options{DBPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent, err := svc.Send(ctx, "", "a task", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	decl, _ := json.Marshal(map[string]any{"requestKey": "md", "reason": "Deploying to **production** needs a `tag`",
+		"source": map[string]any{"kind": "dynamic", "definition": map[string]any{"title": "Pick the **index**",
+			"description": "See _the notes_", "fields": []any{map[string]any{"name": "a", "type": "text"}}}}})
+	res, err := svc.OpenRequest(ctx, sent.RunID, "call_1", decl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.Close()
+	for _, args := range [][]string{{"pending"}, {"show", res.RequestID}, {"inspect", sent.RunID}} {
+		r := runCLI(t, db, args...)
+		if r.code != 0 || !strings.Contains(r.stdout, "Pick the index") || strings.ContainsAny(r.stdout, "*`") {
+			t.Errorf("%v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+		if args[0] == "pending" && (!strings.Contains(r.stdout, "Deploying to production needs a tag") || !strings.Contains(r.stdout, "See the notes")) {
+			t.Errorf("pending's reason or description:\n%s", r.stdout)
+		}
+	}
+}

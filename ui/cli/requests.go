@@ -37,10 +37,10 @@ func requestText(heading string, r chat.RequestItem, answer forms.Values, propos
 	b.WriteString(forms.SanitizeLine(heading) + "\n")
 	b.WriteString("  " + forms.SanitizeLine(ownerText(r.Owner)) + "\n")
 	if r.Reason != "" {
-		fmt.Fprintf(&b, "  %s\n", forms.SanitizeLine(r.Reason))
+		fmt.Fprintf(&b, "  %s\n", forms.PlainLine(r.Reason))
 	}
 	if r.Description != "" {
-		fmt.Fprintf(&b, "  %s\n", forms.SanitizeLine(r.Description))
+		fmt.Fprintf(&b, "  %s\n", forms.PlainLine(r.Description))
 	}
 	if r.Mode == "url" {
 		b.WriteString(urlText(r)) // mcphost.go
@@ -94,14 +94,14 @@ func proposalLine(p chat.ProposalView) string {
 		what = "the values " + compact(p.Values)
 	} else if p.Definition != nil {
 		n := len(p.Definition.Fields)
-		what = fmt.Sprintf("a new form %q with %d %s", p.Definition.Title, n, forms.Plural(n, "field", "fields"))
+		what = fmt.Sprintf("a new form %q with %d %s", forms.PlainLine(p.Definition.Title), n, forms.Plural(n, "field", "fields"))
 	}
 	return fmt.Sprintf("  proposal %s (%s): the agent proposes %s; decide with: followup decide %s --accept|--reject", p.ID, p.Kind, what, p.ID)
 }
 
 // pendingText is an open request as ask, pending and resume list it.
 func pendingText(r chat.RequestItem, proposals []chat.ProposalView) string {
-	heading := fmt.Sprintf("pending %s  %q  digest %s", r.ID, r.Title, shortDigest(r.Digest))
+	heading := fmt.Sprintf("pending %s  %q  digest %s", r.ID, forms.PlainLine(r.Title), shortDigest(r.Digest))
 	return requestText(heading, r, nil, proposals)
 }
 
