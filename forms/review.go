@@ -101,3 +101,17 @@ func wrapText(s string, width int) string {
 	}
 	return lipgloss.NewStyle().Width(width).Render(s)
 }
+
+// ValueLine is one answer value on one line, as the review shows it: a
+// choice by its option's title (Superman, not hero-1), yes/no, numbers
+// without exponent noise, lists joined; a text of several lines is its
+// first line and "…". The transcript's and the dialogs' summaries of an
+// answer call it, so they never say what the review did not.
+func (f Field) ValueLine(v any) string {
+	if s, ok := v.(string); ok {
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			return SanitizeLine(s[:i]) + "…"
+		}
+	}
+	return formatValue(f, v)
+}

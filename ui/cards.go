@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"followup/chat"
 	"followup/forms"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -80,12 +79,13 @@ func summarize(r chat.RequestView) string {
 	return summarizeValues(r, r.Answer.Values)
 }
 
-// summarizeValues lists values by their fields' labels, in the form's order.
+// summarizeValues lists values by their fields' labels, in the form's
+// order, each as the review shows it (forms.Field.ValueLine).
 func summarizeValues(r chat.RequestView, vals forms.Values) string {
 	parts := make([]string, 0, len(r.Fields))
 	for _, f := range r.Fields {
 		if v, ok := vals[f.Name]; ok {
-			parts = append(parts, labelled(f.DisplayLabel(), showValue(v)))
+			parts = append(parts, labelled(f.DisplayLabel(), f.ValueLine(v)))
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -98,25 +98,4 @@ func labelled(label, value string) string {
 		return label + " “" + value + "”"
 	}
 	return label + ": " + value
-}
-
-// showValue prints an answer value as a person writes it.
-func showValue(v any) string {
-	switch x := v.(type) {
-	case []any:
-		items := make([]string, len(x))
-		for i, it := range x {
-			items[i] = fmt.Sprint(it)
-		}
-		return strings.Join(items, ", ")
-	case []string:
-		return strings.Join(x, ", ")
-	case string:
-		if i := strings.IndexByte(x, '\n'); i >= 0 {
-			return x[:i] + "…"
-		}
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64) // 1500000, not 1.5e+06
-	}
-	return fmt.Sprint(v)
 }

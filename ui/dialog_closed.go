@@ -38,7 +38,7 @@ func newClosedCard(keys keyMap, q closedQuestion, final chat.RequestView, why st
 			c.typed = append(c.typed, label+":\n    "+strings.ReplaceAll(forms.SanitizeBlock(s), "\n", "\n    "))
 			continue
 		}
-		c.typed = append(c.typed, labelled(label, forms.SanitizeLine(showValue(v))))
+		c.typed = append(c.typed, labelled(label, f.ValueLine(v)))
 	}
 	if final.Answer != nil {
 		c.theirs = forms.SanitizeLine(summarizeValues(final, final.Answer.Values))

@@ -85,18 +85,18 @@ func (d proposalDialog) body() string {
 	mine := d.q.mine
 	var b strings.Builder
 	b.WriteString(stBold.Render("The agent proposes a change to “"+forms.PlainLine(r.Title)+"”") + "\n\n")
-	show := func(v any) string {
+	show := func(f forms.Field, v any) string {
 		if v == nil {
 			return stDim.Render("(empty)")
 		}
-		return forms.SanitizeLine(showValue(v))
+		return f.ValueLine(v)
 	}
 	if p.Kind == chat.ProposeResolve {
 		// In the order the form asks.
 		for _, f := range r.Fields {
 			if v, ok := p.Values[f.Name]; ok {
 				b.WriteString(fmt.Sprintf("  %s: %s → %s\n", stBold.Render(forms.SanitizeLine(f.DisplayLabel())),
-					show(mine[f.Name]), stateStyles["answered"].Render(show(v))))
+					show(f, mine[f.Name]), stateStyles["answered"].Render(show(f, v))))
 			}
 		}
 	} else if p.Definition != nil {
@@ -113,7 +113,7 @@ func (d proposalDialog) body() string {
 			if !asked[f.Name] {
 				mark = "+ "
 			}
-			b.WriteString(fmt.Sprintf("%s%s (%s)  yours: %s\n", mark, forms.SanitizeLine(f.DisplayLabel()), f.Type, show(mine[f.Name])))
+			b.WriteString(fmt.Sprintf("%s%s (%s)  yours: %s\n", mark, forms.SanitizeLine(f.DisplayLabel()), f.Type, show(f, mine[f.Name])))
 		}
 		for _, f := range r.Fields {
 			if !kept[f.Name] {

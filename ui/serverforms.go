@@ -57,7 +57,7 @@ func deliveryTo(r chat.RequestView, d chat.DeliveryView) string {
 		return "sent to " + server + ": " + forms.SanitizeLine(d.Action)
 	case "failed":
 		if d.LastError == "" { // its connection was gone: the card says why
-			return "not sent to " + server
+			return "nothing was sent to " + server
 		}
 		return "not sent to " + server + ": " + forms.SanitizeLine(d.LastError)
 	}

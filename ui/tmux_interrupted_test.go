@@ -36,7 +36,7 @@ func TestTerminalKilledDuringAServersQuestion(t *testing.T) {
 	waitExit(t, pid)
 
 	again := startWithEverything(t, db, 100, 30)
-	s := again.WaitFor("interrupted — followup stopped during the call", "interrupted — ctrl+r resumes it", "String: Partial · not sent to everything")
+	s := again.WaitFor("interrupted — followup stopped during the call", "interrupted — ctrl+r resumes it", "String: Partial · nothing was sent to everything")
 	if containsAll(s, "not sent to everything:") || containsAll(s, "· running ·") {
 		t.Fatalf("a dangling colon or a run said to be running:\n%s", s)
 	}
