@@ -86,6 +86,7 @@ type model struct {
 	statusCode   string          // the error's code, drawn dim after the words (setErr)
 	statusAt     string          // the moment the status speaks of (status.go); "" until the next snapshot
 	statusSeq    int             // loads begun when it was set: later snapshots mark its moment
+	statusQs     map[string]bool // sayDone's: the questions open when it was set; a newcomer ends it
 	resuming     map[string]bool // runs ctrl+r is resuming or retrying
 	resumingSays string          // and the status that says so (retry.go)
 	retried      retryDone       // what the last ctrl+r moved on

@@ -23,6 +23,19 @@ import (
 
 func (m *model) setStatus(s string, isErr bool) {
 	m.status, m.statusErr, m.statusAt, m.statusSeq, m.statusCode = s, isErr, "", m.loadSeq, ""
+	m.statusQs = nil
+}
+
+// sayDone sets a status about what the user just did to the questions on
+// screen ("Answer sent."): any question that was not open then ends it,
+// even when the first snapshot read since already holds it — an MCP
+// client asks again as soon as it reads the answer.
+func (m *model) sayDone(s string) {
+	m.setStatus(s, false)
+	m.statusQs = map[string]bool{}
+	for _, r := range m.pane.pending {
+		m.statusQs[r.ID] = true
+	}
 }
 
 // setErr says in the status line what went wrong, as a sentence after
@@ -65,6 +78,12 @@ func (m *model) moment() string {
 func (m *model) statusMoves(seq int) {
 	if m.status == "" || seq != 0 && seq <= m.statusSeq {
 		return
+	}
+	for _, r := range m.pane.pending {
+		if m.statusQs != nil && !m.statusQs[r.ID] { // sayDone's newcomer
+			m.setStatus("", false)
+			return
+		}
 	}
 	now := m.moment()
 	switch {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -121,5 +122,45 @@ func TestErrorsReadAsSentences(t *testing.T) {
 	k.m.setStatus("Answer sent.", false)
 	if v := frameOf(k.m); strings.Contains(v, "TARGET_CLOSED") {
 		t.Fatalf("the code outlived its error:\n%s", v)
+	}
+}
+
+// "Answer sent." in a serve chat gives way to the client's next question,
+// even when the first snapshot read after the answer already holds it.
+func TestStatusGivesWayToTheNextServeQuestion(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	ctx := context.Background()
+	ss, err := k.svc.OpenServeSession(ctx, chat.ServeClient{Name: "Claude Code", Transport: "stdio"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.End(ctx)
+	ask := func(key, title string) string {
+		var res struct {
+			RequestID string `json:"requestId"`
+		}
+		json.Unmarshal(ss.Request(ctx, json.RawMessage(`{"requestKey":"`+key+`","source":{"kind":"dynamic","definition":{"title":"`+title+`","fields":[{"name":"v","type":"text"}]}}}`)), &res)
+		return res.RequestID
+	}
+	first := ask("a", "Pick a region")
+	r, err := k.svc.Request(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.load(r.ChatID)
+	k.m.pane.closing(first) // answered by this screen
+	receipt, err := k.svc.Answer(ctx, chat.AnswerInput{RequestID: first, Values: map[string]any{"v": "eu"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.m.Update(answeredMsg{receipt: receipt})
+	if k.m.status != "Answer sent." {
+		t.Fatalf("status %q after the answer", k.m.status)
+	}
+	ask("b", "Pick a size")
+	k.load(r.ChatID)
+	if k.m.status != "" {
+		t.Fatalf("%q still shown under the next question:\n%s", k.m.status, frameOf(k.m))
 	}
 }

@@ -169,7 +169,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.setErr("", msg.err)
 			return m.load(m.chatID)
 		}
-		m.setStatus(m.cancelWords(), false)
+		m.sayDone(m.cancelWords())
 		m.dropForm()
 		m.driving = true
 		return tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.receipt.RunID))
@@ -307,7 +307,7 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 		m.setStatus("Saved as a partial answer; still missing: "+labelsOf(r, a.receipt.Missing), false)
 		return tea.Batch(m.load(m.chatID), m.pane.edit())
 	}
-	m.setStatus("Answer sent.", false)
+	m.sayDone("Answer sent.")
 	m.dropForm()
 	m.driving = true
 	return tea.Batch(m.load(m.chatID), driveRun(m.svc, a.receipt.RunID))
