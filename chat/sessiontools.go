@@ -69,10 +69,15 @@ func (ss *ServeSession) Cancel(ctx context.Context, args json.RawMessage) json.R
 
 // Wait is input_wait: ReadAnswer as soon as the request is no longer
 // pending — changed by this process, or by another (the chat screen), which
-// the host's watch announces — or at timeout with state pending. It returns
-// early, with an error result nobody reads, when ctx ends.
+// the host's watch announces — or at timeout with state pending. When ctx
+// ends first (its client cancelled the call, or its session ended and
+// expired the request) it returns the request's state at that moment, as a
+// result the agent can act on, never the cancellation; nothing is marked
+// delivered then, since the call's answer may never be read.
 func (ss *ServeSession) Wait(ctx context.Context, requestID string, timeout time.Duration) json.RawMessage {
-	if _, err := ss.read(ctx, requestID); err != nil {
+	// ctx only ends the waiting: the reads after it must still succeed.
+	rd := context.WithoutCancel(ctx)
+	if _, err := ss.read(rd, requestID); err != nil {
 		return ErrorJSON(err)
 	}
 	sub, stop := context.WithCancel(ctx)
@@ -81,24 +86,27 @@ func (ss *ServeSession) Wait(ctx context.Context, requestID string, timeout time
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for {
-		v, err := ss.read(ctx, requestID)
+		v, err := ss.read(rd, requestID)
 		if err != nil {
 			return ErrorJSON(err)
 		}
 		if v.State != store.ReqPending {
-			return ss.answered(ctx, v)
+			return ss.answered(rd, v)
 		}
 		for changed := false; !changed; {
 			select {
 			case e := <-events:
 				changed = e.RequestID == requestID || e.Kind == EvExternal
 			case <-deadline.C:
-				if v, err = ss.read(ctx, requestID); err != nil {
+				if v, err = ss.read(rd, requestID); err != nil {
 					return ErrorJSON(err)
 				}
-				return ss.answered(ctx, v)
+				return ss.answered(rd, v)
 			case <-ctx.Done():
-				return ErrorJSON(ctx.Err())
+				if v, err = ss.read(rd, requestID); err != nil {
+					return ErrorJSON(err)
+				}
+				return OKJSON(answerOf(v))
 			}
 		}
 	}

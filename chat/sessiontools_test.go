@@ -116,3 +116,19 @@ func TestServeCancelByTheAgent(t *testing.T) {
 		t.Errorf("answer after cancel: %v", err)
 	}
 }
+
+// A wait whose call ends first (its client cancelled it) returns the
+// request's state then, not the cancellation as an INTERNAL error.
+func TestServeWaitCancelledReturnsTheState(t *testing.T) {
+	s := fxOpen(t, nil)
+	ss := fxServe(t, s, "agent")
+	id := ok(t, ss.Request(context.Background(), travelArgs("k")))["requestId"].(string)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		cancel()
+	}()
+	if r := ok(t, ss.Wait(ctx, id, 10*time.Second)); r["state"] != "pending" || r["requestId"] != id {
+		t.Fatalf("a cancelled wait: %v", r)
+	}
+}

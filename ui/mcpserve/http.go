@@ -76,15 +76,20 @@ func ServeHTTP(ctx context.Context, inbox Inbox, o HTTPOptions, ln net.Listener)
 	})
 	// A client ending its session ends it here at once: the SDK would
 	// first wait for the session's calls, and an input_wait may take 50 s.
+	// Its waits then return their requests expired, and the SDK closes the
+	// session once those results have gone out.
+	inflight := newPosts()
 	ends := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodDelete {
-			s.endSession(r.Header.Get("Mcp-Session-Id"))
+			id := r.Header.Get("Mcp-Session-Id")
+			s.endSession(id)
+			inflight.drain(id, drainWithin)
 		}
 		h.ServeHTTP(w, r)
 	})
 	// A web page the user visits must not reach the server through their
 	// browser (the SDK already refuses a foreign Host header).
-	srv := &http.Server{Handler: http.NewCrossOriginProtection().Handler(ends), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: http.NewCrossOriginProtection().Handler(inflight.track(ends)), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	var err error

@@ -113,17 +113,19 @@ func (s *server) session(ctx context.Context, ss *mcp.ServerSession, info *mcp.I
 	return se
 }
 
-// end ends se once: its in-flight waits return and the inbox expires what
-// it left pending.
+// end ends se once: the inbox expires what it left pending, then its
+// in-flight waits return. In that order, a wait returns its request
+// expired (disconnected), as the agent's next look would find it, rather
+// than the pending state of a moment before.
 func (s *server) end(se *session) {
 	se.endOne.Do(func() {
-		close(se.done)
 		<-se.ready
 		if se.in != nil {
 			// A failure here leaves the requests pending; the next process
 			// to look sees the session's lease free and expires them then.
 			se.in.End(context.Background())
 		}
+		close(se.done)
 	})
 }
 

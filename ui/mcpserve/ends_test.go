@@ -1,0 +1,55 @@
+package mcpserve_test
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A client that deletes its HTTP session while it waits for an answer
+// receives the §5 result of its question, expired because it
+// disconnected — what its next look would find, never an internal error.
+func TestDeleteSessionDuringWait(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "f.db")
+	srv := serveHTTPBinary(t, db)
+	c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	id, _ := callTool(t, cs, "input_request", tripRequest("k"))["requestId"].(string)
+	waited := make(chan map[string]any, 1)
+	go func() {
+		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "input_wait",
+			Arguments: map[string]any{"requestId": id, "timeoutSeconds": 30}})
+		if err != nil {
+			t.Error(err)
+			waited <- nil
+			return
+		}
+		waited <- decodeResult(t, "input_wait", r)
+	}()
+	time.Sleep(300 * time.Millisecond)
+	// What an SDK's terminateSession sends; the wait's stream stays open.
+	req, _ := http.NewRequest(http.MethodDelete, srv.url, nil)
+	req.Header.Set("Mcp-Session-Id", cs.ID())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	select {
+	case got := <-waited:
+		if got["ok"] != true || got["state"] != "expired" || got["closedReason"] != "disconnected" || got["requestId"] != id {
+			t.Fatalf("input_wait after the session was deleted: %v", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("input_wait did not return after its session was deleted")
+	}
+}
