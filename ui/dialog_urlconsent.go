@@ -21,7 +21,7 @@ type urlDialog struct {
 	keys    urlKeys
 	scrollK scrollKeys
 	q       question
-	link    linkCheck
+	link    chat.LinkCheck
 	canOpen bool // xdg-open is installed
 	box     paneBox
 	scroll  scroll
@@ -48,14 +48,14 @@ func (linkDoneAct) isAction()    {}
 func (linkDeclineAct) isAction() {}
 
 func newURLCard(keys keyMap, q question, canOpen bool) urlDialog {
-	return urlDialog{keys: keys.URL, scrollK: keys.Scroll, q: q, link: checkLink(q.req.URL), canOpen: canOpen}
+	return urlDialog{keys: keys.URL, scrollK: keys.Scroll, q: q, link: chat.CheckLink(q.req.URL), canOpen: canOpen}
 }
 
 func (d urlDialog) about() string    { return d.q.key }
 func (d urlDialog) fullScreen() bool { return false }
 
 // opens reports whether the open key applies.
-func (d urlDialog) opens() bool { return d.canOpen && d.link.openable }
+func (d urlDialog) opens() bool { return d.canOpen && d.link.Openable }
 
 func (d urlDialog) update(msg tea.Msg) (dialog, action) {
 	switch msg := msg.(type) {
@@ -77,7 +77,7 @@ func (d urlDialog) update(msg tea.Msg) (dialog, action) {
 			}
 			return d, openLinkAct{d.q.req.URL}
 		case key.Matches(msg, d.keys.Copy):
-			if !d.link.openable {
+			if !d.link.Openable {
 				return d, nil
 			}
 			return d, copyLinkAct{d.q.req.URL}
@@ -103,7 +103,7 @@ func (d urlDialog) view(width, height int, focused bool) string {
 	if d.opens() {
 		bs = append(bs, relabel(d.keys.Open, "open"))
 	}
-	if d.link.openable {
+	if d.link.Openable {
 		bs = append(bs, d.keys.Copy)
 	}
 	bs = append(bs, d.keys.Done, d.keys.Decline)
@@ -127,18 +127,18 @@ func (d urlDialog) body() string {
 	if reason := forms.PlainLine(r.Reason); reason != "" {
 		b.WriteString(reason + "\n")
 	}
-	b.WriteString("\n" + highlightHost(forms.SanitizeLine(r.URL), l.host) + "\n")
-	if l.host != "" {
-		b.WriteString("host: " + stLinkHost.Render(forms.SanitizeLine(l.host)) + "\n")
+	b.WriteString("\n" + highlightHost(forms.SanitizeLine(r.URL), l.Host) + "\n")
+	if l.Host != "" {
+		b.WriteString("host: " + stLinkHost.Render(forms.SanitizeLine(l.Host)) + "\n")
 	}
-	for _, w := range l.warnings {
+	for _, w := range l.Warnings {
 		b.WriteString(stError.Render("⚠ "+forms.SanitizeLine(w)) + "\n")
 	}
-	if l.problem != "" {
-		b.WriteString(stError.Render("⚠ "+l.problem+": followup will not open or copy it") + "\n")
+	if l.Problem != "" {
+		b.WriteString(stError.Render("⚠ "+l.Problem+": followup will not open or copy it") + "\n")
 	}
 	note := "followup has not opened this link. Open it only if you trust " + server + " and this host; say done once you have finished there."
-	if l.openable && !d.canOpen {
+	if l.Openable && !d.canOpen {
 		note += " (xdg-open is not installed: copy the link instead.)"
 	}
 	b.WriteString(stDim.Render(note))
@@ -170,7 +170,7 @@ func linkCardWords(r chat.RequestView, status string) string {
 	if r.Mode != "url" {
 		return status
 	}
-	host := checkLink(r.URL).host
+	host := chat.CheckLink(r.URL).Host
 	switch r.State {
 	case "pending":
 		return "waiting: open " + host + " and say done"

@@ -251,8 +251,20 @@ func urlText(r chat.RequestItem) string {
 	if r.State != "pending" {
 		return fmt.Sprintf("  link: %s\n", forms.SanitizeLine(r.URL))
 	}
-	return fmt.Sprintf("  open this link yourself if you trust it: %s\n  then say done: followup answer %s --values-json '{}'   or decline: followup cancel %s\n",
-		forms.SanitizeLine(r.URL), r.ID, r.ID)
+	var b strings.Builder
+	fmt.Fprintf(&b, "  open this link yourself if you trust it: %s\n", forms.SanitizeLine(r.URL))
+	link := chat.CheckLink(r.URL)
+	if link.Host != "" {
+		fmt.Fprintf(&b, "  host: %s\n", forms.SanitizeLine(link.Host))
+	}
+	for _, w := range link.Warnings {
+		fmt.Fprintf(&b, "  careful: %s\n", forms.SanitizeLine(w))
+	}
+	if link.Problem != "" {
+		fmt.Fprintf(&b, "  careful: %s\n", forms.SanitizeLine(link.Problem))
+	}
+	fmt.Fprintf(&b, "  then say done: followup answer %s --values-json '{}'   or decline: followup cancel %s\n", r.ID, r.ID)
+	return b.String()
 }
 
 // deliveryLine is one delivery of show: to the agent, or what the MCP

@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"strings"
@@ -39,10 +39,10 @@ func TestCheckLink(t *testing.T) {
 		{"javascript:alert(1)", "", nil, false},
 		{"https://example.com/\u202egnp.exe", "example.com", nil, false},
 	} {
-		got := checkLink(c.url)
-		all := strings.Join(got.warnings, "\n")
-		if got.host != c.host || got.openable != c.openable {
-			t.Errorf("%s: host %q openable %v, want %q %v (%s)", c.url, got.host, got.openable, c.host, c.openable, got.problem)
+		got := CheckLink(c.url)
+		all := strings.Join(got.Warnings, "\n")
+		if got.Host != c.host || got.Openable != c.openable {
+			t.Errorf("%s: host %q openable %v, want %q %v (%s)", c.url, got.Host, got.Openable, c.host, c.openable, got.Problem)
 		}
 		for _, w := range c.warn {
 			if !strings.Contains(all, w) {

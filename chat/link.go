@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"net/url"
@@ -6,47 +6,48 @@ import (
 	"unicode"
 )
 
-// What the consent card says about a link's host before the user opens
-// it (DESIGN §14): the host on a line of its own, and a warning when its
+// What followup says about a link an MCP server asks the user to open,
+// before the user opens it (DESIGN §14) — on the screen's consent card and
+// in the CLI alike: the host on a line of its own, and a warning when its
 // name is punycode (xn--) or mixes scripts — the ways a look-alike of a
 // known name is written.
 
-// linkCheck is what the card knows of a link.
-type linkCheck struct {
-	host string // as written in the URL, lower-cased; "" when it has none
-	// shown is the host as a browser may show it, when that differs
+// LinkCheck is what followup knows of a link.
+type LinkCheck struct {
+	Host string // as written in the URL, lower-cased; "" when it has none
+	// Shown is the host as a browser may show it, when that differs
 	// (punycode decoded).
-	shown string
-	// warnings say what is suspicious about the host, one a line.
-	warnings []string
-	// openable: an http or https URL with a host and no control
+	Shown string
+	// Warnings say what is suspicious about the host, one a line.
+	Warnings []string
+	// Openable: an http or https URL with a host and no control
 	// characters, which followup may hand to the browser.
-	openable bool
-	// problem says why the link cannot be opened, when it cannot.
-	problem string
+	Openable bool
+	// Problem says why the link cannot be opened, when it cannot.
+	Problem string
 }
 
-// checkLink reads raw as the card shows it.
-func checkLink(raw string) linkCheck {
-	var c linkCheck
+// CheckLink reads raw as the user is shown it.
+func CheckLink(raw string) LinkCheck {
+	var c LinkCheck
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
-		c.problem = "this is not a web address followup can read"
+		c.Problem = "this is not a web address followup can read"
 		return c
 	}
-	c.host = strings.ToLower(u.Hostname())
+	c.Host = strings.ToLower(u.Hostname())
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
-		c.problem = "only http and https links are opened (this one is " + u.Scheme + ":)"
+		c.Problem = "only http and https links are opened (this one is " + u.Scheme + ":)"
 	case strings.IndexFunc(raw, func(r rune) bool { return unicode.IsControl(r) || isInvisible(r) }) >= 0:
-		c.problem = "the link holds control or invisible characters"
+		c.Problem = "the link holds control or invisible characters"
 	case u.User != nil:
-		c.warnings = append(c.warnings, "the link carries a user name before the host (“"+u.User.Username()+"@”): the site is the host below, whatever the name says")
-		c.openable = true
+		c.Warnings = append(c.Warnings, "the link carries a user name before the host (“"+u.User.Username()+"@”): the site is the host below, whatever the name says")
+		c.Openable = true
 	default:
-		c.openable = true
+		c.Openable = true
 	}
-	labels := strings.Split(c.host, ".")
+	labels := strings.Split(c.Host, ".")
 	decoded := make([]string, len(labels))
 	puny := false
 	for i, l := range labels {
@@ -59,19 +60,19 @@ func checkLink(raw string) linkCheck {
 		}
 	}
 	if puny {
-		c.shown = strings.Join(decoded, ".")
-		c.warnings = append(c.warnings, "the host is punycode (xn--): browsers may show it as “"+c.shown+
+		c.Shown = strings.Join(decoded, ".")
+		c.Warnings = append(c.Warnings, "the host is punycode (xn--): browsers may show it as “"+c.Shown+
 			"”, letters that can imitate another site's name")
 	}
 	mixed := false
 	for _, l := range decoded {
 		if scripts := hostScripts(l); len(scripts) > 1 && !mixed {
 			mixed = true
-			c.warnings = append(c.warnings, "the host mixes scripts in “"+l+"” ("+strings.Join(scripts, " and ")+"): a common way to imitate a known name")
+			c.Warnings = append(c.Warnings, "the host mixes scripts in “"+l+"” ("+strings.Join(scripts, " and ")+"): a common way to imitate a known name")
 		}
 	}
-	if !mixed && !puny && strings.IndexFunc(c.host, func(r rune) bool { return r > unicode.MaxASCII }) >= 0 {
-		c.warnings = append(c.warnings, "the host is not plain ASCII: check each letter")
+	if !mixed && !puny && strings.IndexFunc(c.Host, func(r rune) bool { return r > unicode.MaxASCII }) >= 0 {
+		c.Warnings = append(c.Warnings, "the host is not plain ASCII: check each letter")
 	}
 	return c
 }
