@@ -28,6 +28,6 @@ var booleanKind = &kind{
 
 func confirmWidget(s *slot) huh.Field {
 	y := newYesNo(s)
-	s.setTitle, s.setDesc = func(v string) { y.title = v }, func(v string) { y.desc = v }
+	s.setTitle, s.setDesc = func(v string) { y.title = v }, func(about, hint string) { y.about, y.hint = about, hint }
 	return y.WithTheme(s.theme)
 }

@@ -67,7 +67,7 @@ func selectWidget(s *slot) huh.Field { return listWidget(s, false) }
 // form can drop them before it drops options.
 func listWidget(s *slot, multi bool) huh.Field {
 	l := newList(s, multi)
-	s.setTitle, s.setDesc = func(v string) { l.title = v }, func(string) {}
+	s.setTitle, s.setDesc = func(v string) { l.title = v }, func(string, string) {}
 	return l.WithTheme(s.theme)
 }
 

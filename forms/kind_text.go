@@ -150,7 +150,7 @@ func inputWidget(s *slot) huh.Field {
 	in := newLineInput(s, s.placeholder(), s.charLimit())
 	in.WithTheme(s.theme)
 	in.title = s.label()
-	s.setTitle, s.setDesc = func(v string) { in.title = v }, func(v string) { in.desc = v }
+	s.setTitle, s.setDesc = func(v string) { in.title = v }, func(about, hint string) { in.about, in.hint = about, hint }
 	s.field, s.resync = in, func() { in.cur = len(graphemes(s.text)) }
 	return in
 }

@@ -73,8 +73,10 @@ func textareaWidget(s *slot) huh.Field {
 		Placeholder(SanitizeLine(s.f.Placeholder)).
 		Validate(func(string) error { s.confirmed(); return nil })
 	t.Accessor(areaAccess{s})
-	s.setTitle, s.setDesc = func(v string) { t.Title(v) }, func(v string) { t.Description(v) }
-	s.field, s.resync = t, func() { t.Accessor(areaAccess{s}) }
+	a := &sizedArea{Text: t, s: s}
+	s.setTitle = func(v string) { a.title = v; a.fit() }
+	s.setDesc = func(about, hint string) { a.about, a.hint = about, hint; a.fit() }
+	s.field, s.resync = a, func() { t.Accessor(areaAccess{s}) }
 	s.keys = s.areaKeys
-	return t
+	return a
 }

@@ -95,14 +95,15 @@ func (s *slot) decorate() {
 	if s.suggested {
 		title += " · suggested"
 	}
-	desc := joinNonEmpty("\n", s.about(), s.hint())
+	about, hint := s.about(), s.hint()
+	desc := joinNonEmpty("\n", about, hint)
 	if title != s.title {
 		s.title = title
 		s.setTitle(title)
 	}
 	if desc != s.desc {
 		s.desc = desc
-		s.setDesc(desc)
+		s.setDesc(about, hint)
 	}
 	if s.theme != s.live.base && s.muted != s.suggested {
 		if s.suggested {

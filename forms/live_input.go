@@ -27,13 +27,15 @@ type lineInput struct {
 	s       *slot
 	focused bool
 	width   int
+	height  int // 0: unbounded; else the head is cut to leave the input its line
 	theme   *huh.Theme
 	keys    huh.InputKeyMap
 	edit    textinput.KeyMap
 	title   string
-	desc    string
-	wrapped wrapping // title and desc wrapped, kept while they and the width stay
-	hint    string   // placeholder, drawn when empty
+	about   string   // the description
+	hint    string   // the kind's guidance or the problems, under it
+	wrapped wrapping // title, about and hint wrapped, kept while they and the width stay
+	holder  string   // placeholder, drawn when empty
 	limit   int      // runes
 	cur     int      // cursor, in clusters
 	offset  int      // first cluster drawn, when the text is wider than the field
@@ -43,7 +45,7 @@ const linePrompt = "> "
 
 func newLineInput(s *slot, placeholder string, limit int) *lineInput {
 	return &lineInput{s: s, edit: textinput.DefaultKeyMap,
-		hint: placeholder, limit: limit, cur: len(graphemes(s.text))}
+		holder: placeholder, limit: limit, cur: len(graphemes(s.text))}
 }
 
 // graphemes splits s into grapheme clusters.
@@ -221,7 +223,7 @@ func (in *lineInput) WithKeyMap(k *huh.KeyMap) huh.Field {
 
 func (in *lineInput) WithAccessible(bool) huh.Field { return in }
 func (in *lineInput) WithWidth(w int) huh.Field     { in.width = w; return in }
-func (in *lineInput) WithHeight(int) huh.Field      { return in }
+func (in *lineInput) WithHeight(h int) huh.Field    { in.height = h; return in }
 
 func (in *lineInput) WithPosition(p huh.FieldPosition) huh.Field {
 	in.keys.Prev.SetEnabled(!p.IsFirst())

@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/huh"
@@ -25,7 +26,8 @@ func (in *lineInput) View() string {
 	st := in.styles()
 	maxWidth := in.width - st.Base.GetHorizontalFrameSize()
 	var b strings.Builder
-	b.WriteString(in.wrapped.head(st, in.title, in.desc, maxWidth, in.focused, in.s.live.look))
+	b.WriteString(in.wrapped.head(st, wrapKey{title: in.title, about: in.about, hint: in.hint, width: maxWidth,
+		room: fieldRoom(st, in.height), keep: 1, focused: in.focused, look: in.s.live.look}))
 	b.WriteString(in.line(st, in.fieldWidth(st)))
 	return st.Base.Width(in.width).Render(b.String())
 }
@@ -45,7 +47,7 @@ func (in *lineInput) line(st *huh.FieldStyles, width int) string {
 	prompt := st.TextInput.Prompt.Render(linePrompt)
 	text := st.TextInput.Text.Inline(true)
 	cl := graphemes(in.s.text)
-	if len(cl) == 0 && in.hint != "" {
+	if len(cl) == 0 && in.holder != "" {
 		return prompt + in.placeholder(st, width)
 	}
 	shown := make([]string, len(cl))
@@ -115,7 +117,7 @@ func (in *lineInput) scroll(widths []int, cur, width int) {
 
 func (in *lineInput) placeholder(st *huh.FieldStyles, width int) string {
 	style := st.TextInput.Placeholder.Inline(true)
-	first, rest, _, _ := uniseg.FirstGraphemeClusterInString(in.hint, 0)
+	first, rest, _, _ := uniseg.FirstGraphemeClusterInString(in.holder, 0)
 	v := style.Render(first)
 	bar := 0
 	switch {
@@ -163,24 +165,36 @@ type wrapping struct {
 
 // wrapKey is what the drawn title and description depend on.
 type wrapKey struct {
-	title, desc string
-	width       int
-	focused     bool
-	look        uint64
+	title, about, hint string
+	width              int
+	room, keep         int // the field's rows (0: unbounded) and its input's (fitHead)
+	focused            bool
+	look               uint64
 }
 
-// head is the title and description lines, each ending in a newline.
-func (w *wrapping) head(st *huh.FieldStyles, title, desc string, width int, focused bool, look uint64) string {
-	k := wrapKey{title, desc, width, focused, look}
+// head is the title and description lines, each ending in a newline, cut
+// to leave the input its rows when the field has a height.
+func (w *wrapping) head(st *huh.FieldStyles, k wrapKey) string {
 	if w.done && w.key == k {
 		return w.drawn
 	}
-	var b strings.Builder
-	if title != "" {
-		b.WriteString(st.Title.Render(wrapCells(title, width)) + "\n")
+	lines := func(s string) []string {
+		if s == "" {
+			return nil
+		}
+		return strings.Split(wrapCells(s, k.width), "\n")
 	}
-	if desc != "" {
-		b.WriteString(st.Description.Render(wrapCells(desc, width)) + "\n")
+	title, about, hint := lines(k.title), lines(k.about), lines(k.hint)
+	if k.room > 0 {
+		fitHead(k.room, k.keep, k.width, &title, &hint, &about)
+	}
+	desc := slices.Concat(about, hint)
+	var b strings.Builder
+	if len(title) > 0 {
+		b.WriteString(st.Title.Render(strings.Join(title, "\n")) + "\n")
+	}
+	if len(desc) > 0 {
+		b.WriteString(st.Description.Render(strings.Join(desc, "\n")) + "\n")
 	}
 	*w = wrapping{key: k, drawn: b.String(), done: true}
 	return w.drawn

@@ -79,13 +79,8 @@ func (l *list) layout(st *huh.FieldStyles, inner int) listLayout {
 		lay.rows = natural
 		return lay
 	}
-	head := max(room-min(natural, keepRows), min(room-1, 1), 0)
-	lay.title = cutLines(lay.title, head, inner)
-	head -= len(lay.title)
-	lay.hint = cutLines(lay.hint, head, inner)
-	head -= len(lay.hint)
-	lay.desc = cutLines(lay.desc, head, inner)
-	lay.rows = max(min(natural, room-len(lay.title)-len(lay.hint)-len(lay.desc)), 1)
+	left := fitHead(room, min(natural, keepRows), inner, &lay.title, &lay.hint, &lay.desc)
+	lay.rows = max(min(natural, left), 1)
 	return lay
 }
 
@@ -119,7 +114,7 @@ func (h *listHead) wrap(k headKey) listLayout {
 }
 
 // cutLines keeps the first n lines, the last one kept ending in "…" when
-// some are left out.
+// some are left out (cut to make room for it within width, if bounded).
 func cutLines(lines []string, n, width int) []string {
 	if len(lines) <= n {
 		return lines
@@ -128,7 +123,10 @@ func cutLines(lines []string, n, width int) []string {
 		return nil
 	}
 	out := append([]string(nil), lines[:n]...)
-	out[n-1] = ansi.Truncate(out[n-1], max(width-1, 1), "") + "…"
+	if width > 0 {
+		out[n-1] = ansi.Truncate(out[n-1], max(width-1, 1), "")
+	}
+	out[n-1] += "…"
 	return out
 }
 

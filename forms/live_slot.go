@@ -46,8 +46,8 @@ type slot struct {
 	theme    *huh.Theme // the form's theme, or this field's own while it may show a suggestion
 	muted    bool       // the own theme draws values as a suggestion
 	setTitle func(string)
-	setDesc  func(string)
-	title    string // last title set, to skip redundant work
+	setDesc  func(about, hint string) // the description and the hint under it
+	title    string                   // last title set, to skip redundant work
 	desc     string
 
 	aboutText *string // the description as drawn, once worked out

@@ -27,7 +27,9 @@ type yesNo struct {
 	theme   *huh.Theme
 	keys    yesNoKeys
 	title   string
-	desc    string
+	about   string   // the description
+	hint    string   // under it: the problems the screen set
+	head    wrapping // title and desc wrapped (and cut to the height), kept
 }
 
 // yesNoKeys are huh's Confirm bindings, with its toggle split in two:
@@ -96,17 +98,6 @@ func (y *yesNo) styles() *huh.FieldStyles {
 // buttons centred under them — with the chosen button marked, if any.
 func (y *yesNo) View() string {
 	st := y.styles()
-	inner := y.width - st.Base.GetHorizontalFrameSize()
-	var b strings.Builder
-	if y.title != "" {
-		b.WriteString(st.Title.Render(wrapCells(y.title, inner)))
-	}
-	if y.desc != "" {
-		b.WriteString("\n" + st.Description.Render(wrapCells(y.desc, inner)))
-	}
-	if b.Len() > 0 {
-		b.WriteString("\n\n")
-	}
 	yes, no := st.BlurredButton, st.BlurredButton
 	if y.s.has && y.s.on {
 		yes = st.FocusedButton
@@ -114,6 +105,14 @@ func (y *yesNo) View() string {
 		no = st.FocusedButton
 	}
 	buttons := lipgloss.JoinHorizontal(lipgloss.Center, yes.Render("Yes"), no.Render("No"))
+	var b strings.Builder
+	// the buttons keep their rows and the blank line above them
+	b.WriteString(y.head.head(st, wrapKey{title: y.title, about: y.about, hint: y.hint,
+		width: y.width - st.Base.GetHorizontalFrameSize(), room: fieldRoom(st, y.height),
+		keep: 1 + lipgloss.Height(buttons), focused: y.focused, look: y.s.live.look}))
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
 	w := max(lipgloss.Width(b.String()), lipgloss.Width(buttons))
 	b.WriteString(lipgloss.NewStyle().Width(w).Align(lipgloss.Center).Render(buttons))
 	return st.Base.Width(y.width).Height(y.height).Render(b.String())
