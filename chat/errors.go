@@ -38,7 +38,9 @@ const (
 	// still work; nothing was changed.
 	CodeDatabaseReadOnly = "DATABASE_READ_ONLY"
 	// CodeDatabaseUnavailable: the database could not be opened — not a
-	// regular file, not followup's, unreadable — and was left untouched.
+	// regular file, not followup's, unreadable — and was left untouched;
+	// or its file was removed or replaced at its path while open, and
+	// nothing more is written to it.
 	CodeDatabaseUnavailable = "DATABASE_UNAVAILABLE"
 	// CodeDatabaseBusy: another process held the database's write lock for
 	// longer than followup waits (store.BusyTimeout); the change was not
@@ -105,6 +107,10 @@ func AsError(err error) *Error {
 			e.Details["path"] = oe.Path
 		}
 		return e
+	}
+	var gone *store.GoneError
+	if errors.As(err, &gone) {
+		return bounded(&Error{Code: CodeDatabaseUnavailable, Message: gone.Error(), Details: map[string]any{"path": gone.Path}})
 	}
 	if store.IsCorrupt(err) {
 		return corruptError(err)

@@ -152,7 +152,9 @@ func (s *Service) Close() error {
 func (s *Service) Path() string { return s.db.Path() }
 
 // ReadOnly says why this process cannot write the database, "" when it
-// can: reads work, every write is refused with DATABASE_READ_ONLY.
+// can: reads work, every write is refused with DATABASE_READ_ONLY — or,
+// once the file was found removed or replaced at its path (the watch of
+// other processes' commits looks), with DATABASE_UNAVAILABLE.
 func (s *Service) ReadOnly() string { return s.db.ReadOnly() }
 
 // ProviderName names the model provider.

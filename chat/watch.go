@@ -71,7 +71,7 @@ func (s *Service) watch(ctx context.Context, done chan struct{}) {
 	scheduled := true
 	var last int64
 	var lastLook, lastWrite time.Time
-	first := true
+	first, wasGone := true, false
 	for {
 		select {
 		case <-ctx.Done():
@@ -93,11 +93,15 @@ func (s *Service) watch(ctx context.Context, done chan struct{}) {
 		// A serve process that died committed nothing: look at the
 		// sessions' leases too (sessions.go); what ends is published.
 		sessions, _ := s.expireDisconnected(ctx)
+		// The file removed or replaced at its path (an unlink or a rename
+		// is a write of the directory): its subscribers read ReadOnly.
+		gone := !wasGone && s.db.CheckFile() != ""
+		wasGone = wasGone || gone
 		v, err := s.db.CommitsElsewhere(ctx)
+		if gone || err == nil && (first || v != last) {
+			s.broker.Publish(Event{Kind: EvExternal})
+		}
 		if err == nil {
-			if first || v != last {
-				s.broker.Publish(Event{Kind: EvExternal})
-			}
 			first, last = false, v
 		}
 		// Look again next interval unless all is quiet; a look that failed

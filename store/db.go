@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -30,6 +31,10 @@ type Store struct {
 	real string
 	// readOnly says why this process cannot write the file, or "".
 	readOnly string
+	// ident is the file opened; gone says, once it is known, that the
+	// path no longer names it (gone.go).
+	ident fileID
+	gone  atomic.Pointer[string]
 
 	watchMu sync.Mutex
 	watch   *sql.Conn
@@ -80,6 +85,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 			s.Close()
 			return nil, &OpenError{Path: path, Reason: err.Error(), Err: err}
 		}
+		s.ident = identify(path)
 		return s, nil
 	}
 	s.w, s.r = openPool(dsn(path, writerConn), 1), openPool(mapped(dsn(path, readerConn), opts), 4)
@@ -88,6 +94,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		err = asReadOnly(path, err)
 		return nil, &OpenError{Path: path, Reason: err.Error(), Err: err}
 	}
+	s.ident = identify(path)
 	return s, nil
 }
 
@@ -203,8 +210,17 @@ func (s *Store) Close() error {
 }
 
 // ReadOnly says why this process cannot write the database, or "" when it
-// can.
-func (s *Store) ReadOnly() string { return s.readOnly }
+// can: the file's permissions, or (once CheckFile found it) the file
+// removed or replaced at its path.
+func (s *Store) ReadOnly() string {
+	if s.readOnly != "" {
+		return s.readOnly
+	}
+	if g := s.gone.Load(); g != nil {
+		return *g
+	}
+	return ""
+}
 
 // DataVersion changes whenever another connection commits to the database;
 // the UI polls it to notice other processes' writes.

@@ -47,10 +47,13 @@ func readOnlyReason(path string) string {
 }
 
 // writable refuses a write before it starts when the database cannot be
-// written.
+// written, or when its path no longer names the file open (one stat).
 func (s *Store) writable() error {
 	if s.readOnly != "" {
 		return &ReadOnlyError{Path: s.path, Reason: s.readOnly}
+	}
+	if why := s.CheckFile(); why != "" {
+		return &GoneError{Path: s.path, Why: why}
 	}
 	return nil
 }

@@ -10,6 +10,12 @@ import (
 // for one.
 
 func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
+	if m.svc != nil && m.svc.ReadOnly() != m.readOnly {
+		// The database file was removed or replaced at its path: from
+		// now on the screen says so, as for a read-only file.
+		m.readOnly = m.svc.ReadOnly()
+		m.saver.setOff(m.readOnly != "")
+	}
 	if s.err != nil {
 		if m.deletedElsewhere(s.chatID, s.err) {
 			return m.chatGone()
