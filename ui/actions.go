@@ -117,12 +117,14 @@ func (m *model) do(a action) tea.Cmd {
 		return cancelRequest(m.svc, a.requestID)
 	case stopAct:
 		m.closeTop()
+		var closing []string
 		for _, r := range m.pane.pending {
 			if r.RunID == a.runID {
 				m.pane.closing(r.ID) // its questions expire: task stopped, here
+				closing = append(closing, r.ID)
 			}
 		}
-		return stopTask(m.svc, a.runID)
+		return stopTask(m.svc, a.runID, closing...)
 	case decideAct:
 		var draft map[string]any
 		if m.pane.live != nil {

@@ -41,6 +41,14 @@ func (p *formPane) closing(requestID string) {
 	p.closedHere[requestID] = true
 }
 
+// notClosing forgets that this screen was closing the questions ids: its
+// cancel or stop failed, so whatever closes them later is news.
+func (p *formPane) notClosing(ids []string) {
+	for _, id := range ids {
+		delete(p.closedHere, id)
+	}
+}
+
 // closedUnder is the question shown with its form that s no longer has
 // open, unless this screen closed it; call it before the pane adopts s.
 func (m *model) closedUnder(s snapshotMsg) *closedQuestion {

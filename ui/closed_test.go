@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -139,5 +140,76 @@ func TestSentAfterAnsweredElsewhereKeepsWhatWasTyped(t *testing.T) {
 	}
 	if got, _ := k.svc.Request(ctx, r.ID); !chat.SameValue(got.Answer.Values["travelers"], 2) {
 		t.Fatalf("answer %v", got.Answer.Values)
+	}
+}
+
+// The card about a question closed under its form does not cover the
+// next question's form: above that form it is one line, saying where
+// what was typed is kept, and the focus key from the form opens it; esc
+// dismisses it and the form is back.
+func TestClosedCardDoesNotCoverTheNextQuestion(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m, ctx := k.m, context.Background()
+	ss, err := k.svc.OpenServeSession(ctx, chat.ServeClient{Name: "Claude Code", Transport: "stdio"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.End(ctx)
+	ask := func(key, title string) string {
+		var res struct {
+			RequestID string `json:"requestId"`
+		}
+		json.Unmarshal(ss.Request(ctx, json.RawMessage(`{"requestKey":"`+key+`","source":{"kind":"dynamic","definition":{"title":"`+title+`","fields":[{"name":"`+key+`","type":"text","label":"`+title+`"}]}}}`)), &res)
+		return res.RequestID
+	}
+	ask("size", "Pick a size")
+	region := ask("region", "Pick a region")
+	r, _ := k.svc.Request(ctx, region)
+	k.load(r.ChatID)
+	if q, _ := m.activeRequest(); q.ID != region || m.pane.live == nil {
+		t.Fatalf("shown %q", q.Title)
+	}
+	m.setFocus(focusForm)
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("eu-west")})
+	if _, err := elsewhere(t, k).Answer(ctx, chat.AnswerInput{RequestID: region, Values: map[string]any{"region": "us-east"}}); err != nil {
+		t.Fatal(err)
+	}
+	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
+	k.clock.advance(focusPause)
+	k.tick()
+	v := frameOf(m)
+	if !containsAll(v, "“Pick a region” was answered from another window · what you typed: ctrl+f from the form", "Pick a size") ||
+		strings.Contains(v, "What you had typed (not sent):") {
+		t.Fatalf("the next question's form is covered:\n%s", v)
+	}
+	m.setFocus(focusForm)
+	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyCtrlF}))
+	if v := frameOf(m); !containsAll(v, "What you had typed (not sent):", "eu-west", "Answered there: Pick a region: us-east") {
+		t.Fatalf("ctrl+f from the form does not open the card:\n%s", v)
+	}
+	m.movedAt = m.movedAt.Add(-dialogGrace)
+	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyEsc}))
+	if v := frameOf(m); !m.dialogs.empty() || !containsAll(v, "Pick a size") || strings.Contains(v, "what you typed: ctrl+f") {
+		t.Fatalf("after esc: dialogs %v\n%s", m.dialogs.items, v)
+	}
+}
+
+// A cancel that failed leaves its question as it was: closed elsewhere
+// later, that is news again (the card shows what was typed).
+func TestFailedCancelLeavesTheQuestionOpenHere(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m, ctx := k.m, context.Background()
+	r := tripOnScreen(t, k)
+	m.pane.closing(r.ID)
+	m.Update(cancelledMsg{err: &chat.Error{Code: chat.CodeDatabaseBusy, Message: "the database is busy"}, closing: []string{r.ID}})
+	if _, err := elsewhere(t, k).Answer(ctx, chat.AnswerInput{RequestID: r.ID, Values: map[string]any{
+		"destination": "Rome", "start": "2026-08-01", "travelers": 2, "transport": "train"}}); err != nil {
+		t.Fatal(err)
+	}
+	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
+	if !showing[closedCard](m) {
+		t.Fatalf("no card after a failed cancel and an answer elsewhere: status %q", m.status)
 	}
 }

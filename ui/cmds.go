@@ -60,10 +60,14 @@ type answeredMsg struct {
 type cancelledMsg struct {
 	receipt chat.Receipt
 	err     error
+	closing []string // the questions this screen was closing: not closed by it after an error
 }
 
 // stoppedMsg reports a stopped task.
-type stoppedMsg struct{ err error }
+type stoppedMsg struct {
+	err     error
+	closing []string
+}
 
 // decidedMsg reports a decided proposal.
 type decidedMsg struct {
@@ -152,14 +156,16 @@ func submitAnswer(svc *chat.Service, req chat.RequestView, values, over forms.Va
 func cancelRequest(svc *chat.Service, id string) tea.Cmd {
 	return func() tea.Msg {
 		rc, err := svc.Cancel(context.Background(), id, "")
-		return cancelledMsg{rc, err}
+		return cancelledMsg{rc, err, []string{id}}
 	}
 }
 
-func stopTask(svc *chat.Service, runID string) tea.Cmd {
+// stopTask stops the run; closing are its questions on screen, which
+// this screen is closing with it.
+func stopTask(svc *chat.Service, runID string, closing ...string) tea.Cmd {
 	return func() tea.Msg {
 		_, err := svc.Stop(context.Background(), runID, "")
-		return stoppedMsg{err}
+		return stoppedMsg{err, closing}
 	}
 }
 

@@ -88,6 +88,24 @@ func (d closedCard) view(width, height int, focused bool) string {
 	return box.draw(dialogStyle(focused), d.body(), hint, d.scroll, d.scrollK)
 }
 
+// quietCard reports whether the pane's top dialog is a closed card drawn
+// as one line above a question still open: it keeps what was typed in
+// the question that closed without covering the next one's form, and
+// opens (focus on it) from the form with the focus key.
+func (m *model) quietCard() bool {
+	o, ok := m.dialogs.pane()
+	if !ok || m.focus == focusDialog || len(m.pane.pending) == 0 {
+		return false
+	}
+	_, card := o.d.(closedCard)
+	return card
+}
+
+// quiet is the card's one line above the next question's form.
+func (d closedCard) quiet(focusKey string) string {
+	return "“" + d.title + "” was " + d.why + " · what you typed: " + focusKey + " from the form"
+}
+
 // waiting is the line drawn above the form while the user types in it.
 func (d closedCard) waiting() string {
 	return "“" + d.title + "” was " + d.why + " — what you had typed opens when you pause."

@@ -128,7 +128,7 @@ func (m *model) backToForm(since time.Time) tea.Cmd {
 // newcomer is where a waiting newcomer is: a dialog that arrived on top
 // of the pane, else the form.
 func (m *model) newcomer() (focusArea, bool) {
-	if o, ok := m.dialogs.top(); ok && !o.d.fullScreen() {
+	if o, ok := m.dialogs.top(); ok && !o.d.fullScreen() && !m.quietCard() {
 		if o.arrived && m.focus != focusDialog {
 			return focusDialog, true
 		}
@@ -172,7 +172,7 @@ func (m *model) toggleFocus() tea.Cmd {
 	m.waiting = false
 	_, hasDialog := m.dialogs.pane()
 	switch {
-	case m.focus == focusComposer && hasDialog:
+	case m.focus == focusComposer && hasDialog && !m.quietCard():
 		m.setFocus(focusDialog)
 	case m.focus == focusComposer && m.pane.live != nil:
 		m.setFocus(focusForm)

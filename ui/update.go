@@ -166,6 +166,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.onAnswered(msg)
 	case cancelledMsg:
 		if msg.err != nil {
+			m.pane.notClosing(msg.closing) // a close elsewhere later is news
 			m.setErr("", msg.err)
 			return m.load(m.chatID)
 		}
@@ -175,6 +176,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.receipt.RunID))
 	case stoppedMsg:
 		if msg.err != nil {
+			m.pane.notClosing(msg.closing)
 			m.setErr("", msg.err)
 		} else {
 			m.dropForm() // the transcript says the task was stopped

@@ -28,7 +28,10 @@ func (m *model) paneView(s layoutSpec) string {
 	// A dialog that arrived while the user types in the form waits above
 	// it, in one line, until the focus rule gives it the focus.
 	var waitLine string
-	if w, ok := o.d.(waiter); ok && o.arrived && m.focus == focusForm {
+	if c, ok := o.d.(closedCard); ok && hasDialog && m.quietCard() {
+		hasDialog = false
+		waitLine = stateStyles["pending"].Render(truncate(c.quiet(m.keys.Focus.Help().Key), m.width))
+	} else if w, ok := o.d.(waiter); ok && o.arrived && m.focus == focusForm {
 		hasDialog = false
 		waitLine = stateStyles["pending"].Render(truncate(w.waiting(), m.width))
 	}
