@@ -44,7 +44,7 @@ func (ss *ServeSession) List(ctx context.Context, _ json.RawMessage) json.RawMes
 // input_cancelled, input_expired), and returning it records the delivery.
 func (ss *ServeSession) ReadAnswer(ctx context.Context, args json.RawMessage) json.RawMessage {
 	var a idArgs
-	if err := decodeArgs(args, &a); err != nil {
+	if err := DecodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
 	v, err := ss.read(ctx, a.RequestID)
@@ -58,7 +58,7 @@ func (ss *ServeSession) ReadAnswer(ctx context.Context, args json.RawMessage) js
 // request's, so cancelling twice returns the first receipt.
 func (ss *ServeSession) Cancel(ctx context.Context, args json.RawMessage) json.RawMessage {
 	var a idArgs
-	if err := decodeArgs(args, &a); err != nil {
+	if err := DecodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
 	if _, err := ss.read(ctx, a.RequestID); err != nil {

@@ -132,3 +132,39 @@ func TestServeWaitCancelledReturnsTheState(t *testing.T) {
 		t.Fatalf("a cancelled wait: %v", r)
 	}
 }
+
+// Arguments of the wrong type are refused in words, for every tool that
+// decodes them (the serve tools and the agent's).
+func TestToolArgumentsOfTheWrongType(t *testing.T) {
+	s := fxOpen(t, nil)
+	ctx := context.Background()
+	ss := fxServe(t, s, "agent")
+	for _, c := range []struct {
+		run  func(context.Context, json.RawMessage) json.RawMessage
+		args string
+		says string
+	}{
+		{ss.ReadAnswer, `{"requestId":5}`, "requestId must be a string (got the number 5)"},
+		{ss.Cancel, `{"requestId":{"id":"rq_1"}}`, "requestId must be a string (got an object)"},
+		{ss.ReadAnswer, `["rq_1"]`, "the arguments must be a JSON object of named arguments (got a list)"},
+		{ss.Cancel, `"rq_1"`, `the arguments must be a JSON object of named arguments (got the string "rq_1")`},
+	} {
+		var out struct {
+			Error Error `json:"error"`
+		}
+		raw := c.run(ctx, json.RawMessage(c.args))
+		if json.Unmarshal(raw, &out) != nil || out.Error.Code != CodeInvalidArgument || out.Error.Message != c.says {
+			t.Errorf("%s: %s, want %q", c.args, raw, c.says)
+		}
+	}
+	// A nested argument is named by its path; a whole number by what it must be.
+	var in struct {
+		Values struct {
+			Count int `json:"count"`
+		} `json:"values"`
+	}
+	if err := DecodeArgs(json.RawMessage(`{"values":{"count":2.5}}`), &in); CodeOf(err) != CodeInvalidArgument ||
+		AsError(err).Message != "values.count must be a whole number (got the number 2.5)" {
+		t.Errorf("nested: %v", err)
+	}
+}

@@ -31,13 +31,6 @@ type idArgs struct {
 	Values    map[string]any `json:"values"`
 }
 
-func decodeArgs(raw json.RawMessage, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
-		return errorf(CodeInvalidArgument, "the arguments are not a JSON object: %v", err)
-	}
-	return nil
-}
-
 func (t inputTools) Capabilities(ctx context.Context, cc agent.CallContext, _ json.RawMessage) json.RawMessage {
 	return result(t.s.Capabilities(ctx))
 }
@@ -76,7 +69,7 @@ func (t inputTools) Request(ctx context.Context, cc agent.CallContext, args json
 
 func (t inputTools) ReadAnswer(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
 	var a idArgs
-	if err := decodeArgs(args, &a); err != nil {
+	if err := DecodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
 	if err := t.s.agentsOwn(ctx, a.RequestID, cc.ChatID); err != nil {
@@ -101,7 +94,7 @@ func answerOf(v RequestView) map[string]any {
 
 func (t inputTools) Cancel(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
 	var a idArgs
-	if err := decodeArgs(args, &a); err != nil {
+	if err := DecodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
 	if err := t.s.agentsOwn(ctx, a.RequestID, cc.ChatID); err != nil {
@@ -112,7 +105,7 @@ func (t inputTools) Cancel(ctx context.Context, cc agent.CallContext, args json.
 
 func (t inputTools) Replace(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
 	var in ReplaceInput
-	if err := decodeArgs(args, &in); err != nil {
+	if err := DecodeArgs(args, &in); err != nil {
 		return ErrorJSON(err)
 	}
 	if err := t.s.agentsOwn(ctx, in.RequestID, cc.ChatID); err != nil {
@@ -123,7 +116,7 @@ func (t inputTools) Replace(ctx context.Context, cc agent.CallContext, args json
 
 func (t inputTools) Resolve(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
 	var a idArgs
-	if err := decodeArgs(args, &a); err != nil {
+	if err := DecodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
 	if err := t.s.inChat(ctx, a.RequestID, cc.ChatID); err != nil {

@@ -176,15 +176,22 @@ func TestRequestWaitAnswer(t *testing.T) {
 
 func TestWaitArguments(t *testing.T) {
 	p := serveStdio(t, "c", "")
-	for _, args := range []map[string]any{
-		{"requestId": "rq_1", "timeoutSeconds": -1},
-		{"requestId": "rq_1", "timeoutSeconds": "60"},
-		{"timeoutSeconds": 1},
-		{"requestId": 7},
+	// Each says in words what is wrong, never the decoder's Go names.
+	for _, c := range []struct {
+		args map[string]any
+		says string
+	}{
+		{map[string]any{"requestId": "rq_1", "timeoutSeconds": -1}, "timeoutSeconds must be a number of seconds, 0 or more (got -1)"},
+		{map[string]any{"requestId": "rq_1", "timeoutSeconds": "3"}, `timeoutSeconds must be a number of seconds (got the string "3")`},
+		{map[string]any{"requestId": "rq_1", "timeoutSeconds": true}, "timeoutSeconds must be a number of seconds (got true)"},
+		{map[string]any{"timeoutSeconds": 1}, "requestId is required"},
+		{map[string]any{"requestId": 7}, "requestId must be a string (got the number 7)"},
+		{map[string]any{"requestId": []any{"rq_1"}}, "requestId must be a string (got a list)"},
 	} {
-		out, res := call(t, p.client, "input_wait", args)
-		if !res.IsError || errCode(out) != "INVALID_ARGUMENT" {
-			t.Errorf("input_wait %v: %v", args, out)
+		out, res := call(t, p.client, "input_wait", c.args)
+		msg, _ := out["error"].(map[string]any)["message"].(string)
+		if !res.IsError || errCode(out) != "INVALID_ARGUMENT" || msg != c.says {
+			t.Errorf("input_wait %v: %v, want the message %q", c.args, out, c.says)
 		}
 	}
 	// An unknown id is the session's answer, not the server's.

@@ -118,10 +118,10 @@ const waitParams = `{"type":"object","required":["requestId"],"properties":{
 func wait(ctx context.Context, in Session, args json.RawMessage) json.RawMessage {
 	var a struct {
 		RequestID      string   `json:"requestId"`
-		TimeoutSeconds *float64 `json:"timeoutSeconds"`
+		TimeoutSeconds *float64 `json:"timeoutSeconds" want:"a number of seconds"`
 	}
-	if err := json.Unmarshal(args, &a); err != nil {
-		return chat.ErrorJSON(&chat.Error{Code: chat.CodeInvalidArgument, Message: "the arguments are not a JSON object of requestId and timeoutSeconds: " + err.Error()})
+	if err := chat.DecodeArgs(args, &a); err != nil {
+		return chat.ErrorJSON(err)
 	}
 	if a.RequestID == "" {
 		return chat.ErrorJSON(&chat.Error{Code: chat.CodeInvalidArgument, Message: "requestId is required"})
