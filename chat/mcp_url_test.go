@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"followup/agent/mcp"
 	"followup/store"
@@ -35,32 +36,52 @@ func TestMCPURLElicitationConsent(t *testing.T) {
 }
 
 // -32042 URLElicitationRequired: the URL waits in the database like an
-// input_required question; once the user says done the call is made again
-// and goes through; a decline is told to the model and the call is not
-// made again.
+// input_required question, and the process whose call got it keeps the
+// connection the server knows the call by: once the user says done — here
+// from another process on the same database, as `followup answer` from
+// another shell — it makes the call again itself, and server-everything
+// (stdio, which recognises the retry only on the same connection) goes
+// through; a decline is told to the model and the call is not made again.
 func TestMCPURLRequiredThenRetried(t *testing.T) {
-	s := fxEverything(t, mcp.TypeHTTP, mcp.AutoApprove{All: true})
+	s := fxEverything(t, mcp.TypeStdio, mcp.AutoApprove{All: true})
+	other, err := Open(context.Background(), Options{DBPath: s.Path()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
 	ctx := context.Background()
 	msg := `call everything.trigger-url-elicitation {"url": "` + consentURL + `", "errorPath": true}`
-	sent, run := fxAsk(t, s, "", msg)
-	if run.State != store.RunWaitingInput {
-		t.Fatalf("run = %+v", run)
+	sent, err := s.Send(ctx, "", msg, "")
+	if err != nil {
+		t.Fatal(err)
 	}
-	r := fxOnePending(t, s, sent.ChatID)
+	done := driveAsync(s, sent.RunID)
+	r := fxWaitPending(t, s, sent.ChatID)
 	if r.Mode != mcp.ModeURL || r.URL == "" || r.Live {
 		t.Fatalf("request = %+v", r.RequestItem)
 	}
-	if _, err := s.Answer(ctx, AnswerInput{RequestID: r.ID, Values: map[string]any{}}); err != nil {
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		run, err := other.GetRun(ctx, sent.RunID)
+		if err == nil && run.State == store.RunWaitingInput {
+			break
+		}
+		if err != nil || time.Now().After(end) {
+			t.Fatalf("while the link is open: %+v, %v", run, err)
+		}
+	}
+	if _, err := other.Answer(ctx, AnswerInput{RequestID: r.ID, Values: map[string]any{}}); err != nil {
 		t.Fatal(err)
 	}
-	// The call is made again; this time server-everything asks for its
-	// own URL during the call (elicitation/create), and the user says done.
-	done := driveAsync(s, sent.RunID)
-	again := fxWaitPending(t, s, sent.ChatID)
-	if again.ID == r.ID || again.URL != consentURL || !again.Live {
+	// The call is made again on the same connection; this time
+	// server-everything asks for its own URL during the call
+	// (elicitation/create), and the user says done.
+	var again RequestView
+	for again = fxWaitPending(t, s, sent.ChatID); again.ID == r.ID; again = fxWaitPending(t, s, sent.ChatID) {
+	}
+	if again.URL != consentURL || !again.Live {
 		t.Fatalf("second question = %+v", again.RequestItem)
 	}
-	if _, err := s.Answer(ctx, AnswerInput{RequestID: again.ID, Values: map[string]any{}}); err != nil {
+	if _, err := other.Answer(ctx, AnswerInput{RequestID: again.ID, Values: map[string]any{}}); err != nil {
 		t.Fatal(err)
 	}
 	if run := waitRun(t, done); run.State != store.RunSucceeded || !strings.Contains(run.Reply, "User completed the URL elicitation flow") {
@@ -79,7 +100,8 @@ func TestMCPURLRequiredThenRetried(t *testing.T) {
 		}
 	}
 
-	sent, _ = fxAsk(t, s, "", msg)
+	// With --no-wait the drive leaves the link pending and returns.
+	sent, _ = fxAskNoWait(t, s, msg)
 	r = fxOnePending(t, s, sent.ChatID)
 	if _, err := s.Cancel(ctx, r.ID, ""); err != nil {
 		t.Fatal(err)
@@ -101,4 +123,19 @@ func TestMCPURLRequiredThenRetried(t *testing.T) {
 	if len(shown.Deliveries) != 1 || shown.Deliveries[0].State != store.DeliveryFailed || !strings.Contains(shown.Deliveries[0].LastError, "not made again") {
 		t.Fatalf("declined deliveries = %+v", shown.Deliveries)
 	}
+}
+
+// fxAskNoWait sends text in a new chat and drives its run with --no-wait.
+func fxAskNoWait(t *testing.T, s *Service, text string) (Sent, RunView) {
+	t.Helper()
+	ctx := context.Background()
+	sent, err := s.Send(ctx, "", text, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := s.Drive(WithoutWaiting(ctx), sent.RunID)
+	if err != nil || run.State != store.RunWaitingInput {
+		t.Fatalf("Drive --no-wait: %+v, %v", run, err)
+	}
+	return sent, run
 }

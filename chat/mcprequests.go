@@ -46,7 +46,17 @@ type stepWait struct {
 	Input    *mcp.InputRequired `json:"inputRequired,omitempty"`
 	URLs     []mcp.Elicitation  `json:"urlRequired,omitempty"`
 	Requests map[string]string  `json:"requests"`
+	// Done counts, by URL, the times the user said done to a link of
+	// -32042 before the call was made again: a server asking for the
+	// same link once more is told to the model, not asked forever.
+	Done map[string]int `json:"done,omitempty"`
 }
+
+// linkRepeats is how many times a link may be done before the server's
+// asking for it again ends the call: once more is the usual case of a
+// call made again on a new connection (after a restart), which the
+// server does not recognise.
+const linkRepeats = 2
 
 func decodeWait(ns sql.NullString) stepWait {
 	var w stepWait
@@ -70,6 +80,16 @@ func (h *mcpHost) askForStep(ctx context.Context, tx store.Handle, step *store.T
 		return resultPlan(r), nil, nil
 	}
 	w := stepWait{Input: res.InputRequired, URLs: res.URLRequired, Requests: map[string]string{}}
+	if w.Input == nil {
+		w.Done = decodeWait(step.RequestState).Done
+		for _, e := range w.URLs {
+			if w.Done[e.URL] >= linkRepeats {
+				r := toolFailed(step.Name, fmt.Sprintf("%s asked again for the link %s after the user said done %d times; followup does not ask for it again (the page may not have been completed, or the server does not recognise the call made again)", e.Server, e.URL, w.Done[e.URL]))
+				finishStep(step, OutcomeFailed, r, now)
+				return resultPlan(r), nil, nil
+			}
+		}
+	}
 	asks := map[string]mcp.Elicitation{}
 	if w.Input != nil {
 		for k, e := range w.Input.Requests {

@@ -188,6 +188,12 @@ func (h *mcpHost) planAnswered(ctx context.Context, tx store.Handle, step store.
 	if w.Input == nil {
 		// The links are done; the questions stay named, so the call made
 		// again records them delivered (settleServerDeliveries).
+		if w.Done == nil {
+			w.Done = map[string]int{}
+		}
+		for _, e := range w.URLs {
+			w.Done[e.URL]++
+		}
 		w.URLs = nil
 		step.RequestState = nullString(mustJSON(w))
 	}
@@ -277,6 +283,16 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 	if plan.Recorded {
 		s.broker.Publish(Event{Kind: EvMessage, ChatID: cc.ChatID, RunID: cc.RunID})
 		s.checkpoint(CrashToolFinished)
+	}
+	if plan.Action == agent.StepWait && callErr == nil && res.InputRequired == nil && len(res.URLRequired) > 0 {
+		// -32042: this process keeps the connection the server knows
+		// the call by until the links are done (urlwait.go).
+		if done, err := h.awaitLinks(ctx, cc); err != nil || done {
+			if err != nil {
+				return plan, err
+			}
+			return h.Plan(ctx, cc, call, nil)
+		}
 	}
 	return plan, nil
 }

@@ -39,4 +39,12 @@ func TestCardSummaryUsesOptionTitles(t *testing.T) {
 	if !strings.HasSuffix(strings.TrimSpace(line), "nothing was sent to everything") {
 		t.Errorf("card %q: want it to end 'nothing was sent to everything'", line)
 	}
+
+	// A link of -32042 done: nothing is sent, the call is made again.
+	link := chat.RequestView{RequestItem: chat.RequestItem{ID: "rq_3", Title: "Open a link", State: "answered", Mode: "url",
+		Owner: chat.Owner{Kind: chat.OwnerMCPServer, Name: "everything"}},
+		Answer: &chat.AnswerView{Values: forms.Values{}}, Deliveries: []chat.DeliveryView{{State: "delivered", Target: "mcp_server", Action: "accept"}}}
+	if line := requestCard(link, 200); strings.Contains(line, "sent to everything: accept") || !strings.Contains(line, "everything was called again") {
+		t.Errorf("card of a -32042 link: %q", line)
+	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"followup/agent/mcp"
 	"followup/chat"
 	"followup/forms"
 )
@@ -54,6 +55,10 @@ func deliveryTo(r chat.RequestView, d chat.DeliveryView) string {
 	server := askedByName(r.Owner)
 	switch d.State {
 	case "delivered":
+		if r.Mode == mcp.ModeURL && !r.Live {
+			// A link of -32042: nothing is sent, the call is made again.
+			return "done — " + server + " was called again"
+		}
 		return "sent to " + server + ": " + forms.SanitizeLine(d.Action)
 	case "failed":
 		if d.LastError == "" { // its connection was gone: the card says why

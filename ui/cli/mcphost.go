@@ -196,7 +196,10 @@ func sayWhileWaiting(ctx context.Context, s *chat.Service, stderr io.Writer, noW
 			continue
 		}
 		r, err := s.Request(ctx, ev.RequestID)
-		if err != nil || !r.Live || (!noWait && r.State != "pending") {
+		// A live question, or a link of -32042 (this process keeps the
+		// connection the call is made again on, unless --no-wait).
+		waits := r.Live || r.Mode == mcp.ModeURL && !noWait
+		if err != nil || !waits || (!noWait && r.State != "pending") {
 			continue
 		}
 		said[r.ID] = true
