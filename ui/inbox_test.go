@@ -77,3 +77,29 @@ func TestQuestionsOfOtherChatsJoinTheTabRow(t *testing.T) {
 		t.Fatalf("ctrl+p from a new chat: chat %s, question %q", m.chatID, r.Title)
 	}
 }
+
+// TestTabRowDrawsOnlyTheOtherQuestionsInReach: with thousands of questions
+// waiting elsewhere the tab row is the one drawn with the first few of
+// them (the rest are past its window, behind ›), and drawing it costs what
+// drawing it with those few does.
+func TestTabRowDrawsOnlyTheOtherQuestionsInReach(t *testing.T) {
+	// Not parallel: AllocsPerRun counts the process's allocations.
+	k := newKit(t)
+	m := k.m
+	trip := k.ask("Plan a trip")
+	k.load(trip.ChatID)
+	many := make([]chat.RequestView, 2000)
+	for i := range many {
+		many[i].ID, many[i].Title, many[i].ChatID = "r"+strings.Repeat("x", i%7), "A question waiting elsewhere", "other"
+	}
+	m.others = many[:40]
+	few := m.tabRow()
+	fewAllocs := testing.AllocsPerRun(5, func() { m.tabRow() })
+	m.others = many
+	if row := m.tabRow(); row != few || !strings.HasSuffix(row, "›") {
+		t.Fatalf("with 2,000 questions elsewhere the row is\n%q\nwant the row drawn with 40 of them,\n%q", row, few)
+	}
+	if allocs := testing.AllocsPerRun(5, func() { m.tabRow() }); allocs > 2*fewAllocs {
+		t.Fatalf("the row with 2,000 questions elsewhere made %.0f allocations, with 40 %.0f: it draws tabs it cannot show", allocs, fewAllocs)
+	}
+}

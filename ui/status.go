@@ -167,8 +167,22 @@ func (m *model) tabRow() string {
 			tabs[i], active = stTabActive.Render(label), i
 		}
 	}
-	for _, r := range m.others { // the inbox: questions of other chats (inbox.go)
-		tabs = append(tabs, stTab.Render(otherTab(r)))
+	// The inbox: questions of other chats (inbox.go), after this chat's
+	// own. The row is a window around the active tab, so past the first
+	// tab that ends beyond a screen's width from it none can be drawn:
+	// with a thousand questions elsewhere, drawing them all was most of
+	// every frame.
+	reach := 0
+	for _, t := range tabs[active:] {
+		reach += lipgloss.Width(t) + 1
+	}
+	for _, r := range m.others {
+		if reach > m.width {
+			break
+		}
+		t := stTab.Render(otherTab(r))
+		tabs = append(tabs, t)
+		reach += lipgloss.Width(t) + 1
 	}
 	all := strings.Join(tabs, " ")
 	hint := "  " + stDim.Render(hints(either(m.keys.NextReq, m.keys.PrevReq, "switch")))
