@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/charmbracelet/x/term"
+
 	"followup/agent"
 	"followup/chat"
 	"followup/forms"
@@ -59,6 +61,9 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 	if c == nil {
 		if ui == nil {
 			return usageFailed(a, usagef("no command given"), stdout, stderr)
+		}
+		if !hasTerminal(stdin) {
+			return usageFailed(a, usagef("the chat screen needs a terminal; run a command instead (followup help)"), stdout, stderr)
 		}
 		// The UI opens the database itself, while it takes over the
 		// terminal, and handles ctrl+c itself.
@@ -185,4 +190,20 @@ func homeDir() string {
 		return u.HomeDir
 	}
 	return ""
+}
+
+// hasTerminal reports whether the chat screen has a terminal to draw on and
+// read keys from: standard input is one, or the process has a controlling
+// terminal (/dev/tty) the screen can open, as when input is piped in. A
+// cron job, a CI step or ssh without a tty has neither.
+func hasTerminal(stdin io.Reader) bool {
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		return true
+	}
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	tty.Close()
+	return true
 }
