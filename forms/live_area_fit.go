@@ -40,13 +40,7 @@ func (a *sizedArea) fit() {
 	if a.width > 0 {
 		width = max(a.width-st.Base.GetHorizontalFrameSize(), 1)
 	}
-	lines := func(s string) []string {
-		if s == "" {
-			return nil
-		}
-		return strings.Split(wrapCells(s, width), "\n")
-	}
-	title, about, hint := lines(a.title), lines(a.about), lines(a.hint)
+	title, about, hint := wrapLines(a.title, width), wrapLines(a.about, width), wrapLines(a.hint, width)
 	rows := min(fitHead(room, areaKeep, width, &title, &hint, &about), areaLines)
 	desc := slices.Concat(about, hint)
 	a.Text.Title(strings.Join(title, "\n")).Description(strings.Join(desc, "\n"))

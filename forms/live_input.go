@@ -24,27 +24,23 @@ import (
 // The stored text is never changed by drawing: a prefill holding a skin
 // tone keeps it, and is drawn without it.
 type lineInput struct {
-	s       *slot
-	focused bool
-	width   int
-	height  int // 0: unbounded; else the head is cut to leave the input its line
-	theme   *huh.Theme
-	keys    huh.InputKeyMap
-	edit    textinput.KeyMap
-	title   string
-	about   string   // the description
-	hint    string   // the kind's guidance or the problems, under it
-	wrapped wrapping // title, about and hint wrapped, kept while they and the width stay
-	holder  string   // placeholder, drawn when empty
-	limit   int      // runes
-	cur     int      // cursor, in clusters
-	offset  int      // first cluster drawn, when the text is wider than the field
+	fieldFrame // a height cuts the head to leave the input its line
+	keys       huh.InputKeyMap
+	edit       textinput.KeyMap
+	title      string
+	about      string   // the description
+	hint       string   // the kind's guidance or the problems, under it
+	wrapped    wrapping // title, about and hint wrapped, kept while they and the width stay
+	holder     string   // placeholder, drawn when empty
+	limit      int      // runes
+	cur        int      // cursor, in clusters
+	offset     int      // first cluster drawn, when the text is wider than the field
 }
 
 const linePrompt = "> "
 
 func newLineInput(s *slot, placeholder string, limit int) *lineInput {
-	return &lineInput{s: s, edit: textinput.DefaultKeyMap,
+	return &lineInput{fieldFrame: fieldFrame{s: s}, edit: textinput.DefaultKeyMap,
 		holder: placeholder, limit: limit, cur: len(graphemes(s.text))}
 }
 
@@ -63,8 +59,6 @@ type pasteMsg struct {
 	in   *lineInput
 	text string
 }
-
-func (in *lineInput) Init() tea.Cmd { return nil }
 
 func (in *lineInput) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if p, ok := msg.(pasteMsg); ok && p.in == in {
@@ -199,20 +193,11 @@ func (in *lineInput) Blur() tea.Cmd {
 	return nil
 }
 
-func (in *lineInput) Error() error { return nil }
-func (in *lineInput) Skip() bool   { return false }
-func (in *lineInput) Zoom() bool   { return false }
-
 func (in *lineInput) KeyBinds() []key.Binding {
 	return []key.Binding{in.keys.Prev, in.keys.Submit, in.keys.Next}
 }
 
-func (in *lineInput) WithTheme(t *huh.Theme) huh.Field {
-	if in.theme == nil {
-		in.theme = t
-	}
-	return in
-}
+func (in *lineInput) WithTheme(t *huh.Theme) huh.Field { in.keepTheme(t); return in }
 
 func (in *lineInput) WithKeyMap(k *huh.KeyMap) huh.Field {
 	if k != nil {
@@ -226,15 +211,12 @@ func (in *lineInput) WithWidth(w int) huh.Field     { in.width = w; return in }
 func (in *lineInput) WithHeight(h int) huh.Field    { in.height = h; return in }
 
 func (in *lineInput) WithPosition(p huh.FieldPosition) huh.Field {
-	in.keys.Prev.SetEnabled(!p.IsFirst())
-	in.keys.Next.SetEnabled(!p.IsLast())
-	in.keys.Submit.SetEnabled(p.IsLast())
+	placeKeys(p, &in.keys.Prev, &in.keys.Next, &in.keys.Submit)
 	return in
 }
 
-func (in *lineInput) GetKey() string { return in.s.f.Name }
-func (in *lineInput) GetValue() any  { return in.s.text }
-func (in *lineInput) Run() error     { return huh.Run(in) }
+func (in *lineInput) GetValue() any { return in.s.text }
+func (in *lineInput) Run() error    { return huh.Run(in) }
 
 // RunAccessible asks for the value on a plain line.
 func (in *lineInput) RunAccessible(w io.Writer, r io.Reader) error {

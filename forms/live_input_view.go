@@ -15,13 +15,6 @@ import (
 // stay), the prompt, the visible window of its text, and the cursor over a
 // whole cluster.
 
-func (in *lineInput) styles() *huh.FieldStyles {
-	if in.focused {
-		return &in.theme.Focused
-	}
-	return &in.theme.Blurred
-}
-
 func (in *lineInput) View() string {
 	st := in.styles()
 	maxWidth := in.width - st.Base.GetHorizontalFrameSize()
@@ -178,13 +171,7 @@ func (w *wrapping) head(st *huh.FieldStyles, k wrapKey) string {
 	if w.done && w.key == k {
 		return w.drawn
 	}
-	lines := func(s string) []string {
-		if s == "" {
-			return nil
-		}
-		return strings.Split(wrapCells(s, k.width), "\n")
-	}
-	title, about, hint := lines(k.title), lines(k.about), lines(k.hint)
+	title, about, hint := wrapLines(k.title, k.width), wrapLines(k.about, k.width), wrapLines(k.hint, k.width)
 	if k.room > 0 {
 		fitHead(k.room, k.keep, k.width, &title, &hint, &about)
 	}

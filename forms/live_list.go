@@ -23,20 +23,16 @@ import (
 // it, and fits whatever height the form gives it (live_list_view.go).
 // A long list filters with "/" like huh.
 type list struct {
-	s        *slot
-	multi    bool
-	opts     []huh.Option[string]
-	shown    []int // indexes into opts that pass the filter
-	cursor   int   // index into shown
-	filter   string
-	filterOn bool
-	focused  bool
-	width    int
-	height   int // 0: as tall as the list wants (listWindow rows at most)
-	theme    *huh.Theme
-	keys     listKeys
-	title    string
-	head     listHead // the head's wrapped lines, kept
+	fieldFrame // a height of 0: as tall as the list wants (listWindow rows at most)
+	multi      bool
+	opts       []huh.Option[string]
+	shown      []int // indexes into opts that pass the filter
+	cursor     int   // index into shown
+	filter     string
+	filterOn   bool
+	keys       listKeys
+	title      string
+	head       listHead // the head's wrapped lines, kept
 }
 
 // listKeys are huh's bindings for a select or a multi-select, in one shape.
@@ -62,7 +58,7 @@ func multiKeys(k huh.MultiSelectKeyMap) listKeys {
 }
 
 func newList(s *slot, multi bool) *list {
-	l := &list{s: s, multi: multi, opts: s.options()}
+	l := &list{fieldFrame: fieldFrame{s: s}, multi: multi, opts: s.options()}
 	l.setKeys(huh.NewDefaultKeyMap())
 	l.refilter()
 	if !multi {
@@ -165,8 +161,6 @@ func (l *list) pickAll() {
 	picksAccess{l.s}.Set(l.s.ordered(out))
 }
 
-func (l *list) Init() tea.Cmd { return nil }
-
 func (l *list) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok || !l.focused {
@@ -243,10 +237,6 @@ func (l *list) Blur() tea.Cmd {
 	return nil
 }
 
-func (l *list) Error() error { return nil }
-func (l *list) Skip() bool   { return false }
-func (l *list) Zoom() bool   { return false }
-
 func (l *list) KeyBinds() []key.Binding {
 	if l.filterOn {
 		return []key.Binding{l.keys.Up, l.keys.Down, l.keys.SetFilter, l.keys.Submit}
@@ -265,12 +255,7 @@ func (l *list) KeyBinds() []key.Binding {
 	return append(binds, l.keys.Prev, l.keys.Next, l.keys.Submit)
 }
 
-func (l *list) WithTheme(t *huh.Theme) huh.Field {
-	if l.theme == nil {
-		l.theme = t
-	}
-	return l
-}
+func (l *list) WithTheme(t *huh.Theme) huh.Field { l.keepTheme(t); return l }
 
 func (l *list) WithKeyMap(k *huh.KeyMap) huh.Field {
 	if k != nil {
@@ -284,13 +269,9 @@ func (l *list) WithWidth(w int) huh.Field     { l.width = w; return l }
 func (l *list) WithHeight(h int) huh.Field    { l.height = h; return l }
 
 func (l *list) WithPosition(p huh.FieldPosition) huh.Field {
-	l.keys.Prev.SetEnabled(!p.IsFirst())
-	l.keys.Next.SetEnabled(!p.IsLast())
-	l.keys.Submit.SetEnabled(p.IsLast())
+	placeKeys(p, &l.keys.Prev, &l.keys.Next, &l.keys.Submit)
 	return l
 }
-
-func (l *list) GetKey() string { return l.s.f.Name }
 
 func (l *list) GetValue() any {
 	if l.multi {

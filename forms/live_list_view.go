@@ -32,13 +32,6 @@ type listLayout struct {
 	rows              int
 }
 
-func (l *list) styles() *huh.FieldStyles {
-	if l.focused {
-		return &l.theme.Focused
-	}
-	return &l.theme.Blurred
-}
-
 // inner is the width the field's text may take (0: not bounded).
 func (l *list) inner(st *huh.FieldStyles) int {
 	if l.width <= 0 {
@@ -103,13 +96,8 @@ func (h *listHead) wrap(k headKey) listLayout {
 	if h.done && h.key == k {
 		return h.lay
 	}
-	lines := func(s string) []string {
-		if s == "" {
-			return nil
-		}
-		return strings.Split(wrapCells(s, k.width), "\n")
-	}
-	*h = listHead{key: k, lay: listLayout{title: lines(k.title), desc: lines(k.desc), hint: lines(k.hint)}, done: true}
+	*h = listHead{key: k, lay: listLayout{title: wrapLines(k.title, k.width), desc: wrapLines(k.desc, k.width),
+		hint: wrapLines(k.hint, k.width)}, done: true}
 	return h.lay
 }
 

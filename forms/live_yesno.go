@@ -20,16 +20,12 @@ import (
 // unanswered. A prefilled value is marked as a suggestion and, like any
 // suggestion, is the user's once they move past it.
 type yesNo struct {
-	s       *slot
-	focused bool
-	width   int
-	height  int
-	theme   *huh.Theme
-	keys    yesNoKeys
-	title   string
-	about   string   // the description
-	hint    string   // under it: the problems the screen set
-	head    wrapping // title and desc wrapped (and cut to the height), kept
+	fieldFrame
+	keys  yesNoKeys
+	title string
+	about string   // the description
+	hint  string   // under it: its problems
+	head  wrapping // title, about and hint wrapped (and cut to the height), kept
 }
 
 // yesNoKeys are huh's Confirm bindings, with its toggle split in two:
@@ -49,13 +45,11 @@ func newYesNoKeys(k huh.ConfirmKeyMap) yesNoKeys {
 }
 
 func newYesNo(s *slot) *yesNo {
-	return &yesNo{s: s, keys: newYesNoKeys(huh.NewDefaultKeyMap().Confirm)}
+	return &yesNo{fieldFrame: fieldFrame{s: s}, keys: newYesNoKeys(huh.NewDefaultKeyMap().Confirm)}
 }
 
 // choose answers v: the user's own choice.
 func (y *yesNo) choose(v bool) { boolAccess{y.s}.Set(v) }
-
-func (y *yesNo) Init() tea.Cmd { return nil }
 
 func (y *yesNo) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
@@ -87,13 +81,6 @@ func (y *yesNo) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return y, nil
 }
 
-func (y *yesNo) styles() *huh.FieldStyles {
-	if y.focused {
-		return &y.theme.Focused
-	}
-	return &y.theme.Blurred
-}
-
 // View draws as huh's Confirm does — title, description, a blank line, the
 // buttons centred under them — with the chosen button marked, if any.
 func (y *yesNo) View() string {
@@ -120,20 +107,12 @@ func (y *yesNo) View() string {
 
 func (y *yesNo) Focus() tea.Cmd { y.focused = true; return nil }
 func (y *yesNo) Blur() tea.Cmd  { y.focused = false; return nil }
-func (y *yesNo) Error() error   { return nil }
-func (y *yesNo) Skip() bool     { return false }
-func (y *yesNo) Zoom() bool     { return false }
 
 func (y *yesNo) KeyBinds() []key.Binding {
 	return []key.Binding{y.keys.left, y.keys.Prev, y.keys.Submit, y.keys.Next, y.keys.Accept, y.keys.Reject}
 }
 
-func (y *yesNo) WithTheme(t *huh.Theme) huh.Field {
-	if y.theme == nil {
-		y.theme = t
-	}
-	return y
-}
+func (y *yesNo) WithTheme(t *huh.Theme) huh.Field { y.keepTheme(t); return y }
 
 func (y *yesNo) WithKeyMap(k *huh.KeyMap) huh.Field {
 	if k != nil {
@@ -149,13 +128,9 @@ func (y *yesNo) WithWidth(w int) huh.Field     { y.width = w; return y }
 func (y *yesNo) WithHeight(h int) huh.Field    { y.height = h; return y }
 
 func (y *yesNo) WithPosition(p huh.FieldPosition) huh.Field {
-	y.keys.Prev.SetEnabled(!p.IsFirst())
-	y.keys.Next.SetEnabled(!p.IsLast())
-	y.keys.Submit.SetEnabled(p.IsLast())
+	placeKeys(p, &y.keys.Prev, &y.keys.Next, &y.keys.Submit)
 	return y
 }
-
-func (y *yesNo) GetKey() string { return y.s.f.Name }
 
 // GetValue is the answer, or nil while there is none.
 func (y *yesNo) GetValue() any {
