@@ -154,7 +154,7 @@ func (h *mcpHost) openServerRequest(ctx context.Context, tx store.Handle, run st
 		raw := mustJSON(map[string]any{"requestKey": "mcp", "source": map[string]any{"kind": "schema",
 			"requestedSchema": e.RequestedSchema}})
 		var problems []forms.Problem
-		decl, problems = forms.ParseDeclaration([]byte(raw), nil)
+		decl, problems = forms.ParseServerDeclaration([]byte(raw))
 		if len(problems) > 0 {
 			return store.Request{}, problemsError(CodeRequestInvalid, "the requested schema is not a form followup can show", problems)
 		}

@@ -22,11 +22,25 @@ var (
 // nil when no templates are registered) and Prefill/Supplied are normalised.
 // A schema's defaults join Prefill unless the declaration sets that field.
 func ParseDeclaration(raw []byte, t Templates) (*Declaration, []Problem) {
+	return parseDeclaration(raw, t, problems{})
+}
+
+// ParseServerDeclaration is ParseDeclaration for the question of an MCP
+// server (source kind schema): a property name that is not a field name
+// ("first name") is asked under a field name made from it, and SchemaNames
+// maps the answer back, since a server cannot be asked to rename it. An
+// agent's or MCP client's own declaration is refused such a name instead,
+// with a problem it can fix (ParseDeclaration), so what it reads back is
+// always under the names it declared.
+func ParseServerDeclaration(raw []byte) (*Declaration, []Problem) {
+	return parseDeclaration(raw, nil, problems{renameProperties: true})
+}
+
+func parseDeclaration(raw []byte, t Templates, p problems) (*Declaration, []Problem) {
 	if len(raw) > MaxInputSize {
 		return nil, []Problem{{Path: "", Message: fmt.Sprintf("input is %d bytes; the limit is %d", len(raw), MaxInputSize)}}
 	}
 	v, decodeProblems := decodeJSON(raw, "")
-	var p problems
 	p.merge(decodeProblems)
 	if v == nil && p.found() > 0 {
 		return nil, p.result()

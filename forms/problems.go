@@ -17,6 +17,9 @@ type problems struct {
 	list []Problem
 	more int             // found past the bound
 	told map[string]bool // paths with a problem already, listed or not
+	// renameProperties: a schema's property names that are not field
+	// names are renamed (an MCP server's schema), not refused.
+	renameProperties bool
 }
 
 func (p *problems) add(path, format string, args ...any) {

@@ -55,7 +55,13 @@ func (p *problems) importSchema(v any, base string) (Definition, Values) {
 		return def, nil
 	}
 	defaults := Values{}
-	fields := fieldNames(props.keys) // schema_names.go
+	fields := map[string]string{}
+	for _, name := range props.keys {
+		fields[name] = name // refused by the definition's checks unless valid
+	}
+	if p.renameProperties {
+		fields = fieldNames(props.keys) // schema_names.go
+	}
 	for _, name := range props.keys {
 		path := ptr(base, "properties", name)
 		f, dflt, hasDefault := im.property(name, props.vals[name], path)

@@ -26,11 +26,16 @@ func TestFieldNamesOfSchemaProperties(t *testing.T) {
 	}
 }
 
-// The form of such a schema is valid, labelled with the server's names,
-// and an answer maps back to them.
+// The form of such a server's schema is valid, labelled with the server's
+// names, and an answer maps back to them; an agent's own declaration of it
+// is refused at each such name, so it always reads the names it declared.
 func TestSchemaWithPropertyNamesThatAreNotFieldNames(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"first name":{"type":"string","default":"Bo"},"e-mail":{"type":"string","title":"Your e-mail"}},"required":["first name"]}`)
-	d, probs := ParseDeclaration([]byte(`{"requestKey":"k","source":{"kind":"schema","requestedSchema":`+string(schema)+`}}`), nil)
+	raw := []byte(`{"requestKey":"k","source":{"kind":"schema","requestedSchema":` + string(schema) + `}}`)
+	if _, probs := ParseDeclaration(raw, nil); len(probs) != 2 || probs[0].Path != "/source/requestedSchema/properties/first name" {
+		t.Fatalf("an agent's declaration: problems %v", probs)
+	}
+	d, probs := ParseServerDeclaration(raw)
 	if len(probs) > 0 {
 		t.Fatalf("problems: %v", probs)
 	}

@@ -109,6 +109,7 @@ func TestSchemaImportRules(t *testing.T) {
 		{"unknown keyword", prop(`{"type":"string","allOf":[]}`), []string{base + "/properties/x"}, `"allOf"`},
 		{"unknown root keyword", `{"type":"object","if":{},"properties":{"x":{"type":"string"}}}`, []string{base}, `"if"`},
 		{"additionalProperties true", `{"type":"object","additionalProperties":true,"properties":{"x":{"type":"string"}}}`, []string{base + "/additionalProperties"}, "false"},
+		{"bad property name", `{"type":"object","properties":{"a b":{"type":"string"}}}`, []string{base + "/properties/a b"}, "must match"},
 		{"default wrong type", prop(`{"type":"integer","default":"3"}`), []string{base + "/properties/x/default"}, "must be a number"},
 		{"default out of range", prop(`{"type":"integer","maximum":3,"default":4}`), []string{base + "/properties/x/default"}, "at most 3"},
 		{"default not an option", prop(`{"type":"string","enum":["a"],"default":"b"}`), []string{base + "/properties/x/default"}, "not one of"},
