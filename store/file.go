@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -41,6 +42,11 @@ func prepareFile(path string) (header, error) {
 	if path == "" {
 		return header{}, &OpenError{Path: path, Reason: "no database path given"}
 	}
+	if strings.HasSuffix(path, string(filepath.Separator)) {
+		// Refused before anything is created: MkdirAll would make it.
+		return header{}, &OpenError{Path: path, Reason: "it ends in " + string(filepath.Separator) +
+			", so it names a directory, not a database file"}
+	}
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -52,11 +58,16 @@ func prepareFile(path string) (header, error) {
 			return header{}, err
 		}
 		return create(path)
+	case errors.Is(err, fs.ErrPermission):
+		return header{}, &OpenError{Path: path, Reason: "cannot reach the file: a directory on its path is not searchable by this user", Err: err}
 	case err != nil:
 		return header{}, &OpenError{Path: path, Reason: "cannot read the file: " + unwrapPathError(err), Err: err}
 	}
 	if kind := notRegular(st.Mode()); kind != "" {
 		return header{}, &OpenError{Path: path, Reason: "it is " + kind + ", not a database file"}
+	}
+	if kfs := kernelFS(path); kfs != "" {
+		return header{}, &OpenError{Path: path, Reason: "it is a file of the kernel's " + kfs + " file system, not a database file"}
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -112,7 +123,7 @@ func create(path string) (header, error) {
 		return prepareFile(path)
 	}
 	if err != nil {
-		return header{}, &OpenError{Path: path, Reason: "cannot create the file: " + unwrapPathError(err), Err: err}
+		return header{}, &OpenError{Path: path, Reason: "cannot create the file: " + createReason(path, err), Err: err}
 	}
 	if err := f.Close(); err != nil {
 		return header{}, &OpenError{Path: path, Reason: err.Error(), Err: err}
@@ -149,6 +160,36 @@ func readHeader(path string) (header, error) {
 	h.wal = b[18] == 2 && b[19] == 2
 	h.appID = binary.BigEndian.Uint32(b[68:72])
 	return h, nil
+}
+
+// createReason says why a missing file could not be created in words: its
+// directory not writable by this user, or on a read-only file system.
+func createReason(path string, err error) string {
+	switch {
+	case errors.Is(err, unix.EROFS):
+		return "its directory " + filepath.Dir(path) + " is on a read-only file system"
+	case errors.Is(err, fs.ErrPermission):
+		return "its directory " + filepath.Dir(path) + " is not writable by this user"
+	}
+	return unwrapPathError(err)
+}
+
+// kernelFS names the kernel's file system path lies on (/proc, /sys), or
+// "": its files look regular but are not files SQLite can keep.
+func kernelFS(path string) string {
+	var st unix.Statfs_t
+	if unix.Statfs(path, &st) != nil {
+		return ""
+	}
+	switch st.Type {
+	case unix.PROC_SUPER_MAGIC:
+		return "/proc"
+	case unix.SYSFS_MAGIC:
+		return "/sys"
+	case unix.CGROUP_SUPER_MAGIC, unix.CGROUP2_SUPER_MAGIC:
+		return "cgroup"
+	}
+	return ""
 }
 
 func unwrapPathError(err error) string {
