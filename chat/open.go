@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"time"
 
 	"followup/forms"
 	"followup/store"
@@ -102,6 +104,7 @@ func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, find fun
 			}
 		}
 		decl, problems := forms.ParseDeclaration(raw, storeTemplates{ctx, s.store, tx})
+		problems = append(problems, s.pastDeadline(decl)...)
 		if len(problems) > 0 {
 			return problemsError(CodeRequestInvalid, "the input request is invalid", problems)
 		}
@@ -128,6 +131,19 @@ func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, find fun
 		s.broker.Publish(Event{Kind: EvMessage, ChatID: opened.ChatID, RunID: opened.RunID.String})
 	}
 	return res, err
+}
+
+// pastDeadline refuses an expiresAt that has already passed: the request
+// would open only to expire, and the screen flash a form nobody can
+// answer. A retry of a request opened in time is answered before this,
+// from its request (expired by then).
+func (s *Service) pastDeadline(decl *forms.Declaration) []forms.Problem {
+	if decl == nil || decl.ExpiresAt == nil || decl.ExpiresAt.After(s.now()) {
+		return nil
+	}
+	return []forms.Problem{{Path: "/expiresAt", Message: fmt.Sprintf(
+		"expiresAt %s is in the past (it is %s now): give a time to come, or leave expiresAt out to wait until the user answers",
+		decl.ExpiresAt.UTC().Format(time.RFC3339), s.now().UTC().Format(time.RFC3339))}}
 }
 
 // requestByKey finds the request a's requestKey already opened: keys are

@@ -295,3 +295,47 @@ func TestServeChatTakesNoMessages(t *testing.T) {
 		t.Errorf("an agent chat reads as a serve chat: %+v", sc.Chat.Serve)
 	}
 }
+
+// A request whose expiresAt has passed is refused, with a problem at
+// /expiresAt, whoever asks: a serve session or followup's own agent.
+func TestRequestExpiringInThePastIsRefused(t *testing.T) {
+	clock := newFxClock()
+	s := fxOpen(t, clock)
+	ctx := context.Background()
+	ss := fxServe(t, s, "agent")
+	past := clock.Now().Add(-time.Second).Format(time.RFC3339)
+	decl := func(key, at string) json.RawMessage {
+		return fxDecl(t, map[string]any{"requestKey": key, "source": fxTextDef("Soon", "a"), "expiresAt": at})
+	}
+	problemAt := func(raw json.RawMessage, err error) string {
+		if err == nil {
+			var out struct{ Error *Error }
+			json.Unmarshal(raw, &out)
+			if out.Error == nil {
+				t.Fatalf("accepted: %s", raw)
+			}
+			err = out.Error
+		}
+		e := fxCode(t, err, CodeRequestInvalid)
+		b, _ := json.Marshal(e.Details["problems"])
+		return string(b)
+	}
+	if got := problemAt(ss.Request(ctx, decl("k", past)), nil); !strings.Contains(got, `"path":"/expiresAt"`) || !strings.Contains(got, "in the past") {
+		t.Errorf("serve session: problems %s", got)
+	}
+	sent := fxRun(t, s)
+	_, err := s.OpenRequest(ctx, sent.RunID, "call_1", decl("k", past))
+	if got := problemAt(nil, err); !strings.Contains(got, `"path":"/expiresAt"`) {
+		t.Errorf("agent: problems %s", got)
+	}
+	if vs, _ := s.Requests(ctx, sent.ChatID); len(vs) != 0 {
+		t.Errorf("a refused request was opened: %v", vs)
+	}
+	// A retry of a request opened in time returns it, not a refusal.
+	soon := clock.Now().Add(time.Minute).Format(time.RFC3339)
+	first := ok(t, ss.Request(ctx, decl("k2", soon)))
+	clock.Advance(2 * time.Minute)
+	if again := ok(t, ss.Request(ctx, decl("k2", soon))); again["requestId"] != first["requestId"] {
+		t.Errorf("retry after the deadline: %v", again)
+	}
+}
