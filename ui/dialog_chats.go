@@ -21,6 +21,7 @@ type chatsDialog struct {
 	scrollK  scrollKeys
 	list     chatList
 	onScreen string // the chat the screen shows
+	startOn  string // the chat the cursor starts on, when not onScreen
 	next     string // the cursor of the page after those read
 	complete bool   // no page follows
 	loading  bool
@@ -33,6 +34,15 @@ type chatsDialog struct {
 
 func newChats(keys keyMap, onScreen string) chatsDialog {
 	return chatsDialog{keys: keys.ChatList, scrollK: keys.Scroll, onScreen: onScreen, loading: true}
+}
+
+// cursorStart is the chat the cursor starts on: the one a question waits
+// in when the user came for it, else the chat on screen.
+func (d chatsDialog) cursorStart() string {
+	if d.startOn != "" {
+		return d.startOn
+	}
+	return d.onScreen
 }
 
 // chatPage is how many chats one read of the list takes on a screen of
@@ -79,9 +89,9 @@ func (d chatsDialog) adopt(msg chatsMsg) (chatsDialog, action) {
 		d.toEnd = false
 		return d, nil
 	case msg.after == "":
-		d.list.adopt(msg.page.Chats, d.onScreen) // a fresh read from the top
+		d.list.adopt(msg.page.Chats, d.cursorStart()) // a fresh read from the top
 	case msg.after == d.next:
-		d.list.adopt(append(slices.Clip(d.list.chats), msg.page.Chats...), d.onScreen)
+		d.list.adopt(append(slices.Clip(d.list.chats), msg.page.Chats...), d.cursorStart())
 	default:
 		return d, nil // a page of a list read again since
 	}

@@ -103,3 +103,27 @@ func TestTabRowDrawsOnlyTheOtherQuestionsInReach(t *testing.T) {
 		t.Fatalf("the row with 2,000 questions elsewhere made %.0f allocations, with 40 %.0f: it draws tabs it cannot show", allocs, fewAllocs)
 	}
 }
+
+// From a chat where nothing waits, the chat list opens with its cursor on
+// the chat of the newest question waiting elsewhere.
+func TestChatListStartsOnTheChatThatWaits(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m := k.m
+	askFromServe(t, k, "Claude Code", "Pick a region")
+	trip := k.ask("Plan a trip")
+	// The newest chat has nothing waiting: it tops the list.
+	if _, err := k.svc.Send(context.Background(), "", "hello", ""); err != nil {
+		t.Fatal(err)
+	}
+	deliver(m, m.switchChat(""))
+	deliver(m, countElsewhere(k.svc, ""))
+	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlO}))
+	d, ok := find[chatsDialog](&m.dialogs)
+	if !ok {
+		t.Fatal("ctrl+o opened no chat list")
+	}
+	if c, _ := d.list.selected(); c.ID != trip.ChatID {
+		t.Fatalf("the cursor is on %q, want the trip's chat, where the newest question waits", c.Title)
+	}
+}
