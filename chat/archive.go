@@ -9,7 +9,8 @@ import (
 // Archive archives a chat: it stays readable, keeps its place in the list,
 // refuses model operations (CHAT_ARCHIVED) and its questions are left out
 // of the pending list across chats and of what waits elsewhere. A running
-// task of this process stops making model calls.
+// task of this process stops making model calls; the questions an open
+// serve session waits on there expire (chat_archived), so its agent is told.
 func (s *Service) Archive(ctx context.Context, chatID, commandID string) (ChatView, error) {
 	return s.setArchived(ctx, chatID, commandID, true)
 }
@@ -28,6 +29,7 @@ func (s *Service) setArchived(ctx context.Context, chatID, commandID string, arc
 		kind, state = "archive", store.ChatArchived
 	}
 	var runID string
+	var expired []store.Request
 	_, err := s.command(ctx, commandID, kind, &chatID, map[string]any{"chatId": chatID}, func(tx store.Handle) (any, error) {
 		if _, err := s.store.GetChat(ctx, tx, chatID); err != nil {
 			return nil, notFound(err, "chat", chatID)
@@ -35,10 +37,19 @@ func (s *Service) setArchived(ctx context.Context, chatID, commandID string, arc
 		if run, err := s.store.LatestRun(ctx, tx, chatID); err == nil {
 			runID = run.ID
 		}
+		if archived {
+			var err error
+			if expired, err = s.expireArchivedAsks(ctx, tx, chatID); err != nil { // sessions.go
+				return nil, err
+			}
+		}
 		return map[string]any{"archived": archived}, s.store.SetChatState(ctx, tx, chatID, state)
 	})
 	if err != nil {
 		return ChatView{}, err
+	}
+	for _, r := range expired {
+		s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RequestID: r.ID})
 	}
 	if archived {
 		s.cancelDrive(runID) // an archived chat makes no model call

@@ -44,6 +44,7 @@ type ServeSession struct {
 	row   *store.Session
 	lease *store.Lease
 	ended bool
+	asked map[string]bool // ids of the requests it opened, to tell a deleted one from a wrong id
 }
 
 // OpenServeSession starts the session of an MCP client; nothing is written
@@ -99,6 +100,12 @@ func (ss *ServeSession) Request(ctx context.Context, args json.RawMessage) json.
 		ss.lease.Release() // of the row a deleted chat took with it, if any
 		ss.row, ss.lease = made, lease
 		ss.s.broker.Publish(Event{Kind: EvChat, ChatID: made.ChatID})
+	}
+	if err == nil {
+		if ss.asked == nil {
+			ss.asked = map[string]bool{}
+		}
+		ss.asked[res.RequestID] = true
 	}
 	return result(res, err)
 }
@@ -232,6 +239,40 @@ func (s *Service) endSessions(ctx context.Context, ss []store.Session, lost bool
 		s.broker.Publish(Event{Kind: EvChat, ChatID: c})
 	}
 	return nil
+}
+
+// ReasonChatArchived expires the waiting questions of a serve session
+// whose chat the user archived: its agent is told (input_wait returns
+// them expired) instead of waiting on a question the pending list no
+// longer shows. The session may go on asking elsewhere only after the chat
+// is unarchived (an archived chat refuses input_request).
+const ReasonChatArchived = "chat_archived"
+
+// expireArchivedAsks expires, in tx, the pending requests of chatID's open
+// serve sessions (ReasonChatArchived), each with a delivery telling its
+// agent, and returns them to be announced.
+func (s *Service) expireArchivedAsks(ctx context.Context, tx store.Handle, chatID string) ([]store.Request, error) {
+	open, err := s.store.OpenSessions(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	var expired []store.Request
+	for _, sess := range open {
+		if sess.ChatID != chatID {
+			continue
+		}
+		rs, err := s.store.SessionRequests(ctx, tx, sess.ID, store.ReqPending)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			if err := s.expireRequest(ctx, tx, &r, ReasonChatArchived); err != nil {
+				return nil, err
+			}
+			expired = append(expired, r)
+		}
+	}
+	return expired, nil
 }
 
 // ReasonDisconnected closes a request whose asker's connection ended.

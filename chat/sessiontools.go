@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"followup/store"
@@ -61,8 +62,11 @@ func (ss *ServeSession) Cancel(ctx context.Context, args json.RawMessage) json.R
 	if err := DecodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
-	if _, err := ss.read(ctx, a.RequestID); err != nil {
+	if v, err := ss.read(ctx, a.RequestID); err != nil {
 		return ErrorJSON(err)
+	} else if v.ClosedReason == ReasonChatDeleted {
+		return ErrorJSON(&Error{Code: CodeTargetClosed, Message: "the user deleted the chat of this request",
+			Details: map[string]any{"state": v.State, "closedReason": v.ClosedReason}})
 	}
 	return result(ss.s.cancel(ctx, a.RequestID, "serve:"+ss.rowID()+":cancel:"+a.RequestID, true))
 }
@@ -77,7 +81,8 @@ func (ss *ServeSession) Cancel(ctx context.Context, args json.RawMessage) json.R
 func (ss *ServeSession) Wait(ctx context.Context, requestID string, timeout time.Duration) json.RawMessage {
 	// ctx only ends the waiting: the reads after it must still succeed.
 	rd := context.WithoutCancel(ctx)
-	if _, err := ss.read(rd, requestID); err != nil {
+	first, err := ss.read(rd, requestID)
+	if err != nil {
 		return ErrorJSON(err)
 	}
 	sub, stop := context.WithCancel(ctx)
@@ -96,7 +101,8 @@ func (ss *ServeSession) Wait(ctx context.Context, requestID string, timeout time
 		for changed := false; !changed; {
 			select {
 			case e := <-events:
-				changed = e.RequestID == requestID || e.Kind == EvExternal
+				// A chat deleted in this process announces only the chat.
+				changed = e.RequestID == requestID || e.Kind == EvExternal || e.Kind == EvChat && e.ChatID == first.ChatID
 			case <-deadline.C:
 				if v, err = ss.read(rd, requestID); err != nil {
 					return ErrorJSON(err)
@@ -122,11 +128,25 @@ func (ss *ServeSession) rowID() string {
 	return ss.row.ID
 }
 
+// ReasonChatDeleted closes, for its agent, a serve request whose chat the
+// user deleted (with the request).
+const ReasonChatDeleted = "chat_deleted"
+
 // read is one of the session's requests; any other id is NOT_FOUND, as a
-// run's tools reach only their chat's requests.
+// run's tools reach only their chat's requests. One the session asked
+// whose chat the user has deleted reads as cancelled (chat_deleted): the
+// agent learns the user withdrew it, not that it named a wrong id.
 func (ss *ServeSession) read(ctx context.Context, requestID string) (RequestView, error) {
-	id := ss.rowID()
+	ss.mu.Lock()
+	id, asked := "", ss.asked[requestID]
+	if ss.row != nil {
+		id = ss.row.ID
+	}
+	ss.mu.Unlock()
 	r, err := ss.s.store.GetRequest(ctx, ss.s.reader(), requestID)
+	if errors.Is(err, store.ErrNotFound) && asked {
+		return RequestView{RequestItem: RequestItem{ID: requestID, State: store.ReqCancelled, ClosedReason: ReasonChatDeleted}}, nil
+	}
 	if err != nil || id == "" || r.SessionID.String != id {
 		return RequestView{}, errorf(CodeNotFound, "no request with id %q in this session", requestID)
 	}

@@ -168,3 +168,53 @@ func TestToolArgumentsOfTheWrongType(t *testing.T) {
 		t.Errorf("nested: %v", err)
 	}
 }
+
+// The user deleting a serve session's chat, or archiving it, tells the
+// agent waiting there: its question reads cancelled (chat_deleted), or
+// expires (chat_archived) — never NOT_FOUND like a wrong id, nor a wait on
+// a question the pending list no longer shows.
+func TestServeChatDeletedOrArchivedTellsTheAgent(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, state, reason, status string
+		do                          func(s *Service, chatID string) error
+	}{
+		{"delete", "cancelled", ReasonChatDeleted, "", func(s *Service, chatID string) error { return s.Delete(ctx, chatID, "") }},
+		{"archive", "expired", ReasonChatArchived, "input_expired", func(s *Service, chatID string) error {
+			_, err := s.Archive(ctx, chatID, "")
+			return err
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := fxOpen(t, nil)
+			ss := fxServe(t, s, "agent")
+			id := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
+			v, _ := s.Request(ctx, id)
+			go func() {
+				time.Sleep(100 * time.Millisecond)
+				if err := c.do(s, v.ChatID); err != nil {
+					t.Error(err)
+				}
+			}()
+			start := time.Now()
+			r := ok(t, ss.Wait(ctx, id, 10*time.Second))
+			if r["state"] != c.state || r["closedReason"] != c.reason || r["requestId"] != id {
+				t.Fatalf("wait: %v", r)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("the wait took %v to learn of the %s", d, c.name)
+			}
+			if c.status != "" && r["result"].(map[string]any)["status"] != c.status {
+				t.Errorf("§5 result: %v", r["result"])
+			}
+			if again := ok(t, ss.ReadAnswer(ctx, idArg(id))); again["state"] != c.state || again["closedReason"] != c.reason {
+				t.Errorf("read after the %s: %v", c.name, again)
+			}
+			var out struct{ Error *Error }
+			json.Unmarshal(ss.ReadAnswer(ctx, idArg("rq_wrong")), &out)
+			if out.Error == nil || out.Error.Code != CodeNotFound {
+				t.Errorf("a wrong id: %+v", out.Error)
+			}
+		})
+	}
+}
