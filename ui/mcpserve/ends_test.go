@@ -53,3 +53,42 @@ func TestDeleteSessionDuringWait(t *testing.T) {
 		t.Fatal("input_wait did not return after its session was deleted")
 	}
 }
+
+// `followup delete` of the chat an agent waits in, from another process:
+// the wait returns the question withdrawn (cancelled, chat_deleted), and
+// `followup archive` of its chat expires the next one (chat_archived).
+func TestUserDeletesOrArchivesTheChat(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "f.db")
+	agent := connectStdio(t, db, "Claude Code")
+	for _, c := range []struct{ cmd, state, reason string }{
+		{"delete", "cancelled", "chat_deleted"},
+		{"archive", "expired", "chat_archived"},
+	} {
+		id, _ := callTool(t, agent.ClientSession, "input_request", tripRequest("trip-"+c.cmd))["requestId"].(string)
+		chatID, _ := show(t, db, id)["chatId"].(string)
+		waited := make(chan map[string]any, 1)
+		go func() {
+			r, err := agent.CallTool(context.Background(), &mcp.CallToolParams{Name: "input_wait",
+				Arguments: map[string]any{"requestId": id, "timeoutSeconds": 30}})
+			if err != nil {
+				t.Error(err)
+				waited <- nil
+				return
+			}
+			waited <- decodeResult(t, "input_wait", r)
+		}()
+		time.Sleep(200 * time.Millisecond)
+		if r := followup(t, db, c.cmd, chatID); r.code != 0 {
+			t.Fatalf("%s: %d %s %s", c.cmd, r.code, r.stdout, r.stderr)
+		}
+		select {
+		case got := <-waited:
+			if got["state"] != c.state || got["closedReason"] != c.reason {
+				t.Fatalf("input_wait after %s: %v", c.cmd, got)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("input_wait did not return after %s", c.cmd)
+		}
+	}
+}
