@@ -232,7 +232,7 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 			return h.recordResult(wctx, tx, run, call, &plan)
 		}
 		events = []Event{{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID}}
-		evs, err := h.callEnded(wctx, tx, &run, step)
+		evs, err := h.callEnded(wctx, tx, &run, step, callErr)
 		if err != nil {
 			return err
 		}
@@ -299,11 +299,17 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 
 // callEnded closes what a call's end leaves behind: a question the server
 // asked during it and never took back is withdrawn (the call has its
-// result), and the run, which waited while the question was open, runs on.
+// result) — disconnected when the call ended because the server's
+// connection did (callErr) — and the run, which waited while the question
+// was open, runs on.
 // A run that did not wait (the usual call) costs nothing here; run is
 // brought up to date.
-func (h *mcpHost) callEnded(ctx context.Context, tx store.Handle, run *store.Run, step store.ToolStep) ([]Event, error) {
+func (h *mcpHost) callEnded(ctx context.Context, tx store.Handle, run *store.Run, step store.ToolStep, callErr error) ([]Event, error) {
 	s := h.s
+	reason := ReasonWithdrawn
+	if errors.Is(callErr, mcp.ErrConnectionEnded) {
+		reason = ReasonDisconnected
+	}
 	if run.State != store.RunWaitingInput {
 		return nil, nil // a question left open then is withdrawn by its handler (agent/mcp)
 	}
@@ -321,7 +327,7 @@ func (h *mcpHost) callEnded(ctx context.Context, tx store.Handle, run *store.Run
 			return nil, err
 		}
 		if r.State == store.ReqPending {
-			if err := s.closeRequest(ctx, tx, &r, store.ReqExpired, ReasonWithdrawn); err != nil {
+			if err := s.closeRequest(ctx, tx, &r, store.ReqExpired, reason); err != nil {
 				return nil, err
 			}
 			evs = append(evs, Event{Kind: EvRequest, ChatID: r.ChatID, RunID: step.RunID, RequestID: r.ID})

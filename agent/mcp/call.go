@@ -118,6 +118,7 @@ func (m *Manager) call(ctx context.Context, req CallRequest, responses sdk.Input
 	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
 		args = req.Arguments
 	}
+	sessionDone := s.doneOf(cs)
 	params := &sdk.CallToolParams{Name: req.Tool, Arguments: args, InputResponses: responses, RequestState: state}
 	start := time.Now()
 	for attempt := 0; ; attempt++ {
@@ -126,7 +127,7 @@ func (m *Manager) call(ctx context.Context, req CallRequest, responses sdk.Input
 			if urls, ok := urlRequired(s.cfg.Name, req, err); ok {
 				return Result{URLRequired: urls, Duration: time.Since(start)}, nil
 			}
-			return Result{}, err
+			return Result{}, s.callEnded(sessionDone, err)
 		}
 		if res.NeedsInput() && len(res.InputRequests) == 0 && attempt < busyRetries {
 			// Load shedding: the server asks for nothing and wants the call again.

@@ -110,9 +110,19 @@ func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sd
 	stopLife := context.AfterFunc(s.life, func() { cancel(ErrConnectionEnded) })
 	defer stopLife()
 	done := s.doneOf(req.Session)
+	s.mu.Lock()
+	broke := s.sessionBroke
+	if done == nil || done != s.sessionDone {
+		broke = nil
+	}
+	s.mu.Unlock()
 	stopReq := context.AfterFunc(ctx, func() {
+		// A killed server's session is seen ended only after this
+		// handler returns; its call fails first (broke).
 		select {
 		case <-done:
+			cancel(ErrConnectionEnded)
+		case <-broke:
 			cancel(ErrConnectionEnded)
 		case <-time.After(endedWithin):
 			cancel(ErrWithdrawn)
@@ -125,7 +135,16 @@ func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sd
 		go func() {
 			select {
 			case <-callDone:
-				cancel(ErrWithdrawn)
+				// A call that ended because its server went away
+				// leaves the question disconnected, not withdrawn.
+				select {
+				case <-done:
+					cancel(ErrConnectionEnded)
+				case <-broke:
+					cancel(ErrConnectionEnded)
+				default:
+					cancel(ErrWithdrawn)
+				}
 			case <-ectx.Done():
 			}
 		}()

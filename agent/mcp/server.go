@@ -45,8 +45,13 @@ type server struct {
 	ready    chan struct{} // closed when connecting ends, either way
 	// sessionDone is closed when the connected session has ended.
 	sessionDone chan struct{}
-	ran         chan struct{} // closed when run returns
-	closed      bool
+	// sessionBroke is closed when a call on the session failed with a
+	// transport error (its connection broke): the session is seen ended
+	// only once the handlers of the server's requests return (callEnded).
+	sessionBroke chan struct{}
+	brokeOnce    *sync.Once
+	ran          chan struct{} // closed when run returns
+	closed       bool
 
 	// orders keeps the property order of the schemas the server sent (order.go).
 	orders schemaOrders
@@ -158,6 +163,7 @@ func (s *server) run() {
 	}
 	s.session, s.proc, s.tools, s.state = cs, proc, tools, StateConnected
 	s.sessionDone = make(chan struct{})
+	s.sessionBroke, s.brokeOnce = make(chan struct{}), &sync.Once{}
 	if res != nil {
 		s.protocol, s.info = res.ProtocolVersion, res.ServerInfo
 	}

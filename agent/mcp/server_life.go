@@ -12,18 +12,22 @@ import (
 // watch notices a server that goes away by itself.
 func (s *server) watch(cs *sdk.ClientSession, proc *process, done chan struct{}) {
 	err := cs.Wait()
-	close(done)
+	reason := "the server closed the connection"
+	if err != nil && !errors.Is(err, sdk.ErrConnectionClosed) {
+		reason += ": " + err.Error()
+	}
 	s.mu.Lock()
 	if s.closed || s.session != cs {
 		s.mu.Unlock()
+		close(done)
 		return
 	}
+	// The reason is set before done closes: a call that fails with the
+	// session reads it (callEnded).
 	s.session, s.tools, s.state = nil, nil, StateFailed
-	s.reason = "the server closed the connection"
-	if err != nil && !errors.Is(err, sdk.ErrConnectionClosed) {
-		s.reason += ": " + err.Error()
-	}
+	s.reason = reason
 	s.mu.Unlock()
+	close(done)
 	if proc != nil {
 		proc.signal(syscall.SIGKILL)
 	}
