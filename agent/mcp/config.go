@@ -98,6 +98,9 @@ func (p Problem) Error() string {
 // default location (explicit false); a file the user named must exist.
 func Load(path string, explicit bool, lookup Lookup) Config {
 	cfg := Config{Path: path}
+	if path == "" && !explicit {
+		return cfg // no default location (no home directory): no servers
+	}
 	data, err := readBounded(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !explicit {

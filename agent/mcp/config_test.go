@@ -241,3 +241,29 @@ func TestLoadFor(t *testing.T) {
 		t.Fatalf("a named file that is missing: %+v", c)
 	}
 }
+
+// With HOME empty or relative (a cron job, a service), the default
+// locations are the password file's home, never relative to the working
+// directory; a relative XDG directory is ignored too.
+func TestDefaultPathsAreNeverRelative(t *testing.T) {
+	for _, h := range []string{"", "rel/home", "."} {
+		getenv := func(k string) string {
+			switch k {
+			case "HOME":
+				return h
+			case "XDG_STATE_HOME", "XDG_CONFIG_HOME":
+				return "rel"
+			}
+			return ""
+		}
+		if p, explicit := ConfigPath("", getenv); explicit || p != "" && !filepath.IsAbs(p) {
+			t.Errorf("HOME=%q: config %q (explicit %v)", h, p, explicit)
+		}
+		if s := StateDir(getenv); !filepath.IsAbs(s) {
+			t.Errorf("HOME=%q: state dir %q", h, s)
+		}
+	}
+	if cfg := Load("", false, env(nil)); len(cfg.Problems) != 0 || len(cfg.Servers) != 0 {
+		t.Errorf("no default location: %+v", cfg)
+	}
+}

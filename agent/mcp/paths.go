@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"os"
+	"os/user"
 	"path/filepath"
+	"strconv"
 )
 
 // EnvConfig names the configuration file when --mcp-config is not given.
@@ -22,26 +24,38 @@ func ConfigPath(flag string, getenv func(string) string) (path string, explicit 
 	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "followup", "mcp.json"), false
 	}
-	return filepath.Join(home(getenv), ".config", "followup", "mcp.json"), false
+	h := home(getenv)
+	if h == "" {
+		return "", false // no home: no default file, so no servers unless named
+	}
+	return filepath.Join(h, ".config", "followup", "mcp.json"), false
 }
 
 // StateDir is where server logs go: $XDG_STATE_HOME/followup, else
-// ~/.local/state/followup.
+// ~/.local/state/followup, else (no home) a folder of this user's in the
+// system's temporary directory — never one relative to where followup runs.
 func StateDir(getenv func(string) string) string {
 	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "followup")
 	}
-	return filepath.Join(home(getenv), ".local", "state", "followup")
+	if h := home(getenv); h != "" {
+		return filepath.Join(h, ".local", "state", "followup")
+	}
+	return filepath.Join(os.TempDir(), "followup-state-"+strconv.Itoa(os.Getuid()))
 }
 
+// home is the user's home directory: $HOME when it is an absolute path,
+// else the one the password file gives, else "" (a cron job or service
+// without one). A relative or empty HOME would put followup's files
+// wherever it happens to run.
 func home(getenv func(string) string) string {
-	if h := getenv("HOME"); h != "" {
+	if h := getenv("HOME"); filepath.IsAbs(h) {
 		return h
 	}
-	if h, err := os.UserHomeDir(); err == nil {
-		return h
+	if u, err := user.Current(); err == nil && filepath.IsAbs(u.HomeDir) {
+		return u.HomeDir
 	}
-	return "."
+	return ""
 }
 
 // LoadFor loads the configuration followup runs with: the --mcp-config value (or "")
