@@ -69,11 +69,8 @@ func TestAnswerInTheChatScreen(t *testing.T) {
 	id := callTool(t, agent.ClientSession, "input_request", tripRequest("trip-1"))["requestId"].(string)
 	asked := time.Now()
 	scr.WaitFor("To book the trip", "Destination", "Lyon")
-	took := time.Since(asked)
-	t.Logf("the question appeared in the screen %v after input_request", took)
-	if took > 1500*time.Millisecond {
-		t.Errorf("the question took %v to appear", took)
-	}
+	// How soon is a budget for bench/, not a timed assertion here.
+	t.Logf("the question appeared in the screen %v after input_request", time.Since(asked))
 	waited := waitLoop(t, agent.ClientSession, id)
 	scr.WaitFor("tab next field")
 	scr.Keys("Enter") // keeps the suggested destination
