@@ -78,6 +78,11 @@ func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, find fun
 		sum = sha256.Sum256(forms.CanonicalJSON(canon))
 	}
 	hash := hex.EncodeToString(sum[:])
+	// Overdue requests first, so a retry answered from its request says
+	// what that request is now (expired by its deadline, not pending).
+	if err := s.expireDue(ctx); err != nil {
+		return res, err
+	}
 	var opened *store.Request
 	err := s.db.Write(ctx, func(tx store.Handle) error {
 		a, err := find(tx)

@@ -338,7 +338,8 @@ func TestRequestExpiringInThePastIsRefused(t *testing.T) {
 	soon := clock.Now().Add(time.Minute).Format(time.RFC3339)
 	first := ok(t, ss.Request(ctx, decl("k2", soon)))
 	clock.Advance(2 * time.Minute)
-	if again := ok(t, ss.Request(ctx, decl("k2", soon))); again["requestId"] != first["requestId"] {
+	// …as it is now: expired by its deadline, not still pending.
+	if again := ok(t, ss.Request(ctx, decl("k2", soon))); again["requestId"] != first["requestId"] || again["state"] != store.ReqExpired {
 		t.Errorf("retry after the deadline: %v", again)
 	}
 }
