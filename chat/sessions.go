@@ -114,8 +114,8 @@ func (ss *ServeSession) Request(ctx context.Context, args json.RawMessage) json.
 var errSessionEnded = errorf(CodeTargetClosed, "this MCP session has ended")
 
 // current re-reads the session's row; nil when there is none yet, or when
-// the user deleted its chat (which took the row along): the next request
-// starts a new chat.
+// the user deleted its chat (which took the row along) or archived it (the
+// row ends, in tx): the next request starts a new chat.
 func (ss *ServeSession) current(ctx context.Context, tx store.Handle) (*store.Session, error) {
 	if ss.row == nil {
 		return nil, nil
@@ -129,6 +129,18 @@ func (ss *ServeSession) current(ctx context.Context, tx store.Handle) (*store.Se
 	}
 	if row.State != store.SessionOpen {
 		return nil, errSessionEnded
+	}
+	c, err := ss.s.store.GetChat(ctx, tx, row.ChatID)
+	if err != nil {
+		return nil, err
+	}
+	if c.State == store.ChatArchived {
+		// The user put the chat away (its waiting questions expired with
+		// it): the agent's next question is asked in a chat of its own.
+		if _, err := ss.s.store.EndSession(ctx, tx, row.ID, endClosed, ss.s.nowMS()); err != nil {
+			return nil, err
+		}
+		return nil, nil
 	}
 	return &row, nil
 }

@@ -221,7 +221,12 @@ func TestServeSessionLimitAndArchive(t *testing.T) {
 	if _, err := s.Archive(ctx, v.ChatID, ""); err != nil {
 		t.Fatal(err)
 	}
-	failed(t, ss.Request(ctx, travelArgs("archived")), CodeChatArchived)
+	// Archived, the chat takes no more: the next question starts another
+	// (TestServeChatArchivedStartsAnother).
+	next := ok(t, ss.Request(ctx, travelArgs("archived")))["requestId"].(string)
+	if nv, _ := s.Request(ctx, next); nv.ChatID == v.ChatID {
+		t.Error("a question was asked in the archived chat")
+	}
 }
 
 func TestServeChatDeletedStartsAnother(t *testing.T) {
@@ -341,5 +346,33 @@ func TestRequestExpiringInThePastIsRefused(t *testing.T) {
 	// …as it is now: expired by its deadline, not still pending.
 	if again := ok(t, ss.Request(ctx, decl("k2", soon))); again["requestId"] != first["requestId"] || again["state"] != store.ReqExpired {
 		t.Errorf("retry after the deadline: %v", again)
+	}
+}
+
+// After the user archives a session's chat, the agent's next question is
+// asked in a new chat, as after a delete; the archived one keeps its past.
+func TestServeChatArchivedStartsAnother(t *testing.T) {
+	s := fxOpen(t, nil)
+	ctx := context.Background()
+	ss := fxServe(t, s, "agent")
+	id := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
+	v, _ := s.Request(ctx, id)
+	if _, err := s.Archive(ctx, v.ChatID, ""); err != nil {
+		t.Fatal(err)
+	}
+	id2 := ok(t, ss.Request(ctx, travelArgs("k2")))["requestId"].(string)
+	v2, _ := s.Request(ctx, id2)
+	if v2.ChatID == v.ChatID || v2.State != store.ReqPending {
+		t.Fatalf("the next question: chat %s (archived %s), %s", v2.ChatID, v.ChatID, v2.State)
+	}
+	// The new row holds the lease: another look finds it alive.
+	if err := s.expireDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v2, _ = s.Request(ctx, id2); v2.State != store.ReqPending {
+		t.Errorf("the new chat's request is %s", v2.State)
+	}
+	if r := ok(t, ss.ReadAnswer(ctx, idArg(id))); r["state"] != store.ReqExpired || r["closedReason"] != ReasonChatArchived {
+		t.Errorf("the archived chat's question: %v", r)
 	}
 }

@@ -132,7 +132,8 @@ func (ss *ServeSession) rowID() string {
 // user deleted (with the request).
 const ReasonChatDeleted = "chat_deleted"
 
-// read is one of the session's requests; any other id is NOT_FOUND, as a
+// read is one of the session's requests (asked by it, under any of its
+// rows); any other id is NOT_FOUND, as a
 // run's tools reach only their chat's requests. One the session asked
 // whose chat the user has deleted reads as cancelled (chat_deleted): the
 // agent learns the user withdrew it, not that it named a wrong id.
@@ -147,7 +148,9 @@ func (ss *ServeSession) read(ctx context.Context, requestID string) (RequestView
 	if errors.Is(err, store.ErrNotFound) && asked {
 		return RequestView{RequestItem: RequestItem{ID: requestID, State: store.ReqCancelled, ClosedReason: ReasonChatDeleted}}, nil
 	}
-	if err != nil || id == "" || r.SessionID.String != id {
+	// One it asked under an earlier row (its chat was archived since) is
+	// still its own.
+	if err != nil || id == "" || r.SessionID.String != id && !asked {
 		return RequestView{}, errorf(CodeNotFound, "no request with id %q in this session", requestID)
 	}
 	return ss.s.Request(ctx, requestID)
