@@ -20,18 +20,6 @@ func startApp(t *testing.T, db string, w, h int) *termtest.Term {
 	return termtest.Start(t, w, h, fmt.Sprintf("exec env FOLLOWUP_PROVIDER=offline TERM=xterm-256color %s --db %s", bin, db))
 }
 
-// waitExit waits until process pid has ended.
-func waitExit(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("followup (pid %d) is still running", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // typeDrafts types into the trip form's destination and then into the
 // composer, and returns once the last keys are on screen.
 func typeDrafts(tm *termtest.Term) {
@@ -67,7 +55,7 @@ func TestTerminalSignalsSaveEveryDraft(t *testing.T) {
 			typeDrafts(tm)
 			pid := tm.Pid()
 			tc.end(tm)
-			waitExit(t, pid)
+			termtest.WaitExit(t, pid)
 			again := startApp(t, db, 100, 30)
 			again.WaitFor("› half a message here", "> Oslo")
 		})
@@ -103,7 +91,7 @@ func TestTerminalDraftsSurviveKill9(t *testing.T) {
 	}
 	pid := tm.Pid()
 	syscall.Kill(pid, syscall.SIGKILL)
-	waitExit(t, pid)
+	termtest.WaitExit(t, pid)
 	again := startApp(t, db, 100, 30)
 	again.WaitFor("› half a message here", "> Oslo")
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"followup/chat"
+	"followup/ui/termtest"
 )
 
 // kill -9 while an MCP server's question is open: on restart nothing says
@@ -33,7 +34,7 @@ func TestTerminalKilledDuringAServersQuestion(t *testing.T) {
 	waitDraft(t, db, "Partial")
 	pid := tm.Pid()
 	syscall.Kill(pid, syscall.SIGKILL)
-	waitExit(t, pid)
+	termtest.WaitExit(t, pid)
 
 	again := startWithEverything(t, db, 100, 30)
 	s := again.WaitFor("interrupted — followup stopped during the call", "interrupted — ctrl+r resumes it", "String: Partial · nothing was sent to everything")

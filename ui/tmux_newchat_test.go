@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"followup/chat"
+	"followup/ui/termtest"
 )
 
 // Text typed in a new chat and not sent comes back after a quit: the
@@ -39,7 +40,7 @@ func TestTerminalNewChatTextSurvivesAQuit(t *testing.T) {
 	}
 	pid := tm.Pid()
 	tm.Keys("C-c")
-	waitExit(t, pid)
+	termtest.WaitExit(t, pid)
 
 	again := startApp(t, db, 100, 30)
 	again.WaitFor("› unsent words here", "Back in the new chat you were typing in — ctrl+o shows your other chats")

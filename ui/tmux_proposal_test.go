@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"followup/ui/termtest"
 )
 
 // proposalIn is the id of the proposal waiting on request rq in db.
@@ -40,7 +42,7 @@ func TestTerminalProposalAcceptedFromTheCLI(t *testing.T) {
 	tm.WaitFor("┃ Travellers *", "┃ > 4")
 	pid := tm.Pid() // before ctrl+c: its terminal ends with it
 	tm.Keys("C-c")  // saves the draft on its way out
-	waitExit(t, pid)
+	termtest.WaitExit(t, pid)
 	tm = startApp(t, db, 100, 30)
 	tm.WaitFor("> Shanghai")
 	tm.Keys("C-f")
