@@ -64,16 +64,18 @@ func ask(ctx context.Context, c *Call) error {
 
 func runPending(ctx context.Context, s *chat.Service, chatID, runID string) ([]chat.RequestView, error) {
 	all, err := s.Pending(ctx, chatID)
-	if err != nil {
-		return nil, err
-	}
-	out := []chat.RequestView{}
-	for _, r := range all {
-		if r.RunID == runID {
-			out = append(out, r)
+	return ofRun(all, runID, func(r chat.RequestView) string { return r.RunID }), err
+}
+
+// ofRun keeps what belongs to one run (never nil: JSON prints a list).
+func ofRun[T any](all []T, runID string, run func(T) string) []T {
+	out := []T{}
+	for _, v := range all {
+		if run(v) == runID {
+			out = append(out, v)
 		}
 	}
-	return out, nil
+	return out
 }
 
 func pending(ctx context.Context, c *Call) error {

@@ -101,16 +101,7 @@ func driveAfterDecision(ctx context.Context, c *Call, d chat.ApprovalDecision) e
 // runApprovals lists the pending approvals of one run.
 func runApprovals(ctx context.Context, s *chat.Service, chatID, runID string) ([]chat.ApprovalView, error) {
 	all, err := s.PendingApprovals(ctx, chatID)
-	if err != nil {
-		return nil, err
-	}
-	out := []chat.ApprovalView{}
-	for _, a := range all {
-		if a.RunID == runID {
-			out = append(out, a)
-		}
-	}
-	return out, nil
+	return ofRun(all, runID, func(a chat.ApprovalView) string { return a.RunID }), err
 }
 
 // addWaiting adds what a run waits for: its requests, then its approvals.
