@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"followup/forms"
@@ -44,6 +45,35 @@ func (s *Service) PendingElsewhere(ctx context.Context, chatID string) (int, err
 		return 0, err
 	}
 	return s.store.CountPendingOutside(ctx, s.reader(), chatID)
+}
+
+// PendingOutside is what a screen shows of the questions waiting in other
+// active chats: at most limit of the oldest, then the newest (for a key
+// that goes to the last), oldest first — read from the stored pending
+// list, bounded by limit, whatever waits elsewhere.
+func (s *Service) PendingOutside(ctx context.Context, chatID string, limit int) ([]RequestItem, error) {
+	var out []RequestItem
+	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
+		oldest, err := s.store.PendingItemsOutside(ctx, tx, chatID, limit, false)
+		if err != nil {
+			return err
+		}
+		newest, err := s.store.PendingItemsOutside(ctx, tx, chatID, 1, true)
+		if err != nil {
+			return err
+		}
+		if len(newest) == 1 && len(oldest) == limit && oldest[len(oldest)-1].RequestID != newest[0].RequestID {
+			oldest = append(oldest, newest[0])
+		}
+		out = make([]RequestItem, len(oldest))
+		for i, it := range oldest {
+			if err := json.Unmarshal([]byte(it.Item), &out[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
 }
 
 // Chat reads one chat, with its open requests counted as the chat list

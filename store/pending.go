@@ -6,6 +6,7 @@ import "context"
 // written by the request writes (RequestStore); a refill replaces them all.
 type PendingStore interface {
 	PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]PendingItem, error)
+	PendingItemsOutside(ctx context.Context, h Handle, chatID string, limit int, newestFirst bool) ([]PendingItem, error)
 	PendingItems(ctx context.Context, h Handle) ([]PendingItem, error)
 	PendingItemsStale(ctx context.Context, h Handle) (bool, error)
 	MarkPendingItemsStale(ctx context.Context, h Handle) error
@@ -124,4 +125,31 @@ func (queries) PendingItemsStale(ctx context.Context, h Handle) (bool, error) {
 func (queries) MarkPendingItemsStale(ctx context.Context, h Handle) error {
 	_, err := h.ExecContext(ctx, `INSERT OR IGNORE INTO pending_items_stale (one) VALUES (1)`)
 	return err
+}
+
+// PendingItemsOutside returns at most limit stored items of every active
+// chat but chatID, oldest first (or newest first): what a screen shows of
+// the questions waiting elsewhere, read by walking the list in seq order
+// and stopping there.
+func (queries) PendingItemsOutside(ctx context.Context, h Handle, chatID string, limit int, newestFirst bool) ([]PendingItem, error) {
+	order := "seq"
+	if newestFirst {
+		order = "seq DESC"
+	}
+	rows, err := h.QueryContext(ctx, `SELECT request_id, item FROM pending_items
+		WHERE chat_id <> ? AND chat_id NOT IN (SELECT id FROM chats WHERE state = 'archived' AND id IS NOT NULL)
+		ORDER BY `+order+` LIMIT ?`, chatID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []PendingItem
+	for rows.Next() {
+		var p PendingItem
+		if err := rows.Scan(&p.RequestID, &p.Item); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -183,6 +182,10 @@ type elsewhereMsg struct {
 	err     error // reading the orphans failed: the last list stands
 }
 
+// othersShown bounds the questions of other chats the screen reads: more
+// tabs than this never fit on one row.
+const othersShown = 64
+
 // countElsewhere runs after a snapshot, off the first frame's path.
 func countElsewhere(svc *chat.Service, chatID string) tea.Cmd {
 	return func() tea.Msg {
@@ -190,13 +193,12 @@ func countElsewhere(svc *chat.Service, chatID string) tea.Cmd {
 		n, _ := svc.PendingElsewhere(ctx, chatID)
 		var others []chat.RequestView
 		if n > 0 { // usually none: the count alone is one indexed read
-			all, _ := svc.Pending(ctx, "")
-			for _, r := range all {
-				if r.ChatID != chatID {
-					others = append(others, r)
-				}
+			// Only what the tab row can show, and the newest for ctrl+p:
+			// a read bounded whatever waits elsewhere.
+			items, _ := svc.PendingOutside(ctx, chatID, othersShown)
+			for _, it := range items {
+				others = append(others, chat.RequestView{RequestItem: it})
 			}
-			slices.SortStableFunc(others, func(a, b chat.RequestView) int { return a.CreatedAt.Compare(b.CreatedAt) })
 		}
 		orphans, err := svc.Orphaned(ctx)
 		return elsewhereMsg{chatID, n, others, orphans, err}
