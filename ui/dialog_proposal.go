@@ -87,7 +87,7 @@ func (d proposalDialog) body() string {
 	b.WriteString(stBold.Render("The agent proposes a change to “"+forms.PlainLine(r.Title)+"”") + "\n\n")
 	show := func(f forms.Field, v any) string {
 		if v == nil {
-			return stDim.Render("(empty)")
+			return stDim.Render("(no answer)") // as the review says it
 		}
 		return f.ValueLine(v)
 	}

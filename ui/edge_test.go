@@ -330,7 +330,7 @@ func TestProposalOnTheOtherQuestionIsShown(t *testing.T) {
 	k.load(sent.ChatID)
 	k.say(sent.ChatID, "use staging") // an option of the other question
 	k.load(sent.ChatID)
-	if m.pane.active != deploy.ID || !showing[proposalDialog](m) || !strings.Contains(m.View(), "Environment: (empty) → staging") {
+	if m.pane.active != deploy.ID || !showing[proposalDialog](m) || !strings.Contains(m.View(), "Environment: (no answer) → staging") {
 		t.Fatalf("active %s (deploy %s), dialogs %v:\n%s", m.pane.active, deploy.ID, m.dialogs.items, m.View())
 	}
 }

@@ -32,7 +32,7 @@ func TestTerminalProposalAcceptedFromTheCLI(t *testing.T) {
 	time.Sleep(human)
 	tm.Type("use plane, travelers: 4")
 	tm.Keys("Enter")
-	tm.WaitFor("The agent proposes a change", "Travellers: (empty) → 4")
+	tm.WaitFor("The agent proposes a change", "Travellers: (no answer) → 4")
 	cli(t, db, "decide", proposalIn(t, db, rq), "--accept")
 	tm.WaitFor("The proposal was accepted elsewhere: Travellers, Transport — now in the form.")
 	tm.WaitGone("The agent proposes a change")

@@ -66,7 +66,7 @@ func TestChatMessageBecomesProposal(t *testing.T) {
 	h.waitFor("Choose an environment")
 	h.typeText("use staging")
 	h.key(tea.KeyEnter)
-	h.waitFor("The agent proposes a change", "Environment: (empty) → staging")
+	h.waitFor("The agent proposes a change", "Environment: (no answer) → staging")
 	// The proposal waits for the focus while the user types: its keys are
 	// text in the composer, and decide nothing.
 	h.runes("a")
