@@ -184,7 +184,7 @@ type elsewhereMsg struct {
 
 // othersShown bounds the questions of other chats the screen reads: more
 // tabs than this never fit on one row.
-const othersShown = 64
+const othersShown = 32
 
 // countElsewhere runs after a snapshot, off the first frame's path.
 func countElsewhere(svc *chat.Service, chatID string) tea.Cmd {
