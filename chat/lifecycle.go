@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"followup/forms"
@@ -65,13 +64,8 @@ func (s *Service) PendingOutside(ctx context.Context, chatID string, limit int) 
 		if len(newest) == 1 && len(oldest) == limit && oldest[len(oldest)-1].RequestID != newest[0].RequestID {
 			oldest = append(oldest, newest[0])
 		}
-		out = make([]RequestItem, len(oldest))
-		for i, it := range oldest {
-			if err := json.Unmarshal([]byte(it.Item), &out[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		out, err = PendingList{items: oldest}.Items()
+		return err
 	})
 	return out, err
 }

@@ -63,8 +63,7 @@ func (queries) RefillPendingItems(ctx context.Context, h Handle, items []Pending
 // skips the (few, indexed) archived chats, rather than gather rows chat by
 // chat and sort them, or read every chat to learn which are active.
 const (
-	pendingItemsAll = `SELECT request_id, item FROM pending_items
-		WHERE chat_id NOT IN (SELECT id FROM chats WHERE state = 'archived' AND id IS NOT NULL) ORDER BY seq`
+	pendingItemsAll    = `SELECT request_id, item FROM pending_items WHERE ` + notArchived + ` ORDER BY seq`
 	pendingItemsOfChat = `SELECT request_id, item FROM pending_items WHERE chat_id = ? ORDER BY seq`
 )
 
@@ -72,10 +71,14 @@ const (
 // one chat, or, when chatID is "", of every active chat (an archived chat's
 // questions can no longer be answered). Each has its RequestID and Item.
 func (queries) PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]PendingItem, error) {
-	query, args := pendingItemsAll, []any(nil)
 	if chatID != "" {
-		query, args = pendingItemsOfChat, []any{chatID}
+		return pendingItemRows(ctx, h, pendingItemsOfChat, chatID)
 	}
+	return pendingItemRows(ctx, h, pendingItemsAll)
+}
+
+// pendingItemRows runs a query of (request_id, item) rows.
+func pendingItemRows(ctx context.Context, h Handle, query string, args ...any) ([]PendingItem, error) {
 	rows, err := h.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -136,20 +139,6 @@ func (queries) PendingItemsOutside(ctx context.Context, h Handle, chatID string,
 	if newestFirst {
 		order = "seq DESC"
 	}
-	rows, err := h.QueryContext(ctx, `SELECT request_id, item FROM pending_items
-		WHERE chat_id <> ? AND chat_id NOT IN (SELECT id FROM chats WHERE state = 'archived' AND id IS NOT NULL)
-		ORDER BY `+order+` LIMIT ?`, chatID, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []PendingItem
-	for rows.Next() {
-		var p PendingItem
-		if err := rows.Scan(&p.RequestID, &p.Item); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return pendingItemRows(ctx, h, `SELECT request_id, item FROM pending_items
+		WHERE chat_id <> ? AND `+notArchived+` ORDER BY `+order+` LIMIT ?`, chatID, limit)
 }

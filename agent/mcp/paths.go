@@ -24,7 +24,7 @@ func ConfigPath(flag string, getenv func(string) string) (path string, explicit 
 	if x := getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "followup", "mcp.json"), false
 	}
-	h := home(getenv)
+	h := UserHome(getenv)
 	if h == "" {
 		return "", false // no home: no default file, so no servers unless named
 	}
@@ -38,17 +38,18 @@ func StateDir(getenv func(string) string) string {
 	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "followup")
 	}
-	if h := home(getenv); h != "" {
+	if h := UserHome(getenv); h != "" {
 		return filepath.Join(h, ".local", "state", "followup")
 	}
 	return filepath.Join(os.TempDir(), "followup-state-"+strconv.Itoa(os.Getuid()))
 }
 
-// home is the user's home directory: $HOME when it is an absolute path,
-// else the one the password file gives, else "" (a cron job or service
-// without one). A relative or empty HOME would put followup's files
-// wherever it happens to run.
-func home(getenv func(string) string) string {
+// UserHome is the user's home directory as every default path of
+// followup's uses it (the database, the MCP configuration, the servers'
+// logs): $HOME when it is an absolute path, else the one the password file
+// gives, else "" (a cron job or service without one). A relative or empty
+// HOME would put followup's files wherever it happens to run.
+func UserHome(getenv func(string) string) string {
 	if h := getenv("HOME"); filepath.IsAbs(h) {
 		return h
 	}

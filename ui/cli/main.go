@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/user"
 	"path/filepath"
 	"strconv"
 
 	"github.com/charmbracelet/x/term"
 
 	"followup/agent"
+	"followup/agent/mcp"
 	"followup/chat"
 	"followup/forms"
 	// Settles the terminal's background before Bubble Tea's initialiser
@@ -171,25 +171,13 @@ func DBPath(flag string) (string, error) {
 	// The XDG rule: a relative XDG_DATA_HOME is ignored.
 	dir := os.Getenv("XDG_DATA_HOME")
 	if !filepath.IsAbs(dir) {
-		home := homeDir()
+		home := mcp.UserHome(os.Getenv)
 		if home == "" {
 			return "", usagef("no home directory to keep the database in (HOME is unset, empty or relative, and this user has none in the password file): set --db or FOLLOWUP_DB")
 		}
 		dir = filepath.Join(home, ".local", "share")
 	}
 	return filepath.Join(dir, "followup", "followup.db"), nil
-}
-
-// homeDir is the user's home directory, absolute: HOME when it is, else
-// the password file's entry; "" when neither is.
-func homeDir() string {
-	if h := os.Getenv("HOME"); filepath.IsAbs(h) {
-		return h
-	}
-	if u, err := user.Current(); err == nil && filepath.IsAbs(u.HomeDir) {
-		return u.HomeDir
-	}
-	return ""
 }
 
 // hasTerminal reports whether the chat screen has a terminal to draw on and
