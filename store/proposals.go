@@ -105,8 +105,12 @@ func (queries) PendingProposalsOf(ctx context.Context, h Handle, ids []string) (
 // by request id. It walks the list and looks each request up by its index,
 // so a list with no proposal costs one probe per entry.
 func (queries) PendingListProposals(ctx context.Context, h Handle, chatID string) (map[string][]Proposal, error) {
+	// CROSS JOIN keeps the list as the outer loop: left to itself the
+	// planner scans every proposal ever made (the history) and probes the
+	// list for each.
 	query := `SELECT p.id, p.request_id, p.kind, p.state, p.base_digest, p.payload, p.created_at, p.decided_at
-		FROM pending_items AS i JOIN proposals AS p ON p.request_id = i.request_id AND p.state = 'pending'`
+		FROM pending_items AS i CROSS JOIN proposals AS p INDEXED BY proposals_request
+		ON p.request_id = i.request_id AND p.state = 'pending'`
 	var args []any
 	if chatID != "" {
 		query += ` WHERE i.chat_id = ?`
