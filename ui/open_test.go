@@ -114,7 +114,7 @@ func TestRunReportsADatabaseThatWillNotOpen(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(context.Background(), chat.Options{DBPath: path}, tea.WithInput(nil), tea.WithOutput(io.Discard))
+		done <- run(context.Background(), chat.Options{DBPath: path}, &terminal{out: io.Discard, outFd: -1})
 	}()
 	select {
 	case err := <-done:

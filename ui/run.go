@@ -8,7 +8,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/term"
 
 	"followup/chat"
 )
@@ -28,13 +27,21 @@ type openFailedMsg struct{ err error }
 //
 // The program takes over the terminal on this goroutine, which is already
 // running, while the database opens and the first chat is read on another
-// (the screen draws one line until the chat arrives). The first frame
-// reaches the terminal on the renderer's first tick after it starts, so
-// the renderer starts first: the read fits in the tick's wait.
-func Run(ctx context.Context, o chat.Options, opts ...tea.ProgramOption) error {
+// (the screen draws one line until the chat arrives, and the chat one
+// frame interval later at the soonest).
+func Run(ctx context.Context, o chat.Options) error {
+	t, err := openTerminal()
+	if err != nil {
+		return err
+	}
+	return run(ctx, o, t)
+}
+
+// run is Run on the terminal t.
+func run(ctx context.Context, o chat.Options, t *terminal) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	root, p := newProgram(ctx, o, opts)
+	root, p := newProgram(ctx, o, t)
 	first := root.nextLoad()
 	opened := make(chan *chat.Service, 1)
 	stopSignals := quitOnSignals(p)
@@ -50,7 +57,17 @@ func Run(ctx context.Context, o chat.Options, opts ...tea.ProgramOption) error {
 		go forward(ctx, svc, p)
 		opened <- svc
 	}()
+	if err := t.enter(frameEvery); err != nil {
+		cancel()
+		if svc := <-opened; svc != nil {
+			svc.Close()
+		}
+		return err
+	}
+	stopSize := t.watchSize(p)
 	_, err := p.Run()
+	stopSize()
+	t.leave()
 	cancel() // Send gives up once the program has ended
 	if svc := <-opened; svc != nil {
 		// However the program ended — ctrl+c, SIGHUP, SIGTERM, the
@@ -70,7 +87,7 @@ func Run(ctx context.Context, o chat.Options, opts ...tea.ProgramOption) error {
 
 // newProgram sets up the screen before its database is open; Run reads
 // the first chat.
-func newProgram(ctx context.Context, o chat.Options, opts []tea.ProgramOption) (*model, *tea.Program) {
+func newProgram(ctx context.Context, o chat.Options, t *terminal) (*model, *tea.Program) {
 	// Ask the terminal about its background before the program owns it, so
 	// the reply cannot leak into input.
 	lipgloss.HasDarkBackground()
@@ -78,8 +95,8 @@ func newProgram(ctx context.Context, o chat.Options, opts []tea.ProgramOption) (
 	root.dbPath = o.DBPath
 	root.provider = o.ProviderName()
 	// The first load prepares its frame at the terminal's size, which
-	// Bubble Tea then reports as no change.
-	if w, h, err := term.GetSize(os.Stdout.Fd()); err == nil && w > 0 && h > 0 {
+	// watchSize then reports as no change.
+	if w, h, ok := t.size(); ok {
 		root.width, root.height, root.sized = w, h, true
 		root.pane.resize(root.formWidth(), root.formHeight())
 		root.refreshTranscript()
@@ -92,8 +109,8 @@ func newProgram(ctx context.Context, o chat.Options, opts []tea.ProgramOption) (
 	}
 	// Signals are quitOnSignals', so that every one of them saves the
 	// drafts on the way out.
-	return root, tea.NewProgram(m, append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx),
-		tea.WithoutSignalHandler(), tea.WithFPS(frameRate)}, opts...)...)
+	return root, tea.NewProgram(drawn{Model: m, term: t}, append(t.options(), tea.WithContext(ctx),
+		tea.WithoutSignalHandler())...)
 }
 
 // forward relays the host's events, other processes' commits included, to

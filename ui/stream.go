@@ -10,13 +10,12 @@ import (
 	"followup/forms"
 )
 
-// frameRate is how many frames a second the renderer writes at most. It
-// wakes that often whatever happens, so the rate is what an idle screen
-// costs: measured on the project's VM with bench/floor at the same rate,
-// 60 a second costs about 1.1% of a core idle, 30 about 0.5% (DESIGN §13's
-// budget). At 30 a key's echo waits at most 33 ms for its frame (17 on
-// average), below what a typist notices; streamed text still moves
-// smoothly. bench/floor uses the same rate.
+// frameRate is how many frames a second the screen draws at most (frames).
+// Frames are drawn only when the view changes, so the rate costs nothing
+// idle; it bounds what a streaming reply or a held key costs. A key after a
+// pause is drawn at once; in a burst its echo waits at most 33 ms, below
+// what a typist notices, and streamed text still moves smoothly.
+// bench/floor runs Bubble Tea's renderer at the same rate.
 const frameRate = 30
 
 // frameEvery is how often streamed text reaches the screen: more redraws

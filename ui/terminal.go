@@ -1,0 +1,149 @@
+package ui
+
+import (
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
+)
+
+// terminal is what the screen reads keys from and draws on. The screen
+// draws with frames instead of Bubble Tea's renderer (which wakes at its
+// frame rate while nothing changes), so it does itself what that renderer
+// set up: raw input, the alternate screen, the hidden cursor, bracketed
+// paste, and the size, at start and on every SIGWINCH.
+type terminal struct {
+	in     *os.File  // keys: standard input, or /dev/tty when input is piped; nil for none
+	ownsIn bool      // in was opened here
+	out    io.Writer // frames: standard output
+	outFd  int       // out's descriptor when it is a terminal, else -1
+
+	raw   *term.State // in's mode before raw, to restore
+	frame *frames
+}
+
+// openTerminal returns the process's terminal: keys from standard input
+// when it is one, else from the controlling terminal (input piped in), and
+// frames on standard output.
+func openTerminal() (*terminal, error) {
+	t := &terminal{in: os.Stdin, out: os.Stdout, outFd: -1}
+	if !term.IsTerminal(os.Stdin.Fd()) {
+		tty, err := os.Open("/dev/tty")
+		if err != nil {
+			return nil, err
+		}
+		t.in, t.ownsIn = tty, true
+	}
+	if term.IsTerminal(os.Stdout.Fd()) {
+		t.outFd = int(os.Stdout.Fd())
+	}
+	return t, nil
+}
+
+// size is the terminal's width and height; ok is false when out is no
+// terminal.
+func (t *terminal) size() (width, height int, ok bool) {
+	if t.outFd < 0 {
+		return 0, 0, false
+	}
+	w, h, err := term.GetSize(uintptr(t.outFd))
+	return w, h, err == nil && w > 0 && h > 0
+}
+
+// options are the program's: its keys from in, and no renderer of its own.
+func (t *terminal) options() []tea.ProgramOption {
+	var in io.Reader
+	if t.in != nil {
+		in = t.in
+	}
+	return []tea.ProgramOption{tea.WithInput(in), tea.WithOutput(t.out), tea.WithoutRenderer()}
+}
+
+// enter puts the terminal in the screen's modes and starts drawing frames
+// at most every interval.
+func (t *terminal) enter(every time.Duration) error {
+	if t.in != nil && term.IsTerminal(t.in.Fd()) {
+		raw, err := term.MakeRaw(t.in.Fd())
+		if err != nil {
+			return err
+		}
+		t.raw = raw
+	}
+	w, h, _ := t.size()
+	_, _ = io.WriteString(t.out, ansi.SetAltScreenSaveCursorMode+ansi.EraseEntireScreen+
+		ansi.CursorHomePosition+ansi.HideCursor+ansi.SetBracketedPasteMode)
+	t.frame = newFrames(t.out, every, w, h)
+	t.frame.start()
+	return nil
+}
+
+// leave draws the last frame and gives the terminal back as it was.
+func (t *terminal) leave() {
+	if t.frame != nil {
+		t.frame.stop()
+		_, _ = io.WriteString(t.out, ansi.ResetBracketedPasteMode+ansi.ShowCursor+
+			ansi.ResetAltScreenSaveCursorMode)
+	}
+	if t.raw != nil {
+		_ = term.Restore(t.in.Fd(), t.raw)
+	}
+	if t.ownsIn {
+		t.in.Close()
+	}
+}
+
+// watchSize sends p the terminal's size now and after every change, until
+// stop.
+func (t *terminal) watchSize(p *tea.Program) (stop func()) {
+	if t.outFd < 0 {
+		return func() {}
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGWINCH)
+	done := make(chan struct{})
+	go func() {
+		for {
+			if w, h, ok := t.size(); ok {
+				p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+			}
+			select {
+			case <-sigs:
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+	}
+}
+
+// drawn is the screen's model as the program runs it: each view goes to
+// the terminal's frames, and a resize reaches them before the view drawn
+// at the new size.
+type drawn struct {
+	tea.Model
+	term *terminal // its frames start before the program runs
+}
+
+// Update implements tea.Model.
+func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		d.term.frame.resize(ws.Width, ws.Height)
+	}
+	m, cmd := d.Model.Update(msg)
+	d.Model = m
+	return d, cmd
+}
+
+// View implements tea.Model: the program's renderer draws nothing.
+func (d drawn) View() string {
+	d.term.frame.write(d.Model.View())
+	return ""
+}
