@@ -35,6 +35,9 @@ type frames struct {
 	done    chan struct{} // stop asked
 	stopped chan struct{} // the drawing goroutine ended
 
+	first     chan struct{} // closed by ready; nil when the first view need not wait
+	readyOnce sync.Once
+
 	// Owned by whoever draws: the drawing goroutine, then stop.
 	shown []string // the lines on the terminal; nil before the first frame
 	buf   bytes.Buffer
@@ -45,6 +48,19 @@ type frames struct {
 func newFrames(out io.Writer, every time.Duration, width, height int) *frames {
 	return &frames{out: out, every: every, width: width, height: height,
 		kick: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+// holdFirst makes the first frame wait, for at most one interval, until
+// ready: a view that stands for a moment (the screen's one line while its
+// chat loads) is not drawn when the one that follows comes soon, and so
+// does not hold that one back by an interval. Call it before start.
+func (f *frames) holdFirst() { f.first = make(chan struct{}) }
+
+// ready says the newest view is the one worth drawing first.
+func (f *frames) ready() {
+	if f.first != nil {
+		f.readyOnce.Do(func() { close(f.first) })
+	}
 }
 
 // start begins drawing views as they come, on a goroutine of its own.
@@ -94,6 +110,14 @@ func (f *frames) wake() {
 func (f *frames) loop() {
 	defer close(f.stopped)
 	rest := time.NewTimer(f.every)
+	if f.first != nil {
+		select {
+		case <-f.first:
+		case <-rest.C:
+		case <-f.done:
+			return
+		}
+	}
 	rest.Stop()
 	for {
 		select {

@@ -145,3 +145,25 @@ func TestFramesKeepTheBottomOfATallView(t *testing.T) {
 		t.Fatalf("a 3-line view on 2 rows drew %q, want its last two lines from row 1", got)
 	}
 }
+
+// The first frame waits for the view worth drawing first: the line shown
+// while the chat loads is never drawn when the chat comes within the
+// interval, and the chat is drawn as soon as it comes.
+func TestFramesHoldTheFirstFrameUntilReady(t *testing.T) {
+	out := &screenOut{}
+	f := newFrames(out, time.Hour, 20, 5)
+	f.holdFirst()
+	f.start()
+	f.write("loading")
+	time.Sleep(20 * time.Millisecond)
+	if got, n := out.take(); n != 0 {
+		t.Fatalf("the loading line was drawn before the interval: %q", got)
+	}
+	f.write("the chat")
+	f.ready()
+	got := out.waitFor(t, "the chat")
+	f.stop()
+	if strings.Contains(got, "loading") {
+		t.Fatalf("the loading line was drawn: %q", got)
+	}
+}

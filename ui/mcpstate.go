@@ -94,9 +94,9 @@ type mcpStatusMsg struct{ status mcp.Status }
 type startMCPMsg struct{}
 
 // mcpStartDelay is how long after the first chat arrives the servers
-// start: one frame of Bubble Tea's renderer and a little more, so the
-// first frame is on the terminal before any server process competes for
-// the cores (DESIGN §13).
+// start: one frame interval (frameEvery) and a little more, so the first
+// frame is on the terminal before any server process competes for the
+// cores (DESIGN §13).
 const mcpStartDelay = 50 * time.Millisecond
 
 // startMCPAfterFirstFrame schedules the servers' start.

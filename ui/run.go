@@ -134,16 +134,20 @@ type firstFrame struct {
 	logged *bool
 }
 
-func (f firstFrame) complete() bool {
-	return f.loaded && (len(f.pane.pending) == 0 || f.pane.live != nil)
+func (f firstFrame) complete() bool { return f.firstFrameReady() }
+
+// firstFrameReady reports whether the screen shows what its first frame is
+// for: the first chat read, with its active form built if a question waits.
+func (m *model) firstFrameReady() bool {
+	return m.loaded && (len(m.pane.pending) == 0 || m.pane.live != nil)
 }
 
 // Update implements tea.Model.
 func (f firstFrame) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := f.model.Update(msg)
 	if f.complete() {
-		// The frame for this update is written before the quit arrives,
-		// and the renderer flushes it on the way out.
+		// The frame for this update is given before the quit arrives,
+		// and the terminal draws it on the way out (frames.stop).
 		return f, tea.Quit
 	}
 	return f, cmd

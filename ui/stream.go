@@ -19,7 +19,7 @@ import (
 const frameRate = 30
 
 // frameEvery is how often streamed text reaches the screen: more redraws
-// than the renderer's frames would never be seen.
+// than the screen's frames would never be seen.
 const frameEvery = time.Second / frameRate
 
 // streamFrameMsg draws the text streamed since the last frame.

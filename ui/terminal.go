@@ -78,6 +78,7 @@ func (t *terminal) enter(every time.Duration) error {
 	_, _ = io.WriteString(t.out, ansi.SetAltScreenSaveCursorMode+ansi.EraseEntireScreen+
 		ansi.CursorHomePosition+ansi.HideCursor+ansi.SetBracketedPasteMode)
 	t.frame = newFrames(t.out, every, w, h)
+	t.frame.holdFirst()
 	t.frame.start()
 	return nil
 }
@@ -126,7 +127,9 @@ func (t *terminal) watchSize(p *tea.Program) (stop func()) {
 
 // drawn is the screen's model as the program runs it: each view goes to
 // the terminal's frames, and a resize reaches them before the view drawn
-// at the new size.
+// at the new size. The first frame waits (one interval at most) for the
+// model's firstFrameReady: the chat with its form, not the line shown while
+// it loads.
 type drawn struct {
 	tea.Model
 	term *terminal // its frames start before the program runs
@@ -145,5 +148,8 @@ func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // View implements tea.Model: the program's renderer draws nothing.
 func (d drawn) View() string {
 	d.term.frame.write(d.Model.View())
+	if r, ok := d.Model.(interface{ firstFrameReady() bool }); !ok || r.firstFrameReady() {
+		d.term.frame.ready()
+	}
 	return ""
 }

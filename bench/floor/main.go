@@ -58,8 +58,8 @@ func (m model) View() string {
 
 var logged bool
 
-// frameRate is followup's renderer rate (ui.frameRate): the floor draws
-// its frames on the same ticks.
+// frameRate is followup's most frames a second (ui.frameRate): the floor's
+// renderer ticks at that rate.
 const frameRate = 30
 
 func main() {

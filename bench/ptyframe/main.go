@@ -13,7 +13,7 @@
 // Each program is NAME=MARKER=COMMAND [ARGS…] (split at spaces); a marker
 // A|B arrives when either text does (a form drawn focused or not). TERM is
 // -term. By default a program runs as it would for a user — its frames
-// reach the terminal on its renderer's ticks — and the harness ends it
+// reach the terminal as it draws them — and the harness ends it
 // (SIGTERM) once the marker arrived. With -exit it runs with
 // FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1 instead, quitting by itself right after
 // that frame (the frame is then flushed at once, off the tick) and logging
