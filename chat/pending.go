@@ -191,11 +191,7 @@ func (l PendingList) withProposals(it store.PendingItem) string {
 	if len(ps) == 0 || !strings.HasSuffix(it.Item, "}") {
 		return it.Item
 	}
-	views := make([]ProposalView, len(ps))
-	for i, p := range ps {
-		views[i] = proposalView(p)
-	}
-	return strings.TrimSuffix(it.Item, "}") + `,"proposals":` + mustJSON(views) + "}"
+	return strings.TrimSuffix(it.Item, "}") + `,"proposals":` + proposalsJSON(ps) + "}"
 }
 
 // Items decodes the list, for text output.
