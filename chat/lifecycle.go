@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"followup/forms"
@@ -49,7 +50,10 @@ func (s *Service) PendingElsewhere(ctx context.Context, chatID string) (int, err
 // PendingOutside is what a screen shows of the questions waiting in other
 // active chats: at most limit of the oldest, then the newest (for a key
 // that goes to the last), oldest first — read from the stored pending
-// list, bounded by limit, whatever waits elsewhere.
+// list, bounded by limit, whatever waits elsewhere. Each item is a head:
+// who asks what, where (its id, chat, run, state, title, owner, mode,
+// times), without its fields and values, which a tab never shows and
+// which were most of the read.
 func (s *Service) PendingOutside(ctx context.Context, chatID string, limit int) ([]RequestItem, error) {
 	var out []RequestItem
 	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
@@ -64,10 +68,38 @@ func (s *Service) PendingOutside(ctx context.Context, chatID string, limit int) 
 		if len(newest) == 1 && len(oldest) == limit && oldest[len(oldest)-1].RequestID != newest[0].RequestID {
 			oldest = append(oldest, newest[0])
 		}
-		out, err = PendingList{items: oldest}.Items()
-		return err
+		out = make([]RequestItem, len(oldest))
+		for i, it := range oldest {
+			var h itemHead
+			if err := json.Unmarshal([]byte(it.Item), &h); err != nil {
+				return err
+			}
+			out[i] = h.item()
+		}
+		return nil
 	})
 	return out, err
+}
+
+// itemHead is a pending-list entry decoded without its fields and values.
+type itemHead struct {
+	ID        string     `json:"id"`
+	Digest    string     `json:"digest"`
+	ChatID    string     `json:"chatId"`
+	RunID     string     `json:"runId"`
+	State     string     `json:"state"`
+	Revision  int        `json:"revision"`
+	Title     string     `json:"title"`
+	Owner     Owner      `json:"owner"`
+	Mode      string     `json:"mode"`
+	ExpiresAt *time.Time `json:"expiresAt"`
+	CreatedAt time.Time  `json:"createdAt"`
+}
+
+func (h itemHead) item() RequestItem {
+	return RequestItem{ID: h.ID, Digest: h.Digest, ChatID: h.ChatID, RunID: h.RunID, State: h.State,
+		Revision: h.Revision, Title: h.Title, Owner: h.Owner, Mode: h.Mode, ExpiresAt: h.ExpiresAt,
+		CreatedAt: h.CreatedAt}
 }
 
 // Chat reads one chat, with its open requests counted as the chat list
