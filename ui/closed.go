@@ -85,12 +85,45 @@ func (m *model) sayClosed(q *closedQuestion, s snapshotMsg) tea.Cmd {
 func (m *model) showClosed(q closedQuestion, final chat.RequestView) tea.Cmd {
 	title := "“" + forms.PlainLine(q.was.Title) + "”"
 	why := closedWhy(final)
+	typedSome := len(q.typed) > 0 && len(unsentOf(q.typed, nil)) > 0
+	q.typed = unsentOf(q.typed, closedValues(final))
 	if len(q.typed) == 0 {
+		if typedSome {
+			// What the user typed is what was answered: nothing of theirs
+			// is lost, and the line says so.
+			why += ", with what you had typed"
+		}
 		m.setStatus(title+" was "+why+".", false)
 		return nil
 	}
 	m.setStatus("", false) // the card says it: one moment, one line
 	return m.open(newClosedCard(m.keys, q, final, why), true)
+}
+
+// closedValues is what a closed request holds: the values confirmed
+// before, and its answer's.
+func closedValues(r chat.RequestView) forms.Values {
+	out := mergeValues(r.Supplied, r.Partial)
+	if r.Answer != nil {
+		out = mergeValues(out, r.Answer.Values)
+	}
+	return out
+}
+
+// unsentOf is what was typed that the closed request does not hold: each
+// field with a value typed here (a field passed by empty holds nothing)
+// that differs from the value the request ended with. Values answered
+// elsewhere exactly as typed here are not "what you had typed (not
+// sent)": they were sent, by the other hand.
+func unsentOf(typed, held forms.Values) forms.Values {
+	out := forms.Values{}
+	for name, v := range typed {
+		h, had := held[name]
+		if chat.EditedHere(v, nil, h, had) {
+			out[name] = v
+		}
+	}
+	return out
 }
 
 // closedWhy says how a request closed, as the one line does.

@@ -213,3 +213,48 @@ func TestFailedCancelLeavesTheQuestionOpenHere(t *testing.T) {
 		t.Fatalf("no card after a failed cancel and an answer elsewhere: status %q", m.status)
 	}
 }
+
+// The card lists only what this window holds that the answer given
+// elsewhere does not: a value answered there exactly as typed here was
+// sent, by the other hand. When every typed value was answered as typed,
+// there is nothing unsent to keep: one line says so, and no card opens.
+func TestAnsweredElsewhereListsOnlyWhatDiffers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	answer := func(k *kit, id string, travelers int) {
+		t.Helper()
+		if _, err := elsewhere(t, k).Answer(ctx, chat.AnswerInput{RequestID: id, Values: map[string]any{
+			"destination": "Oslo", "start": "2026-08-01", "travelers": travelers, "transport": "train"}}); err != nil {
+			t.Fatal(err)
+		}
+		deliver(k.m, k.m.update(eventMsg{Kind: chat.EvExternal}))
+	}
+	typeIn := func(m *model, field, text string) {
+		deliver(m, m.pane.live.Edit(field))
+		m.Update(tea.KeyMsg{Type: tea.KeyCtrlU})
+		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text)})
+	}
+
+	// Oslo as typed, 2 travellers there against 3 here.
+	k := newKit(t)
+	r := tripOnScreen(t, k) // travellers: 3
+	typeIn(k.m, "destination", "Oslo")
+	answer(k, r.ID, 2)
+	v := frameOf(k.m)
+	if !showing[closedCard](k.m) || !containsAll(v, "What you had typed (not sent):", "Travellers: 3") ||
+		strings.Contains(v, "Destination: Oslo\n") || strings.Contains(strings.SplitN(v, "What you had typed", 2)[1], "Oslo") {
+		t.Fatalf("dialogs %v, the card:\n%s", k.m.dialogs.items, v)
+	}
+
+	// Everything typed was answered as typed: no card, one line.
+	k = newKit(t)
+	r = tripOnScreen(t, k)
+	typeIn(k.m, "destination", "Oslo")
+	answer(k, r.ID, 3)
+	if showing[closedCard](k.m) || k.m.status != "“Plan the trip” was answered from another window, with what you had typed." {
+		t.Fatalf("status %q, dialogs %v\n%s", k.m.status, k.m.dialogs.items, frameOf(k.m))
+	}
+	if strings.Contains(frameOf(k.m), "What you had typed") {
+		t.Fatalf("an unsent part with nothing unsent:\n%s", frameOf(k.m))
+	}
+}
