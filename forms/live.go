@@ -33,7 +33,9 @@ type Live struct {
 	page      int        // the page on screen
 	form      *huh.Form  // the page on screen
 	group     *huh.Group // its one group
-	tall      bool       // the page is taller than maxHeight: huh scrolls it
+	tall      bool       // the page is taller than maxHeight: it shows a window (live_window.go)
+	shown     []*paged   // the page's fields, in order
+	top       int        // a tall page: its first content line in view
 	width     int        // 0: huh's own
 	maxHeight int        // 0: none; a taller page scrolls inside it
 	themes    themes     // the theme as given and as drawn

@@ -14,6 +14,7 @@ func (l *Live) buildPage(i int) *huh.Form {
 		title = "" // the one question says it, with its marks
 	}
 	var g *huh.Group
+	l.shown, l.top = nil, 0
 	if len(l.pages) == 0 {
 		note := huh.NewNote().Title("Nothing left to ask").
 			Description("Every required detail is already known.")
@@ -28,6 +29,7 @@ func (l *Live) buildPage(i int) *huh.Form {
 			}
 			s.decorate() // before the group measures itself
 			fields = append(fields, f)
+			l.shown = append(l.shown, f)
 		}
 		g = huh.NewGroup(fields...)
 		if len(l.pages) > 1 {

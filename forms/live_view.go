@@ -16,18 +16,22 @@ import (
 
 // View draws the form: the page's title and its fields (the keys are the
 // screen's to draw, from KeyBinds), as
-// Form().View() does. A page that fits is drawn without huh's viewport,
-// which measures its height before the fields know their width (a long
-// description then hides the fields below it) and pads every line on
-// every draw; a taller one scrolls in it. The drawing is kept while
+// Form().View() does. A page is drawn without huh's viewport, which
+// measures its height before the fields know their width (a long
+// description then hides the fields below it), pads every line on every
+// draw and puts the focused field at the top, hiding the one just left; a
+// taller page shows a window of its fields (live_window.go). The drawing is kept while
 // nothing that shows changed: a screen redrawn for other reasons (a
 // message streaming in, the composer's cursor) does not draw it again.
 func (l *Live) View() string {
 	if l.dirty || l.drawing == nil {
 		var v string
-		if l.tall || l.form.State != huh.StateNormal {
+		switch {
+		case l.form.State != huh.StateNormal:
 			v = l.form.View()
-		} else {
+		case l.tall:
+			v = l.drawTall()
+		default:
 			v = l.drawFree()
 		}
 		l.drawing, l.dirty = &v, false
