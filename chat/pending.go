@@ -174,7 +174,16 @@ func (l PendingList) WriteTo(w io.Writer) (int64, error) {
 		if i > 0 {
 			put(",")
 		}
-		put(l.withProposals(it))
+		// An entry with proposals waiting is written in pieces: joining
+		// them would copy the entry once more.
+		if ps := l.proposals[it.RequestID]; len(ps) > 0 && strings.HasSuffix(it.Item, "}") {
+			put(it.Item[:len(it.Item)-1])
+			put(`,"proposals":`)
+			put(proposalsJSON(ps))
+			put("}")
+			continue
+		}
+		put(it.Item)
 	}
 	aps := l.Approvals
 	if aps == nil {
@@ -182,16 +191,6 @@ func (l PendingList) WriteTo(w io.Writer) (int64, error) {
 	}
 	put(`],"approvals":` + mustJSON(aps) + "}")
 	return n, bw.Flush()
-}
-
-// withProposals is an entry's JSON object with its request's waiting
-// proposals added, or as stored when none waits.
-func (l PendingList) withProposals(it store.PendingItem) string {
-	ps := l.proposals[it.RequestID]
-	if len(ps) == 0 || !strings.HasSuffix(it.Item, "}") {
-		return it.Item
-	}
-	return strings.TrimSuffix(it.Item, "}") + `,"proposals":` + proposalsJSON(ps) + "}"
 }
 
 // Items decodes the list, for text output.
