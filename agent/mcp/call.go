@@ -62,8 +62,8 @@ var ErrUnknownServer = errors.New("no MCP server of that name is configured")
 const busyRetries = 3
 
 // Call calls a tool, starting the servers if they were not, and waiting for its server to
-// finish connecting. Calls to one server
-// are made one at a time (see Elicitor). A Go error means the call could not be made or
+// finish connecting; a server whose connection ended by itself is started again first
+// (restart.go). Calls to one server are made one at a time (see Elicitor). A Go error means the call could not be made or
 // the server failed it at the protocol level; the caller tells the model so.
 func (m *Manager) Call(ctx context.Context, req CallRequest) (Result, error) {
 	return m.call(ctx, req, nil, "")
@@ -97,16 +97,18 @@ func (m *Manager) call(ctx context.Context, req CallRequest, responses sdk.Input
 		return Result{}, fmt.Errorf("%w: %q", ErrUnknownServer, req.Server)
 	}
 	m.Start() // the CLI starts servers when a run first needs a tool
-	cs, err := s.await(ctx)
-	if err != nil {
-		return Result{}, err
-	}
 	select {
 	case s.calls <- struct{}{}:
 	case <-ctx.Done():
 		return Result{}, ctx.Err()
 	}
 	defer func() { <-s.calls }()
+	// With the token held no other call is in flight: the session is the
+	// one this call is made on, started again if its connection had ended.
+	cs, err := s.connection(ctx)
+	if err != nil {
+		return Result{}, err
+	}
 	done := make(chan struct{})
 	s.setFlight(req.Tool, req.Origin, done)
 	defer func() {
@@ -141,27 +143,6 @@ func (m *Manager) call(ctx context.Context, req CallRequest, responses sdk.Input
 		out, err := resultOf(s, req, res)
 		out.Duration = time.Since(start)
 		return out, err
-	}
-}
-
-// await waits until the server has finished connecting and returns its session.
-func (s *server) await(ctx context.Context) (*sdk.ClientSession, error) {
-	select {
-	case <-s.ready:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case s.session != nil:
-		return s.session, nil
-	case s.state == StateDisabled:
-		return nil, fmt.Errorf("MCP server %s is disabled in %s", s.cfg.Name, s.m.config)
-	case s.closed:
-		return nil, fmt.Errorf("MCP server %s: %w", s.cfg.Name, errClosed)
-	default:
-		return nil, fmt.Errorf("MCP server %s is not connected: %s", s.cfg.Name, s.reason)
 	}
 }
 

@@ -32,7 +32,7 @@ func TestConnectRetriesOnLegacyProtocol(t *testing.T) {
 	m.Start()
 	waitAll(t, m)
 	for _, st := range m.Status().Servers {
-		if st.State != StateConnected || st.Protocol != legacyProtocol || len(st.Tools) != 3 {
+		if st.State != StateConnected || st.Protocol != legacyProtocol || len(st.Tools) != 5 {
 			t.Errorf("%s: %+v", st.Name, st)
 		}
 		log, _ := os.ReadFile(st.Log)

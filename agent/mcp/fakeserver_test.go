@@ -68,6 +68,17 @@ func runFake(modes string) {
 			}
 		}
 	}
+	if p := os.Getenv("FAKE_STARTS_FILE"); p != "" {
+		// One line per start; "fail-after-first" refuses every start but
+		// the first, "fail-first" the first only (restart_test.go).
+		before, _ := os.ReadFile(p)
+		n := strings.Count(string(before), "\n")
+		_ = os.WriteFile(p, append(before, '\n'), 0o600)
+		if f.modes["fail-after-first"] && n > 0 || f.modes["fail-first"] && n == 0 {
+			fmt.Fprintln(os.Stderr, "fake server refuses to start")
+			os.Exit(3)
+		}
+	}
 	if p := os.Getenv("FAKE_PID_FILE"); p != "" {
 		_ = os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())), 0o600)
 	}
@@ -142,6 +153,8 @@ func (f *fake) handle(msg fakeMsg) {
 			map[string]any{"name": "withdraw", "inputSchema": map[string]any{"type": "object"}},
 			map[string]any{"name": "which", "inputSchema": map[string]any{"type": "object"},
 				"annotations": map[string]any{"readOnlyHint": true}},
+			map[string]any{"name": "pid", "inputSchema": map[string]any{"type": "object"}},
+			map[string]any{"name": "hang", "inputSchema": map[string]any{"type": "object"}},
 		}})
 	case "tools/call":
 		var p struct {
@@ -165,6 +178,13 @@ func (f *fake) handle(msg fakeMsg) {
 			f.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
 				"params": map[string]any{"requestId": json.RawMessage(id), "reason": "gave up"}})
 			f.text(msg.ID, "withdrawn")
+		case "pid":
+			f.text(msg.ID, fmt.Sprint("pid ", os.Getpid()))
+		case "hang":
+			// Never answered; says it has the call (FAKE_HANG_FILE).
+			if p := os.Getenv("FAKE_HANG_FILE"); p != "" {
+				_ = os.WriteFile(p, []byte("hanging"), 0o600)
+			}
 		case "which":
 			r := f.ask("elicitation/create", map[string]any{"message": fmt.Sprint("for ", p.Arguments["n"]),
 				"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}}})

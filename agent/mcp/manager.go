@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"sync"
+	"time"
 )
 
 // Options configure a Manager.
@@ -32,6 +33,8 @@ type Manager struct {
 	problems []string
 	servers  []*server // in config order (sorted by name)
 	byName   map[string]*server
+	// backoff is the wait after a first automatic restart (restart.go).
+	backoff time.Duration
 
 	startOnce sync.Once
 	closeOnce sync.Once
@@ -48,7 +51,7 @@ func New(cfg Config, opts Options) *Manager {
 	if opts.Elicitor != nil && opts.Modes == nil {
 		opts.Modes = []string{ModeForm, ModeURL}
 	}
-	m := &Manager{opts: opts, logDir: opts.LogDir, config: cfg.Path, byName: map[string]*server{}}
+	m := &Manager{opts: opts, logDir: opts.LogDir, config: cfg.Path, byName: map[string]*server{}, backoff: restartBackoff}
 	if m.logDir == "" {
 		m.logDir = StateDir(os.Getenv)
 	}
@@ -68,7 +71,7 @@ func (m *Manager) Start() {
 	m.startOnce.Do(func() {
 		for _, s := range m.servers {
 			if !s.cfg.Disabled {
-				go s.run()
+				go s.run(s.attempt())
 			}
 		}
 	})
@@ -79,8 +82,9 @@ func (m *Manager) Start() {
 func (m *Manager) Wait(ctx context.Context) error {
 	m.Start()
 	for _, s := range m.servers {
+		ready, _ := s.attempt()
 		select {
-		case <-s.ready:
+		case <-ready:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -95,7 +99,8 @@ func (m *Manager) Close() error {
 		m.startOnce.Do(func() {
 			for _, s := range m.servers {
 				if !s.cfg.Disabled {
-					close(s.ran)
+					_, ran := s.attempt()
+					close(ran)
 				}
 			}
 		})
@@ -123,12 +128,16 @@ func (m *Manager) Configured() bool {
 	return false
 }
 
-// Tools lists the connected servers' tools, by server then name.
+// Tools lists the connected servers' tools, by server then name, and
+// those of a server whose connection ended by itself: a call of one starts
+// it again (restart.go).
 func (m *Manager) Tools() []Tool {
 	var out []Tool
 	for _, s := range m.servers {
 		s.mu.Lock()
-		out = append(out, s.tools...)
+		if !s.closed {
+			out = append(out, s.tools...)
+		}
 		s.mu.Unlock()
 	}
 	return out

@@ -38,11 +38,16 @@ type server struct {
 	reason   string
 	protocol string
 	info     *sdk.Implementation
-	tools    []Tool
-	session  *sdk.ClientSession
-	proc     *process
-	log      *serverLog
-	ready    chan struct{} // closed when connecting ends, either way
+	// tools are the connected server's tools; after its connection ended
+	// by itself they are kept for the model, whose next call of one starts
+	// the server again (restart.go).
+	tools   []Tool
+	session *sdk.ClientSession
+	proc    *process
+	log     *serverLog
+	// ready is closed when the current connection attempt ends, either
+	// way; each attempt (a restart) has its own.
+	ready chan struct{}
 	// sessionDone is closed when the connected session has ended.
 	sessionDone chan struct{}
 	// sessionBroke is closed when a call on the session failed with a
@@ -50,8 +55,9 @@ type server struct {
 	// only once the handlers of the server's requests return (callEnded).
 	sessionBroke chan struct{}
 	brokeOnce    *sync.Once
-	ran          chan struct{} // closed when run returns
+	ran          chan struct{} // closed when the current attempt's run returns
 	closed       bool
+	restart      restartState
 
 	// orders keeps the property order of the schemas the server sent (order.go).
 	orders schemaOrders
@@ -113,19 +119,34 @@ func (s *server) newClient(log *serverLog) *sdk.Client {
 	return c
 }
 
-// run connects the server, bounded by its timeout, then lists its tools.
-func (s *server) run() {
-	defer close(s.ran)
-	log, err := openLog(s.logPath)
-	if err != nil {
-		s.fail("cannot open its log: " + err.Error())
-		return
-	}
+// attempt is the current connection attempt's channels, for run.
+func (s *server) attempt() (ready, ran chan struct{}) {
 	s.mu.Lock()
-	s.log = log
+	defer s.mu.Unlock()
+	return s.ready, s.ran
+}
+
+// run makes one connection attempt — connects the server, bounded by its
+// timeout, then lists its tools — closing ready when it has connected or
+// failed and ran when it returns. Attempts never overlap: a new one begins
+// only once the server has failed (restart.go).
+func (s *server) run(ready, ran chan struct{}) {
+	defer close(ran)
+	s.mu.Lock()
+	log := s.log
 	s.mu.Unlock()
+	if log == nil {
+		var err error
+		if log, err = openLog(s.logPath); err != nil {
+			s.fail(ready, "cannot open its log: "+err.Error())
+			return
+		}
+		client := s.newClient(log)
+		s.mu.Lock()
+		s.log, s.client = log, client
+		s.mu.Unlock()
+	}
 	log.Note("starting %s", s.cfg)
-	s.client = s.newClient(log)
 	ctx, cancel := context.WithTimeout(s.life, s.cfg.Timeout)
 	defer cancel()
 	start := time.Now()
@@ -143,14 +164,14 @@ func (s *server) run() {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("no answer within %s (the entry's timeout)", s.cfg.Timeout)
 		}
-		s.fail("cannot connect: " + err.Error())
+		s.fail(ready, "cannot connect: "+err.Error())
 		return
 	}
 	tools, err := listTools(ctx, cs, s.cfg)
 	if err != nil {
 		closeSession(cs, proc)
 		if s.life.Err() == nil {
-			s.fail("cannot list its tools: " + err.Error())
+			s.fail(ready, "cannot list its tools: "+err.Error())
 		}
 		return
 	}
@@ -161,13 +182,14 @@ func (s *server) run() {
 		closeSession(cs, proc)
 		return
 	}
-	s.session, s.proc, s.tools, s.state = cs, proc, tools, StateConnected
+	s.session, s.proc, s.tools, s.state, s.reason = cs, proc, tools, StateConnected, ""
 	s.sessionDone = make(chan struct{})
 	s.sessionBroke, s.brokeOnce = make(chan struct{}), &sync.Once{}
+	s.restart.connectedAt = time.Now()
 	if res != nil {
 		s.protocol, s.info = res.ProtocolVersion, res.ServerInfo
 	}
-	close(s.ready)
+	close(ready)
 	s.mu.Unlock()
 	log.Note("connected in %s on protocol %s with %d tools", time.Since(start).Round(time.Millisecond), s.protocol, len(tools))
 	s.m.changed()

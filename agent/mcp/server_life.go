@@ -23,26 +23,30 @@ func (s *server) watch(cs *sdk.ClientSession, proc *process, done chan struct{})
 		return
 	}
 	// The reason is set before done closes: a call that fails with the
-	// session reads it (callEnded).
-	s.session, s.tools, s.state = nil, nil, StateFailed
+	// session reads it (callEnded). The tools stay for the model: the
+	// next call of one starts the server again (restart.go).
+	s.session, s.state = nil, StateFailed
 	s.reason = reason
+	s.restart.ended(time.Now())
 	s.mu.Unlock()
 	close(done)
 	if proc != nil {
 		proc.signal(syscall.SIGKILL)
 	}
-	s.note("%s", s.reason)
+	s.note("%s", reason)
 	s.m.changed()
 }
 
-func (s *server) fail(reason string) {
+// fail ends the connection attempt whose ready channel is ready: the
+// server is failed, with the reason.
+func (s *server) fail(ready chan struct{}, reason string) {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return
 	}
 	s.state, s.reason = StateFailed, reason
-	close(s.ready)
+	close(ready)
 	s.mu.Unlock()
 	s.note("%s", reason)
 	s.m.changed()
@@ -88,7 +92,7 @@ func (s *server) close() {
 		return
 	}
 	s.closed = true
-	cs, proc, log := s.session, s.proc, s.log
+	cs, proc, log, ran := s.session, s.proc, s.log, s.ran
 	s.session = nil
 	if s.state == StateConnecting {
 		close(s.ready)
@@ -101,7 +105,7 @@ func (s *server) close() {
 	// A handshake in progress ends with the life context; wait for its process to be
 	// killed, so nothing outlives followup.
 	select {
-	case <-s.ran:
+	case <-ran:
 	case <-time.After(killAfter):
 	}
 	if log != nil {

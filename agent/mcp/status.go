@@ -20,7 +20,10 @@ type ServerStatus struct {
 	// ServerName and ServerVersion are the server's own serverInfo, when it sent one.
 	ServerName    string `json:"serverName,omitempty"`
 	ServerVersion string `json:"serverVersion,omitempty"`
-	// Tools are listed without their input schemas.
+	// RestartsOnCall: a failed server whose connection ended by itself;
+	// the next call of one of its tools starts it again.
+	RestartsOnCall bool `json:"restartsOnCall,omitempty"`
+	// Tools are a connected server's, listed without their input schemas.
 	Tools []Tool `json:"tools"`
 	Log   string `json:"log"`
 }
@@ -42,13 +45,16 @@ func (m *Manager) Status() Status {
 	for _, s := range m.servers {
 		s.mu.Lock()
 		ss := ServerStatus{Name: s.cfg.Name, Type: s.cfg.Type, Target: s.cfg.Shown, State: s.state,
-			Reason: s.reason, Protocol: s.protocol, Tools: []Tool{}, Log: s.logPath}
+			Reason: s.reason, Protocol: s.protocol, Tools: []Tool{}, Log: s.logPath,
+			RestartsOnCall: s.state == StateFailed && s.restart.lost && !s.closed}
 		if s.info != nil {
 			ss.ServerName, ss.ServerVersion = s.info.Name, s.info.Version
 		}
-		for _, t := range s.tools {
-			t.InputSchema = nil
-			ss.Tools = append(ss.Tools, t)
+		if s.state == StateConnected {
+			for _, t := range s.tools {
+				t.InputSchema = nil
+				ss.Tools = append(ss.Tools, t)
+			}
 		}
 		s.mu.Unlock()
 		st.Servers = append(st.Servers, ss)
