@@ -456,3 +456,58 @@ func TestOpenRefillsItemsMarkedStale(t *testing.T) {
 		t.Fatalf("listed = %v", got)
 	}
 }
+
+// `pending` is a read: with nothing overdue it commits nothing (a screen
+// open on the same database sees no change), and a request past its
+// deadline is expired by it, not listed.
+func TestPendingReadCommitsOnlyExpiries(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	clock := newFxClock()
+	s := fxOpen(t, clock)
+	sent := fxRun(t, s)
+	res, err := s.OpenRequest(ctx, sent.RunID, "call_1", fxDecl(t, map[string]any{"requestKey": "soon",
+		"source": fxTextDef("Soon", "a"), "expiresAt": clock.Now().Add(time.Minute).Format(time.RFC3339)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The reader, a short-lived process of its own, as `followup pending` is.
+	r, err := Open(ctx, Options{DBPath: s.Path(), Now: clock.Now, ShortLived: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	version := func() int64 {
+		v, err := s.db.DataVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	listed := func() bool {
+		l, err := r.PendingItems(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc strings.Builder
+		l.WriteTo(&doc)
+		return strings.Contains(doc.String(), res.RequestID)
+	}
+	v := version()
+	if !listed() {
+		t.Fatal("the request is not listed before its deadline")
+	}
+	if version() != v {
+		t.Fatal("a read with nothing overdue committed")
+	}
+	clock.Advance(2 * time.Minute)
+	if listed() {
+		t.Fatal("a request past its deadline is listed as pending")
+	}
+	if version() == v {
+		t.Fatal("the overdue request was not expired in the database")
+	}
+	if got, err := s.Request(ctx, res.RequestID); err != nil || got.State != store.ReqExpired {
+		t.Fatalf("request = %+v, %v", got.State, err)
+	}
+}

@@ -66,8 +66,9 @@ func main() {
 }
 
 // run runs the command c once and returns its wall and CPU time in ms. A
-// command that exits non-zero counts as run (errors are part of what is
-// measured); one that cannot start fails.
+// command that exits 1 or 2 counts as run (a refusal is part of what may be
+// measured); one that cannot start, or whose program was not found or
+// could not run (env's 126 and 127) or was killed, fails.
 func run(c string, out *os.File) (wall, cpu float64, err error) {
 	f := strings.Fields(c)
 	cmd := exec.Command(f[0], f[1:]...)
@@ -76,6 +77,9 @@ func run(c string, out *os.File) (wall, cpu float64, err error) {
 	err = cmd.Run()
 	wall = ms(time.Since(start))
 	if cmd.ProcessState == nil {
+		return 0, 0, err
+	}
+	if code := cmd.ProcessState.ExitCode(); code < 0 || code > 2 {
 		return 0, 0, err
 	}
 	return wall, ms(cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()), nil
