@@ -96,10 +96,12 @@ type autosaveMsg struct{ seq int }
 // chatsMsg brings a page of the chat list: the one after the cursor
 // after ("" for the first).
 type chatsMsg struct {
-	page  chat.ChatPage
-	after string
-	err   error
-	done  *lifecycleDone // what the list just did (or tried), for it to say
+	page     chat.ChatPage
+	after    string
+	err      error
+	done     *lifecycleDone // what the list just did (or tried), for it to say
+	newDraft string         // a read from the top: the text saved in the new chat
+	draftErr error          // why that text could not be read
 }
 
 // errMsg is a failure to show on the status line.
@@ -186,8 +188,14 @@ func loadDraft(svc *chat.Service, id string, rev int) tea.Cmd {
 // listChats reads the page of up to limit chats after the cursor after.
 func listChats(svc *chat.Service, after string, limit int) tea.Cmd {
 	return func() tea.Msg {
-		page, err := svc.ChatList(context.Background(), after, limit)
-		return chatsMsg{page: page, after: after, err: err}
+		ctx := context.Background()
+		page, err := svc.ChatList(ctx, after, limit)
+		msg := chatsMsg{page: page, after: after, err: err}
+		if after == "" && err == nil {
+			// The list's top row is the new chat when text waits there.
+			msg.newDraft, msg.draftErr = svc.ComposerDraft(ctx, "")
+		}
+		return msg
 	}
 }
 

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -9,7 +8,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
-	"followup/forms"
 )
 
 // chatsDialog is the chat switcher: open, start, archive or delete a chat.
@@ -30,6 +28,11 @@ type chatsDialog struct {
 	height   int
 	note     string // what the list just did, until the next key
 	noteErr  bool
+	// The new chat — the screen on one, or text saved in one — is the
+	// list's top row (ID ""), so its draft can be found and opened.
+	newChat  bool   // the screen is on the new chat
+	newText  string // the text typed in it (the composer's, when on screen)
+	listErr  error  // why the list could not be read, until it is read
 }
 
 func newChats(keys keyMap, onScreen string) chatsDialog {
@@ -87,9 +90,20 @@ func (d chatsDialog) adopt(msg chatsMsg) (chatsDialog, action) {
 	switch {
 	case msg.err != nil:
 		d.toEnd = false
+		if msg.done == nil {
+			// The list says why it shows nothing, in words, the code after.
+			d.listErr = msg.err
+		}
 		return d, nil
 	case msg.after == "":
-		d.list.adopt(msg.page.Chats, d.cursorStart()) // a fresh read from the top
+		d.listErr = nil
+		if !d.newChat {
+			d.newText = msg.newDraft
+		}
+		if msg.draftErr != nil {
+			d.note, d.noteErr = "Could not read the text typed in the new chat: "+errText(msg.draftErr), true
+		}
+		d.list.adopt(append(d.newRow(), msg.page.Chats...), d.cursorStart()) // a fresh read from the top
 	case msg.after == d.next:
 		d.list.adopt(append(slices.Clip(d.list.chats), msg.page.Chats...), d.cursorStart())
 	default:
@@ -105,6 +119,18 @@ func (d chatsDialog) adopt(msg chatsMsg) (chatsDialog, action) {
 	}
 	return d, nil
 }
+
+// newRow is the new chat's row, when it has one: the screen is on it, or
+// text typed in it waits.
+func (d chatsDialog) newRow() []chat.ChatView {
+	if !d.newChat && strings.TrimSpace(d.newText) == "" {
+		return nil
+	}
+	return []chat.ChatView{{ID: "", Title: d.newText, State: "new"}}
+}
+
+// isNew reports the new chat's row.
+func isNew(c chat.ChatView) bool { return c.ID == "" }
 
 // key acts on a key; moving near the end of the chats read reads on.
 func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
@@ -132,9 +158,17 @@ func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
 	case key.Matches(msg, k.New):
 		return d, newChatAct{}
 	case key.Matches(msg, k.Open):
-		if c, ok := d.list.selected(); ok {
+		c, ok := d.list.selected()
+		switch {
+		case ok && isNew(c) && d.newChat:
+			return d, closeAct{} // it is on screen
+		case ok && isNew(c):
+			return d, newChatAct{}
+		case ok:
 			return d, openChatAct{chatID: c.ID}
 		}
+	case (key.Matches(msg, k.Archive) || key.Matches(msg, k.Delete)) && d.onNew():
+		d.note = "The new chat is not started yet: its first message starts it (" + k.Open.Help().Key + " opens it)."
 	case key.Matches(msg, k.Archive):
 		if c, ok := d.list.selected(); ok {
 			return d, archiveAct{chatID: c.ID, title: c.Title, unarchive: c.State == "archived", limit: d.refreshLimit()}
@@ -142,7 +176,7 @@ func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
 	case key.Matches(msg, k.Delete):
 		if c, ok := d.list.selected(); ok && d.list.armDelete(c.ID) {
 			if c.ID == d.onScreen {
-				d.onScreen = ""
+				d.onScreen, d.newChat = "", true // the screen goes to a new chat
 			}
 			return d, deleteAct{chatID: c.ID, title: c.Title, limit: d.refreshLimit()}
 		}
@@ -151,6 +185,12 @@ func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
 		return d.more()
 	}
 	return d, nil
+}
+
+// onNew reports the cursor on the new chat's row.
+func (d chatsDialog) onNew() bool {
+	c, ok := d.list.selected()
+	return ok && isNew(c)
 }
 
 // window is the first row in view when rows fit: the last one kept
@@ -175,63 +215,3 @@ func (d chatsDialog) more() (chatsDialog, action) {
 	return d, moreChatsAct{after: d.next, limit: chatPage(d.height)}
 }
 
-func (d chatsDialog) view(width, height int, focused bool) string {
-	k := d.keys
-	var b strings.Builder
-	count := plural(len(d.list.chats), "chat", "chats")
-	if !d.complete {
-		count = fmt.Sprintf("%d+ chats", len(d.list.chats))
-	}
-	archive := "archive"
-	if c, ok := d.list.selected(); ok && c.State == "archived" {
-		archive = "unarchive"
-	}
-	b.WriteString(truncate(stBold.Render(" Chats")+stDim.Render(" ("+count+")  "+hints(k.Open, relabel(k.New, "new"),
-		relabel(k.Archive, archive), relabel(k.Delete, "delete (twice)"), relabel(k.Close, "close"))), width) + "\n")
-	rows := max(1, height-3)
-	top := d.window(rows)
-	end := min(len(d.list.chats), top+rows)
-	// The marks are compact in every row when a title in view would not
-	// fit beside them in words.
-	compact, used := false, chatMarks{}
-	for i := top; i < end; i++ {
-		mk := marksOf(d.list.chats[i], d.onScreen)
-		used = used.union(mk)
-		compact = compact || !fitsInWords(d.list.chats[i], mk, width)
-	}
-	var lines []string
-	for i := top; i < end; i++ {
-		c := d.list.chats[i]
-		lines = append(lines, truncate(chatRow(c, i == d.list.sel, marksOf(c, d.onScreen), compact, width), width))
-	}
-	switch c, _ := d.list.selected(); {
-	case d.list.confirmDel != "" && c.ID == d.list.confirmDel:
-		// On the note line, not after the row: a narrow row would cut it.
-		b.WriteString(stError.Render(truncate(" press "+k.Delete.Help().Key+" again to delete everything in “"+
-			forms.SanitizeLine(c.Title)+"”", width)))
-	case d.note != "" && d.noteErr:
-		b.WriteString(stError.Render(truncate(" "+d.note, width)))
-	case d.note != "":
-		b.WriteString(stDim.Render(truncate(" "+d.note, width)))
-	case compact:
-		b.WriteString(stDim.Render(truncate(" "+compactLegend(used), width)))
-	}
-	b.WriteString("\n")
-	for _, line := range lines {
-		b.WriteString(line + "\n")
-	}
-	switch {
-	case len(d.list.chats) == 0 && d.loading:
-		b.WriteString(stDim.Render("  reading chats…") + "\n")
-	case len(d.list.chats) == 0:
-		b.WriteString(stDim.Render("  no chats yet — "+k.New.Help().Key+" starts one") + "\n")
-	}
-	if len(d.list.chats) > rows || d.loading {
-		pos := fmt.Sprintf(" %d–%d of %s", top+1, end, count)
-		if d.loading && len(d.list.chats) > 0 {
-			pos += " · reading more…"
-		}
-		b.WriteString(stDim.Render(truncate(pos+" · "+hints(k.Up, d.scrollK.PageUp), width)))
-	}
-	return b.String()
-}

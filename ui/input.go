@@ -75,6 +75,9 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return m.open(newHelp(m.keys), false), true
 	case m.matches(msg, k.Chats):
 		d := newChats(m.keys, m.chatID)
+		if m.newChat {
+			d.newChat, d.newText = true, m.composer.Value()
+		}
 		if len(m.others) > 0 && len(m.pane.pending) == 0 {
 			// Nothing waits here; the notice line names a question that
 			// waits elsewhere: the cursor starts on its chat.

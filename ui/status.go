@@ -42,15 +42,44 @@ func (m *model) sayDone(s string) {
 // prefix (e.g. "Nothing was sent: "), with the error's code after it,
 // dimmed, for a bug report — never the code in place of the words.
 func (m *model) setErr(prefix string, err error) {
-	e := chat.AsError(err)
-	text := sentence(e.Message)
-	if prefix != "" {
-		text = prefix + lowerFirst(text)
-	}
+	text, code := errWords(prefix, err)
 	m.setStatus(text, true)
-	if e.Code != chat.CodeInternal {
-		m.statusCode = string(e.Code)
+	m.statusCode = code
+}
+
+// errWords is an error as a sentence after prefix (e.g. "Could not read
+// the chats: "), and its code for a bug report ("" for INTERNAL).
+func errWords(prefix string, err error) (words, code string) {
+	e := chat.AsError(err)
+	words = sentence(e.Message)
+	if prefix != "" {
+		words = prefix + lowerFirst(words)
 	}
+	if e.Code != chat.CodeInternal {
+		code = string(e.Code)
+	}
+	return words, code
+}
+
+// errLine is an error on one line of width: the words, cut to leave room
+// for the code drawn dim after them.
+func errLine(prefix string, err error, width int) string {
+	words, code := errWords(prefix, err)
+	return wordsThenCode(words, code, width)
+}
+
+// wordsThenCode draws an error's words and, dim after them, its code; too
+// narrow for both, the words go first.
+func wordsThenCode(words, code string, width int) string {
+	if code == "" {
+		return stError.Render(truncate(forms.SanitizeLine(words), width))
+	}
+	code = " " + code
+	room := width - lipgloss.Width(code)
+	if room < 20 {
+		return stError.Render(truncate(forms.SanitizeLine(words), width))
+	}
+	return stError.Render(truncate(forms.SanitizeLine(words), room)) + stDim.Render(code)
 }
 
 // lowerFirst is s with its first letter small: a message going on after a
@@ -218,12 +247,7 @@ func (m *model) tabRow() string {
 func (m *model) noticeLine() string {
 	switch {
 	case m.status != "" && m.statusErr && m.statusCode != "":
-		code := " " + m.statusCode
-		room := m.width - lipgloss.Width(code)
-		if room < 20 { // too narrow for both: the words go first
-			return stError.Render(truncate(forms.SanitizeLine(m.status), m.width))
-		}
-		return stError.Render(truncate(forms.SanitizeLine(m.status), room)) + stDim.Render(code)
+		return wordsThenCode(m.status, m.statusCode, m.width)
 	case m.status != "" && m.statusErr:
 		return stError.Render(truncate(forms.SanitizeLine(m.status), m.width))
 	case m.status != "":

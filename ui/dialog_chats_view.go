@@ -1,0 +1,118 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+
+	"followup/chat"
+	"followup/forms"
+)
+
+// What the chat switcher draws: its header and hint, a note line, the rows
+// in view and where they lie among all.
+
+func (d chatsDialog) view(width, height int, focused bool) string {
+	k := d.keys
+	var b strings.Builder
+	// The count is of the rows listed, the new chat's among them.
+	count := plural(len(d.list.chats), "chat", "chats")
+	if !d.complete {
+		count = fmt.Sprintf("%d+ chats", len(d.list.chats))
+	}
+	head := stBold.Render(" Chats") + stDim.Render(" ("+count+")  ")
+	b.WriteString(truncate(head+stDim.Render(hintsFit(width-lipgloss.Width(head), d.hintKeys()...)), width) + "\n")
+	rows := max(1, height-3)
+	top := d.window(rows)
+	end := min(len(d.list.chats), top+rows)
+	// The marks are compact in every row when a title in view would not
+	// fit beside them in words.
+	compact, used := false, chatMarks{}
+	for i := top; i < end; i++ {
+		mk := marksOf(d.list.chats[i], d.onScreen)
+		used = used.union(mk)
+		compact = compact || !isNew(d.list.chats[i]) && !fitsInWords(d.list.chats[i], mk, width)
+	}
+	var lines []string
+	for i := top; i < end; i++ {
+		c := d.list.chats[i]
+		row := chatRow(c, i == d.list.sel, marksOf(c, d.onScreen), compact, width)
+		if isNew(c) {
+			row = newChatRow(c, i == d.list.sel, marksOf(c, d.onScreen), compact, width)
+		}
+		lines = append(lines, truncate(row, width))
+	}
+	switch c, _ := d.list.selected(); {
+	case d.list.confirmDel != "" && c.ID == d.list.confirmDel:
+		// On the note line, not after the row: a narrow row would cut it.
+		b.WriteString(stError.Render(truncate(" press "+k.Delete.Help().Key+" again to delete everything in “"+
+			forms.SanitizeLine(c.Title)+"”", width)))
+	case d.note != "" && d.noteErr:
+		b.WriteString(stError.Render(truncate(" "+d.note, width)))
+	case d.note != "":
+		b.WriteString(stDim.Render(truncate(" "+d.note, width)))
+	case d.listErr != nil:
+		b.WriteString(errLine(" Could not read the chats: ", d.listErr, width))
+	case compact:
+		b.WriteString(stDim.Render(truncate(" "+compactLegend(used), width)))
+	}
+	b.WriteString("\n")
+	for _, line := range lines {
+		b.WriteString(line + "\n")
+	}
+	switch {
+	case len(d.list.chats) == 0 && d.loading:
+		b.WriteString(stDim.Render("  reading chats…") + "\n")
+	case len(d.list.chats) == 0 && d.listErr != nil:
+		b.WriteString(stDim.Render("  "+k.New.Help().Key+" starts a new chat; "+k.Close.Help().Key+" goes back") + "\n")
+	case len(d.list.chats) == 0:
+		b.WriteString(stDim.Render("  no chats yet — "+k.New.Help().Key+" starts one") + "\n")
+	}
+	if len(d.list.chats) > rows || d.loading {
+		pos := fmt.Sprintf(" %d–%d of %s", top+1, end, count)
+		if d.loading && len(d.list.chats) > 0 {
+			pos += " · reading more…"
+		}
+		b.WriteString(stDim.Render(truncate(pos+" · "+hints(k.Up, d.scrollK.PageUp), width)))
+	}
+	return b.String()
+}
+
+// hintKeys are the list's keys that apply to the row under the cursor,
+// most needed first, for as many as fit: the new chat's row is neither
+// archived nor deleted.
+func (d chatsDialog) hintKeys() []key.Binding {
+	k := d.keys
+	bs := []key.Binding{k.Open, relabel(k.Close, "close"), relabel(k.New, "new")}
+	c, ok := d.list.selected()
+	if !ok || isNew(c) {
+		return bs
+	}
+	archive := "archive"
+	if c.State == "archived" {
+		archive = "unarchive"
+	}
+	return append(bs, relabel(k.Archive, archive), relabel(k.Delete, "delete (twice)"))
+}
+
+// newChatRow is the new chat's line: where its date would be it says
+// "new chat", then the start of the text typed in it.
+func newChatRow(c chat.ChatView, cursor bool, mk chatMarks, compact bool, width int) string {
+	head := "  "
+	if cursor {
+		head = "› "
+	}
+	head += stBold.Render("new chat")
+	marks := mk.words()
+	if compact {
+		marks = mk.compact()
+	}
+	text := strings.Join(strings.Fields(forms.SanitizeLine(strings.ReplaceAll(c.Title, "\n", " "))), " ")
+	if text == "" {
+		return head + marks
+	}
+	room := width - lipgloss.Width(head) - lipgloss.Width(" · draft: ") - lipgloss.Width(marks)
+	return head + stDim.Render(" · draft: ") + truncate(text, max(10, room)) + marks
+}
