@@ -30,9 +30,9 @@ type chatsDialog struct {
 	noteErr  bool
 	// The new chat — the screen on one, or text saved in one — is the
 	// list's top row (ID ""), so its draft can be found and opened.
-	newChat  bool   // the screen is on the new chat
-	newText  string // the text typed in it (the composer's, when on screen)
-	listErr  error  // why the list could not be read, until it is read
+	newChat bool   // the screen is on the new chat
+	newText string // the text typed in it (the composer's, when on screen)
+	listErr error  // why the list could not be read, until it is read
 }
 
 func newChats(keys keyMap, onScreen string) chatsDialog {
@@ -214,4 +214,3 @@ func (d chatsDialog) more() (chatsDialog, action) {
 	d.loading = true
 	return d, moreChatsAct{after: d.next, limit: chatPage(d.height)}
 }
-
