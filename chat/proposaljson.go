@@ -2,6 +2,7 @@ package chat
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"followup/store"
@@ -51,16 +52,22 @@ func writeProposalJSON(b *strings.Builder, p store.Proposal) bool {
 	}
 	for i, h := range head {
 		if i == 0 {
-			b.WriteByte('{')
+			b.WriteString(`{"`)
 		} else {
-			b.WriteByte(',')
+			b.WriteString(`,"`)
 		}
-		b.WriteString(`"` + h.key + `":"` + h.value + `"`)
+		b.WriteString(h.key)
+		b.WriteString(`":"`)
+		b.WriteString(h.value)
+		b.WriteByte('"')
 	}
 	// ProposalView's omitempty parts: an empty or null one is left out.
-	for _, k := range [...]string{"values", "definition", "prefill"} {
-		if v := parts[k]; v != "" && v != "null" && v != "{}" {
-			b.WriteString(`,"` + k + `":` + v)
+	for i, v := range parts {
+		if v != "" && v != "null" && v != "{}" {
+			b.WriteString(`,"`)
+			b.WriteString(partNames[i])
+			b.WriteString(`":`)
+			b.WriteString(v)
 		}
 	}
 	b.WriteByte('}')
@@ -79,6 +86,9 @@ func plain(s string) bool {
 	return true
 }
 
+// partNames are the payload's parts a ProposalView shows, in its order.
+var partNames = [...]string{"values", "definition", "prefill"}
+
 // payloadParts splits a stored payload into its values, definition and
 // prefill, as they are written in it. It vouches only for what a round
 // trip through their Go types gives back unchanged: valid, compact JSON
@@ -87,29 +97,28 @@ func plain(s string) bool {
 // encoded from a forms.Definition), and no number of 16 digits or more (an
 // integer beyond 2^53 comes back rounded through float64). Anything else
 // reports false.
-func payloadParts(s string) (map[string]string, bool) {
+func payloadParts(s string) (parts [3]string, ok bool) {
 	if len(s) < 2 || s[0] != '{' || !json.Valid([]byte(s)) {
-		return nil, false
+		return parts, false
 	}
-	parts := map[string]string{}
 	if s == "{}" {
 		return parts, true
 	}
 	for i := 1; ; {
 		end, ok := skipString(s, i)
 		if !ok || end >= len(s) || s[end] != ':' {
-			return nil, false
+			return parts, false
 		}
 		key, start := s[i+1:end-1], end+1
 		if end, ok = skipValue(s, start); !ok || end >= len(s) {
-			return nil, false
+			return parts, false
 		}
-		switch v := s[start:end]; key {
-		case "values", "prefill", "definition":
-			if _, dup := parts[key]; dup || v[0] != '{' && v != "null" {
-				return nil, false
+		if k := slices.Index(partNames[:], key); k >= 0 {
+			v := s[start:end]
+			if parts[k] != "" || v[0] != '{' && v != "null" {
+				return parts, false
 			}
-			parts[key] = v
+			parts[k] = v
 		}
 		switch s[end] {
 		case ',':
@@ -117,7 +126,7 @@ func payloadParts(s string) (map[string]string, bool) {
 		case '}':
 			return parts, end+1 == len(s)
 		default:
-			return nil, false
+			return parts, false
 		}
 	}
 }
