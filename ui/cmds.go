@@ -28,6 +28,8 @@ type snapshotMsg struct {
 	mcp      mcpSnap                   // approvals and tool calls (mcpstate.go)
 	seq      int                       // the load's prep.seq
 	err      error
+	errWhat  string       // what was being read when err came
+	aside    *readFailure // a read beside the chat that failed (unread.go)
 }
 
 // eventMsg is one event from the host.

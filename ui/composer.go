@@ -52,7 +52,7 @@ func (m *model) composerEdited() tea.Cmd {
 // saveComposer saves the composer's text as the open chat's draft now,
 // unless that is what the store already has (or is being given).
 func (m *model) saveComposer() tea.Cmd {
-	if m.svc == nil || !m.loaded && !m.newChat {
+	if m.svc == nil || !m.loaded && !m.newChat && m.unread == nil {
 		return nil // no chat is on screen yet: the keys typed are replayed into it
 	}
 	chatID, text := m.chatID, m.composer.Value()

@@ -27,7 +27,7 @@ func (m *model) compose() string {
 	if d, ok := m.dialogs.screen(); ok {
 		return d.view(m.width, m.height, true)
 	}
-	if !m.loaded && m.status == "" && !m.newChat {
+	if !m.loaded && m.status == "" && !m.newChat && m.unread == nil {
 		// Until the chat is read, one line: the frames before it would be
 		// drawn only to be replaced, on the cores the read needs.
 		return stDim.Render(" opening " + forms.SanitizeLine(m.dbPath) + " …")

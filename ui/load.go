@@ -72,22 +72,25 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 		if chatID == "" {
 			id, err := svc.OpeningChat(ctx)
 			if err != nil {
-				return snapshotMsg{err: err}
+				return snapshotMsg{err: err, errWhat: readingChats}
 			}
 			if id == "" {
 				// No chat yet, or the text typed in a new chat is the
 				// newest thing the user did: the screen opens there.
-				latest, _ := svc.LatestChatID(ctx)
+				latest, latestErr := svc.LatestChatID(ctx)
 				snap.fresh = latest != ""
-				snap.orphans, _ = svc.Orphaned(ctx)
-				snap.composer, _ = svc.ComposerDraft(ctx, "")
+				var runsErr, draftErr error
+				snap.orphans, runsErr = svc.Orphaned(ctx)
+				snap.composer, draftErr = svc.ComposerDraft(ctx, "")
+				snap.aside = firstFailure(readFailure{readingDraft, draftErr},
+					readFailure{readingOthers, latestErr}, readFailure{readingRuns, runsErr})
 				return snap
 			}
 			snap.chatID = id
 		}
 		sc, err := svc.Screen(ctx, snap.chatID, transcriptPage)
 		if err != nil {
-			return snapshotMsg{chatID: snap.chatID, seq: p.seq, err: err}
+			return snapshotMsg{chatID: snap.chatID, seq: p.seq, err: err, errWhat: readingChat}
 		}
 		snap.chat, snap.messages, snap.pending, snap.run, snap.composer = &sc.Chat, sc.Messages, sc.Pending, sc.Run, sc.Composer
 		for _, r := range sc.Requests {

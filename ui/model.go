@@ -81,6 +81,7 @@ type model struct {
 	// between frames (joinlines.go).
 	screenJoin, paneJoin lineJoin
 
+	unread       *readFailure // a read the screen needs that failed (unread.go)
 	status       string
 	statusErr    bool
 	statusCode   string          // the error's code, drawn dim after the words (setErr)

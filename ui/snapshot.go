@@ -20,7 +20,12 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		if m.deletedElsewhere(s.chatID, s.err) {
 			return m.chatGone()
 		}
-		m.setErr("", s.err)
+		if !m.loaded && !m.newChat {
+			// Nothing is on screen: where the chat would be, it says why.
+			m.readFailed(&readFailure{s.errWhat, s.err})
+			return nil
+		}
+		m.setErr(s.errWhat, s.err)
 		return nil
 	}
 	if m.newChat || (m.chatID != "" && s.chatID != m.chatID) {
@@ -33,6 +38,9 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		m.shownSeq = s.seq
 	}
 	m.loaded = true
+	if s.aside != nil || m.unread != nil {
+		m.readFailed(s.aside) // a chat read at last, or what could not be read beside it
+	}
 	m.chatID, m.chat, m.messages, m.requests, m.run = s.chatID, s.chat, s.messages, s.requests, s.run
 	m.adoptComposer(s.chatID, s.composer)
 	if s.chatID == "" {

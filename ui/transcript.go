@@ -15,7 +15,8 @@ import (
 // transcript renders messages, caching each finished entry by width and
 // version so a frame re-renders only what changed.
 type transcript struct {
-	cache map[int64]renderedEntry
+	cache  map[int64]renderedEntry
+	unread *readFailure // the read of what it would show failed: it says so
 
 	// The joined rendering, reused while the transcript's version and the
 	// width stay the same: a keystroke in a form must not re-join thousands
@@ -254,6 +255,9 @@ func (m *model) onOlder(msg olderMsg) tea.Cmd {
 
 // placeholder is what a chat with nothing in it shows.
 func (t *transcript) placeholder(width int, helpKey string) []string {
+	if t.unread != nil {
+		return unreadLines(t.unread, width, helpKey)
+	}
 	return splitLines(stDim.Width(max(10, width-2)).PaddingLeft(2).Render(
 		"\nType a message to start. Try “Check deployment” or “Plan a trip”.\n" + helpKey + " shows every key."))
 }

@@ -1,0 +1,57 @@
+package ui
+
+import "followup/forms"
+
+// A read the screen needs that failed — which chat to open, the chat
+// itself, the chats beside the new one — is said where the chat would be,
+// in words with the code dim after them, and stays said until a read
+// succeeds: a damaged database never shows as an empty one. What the user
+// types meanwhile stays in the composer (and is kept as the new chat's
+// draft, where a message would go).
+
+// readFailure is a read that failed, and what it was reading, as the
+// start of a sentence ("Could not read your chats: ").
+type readFailure struct {
+	what string
+	err  error
+}
+
+// Words for what the screen was reading.
+const (
+	readingChats  = "Could not read your chats: "
+	readingChat   = "Could not read the chat: "
+	readingOthers = "Could not read your other chats: "
+	readingDraft  = "Could not read the text typed in the new chat: "
+	readingRuns   = "Could not read the interrupted runs: "
+)
+
+// firstFailure is the first of the reads that failed (nil when none did).
+func firstFailure(reads ...readFailure) *readFailure {
+	for _, r := range reads {
+		if r.err != nil {
+			return &r
+		}
+	}
+	return nil
+}
+
+// unreadLines is what the transcript shows in place of the chat a read
+// failed for.
+func unreadLines(f *readFailure, width int, helpKey string) []string {
+	words, code := errWords(f.what, f.err)
+	text := stError.Render(forms.SanitizeLine(words))
+	if code != "" {
+		text += " " + stDim.Render(code)
+	}
+	text += "\n" + stDim.Render("What you type stays in the composer. "+helpKey+" shows every key.")
+	return splitLines(stDim.Width(max(10, width-2)).PaddingLeft(2).Render("\n" + text))
+}
+
+// readFailed takes the failure of the screen's first read: it is said
+// where the chat would be, until a read succeeds.
+func (m *model) readFailed(f *readFailure) {
+	m.unread = f
+	m.tr.unread = f
+	m.tr.changed()
+	m.refreshTranscript()
+}

@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"context"
+	"crypto/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+	"followup/forms/cmdtest"
+)
+
+// damagedChat is a database whose one chat's messages lie in pages
+// turned to noise: the chat list reads, the chat does not.
+func damagedChat(t *testing.T) *chat.Service {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ui.db")
+	s, err := chat.Open(ctx, chat.Options{DBPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chatID string
+	for range 60 {
+		sent, err := s.Send(ctx, chatID, strings.Repeat("a long message ", 200), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		chatID = sent.ChatID
+	}
+	s.Close()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noise := make([]byte, st.Size()/2)
+	rand.Read(noise)
+	if _, err := f.WriteAt(noise, st.Size()-int64(len(noise))); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	s, err = chat.Open(ctx, chat.Options{DBPath: path})
+	if err != nil {
+		t.Fatalf("the first pages are intact, yet: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// The screen's first read failing on a damaged database is said where
+// the chat would be — in words, the code after them — and stays said
+// after a key; what the user types stays in the composer, on screen.
+func TestAFailedFirstReadSaysWhy(t *testing.T) {
+	t.Parallel()
+	svc := damagedChat(t)
+	m := newModel(svc)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.Update(loadChat(svc, "", prep{})())
+	v := frameOf(m)
+	if !containsAll(v, "Could not read the chat: the database file", "is damaged", "DATABASE_CORRUPT") ||
+		strings.Contains(v, "Type a message to start") {
+		t.Fatalf("the failed read is not said:\n%s", v)
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("keep me")})
+	v = frameOf(m)
+	if !containsAll(v, "Could not read the chat:", "DATABASE_CORRUPT", "› keep me") || m.composer.Value() != "keep me" {
+		t.Fatalf("after a key, the reason or the text typed is gone:\n%s", v)
+	}
+	saved := false
+	for _, msg := range cmdtest.Run(m.saveComposer()) {
+		_, saved = msg.(composerSavedMsg)
+	}
+	if !saved {
+		t.Fatal("the text typed is not kept as the new chat's draft")
+	}
+}
+
+// A read beside the new chat that failed (the other chats, the text typed
+// in it) is said there too, and a read that succeeds later clears it.
+func TestAFailedReadBesideTheNewChatIsSaid(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m := k.m
+	damaged := &chat.Error{Code: chat.CodeDatabaseCorrupt, Message: "the database file is damaged"}
+	m.Update(snapshotMsg{requests: map[string]chat.RequestView{}, aside: &readFailure{readingOthers, damaged}})
+	if v := frameOf(m); !containsAll(v, "Could not read your other chats: the database file is damaged. DATABASE_CORRUPT") {
+		t.Fatalf("the failed read beside the new chat is not said:\n%s", v)
+	}
+	k.load("")
+	if v := frameOf(m); strings.Contains(v, "Could not read") || !strings.Contains(v, "Type a message to start") {
+		t.Fatalf("a read that succeeded did not clear it:\n%s", v)
+	}
+}
