@@ -44,7 +44,7 @@ before=$(stat -c '%s %y' "$WORK/big.db")
 
 echo "== interleaved"
 load_note
-"$WORK/interleave" -runs "$RUNS" "${cmds[@]}"
+"$WORK/interleave" -runs "$RUNS" -- "${cmds[@]}"
 load_note
 echo "budget: pending --json ≤ 50 ms and ≤ 2× --version (wall)"
 if [ "$(stat -c '%s %y' "$WORK/big.db")" = "$before" ]; then
