@@ -52,8 +52,9 @@ func newFrames(out io.Writer, every time.Duration, width, height int) *frames {
 
 // holdFirst makes the first frame wait, for at most one interval, until
 // ready: a view that stands for a moment (the screen's one line while its
-// chat loads) is not drawn when the one that follows comes soon, and so
-// does not hold that one back by an interval. Call it before start.
+// chat loads) is not drawn when the one that follows comes soon. When it
+// is drawn, the ready view is drawn as soon as it comes, not an interval
+// later. Call it before start.
 func (f *frames) holdFirst() { f.first = make(chan struct{}) }
 
 // ready says the newest view is the one worth drawing first.
@@ -114,6 +115,13 @@ func (f *frames) loop() {
 		select {
 		case <-f.first:
 		case <-rest.C:
+			// What stands while the first view is awaited, with no rest
+			// after it: the awaited view is drawn the moment it comes.
+			select {
+			case <-f.kick: // for the view drawn now
+			default:
+			}
+			f.draw()
 		case <-f.done:
 			return
 		}

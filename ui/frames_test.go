@@ -37,8 +37,14 @@ func (s *screenOut) take() (string, int) {
 // waitFor waits until the output holds text; it returns all of it.
 func (s *screenOut) waitFor(t *testing.T, text string) string {
 	t.Helper()
+	return s.waitWithin(t, text, 5*time.Second)
+}
+
+// waitWithin is waitFor for at most d.
+func (s *screenOut) waitWithin(t *testing.T, text string, d time.Duration) string {
+	t.Helper()
 	var got strings.Builder
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		out, _ := s.take()
 		got.WriteString(out)
 		if strings.Contains(got.String(), text) {
@@ -166,4 +172,21 @@ func TestFramesHoldTheFirstFrameUntilReady(t *testing.T) {
 	if strings.Contains(got, "loading") {
 		t.Fatalf("the loading line was drawn: %q", got)
 	}
+}
+
+// When the first view worth drawing comes late, what stood meanwhile is
+// drawn after one interval, and the late view at once, with no rest
+// between them.
+func TestFramesDrawALateFirstViewAtOnce(t *testing.T) {
+	out := &screenOut{}
+	const every = 2 * time.Second
+	f := newFrames(out, every, 20, 5)
+	f.holdFirst()
+	f.start()
+	f.write("loading")
+	out.waitWithin(t, "loading", 2*every)
+	f.write("the chat")
+	f.ready()
+	out.waitWithin(t, "the chat", every/2) // a rest would hold it for every
+	f.stop()
 }
