@@ -90,3 +90,19 @@ func BenchmarkKeystrokeLongList(b *testing.B) {
 		_ = l.View()
 	}
 }
+
+// BenchmarkKeystrokeTallPage is one key typed into a page taller than its
+// room (the first page of the 32-field form in eight lines), the form drawn: the window over
+// the page's fields is worked out on every draw.
+func BenchmarkKeystrokeTallPage(b *testing.B) {
+	l := Build(bigDef(), nil, Values{"f00": "hello"}, nil, BuildOptions{Width: 80})
+	pump(l.Form(), l.Form().Init())
+	l.SetMaxHeight(8)
+	keys := []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune{'a'}}, {Type: tea.KeyBackspace}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		l.Update(keys[i%2])
+		_ = l.View()
+	}
+}
