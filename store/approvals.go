@@ -99,7 +99,7 @@ func (queries) PendingApprovals(ctx context.Context, h Handle, chatID string) ([
 			WHERE chat_id = ? AND state = 'pending' ORDER BY created_at, id`, chatID)
 	}
 	return queryApprovals(ctx, h, `SELECT `+approvalCols+` FROM approvals INDEXED BY approvals_pending_all
-		WHERE state = 'pending' AND chat_id IN (SELECT id FROM chats WHERE state = 'active') ORDER BY created_at, id`)
+		WHERE state = 'pending' AND `+notArchived+` ORDER BY created_at, id`)
 }
 
 // RunApprovals lists a run's approvals in one state.

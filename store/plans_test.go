@@ -115,6 +115,8 @@ func TestEveryListIsIndexed(t *testing.T) {
 		"PendingListProposals chat":  func() error { _, err := qs.PendingListProposals(ctx, e, "ch_1"); return err },
 		"PendingListProposals all":   func() error { _, err := qs.PendingListProposals(ctx, e, ""); return err },
 		"PendingItemsOutside":        func() error { _, err := qs.PendingItemsOutside(ctx, e, "ch_1", 32, false); return err },
+		"PendingApprovals chat":      func() error { _, err := qs.PendingApprovals(ctx, e, "ch_1"); return err },
+		"PendingApprovals all":       func() error { _, err := qs.PendingApprovals(ctx, e, ""); return err },
 		"PendingItemsOutside newest": func() error { _, err := qs.PendingItemsOutside(ctx, e, "ch_1", 1, true); return err },
 	}
 	history := []string{"chats", "runs", "messages", "requests", "revisions", "deliveries", "proposals", "answers"}
@@ -122,6 +124,10 @@ func TestEveryListIsIndexed(t *testing.T) {
 	sorts := map[string]bool{
 		"DueRequests":   true, // only the requests past their deadline, found by their index
 		"ResumableRuns": true, // only the running runs and those with an undelivered answer
+		// only the pending approvals, by their index's order, with ties of
+		// created_at put in id order
+		"PendingApprovals chat": true,
+		"PendingApprovals all":  true,
 	}
 	for name, read := range reads {
 		e.plans = nil
