@@ -14,7 +14,9 @@ import (
 // next one. When a field out of view has a problem — found as the user
 // left it, or set by the screen — one line at the window's edge toward
 // that field says it ("↑ ✗ Start date is not a valid date"): a problem
-// never appears where the user cannot see it.
+// never appears where the user cannot see it. Where the window has no row
+// to spare beside the whole focused field, the page's description gives
+// its lines to the note.
 
 // fieldSpan is where a field's drawing lies in the page's content, in lines,
 // and the lines of it that draw a problem.
@@ -46,11 +48,20 @@ func (l *Live) drawTall() string {
 	l.follow(spans, focused, rows, len(lines))
 	above, below := hiddenProblems(spans, focused, l.top, rows)
 	note := ""
-	if len(above)+len(below) > 0 && rows > 1 {
-		rows--
-		l.follow(spans, focused, rows, len(lines))
-		above, below = hiddenProblems(spans, focused, l.top, rows)
-		note = l.problemNote(above, below)
+	if len(above)+len(below) > 0 {
+		if h := lipgloss.Height(header); header != "" && h > 1 && focused >= 0 &&
+			spans[focused].last-spans[focused].first+1 > rows-1 {
+			// Too cramped for the note beside the whole focused field: the
+			// page's description gives way, its title stays.
+			header, _, _ = strings.Cut(header, "\n")
+			rows += h - 1
+		}
+		if rows > 1 {
+			rows--
+			l.follow(spans, focused, rows, len(lines))
+			above, below = hiddenProblems(spans, focused, l.top, rows)
+			note = l.problemNote(above, below)
+		}
 	}
 	window := lines[l.top:min(len(lines), l.top+rows)]
 	var parts []string

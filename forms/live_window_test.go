@@ -74,3 +74,21 @@ func TestTheWindowKeepsTheFieldJustLeft(t *testing.T) {
 		t.Fatalf("the field just left is out of view:\n%s", v)
 	}
 }
+
+// Where the window has no row to spare beside the whole focused field,
+// the page's description gives its place to the note: the field being
+// typed in is never cut for it.
+func TestTheNoteNeverCutsTheFocusedField(t *testing.T) {
+	def := travelDef
+	def.Description = "A few details so the itinerary fits."
+	l := start(def, nil, nil, nil)
+	l.SetMaxHeight(5) // the title, the description, one field
+	leave(l, "Oslo", tea.KeyTab)
+	leave(l, "2025-13-40", tea.KeyTab)
+	v := l.View()
+	lines := strings.Split(v, "\n")
+	if len(lines) > 5 || !strings.Contains(v, "↑ ✗ Start date") || !strings.Contains(lines[len(lines)-1], ">") ||
+		!strings.Contains(v, "Travelers") || strings.Contains(v, "A few details") {
+		t.Fatalf("the note cut the focused field, or the description stayed:\n%s", v)
+	}
+}
