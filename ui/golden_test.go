@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
 )
 
 // updating reports whether -update was given: teatest defines the flag
@@ -87,6 +90,26 @@ func TestGoldenScreens(t *testing.T) {
 			k.load(k.ask("Plan a trip").ChatID)
 			k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
 			k.m.Update(listChats(k.svc, "", chatPage(k.m.height))())
+		}},
+		{"chats_new_draft", func(k *kit) {
+			k.load(k.ask("Plan a trip").ChatID)
+			if err := k.svc.SaveComposerDraft(context.Background(), "", "ask about the budget"); err != nil {
+				k.t.Fatal(err)
+			}
+			k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
+			k.m.Update(listChats(k.svc, "", chatPage(k.m.height))())
+		}},
+		{"trip_problem_above", func(k *kit) {
+			k.load(k.ask("Plan a trip").ChatID)
+			k.m.setFocus(focusForm)
+			deliver(k.m, k.m.pane.live.Edit("start"))
+			k.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2025-13-40")})
+			deliver(k.m, k.m.updateForm(tea.KeyMsg{Type: tea.KeyTab}))
+			deliver(k.m, k.m.updateForm(tea.KeyMsg{Type: tea.KeyTab}))
+		}},
+		{"unread", func(k *kit) {
+			k.m.Update(snapshotMsg{err: &chat.Error{Code: chat.CodeDatabaseCorrupt, Message: "the database file is damaged"}, errWhat: readingChat})
+			k.m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("typed meanwhile")})
 		}},
 		{"too_small", func(k *kit) { k.load(k.ask("Check deployment").ChatID) }},
 	} {
