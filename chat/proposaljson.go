@@ -2,7 +2,6 @@ package chat
 
 import (
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"followup/store"
@@ -113,7 +112,11 @@ func payloadParts(s string) (parts [3]string, ok bool) {
 		if end, ok = skipValue(s, start); !ok || end >= len(s) {
 			return parts, false
 		}
-		if k := slices.Index(partNames[:], key); k >= 0 {
+		k, ok := partIndex(key)
+		if !ok {
+			return parts, false
+		}
+		if k >= 0 {
 			v := s[start:end]
 			if parts[k] != "" || v[0] != '{' && v != "null" {
 				return parts, false
@@ -129,6 +132,22 @@ func payloadParts(s string) (parts [3]string, ok bool) {
 			return parts, false
 		}
 	}
+}
+
+// partIndex is the index of key in partNames, or -1 for a key the view
+// does not show. A key the decoder would take for a part but that is not
+// its name as written (encoding/json matches names case-insensitively, and
+// unescapes them) reports false.
+func partIndex(key string) (int, bool) {
+	if strings.IndexByte(key, '\\') >= 0 {
+		return 0, false
+	}
+	for i, name := range partNames {
+		if strings.EqualFold(key, name) {
+			return i, key == name
+		}
+	}
+	return -1, true
 }
 
 // skipString returns the index after the JSON string that starts at i.

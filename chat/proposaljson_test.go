@@ -42,6 +42,9 @@ func TestProposalsJSONIsTheViewsJSON(t *testing.T) {
 		`{"values":{"id":12345678901234567}}`,            // rounded through float64 on the way back
 		`{"values":{"a":1},"values":{"b":2}}`,            // the last one wins when decoded
 		`{"values":"text","definition":5,"prefill":[1]}`, // the wrong types: left out when decoded
+		`{"Values":{"a":"x"}}`,                           // names match case-insensitively when decoded
+		`{"val\u0075es":{"a":"x"}}`,                      // and unescaped
+		`{"PREFILL":{"a":"x"},"prefill":{"b":"y"}}`,
 	}
 	for i, payload := range append(fast, slow...) {
 		for _, p := range []store.Proposal{
