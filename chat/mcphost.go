@@ -86,6 +86,19 @@ func (s *Service) WaitMCP(ctx context.Context) error {
 	return s.mcp.m.Wait(ctx)
 }
 
+// RestartMCP starts a failed MCP server again at once, whatever its
+// back-off (the servers dialog's r key); EvMCP tells when it has connected
+// or failed again. A server connecting or connected is left as it is.
+func (s *Service) RestartMCP(name string) error {
+	if s.mcp.m == nil {
+		return errorf(CodeInvalidArgument, "no MCP server %q is configured", name)
+	}
+	if err := s.mcp.m.Restart(name); err != nil {
+		return &Error{Code: CodeInvalidArgument, Message: err.Error()}
+	}
+	return nil
+}
+
 // MCPStatus is the configuration and every server's state, for `followup
 // mcp list` and the screen; EvMCP says when it changed. Without servers it
 // is empty.

@@ -225,6 +225,8 @@ func (m *model) doMCP(a action) tea.Cmd {
 		return decideApproval(m.svc, a.id, a.forChat, false)
 	case denyAct:
 		return decideApproval(m.svc, a.id, false, true)
+	case restartServersAct:
+		return restartServers(m.svc, a.names)
 	}
 	return m.doLink(a)
 }

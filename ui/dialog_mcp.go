@@ -13,11 +13,11 @@ import (
 )
 
 // serversDialog lists the configured MCP servers (DESIGN §14): each one's
-// state — connecting, connected with its protocol, failed with the
+// state — starting, connected with its protocol, failed with the
 // reason, disabled — its tools with what the server says of them, and
 // its log; above them, the configuration's problems (file, pointer,
 // reason). It takes the whole screen, scrolls, and follows the servers
-// while it is open.
+// while it is open; r starts the failed ones again.
 type serversDialog struct {
 	keys          keyMap
 	status        mcp.Status
@@ -42,6 +42,12 @@ func (d serversDialog) update(msg tea.Msg) (dialog, action) {
 		if key.Matches(msg, d.keys.ServersClose) {
 			return d, closeAct{}
 		}
+		if key.Matches(msg, d.keys.ServersRestart) {
+			if names := d.failed(); len(names) > 0 {
+				return d, restartServersAct{names}
+			}
+			return d, nil
+		}
 		d.scroll.move(msg, d.keys.Scroll, len(d.lines(d.width)), d.avail())
 	}
 	return d, nil
@@ -52,7 +58,22 @@ func (d serversDialog) avail() int { return max(1, d.height-1) }
 
 func (d serversDialog) view(width, height int, focused bool) string {
 	lines := d.scroll.window(d.lines(width), max(1, height-1), d.keys.Scroll)
-	return strings.Join(append(lines, " "+stDim.Render(hints(d.keys.ServersClose))), "\n")
+	keys := []key.Binding{d.keys.ServersClose}
+	if len(d.failed()) > 0 {
+		keys = []key.Binding{d.keys.ServersRestart, d.keys.ServersClose}
+	}
+	return strings.Join(append(lines, " "+stDim.Render(hintsFit(max(1, width-1), keys...))), "\n")
+}
+
+// failed names the failed servers, which r starts again.
+func (d serversDialog) failed() []string {
+	var names []string
+	for _, s := range d.status.Servers {
+		if s.State == mcp.StateFailed {
+			names = append(names, s.Name)
+		}
+	}
+	return names
 }
 
 // lines is the list drawn at width, each line cut to fit.
@@ -117,6 +138,9 @@ func (d serversDialog) lines(width int) []string {
 				add(4, line)
 			}
 		}
+		if s.RestartsOnCall {
+			add(2, stDim.Render("its tools stay offered: the next call of one starts it again"))
+		}
 		if s.Log != "" && s.State != mcp.StateDisabled {
 			add(2, stDim.Render("log: "+forms.SanitizeLine(homeShort(s.Log))))
 		}
@@ -132,7 +156,7 @@ func serverState(s mcp.ServerStatus) string {
 	case mcp.StateFailed:
 		return stRowBad.Render("failed: " + forms.SanitizeLine(s.Reason))
 	case mcp.StateConnecting:
-		return stRowWait.Render("connecting…")
+		return stRowWait.Render("starting…")
 	case mcp.StateDisabled:
 		return stDim.Render("disabled in the configuration")
 	case "":

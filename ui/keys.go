@@ -51,7 +51,9 @@ type keyMap struct {
 	Scroll       scrollKeys  // in any view taller than its box
 	HelpClose    key.Binding // closes help
 	ServersClose key.Binding // closes the MCP servers list
-	ChatList     chatKeys
+	// ServersRestart starts the failed MCP servers again, in their list.
+	ServersRestart key.Binding
+	ChatList       chatKeys
 }
 
 // reviewKeys apply on the review. Focus is the screen's, for the hint of
@@ -152,8 +154,9 @@ func defaultKeys() keyMap {
 			Top:      bind([]string{"home"}, "home/end", "top / bottom"),
 			Bottom:   bind([]string{"end"}, "end", "bottom"),
 		},
-		HelpClose:    bind([]string{"esc", "q", "f1", "ctrl+g", "?"}, "esc", "close help"),
-		ServersClose: bind([]string{"esc", "q", "f2", "ctrl+l"}, "esc", "close"),
+		HelpClose:      bind([]string{"esc", "q", "f1", "ctrl+g", "?"}, "esc", "close help"),
+		ServersClose:   bind([]string{"esc", "q", "f2", "ctrl+l"}, "esc", "close"),
+		ServersRestart: bind([]string{"r"}, "r", "restart failed servers"),
 		ChatList: chatKeys{
 			Up:      bind([]string{"up", "k"}, "↑/k", "previous"),
 			Down:    bind([]string{"down", "j"}, "↓/j", "next"),
@@ -190,7 +193,7 @@ func (k keyMap) sections() []keySection {
 		{"Chats", []key.Binding{k.ChatList.Up, k.ChatList.Down, k.ChatList.Open, k.ChatList.New, k.ChatList.Archive, k.ChatList.Delete, k.ChatList.Close}},
 		{"Long views", []key.Binding{k.Scroll.Up, k.Scroll.PageUp, k.Scroll.Top}},
 		{"Help", []key.Binding{k.HelpClose}},
-		{"MCP servers", []key.Binding{k.ServersClose}},
+		{"MCP servers", []key.Binding{k.ServersRestart, k.ServersClose}},
 	}
 }
 

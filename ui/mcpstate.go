@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strconv"
 	"time"
@@ -118,6 +119,32 @@ func readMCPStatus(svc *chat.Service) tea.Cmd {
 	return func() tea.Msg { return mcpStatusMsg{svc.MCPStatus()} }
 }
 
+// restartServersAct starts failed servers again (r in the servers
+// dialog).
+type restartServersAct struct{ names []string }
+
+func (restartServersAct) isAction() {}
+
+// restartedMsg is the servers' status right after a restart began: the
+// servers are starting; EvMCP brings how it went.
+type restartedMsg struct {
+	status mcp.Status
+	err    error
+}
+
+// restartServers starts the named servers again and reads their status.
+func restartServers(svc *chat.Service, names []string) tea.Cmd {
+	return func() tea.Msg {
+		var errs []error
+		for _, name := range names {
+			if err := svc.RestartMCP(name); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		return restartedMsg{status: svc.MCPStatus(), err: errors.Join(errs...)}
+	}
+}
+
 // onMCPMessage handles the screen's MCP messages; it reports whether msg
 // was one.
 func (m *model) onMCPMessage(msg tea.Msg) (tea.Cmd, bool) {
@@ -132,6 +159,11 @@ func (m *model) onMCPMessage(msg tea.Msg) (tea.Cmd, bool) {
 		m.mcp.status, m.mcp.statusRead = msg.status, true
 		m.tellProblemsOnce()
 		return m.tell(msg), true
+	case restartedMsg:
+		if msg.err != nil {
+			m.setErr("", msg.err)
+		}
+		return m.onMCPMessage(mcpStatusMsg{msg.status})
 	case approvedMsg:
 		return m.onApproved(msg), true
 	}
