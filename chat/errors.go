@@ -134,12 +134,16 @@ func corruptError(err error) *Error {
 	case errors.As(err, &oe):
 		path = oe.Path
 	}
-	if path != "" {
-		e.Details["path"] = path
-		file = "the database file " + path
-	} else {
-		path = "FILE"
+	if path == "" {
+		// A single read outside a transaction: the file is the one
+		// --db or FOLLOWUP_DB names, and the steps say so in words.
+		e.Message = clip(file+" is damaged (SQLite found pages in it that are not what it wrote); this step changed nothing. "+
+			"Copy it away before anything else writes to it (the file --db or FOLLOWUP_DB names, to a name ending .damaged), "+
+			"then recover what it still holds with sqlite3's .recover into a new file, and use that file", maxMessage)
+		return e
 	}
+	e.Details["path"] = path
+	file = "the database file " + path
 	e.Message = clip(file+" is damaged (SQLite found pages in it that are not what it wrote); this step changed nothing. "+
 		"Copy it away before anything else writes to it (cp "+path+" "+path+".damaged), then recover what it still holds: sqlite3 "+
 		path+".damaged .recover | sqlite3 recovered.db, and use that file (--db or FOLLOWUP_DB)", maxMessage)

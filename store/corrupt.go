@@ -28,8 +28,8 @@ func IsCorrupt(err error) bool {
 	return false
 }
 
-// CorruptError is a write that met a damaged database file, with the
-// file's path. Nothing was changed.
+// CorruptError is a read or write that met a damaged database file, with
+// the file's path. Nothing was changed.
 type CorruptError struct {
 	Path string
 	Err  error

@@ -80,7 +80,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		// No journal mode, no WAL index created beside another user's
 		// file: only what is already there is read.
 		kind := readOnlyKind(h)
-		s.w, s.r = openPool(dsn(path, kind), 1), openPool(dsn(path, kind), 4)
+		s.w, s.r = openPool(path, dsn(path, kind), 1), openPool(path, dsn(path, kind), 4)
 		if err := s.checkReadOnly(ctx, own, ms); err != nil {
 			s.Close()
 			return nil, &OpenError{Path: path, Reason: err.Error(), Err: err}
@@ -88,7 +88,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		s.ident = identify(path)
 		return s, nil
 	}
-	s.w, s.r = openPool(dsn(path, writerConn), 1), openPool(mapped(dsn(path, readerConn), opts), 4)
+	s.w, s.r = openPool(path, dsn(path, writerConn), 1), openPool(path, mapped(dsn(path, readerConn), opts), 4)
 	if err := s.migrate(ctx, own, ms); err != nil {
 		s.Close()
 		err = asReadOnly(path, err)
@@ -98,8 +98,8 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-func openPool(dsn string, conns int) *sql.DB {
-	db, err := openCachedPool(dsn) // connections keep their prepared statements (stmts.go)
+func openPool(path, dsn string, conns int) *sql.DB {
+	db, err := openCachedPool(path, dsn) // connections keep their prepared statements (stmts.go)
 	if err != nil {
 		db, _ = sql.Open("sqlite", dsn) // only fails for an unknown driver; dsn's error comes on first use
 	}
@@ -171,7 +171,7 @@ func look(ctx context.Context, path string, h header, ms []migration) (owner, er
 		// replay it (creating the index beside it when missing).
 		kind = readOnlyConn
 	}
-	db := openPool(dsn(path, kind), 1)
+	db := openPool(path, dsn(path, kind), 1)
 	defer db.Close()
 	own, err := classifyRead(ctx, db, ms)
 	var fe *ForeignError

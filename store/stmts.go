@@ -22,22 +22,26 @@ import (
 const stmtCacheSize = 128
 
 // openCachedPool opens a pool whose connections keep their statements.
-func openCachedPool(dsn string) (*sql.DB, error) {
+func openCachedPool(path, dsn string) (*sql.DB, error) {
 	c, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, err
 	}
-	return sql.OpenDB(cachingConnector{c}), nil
+	return sql.OpenDB(cachingConnector{c, path}), nil
 }
 
-type cachingConnector struct{ driver.Connector }
+// cachingConnector makes cachingConns on the file at path.
+type cachingConnector struct {
+	driver.Connector
+	path string
+}
 
 func (c cachingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	conn, err := c.Connector.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return newCachingConn(conn)
+	return newCachingConn(conn, c.path)
 }
 
 // sqliteConn is what database/sql uses of a SQLite connection.
@@ -55,8 +59,11 @@ type sqliteConn interface {
 // cachingConn is a connection that keeps its prepared statements. A
 // statement runs one query at a time: while its rows are open, the same
 // text runs as a statement of its own, prepared for that query alone.
+// SQLite's report of a damaged file, from a query or its rows, names the
+// file (CorruptError), whichever handle ran it.
 type cachingConn struct {
 	sqliteConn
+	path     string
 	lru      *list.List               // of *cachedStmt, most recently used first
 	by       map[string]*list.Element // by query text
 	prepared int                      // statements prepared for the cache (tests)
@@ -77,13 +84,13 @@ type stmtContext interface {
 	driver.StmtQueryContext
 }
 
-func newCachingConn(c driver.Conn) (driver.Conn, error) {
+func newCachingConn(c driver.Conn, path string) (driver.Conn, error) {
 	sc, ok := c.(sqliteConn)
 	if !ok {
 		c.Close()
 		return nil, errors.New("the SQLite driver's connections lack what database/sql needs")
 	}
-	return &cachingConn{sqliteConn: sc, lru: list.New(), by: map[string]*list.Element{}}, nil
+	return &cachingConn{sqliteConn: sc, path: path, lru: list.New(), by: map[string]*list.Element{}}, nil
 }
 
 // cacheable reports whether query is one statement: a script (migrations)
@@ -133,28 +140,35 @@ func (c *cachingConn) cached(ctx context.Context, query string) (*cachedStmt, er
 func (c *cachingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	cs, err := c.cached(ctx, query)
 	if err != nil {
-		return nil, err
+		return nil, asCorrupt(c.path, err)
 	}
+	var res driver.Result
 	if cs == nil {
-		return c.sqliteConn.ExecContext(ctx, query, args)
+		res, err = c.sqliteConn.ExecContext(ctx, query, args)
+	} else {
+		res, err = cs.stmt.(stmtContext).ExecContext(ctx, args)
 	}
-	return cs.stmt.(stmtContext).ExecContext(ctx, args)
+	return res, asCorrupt(c.path, err)
 }
 
 func (c *cachingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	cs, err := c.cached(ctx, query)
 	if err != nil {
-		return nil, err
+		return nil, asCorrupt(c.path, err)
 	}
 	if cs == nil {
-		return c.sqliteConn.QueryContext(ctx, query, args)
+		rows, err := c.sqliteConn.QueryContext(ctx, query, args)
+		if err != nil {
+			return nil, asCorrupt(c.path, err)
+		}
+		return &cachedRows{Rows: rows, path: c.path}, nil
 	}
 	rows, err := cs.stmt.(stmtContext).QueryContext(ctx, args)
 	if err != nil {
-		return nil, err
+		return nil, asCorrupt(c.path, err)
 	}
 	cs.busy = true
-	return &cachedRows{Rows: rows, stmt: cs}, nil
+	return &cachedRows{Rows: rows, stmt: cs, path: c.path}, nil
 }
 
 // Close finalizes the kept statements before the connection closes.
@@ -168,14 +182,23 @@ func (c *cachingConn) Close() error {
 	return errors.Join(append(errs, c.sqliteConn.Close())...)
 }
 
-// cachedRows frees its statement for the next query when it closes.
+// cachedRows frees its statement (nil: one prepared for this query alone)
+// for the next query when it closes, and names the file in a damaged
+// file's report met while reading.
 type cachedRows struct {
 	driver.Rows
 	stmt *cachedStmt
+	path string
+}
+
+func (r *cachedRows) Next(dest []driver.Value) error {
+	return asCorrupt(r.path, r.Rows.Next(dest))
 }
 
 func (r *cachedRows) Close() error {
 	err := r.Rows.Close()
-	r.stmt.busy = false
+	if r.stmt != nil {
+		r.stmt.busy = false
+	}
 	return err
 }

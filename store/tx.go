@@ -39,17 +39,18 @@ func (s *Store) Write(ctx context.Context, fn func(tx Handle) error) error {
 }
 
 // ReadTx runs fn in one read transaction on the reader pool, so every query
-// in fn sees the same snapshot of the database.
+// in fn sees the same snapshot of the database. A damaged file met on the
+// way is reported with its path (CorruptError), as a write's is.
 func (s *Store) ReadTx(ctx context.Context, fn func(tx Handle) error) error {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return err
+		return asCorrupt(s.path, err)
 	}
 	defer tx.Rollback()
 	if err := fn(tx); err != nil {
-		return err
+		return asCorrupt(s.path, err)
 	}
-	return tx.Commit()
+	return asCorrupt(s.path, tx.Commit())
 }
 
 // Batched reads: a list of requests loads its revisions, answers,
