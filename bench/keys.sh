@@ -5,7 +5,8 @@
 # text field: FLOOR_FIELD=input), interleaved, in the same tmux terminal
 # size (120×40):
 #   - idle: the process's utime+stime from /proc over IDLE seconds (30)
-#     with the form drawn and focused, its cursor blinking;
+#     with the form drawn and focused (the floor's cursor blinks; followup's
+#     is steady, and its screen draws nothing while nothing changes);
 #   - keys: KEYS keys (400) held in the form's focused text field, a letter
 #     and a backspace in turn, one tmux send-keys each, then the screen
 #     waited for until still; CPU per key is the CPU over the keys, less
