@@ -230,6 +230,9 @@ func TestServerThatNeverConnectedIsRestartedOnlyByTheUser(t *testing.T) {
 	if st.State != StateFailed || st.RestartsOnCall {
 		t.Fatalf("first start: %+v", st)
 	}
+	if !strings.Contains(st.Reason, "cannot connect: the server exited during the handshake (its log may say why)") {
+		t.Errorf("the reason of a server that exited during the handshake: %q", st.Reason)
+	}
 	if _, err := callF(m, "pid"); err == nil || !strings.Contains(err.Error(), "MCP server f is not connected: cannot connect") {
 		t.Fatalf("a call to a server that never connected: %v", err)
 	}

@@ -161,8 +161,13 @@ func (s *server) run(ready, ran chan struct{}) {
 		if s.life.Err() != nil {
 			return
 		}
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			err = fmt.Errorf("no answer within %s (the entry's timeout)", s.cfg.Timeout)
+		case s.cfg.Type == TypeStdio && errors.Is(err, sdk.ErrConnectionClosed):
+			// The SDK's words for it name its own internals ("client is
+			// closing: write |1: broken pipe").
+			err = errors.New("the server exited during the handshake (its log may say why)")
 		}
 		s.fail(ready, "cannot connect: "+err.Error())
 		return
