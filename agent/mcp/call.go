@@ -105,7 +105,8 @@ func (m *Manager) call(ctx context.Context, req CallRequest, responses sdk.Input
 	defer func() { <-s.calls }()
 	// With the token held no other call is in flight: the session is the
 	// one this call is made on, started again if its connection had ended.
-	cs, err := s.connection(ctx)
+	tried := false // this call had its connection attempt (restart.go)
+	cs, err := s.connection(ctx, &tried)
 	if err != nil {
 		return Result{}, err
 	}
@@ -123,11 +124,24 @@ func (m *Manager) call(ctx context.Context, req CallRequest, responses sdk.Input
 	sessionDone := s.doneOf(cs)
 	params := &sdk.CallToolParams{Name: req.Tool, Arguments: args, InputResponses: responses, RequestState: state}
 	start := time.Now()
+	renewed := false // made again on a new session
 	for attempt := 0; ; attempt++ {
 		res, err := cs.CallTool(ctx, params)
 		if err != nil {
 			if urls, ok := urlRequired(s.cfg.Name, req, err); ok {
 				return Result{URLRequired: urls, Duration: time.Since(start)}, nil
+			}
+			if errors.Is(err, sdk.ErrSessionMissing) && !tried && !renewed {
+				// The server no longer knows the session (an HTTP server
+				// that restarted): it refused the call unread, so the call
+				// is made once more, on a new session.
+				renewed = true
+				s.callEnded(sessionDone, err)
+				if cs, err = s.connection(ctx, &tried); err != nil {
+					return Result{}, err
+				}
+				sessionDone = s.doneOf(cs)
+				continue
 			}
 			return Result{}, s.callEnded(sessionDone, err)
 		}

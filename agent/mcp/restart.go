@@ -21,7 +21,9 @@ import (
 //     whatever its back-off.
 //
 // A call in flight when the connection ended is not made again: its outcome
-// is unknown, and it ends as it did before (ConnectionEndedError). A server
+// is unknown, and it ends as it did before (ConnectionEndedError). A call an
+// HTTP server refused unread because it no longer knows the session (it
+// restarted: ErrSessionMissing) is made again on a new session, once. A server
 // that never connected (a command that does not exist, a handshake that
 // fails) is a configuration to fix: only Restart starts it again. Until the
 // server is back its tools stay in Tools, so the model can still call them.
@@ -107,8 +109,9 @@ func (m *Manager) Restart(name string) error {
 // finished connecting. A server whose connection ended by itself is started
 // again first: once per call, and not within its back-off. The caller holds
 // the call token, so concurrent calls start one attempt between them.
-func (s *server) connection(ctx context.Context) (*sdk.ClientSession, error) {
-	tried := false // this call waited for an attempt, or began one
+//
+// tried says the call waited for an attempt or began one; connection sets it.
+func (s *server) connection(ctx context.Context, tried *bool) (*sdk.ClientSession, error) {
 	for {
 		s.mu.Lock()
 		switch {
@@ -130,16 +133,16 @@ func (s *server) connection(ctx context.Context) (*sdk.ClientSession, error) {
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
-			tried = true
-		case s.restart.lost && !tried && !time.Now().Before(s.restart.next):
+			*tried = true
+		case s.restart.lost && !*tried && !time.Now().Before(s.restart.next):
 			was := s.reason
 			s.beginLocked()
 			s.mu.Unlock()
 			s.note("starting again for a call (%s)", was)
 			s.m.changed()
-			tried = true
+			*tried = true
 		default:
-			err := s.notConnectedLocked(tried)
+			err := s.notConnectedLocked(*tried)
 			s.mu.Unlock()
 			return nil, err
 		}
