@@ -102,18 +102,20 @@ func (queries) PendingProposalsOf(ctx context.Context, h Handle, ids []string) (
 
 // PendingListProposals lists the undecided proposals of the requests in
 // the pending list (of one chat, or of all when chatID is ""), oldest first,
-// by request id. It walks the list and looks each request up by its index,
-// so a list with no proposal costs one probe per entry.
+// by request id. It reads the waiting proposals from their own index, so
+// it costs what waits, not the length of the list or of the history.
 func (queries) PendingListProposals(ctx context.Context, h Handle, chatID string) (map[string][]Proposal, error) {
-	// CROSS JOIN keeps the list as the outer loop: left to itself the
-	// planner scans every proposal ever made (the history) and probes the
-	// list for each.
+	// The waiting proposals are few: they are read from their own index and
+	// each is looked up in the list. One chat's list is short: its entries
+	// are walked and each looked up among the waiting proposals.
 	query := `SELECT p.id, p.request_id, p.kind, p.state, p.base_digest, p.payload, p.created_at, p.decided_at
-		FROM pending_items AS i CROSS JOIN proposals AS p INDEXED BY proposals_request
-		ON p.request_id = i.request_id AND p.state = 'pending'`
+		FROM proposals AS p INDEXED BY proposals_waiting CROSS JOIN pending_items AS i
+		ON i.request_id = p.request_id WHERE p.state = 'pending'`
 	var args []any
 	if chatID != "" {
-		query += ` WHERE i.chat_id = ?`
+		query = `SELECT p.id, p.request_id, p.kind, p.state, p.base_digest, p.payload, p.created_at, p.decided_at
+		FROM pending_items AS i INDEXED BY pending_items_chat CROSS JOIN proposals AS p INDEXED BY proposals_waiting
+		ON p.request_id = i.request_id AND p.state = 'pending' WHERE i.chat_id = ?`
 		args = append(args, chatID)
 	}
 	rows, err := h.QueryContext(ctx, query, args...)
