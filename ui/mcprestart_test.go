@@ -118,6 +118,7 @@ func TestKilledServerComesBackOnTheNextCall(t *testing.T) {
 	if !strings.Contains(first.Reply, "before the kill") {
 		t.Fatalf("first echo: %+v", first)
 	}
+	k.m.Update(mcpStatusMsg{k.svc.MCPStatus()})
 	p.KillEverything(t)
 	deadline := time.Now().Add(10 * time.Second)
 	for k.svc.MCPStatus().Servers[0].State != mcp.StateFailed {
@@ -127,6 +128,9 @@ func TestKilledServerComesBackOnTheNextCall(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	k.m.Update(mcpStatusMsg{k.svc.MCPStatus()})
+	if f := frameOf(k.m); !strings.Contains(f, "everything stopped (the server closed the connection") {
+		t.Fatalf("the notice line does not say the server stopped:\n%s", f)
+	}
 	k.hit(tea.KeyMsg{Type: tea.KeyF2})
 	if f := frameOf(k.m); !containsAll(f, "everything  failed: the server closed the connection",
 		"its tools stay offered: the next call of one starts it again", "r restart failed servers") {

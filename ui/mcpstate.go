@@ -11,6 +11,7 @@ import (
 
 	"followup/agent/mcp"
 	"followup/chat"
+	"followup/forms"
 )
 
 // The screen as an MCP host (DESIGN §14): what it knows of the open chat's
@@ -156,8 +157,10 @@ func (m *model) onMCPMessage(msg tea.Msg) (tea.Cmd, bool) {
 		m.mcp.started = true
 		return tea.Batch(startMCP(m.svc), findOpener()), true
 	case mcpStatusMsg:
+		prev := m.mcp.status
 		m.mcp.status, m.mcp.statusRead = msg.status, true
 		m.tellProblemsOnce()
+		m.tellStopped(prev)
 		return m.tell(msg), true
 	case restartedMsg:
 		if msg.err != nil {
@@ -183,6 +186,22 @@ func (m *model) tellProblemsOnce() {
 		line += " (and " + plural(len(ps)-1, "more problem", "more problems") + ")"
 	}
 	m.setStatus(line+" — "+m.keys.Servers.Help().Key+" lists the servers", true)
+}
+
+// tellStopped says on the notice line that a server connected in prev
+// stopped by itself, and what comes of it.
+func (m *model) tellStopped(prev mcp.Status) {
+	was := map[string]bool{}
+	for _, s := range prev.Servers {
+		was[s.Name] = s.State == mcp.StateConnected
+	}
+	for _, s := range m.mcp.status.Servers {
+		if s.RestartsOnCall && was[s.Name] {
+			m.setStatus(forms.SanitizeLine(s.Name)+" stopped ("+forms.SanitizeLine(s.Reason)+
+				") — the next call of its tools starts it again; "+m.keys.Servers.Help().Key+" lists the servers", true)
+			return
+		}
+	}
 }
 
 // withMCP is the provider followed by the servers' count, when there is one.
