@@ -139,7 +139,7 @@ func (d serversDialog) lines(width int) []string {
 			}
 		}
 		if s.RestartsOnCall {
-			add(2, stDim.Render("its tools stay offered: the next call of one starts it again"))
+			wrap(2, stDim.Render("its tools stay offered: the next call of one starts it again"))
 		}
 		if s.Log != "" && s.State != mcp.StateDisabled {
 			add(2, stDim.Render("log: "+forms.SanitizeLine(homeShort(s.Log))))

@@ -128,7 +128,7 @@ func TestKilledServerComesBackOnTheNextCall(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	k.m.Update(mcpStatusMsg{k.svc.MCPStatus()})
-	if f := frameOf(k.m); !strings.Contains(f, "everything stopped (the server closed the connection") {
+	if f := frameOf(k.m); !strings.Contains(f, "everything stopped — the next call of its tools starts it again (f2/ctrl+l: servers)") {
 		t.Fatalf("the notice line does not say the server stopped:\n%s", f)
 	}
 	k.hit(tea.KeyMsg{Type: tea.KeyF2})
@@ -136,6 +136,18 @@ func TestKilledServerComesBackOnTheNextCall(t *testing.T) {
 		"its tools stay offered: the next call of one starts it again", "r restart failed servers") {
 		t.Fatalf("the dialog after the kill:\n%s", f)
 	}
+	// At 60 columns the words wrap rather than lose their end.
+	k.m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	f := frameOf(k.m)
+	for _, line := range strings.Split(f, "\n") {
+		if strings.Contains(line, "its tools stay offered") && strings.HasSuffix(strings.TrimSpace(line), "…") {
+			t.Fatalf("the dialog at 60 columns cuts the words:\n%s", f)
+		}
+	}
+	if !containsAll(f, "its tools stay offered", "again") {
+		t.Fatalf("the dialog at 60 columns:\n%s", f)
+	}
+	k.m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	second := echo(first.ChatID, "after the kill")
 	if second.State != "succeeded" || !strings.Contains(second.Reply, "after the kill") {
 		t.Fatalf("the echo after the kill: %+v", second)

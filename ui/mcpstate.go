@@ -189,7 +189,7 @@ func (m *model) tellProblemsOnce() {
 }
 
 // tellStopped says on the notice line that a server connected in prev
-// stopped by itself, and what comes of it.
+// stopped by itself, what comes of it, and where its reason is.
 func (m *model) tellStopped(prev mcp.Status) {
 	was := map[string]bool{}
 	for _, s := range prev.Servers {
@@ -197,8 +197,10 @@ func (m *model) tellStopped(prev mcp.Status) {
 	}
 	for _, s := range m.mcp.status.Servers {
 		if s.RestartsOnCall && was[s.Name] {
-			m.setStatus(forms.SanitizeLine(s.Name)+" stopped ("+forms.SanitizeLine(s.Reason)+
-				") — the next call of its tools starts it again; "+m.keys.Servers.Help().Key+" lists the servers", true)
+			// The reason is in the servers list: the line stays short
+			// enough for its key to show.
+			m.setStatus(forms.SanitizeLine(s.Name)+" stopped — the next call of its tools starts it again ("+
+				m.keys.Servers.Help().Key+": servers)", true)
 			return
 		}
 	}
