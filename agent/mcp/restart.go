@@ -9,7 +9,7 @@ import (
 )
 
 // A server whose connection ended by itself — killed, crashed, or exited —
-// comes back without followup restarting:
+// comes back without a restart of followup:
 //
 //   - The next call that needs it (Call, Retry) starts it again, with the
 //     handshake and the tool list read again, and is made on the new
