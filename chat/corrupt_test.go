@@ -23,7 +23,7 @@ func TestADamagedDatabaseIsNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var chatID string
-	for i := range 60 {
+	for i := range 200 {
 		sent, err := s.Send(ctx, chatID, strings.Repeat("a long message ", 200), "")
 		if err != nil {
 			t.Fatal(err)

@@ -25,7 +25,7 @@ func damagedChat(t *testing.T) *chat.Service {
 		t.Fatal(err)
 	}
 	var chatID string
-	for range 60 {
+	for range 200 {
 		sent, err := s.Send(ctx, chatID, strings.Repeat("a long message ", 200), "")
 		if err != nil {
 			t.Fatal(err)
