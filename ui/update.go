@@ -79,6 +79,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.start.openErr = msg.err
 		return tea.Quit
 	case tea.KeyMsg:
+		if m.tooSmall() && !m.matches(msg, m.keys.Quit) {
+			// The screen says only that it is too small: a key typed at it
+			// would act on a form or composer the user cannot see.
+			return nil
+		}
 		if m.svc == nil {
 			if msg.Type == tea.KeyCtrlC {
 				return tea.Quit
@@ -316,3 +321,9 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 }
 
 func (m *model) matches(msg tea.KeyMsg, b key.Binding) bool { return key.Matches(msg, b) }
+
+// tooSmall reports whether the screen shows only that the terminal is
+// too small (frame.go), so that nothing behind it may take a key.
+func (m *model) tooSmall() bool {
+	return m.sized && (m.width < minWidth || m.height < minHeight)
+}
