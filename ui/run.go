@@ -34,6 +34,7 @@ func Run(ctx context.Context, o chat.Options) error {
 	if err != nil {
 		return err
 	}
+	t.styleFor()
 	return run(ctx, o, t)
 }
 

@@ -3,13 +3,19 @@ package ui
 import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/store"
 )
 
 // The status line's spinner turns only while it is drawn (a task runs or
 // the model answers): its tick redraws the whole screen twelve times a
-// second, which an idle screen must not pay for.
+// second, which an idle screen must not pay for. A run that waits for the
+// user — a server's question in the middle of a tool call keeps the drive
+// going — is not working: nothing turns while the user has the word.
 
-func (m *model) spinning() bool { return m.driving || m.thinking }
+func (m *model) spinning() bool {
+	return (m.driving || m.thinking) && (m.run == nil || m.run.State != store.RunWaitingInput)
+}
 
 // onSpinTick turns the spinner, or lets its ticks stop while it is not
 // drawn.

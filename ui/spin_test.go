@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/bubbles/spinner"
@@ -8,6 +9,7 @@ import (
 
 	"followup/chat"
 	"followup/forms/cmdtest"
+	"followup/store"
 )
 
 // ticks reports whether running cmd brings a spinner tick.
@@ -35,5 +37,25 @@ func TestSpinnerIdleStops(t *testing.T) {
 	}
 	if _, cmd := m.Update(m.spin.Tick()); !ticks(cmd) {
 		t.Fatal("the spinner stopped while a task runs")
+	}
+}
+
+// A drive that goes on while its run waits for the user (a server's
+// question in the middle of a tool call) does not turn the spinner: the
+// screen is idle while the user has the word.
+func TestSpinnerStopsWhileTheRunWaitsForTheUser(t *testing.T) {
+	k := newKit(t)
+	m := k.m
+	m.driving = true
+	m.run = &chat.RunView{ID: "run_1", State: store.RunWaitingInput}
+	if _, cmd := m.Update(m.spin.Tick()); ticks(cmd) {
+		t.Fatal("the spinner turns while the run waits for the user's answer")
+	}
+	if strings.Contains(m.statusLine(), m.spin.View()) {
+		t.Fatalf("the status line shows a spinner while waiting: %q", m.statusLine())
+	}
+	m.run.State = store.RunRunning
+	if _, cmd := m.Update(eventMsg(chat.Event{Kind: chat.EvThinking, ChatID: m.chatID, On: true})); !ticks(cmd) {
+		t.Fatal("the spinner did not start again once the run went on")
 	}
 }

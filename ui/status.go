@@ -153,7 +153,7 @@ func (m *model) statusLine() string {
 		}
 	}
 	run = m.approvalWords(run)
-	if m.driving || m.thinking {
+	if m.spinning() {
 		run = m.spin.View() + " " + run
 	}
 	if m.readOnly != "" {

@@ -8,8 +8,10 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
+	"github.com/muesli/termenv"
 )
 
 // terminal is what the screen reads keys from and draws on. The screen
@@ -18,31 +20,56 @@ import (
 // set up: raw input, the alternate screen, the hidden cursor, bracketed
 // paste, and the size, at start and on every SIGWINCH.
 type terminal struct {
-	in     *os.File  // keys: standard input, or /dev/tty when input is piped; nil for none
-	ownsIn bool      // in was opened here
-	out    io.Writer // frames: standard output
-	outFd  int       // out's descriptor when it is a terminal, else -1
+	in    *os.File  // keys: standard input, or /dev/tty when input is piped; nil for none
+	out   io.Writer // frames: standard output, or /dev/tty when output is redirected
+	outFd int       // out's descriptor when it is a terminal, else -1
+	tty   *os.File  // /dev/tty when opened here, closed on leave
 
 	raw   *term.State // in's mode before raw, to restore
 	frame *frames
 }
 
 // openTerminal returns the process's terminal: keys from standard input
-// when it is one, else from the controlling terminal (input piped in), and
-// frames on standard output.
+// when it is one, and frames on standard output when it is one; what is
+// not a terminal (input piped in, output redirected to a file) is replaced
+// by the controlling terminal, /dev/tty, so the screen is never drawn into
+// a file. With no controlling terminal either, frames go to standard
+// output as they are.
 func openTerminal() (*terminal, error) {
 	t := &terminal{in: os.Stdin, out: os.Stdout, outFd: -1}
-	if !term.IsTerminal(os.Stdin.Fd()) {
-		tty, err := os.Open("/dev/tty")
-		if err != nil {
+	inTTY, outTTY := term.IsTerminal(os.Stdin.Fd()), term.IsTerminal(os.Stdout.Fd())
+	if !inTTY || !outTTY {
+		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		switch {
+		case err != nil && !inTTY:
 			return nil, err
+		case err == nil:
+			t.tty = tty
+			if !inTTY {
+				t.in = tty
+			}
+			if !outTTY {
+				t.out, outTTY = tty, true
+			}
 		}
-		t.in, t.ownsIn = tty, true
 	}
-	if term.IsTerminal(os.Stdout.Fd()) {
-		t.outFd = int(os.Stdout.Fd())
+	if f, ok := t.out.(*os.File); ok && outTTY {
+		t.outFd = int(f.Fd())
 	}
 	return t, nil
+}
+
+// styleFor makes Lip Gloss style for the terminal the screen draws on
+// when that is not standard output (redirected to a file): its colours,
+// and its background, asked of it before the program owns it.
+func (t *terminal) styleFor() {
+	if t.tty == nil || t.out != io.Writer(t.tty) {
+		return
+	}
+	out := termenv.NewOutput(t.tty)
+	lipgloss.DefaultRenderer().SetOutput(out)
+	lipgloss.SetColorProfile(out.EnvColorProfile())
+	lipgloss.SetHasDarkBackground(out.HasDarkBackground())
 }
 
 // size is the terminal's width and height; ok is false when out is no
@@ -93,8 +120,8 @@ func (t *terminal) leave() {
 	if t.raw != nil {
 		_ = term.Restore(t.in.Fd(), t.raw)
 	}
-	if t.ownsIn {
-		t.in.Close()
+	if t.tty != nil {
+		t.tty.Close()
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 // Update implements tea.Model.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	msg = pasteLines(msg)
 	if e, ok := msg.(eventMsg); ok && e.Kind == chat.EvStream {
 		// Nothing on screen changes until the next frame draws it.
 		return m, m.update(msg)

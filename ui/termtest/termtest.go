@@ -127,6 +127,13 @@ func (tm *Term) TypeSlowly(s string, gap time.Duration) {
 	}
 }
 
+// Paste pastes s as a terminal does, in a bracketed paste (line breaks as
+// the pane sends them: carriage returns).
+func (tm *Term) Paste(s string) {
+	tm.tmux("set-buffer", "-b", "termtest", s)
+	tm.tmux("paste-buffer", "-p", "-d", "-b", "termtest", "-t", tm.session)
+}
+
 // Keys sends named keys (Enter, Tab, C-x, …).
 func (tm *Term) Keys(k ...string) { tm.tmux(append([]string{"send-keys", "-t", tm.session}, k...)...) }
 
