@@ -90,7 +90,13 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 		}
 		sc, err := svc.Screen(ctx, snap.chatID, transcriptPage)
 		if err != nil {
-			return snapshotMsg{chatID: snap.chatID, seq: p.seq, err: err, errWhat: readingChat}
+			failed := snapshotMsg{chatID: snap.chatID, seq: p.seq, err: err, errWhat: readingChat}
+			// The chat's own row often reads when its messages do not: its
+			// title says which chat could not be read.
+			if cv, err := svc.Chat(ctx, snap.chatID); err == nil {
+				failed.chat = &cv
+			}
+			return failed
 		}
 		snap.chat, snap.messages, snap.pending, snap.run, snap.composer = &sc.Chat, sc.Messages, sc.Pending, sc.Run, sc.Composer
 		for _, r := range sc.Requests {

@@ -25,6 +25,10 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 			m.readFailed(&readFailure{s.errWhat, s.err})
 			return nil
 		}
+		if m.turnedTo(s) {
+			m.chatUnread(s)
+			return nil
+		}
 		m.setErr(s.errWhat, s.err)
 		return nil
 	}

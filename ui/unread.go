@@ -1,6 +1,9 @@
 package ui
 
-import "followup/forms"
+import (
+	"followup/chat"
+	"followup/forms"
+)
 
 // A read the screen needs that failed — which chat to open, the chat
 // itself, the chats beside the new one — is said where the chat would be,
@@ -54,4 +57,35 @@ func (m *model) readFailed(f *readFailure) {
 	m.tr.unread = f
 	m.tr.changed()
 	m.refreshTranscript()
+}
+
+// turnedTo reports whether s is the failed read of the chat the screen
+// turned to, whose messages are not yet on screen: the composer already
+// sends there (ctrl+o says it is here), so nothing of the chat left may
+// stay in view as if it were this one.
+func (m *model) turnedTo(s snapshotMsg) bool {
+	if m.newChat || s.chatID == "" || s.chatID != m.chatID || s.seq != 0 && s.seq < m.shownSeq {
+		return false
+	}
+	return m.unread != nil || m.chat == nil || m.chat.ID != s.chatID
+}
+
+// chatUnread takes the failed read of the chat turned to: the screen is
+// on that chat, with the failure said in full where its transcript would
+// be, under its title when that could be read, until a read succeeds.
+func (m *model) chatUnread(s snapshotMsg) {
+	if s.seq != 0 {
+		m.shownSeq = s.seq
+	}
+	m.chat, m.messages, m.run = s.chat, nil, nil
+	m.requests = map[string]chat.RequestView{}
+	m.mcp.adopt(mcpSnap{})
+	m.stream.clear()
+	m.pane.clear()
+	m.dropForm()
+	what := readingChat
+	if s.chat != nil && s.chat.Title != "" {
+		what = "Could not read the chat “" + forms.PlainLine(s.chat.Title) + "”: "
+	}
+	m.readFailed(&readFailure{what, s.err})
 }

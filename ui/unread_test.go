@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"os"
@@ -17,6 +18,14 @@ import (
 // damagedChat is a database whose one chat's messages lie in pages
 // turned to noise: the chat list reads, the chat does not.
 func damagedChat(t *testing.T) *chat.Service {
+	s, _, _ := damagedBeside(t, nil)
+	return s
+}
+
+// damagedBeside is a database holding the chat intact makes (when not
+// nil) and, after it, a chat whose messages lie in pages turned to noise;
+// it returns the two chats' ids.
+func damagedBeside(t *testing.T, intact func(*chat.Service) string) (s *chat.Service, intactID, damagedID string) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ui.db")
@@ -24,35 +33,54 @@ func damagedChat(t *testing.T) *chat.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var chatID string
+	if intact != nil {
+		intactID = intact(s)
+	}
 	for range 200 {
-		sent, err := s.Send(ctx, chatID, strings.Repeat("a long message ", 200), "")
+		sent, err := s.Send(ctx, damagedID, strings.Repeat(filler, 600), "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		chatID = sent.ChatID
+		damagedID = sent.ChatID
 	}
 	s.Close()
-	st, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	noise := make([]byte, st.Size()/2)
-	rand.Read(noise)
-	if _, err := f.WriteAt(noise, st.Size()-int64(len(noise))); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	turnToNoise(t, path, []byte(filler))
 	s, err = chat.Open(ctx, chat.Options{DBPath: path})
 	if err != nil {
 		t.Fatalf("the first pages are intact, yet: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s
+	return s, intactID, damagedID
+}
+
+// filler is what the damaged chat's messages are made of.
+const filler = "a long message "
+
+// turnToNoise overwrites every page of the file at path that holds
+// nothing but filler: the overflow pages of the damaged chat's messages
+// (each message spans several, so a damaged link is found), so what lies
+// beside them (another chat, the tables' inner pages) still reads.
+func turnToNoise(t *testing.T, path string, filler []byte) {
+	t.Helper()
+	const page = 4096
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for at := page; at+page <= len(b); at += page {
+		p := b[at : at+page]
+		if bytes.Count(p, filler)*len(filler) > page*9/10 {
+			rand.Read(p)
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no page holds only the damaged chat's messages")
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // The screen's first read failing on a damaged database is said where
