@@ -97,5 +97,11 @@ func paneChrome(h int) int {
 // composer and a line of transcript their room.
 func formSize(w, h int) (width, height int) {
 	room := h - fixedRows - minComposer(h) - minTranscript(h) - paneChrome(h)
-	return max(20, w-4), max(3, min(max(6, h/2-4), room))
+	return max(20, paneInner(w)), max(3, min(max(6, h/2-4), room))
 }
+
+// paneInner is the cells inside the pane's frame on a terminal w wide:
+// the pane is drawn w-4 wide in its border, less a cell of padding each
+// side. A form is built that wide; a wider one has its lines wrapped by the
+// frame (a long value's text pushed off its prompt's line).
+func paneInner(w int) int { return max(10, w-6) }

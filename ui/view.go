@@ -40,7 +40,7 @@ func (m *model) paneView(s layoutSpec) string {
 		parts = append(parts, m.tabRow())
 	}
 	r, ok := m.activeRequest()
-	inner := max(10, m.width-6) // inside the frame and its padding
+	inner := paneInner(m.width)
 	var body string
 	switch {
 	case hasDialog:
