@@ -65,6 +65,11 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 		if !hasTerminal(stdin) {
 			return usageFailed(a, usagef("the chat screen needs a terminal; run a command instead (followup help)"), stdout, stderr)
 		}
+		if os.Getenv("TERM") == "dumb" {
+			// It would draw a screen of cursor moves into a buffer that
+			// shows them as text (an editor's shell, a pipe to a pager).
+			return usageFailed(a, usagef("the chat screen needs a terminal that can move its cursor, and TERM=dumb says this one cannot; run a command instead (followup help)"), stdout, stderr)
+		}
 		// The UI opens the database itself, while it takes over the
 		// terminal, and handles ctrl+c itself.
 		if err := ui(context.Background(), opts); err != nil {

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,4 +98,17 @@ func waitDraft(t *testing.T, db, text string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("no draft with %q was saved", text)
+}
+
+// On a terminal that says it cannot move its cursor (TERM=dumb: an
+// editor's shell buffer), the chat screen is a usage error in words, and
+// opens nothing.
+func TestTheScreenOnADumbTerminal(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "dumb.db")
+	tm := termtest.Start(t, 100, 30, fmt.Sprintf("env TERM=dumb %s --db %s; echo exit=$?; sleep 30", bin, db))
+	tm.WaitFor("TERM=dumb says this one", "exit=2")
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Fatalf("the database was opened: %v", err)
+	}
 }
