@@ -21,6 +21,10 @@ import (
 type composerArea struct {
 	textarea.Model
 	text forms.DrawnText
+	// The rows in view: height of them from top (composer_view.go).
+	top, height int
+	rowCount    int // the text's rows at the last placing
+	width       int // as last set, prompt included
 }
 
 // Value is the composer's text as typed.
@@ -34,12 +38,15 @@ func (c *composerArea) SetValue(text string) {
 	c.text = forms.SplitDrawn(text)
 	c.Model.SetValue(c.text.Drawn())
 	c.agree()
+	c.place()
 }
 
 // Reset empties the composer.
 func (c *composerArea) Reset() {
 	c.Model.Reset()
 	c.text = forms.DrawnText{}
+	c.top = 0
+	c.place()
 }
 
 // Update gives the textarea msg: typed text goes in as drawn, and the
@@ -57,10 +64,12 @@ func (c composerArea) Update(msg tea.Msg) (composerArea, tea.Cmd) {
 		msg = k
 	}
 	var cmd tea.Cmd
+	c.roomFor(len(k.Runes))
 	c.Model, cmd = c.Model.Update(msg)
 	cmds := []tea.Cmd{cmd}
 	if !isKey || !c.Focused() {
 		c.settle(before, typed)
+		c.place()
 		return c, cmd
 	}
 	km := c.KeyMap
@@ -77,6 +86,7 @@ func (c composerArea) Update(msg tea.Msg) (composerArea, tea.Cmd) {
 	}
 	c.settle(before, typed)
 	c.snap(key.Matches(k, km.CharacterBackward, km.WordBackward, km.DeleteCharacterBackward, km.LinePrevious))
+	c.place()
 	return c, tea.Batch(cmds...)
 }
 
@@ -144,7 +154,10 @@ const cursorMark = "\x1b_followup-cursor\x1b\\"
 // cursor, reverse video, draws nothing; a bar stands before the cell it
 // is on instead, as in the form's fields, steady rather than blinking,
 // taking the room of one padding space.
-func (c composerArea) View() string {
+func (c composerArea) View() string { return c.window(c.draw()) }
+
+// draw is the textarea's drawing, from the text's first row.
+func (c composerArea) draw() string {
 	if !forms.Colourless() || !c.Focused() {
 		return c.Model.View()
 	}

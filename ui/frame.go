@@ -16,10 +16,14 @@ func (m *model) arrange() {
 }
 
 func (m *model) compose() string {
-	base := layout(m.width, m.height, layoutState{composerLines: m.composerLines()})
+	base := layout(m.width, m.height, layoutState{})
 	if base.tooSmall {
 		return m.tooSmallView()
 	}
+	// The composer's text wraps at the width it is given, and takes the
+	// rows it wraps to.
+	m.composer.SetWidth(base.composerWidth)
+	base = layout(m.width, m.height, layoutState{composerLines: m.composerLines()})
 	if box := m.paneDialogBox(base); box != m.dialogBox {
 		m.dialogBox = box
 		m.sizeDialogs()
@@ -59,15 +63,8 @@ func (m *model) tooSmallView() string {
 	return lipgloss.NewStyle().Width(max(1, m.width)).MaxHeight(max(1, m.height)).Render(msg)
 }
 
-// composerLines is how many lines the composer's text takes at its width.
-func (m *model) composerLines() int {
-	w := max(1, max(10, m.width-2)-2) // less the prompt
-	n := 0
-	for _, line := range strings.Split(m.composer.drawn(), "\n") {
-		n += max(1, (lipgloss.Width(line)+w-1)/w)
-	}
-	return n
-}
+// composerLines is how many rows the composer's text takes at its width.
+func (m *model) composerLines() int { return max(1, m.composer.rowCount) }
 
 // paneDialogBox is the box a dialog in the pane is drawn in: the pane's
 // most, less the tab row.
@@ -91,12 +88,8 @@ func (m *model) dialogSize(d dialog) sizeMsg {
 // keeping the transcript on its newest line unless the user scrolled up.
 func (m *model) apply(s layoutSpec) {
 	if s.composerWidth != m.lay.composerWidth || s.composer != m.lay.composer {
-		grew := s.composer > m.composer.Height()
 		m.composer.SetWidth(s.composerWidth)
 		m.composer.SetHeight(s.composer)
-		if grew {
-			m.composerGrew()
-		}
 	}
 	m.lay = s
 	m.vp.Width = s.width
@@ -129,17 +122,4 @@ func (m *model) transcriptView() string {
 	f.view = m.vp.View()
 	m.vpFrame = f
 	return f.view
-}
-
-// composerGrew shows the composer's lines from the first again after it
-// grew: the textarea keeps the offset it scrolled to while it was shorter.
-func (m *model) composerGrew() {
-	row, li := m.composer.Line(), m.composer.LineInfo()
-	col := li.StartColumn + li.ColumnOffset
-	m.composer.SetValue(m.composer.Value()) // back to the top, the cursor at the end
-	for m.composer.Line() > row {
-		m.composer.CursorUp()
-	}
-	m.composer.SetCursor(col)
-	m.composer, _ = m.composer.Update(nil) // the cursor kept in view
 }

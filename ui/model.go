@@ -122,13 +122,12 @@ func newScreen() *model {
 		}
 		return "  "
 	})
-	ta.SetHeight(2)
 	ta.CharLimit = chat.MaxMessage
 	ta.KeyMap.InsertNewline = defaultKeys().Newline
 	ta.Focus()
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := &model{
-		keys: defaultKeys(), composer: composerArea{Model: ta}, spin: sp,
+		keys: defaultKeys(), composer: newComposer(ta, 2), spin: sp,
 		vp: newPager(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
 		width: 80, height: 24, follow: true, now: time.Now,
 	}
