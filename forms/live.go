@@ -38,6 +38,7 @@ type Live struct {
 	top       int        // a tall page: its first content line in view
 	width     int        // 0: huh's own
 	maxHeight int        // 0: none; a taller page scrolls inside it
+	grown     bool       // a field's head changed its lines since the page was fitted to maxHeight
 	themes    themes     // the theme as given and as drawn
 	base      *huh.Theme // the theme as drawn now (themes.drawn)
 	muted     *huh.Theme // the same with values drawn as suggestions

@@ -97,6 +97,12 @@ func (s *slot) decorate() {
 	}
 	about, hint := s.about(), s.hint()
 	desc := joinNonEmpty("\n", about, hint)
+	if title != s.title || desc != s.desc {
+		if rows := s.headRows(title, about, hint); rows != s.rows {
+			s.rows = rows
+			s.live.grown = true // its height may no longer fit the page's room
+		}
+	}
 	if title != s.title {
 		s.title = title
 		s.setTitle(title)
@@ -130,6 +136,16 @@ func (s *slot) hint() string {
 		return s.k.hint(s)
 	}
 	return ""
+}
+
+// headRows is the lines the field's title and description take, wrapped
+// inside the field's frame at the form's width.
+func (s *slot) headRows(title, about, hint string) int {
+	w := s.live.width
+	if w > 0 {
+		w = max(w-s.live.base.Focused.Base.GetHorizontalFrameSize(), 1)
+	}
+	return len(wrapLines(title, w)) + len(wrapLines(about, w)) + len(wrapLines(hint, w))
 }
 
 // problemMark starts a problem drawn under its field.

@@ -49,6 +49,7 @@ type slot struct {
 	setDesc  func(about, hint string) // the description and the hint under it
 	title    string                   // last title set, to skip redundant work
 	desc     string
+	rows     int // the title's and description's lines at the form's width
 
 	aboutText *string // the description as drawn, once worked out
 	version   uint64  // counts changes to what the field shows (paged's cache)

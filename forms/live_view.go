@@ -23,7 +23,19 @@ import (
 // taller page shows a window of its fields (live_window.go). The drawing is kept while
 // nothing that shows changed: a screen redrawn for other reasons (a
 // message streaming in, the composer's cursor) does not draw it again.
+//
+// A page where a field's title and description now take more or fewer
+// lines than when it was fitted to its height (a problem found as the
+// user left the field, its guidance back as they edit it) is fitted
+// again first, whichever path changed them: huh
+// gives a field a height only when it is taller than its room at the
+// moment the height is set, so a head grown later would push the field's
+// input out of view, or the page past its height.
 func (l *Live) View() string {
+	if l.grown {
+		l.fitHeight()
+		l.dirty = true
+	}
 	if l.dirty || l.drawing == nil {
 		var v string
 		switch {
@@ -72,6 +84,7 @@ func (l *Live) SetMaxHeight(h int) {
 }
 
 func (l *Live) fitHeight() {
+	l.grown = false
 	l.tall = l.maxHeight > 0 && lipgloss.Height(l.drawFree()) > l.maxHeight
 	if l.tall {
 		// huh's height counts the title and the footer (errors; its help
