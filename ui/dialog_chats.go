@@ -18,8 +18,7 @@ type chatsDialog struct {
 	keys     chatKeys
 	scrollK  scrollKeys
 	list     chatList
-	onScreen string // the chat the screen shows
-	startOn  string // the chat the cursor starts on, when not onScreen
+	onScreen string // the chat the screen shows: the cursor starts on its row
 	next     string // the cursor of the page after those read
 	complete bool   // no page follows
 	loading  bool
@@ -37,15 +36,6 @@ type chatsDialog struct {
 
 func newChats(keys keyMap, onScreen string) chatsDialog {
 	return chatsDialog{keys: keys.ChatList, scrollK: keys.Scroll, onScreen: onScreen, loading: true}
-}
-
-// cursorStart is the chat the cursor starts on: the one a question waits
-// in when the user came for it, else the chat on screen.
-func (d chatsDialog) cursorStart() string {
-	if d.startOn != "" {
-		return d.startOn
-	}
-	return d.onScreen
 }
 
 // chatPage is how many chats one read of the list takes on a screen of
@@ -103,9 +93,9 @@ func (d chatsDialog) adopt(msg chatsMsg) (chatsDialog, action) {
 		if msg.draftErr != nil {
 			d.note, d.noteErr = "Could not read the text typed in the new chat: "+errText(msg.draftErr), true
 		}
-		d.list.adopt(append(d.newRow(), msg.page.Chats...), d.cursorStart()) // a fresh read from the top
+		d.list.adopt(append(d.newRow(), msg.page.Chats...), d.onScreen) // a fresh read from the top
 	case msg.after == d.next:
-		d.list.adopt(append(slices.Clip(d.list.chats), msg.page.Chats...), d.cursorStart())
+		d.list.adopt(append(slices.Clip(d.list.chats), msg.page.Chats...), d.onScreen)
 	default:
 		return d, nil // a page of a list read again since
 	}

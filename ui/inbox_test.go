@@ -104,26 +104,32 @@ func TestTabRowDrawsOnlyTheOtherQuestionsInReach(t *testing.T) {
 	}
 }
 
-// From a chat where nothing waits, the chat list opens with its cursor on
-// the chat of the newest question waiting elsewhere.
-func TestChatListStartsOnTheChatThatWaits(t *testing.T) {
+// The chat list opens with its cursor on the row of what is on screen —
+// the new chat too, when a question waits in another chat — so enter
+// there stays where the user was.
+func TestChatListStartsOnTheChatOnScreen(t *testing.T) {
 	t.Parallel()
 	k := newKit(t)
 	m := k.m
-	askFromServe(t, k, "Claude Code", "Pick a region")
-	trip := k.ask("Plan a trip")
-	// The newest chat has nothing waiting: it tops the list.
-	if _, err := k.svc.Send(context.Background(), "", "hello", ""); err != nil {
+	k.ask("Plan a trip")
+	if err := k.svc.SaveComposerDraft(context.Background(), "", "half a thought"); err != nil {
 		t.Fatal(err)
 	}
-	deliver(m, m.switchChat(""))
-	deliver(m, countElsewhere(k.svc, ""))
+	deliver(m, loadChat(k.svc, "", prep{}))
+	if !m.newChat || m.composer.Value() != "half a thought" || m.elsewhere != 1 {
+		t.Fatalf("new chat %v, composer %q, %d waiting elsewhere", m.newChat, m.composer.Value(), m.elsewhere)
+	}
+	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyEsc}))
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlO}))
 	d, ok := find[chatsDialog](&m.dialogs)
 	if !ok {
 		t.Fatal("ctrl+o opened no chat list")
 	}
-	if c, _ := d.list.selected(); c.ID != trip.ChatID {
-		t.Fatalf("the cursor is on %q, want the trip's chat, where the newest question waits", c.Title)
+	if c, _ := d.list.selected(); !isNew(c) {
+		t.Fatalf("the cursor is on %q, not on the new chat on screen", c.Title)
+	}
+	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyEnter}))
+	if !m.newChat || m.composer.Value() != "half a thought" {
+		t.Fatalf("enter left the new chat: new %v, composer %q", m.newChat, m.composer.Value())
 	}
 }

@@ -78,11 +78,6 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		if m.newChat {
 			d.newChat, d.newText = true, m.composer.Value()
 		}
-		if len(m.others) > 0 && len(m.pane.pending) == 0 {
-			// Nothing waits here; the notice line names a question that
-			// waits elsewhere: the cursor starts on its chat.
-			d.startOn = m.others[len(m.others)-1].ChatID
-		}
 		return tea.Batch(m.pane.saveNow(), m.open(d, false), listChats(m.svc, "", chatPage(m.height))), true
 	case m.matches(msg, k.ScrollUp):
 		m.vp.HalfPageUp()
