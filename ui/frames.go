@@ -29,6 +29,7 @@ type frames struct {
 	view          string // the newest view given
 	dirty         bool   // view is not yet on the terminal
 	repaint       bool   // rewrite every line (the size changed)
+	paused        bool   // the terminal is given back (suspended): draw nothing
 	width, height int    // the terminal's; 0 when unknown
 
 	kick    chan struct{} // a view waits: buffered, one
@@ -38,9 +39,11 @@ type frames struct {
 	first     chan struct{} // closed by ready; nil when the first view need not wait
 	readyOnce sync.Once
 
-	// Owned by whoever draws: the drawing goroutine, then stop.
-	shown []string // the lines on the terminal; nil before the first frame
-	buf   bytes.Buffer
+	// Owned by whoever draws (the drawing goroutine, then stop), under
+	// drawing.
+	drawing sync.Mutex
+	shown   []string // the lines on the terminal; nil before the first frame
+	buf     bytes.Buffer
 }
 
 // newFrames returns frames drawing on out, at most one frame per every,
@@ -144,9 +147,34 @@ func (f *frames) loop() {
 	}
 }
 
+// pause stops drawing until resume, for a terminal given back; a frame
+// being written is finished first.
+func (f *frames) pause() {
+	f.drawing.Lock()
+	defer f.drawing.Unlock()
+	f.mu.Lock()
+	f.paused = true
+	f.mu.Unlock()
+}
+
+// resume draws again, every line: the terminal was someone else's.
+func (f *frames) resume() {
+	f.mu.Lock()
+	f.paused = false
+	f.repaint, f.dirty = true, true
+	f.mu.Unlock()
+	f.wake()
+}
+
 // draw writes the newest view if it is not on the terminal yet.
 func (f *frames) draw() {
+	f.drawing.Lock()
+	defer f.drawing.Unlock()
 	f.mu.Lock()
+	if f.paused {
+		f.mu.Unlock()
+		return
+	}
 	view, dirty, all, width, height := f.view, f.dirty, f.repaint, f.width, f.height
 	f.dirty, f.repaint = false, false
 	f.mu.Unlock()

@@ -16,6 +16,11 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if m.matches(msg, k.Quit) {
 		return tea.Sequence(m.saveAll(), tea.Quit)
 	}
+	if m.matches(msg, k.Suspend) {
+		// What was typed is saved first: a suspended job may never come
+		// back to the foreground.
+		return tea.Sequence(m.saveAll(), func() tea.Msg { return suspendMsg{} })
+	}
 	if d, ok := m.dialogs.screen(); ok {
 		d, a := d.update(msg)
 		m.dialogs.replaceTop(d)

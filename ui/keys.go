@@ -14,6 +14,7 @@ import (
 type keyMap struct {
 	// Anywhere on the chat screen.
 	Quit       key.Binding
+	Suspend    key.Binding
 	Help       key.Binding
 	Chats      key.Binding
 	ScrollUp   key.Binding
@@ -86,6 +87,7 @@ func defaultKeys() keyMap {
 	focus := bind([]string{"ctrl+f"}, "ctrl+f", "form ⇄ composer")
 	return keyMap{
 		Quit:       bind([]string{"ctrl+c"}, "ctrl+c", "quit"),
+		Suspend:    bind([]string{"ctrl+z"}, "ctrl+z", "suspend (fg resumes)"),
 		Help:       bind([]string{"f1", "ctrl+g"}, "f1/ctrl+g", "help"),
 		Chats:      bind([]string{"ctrl+o"}, "ctrl+o", "chats"),
 		ScrollUp:   bind([]string{"pgup"}, "pgup", "scroll up"),
@@ -179,7 +181,7 @@ type keySection struct {
 // place. Help is drawn from it.
 func (k keyMap) sections() []keySection {
 	return []keySection{
-		{"Anywhere", []key.Binding{k.Help, k.Chats, k.ScrollUp, k.ScrollDown, k.StopTask, k.Resend, k.ToolRows, k.Servers, k.Quit}},
+		{"Anywhere", []key.Binding{k.Help, k.Chats, k.ScrollUp, k.ScrollDown, k.StopTask, k.Resend, k.ToolRows, k.Servers, k.Suspend, k.Quit}},
 		{"Composer", []key.Binding{k.Send, k.Newline, k.HelpQ}},
 		{"While a question waits", []key.Binding{k.Focus, k.NextReq, k.PrevReq, k.CancelReq}},
 		{"Form", []key.Binding{k.NextField, k.PrevField, k.Continue, k.LeaveForm}},

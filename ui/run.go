@@ -65,9 +65,10 @@ func run(ctx context.Context, o chat.Options, t *terminal) error {
 		}
 		return err
 	}
-	stopSize := t.watchSize(p)
+	stopSize, stopStop := t.watchSize(p), t.watchStop(p)
 	_, err := p.Run()
 	stopSize()
+	stopStop()
 	t.leave()
 	cancel() // Send gives up once the program has ended
 	if svc := <-opened; svc != nil {

@@ -94,6 +94,19 @@ func (t *terminal) options() []tea.ProgramOption {
 // enter puts the terminal in the screen's modes and starts drawing frames
 // at most every interval.
 func (t *terminal) enter(every time.Duration) error {
+	if err := t.takeModes(); err != nil {
+		return err
+	}
+	w, h, _ := t.size()
+	t.frame = newFrames(t.out, every, w, h)
+	t.frame.holdFirst()
+	t.frame.start()
+	return nil
+}
+
+// takeModes puts the terminal in the screen's modes: raw input, the
+// alternate screen, cleared, the cursor hidden, bracketed paste.
+func (t *terminal) takeModes() error {
 	if t.in != nil && term.IsTerminal(t.in.Fd()) {
 		raw, err := term.MakeRaw(t.in.Fd())
 		if err != nil {
@@ -101,27 +114,84 @@ func (t *terminal) enter(every time.Duration) error {
 		}
 		t.raw = raw
 	}
-	w, h, _ := t.size()
-	_, _ = io.WriteString(t.out, ansi.SetAltScreenSaveCursorMode+ansi.EraseEntireScreen+
+	_, err := io.WriteString(t.out, ansi.SetAltScreenSaveCursorMode+ansi.EraseEntireScreen+
 		ansi.CursorHomePosition+ansi.HideCursor+ansi.SetBracketedPasteMode)
-	t.frame = newFrames(t.out, every, w, h)
-	t.frame.holdFirst()
-	t.frame.start()
-	return nil
+	return err
+}
+
+// giveModes gives the terminal back as it was before takeModes.
+func (t *terminal) giveModes() {
+	_, _ = io.WriteString(t.out, ansi.ResetBracketedPasteMode+ansi.ShowCursor+
+		ansi.ResetAltScreenSaveCursorMode)
+	if t.raw != nil {
+		_ = term.Restore(t.in.Fd(), t.raw)
+		t.raw = nil
+	}
 }
 
 // leave draws the last frame and gives the terminal back as it was.
 func (t *terminal) leave() {
 	if t.frame != nil {
 		t.frame.stop()
-		_, _ = io.WriteString(t.out, ansi.ResetBracketedPasteMode+ansi.ShowCursor+
-			ansi.ResetAltScreenSaveCursorMode)
-	}
-	if t.raw != nil {
+		t.giveModes()
+	} else if t.raw != nil {
 		_ = term.Restore(t.in.Fd(), t.raw)
 	}
 	if t.tty != nil {
 		t.tty.Close()
+	}
+}
+
+// suspend gives the terminal back and stops the process, as a shell's
+// job control expects of ctrl+z; when the shell continues it (fg), the
+// screen takes the terminal again and draws every line anew. It returns
+// the terminal's size then, which may have changed meanwhile.
+func (t *terminal) suspend() (width, height int, sized bool) {
+	t.frame.pause()
+	t.giveModes()
+	// The stop reaches the process's threads a moment after kill returns:
+	// wait for the continue, or the screen would take the terminal back
+	// before it stopped.
+	cont := make(chan os.Signal, 1)
+	signal.Notify(cont, syscall.SIGCONT)
+	if syscall.Kill(syscall.Getpid(), syscall.SIGSTOP) == nil {
+		<-cont
+	}
+	signal.Stop(cont)
+	_ = t.takeModes()
+	width, height, sized = t.size()
+	if sized {
+		t.frame.resize(width, height)
+	}
+	t.frame.resume()
+	return width, height, sized
+}
+
+// suspendMsg suspends the screen: ctrl+z, or SIGTSTP from elsewhere.
+type suspendMsg struct{}
+
+// watchStop turns SIGTSTP (kill -TSTP, a shell's suspend) into a suspend
+// that gives the terminal back first, until stop.
+func (t *terminal) watchStop(p *tea.Program) (stop func()) {
+	if t.in == nil || !term.IsTerminal(t.in.Fd()) {
+		return func() {}
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTSTP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-sigs:
+				p.Send(suspendMsg{})
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
 	}
 }
 
@@ -164,6 +234,14 @@ type drawn struct {
 
 // Update implements tea.Model.
 func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(suspendMsg); ok {
+		// On the program's goroutine: nothing is updated while stopped.
+		w, h, sized := d.term.suspend()
+		if !sized {
+			return d, nil
+		}
+		msg = tea.WindowSizeMsg{Width: w, Height: h}
+	}
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
 		d.term.frame.resize(ws.Width, ws.Height)
 	}

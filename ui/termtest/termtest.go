@@ -134,6 +134,13 @@ func (tm *Term) Paste(s string) {
 	tm.tmux("paste-buffer", "-p", "-d", "-b", "termtest", "-t", tm.session)
 }
 
+// Modes reports whether the pane shows the alternate screen and the
+// cursor: what a program that took the terminal must give back.
+func (tm *Term) Modes() (altScreen, cursor bool) {
+	f := strings.Fields(tm.tmux("display-message", "-p", "-t", tm.session, "#{alternate_on} #{cursor_flag}"))
+	return len(f) == 2 && f[0] == "1", len(f) == 2 && f[1] == "1"
+}
+
 // Keys sends named keys (Enter, Tab, C-x, …).
 func (tm *Term) Keys(k ...string) { tm.tmux(append([]string{"send-keys", "-t", tm.session}, k...)...) }
 
