@@ -39,9 +39,16 @@ type lineInput struct {
 
 const linePrompt = "> "
 
+// newLineInput makes the line input of s, its cursor where the slot's
+// last line input left it (a resize builds the page again), or after the
+// text.
 func newLineInput(s *slot, placeholder string, limit int) *lineInput {
-	return &lineInput{fieldFrame: fieldFrame{s: s}, edit: textinput.DefaultKeyMap,
+	in := &lineInput{fieldFrame: fieldFrame{s: s}, edit: textinput.DefaultKeyMap,
 		holder: placeholder, limit: limit, cur: len(graphemes(s.text))}
+	if s.cursor != nil {
+		in.cur = min(*s.cursor, in.cur)
+	}
+	return in
 }
 
 // graphemes splits s into grapheme clusters.
@@ -63,12 +70,14 @@ type pasteMsg struct {
 func (in *lineInput) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if p, ok := msg.(pasteMsg); ok && p.in == in {
 		in.insert(p.text)
+		in.keepCursor()
 		return in, nil
 	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok || !in.focused {
 		return in, nil
 	}
+	defer in.keepCursor()
 	cl := graphemes(in.s.text)
 	in.cur = min(in.cur, len(cl))
 	switch {
@@ -119,6 +128,13 @@ func (in *lineInput) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		in.set(cl[:in.cur], nil, in.cur)
 	}
 	return in, nil
+}
+
+// keepCursor leaves the cursor's place in the slot for the field built
+// after this one.
+func (in *lineInput) keepCursor() {
+	at := in.cur
+	in.s.cursor = &at
 }
 
 // insert types text at the cursor: one line, no controls (as bubbles'

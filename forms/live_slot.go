@@ -39,6 +39,7 @@ type slot struct {
 	// keys, when set, runs around each key sent to the focused field.
 	keys func(k tea.KeyMsg, forward func(tea.Msg) tea.Cmd) tea.Cmd
 
+	cursor *int      // a one-line field: its cursor, in clusters, kept when the field is built again (a resize)
 	area   DrawnText // textarea: its text as clusters, raw and drawn
 	typed  string    // textarea: the text of the key being typed, as typed
 	redraw bool      // textarea: the widget holds text to draw anew
