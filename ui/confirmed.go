@@ -63,24 +63,26 @@ func (p *formPane) takeConfirmed(r chat.RequestView) tea.Cmd {
 
 // confirmedNotice is the status line about what changed elsewhere: values
 // answered there and values another hand put in the draft, which the form
-// took, and those where the user's own edit was kept.
+// took, and those where the user's own edit was kept. It says what
+// happened first and names the fields after, so that on a narrow screen
+// a long list of labels is what is cut, not what happened.
 func confirmedNotice(r chat.RequestView, took, drafted, kept []string, decided bool) string {
 	var parts []string
 	if len(took) > 0 {
-		parts = append(parts, "Answered elsewhere: "+fieldLabels(r, took)+" — now in the form")
+		parts = append(parts, "Answered elsewhere, now in the form: "+fieldLabels(r, took))
 	}
 	switch {
 	case len(drafted) > 0 && decided:
-		parts = append(parts, "The proposal was accepted elsewhere: "+fieldLabels(r, drafted)+" — now in the form")
+		parts = append(parts, "The proposal was accepted elsewhere, now in the form: "+fieldLabels(r, drafted))
 	case len(drafted) > 0:
-		parts = append(parts, "Changed elsewhere: "+fieldLabels(r, drafted)+" — now in the form")
+		parts = append(parts, "Changed elsewhere, now in the form: "+fieldLabels(r, drafted))
 	case decided:
 		parts = append(parts, "The proposal was decided elsewhere")
 	}
 	if len(kept) > 0 {
-		s := "your own " + fieldLabels(r, kept) + " kept (the review shows what will be sent)"
+		s := "yours kept: " + fieldLabels(r, kept)
 		if len(parts) == 0 {
-			s = fieldLabels(r, kept) + " was changed elsewhere too; " + s
+			s = "Changed elsewhere too, " + s
 		}
 		parts = append(parts, s)
 	}

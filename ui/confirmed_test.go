@@ -63,7 +63,7 @@ func TestFormTakesValuesAnsweredElsewhere(t *testing.T) {
 	if v := frameOf(m); !containsAll(v, "Oslo", "2026-07-01") || strings.Contains(v, "Shanghai") {
 		t.Fatalf("the form does not show the values answered elsewhere:\n%s", v)
 	}
-	if !strings.Contains(m.status, "Answered elsewhere: Destination, Start date — now in the form") {
+	if !strings.Contains(m.status, "Answered elsewhere, now in the form: Destination, Start date") {
 		t.Fatalf("status %q", m.status)
 	}
 	if d := m.pane.live.Draft(); d["travelers"] != "3" {
@@ -104,7 +104,7 @@ func TestOwnEditWinsOverAValueAnsweredElsewhere(t *testing.T) {
 	if d := m.pane.live.Draft(); d["destination"] != "Paris" || d["start"] != "2026-07-01" {
 		t.Fatalf("draft %v", d)
 	}
-	if !strings.Contains(m.status, "your own Destination kept") {
+	if !strings.Contains(m.status, "yours kept: Destination") {
 		t.Fatalf("status %q", m.status)
 	}
 	m.openReview()
@@ -187,7 +187,7 @@ func TestAnswerOverAChangedPartialIsNotSent(t *testing.T) {
 	if v := m.pane.live.Values(); v["start"] != "2026-07-01" {
 		t.Fatalf("the form's values %v", v)
 	}
-	if !strings.Contains(m.status, "Answered elsewhere: Start date — now in the form. Nothing was sent: review it again.") {
+	if !strings.Contains(m.status, "Answered elsewhere, now in the form: Start date. Nothing was sent: review it again.") {
 		t.Fatalf("status %q", m.status)
 	}
 }

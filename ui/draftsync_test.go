@@ -50,7 +50,7 @@ func TestFormTakesAProposalAcceptedElsewhere(t *testing.T) {
 	if showing[proposalDialog](m) {
 		t.Fatal("the proposal card stayed after it was decided elsewhere")
 	}
-	if !strings.Contains(m.status, "The proposal was accepted elsewhere: Travellers, Transport — now in the form.") {
+	if !strings.Contains(m.status, "The proposal was accepted elsewhere, now in the form: Travellers, Transport.") {
 		t.Fatalf("status %q", m.status)
 	}
 	if d := m.pane.live.Draft(); !chat.SameValue(d["travelers"], 4) || d["transport"] != "plane" {
@@ -92,7 +92,7 @@ func TestAnOlderDraftOnScreenDoesNotOverwriteAnAcceptedProposal(t *testing.T) {
 	if d := m.pane.live.Draft(); d["transport"] != "plane" || !chat.SameValue(d["travelers"], 3) {
 		t.Fatalf("the form's draft %v", d)
 	}
-	if !strings.Contains(m.status, "Changed elsewhere: Transport — now in the form.") {
+	if !strings.Contains(m.status, "Changed elsewhere, now in the form: Transport.") {
 		t.Fatalf("status %q", m.status)
 	}
 }

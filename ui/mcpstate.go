@@ -183,7 +183,7 @@ func (m *model) tellProblemsOnce() {
 	m.mcp.problemsTold = true
 	line := ps[0]
 	if len(ps) > 1 {
-		line += " (and " + plural(len(ps)-1, "more problem", "more problems") + ")"
+		line = plural(len(ps), "problem", "problems") + ": " + line // the count before what a narrow line cuts
 	}
 	m.setStatus(line+" — "+m.keys.Servers.Help().Key+" lists the servers", true)
 }

@@ -89,10 +89,13 @@ func lowerFirst(s string) string {
 	return string(unicode.ToLower(r)) + s[n:]
 }
 
-// moment names what the chat on screen is doing: its run's state and its
-// open questions with their proposals.
+// moment names what the chat on screen is doing: its state (archived or
+// not), its run's state and its open questions with their proposals.
 func (m *model) moment() string {
 	var b strings.Builder
+	if m.chat != nil {
+		b.WriteString(m.chat.State + "|")
+	}
 	if m.run != nil {
 		b.WriteString(m.run.ID + ":" + m.run.State)
 	}

@@ -18,7 +18,7 @@ func TestTerminalPartialAnswerFromTheCLIShows(t *testing.T) {
 	tm := startApp(t, db, 100, 30)
 	tm.WaitFor("> Shanghai", "enter continue")
 	cli(t, db, "answer", rq, "--values-json", `{"destination":"Oslo","start":"2026-07-01"}`)
-	tm.WaitFor("> Oslo", "> 2026-07-01", "Answered elsewhere: Destination, Start date — now in the form")
+	tm.WaitFor("> Oslo", "> 2026-07-01", "Answered elsewhere, now in the form: Destination, Start date")
 	tm.WaitGone("Shanghai")
 	tm.Keys("Tab")
 	tm.Keys("Tab")

@@ -34,7 +34,7 @@ func TestTerminalProposalAcceptedFromTheCLI(t *testing.T) {
 	tm.Keys("Enter")
 	tm.WaitFor("The agent proposes a change", "Travellers: (no answer) → 4")
 	cli(t, db, "decide", proposalIn(t, db, rq), "--accept")
-	tm.WaitFor("The proposal was accepted elsewhere: Travellers, Transport — now in the form.")
+	tm.WaitFor("The proposal was accepted elsewhere, now in the form: Travellers, Transport.")
 	tm.WaitGone("The agent proposes a change")
 	tm.Keys("C-f")
 	tm.Keys("Tab")

@@ -24,7 +24,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	if n := m.pane.notice; n != "" {
 		m.pane.notice = ""
-		m.setStatus(n, false) // what the pane did by itself (confirmed.go)
+		// What the pane did by itself (confirmed.go), on the snapshot just
+		// taken: that is the moment it speaks of.
+		m.setStatus(n, false)
+		m.statusAt = m.moment()
 	}
 	switch msg.(type) {
 	case tea.KeyMsg, serviceMsg, sentMsg, composerLoadedMsg, snapshotMsg:

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -121,11 +120,12 @@ func asked(r chat.RequestView) int {
 	return n
 }
 
-// problemLine is a problem no field shows beside it, with how many more.
+// problemLine is a problem no field shows beside it, after how many there
+// are: a narrow line cuts the message, never the count.
 func problemLine(ps []forms.Problem) string {
 	line := "✗ " + forms.SanitizeLine(ps[0].Message)
 	if len(ps) > 1 {
-		line += fmt.Sprintf(" (and %s)", plural(len(ps)-1, "more", "more"))
+		line = "✗ " + plural(len(ps), "problem", "problems") + ": " + forms.SanitizeLine(ps[0].Message)
 	}
 	return stError.Render(line)
 }
