@@ -4,8 +4,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // areaKeep is the rows a textarea keeps before its head gives up lines:
@@ -25,6 +27,7 @@ type sizedArea struct {
 	s                  *slot
 	width              int
 	height             int    // 0: unbounded
+	focused            bool   // huh's focus (the screen's is the form's unfocused)
 	title, about, hint string // as decorate set them, uncut
 }
 
@@ -49,9 +52,25 @@ func (a *sizedArea) fit() {
 	a.Text.WithHeight(max(rows, 1) + heads + st.Base.GetVerticalFrameSize())
 }
 
+// Update forwards msg to huh's Text. Without colour the cursor does not
+// blink: the bar takes a cell, so a blinking one would shift the text
+// after it on every blink.
 func (a *sizedArea) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, blink := msg.(cursor.BlinkMsg); blink && colourless() {
+		return a, nil
+	}
 	_, cmd := a.Text.Update(msg)
 	return a, cmd
+}
+
+func (a *sizedArea) Focus() tea.Cmd {
+	a.focused = true
+	return a.Text.Focus()
+}
+
+func (a *sizedArea) Blur() tea.Cmd {
+	a.focused = false
+	return a.Text.Blur()
 }
 
 func (a *sizedArea) WithTheme(t *huh.Theme) huh.Field { a.Text.WithTheme(t); return a }
@@ -73,4 +92,43 @@ func (a *sizedArea) WithHeight(h int) huh.Field {
 	a.height = h
 	a.fit()
 	return a
+}
+
+// areaCursorMark stands for the textarea's cursor in its drawing until
+// View puts the bar there: an APC string has no width and survives the
+// textarea's wrapping and padding.
+const areaCursorMark = "\x1b_followup-area-cursor\x1b\\"
+
+// View draws huh's Text. Without colour (NO_COLOR) the textarea's cursor,
+// reverse video, draws nothing: a bar stands before the cell it is on, as
+// in the one-line fields, taking the room of one padding space, steady
+// (Update).
+func (a *sizedArea) View() string {
+	if !colourless() || !a.focused || a.s.live.unfocused {
+		return a.Text.View()
+	}
+	in := &a.s.theme.Focused.TextInput
+	cursor, under := in.Cursor, in.CursorText
+	mark := func(s string) string { return areaCursorMark + s }
+	in.Cursor, in.CursorText = cursor.Transform(mark), under.Transform(mark)
+	v := a.Text.View()
+	in.Cursor, in.CursorText = cursor, under
+	lines := strings.Split(v, "\n")
+	for i, line := range lines {
+		at := strings.Index(line, areaCursorMark)
+		if at < 0 {
+			continue
+		}
+		rest := strings.ReplaceAll(line[at+len(areaCursorMark):], areaCursorMark, "")
+		switch {
+		case strings.HasPrefix(rest, " "):
+			rest = rest[1:] // the bar takes the cursor's blank cell
+		case strings.HasSuffix(rest, " "):
+			rest = rest[:len(rest)-1] // the bar is a cell of its own
+		default: // a full line: its last cell gives way while the cursor is on it
+			rest = ansi.Truncate(rest, ansi.StringWidth(rest)-1, "")
+		}
+		lines[i] = line[:at] + asciiCursor + rest
+	}
+	return strings.Join(lines, "\n")
 }
