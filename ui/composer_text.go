@@ -25,6 +25,7 @@ type composerArea struct {
 	top, height int
 	rowCount    int // the text's rows at the last placing
 	width       int // as last set, prompt included
+	memo        rowsMemo
 }
 
 // Value is the composer's text as typed.
@@ -37,6 +38,7 @@ func (c composerArea) drawn() string { return c.Model.Value() }
 func (c *composerArea) SetValue(text string) {
 	c.text = forms.SplitDrawn(text)
 	c.Model.SetValue(c.text.Drawn())
+	c.memo.ok = false
 	c.agree()
 	c.place()
 }
@@ -45,7 +47,7 @@ func (c *composerArea) SetValue(text string) {
 func (c *composerArea) Reset() {
 	c.Model.Reset()
 	c.text = forms.DrawnText{}
-	c.top = 0
+	c.top, c.memo.ok = 0, false
 	c.place()
 }
 
@@ -111,6 +113,7 @@ func (c *composerArea) redraw() {
 	head := strings.Join(append(lines[:row:row], string([]rune(lines[row])[:col])), "\n")
 	head = forms.SplitDrawn(head).Drawn()
 	c.Model.SetValue(c.text.Drawn())
+	c.memo.ok = false
 	c.agree()
 	for c.Line() > strings.Count(head, "\n") {
 		c.CursorUp()

@@ -39,6 +39,7 @@ func (c *composerArea) SetWidth(w int) {
 	}
 	c.width = w
 	c.Model.SetWidth(w)
+	c.memo.ok = false // every line wraps anew
 	c.place()
 }
 
@@ -60,12 +61,35 @@ func (c *composerArea) roomFor(n int) {
 	c.Model.SetHeight(c.rowCount + 2*n + 2 + c.top + c.height)
 }
 
+// rowsMemo is what rows counted last: while the text keeps its lines and
+// the cursor its line, only that line can have changed (an edit is made
+// at the cursor), so a key typed costs one line's wrapping, not the
+// whole text's.
+type rowsMemo struct {
+	ok                     bool
+	lines, row             int
+	above, lineRows, total int // rows above the cursor's line, of it, of all
+}
+
 // rows is the cursor's row and the count of rows of the text as the
-// textarea wraps it, counted by walking copies of its cursor over its
-// lines (a copy's cursor moves alone; the text is only read).
-func (c composerArea) rows() (cursor, total int) {
+// textarea wraps it.
+func (c *composerArea) rows() (cursor, total int) {
+	li := c.LineInfo()
+	if m := &c.memo; m.ok && m.lines == c.LineCount() && m.row == c.Line() {
+		m.total += li.Height - m.lineRows
+		m.lineRows = li.Height
+		return m.above + li.RowOffset, m.total
+	}
+	above, total := c.walk()
+	c.memo = rowsMemo{ok: true, lines: c.LineCount(), row: c.Line(), above: above, lineRows: li.Height, total: total}
+	return above + li.RowOffset, total
+}
+
+// walk counts the rows above the cursor's line and of the whole text by
+// walking copies of the cursor over the lines (a copy's cursor moves
+// alone; the text is only read).
+func (c composerArea) walk() (above, total int) {
 	up := c.Model
-	cursor = up.LineInfo().RowOffset
 	for up.Line() > 0 {
 		at := up.Line()
 		up.CursorStart()
@@ -73,10 +97,10 @@ func (c composerArea) rows() (cursor, total int) {
 		if up.Line() >= at {
 			break
 		}
-		cursor += up.LineInfo().Height
+		above += up.LineInfo().Height
 	}
 	down := c.Model
-	total = cursor - down.LineInfo().RowOffset + down.LineInfo().Height
+	total = above + down.LineInfo().Height
 	for down.Line() < down.LineCount()-1 {
 		at := down.Line()
 		down.CursorEnd()
@@ -86,7 +110,7 @@ func (c composerArea) rows() (cursor, total int) {
 		}
 		total += down.LineInfo().Height
 	}
-	return cursor, total
+	return above, total
 }
 
 // window is the composer's rows of the textarea's drawing.
