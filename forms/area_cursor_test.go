@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/bubbles/cursor"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 
 	"followup/forms/cmdtest"
 )
@@ -91,4 +93,27 @@ func blinkOf(t *testing.T, c tea.Cmd) cursor.BlinkMsg {
 	}
 	t.Fatal("no blink")
 	return cursor.BlinkMsg{}
+}
+
+// With colour, a textarea in a form without the screen's focus draws no
+// cursor either (it kept its reverse-video cell while the composer had
+// the focus), and comes back with it.
+func TestUnfocusedFormDrawsNoTextareaCursor(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.ANSI)
+	defer lipgloss.SetColorProfile(termenv.Ascii)
+	def := Definition{Title: "Plan the trip", Fields: []Field{{Name: "a", Type: Textarea, Label: "Notes"}, {Name: "b", Type: Text}}}
+	l := start(def, nil, nil, Values{"a": "hello"})
+	pumpLive(l, []tea.Cmd{l.Update(press(tea.KeyLeft))})
+	if v := l.View(); !strings.Contains(v, "\x1b[7") {
+		t.Fatalf("no reverse-video cursor: %q", v)
+	}
+	l.SetFocused(false)
+	v := l.View()
+	if strings.Contains(v, "\x1b[7") || strings.Contains(v, "\x1b_") || !strings.Contains(ansi.Strip(v), "hello") {
+		t.Fatalf("an unfocused form draws the textarea's cursor: %q", v)
+	}
+	l.SetFocused(true)
+	if v := l.View(); !strings.Contains(v, "\x1b[7") {
+		t.Fatalf("the cursor did not come back: %q", v)
+	}
 }

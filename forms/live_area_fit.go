@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/bubbles/cursor"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // areaKeep is the rows a textarea keeps before its head gives up lines:
@@ -92,43 +91,4 @@ func (a *sizedArea) WithHeight(h int) huh.Field {
 	a.height = h
 	a.fit()
 	return a
-}
-
-// areaCursorMark stands for the textarea's cursor in its drawing until
-// View puts the bar there: an APC string has no width and survives the
-// textarea's wrapping and padding.
-const areaCursorMark = "\x1b_followup-area-cursor\x1b\\"
-
-// View draws huh's Text. Without colour (NO_COLOR) the textarea's cursor,
-// reverse video, draws nothing: a bar stands before the cell it is on, as
-// in the one-line fields, taking the room of one padding space, steady
-// (Update).
-func (a *sizedArea) View() string {
-	if !colourless() || !a.focused || a.s.live.unfocused {
-		return a.Text.View()
-	}
-	in := &a.s.theme.Focused.TextInput
-	cursor, under := in.Cursor, in.CursorText
-	mark := func(s string) string { return areaCursorMark + s }
-	in.Cursor, in.CursorText = cursor.Transform(mark), under.Transform(mark)
-	v := a.Text.View()
-	in.Cursor, in.CursorText = cursor, under
-	lines := strings.Split(v, "\n")
-	for i, line := range lines {
-		at := strings.Index(line, areaCursorMark)
-		if at < 0 {
-			continue
-		}
-		rest := strings.ReplaceAll(line[at+len(areaCursorMark):], areaCursorMark, "")
-		switch {
-		case strings.HasPrefix(rest, " "):
-			rest = rest[1:] // the bar takes the cursor's blank cell
-		case strings.HasSuffix(rest, " "):
-			rest = rest[:len(rest)-1] // the bar is a cell of its own
-		default: // a full line: its last cell gives way while the cursor is on it
-			rest = ansi.Truncate(rest, ansi.StringWidth(rest)-1, "")
-		}
-		lines[i] = line[:at] + asciiCursor + rest
-	}
-	return strings.Join(lines, "\n")
 }
