@@ -34,6 +34,7 @@ type composerSavedMsg struct {
 type composerLoadedMsg struct {
 	chatID string
 	text   string
+	err    error // it could not be read: the screen keeps what it has
 }
 
 // composerEdited schedules an autosave when the composer's text changed
@@ -110,8 +111,8 @@ func (m *model) adoptComposer(chatID, stored string) {
 // loadComposer reads a chat's saved composer text.
 func loadComposer(svc *chat.Service, chatID string) tea.Cmd {
 	return func() tea.Msg {
-		text, _ := svc.ComposerDraft(context.Background(), chatID)
-		return composerLoadedMsg{chatID, text}
+		text, err := svc.ComposerDraft(context.Background(), chatID)
+		return composerLoadedMsg{chatID, text, err}
 	}
 }
 

@@ -26,8 +26,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 			return nil
 		}
 		if m.turnedTo(s) {
-			m.chatUnread(s)
-			return nil
+			return m.chatUnread(s)
 		}
 		m.setErr(s.errWhat, s.err)
 		return nil

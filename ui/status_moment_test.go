@@ -50,6 +50,32 @@ func TestStatusEndsWhenTheChatIsArchivedElsewhere(t *testing.T) {
 	}
 }
 
+// The first change after the status was set already ends it: the
+// question cancelled elsewhere right after its values were answered
+// there.
+func TestStatusEndsWhenTheQuestionIsCancelledElsewhere(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m, ctx := k.m, context.Background()
+	r := tripOnScreen(t, k)
+	other := elsewhere(t, k)
+	if _, err := other.Answer(ctx, chat.AnswerInput{RequestID: r.ID,
+		Values: map[string]any{"destination": "Oslo"}}); err != nil {
+		t.Fatal(err)
+	}
+	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
+	if m.status == "" {
+		t.Fatal("no status about the values answered elsewhere")
+	}
+	if _, err := other.Cancel(ctx, r.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
+	if strings.Contains(m.status, "Answered elsewhere") {
+		t.Fatalf("after the question was cancelled elsewhere the status says %q", m.status)
+	}
+}
+
 // A line of several problems says how many first, so a narrow screen
 // cuts the message, never the count.
 func TestProblemLineKeepsItsCountWhenCut(t *testing.T) {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
+
 	"followup/chat"
 	"followup/forms"
 )
@@ -73,7 +75,8 @@ func (m *model) turnedTo(s snapshotMsg) bool {
 // chatUnread takes the failed read of the chat turned to: the screen is
 // on that chat, with the failure said in full where its transcript would
 // be, under its title when that could be read, until a read succeeds.
-func (m *model) chatUnread(s snapshotMsg) {
+// The chat's unsent text, which came with the read, is read alone.
+func (m *model) chatUnread(s snapshotMsg) tea.Cmd {
 	if s.seq != 0 {
 		m.shownSeq = s.seq
 	}
@@ -88,4 +91,8 @@ func (m *model) chatUnread(s snapshotMsg) {
 		what = "Could not read the chat “" + forms.PlainLine(s.chat.Title) + "”: "
 	}
 	m.readFailed(&readFailure{what, s.err})
+	if _, known := m.unsent[s.chatID]; known {
+		return nil
+	}
+	return loadComposer(m.svc, s.chatID)
 }

@@ -13,7 +13,7 @@ import (
 // Turning to a chat whose messages cannot be read leaves nothing of the
 // chat left on screen: the failure is said in full where the transcript
 // would be, with the chat's title, and the composer, the chat list and
-// the screen all speak of that one chat.
+// the screen all speak of that one chat, whose unsent text comes back.
 func TestAFailedSwitchShowsTheChatTurnedTo(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -26,6 +26,10 @@ func TestAFailedSwitchShowsTheChatTurnedTo(t *testing.T) {
 			t.Fatal(err)
 		}
 		return sent.ChatID
+	}, func(s *chat.Service, damagedID string) {
+		if err := s.SaveComposerDraft(ctx, damagedID, "my unsent words"); err != nil {
+			t.Fatal(err)
+		}
 	})
 	m := newModel(svc)
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 24})
@@ -43,6 +47,11 @@ func TestAFailedSwitchShowsTheChatTurnedTo(t *testing.T) {
 	}
 	if m.chatID != badID {
 		t.Fatalf("the screen is on %q, not the chat turned to", m.chatID)
+	}
+	// Its unsent text, which the failed read would have brought, is read
+	// alone: an autosave never writes over it with what is typed.
+	if got := m.composer.Value(); got != "my unsent words" {
+		t.Fatalf("the damaged chat's unsent text is %q", got)
 	}
 	// Back on the chat that reads, the failure is gone with the chat it
 	// spoke of.

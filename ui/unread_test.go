@@ -23,9 +23,9 @@ func damagedChat(t *testing.T) *chat.Service {
 }
 
 // damagedBeside is a database holding the chat intact makes (when not
-// nil) and, after it, a chat whose messages lie in pages turned to noise;
-// it returns the two chats' ids.
-func damagedBeside(t *testing.T, intact func(*chat.Service) string) (s *chat.Service, intactID, damagedID string) {
+// nil) and, after it, a chat whose messages lie in pages turned to noise
+// (then runs before the damage); it returns the two chats' ids.
+func damagedBeside(t *testing.T, intact func(*chat.Service) string, then ...func(s *chat.Service, damagedID string)) (s *chat.Service, intactID, damagedID string) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ui.db")
@@ -42,6 +42,9 @@ func damagedBeside(t *testing.T, intact func(*chat.Service) string) (s *chat.Ser
 			t.Fatal(err)
 		}
 		damagedID = sent.ChatID
+	}
+	for _, f := range then {
+		f(s, damagedID)
 	}
 	s.Close()
 	turnToNoise(t, path, []byte(filler))

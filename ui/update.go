@@ -244,8 +244,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.onComposerSaved(msg)
 		return nil
 	case composerLoadedMsg:
-		if m.newChat && msg.chatID == "" {
-			m.adoptComposer("", msg.text)
+		// A draft that could not be read is not an empty one: taken as
+		// one, the next autosave would write over it.
+		if msg.err == nil && msg.chatID == m.chatID && m.newChat == (msg.chatID == "") {
+			m.adoptComposer(msg.chatID, msg.text)
 		}
 		return nil
 	case focusTickMsg:
