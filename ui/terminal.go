@@ -86,7 +86,7 @@ func (t *terminal) size() (width, height int, ok bool) {
 func (t *terminal) options() []tea.ProgramOption {
 	var in io.Reader
 	if t.in != nil {
-		in = t.in
+		in = &wholeChars{File: t.in}
 	}
 	return []tea.ProgramOption{tea.WithInput(in), tea.WithOutput(t.out), tea.WithoutRenderer()}
 }
