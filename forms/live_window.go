@@ -147,7 +147,9 @@ func hiddenProblems(spans []fieldSpan, focused, top, rows int) (above, below []*
 }
 
 // problemNote is the line at the window's edge about the problems out of
-// view: the first one in words, toward where it lies, and how many more.
+// view: toward where the first lies, how many there are when more than
+// one (first, so a narrow line cuts words, not the count), and the first
+// in words.
 func (l *Live) problemNote(above, below []*slot) string {
 	arrow, first := "↓ ", below
 	if len(above) > 0 {
@@ -159,8 +161,8 @@ func (l *Live) problemNote(above, below []*slot) string {
 		msg = label + ": " + msg
 	}
 	line := arrow + problemMark + msg
-	if more := len(above) + len(below) - 1; more > 0 {
-		line += fmt.Sprintf(" (and %d more)", more)
+	if n := len(above) + len(below); n > 1 {
+		line = fmt.Sprintf("%s%s%d problems: %s", arrow, problemMark, n, msg)
 	}
 	if l.width > 0 {
 		// As wide as a field's text: inside the fields' border and padding.

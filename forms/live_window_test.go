@@ -92,3 +92,18 @@ func TestTheNoteNeverCutsTheFocusedField(t *testing.T) {
 		t.Fatalf("the note cut the focused field, or the description stayed:\n%s", v)
 	}
 }
+
+// With more than one problem out of view, the note gives their count
+// before the first one's words, so a narrow pane cuts words, not the
+// count.
+func TestTheNoteCountsProblemsFirst(t *testing.T) {
+	l := tallTrip(t, 5)
+	l.SetWidth(40)
+	leave(l, "Oslo", tea.KeyTab)
+	leave(l, "2025-13-40", tea.KeyTab)
+	leave(l, "99", tea.KeyTab) // travellers: 1–12
+	v := l.View()
+	if !strings.Contains(v, "↑ ✗ 2 problems: Start date") {
+		t.Fatalf("two problems above, the note does not count them first:\n%s", v)
+	}
+}
