@@ -44,14 +44,14 @@ func TestQuestionsOfOtherChatsJoinTheTabRow(t *testing.T) {
 	trip := k.ask("Plan a trip")
 	region := askFromServe(t, k, "Claude Code", "Pick a region")
 	k.load(trip.ChatID)
-	deliver(m, countElsewhere(k.svc, trip.ChatID))
+	deliver(m, countElsewhere(k.svc, trip.ChatID, m.width))
 	v := frameOf(m)
 	if !containsAll(v, "1 Plan the trip", "↗ Claude Code: Pick a region",
 		"1 question waits in another chat: Claude Code asks “Pick a region” — ctrl+n shows it") {
 		t.Fatalf("the inbox on the trip's chat:\n%s", v)
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlN}))
-	deliver(m, countElsewhere(k.svc, m.chatID))
+	deliver(m, countElsewhere(k.svc, m.chatID, m.width))
 	if r, ok := m.activeRequest(); m.chatID != region.ChatID || !ok || r.ID != region.ID {
 		t.Fatalf("after ctrl+n: chat %s (want %s), question %q", m.chatID, region.ChatID, r.Title)
 	}
@@ -68,7 +68,7 @@ func TestQuestionsOfOtherChatsJoinTheTabRow(t *testing.T) {
 	// From a chat with no question of its own, ctrl+n shows the oldest
 	// waiting elsewhere, ctrl+p the newest.
 	deliver(m, m.switchChat(""))
-	deliver(m, countElsewhere(k.svc, ""))
+	deliver(m, countElsewhere(k.svc, "", m.width))
 	if v := frameOf(m); !containsAll(v, "2 questions wait in other chats: newest: Claude Code asks “Pick a region” — ctrl+n shows it") {
 		t.Fatalf("a new chat:\n%s", v)
 	}

@@ -191,12 +191,19 @@ type elsewhereMsg struct {
 	err     error // reading the orphans failed: the last list stands
 }
 
-// othersShown bounds the questions of other chats the screen reads: more
-// tabs than this never fit on one row.
-const othersShown = 32
+// othersShown bounds the questions of other chats the screen reads for a
+// tab row width cells wide: no tab is narrower than minOtherTab (its
+// arrow, who asks, a title and its padding), so more never fit; the
+// newest is read besides, for ctrl+p. Reading them was most of a chat
+// switch's look elsewhere.
+func othersShown(width int) int { return min(32, max(4, width/minOtherTab+1)) }
 
-// countElsewhere runs after a snapshot, off the first frame's path.
-func countElsewhere(svc *chat.Service, chatID string) tea.Cmd {
+// minOtherTab is the narrowest tab of a question elsewhere, in cells.
+const minOtherTab = 12
+
+// countElsewhere runs after a snapshot, off the first frame's path, for a
+// screen width cells wide.
+func countElsewhere(svc *chat.Service, chatID string, width int) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
 		n, _ := svc.PendingElsewhere(ctx, chatID)
@@ -204,7 +211,7 @@ func countElsewhere(svc *chat.Service, chatID string) tea.Cmd {
 		if n > 0 { // usually none: the count alone is one indexed read
 			// Only what the tab row can show, and the newest for ctrl+p:
 			// a read bounded whatever waits elsewhere.
-			items, _ := svc.PendingOutside(ctx, chatID, othersShown)
+			items, _ := svc.PendingOutside(ctx, chatID, othersShown(width))
 			for _, it := range items {
 				others = append(others, chat.RequestView{RequestItem: it})
 			}

@@ -59,7 +59,7 @@ func TestDueQuestionsCloseOnOpen(t *testing.T) {
 	if m.pane.live != nil || !strings.Contains(m.View(), "expired") {
 		t.Fatalf("a due question drawn as open:\n%s", m.View())
 	}
-	countElsewhere(svc, m.chatID)()
+	countElsewhere(svc, m.chatID, m.width)()
 	if v, err := svc.Request(ctx, other); err != nil || v.State != "expired" || v.ClosedReason != "deadline" {
 		t.Fatalf("the other chat's due question is %s/%s, %v", v.State, v.ClosedReason, err)
 	}

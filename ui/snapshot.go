@@ -66,7 +66,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		m.setStatus("That question changed or closed meanwhile; nothing was sent.", true)
 	}
 	m.refreshTranscript()
-	cmds := []tea.Cmd{save, m.ensureForm(), countElsewhere(m.svc, m.chatID)}
+	cmds := []tea.Cmd{save, m.ensureForm(), countElsewhere(m.svc, m.chatID, m.width)}
 	cmds = append(cmds, m.tell(questionMsg(m.questionNow())), m.tell(approvalsMsg(m.mcp.approvals)))
 	if appeared && m.focus == focusComposer && m.dialogs.empty() {
 		cmds = append(cmds, m.awaitFocus())
@@ -106,4 +106,4 @@ func (m *model) onEvent(e chat.Event) tea.Cmd {
 
 // countElsewhere counts again the questions waiting in the chats not on
 // screen (all of them, on a new chat).
-func (m *model) countElsewhere() tea.Cmd { return countElsewhere(m.svc, m.chatID) }
+func (m *model) countElsewhere() tea.Cmd { return countElsewhere(m.svc, m.chatID, m.width) }
