@@ -35,6 +35,7 @@ func Run(ctx context.Context, o chat.Options) error {
 		return err
 	}
 	t.styleFor()
+	defer paceGC()()
 	return run(ctx, o, t)
 }
 
