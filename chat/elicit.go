@@ -24,9 +24,13 @@ const ReasonWithdrawn = "withdrawn"
 // elicitation's request is committed.
 const CrashElicitationOpen = "elicitation-open"
 
-// elicitWatchEvery is how often a waiting elicitation looks for another
-// process's answer.
-var elicitWatchEvery = 200 * time.Millisecond
+// A waiting elicitation (or link) wakes on the host's events, which bring
+// other processes' commits too (Subscribe's watch of the database's
+// files): an answer from another window or the CLI is seen as it lands,
+// and nothing runs while nothing changes. A deadline passing, which no
+// commit announces, wakes a question at its deadline, and a link's wait
+// every elicitDeadlineEvery.
+var elicitDeadlineEvery = time.Second
 
 // elicitor is the host's mcp.Elicitor.
 type elicitor struct{ h *mcpHost }
@@ -85,9 +89,13 @@ func (e elicitor) Elicit(ctx context.Context, el mcp.Elicitation) (mcp.Reply, er
 // a stop), the server withdraws it, or the drive ends.
 func (h *mcpHost) waitLive(ctx context.Context, drive driveInfo, r store.Request, key stepKey) (mcp.Reply, error) {
 	s := h.s
-	wake := s.broker.Subscribe(ctx)
-	tick := time.NewTicker(elicitWatchEvery)
-	defer tick.Stop()
+	wake := s.Subscribe(ctx)
+	var deadline <-chan time.Time
+	if r.ExpiresAt.Valid {
+		t := time.NewTimer(time.Until(time.UnixMilli(r.ExpiresAt.Int64)) + time.Millisecond)
+		defer t.Stop()
+		deadline = t.C
+	}
 	for {
 		if rp, closed, err := h.liveReply(r.ID); err != nil || closed {
 			return rp, err
@@ -112,7 +120,8 @@ func (h *mcpHost) waitLive(ctx context.Context, drive driveInfo, r store.Request
 			if !ok {
 				wake = nil // the host is closing: the ticker and ctx remain
 			}
-		case <-tick.C:
+		case <-deadline:
+			deadline = nil // liveReply expires it
 		}
 	}
 }

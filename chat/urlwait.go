@@ -33,8 +33,8 @@ func (h *mcpHost) awaitLinks(ctx context.Context, cc agent.CallContext) (bool, e
 	}
 	wctx, cancel := context.WithCancel(drive.ctx)
 	defer cancel()
-	wake := s.broker.Subscribe(wctx)
-	tick := time.NewTicker(elicitWatchEvery)
+	wake := s.Subscribe(wctx)
+	tick := time.NewTicker(elicitDeadlineEvery)
 	defer tick.Stop()
 	for {
 		open, err := h.linksOpen(ctx, cc)
