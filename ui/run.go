@@ -66,10 +66,9 @@ func run(ctx context.Context, o chat.Options, t *terminal) error {
 		}
 		return err
 	}
-	stopSize, stopStop := t.watchSize(p), t.watchStop(p)
+	stopWatch := t.watch(p)
 	_, err := p.Run()
-	stopSize()
-	stopStop()
+	stopWatch()
 	t.leave()
 	cancel() // Send gives up once the program has ended
 	if svc := <-opened; svc != nil {
@@ -98,7 +97,7 @@ func newProgram(ctx context.Context, o chat.Options, t *terminal) (*model, *tea.
 	root.dbPath = o.DBPath
 	root.provider = o.ProviderName()
 	// The first load prepares its frame at the terminal's size, which
-	// watchSize then reports as no change.
+	// watch then reports as no change.
 	if w, h, ok := t.size(); ok {
 		root.width, root.height, root.sized = w, h, true
 		root.pane.resize(root.formWidth(), root.formHeight())

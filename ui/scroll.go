@@ -73,7 +73,7 @@ type paneBox struct {
 }
 
 // inner is the width inside the frame (border and padding).
-func (b paneBox) inner() int { return max(10, b.width-6) }
+func (b paneBox) inner() int { return paneInner(b.width) }
 
 // rows is how many body lines fit above the hint line.
 func (b paneBox) rows() int { return max(1, b.height-3) }

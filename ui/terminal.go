@@ -170,47 +170,38 @@ func (t *terminal) suspend() (width, height int, sized bool) {
 // suspendMsg suspends the screen: ctrl+z, or SIGTSTP from elsewhere.
 type suspendMsg struct{}
 
-// watchStop turns SIGTSTP (kill -TSTP, a shell's suspend) into a suspend
-// that gives the terminal back first, until stop.
-func (t *terminal) watchStop(p *tea.Program) (stop func()) {
-	if t.in == nil || !term.IsTerminal(t.in.Fd()) {
+// watch relays the terminal's signals to p until stop: its size now and
+// after every SIGWINCH (when out is a terminal), and SIGTSTP (kill -TSTP,
+// a shell's suspend) as a suspend that gives the terminal back first (when
+// keys come from a terminal).
+func (t *terminal) watch(p *tea.Program) (stop func()) {
+	var want []os.Signal
+	sized := t.outFd >= 0
+	if sized {
+		want = append(want, syscall.SIGWINCH)
+	}
+	if t.in != nil && term.IsTerminal(t.in.Fd()) {
+		want = append(want, syscall.SIGTSTP)
+	}
+	if len(want) == 0 {
 		return func() {}
 	}
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTSTP)
+	signal.Notify(sigs, want...)
 	done := make(chan struct{})
 	go func() {
+		sig := os.Signal(syscall.SIGWINCH) // the size at start
 		for {
-			select {
-			case <-sigs:
+			switch {
+			case sig == syscall.SIGTSTP:
 				p.Send(suspendMsg{})
-			case <-done:
-				return
-			}
-		}
-	}()
-	return func() {
-		signal.Stop(sigs)
-		close(done)
-	}
-}
-
-// watchSize sends p the terminal's size now and after every change, until
-// stop.
-func (t *terminal) watchSize(p *tea.Program) (stop func()) {
-	if t.outFd < 0 {
-		return func() {}
-	}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGWINCH)
-	done := make(chan struct{})
-	go func() {
-		for {
-			if w, h, ok := t.size(); ok {
-				p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+			case sized:
+				if w, h, ok := t.size(); ok {
+					p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+				}
 			}
 			select {
-			case <-sigs:
+			case sig = <-sigs:
 			case <-done:
 				return
 			}
