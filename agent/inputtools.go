@@ -7,7 +7,7 @@ import (
 )
 
 // InputHost is what the input tools need from the chat host: each call gets
-// the tool's raw arguments and returns the host's JSON result (DESIGN §4).
+// the tool's raw arguments and returns the host's JSON result (docs/input-requests.md).
 type InputHost interface {
 	Capabilities(ctx context.Context, cc CallContext, args json.RawMessage) json.RawMessage
 	List(ctx context.Context, cc CallContext, args json.RawMessage) json.RawMessage
@@ -29,7 +29,7 @@ type InputTool struct {
 	RunNote string
 	// Parameters is the JSON Schema of the arguments.
 	Parameters json.RawMessage
-	// Serve reports whether `followup mcp serve` offers the tool (DESIGN §4).
+	// Serve reports whether `followup mcp serve` offers the tool (docs/input-requests.md).
 	Serve bool
 	bind  func(InputHost) ToolFunc
 }

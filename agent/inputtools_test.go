@@ -81,7 +81,7 @@ func TestInputCatalogueFeedsRegistryReservedNamesAndPrompt(t *testing.T) {
 }
 
 // TestInputCatalogueServeSubset: `mcp serve` offers every input tool but input_replace and
-// input_resolve (DESIGN §4), and its descriptions carry no note about followup's own run.
+// input_resolve (docs/input-requests.md), and its descriptions carry no note about followup's own run.
 func TestInputCatalogueServeSubset(t *testing.T) {
 	var served []string
 	for _, tool := range InputTools() {
@@ -98,7 +98,7 @@ func TestInputCatalogueServeSubset(t *testing.T) {
 }
 
 // TestInputToolSchemasAcceptTheContractAndRefuseNonsense: every parameters schema is a
-// JSON Schema object; DESIGN §3's example request satisfies input_request's, and a field
+// JSON Schema object; docs/input-requests.md's example request satisfies input_request's, and a field
 // of an unknown type or a request without a source does not.
 func TestInputToolSchemasAcceptTheContractAndRefuseNonsense(t *testing.T) {
 	schemas := map[string]*jsonschema.Resolved{}

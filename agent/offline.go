@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Offline is the deterministic demo agent (DESIGN §9). It needs no key and
+// Offline is the deterministic demo agent (docs/behaviour.md). It needs no key and
 // no network, answers the same history with the same turn, and drives every
 // input feature through the same tools a real model would use.
 type Offline struct{}

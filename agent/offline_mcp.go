@@ -9,7 +9,7 @@ import (
 	"followup/agent/mcp"
 )
 
-// The demo agent's last row of DESIGN §9, checked before every other: a
+// The demo agent's last row of docs/behaviour.md, checked before every other: a
 // message that starts with `call SERVER.TOOL`, optionally followed by a
 // JSON object, calls that MCP tool with those arguments — through the
 // approval and elicitation paths like any model — and replies with the

@@ -31,7 +31,7 @@ func taskRequest(text string) (demoDecl, bool) {
 	return d, d.RequestKey != "task-details"
 }
 
-// demoRequest picks the demo's question for a user's message (DESIGN §9).
+// demoRequest picks the demo's question for a user's message (docs/behaviour.md).
 func demoRequest(text string) demoDecl {
 	low := strings.ToLower(text)
 	switch {

@@ -7,8 +7,8 @@ import (
 )
 
 // The demo agent proposes values it read in a chat message with
-// input_resolve. Whether the proposal exists is the host's answer (DESIGN
-// §6: an invalid proposal is never shown as one, and nothing claims it
+// input_resolve. Whether the proposal exists is the host's answer (docs/behaviour.md:
+// an invalid proposal is never shown as one, and nothing claims it
 // exists), so the proposing turn only says what was read; a proposal made
 // leaves the run waiting for the user without another turn, and values the
 // host refused get one: it says what it could not use and why, and

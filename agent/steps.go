@@ -79,7 +79,7 @@ type ToolListBlind interface{ ReadsNoToolList() }
 // stopGrace is how long a call may go on after its drive was stopped, so a
 // server's question closed by the stop is answered (cancel) and the
 // server's last word is recorded; a stop still ends the call within a
-// second (DESIGN §7).
+// second (docs/behaviour.md).
 const stopGrace = 900 * time.Millisecond
 
 // mcpSpecs lists the connected servers' tools for the model. Unless the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the DESIGN §13 budget "a headless command on a terminal that
+# Measures the docs/performance.md budget "a headless command on a terminal that
 # never answers queries ≤ 1.1× the same command with TERM=dumb".
 # Each command runs on a pseudo-terminal (script(1)) that answers nothing,
 # with TERM=xterm-256color, interleaved with the same command under

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the DESIGN §13 budgets "whole-process CPU per key ≤ the
+# Measures the docs/performance.md budgets "whole-process CPU per key ≤ the
 # floor's" and "idle with a form open ≤ 0.5% of a core", side by side with
 # bench/floor (a minimal Bubble Tea program drawing one huh form, here one
 # text field: FLOOR_FIELD=input), interleaved, in the same tmux terminal

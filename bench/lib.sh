@@ -82,6 +82,6 @@ wait_still() {
 	done
 }
 
-# seed_large DB builds the large database (DESIGN §13) at DB, once per
+# seed_large DB builds the large database (docs/performance.md) at DB, once per
 # script run; extra flags go to bench/seed.
 seed_large() { local db=$1; shift; go run ./bench/seed -db "$db" "$@" >/dev/null; }

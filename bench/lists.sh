@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the DESIGN §13 budget "followup chats --json and opening the
+# Measures the docs/performance.md budget "followup chats --json and opening the
 # chat list: at 10,000 chats ≤ 1.1× at 1,000 chats", whole process:
 #   - `followup chats --json`, RUNS runs on each database, interleaved:
 #     median wall time and the ratio;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures DESIGN §13's MCP budget: the first frame of `followup` on the
+# Measures docs/performance.md's MCP budget: the first frame of `followup` on the
 # large database as the terminal receives it, through a pty, until the
 # active form is drawn (bench/ptyframe), with three MCP servers configured
 # (server-everything over stdio, twice, and a streamable HTTP entry)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the DESIGN §13 budget "followup pending --json at 10,000
+# Measures the docs/performance.md budget "followup pending --json at 10,000
 # requests: ≤ 50 ms, and ≤ 2× followup --version", whole process: the
 # large database (bench/seed: 1,000 chats, 100,000 messages, 10,000
 # requests, 1,001 of them pending), `pending --json` interleaved with

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the DESIGN §13 budgets at real sizes:
+# Measures the docs/performance.md budgets at real sizes:
 #   - the first frame as the terminal receives it, through a pty, until the
 #     active form is drawn (bench/ptyframe: it opens the pty itself, plays
 #     an xterm and times the form's text arriving): `followup` on the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the DESIGN §13 budget "streaming a reply": the chat screen, in
+# Measures the docs/performance.md budget "streaming a reply": the chat screen, in
 # tmux, streams markdown replies from a model server on loopback
 # (bench/streamserver, OpenAI chat-completions wire format) at several
 # sizes and speeds. For each run it reports the whole process's CPU time

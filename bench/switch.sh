@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the DESIGN §13 budgets "resident memory after 100 chat switches
+# Measures the docs/performance.md budgets "resident memory after 100 chat switches
 # ≤ 80 MB" and "a chat switch ≤ 10 ms of CPU", whole process: the chat
 # screen runs in tmux and switches chats the way a user does (ctrl+o,
 # down, enter), 100 times, each switch waited for until the screen is

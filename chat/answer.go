@@ -221,7 +221,7 @@ func (s *Service) recordAnswer(ctx context.Context, tx store.Handle, r *store.Re
 	return err
 }
 
-// receivedPayload is what the agent receives for an answer (DESIGN §5).
+// receivedPayload is what the agent receives for an answer (docs/behaviour.md).
 func receivedPayload(r store.Request, a *AnswerView) string {
 	origin := map[string]any{"originalRequest": r.RequestKey, "toolCallId": r.ToolCallID, "runId": r.RunID.String}
 	if r.SessionID.Valid {

@@ -11,7 +11,7 @@ import (
 	"followup/store"
 )
 
-// Approvals (DESIGN §14): a call of a tool not in its server's autoApprove
+// Approvals (docs/mcp.md): a call of a tool not in its server's autoApprove
 // and not allowed for the chat waits for the user's decision — allow
 // once, allow for this chat, or deny. The run waits (waiting_input) and
 // the approval survives a restart like a request. An approval is a

@@ -11,7 +11,7 @@ import (
 	"followup/forms"
 )
 
-// The benchmarks run on a database of the sizes DESIGN §13 budgets name
+// The benchmarks run on a database of the sizes docs/performance.md budgets name
 // (1,000 chats, 100,000 messages, 10,000 requests); bench/README.md lists
 // the figures.
 

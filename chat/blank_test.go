@@ -8,7 +8,7 @@ import (
 )
 
 // TestBlankRequiredTextIsMissing: a required text field given only spaces
-// is missing everywhere the host says so (DESIGN §15) — the answer's
+// is missing everywhere the host says so (docs/behaviour.md) — the answer's
 // receipt, the request's view and the stored pending list, all through
 // forms.Missing — and the blank value is not recorded as an answer.
 func TestBlankRequiredTextIsMissing(t *testing.T) {

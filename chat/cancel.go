@@ -7,7 +7,7 @@ import (
 	"followup/store"
 )
 
-// Cancel cancels one request (DESIGN §7): it becomes cancelled, the agent
+// Cancel cancels one request (docs/behaviour.md): it becomes cancelled, the agent
 // is told with an input_cancelled delivery, and the task goes on.
 func (s *Service) Cancel(ctx context.Context, requestID, commandID string) (Receipt, error) {
 	return s.cancel(ctx, requestID, commandID, false)

@@ -30,7 +30,7 @@ type ChatPage struct {
 // ChatList reads the page of up to limit chats (DefaultChatPage when 0, at
 // most MaxChatPage) that follows the cursor after ("" for the first page;
 // else a ChatPage's Next). Each chat carries the number of its open
-// requests; an archived chat's questions are not counted (DESIGN §15).
+// requests; an archived chat's questions are not counted (docs/behaviour.md).
 func (s *Service) ChatList(ctx context.Context, after string, limit int) (ChatPage, error) {
 	cur, err := parseChatCursor(after)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"followup/store"
 )
 
-// command runs fn as one idempotent mutation in one transaction (DESIGN §4),
+// command runs fn as one idempotent mutation in one transaction (docs/input-requests.md),
 // after expiring what is overdue (expiry.go).
 // The first successful result is stored as the receipt of commandID;
 // repeating the command returns it unchanged, even after the target closed,

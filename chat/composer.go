@@ -8,7 +8,7 @@ import (
 	"followup/store"
 )
 
-// The composer's unsent text is a draft too (DESIGN §6): kept per chat, so
+// The composer's unsent text is a draft too (docs/behaviour.md): kept per chat, so
 // it is back after a quit, a crash or a reboot. The screen that has no chat
 // yet keeps its text as the draft of chat id "".
 

@@ -6,7 +6,7 @@ import (
 	"followup/store"
 )
 
-// Delivering answers, cancellations and expiries to a run's history (DESIGN §8).
+// Delivering answers, cancellations and expiries to a run's history (docs/behaviour.md).
 
 // Deliver hands each pending or interrupted delivery to the run's history
 // exactly once. The attempt is recorded first (state unknown); if the

@@ -123,7 +123,7 @@ func (s *Service) driveOnce(ctx context.Context, runID string) error {
 }
 
 // stopWatchEvery is how often a drive looks whether another process has
-// stopped its run: a stop ends the model call within a second (DESIGN §7,
+// stopped its run: a stop ends the model call within a second (docs/behaviour.md,
 // §15) whichever process asks for it.
 var stopWatchEvery = 250 * time.Millisecond
 

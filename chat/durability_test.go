@@ -29,7 +29,7 @@ var (
 
 // deployFlow is one run of that flow; crash names the step at which the
 // phase's command is killed, and each kill is followed by the checks of
-// DESIGN §8–§9 and `resume`.
+// docs/behaviour.md and `resume`.
 type deployFlow struct {
 	w      *world
 	name   string

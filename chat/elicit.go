@@ -10,7 +10,7 @@ import (
 )
 
 // A classic elicitation (elicitation/create during a tool call) lives only
-// as long as its connection (DESIGN §14): the process driving the run
+// as long as its connection (docs/mcp.md): the process driving the run
 // keeps the connection and waits until the request is answered — in its
 // chat screen, or by `followup answer` from another shell — cancelled or
 // closed otherwise. The request is bound to the run's lease: if that

@@ -17,7 +17,7 @@ import (
 	"followup/store"
 )
 
-// Error codes of DESIGN §4.
+// Error codes of docs/input-requests.md.
 const (
 	CodeRequestInvalid  = "INPUT_REQUEST_INVALID"
 	CodeReplyInvalid    = "INPUT_REPLY_INVALID"
@@ -153,7 +153,7 @@ func corruptError(err error) *Error {
 var busyMessage = fmt.Sprintf("another process held the database for %d s, longer than followup waits for it; nothing was changed by this step, try again",
 	int(store.BusyTimeout.Seconds()))
 
-// Bounds of what an error says (DESIGN §12). An error may go back to the
+// Bounds of what an error says (docs/behaviour.md). An error may go back to the
 // model as a tool result, so however hostile the input, what it says stays
 // small: the first MaxProblems problems, each cut short, with the number of
 // the others in details.more and in the message; any quoted id or name cut
@@ -234,7 +234,7 @@ func CodeOf(err error) string {
 	return AsError(err).Code
 }
 
-// ErrorJSON is the failure shape of DESIGN §4.
+// ErrorJSON is the failure shape of docs/input-requests.md.
 func ErrorJSON(err error) json.RawMessage {
 	b, _ := json.Marshal(map[string]any{"ok": false, "error": AsError(err)})
 	return b

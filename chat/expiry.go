@@ -16,7 +16,7 @@ func (s *Service) expireRequest(ctx context.Context, tx store.Handle, r *store.R
 	return s.queueDelivery(ctx, tx, *r, store.DeliveryExpire, payload)
 }
 
-// Deadlines (DESIGN §7: nothing times out silently). A request past its
+// Deadlines (docs/behaviour.md: nothing times out silently). A request past its
 // deadline is expired, and its run told, by whatever next reads or changes
 // requests in this database: every command and every read of requests
 // starts with expireDue, so no caller has to remember it. A look at the

@@ -114,7 +114,7 @@ func (w *world) onlyRequest(runID string) string {
 	return ids[0]
 }
 
-// checkRecoverable asserts DESIGN §8–§9 right after a process died: the
+// checkRecoverable asserts docs/behaviour.md right after a process died: the
 // lease is free, no delivery reached the history twice and a delivered one
 // reached it once, and the run is waiting for the user, resumable
 // (Orphaned lists it) or ended.

@@ -30,7 +30,7 @@ func (s *Service) LatestChatID(ctx context.Context) (string, error) {
 // OpeningChat is the chat a screen opens on: the newest chat (as
 // LatestChatID), or "" — a new chat — when text typed in a new chat and
 // not sent was saved after that chat last changed, so the text a user
-// left there is where they come back (DESIGN §6: composer text is a
+// left there is where they come back (docs/behaviour.md: composer text is a
 // draft, back after a quit).
 func (s *Service) OpeningChat(ctx context.Context) (string, error) {
 	if fresh, err := s.store.NewChatDraftIsNewest(ctx, s.reader()); err != nil || fresh {

@@ -7,7 +7,7 @@ import (
 )
 
 // What followup says about a link an MCP server asks the user to open,
-// before the user opens it (DESIGN §14) — on the screen's consent card and
+// before the user opens it (docs/mcp.md) — on the screen's consent card and
 // in the CLI alike: the host on a line of its own, and a warning when its
 // name is punycode (xn--) or mixes scripts — the ways a look-alike of a
 // known name is written.

@@ -22,7 +22,7 @@ import (
 // makes it — the step recorded started (Plan), the call through the
 // manager, its outcome recorded (Finish) and its result written to the
 // model's history — with the bare SDK call to the same loopback server,
-// interleaved (DESIGN §13: followup's own cost ≤ 2 ms per call). It
+// interleaved (docs/performance.md: followup's own cost ≤ 2 ms per call). It
 // reports each one's median and the difference, and the median of one
 // durable commit in the same loop (the step's floor is two of them: the
 // call recorded before it is made, its outcome and result after).

@@ -106,7 +106,7 @@ func (c *mcpChild) steps(chatID string) []chat.ToolStepView {
 	return steps
 }
 
-// A crash between a call's record and its result (DESIGN §14): a
+// A crash between a call's record and its result (docs/mcp.md): a
 // read-only tool is called again on resume; any other is never re-run
 // silently — the model is told tool_interrupted. A crash after the
 // outcome was recorded repeats nothing.

@@ -8,7 +8,7 @@ import (
 	"followup/agent/mcp"
 )
 
-// followup as an MCP host (DESIGN §14). The servers a user configured run
+// followup as an MCP host (docs/mcp.md). The servers a user configured run
 // in agent/mcp, one client each; the rules of using them live here: a call
 // of a server's tool is a durable step (toolsteps.go), made only once the
 // user approved it (approvals.go), and every question a server asks is an

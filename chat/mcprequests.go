@@ -20,7 +20,7 @@ import (
 // (source kind schema, its requestedSchema, prefilled from its defaults)
 // or a URL to visit (no fields; answering it says done). Closing one is
 // never delivered into the model's history: it goes to the server
-// (DESIGN §14's table), recorded as a delivery with target mcp_server —
+// (docs/mcp.md's table), recorded as a delivery with target mcp_server —
 // confirm → accept with the content, cancel → decline, anything else
 // (stop, withdrawn, connection ended) → cancel, where it can still be
 // sent.
@@ -218,7 +218,7 @@ func (h *mcpHost) replies(ctx context.Context, tx store.Handle, w stepWait) (map
 	return out, false, nil
 }
 
-// replyOf is what a closed request tells its server (DESIGN §14's table).
+// replyOf is what a closed request tells its server (docs/mcp.md's table).
 func (s *Service) replyOf(ctx context.Context, tx store.Handle, r store.Request) (mcp.Reply, error) {
 	switch r.State {
 	case store.ReqAnswered:

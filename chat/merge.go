@@ -12,7 +12,7 @@ import (
 // form, and another process (a partial answer from the CLI, a proposal
 // accepted there, another window's draft). MergeEdits is the one rule for
 // both: SaveDraft applies it when the stored draft changed under the one
-// being saved, and the screen applies it to the form it shows (DESIGN §6).
+// being saved, and the screen applies it to the form it shows (docs/behaviour.md).
 
 // Merged is what MergeEdits made of the two hands' values.
 type Merged struct {

@@ -46,7 +46,7 @@ func (t storeTemplates) Template(name string) (forms.Definition, bool) {
 }
 
 // OpenRequest validates a declaration and opens a pending request in the
-// run (DESIGN §3–§4). It returns at once. A retry with the same requestKey
+// run (docs/input-requests.md–§4). It returns at once. A retry with the same requestKey
 // and identical arguments returns the request's current state.
 func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw json.RawMessage) (OpenResult, error) {
 	return s.openRequest(ctx, raw, func(tx store.Handle) (*asker, error) {
@@ -160,7 +160,7 @@ func (s *Service) requestByKey(ctx context.Context, tx store.Handle, a *asker, k
 	return s.store.RequestByKey(ctx, tx, a.run.ID, key)
 }
 
-// mayAsk applies the questions policy (DESIGN §3): a run asks at most
+// mayAsk applies the questions policy (docs/input-requests.md): a run asks at most
 // QuestionsPerRun questions; a serve session, which may live for a whole
 // working day, has at most that many waiting at once.
 func (s *Service) mayAsk(ctx context.Context, tx store.Handle, a *asker) error {

@@ -7,7 +7,7 @@ import (
 	"followup/store"
 )
 
-// Owner is who asks a request (DESIGN §2): followup's own agent run, an
+// Owner is who asks a request (docs/behaviour.md): followup's own agent run, an
 // MCP server's elicitation (by its config name), or an external agent
 // through `followup mcp serve` (by the clientInfo name it sent, which may
 // be empty). Every request has one; the form shows it ("asked by Claude
@@ -36,7 +36,7 @@ func ownerOf(r store.Request) Owner {
 // no followup run is behind the request.
 func (o Owner) External() bool { return o.Kind == OwnerMCPServer || o.Kind == OwnerMCPClient }
 
-// maxOwnerName bounds a name another program chose (DESIGN §3 strings).
+// maxOwnerName bounds a name another program chose (docs/input-requests.md strings).
 const maxOwnerName = 128
 
 // ownerName cuts a client's or server's name to maxOwnerName runes.

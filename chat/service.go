@@ -13,7 +13,7 @@ import (
 	"followup/store"
 )
 
-// Policy bounds what a run may do (DESIGN §3, §9).
+// Policy bounds what a run may do (docs/input-requests.md, §9).
 type Policy struct {
 	QuestionsPerRun int // 1–32, default 8
 	ReplySize       int // bytes of UTF-8 JSON, default 65,536, at most 1 MiB
@@ -57,11 +57,11 @@ type Options struct {
 	// (the Crash* constants) right after it is committed: the durability
 	// tests kill the process there (CrashAt).
 	Checkpoint func(step string)
-	// MCP names the MCP servers whose tools the agent may use (DESIGN §14).
+	// MCP names the MCP servers whose tools the agent may use (docs/mcp.md).
 	MCP MCPOptions
 }
 
-// defaultProvider is the offline demo agent (DESIGN §9).
+// defaultProvider is the offline demo agent (docs/behaviour.md).
 var defaultProvider agent.Provider = agent.Offline{}
 
 // ProviderName names the provider the host will use.

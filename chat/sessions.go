@@ -10,7 +10,7 @@ import (
 	"followup/store"
 )
 
-// Serve sessions (DESIGN §14 "Serve"): an external agent connected through
+// Serve sessions (docs/mcp-serve.md): an external agent connected through
 // `followup mcp serve` asks the user in a chat of its own, with the same
 // input tools, rules, limits and receipts as followup's own agent, but no
 // run: its requests are owned by the session, and their answers reach the
@@ -33,7 +33,7 @@ type ServeClient struct {
 }
 
 // ServeSession is one MCP client's session. Its methods are the serve
-// tools: each takes the tool's raw arguments and returns the DESIGN §4
+// tools: each takes the tool's raw arguments and returns the docs/input-requests.md
 // result, for this session's requests only.
 type ServeSession struct {
 	s      *Service

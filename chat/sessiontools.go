@@ -41,7 +41,7 @@ func (ss *ServeSession) List(ctx context.Context, _ json.RawMessage) json.RawMes
 }
 
 // ReadAnswer is input_read_answer. A closed request's result carries what
-// the agent receives (DESIGN §5: input_received with the confirmed values,
+// the agent receives (docs/behaviour.md: input_received with the confirmed values,
 // input_cancelled, input_expired), and returning it records the delivery.
 func (ss *ServeSession) ReadAnswer(ctx context.Context, args json.RawMessage) json.RawMessage {
 	var a idArgs

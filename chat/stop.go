@@ -16,7 +16,7 @@ type StopResult struct {
 
 func (r *StopResult) setCommandID(id string) { r.CommandID = id }
 
-// Stop stops a task (DESIGN §7): the run becomes stopped, an in-flight
+// Stop stops a task (docs/behaviour.md): the run becomes stopped, an in-flight
 // model call in this process is cancelled (another process's driver finds
 // the run stopped before it records anything), its pending requests expire
 // with reason task_stopped, nothing is delivered and no model is called.

@@ -6,7 +6,7 @@ import (
 	"followup/agent/mcp"
 )
 
-// What the model receives for an MCP tool call (DESIGN §14). Every result
+// What the model receives for an MCP tool call (docs/mcp.md). Every result
 // names the tool and has a status: ok or tool_error (the tool's own
 // result: its text, and its structured content when it fits the reply-size
 // policy), tool_denied, tool_interrupted, tool_failed or tool_declined. A

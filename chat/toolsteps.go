@@ -13,7 +13,7 @@ import (
 	"followup/store"
 )
 
-// Durable tool steps (DESIGN §14 "Tool calls"). Each call of an MCP tool
+// Durable tool steps (docs/mcp.md "Tool calls"). Each call of an MCP tool
 // has one record, keyed by its run and the model's call id, re-entered on
 // every drive: Plan reads it (and the call's approval) and says what the
 // runner does next; Finish records what the call came to. The call is

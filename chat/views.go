@@ -234,7 +234,7 @@ func (s *Service) viewsWith(ctx context.Context, tx store.Handle, rs []store.Req
 }
 
 // msTime is a stored time (milliseconds since the epoch) as views hold it:
-// UTC, so that JSON shows RFC 3339 everywhere (DESIGN §10).
+// UTC, so that JSON shows RFC 3339 everywhere (docs/cli.md).
 func msTime(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
 
 // buildView is the part of a request's view read from its own row and its

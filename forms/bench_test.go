@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// bigDef is a 32-field form mixing every type, as the DESIGN §13 budget
+// bigDef is a 32-field form mixing every type, as the docs/performance.md budget
 // names ("one keystroke in a 32-field form").
 func bigDef() Definition {
 	def := Definition{Title: "Everything"}

@@ -16,7 +16,7 @@ var (
 )
 
 // ParseDeclaration decodes raw input_request arguments (also the file format
-// of `followup validate-input`) and validates them fully against DESIGN §3.
+// of `followup validate-input`) and validates them fully against docs/input-requests.md.
 // Every problem is listed, each with a JSON Pointer into raw. On success the
 // declaration's Definition is resolved whatever the source kind (t may be
 // nil when no templates are registered) and Prefill/Supplied are normalised.
@@ -81,7 +81,7 @@ func parseDeclaration(raw []byte, t Templates, p problems) (*Declaration, []Prob
 }
 
 // Complete reports that every required field is already supplied: there is
-// nothing to ask, and the host completes the request at once (DESIGN §3).
+// nothing to ask, and the host completes the request at once (docs/input-requests.md).
 func (d *Declaration) Complete() bool {
 	return len(Missing(d.Definition, d.Supplied)) == 0
 }

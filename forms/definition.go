@@ -9,7 +9,7 @@ import (
 )
 
 // UnmarshalJSON accepts an option as a bare string (value and label alike)
-// or as {"value": ..., "label": ...}, the two spellings of DESIGN §3.
+// or as {"value": ..., "label": ...}, the two spellings of docs/input-requests.md.
 func (o *Option) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {

@@ -3,7 +3,7 @@ package forms
 func fp(x float64) *float64 { return &x }
 func ip(x int) *int         { return &x }
 
-// travelDef mirrors the offline demo's travel form (DESIGN §9) plus a boolean.
+// travelDef mirrors the offline demo's travel form (docs/behaviour.md) plus a boolean.
 var travelDef = Definition{
 	Title: "Plan a trip",
 	Fields: []Field{

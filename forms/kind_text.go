@@ -60,7 +60,7 @@ func normalizeText(multiline bool) func(p *problems, f Field, v any, path string
 }
 
 // blank reports text that says nothing: empty, or only spaces, line
-// breaks and invisible format characters. It is no answer (DESIGN §15:
+// breaks and invisible format characters. It is no answer (docs/behaviour.md:
 // a required text field of only spaces is missing).
 func blank(s string) bool {
 	for _, r := range s {

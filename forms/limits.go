@@ -1,6 +1,6 @@
 package forms
 
-// Limits of DESIGN §3. They are constants so that the host, the CLI and the
+// Limits of docs/input-requests.md. They are constants so that the host, the CLI and the
 // tests agree on them without a lookup.
 const (
 	MaxFields     = 32

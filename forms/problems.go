@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// MaxProblems bounds a problem list (DESIGN §12): a hostile input with
+// MaxProblems bounds a problem list (docs/behaviour.md): a hostile input with
 // 100,000 unknown keys gets the first 50 problems and a count of the rest,
 // not a megabyte of them, and the rest are counted without being built.
 const MaxProblems = 50

@@ -50,7 +50,7 @@ func (p *problems) checkString(path, what, s string) {
 	}
 }
 
-// checkDefinition applies every semantic rule of DESIGN §3 to a typed
+// checkDefinition applies every semantic rule of docs/input-requests.md to a typed
 // definition. Type-level problems (a string where a number belongs) are found
 // while decoding; this covers what remains.
 // fieldsPath is where the list of fields lives (fields or properties).

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 )
 
-// RequestedSchema is def as an MCP elicitation requestedSchema (DESIGN §3):
+// RequestedSchema is def as an MCP elicitation requestedSchema (docs/input-requests.md):
 // a flat object of primitive properties in field order, each written by its
 // field's kind. Importing it back (source kind schema) gives def again,
 // except what the schema cannot say: a textarea comes back as a text field

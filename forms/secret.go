@@ -8,7 +8,7 @@ import (
 // LooksSecret reports whether a field seems to ask for a secret — a
 // password, a token, an API or private key, a one-time code — by its name,
 // its label or its format. MCP forbids servers to ask for secrets in form
-// mode (DESIGN §14), so the screen marks such a field with a warning. The
+// mode (docs/mcp.md), so the screen marks such a field with a warning. The
 // description is not read: it often says what not to enter.
 func LooksSecret(f Field) bool {
 	if strings.EqualFold(f.Format, "password") {

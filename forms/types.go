@@ -1,5 +1,5 @@
 // Package forms owns the input-request contract: declarations and their field
-// types, the limits of DESIGN §3, validation of declarations and answers, MCP
+// types, the limits of docs/input-requests.md, validation of declarations and answers, MCP
 // elicitation schema import, and building a keyboard form (huh) from a
 // definition, its prefill and a saved draft.
 //
@@ -14,7 +14,7 @@ import (
 // FieldType names the kind of value a field collects.
 type FieldType string
 
-// The field types of DESIGN §3.
+// The field types of docs/input-requests.md.
 const (
 	Text        FieldType = "text"
 	Textarea    FieldType = "textarea"

@@ -95,7 +95,7 @@ func (queries) ListChats(ctx context.Context, h Handle, after ChatCursor, limit 
 }
 
 // SetChatState archives or reactivates a chat. Its updated_at stays: the
-// chat keeps its place in the list (DESIGN §15).
+// chat keeps its place in the list (docs/behaviour.md).
 func (queries) SetChatState(ctx context.Context, h Handle, id, state string) error {
 	return expectOne(h.ExecContext(ctx, `UPDATE chats SET state = ? WHERE id = ?`, state, id))
 }

@@ -38,7 +38,7 @@ type Delivery struct {
 	State     string
 	Attempts  int
 	LastError string
-	Payload   string // the JSON the agent receives (DESIGN §5)
+	Payload   string // the JSON the agent receives (docs/behaviour.md)
 	// Target is who receives it: TargetAgent (the run's model) or
 	// TargetMCPServer (the server that asked; RunID is then null).
 	Target    string

@@ -11,7 +11,7 @@ type Option func(*options)
 type options struct{ mmap int }
 
 // mmapSize is how much of the file a reader connection maps under MapFile:
-// every page of a database well beyond the budgeted size (DESIGN §13).
+// every page of a database well beyond the budgeted size (docs/performance.md).
 const mmapSize = 1 << 30
 
 // MapFile has the reader connections map the file instead of copying each

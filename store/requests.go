@@ -64,7 +64,7 @@ type Request struct {
 	CreatedAt    int64
 	UpdatedAt    int64
 	ClosedAt     sql.NullInt64
-	// OwnerKind and OwnerName say who asks (DESIGN §2): OwnerAgent, or an
+	// OwnerKind and OwnerName say who asks (docs/behaviour.md): OwnerAgent, or an
 	// MCP server or client by name.
 	OwnerKind string
 	OwnerName string

@@ -7,7 +7,7 @@ import (
 )
 
 // SessionStore reads and writes serve sessions: the MCP clients that ask
-// through `followup mcp serve`, one chat each (DESIGN §14).
+// through `followup mcp serve`, one chat each (docs/mcp.md).
 type SessionStore interface {
 	InsertSession(ctx context.Context, h Handle, s Session) (Session, error)
 	GetSession(ctx context.Context, h Handle, id string) (Session, error)

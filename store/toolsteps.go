@@ -6,8 +6,8 @@ import (
 	"errors"
 )
 
-// MCPStore reads and writes what followup does as an MCP host (DESIGN
-// §14): tool-call steps, approvals, per-chat grants and the input
+// MCPStore reads and writes what followup does as an MCP host (docs/mcp.md):
+// tool-call steps, approvals, per-chat grants and the input
 // requests MCP servers asked.
 type MCPStore interface {
 	InsertToolStep(ctx context.Context, h Handle, s ToolStep) error

@@ -13,7 +13,7 @@ import (
 	"followup/chat"
 )
 
-// The benchmarks run on a database of the sizes DESIGN §13 budgets name:
+// The benchmarks run on a database of the sizes docs/performance.md budgets name:
 // 1,000 chats, 100,000 messages, 10,000 requests. The newest chat, the one
 // the screen opens, has 2,000 messages and two pending requests: a 32-field
 // form and, active on opening, a 7-field travel form.

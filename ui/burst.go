@@ -12,8 +12,8 @@ import (
 // the keys typed right after it: "ack" typed at a proposal accepts it with
 // "a" and must not move the form's select with "k". So the keys that
 // follow a decision in the same burst — each less than burstGap after the
-// one before — are dropped, as they are after a submitting enter (DESIGN
-// §15), unless the composer has the focus: text there decides nothing and
+// one before — are dropped, as they are after a submitting enter (docs/behaviour.md),
+// unless the composer has the focus: text there decides nothing and
 // stays in sight, so nothing typed is lost. The screen's own chords (quit,
 // help, ctrl+f, …) act and end the burst: nobody types them as text.
 

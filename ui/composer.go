@@ -10,7 +10,7 @@ import (
 	"followup/chat"
 )
 
-// The composer's unsent text is a draft of its chat (DESIGN §6): saved
+// The composer's unsent text is a draft of its chat (docs/behaviour.md): saved
 // through the saver autosaveDelay after the last key that changed it, on
 // leaving the chat, on sending (empty) and on quitting; read back with the
 // chat's snapshot. A chat not made yet (the new chat, or no chat at all)

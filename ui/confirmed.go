@@ -11,7 +11,7 @@ import (
 
 // Another process may answer part of the open question (`followup answer
 // RQ --values-json …` from a shell) or revise it while its form is on
-// screen (DESIGN §6). The form takes the newly confirmed values for every
+// screen (docs/behaviour.md). The form takes the newly confirmed values for every
 // field the user has not edited here and keeps the user's own edits; the
 // status line says so in one line. So the form always shows what the
 // stored request holds, and the review — the partial answer under the

@@ -11,7 +11,7 @@ import (
 	"followup/forms"
 )
 
-// approvalDialog asks the user to allow one MCP tool call (DESIGN §14):
+// approvalDialog asks the user to allow one MCP tool call (docs/mcp.md):
 // the server, the tool and its arguments, with allow once, allow for this
 // chat and deny. It arrives by itself like a proposal, so the focus rule
 // applies: it takes the focus only when the composer is empty and the user

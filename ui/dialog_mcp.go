@@ -12,7 +12,7 @@ import (
 	"followup/forms"
 )
 
-// serversDialog lists the configured MCP servers (DESIGN §14): each one's
+// serversDialog lists the configured MCP servers (docs/mcp.md): each one's
 // state — starting, connected with its protocol, failed with the
 // reason, disabled — its tools with what the server says of them, and
 // its log; above them, the configuration's problems (file, pointer,

@@ -11,7 +11,7 @@ import (
 )
 
 // urlDialog is the consent card of an MCP server's URL elicitation (and
-// of a -32042 URLElicitationRequired, DESIGN §14): the full URL with its
+// of a -32042 URLElicitationRequired, docs/mcp.md): the full URL with its
 // host on a line of its own and highlighted, warnings about the host,
 // never fetched or opened by itself. The user may open it in the browser
 // (xdg-open, when installed) or copy it, then says done (the server gets

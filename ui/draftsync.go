@@ -11,7 +11,7 @@ import (
 // Another hand may write the draft of the question on screen: a proposal
 // accepted from the CLI (`followup decide`), another window. The screen
 // must show what the store accepted and never overwrite it with its older
-// draft (DESIGN §6). So every save sends the draft it was edited from (its
+// draft (docs/behaviour.md). So every save sends the draft it was edited from (its
 // base), and the host merges rather than overwrites when the stored draft
 // is no longer that (chat.SaveDraft); and a snapshot that shows a stored
 // draft other than the base brings the other hand's values into the form

@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// The focus rule (DESIGN §11): no key typed for the composer ever decides
+// The focus rule (docs/behaviour.md): no key typed for the composer ever decides
 // anything. A newcomer — a form that appeared, or a dialog that arrived by
 // itself (a proposal) — takes the focus only when the composer is empty
 // and the user has paused typing for focusPause; until then it waits,

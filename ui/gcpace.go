@@ -11,7 +11,7 @@ import (
 // a quarter of a switch's CPU (BenchmarkSwitchChat: 13 ms at 100, 10 at
 // 400). At 400 it runs a fifth as often, and the heap it lets grow stays a
 // few tens of megabytes: resident memory after 100 switches is measured
-// by bench/switch.sh against DESIGN §13's 80 MB.
+// by bench/switch.sh against docs/performance.md's 80 MB.
 const screenGCPercent = 400
 
 // paceGC sets the screen's collector pace, unless GOGC says otherwise (a

@@ -10,7 +10,7 @@ import (
 	"followup/forms"
 )
 
-// followup is the user's inbox (DESIGN §14 "Serve"): the questions waiting
+// followup is the user's inbox (docs/mcp-serve.md): the questions waiting
 // in other chats — an MCP client's, another task's — join the tab row
 // after this chat's own, marked with who asks, and the notice line says
 // who asks what. Choosing one (ctrl+n past this chat's last question, or

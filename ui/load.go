@@ -160,7 +160,7 @@ func draftFor(r chat.RequestView, saved forms.Values, found bool) forms.Values {
 		return saved
 	}
 	// Every value the stored request has is shown: the user's own draft
-	// where they edited it, the partial answer elsewhere (DESIGN §6) — a
+	// where they edited it, the partial answer elsewhere (docs/behaviour.md) — a
 	// field passed by or a suggestion confirmed is no edit (confirmed.go).
 	out := mergeValues(saved)
 	for name, v := range r.Partial {

@@ -14,7 +14,7 @@ import (
 	"followup/forms"
 )
 
-// The screen as an MCP host (DESIGN §14): what it knows of the open chat's
+// The screen as an MCP host (docs/mcp.md): what it knows of the open chat's
 // tool calls and approvals, and of the configured servers. Approvals and
 // steps come with every chat snapshot; the servers' status is read when
 // the host says it changed (EvMCP).
@@ -98,7 +98,7 @@ type startMCPMsg struct{}
 // mcpStartDelay is how long after the first chat arrives the servers
 // start: one frame interval (frameEvery) and a little more, so the first
 // frame is on the terminal before any server process competes for the
-// cores (DESIGN §13).
+// cores (docs/performance.md).
 const mcpStartDelay = 50 * time.Millisecond
 
 // startMCPAfterFirstFrame schedules the servers' start.

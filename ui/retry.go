@@ -9,7 +9,7 @@ import (
 	"followup/chat"
 )
 
-// ctrl+r moves on what is stuck (DESIGN §15): the runs interrupted by a
+// ctrl+r moves on what is stuck (docs/behaviour.md): the runs interrupted by a
 // crash that no process drives — those the notice line counts, in any
 // chat — and the open chat's newest run when it failed, retried from its
 // recorded history. The host says which (Service.Retryable); the status

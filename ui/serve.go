@@ -5,7 +5,7 @@ import (
 	"followup/forms"
 )
 
-// A chat of an MCP client's serve session (DESIGN §14 "Serve") has no
+// A chat of an MCP client's serve session (docs/mcp-serve.md) has no
 // followup agent behind it: the client asks there and reads only answers.
 // The screen says who asks, on the form and in the composer, which takes
 // no messages there, and says when the client is gone.

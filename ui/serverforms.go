@@ -6,7 +6,7 @@ import (
 	"followup/forms"
 )
 
-// An MCP server's questions on screen (DESIGN §14). MCP forbids servers
+// An MCP server's questions on screen (docs/mcp.md). MCP forbids servers
 // to ask for secrets in form mode: on a server's form, a field that looks
 // like one (forms.LooksSecret) carries a warning above its own
 // description, where the user reads it before typing. A server's question
@@ -76,7 +76,7 @@ func (m *model) cancelWords() string {
 	return done
 }
 
-// cancelTells says who is told what when the user cancels r (DESIGN §14):
+// cancelTells says who is told what when the user cancels r (docs/mcp.md):
 // what the confirmation promises, and the line once it is done. An MCP
 // server's question is declined to it and its tool call goes on; an MCP
 // client reads it as cancelled; followup's own agent is told and its task

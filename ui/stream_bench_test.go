@@ -14,7 +14,7 @@ import (
 // sends them, through Update and View as the program runs them. perFrame
 // is how many deltas arrive between two frames: 1 is a slow stream, each
 // delta drawn on its own; 8 is about 450 deltas a second at 60 frames a
-// second. It reports the cost per delta (DESIGN §13: a 6,000-word reply
+// second. It reports the cost per delta (docs/performance.md: a 6,000-word reply
 // ≤ 1.3× per delta of a 500-word one) and the redraws per delta.
 func BenchmarkStream(b *testing.B) {
 	svc, _ := largeService(b)
@@ -49,7 +49,7 @@ func BenchmarkStream(b *testing.B) {
 // and, delta for delta in turn with it, 500-word replies into another
 // (one after the other), timing every delta, so both sizes are measured
 // side by side under the same load. It reports the mean cost per delta
-// of each and their ratio (DESIGN §13: ≤ 1.3).
+// of each and their ratio (docs/performance.md: ≤ 1.3).
 func BenchmarkStreamLongVsShort(b *testing.B) {
 	svc, _ := largeService(b)
 	for _, perFrame := range []int{1, 8} {

@@ -72,7 +72,7 @@ func cpuNow() time.Duration {
 // makes it: ctrl+o opens the chat list, down moves to the next chat,
 // enter opens it; the list's read, the chat's snapshot, its form and
 // the frame are applied through Update as the program does. It reports
-// the process's CPU time per switch (DESIGN §13: ≤ 10 ms), which leaves
+// the process's CPU time per switch (docs/performance.md: ≤ 10 ms), which leaves
 // out the time spent waiting on the commands left behind.
 func BenchmarkSwitchChat(b *testing.B) {
 	defer paceGC()() // as the screen runs

@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkCallOverhead compares a call through the Manager with the bare SDK call to the
-// same loopback server (DESIGN §13: followup's own cost ≤ 2 ms per call), the two calls
+// same loopback server (docs/performance.md: followup's own cost ≤ 2 ms per call), the two calls
 // interleaved; it reports each one's median and the difference.
 func BenchmarkCallOverhead(b *testing.B) {
 	sc, _ := sdkServer(b, false, func(s *sdk.Server) {

@@ -11,7 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DefaultMaxBytes bounds a result when the caller gives no bound (DESIGN §3's reply size).
+// DefaultMaxBytes bounds a result when the caller gives no bound (docs/input-requests.md's reply size).
 const DefaultMaxBytes = 65536
 
 // CallRequest is one tool call. Server and Tool are the config key and the server's own

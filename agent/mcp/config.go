@@ -1,4 +1,4 @@
-// Package mcp is followup's MCP client (DESIGN §14): it reads the servers a user
+// Package mcp is followup's MCP client (docs/mcp.md): it reads the servers a user
 // configured (Claude Code's .mcp.json shape), runs one client per server — stdio servers
 // in their own process group, streamable HTTP servers through a header-adding
 // RoundTripper — and offers their tools as `mcp__<server>__<tool>`. Elicitations are

@@ -44,7 +44,7 @@ func TestExpand(t *testing.T) {
 	}
 }
 
-// TestParseConfig: the DESIGN §14 example loads as written; each bad entry is one
+// TestParseConfig: the docs/mcp.md example loads as written; each bad entry is one
 // problem naming file, JSON Pointer and reason, and the other entries still load.
 func TestParseConfig(t *testing.T) {
 	doc := `{ "mcpServers": {

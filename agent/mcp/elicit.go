@@ -17,7 +17,7 @@ const (
 	ModeURL  = "url"
 )
 
-// Actions of an elicitation reply (DESIGN §14's table says which user act sends which).
+// Actions of an elicitation reply (docs/mcp.md's table says which user act sends which).
 const (
 	ActionAccept  = "accept"
 	ActionDecline = "decline"

@@ -137,7 +137,7 @@ func (f *fake) handle(msg fakeMsg) {
 	switch msg.Method {
 	case "server/discover":
 		if f.modes["ignore-discover"] {
-			return // never answered: the trap of DESIGN §14
+			return // never answered: the trap of docs/mcp.md
 		}
 		f.send(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
 	case "initialize":

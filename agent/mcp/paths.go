@@ -10,7 +10,7 @@ import (
 // EnvConfig names the configuration file when --mcp-config is not given.
 const EnvConfig = "FOLLOWUP_MCP_CONFIG"
 
-// ConfigPath picks the configuration file (DESIGN §14): the --mcp-config flag, else
+// ConfigPath picks the configuration file (docs/mcp.md): the --mcp-config flag, else
 // $FOLLOWUP_MCP_CONFIG, else $XDG_CONFIG_HOME/followup/mcp.json, else
 // ~/.config/followup/mcp.json. explicit reports that the user named the file, so its
 // absence is a problem; a missing default file only means no servers.

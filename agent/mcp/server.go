@@ -12,7 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Server states (DESIGN §14, `followup mcp list`).
+// Server states (docs/mcp.md, `followup mcp list`).
 const (
 	StateConnecting = "connecting"
 	StateConnected  = "connected"

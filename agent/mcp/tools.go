@@ -33,7 +33,7 @@ type Annotations struct {
 }
 
 // Rerunnable reports whether a call whose outcome a crash left unknown may be made again
-// (DESIGN §14): the tool says it changes nothing, or that repeating it changes nothing
+// (docs/mcp.md): the tool says it changes nothing, or that repeating it changes nothing
 // more.
 func (t Tool) Rerunnable() bool { return t.Annotations.ReadOnly || t.Annotations.Idempotent }
 

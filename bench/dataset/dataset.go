@@ -1,5 +1,5 @@
 // Package dataset builds a large, realistic followup database for benchmarks
-// (DESIGN §13): chats with long markdown transcripts, runs in every state and
+// (docs/performance.md): chats with long markdown transcripts, runs in every state and
 // input requests in every state with revisions, drafts, answers, proposals,
 // deliveries and receipts. Rows are written as they stand (the store's
 // typed writes, and bulk writers of its own for messages and requests;
@@ -31,7 +31,7 @@ type Sizes struct {
 	Seed    uint64
 }
 
-// Default is the size DESIGN §13 budgets name.
+// Default is the size docs/performance.md budgets name.
 func Default() Sizes {
 	return Sizes{Chats: 1000, Messages: 100_000, Requests: 10_000, BigChat: 2000, Pending: 10, Seed: 1}
 }

@@ -83,7 +83,7 @@ var kinds = []kind{
 const bigKind = 5
 
 // BigForm is a form at the 32-field limit mixing every field type, as the
-// keystroke budget of DESIGN §13 names.
+// keystroke budget of docs/performance.md names.
 func BigForm() forms.Definition {
 	def := forms.Definition{Title: "Project intake", Description: "Everything about the new project"}
 	for i := range forms.MaxFields {

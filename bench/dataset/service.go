@@ -8,7 +8,7 @@ import (
 )
 
 // Open opens a host, for a benchmark or test, on a private copy of a
-// database of the given sizes (Default: DESIGN §13's 1,000 chats, 100,000
+// database of the given sizes (Default: docs/performance.md's 1,000 chats, 100,000
 // messages, 10,000 requests) in the test's temporary directory. The first
 // use of a size builds it once for every later run (see Copy).
 func Open(tb testing.TB, sz Sizes) (*chat.Service, Summary) {

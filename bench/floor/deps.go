@@ -3,7 +3,7 @@
 package main
 
 // Built with -tags deps, the floor also links the libraries followup must
-// use (DESIGN §9, §12) without calling them: what linking and initialising
+// use (docs/behaviour.md) without calling them: what linking and initialising
 // them costs before any work of followup's own (bench/run.sh).
 import (
 	_ "github.com/anthropics/anthropic-sdk-go/v2"

@@ -1,6 +1,6 @@
 // Command floor is the smallest Bubble Tea program that draws one huh form:
 // the floor the chat screen's start-to-first-frame time is compared with
-// (DESIGN §13). With FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1 it quits right after
+// (docs/performance.md). With FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1 it quits right after
 // its first frame, like followup does (bench/run.sh). With FLOOR_FIELD=input
 // the form is one text field instead of a select.
 package main

@@ -1,5 +1,5 @@
-// Command ptyframe times the first frame as a terminal receives it (DESIGN
-// §13): it opens a pseudo-terminal of a fixed size itself, starts each
+// Command ptyframe times the first frame as a terminal receives it (docs/performance.md):
+// it opens a pseudo-terminal of a fixed size itself, starts each
 // program on it, plays the terminal (answering its colour and cursor
 // queries as an xterm does) and timestamps the moment the text that says
 // the active form is drawn — the marker — has arrived. Programs run in

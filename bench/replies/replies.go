@@ -1,5 +1,5 @@
 // Package replies makes the long markdown replies the streaming benchmarks
-// send (DESIGN §13, "streaming a reply"): deterministic text of a given
+// send (docs/performance.md, "streaming a reply"): deterministic text of a given
 // number of words, split into deltas the way a model streams tokens.
 package replies
 

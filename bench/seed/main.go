@@ -2,7 +2,7 @@
 //
 //	go run ./bench/seed -db /tmp/big.db
 //
-// The defaults are the sizes DESIGN §13 budgets name (1,000 chats, 100,000
+// The defaults are the sizes docs/performance.md budgets name (1,000 chats, 100,000
 // messages, 10,000 requests); the same -seed always builds the same data.
 package main
 

@@ -1,4 +1,4 @@
--- The composer's unsent text, one per chat (DESIGN §6), and one for the
+-- The composer's unsent text, one per chat (docs/behaviour.md), and one for the
 -- chat not created yet (chat_id ''). A trigger, not a foreign key, takes a
 -- chat's draft away with the chat, since '' names no chat.
 CREATE TABLE composer_drafts (

@@ -1,4 +1,4 @@
--- Serve sessions (DESIGN §14): each MCP client connected through
+-- Serve sessions (docs/mcp.md): each MCP client connected through
 -- `followup mcp serve` asks in its own chat. seq names the session's byte
 -- in <db>-lease (store/sessions.go), held by the serving process while the
 -- session is open, so a serve process that dies is noticed at once; it
@@ -19,7 +19,7 @@ CREATE TABLE serve_sessions (
 CREATE INDEX serve_sessions_open ON serve_sessions (seq) WHERE state = 'open';
 CREATE INDEX serve_sessions_chat ON serve_sessions (chat_id, seq);
 
--- Who asks each request (DESIGN §2): followup's own agent (every request
+-- Who asks each request (docs/behaviour.md): followup's own agent (every request
 -- so far), an MCP server's elicitation, or an external agent through a
 -- serve session. A serve session's requests have no run; their
 -- requestKeys are unique within the session as a run's are within the run.

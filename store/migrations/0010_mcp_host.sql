@@ -1,4 +1,4 @@
--- followup as an MCP host (DESIGN §14).
+-- followup as an MCP host (docs/mcp.md).
 --
 -- A call of an MCP server's tool is a durable step, recorded before the
 -- call is made (started) and after (done), so a crash in between is seen

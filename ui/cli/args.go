@@ -1,5 +1,5 @@
 // Package cli is followup's headless command line: the same chat host as
-// the UI, driven from scripts, with text or --json output (DESIGN §10).
+// the UI, driven from scripts, with text or --json output (docs/cli.md).
 // Every command is one entry of the table in table.go.
 package cli
 

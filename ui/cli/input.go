@@ -10,7 +10,7 @@ import (
 )
 
 // MaxInputRead bounds every file or standard input the CLI reads
-// (DESIGN §12): the read stops there, so /dev/zero or a huge sparse file
+// (docs/behaviour.md): the read stops there, so /dev/zero or a huge sparse file
 // costs at most this much memory and time.
 const MaxInputRead = 8 << 20
 

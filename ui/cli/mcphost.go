@@ -11,7 +11,7 @@ import (
 	"followup/forms"
 )
 
-// The CLI's side of followup as an MCP host (DESIGN §14): deciding tool
+// The CLI's side of followup as an MCP host (docs/mcp.md): deciding tool
 // approvals, listing the configured servers, and what a command that
 // drives a run says while an MCP server's question keeps it waiting.
 

@@ -68,7 +68,7 @@ func onPTY(t *testing.T, args ...string) string {
 	return out.String()
 }
 
-// A headless command never writes a terminal query (DESIGN §10): not the
+// A headless command never writes a terminal query (docs/cli.md): not the
 // background colour, not the cursor position — so it never waits for an
 // answer either.
 func TestHeadlessCommandsNeverQueryTheTerminal(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"followup/chat"
 )
 
-// followup's own cost per tool call (DESIGN §13: ≤ 2 ms over the bare SDK
+// followup's own cost per tool call (docs/performance.md: ≤ 2 ms over the bare SDK
 // call on loopback): the same client calls a bare go-sdk tool that returns
 // a constant, and followup's input_read_answer and input_request on a
 // real database. Compare side by side in one run:

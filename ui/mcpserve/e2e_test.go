@@ -15,7 +15,7 @@ import (
 
 // An agent asks through `followup mcp serve`; the user answers from
 // another process (`followup answer`); input_wait returns exactly what the
-// user confirmed, in the shape of DESIGN §5, and show records that the
+// user confirmed, in the shape of docs/behaviour.md, and show records that the
 // agent has read it.
 func TestAnswerFromAnotherProcess(t *testing.T) {
 	t.Parallel()

@@ -1,5 +1,5 @@
 // Package mcpserve is `followup mcp serve`: followup as an MCP server, the
-// human's inbox for any agent (DESIGN §14 "Serve"). An external agent —
+// human's inbox for any agent (docs/mcp-serve.md). An external agent —
 // Claude Code, Codex, a script on any MCP client — asks the user through
 // followup's input tools; the question appears in the followup chat screen
 // open on the same database, and the agent reads the confirmed answer.
@@ -41,7 +41,7 @@ type Client struct {
 // Session is one MCP session's view of followup: its own chat and the
 // requests it opened there, nothing else (another session's request ids
 // are NOT_FOUND). Each tool method takes the tool call's raw arguments and
-// returns the host's DESIGN §4 result: {"ok":true,…} or
+// returns the host's docs/input-requests.md result: {"ok":true,…} or
 // {"ok":false,"error":{…}}.
 type Session interface {
 	Capabilities(ctx context.Context, args json.RawMessage) json.RawMessage

@@ -51,7 +51,7 @@ var runs = map[string]func(Session) func(context.Context, json.RawMessage) json.
 }
 
 // serveTools is the tool list: the catalogue's tools that serve offers
-// (DESIGN §4: all but input_replace and input_resolve), with their own
+// (docs/input-requests.md: all but input_replace and input_resolve), with their own
 // schemas, then input_wait.
 func serveTools() []serveTool {
 	var out []serveTool
@@ -99,7 +99,7 @@ func annotations(name string) *mcp.ToolAnnotations {
 
 func ptr[T any](v T) *T { return &v }
 
-// Bounds of input_wait (DESIGN §14): clients time a tool call out at 60 s,
+// Bounds of input_wait (docs/mcp.md): clients time a tool call out at 60 s,
 // so one wait returns well before that and the agent calls again.
 const (
 	maxWait     = 50 * time.Second

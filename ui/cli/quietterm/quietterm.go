@@ -3,7 +3,7 @@
 // terminal's background colour, which writes an OSC 11 query and a cursor
 // position request to the terminal and waits up to five seconds for an
 // answer: every headless command would print the query into its output,
-// and hang on a terminal that never answers (DESIGN §10).
+// and hang on a terminal that never answers (docs/cli.md).
 //
 // This package's initialiser runs before Bubble Tea's and settles the
 // background without asking. Go initialises, at each step, the first
