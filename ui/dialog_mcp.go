@@ -156,6 +156,9 @@ func serverState(s mcp.ServerStatus) string {
 	case mcp.StateFailed:
 		return stRowBad.Render("failed: " + forms.SanitizeLine(s.Reason))
 	case mcp.StateConnecting:
+		if s.Reason != "" { // still starting past its timeout
+			return stRowWait.Render(forms.SanitizeLine(s.Reason))
+		}
 		return stRowWait.Render("starting…")
 	case mcp.StateDisabled:
 		return stDim.Render("disabled in the configuration")

@@ -96,6 +96,12 @@ func (m *Manager) call(ctx context.Context, req CallRequest, responses sdk.Input
 	if !ok {
 		return Result{}, fmt.Errorf("%w: %q", ErrUnknownServer, req.Server)
 	}
+	res, err := s.call(ctx, req, responses, state)
+	return res, s.cfg.Secrets.hideErr(err)
+}
+
+func (s *server) call(ctx context.Context, req CallRequest, responses sdk.InputResponseMap, state string) (Result, error) {
+	m := s.m
 	m.Start() // the CLI starts servers when a run first needs a tool
 	select {
 	case s.calls <- struct{}{}:

@@ -47,6 +47,8 @@ type ServerConfig struct {
 	Disabled    bool
 	// Timeout bounds connecting (the file's `timeout`, in seconds; default 10).
 	Timeout time.Duration
+	// Secrets hides the values of the entry's ${VAR}s in what is shown, stored or logged.
+	Secrets Secrets
 }
 
 // String names the server without its secrets.

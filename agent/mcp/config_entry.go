@@ -118,6 +118,8 @@ func parseServer(name string, raw json.RawMessage, lookup Lookup) (ServerConfig,
 		return ServerConfig{}, p
 	}
 	sc := ServerConfig{Name: name, Timeout: defaultTimeout, Disabled: e.Disabled, AutoApprove: e.AutoApprove}
+	var secrets []string
+	lookup = recording(lookup, &secrets)
 	switch {
 	case e.Type != nil:
 		sc.Type = *e.Type
@@ -147,6 +149,7 @@ func parseServer(name string, raw json.RawMessage, lookup Lookup) (ServerConfig,
 	if p != nil {
 		return ServerConfig{}, p
 	}
+	sc.Secrets = newSecrets(secrets)
 	return sc, nil
 }
 

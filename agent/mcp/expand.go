@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"fmt"
+	"net/url"
+	"sort"
 	"strings"
 )
 
@@ -58,3 +60,72 @@ func validVarName(name string) bool {
 	}
 	return true
 }
+
+// Secrets are the values a server's ${VAR}s expanded to. What followup shows, stores or
+// logs about a server — its state's reason, a call's error, its log — is the
+// configuration as written (docs/mcp.md): Hide puts each value back as its ${VAR},
+// wherever it appears (a URL's query, a command's path, an error that quotes them).
+type Secrets struct{ r *strings.Replacer }
+
+// minSecret is the shortest value hidden: a shorter one would be replaced in every word
+// that happens to contain it ("exit status 1").
+const minSecret = 4
+
+// recording wraps lookup so that every value it returns is kept in sec.
+func recording(lookup Lookup, sec *[]string) Lookup {
+	return func(name string) (string, bool) {
+		v, ok := lookup(name)
+		if ok && len(v) >= minSecret {
+			ref := "${" + name + "}"
+			for _, form := range []string{v, url.QueryEscape(v), url.PathEscape(v)} {
+				*sec = append(*sec, form, ref)
+			}
+		}
+		return v, ok
+	}
+}
+
+func newSecrets(pairs []string) Secrets {
+	if len(pairs) == 0 {
+		return Secrets{}
+	}
+	// The longest value first: one that contains another is hidden whole.
+	type pair struct{ v, ref string }
+	ps := make([]pair, 0, len(pairs)/2)
+	for i := 0; i < len(pairs); i += 2 {
+		ps = append(ps, pair{pairs[i], pairs[i+1]})
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].v) > len(ps[j].v) })
+	flat := make([]string, 0, len(pairs))
+	for _, p := range ps {
+		flat = append(flat, p.v, p.ref)
+	}
+	return Secrets{strings.NewReplacer(flat...)}
+}
+
+// Hide is text with every secret put back as its ${VAR}.
+func (s Secrets) Hide(text string) string {
+	if s.r == nil {
+		return text
+	}
+	return s.r.Replace(text)
+}
+
+// hideErr is err with its text hidden; errors.Is and As still see err.
+func (s Secrets) hideErr(err error) error {
+	if err == nil || s.r == nil {
+		return err
+	}
+	if text := s.Hide(err.Error()); text != err.Error() {
+		return hiddenError{text, err}
+	}
+	return err
+}
+
+type hiddenError struct {
+	text string
+	err  error
+}
+
+func (e hiddenError) Error() string { return e.text }
+func (e hiddenError) Unwrap() error { return e.err }

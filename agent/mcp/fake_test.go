@@ -46,6 +46,33 @@ func TestConnectRetriesOnLegacyProtocol(t *testing.T) {
 	}
 }
 
+// TestSlowFirstStartIsNotStopped: a stdio server that takes longer than its timeout to
+// start (npx installing it) is said to be still starting — Wait returns — and is neither
+// stopped nor started again: it connects when it is ready.
+func TestSlowFirstStartIsNotStopped(t *testing.T) {
+	starts := filepath.Join(t.TempDir(), "starts")
+	slow := fakeServer("slow", "", map[string]string{"FAKE_START_DELAY": "2s", "FAKE_STARTS_FILE": starts})
+	slow.Timeout = 400 * time.Millisecond
+	m := newFakeManager(t, nil, slow)
+	m.Start()
+	waitAll(t, m)
+	if st := m.Status().Servers[0]; st.State != StateConnecting || !strings.Contains(st.Reason, "still starting") {
+		t.Fatalf("after its timeout: %+v", st)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	res, err := m.Call(ctx, CallRequest{Server: "slow", Tool: "pid"})
+	if err != nil || !strings.HasPrefix(res.Text, "pid ") {
+		t.Fatalf("call: %+v %v", res, err)
+	}
+	if st := m.Status().Servers[0]; st.State != StateConnected || st.Reason != "" || len(st.Tools) != 5 {
+		t.Errorf("connected: %+v", st)
+	}
+	if b, _ := os.ReadFile(starts); strings.Count(string(b), "\n") != 1 {
+		t.Errorf("started %d times", strings.Count(string(b), "\n"))
+	}
+}
+
 // TestUndeclaredModeIsRefused: a URL elicitation when followup declared form only gets
 // -32602 and never reaches the Elicitor.
 func TestUndeclaredModeIsRefused(t *testing.T) {

@@ -82,6 +82,9 @@ func runFake(modes string) {
 	if p := os.Getenv("FAKE_PID_FILE"); p != "" {
 		_ = os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())), 0o600)
 	}
+	if d, err := time.ParseDuration(os.Getenv("FAKE_START_DELAY")); err == nil {
+		time.Sleep(d) // a first start installing the server (npx)
+	}
 	fmt.Fprintln(os.Stderr, "fake server starting; secret env is", len(os.Getenv("FAKE_SECRET")), "bytes")
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)

@@ -16,6 +16,7 @@ const maxLogBytes = 1 << 20
 // secrets (followup writes only the command line as the user wrote it, before ${VAR}
 // expansion).
 type serverLog struct {
+	secrets Secrets
 	mu      sync.Mutex
 	f       *os.File
 	written int64
@@ -28,7 +29,7 @@ func logPath(dir, server string) string {
 }
 
 // openLog opens the log of a server, rotating a log that is already full.
-func openLog(path string) (*serverLog, error) {
+func openLog(path string, secrets Secrets) (*serverLog, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
@@ -40,7 +41,7 @@ func openLog(path string) (*serverLog, error) {
 		return nil, err
 	}
 	st, _ := f.Stat()
-	l := &serverLog{f: f}
+	l := &serverLog{f: f, secrets: secrets}
 	if st != nil {
 		l.written = st.Size()
 	}
@@ -55,12 +56,13 @@ func (l *serverLog) Note(format string, args ...any) {
 
 // Write appends what the server wrote to stderr until the bound, then drops the rest
 // (reporting success, so the server never blocks on a full pipe).
-func (l *serverLog) Write(p []byte) (int, error) {
+func (l *serverLog) Write(in []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f == nil || l.cut {
-		return len(p), nil
+		return len(in), nil
 	}
+	p := []byte(l.secrets.Hide(string(in)))
 	room := maxLogBytes - l.written
 	if int64(len(p)) > room {
 		if room > 0 {
@@ -69,14 +71,11 @@ func (l *serverLog) Write(p []byte) (int, error) {
 		}
 		_, _ = l.f.WriteString("\n[followup: log cut at 1 MiB; the rest of this session is not kept]\n")
 		l.cut = true
-		return len(p), nil
+		return len(in), nil
 	}
-	n, err := l.f.Write(p)
+	n, _ := l.f.Write(p)
 	l.written += int64(n)
-	if err != nil {
-		return len(p), nil
-	}
-	return n, nil
+	return len(in), nil
 }
 
 // Close closes the file.

@@ -77,14 +77,17 @@ func (m *Manager) Start() {
 	})
 }
 
-// Wait returns once no server is still connecting (the CLI, before a run needs tools),
-// or when ctx ends. It starts the servers if Start was not called.
+// Wait returns once no server is still connecting within its timeout (the CLI, before
+// a run needs tools), or when ctx ends. It starts the servers if Start was not called.
 func (m *Manager) Wait(ctx context.Context) error {
 	m.Start()
 	for _, s := range m.servers {
-		ready, _ := s.attempt()
+		s.mu.Lock()
+		ready, slow := s.ready, s.slow
+		s.mu.Unlock()
 		select {
 		case <-ready:
+		case <-slow:
 		case <-ctx.Done():
 			return ctx.Err()
 		}

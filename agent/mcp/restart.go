@@ -72,7 +72,7 @@ func (r *restartState) begun(now time.Time, base time.Duration) {
 func (s *server) beginLocked() {
 	s.restart.begun(time.Now(), s.m.backoff)
 	s.state, s.reason = StateConnecting, ""
-	s.ready, s.ran = make(chan struct{}), make(chan struct{})
+	s.ready, s.slow, s.ran = make(chan struct{}), make(chan struct{}), make(chan struct{})
 	go s.run(s.ready, s.ran)
 }
 

@@ -23,6 +23,10 @@ const (
 // legacyProtocol is what a server that ignores 2026-07-28's server/discover is retried on.
 const legacyProtocol = "2025-11-25"
 
+// startLimit is how long a stdio server is given to start and answer (a
+// first start may download it) before it is given up.
+const startLimit = maxTimeout
+
 // server is one configured server and its client session.
 type server struct {
 	m       *Manager
@@ -46,8 +50,9 @@ type server struct {
 	proc    *process
 	log     *serverLog
 	// ready is closed when the current connection attempt ends, either
-	// way; each attempt (a restart) has its own.
-	ready chan struct{}
+	// way; each attempt (a restart) has its own. slow is closed when the
+	// attempt is still starting after the entry's timeout.
+	ready, slow chan struct{}
 	// sessionDone is closed when the connected session has ended.
 	sessionDone chan struct{}
 	// sessionBroke is closed when a call on the session failed with a
@@ -75,7 +80,7 @@ type server struct {
 }
 
 func newServer(m *Manager, cfg ServerConfig) *server {
-	s := &server{m: m, cfg: cfg, logPath: logPath(m.logDir, cfg.Name), ready: make(chan struct{}),
+	s := &server{m: m, cfg: cfg, logPath: logPath(m.logDir, cfg.Name), ready: make(chan struct{}), slow: make(chan struct{}),
 		ran: make(chan struct{}), calls: make(chan struct{}, 1), state: StateConnecting}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	if cfg.Disabled {
@@ -137,7 +142,7 @@ func (s *server) run(ready, ran chan struct{}) {
 	s.mu.Unlock()
 	if log == nil {
 		var err error
-		if log, err = openLog(s.logPath); err != nil {
+		if log, err = openLog(s.logPath, s.cfg.Secrets); err != nil {
 			s.fail(ready, "cannot open its log: "+err.Error())
 			return
 		}
@@ -147,12 +152,22 @@ func (s *server) run(ready, ran chan struct{}) {
 		s.mu.Unlock()
 	}
 	log.Note("starting %s", s.cfg)
-	ctx, cancel := context.WithTimeout(s.life, s.cfg.Timeout)
+	limit, half := s.cfg.Timeout, s.cfg.Timeout/2
+	if s.cfg.Type == TypeStdio {
+		// The timeout bounds the answer of a server that is running, not its
+		// first start, which may install it (npx): past it the server is
+		// said to be still starting, and is given up only after startLimit.
+		// Its connection answers an ignored discover (handshake.go).
+		limit, half = max(limit, startLimit), 0
+		slow := time.AfterFunc(s.cfg.Timeout, func() { s.stillStarting(ready) })
+		defer slow.Stop()
+	}
+	ctx, cancel := context.WithTimeout(s.life, limit)
 	defer cancel()
 	start := time.Now()
 	// Half the budget for the newest handshake: a server that ignores server/discover
 	// never answers it, and the other half is for the 2025-11-25 handshake.
-	cs, proc, err := s.connect(ctx, s.cfg.Timeout/2, "")
+	cs, proc, err := s.connect(ctx, half, "")
 	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 		log.Note("no answer to the 2026-07-28 handshake in %s; retrying on %s", time.Since(start).Round(time.Millisecond), legacyProtocol)
 		cs, proc, err = s.connect(ctx, 0, legacyProtocol)
@@ -162,6 +177,8 @@ func (s *server) run(ready, ran chan struct{}) {
 			return
 		}
 		switch {
+		case ctx.Err() != nil && limit > s.cfg.Timeout:
+			err = fmt.Errorf("no answer within %s (the longest a server is given to start)", limit)
 		case ctx.Err() != nil:
 			err = fmt.Errorf("no answer within %s (the entry's timeout)", s.cfg.Timeout)
 		case s.cfg.Type == TypeStdio && errors.Is(err, sdk.ErrConnectionClosed):
@@ -214,7 +231,12 @@ func (s *server) connect(ctx context.Context, limit time.Duration, version strin
 	switch s.cfg.Type {
 	case TypeStdio:
 		proc = &process{}
-		transport = wireTransport{next: newStdioTransport(s.cfg, s.log, proc), orders: &s.orders}
+		start := time.Now()
+		transport = wireTransport{next: newStdioTransport(s.cfg, s.log, proc), orders: &s.orders,
+			discover: &discoverWait{after: s.cfg.Timeout / 2, note: func() {
+				s.note("no answer to the 2026-07-28 handshake in %s; retrying on %s in the same connection",
+					time.Since(start).Round(time.Millisecond), legacyProtocol)
+			}}}
 	default:
 		transport, _ = newHTTPTransport(s.cfg, &s.orders)
 	}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"syscall"
 	"time"
 
@@ -26,7 +27,7 @@ func (s *server) watch(cs *sdk.ClientSession, proc *process, done chan struct{})
 	// session reads it (callEnded). The tools stay for the model: the
 	// next call of one starts the server again (restart.go).
 	s.session, s.state = nil, StateFailed
-	s.reason = reason
+	s.reason = s.cfg.Secrets.Hide(reason)
 	s.restart.ended(time.Now())
 	s.mu.Unlock()
 	close(done)
@@ -40,6 +41,7 @@ func (s *server) watch(cs *sdk.ClientSession, proc *process, done chan struct{})
 // fail ends the connection attempt whose ready channel is ready: the
 // server is failed, with the reason.
 func (s *server) fail(ready chan struct{}, reason string) {
+	reason = s.cfg.Secrets.Hide(reason)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -47,6 +49,24 @@ func (s *server) fail(ready chan struct{}, reason string) {
 	}
 	s.state, s.reason = StateFailed, reason
 	close(ready)
+	s.mu.Unlock()
+	s.note("%s", reason)
+	s.m.changed()
+}
+
+// stillStarting says that the stdio server of the attempt whose ready
+// channel is ready has not answered within its timeout: it is left to
+// start (a first start may be installing it).
+func (s *server) stillStarting(ready chan struct{}) {
+	s.mu.Lock()
+	if s.closed || s.ready != ready || s.state != StateConnecting {
+		s.mu.Unlock()
+		return
+	}
+	reason := fmt.Sprintf("still starting: no answer after %s (a first start may be installing it); followup waits up to %s",
+		s.cfg.Timeout, startLimit)
+	s.reason = reason
+	close(s.slow)
 	s.mu.Unlock()
 	s.note("%s", reason)
 	s.m.changed()

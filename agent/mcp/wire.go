@@ -160,8 +160,9 @@ func withPropertyOrder(raw json.RawMessage, order []string) json.RawMessage {
 // its unexported methods — so wireRoundTripper does the same on the HTTP
 // requests and responses.)
 type wireTransport struct {
-	next   sdk.Transport
-	orders *schemaOrders
+	next     sdk.Transport
+	orders   *schemaOrders
+	discover *discoverWait // handshake.go
 }
 
 func (t wireTransport) Connect(ctx context.Context) (sdk.Connection, error) {
@@ -169,13 +170,14 @@ func (t wireTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	if err != nil {
 		return c, err
 	}
-	return wireConn{c, t.orders, newIDShift()}, nil
+	return wireConn{c, t.orders, newIDShift(), t.discover}, nil
 }
 
 type wireConn struct {
 	sdk.Connection
-	orders *schemaOrders
-	shift  idShift
+	orders   *schemaOrders
+	shift    idShift
+	discover *discoverWait
 }
 
 // SessionID passes the wrapped connection's on (the SDK asks for it).
@@ -187,15 +189,20 @@ func (c wireConn) SessionID() string {
 }
 
 func (c wireConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
-	if err != nil {
-		return msg, err
+	for {
+		msg, ours, err := c.discover.read(ctx, c.Connection.Read)
+		if err != nil || ours {
+			return msg, err
+		}
+		c.orders.look(msg)
+		if msg = c.shift.in(msg); !c.discover.late(msg) {
+			return msg, nil
+		}
 	}
-	c.orders.look(msg)
-	return c.shift.in(msg), nil
 }
 
 func (c wireConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	c.discover.sent(msg)
 	return c.Connection.Write(ctx, c.shift.out(msg))
 }
 

@@ -1,0 +1,107 @@
+package mcp
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// A stdio server that never answers 2026-07-28's server/discover would
+// hold its handshake until the timeout, and starting it again on
+// 2025-11-25 would kill a first start that is still installing the server
+// (npx). Instead the connection answers an unanswered discover itself with
+// "method not found" after half the entry's timeout: the SDK then
+// initialises on 2025-11-25 on the same connection and process, and the
+// server's own late answer to the discover is dropped (docs/mcp.md).
+type discoverWait struct {
+	after time.Duration
+	note  func() // says that the connection answered for the server
+
+	mu       sync.Mutex
+	id       jsonrpc.ID    // the SDK's id of the discover
+	due      chan struct{} // closed after `after` from its writing
+	answered bool          // by the server or by the connection
+	replaced bool          // by the connection
+}
+
+// sent arms the wait when msg is the first discover.
+func (d *discoverWait) sent(msg jsonrpc.Message) {
+	r, ok := msg.(*jsonrpc.Request)
+	if d == nil || !ok || r.Method != "server/discover" {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.due != nil {
+		return
+	}
+	d.id, d.due = r.ID, make(chan struct{})
+	time.AfterFunc(d.after, func() { close(d.due) })
+}
+
+// pending is the channel that closes when the connection is to answer
+// for the server, nil when there is nothing to answer.
+func (d *discoverWait) pending() chan struct{} {
+	if d == nil {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.answered {
+		return nil
+	}
+	return d.due
+}
+
+// replace is the connection's answer to the discover.
+func (d *discoverWait) replace() jsonrpc.Message {
+	d.mu.Lock()
+	d.answered, d.replaced = true, true
+	d.mu.Unlock()
+	d.note()
+	return &jsonrpc.Response{ID: d.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+		Message: "no answer to server/discover"}}
+}
+
+// late reports whether msg is the server's answer to a discover the
+// connection already answered (dropped); the server's timely answer ends
+// the wait.
+func (d *discoverWait) late(msg jsonrpc.Message) bool {
+	r, ok := msg.(*jsonrpc.Response)
+	if d == nil || !ok {
+		return false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.due == nil || r.ID != d.id {
+		return false
+	}
+	d.answered = true
+	return d.replaced
+}
+
+// read reads the next message with read, or is the connection's answer
+// to the discover once it is due (ours).
+func (d *discoverWait) read(ctx context.Context, read func(context.Context) (jsonrpc.Message, error)) (msg jsonrpc.Message, ours bool, err error) {
+	due := d.pending()
+	if due == nil {
+		msg, err = read(ctx)
+		return msg, false, err
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-due:
+			cancel()
+		case <-rctx.Done():
+		}
+	}()
+	msg, err = read(rctx)
+	if err != nil && ctx.Err() == nil && rctx.Err() != nil {
+		return d.replace(), true, nil
+	}
+	return msg, false, err
+}
