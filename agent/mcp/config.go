@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+	"syscall"
 	"time"
 )
 
@@ -115,9 +116,10 @@ func Load(path string, explicit bool, lookup Lookup) Config {
 	return cfg
 }
 
-// readBounded reads a regular file of at most 8 MiB, refusing more while reading.
+// readBounded reads a regular file of at most 8 MiB, refusing more while reading. It
+// opens without blocking, so that a FIFO is refused rather than waited on.
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return nil, err
 	}

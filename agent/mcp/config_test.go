@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -265,5 +266,26 @@ func TestDefaultPathsAreNeverRelative(t *testing.T) {
 	}
 	if cfg := Load("", false, env(nil)); len(cfg.Problems) != 0 || len(cfg.Servers) != 0 {
 		t.Errorf("no default location: %+v", cfg)
+	}
+}
+
+// TestFIFOConfigIsRefused: a FIFO as the configuration (named or at the default path)
+// is refused as not a regular file at once, not waited on.
+func TestFIFOConfigIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mcp.json")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, explicit := range []bool{true, false} {
+		done := make(chan Config, 1)
+		go func() { done <- Load(path, explicit, os.LookupEnv) }()
+		select {
+		case cfg := <-done:
+			if len(cfg.Problems) != 1 || !strings.Contains(cfg.Problems[0].Error(), "not a regular file") {
+				t.Errorf("explicit=%v: %+v", explicit, cfg)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("explicit=%v: loading a FIFO blocks", explicit)
+		}
 	}
 }
