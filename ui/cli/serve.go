@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/charmbracelet/x/term"
 
+	"followup/agent/mcp"
 	"followup/chat"
 	"followup/ui/mcpserve"
 )
@@ -38,12 +40,20 @@ func mcpServe(ctx context.Context, c *Call) error {
 		}
 		return served(mcpserve.ServeStdio(ctx, inbox, o, readCloser(c.Stdin), writeCloser(c.Stdout)))
 	}
+	tokenFile := c.Flag("token-file")
+	if tokenFile == "" {
+		tokenFile = filepath.Join(mcp.StateDir(os.Getenv), mcpserve.TokenFileName)
+	}
+	token, err := mcpserve.LoadToken(tokenFile)
+	if err != nil {
+		return &chat.Error{Code: chat.CodeInvalidArgument, Message: err.Error()}
+	}
 	ln, err := mcpserve.Listen(addr)
 	if err != nil {
 		return &chat.Error{Code: chat.CodeInvalidArgument, Message: err.Error()}
 	}
-	fmt.Fprintf(c.Stderr, "followup: serving MCP on %s (ctrl+c to stop)\n", mcpserve.URL(ln))
-	return served(mcpserve.ServeHTTP(ctx, inbox, mcpserve.HTTPOptions{Options: o}, ln))
+	fmt.Fprintf(c.Stderr, "followup: serving MCP on %s (ctrl+c to stop)\n%s", mcpserve.URL(ln), mcpserve.ClientSetup(mcpserve.URL(ln), token))
+	return served(mcpserve.ServeHTTP(ctx, inbox, mcpserve.HTTPOptions{Options: o, Token: token}, ln))
 }
 
 // served is the command's result: a signal ending the server is its

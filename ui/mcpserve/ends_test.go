@@ -3,7 +3,9 @@ package mcpserve_test
 import (
 	"context"
 	"net/http"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,7 +20,7 @@ func TestDeleteSessionDuringWait(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "f.db")
 	srv := serveHTTPBinary(t, db)
 	c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
-	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.url}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.url, HTTPClient: srv.client}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +41,7 @@ func TestDeleteSessionDuringWait(t *testing.T) {
 	// What an SDK's terminateSession sends; the wait's stream stays open.
 	req, _ := http.NewRequest(http.MethodDelete, srv.url, nil)
 	req.Header.Set("Mcp-Session-Id", cs.ID())
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := srv.client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,4 +93,40 @@ func TestUserDeletesOrArchivesTheChat(t *testing.T) {
 			t.Fatalf("input_wait did not return after %s", c.cmd)
 		}
 	}
+}
+
+// `mcp serve --http` makes its token on first use in followup's state
+// directory, private to the user, prints it in the clients' lines, and
+// serves no one without it.
+func TestHTTPTokenOnFirstUse(t *testing.T) {
+	t.Parallel()
+	state := t.TempDir()
+	srv := serveHTTPBinary(t, filepath.Join(t.TempDir(), "f.db"), "XDG_STATE_HOME="+state)
+	file := filepath.Join(state, "followup", "mcp-serve-token")
+	b, err := os.ReadFile(file)
+	if err != nil || strings.TrimSpace(string(b)) != srv.token {
+		t.Fatalf("token file %s: %q, %v; printed %q", file, b, err, srv.token)
+	}
+	if st, _ := os.Stat(file); st.Mode().Perm() != 0o600 {
+		t.Errorf("token file mode %v", st.Mode())
+	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"Claude Code","version":"1"}}}`
+	req, _ := http.NewRequest(http.MethodPost, srv.url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("without the token: %s", resp.Status)
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.url, HTTPClient: srv.client}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	callTool(t, cs, "input_list", nil)
 }

@@ -60,14 +60,20 @@ type HTTPOptions struct {
 	Options
 	// SessionTimeout is DefaultSessionTimeout when zero.
 	SessionTimeout time.Duration
+	// Token is the bearer token every request must carry (LoadToken).
+	Token string
 }
 
-// ServeHTTP serves streamable HTTP on ln until ctx ends; each MCP session
-// is one client. A session ends when its client deletes it, when it times
-// out (SessionTimeout), or when the server stops.
+// ServeHTTP serves streamable HTTP on ln until ctx ends, to clients that
+// send o.Token; each MCP session is one client. A session ends when its
+// client deletes it, when it times out (SessionTimeout), or when the
+// server stops.
 func ServeHTTP(ctx context.Context, inbox Inbox, o HTTPOptions, ln net.Listener) error {
 	if o.SessionTimeout <= 0 {
 		o.SessionTimeout = DefaultSessionTimeout
+	}
+	if o.Token == "" {
+		return errors.New("serving MCP over HTTP needs a bearer token")
 	}
 	s := newServer(inbox, "http", o.Options)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
@@ -88,8 +94,10 @@ func ServeHTTP(ctx context.Context, inbox Inbox, o HTTPOptions, ln net.Listener)
 		h.ServeHTTP(w, r)
 	})
 	// A web page the user visits must not reach the server through their
-	// browser (the SDK already refuses a foreign Host header).
-	srv := &http.Server{Handler: http.NewCrossOriginProtection().Handler(inflight.track(ends)), ReadHeaderTimeout: 10 * time.Second}
+	// browser (the SDK already refuses a foreign Host header), and another
+	// local user, who can reach the port, lacks the token.
+	handler := http.NewCrossOriginProtection().Handler(requireToken(o.Token)(inflight.track(ends)))
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	var err error

@@ -47,6 +47,9 @@ func serveHTTP(t *testing.T, o HTTPOptions) (*fakeInbox, string) {
 	inbox := newFakeInbox()
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
+	if o.Token == "" {
+		o.Token = testToken
+	}
 	go func() { served <- ServeHTTP(ctx, inbox, o, ln) }()
 	t.Cleanup(func() {
 		cancel()
@@ -65,12 +68,27 @@ func serveHTTP(t *testing.T, o HTTPOptions) (*fakeInbox, string) {
 func connectHTTP(t *testing.T, url, name string) *mcp.ClientSession {
 	t.Helper()
 	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil)
-	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: tokenClient(testToken)}, nil)
 	if err != nil {
 		t.Fatalf("connect %s: %v", url, err)
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+const testToken = "the-test-token"
+
+// tokenClient sends token as the bearer token of every request.
+func tokenClient(token string) *http.Client {
+	return &http.Client{Transport: bearer(token)}
+}
+
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
 }
 
 func waitEnded(t *testing.T, inbox *fakeInbox, s *fakeSession, within time.Duration) {
@@ -131,7 +149,7 @@ func TestHTTPDeleteEndsAtOnce(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodDelete, url, nil)
 	req.Header.Set("Mcp-Session-Id", cs.ID())
 	start := time.Now()
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := tokenClient(testToken).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +195,7 @@ func TestHTTPRefusesBrowsers(t *testing.T) {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		set(req)
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := tokenClient(testToken).Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,4 +204,31 @@ func TestHTTPRefusesBrowsers(t *testing.T) {
 			t.Errorf("%s: %s, want 403", name, resp.Status)
 		}
 	}
+}
+
+// Only a client with the server's token is served: another local user
+// reaching the port gets 401, whatever it calls itself.
+func TestHTTPNeedsToken(t *testing.T) {
+	inbox, url := serveHTTP(t, HTTPOptions{Token: "right"})
+	for name, client := range map[string]*http.Client{"no token": http.DefaultClient, "wrong token": tokenClient("wrong"), "longer token": tokenClient("right2")} {
+		c := mcp.NewClient(&mcp.Implementation{Name: "Claude Code", Version: "1"}, nil)
+		if cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: client, MaxRetries: -1}, nil); err == nil {
+			cs.Close()
+			t.Errorf("%s: connected", name)
+		} else if !strings.Contains(err.Error(), "Unauthorized") && !strings.Contains(err.Error(), "401") {
+			t.Errorf("%s: %v, want 401", name, err)
+		}
+	}
+	select {
+	case s := <-inbox.opened:
+		t.Fatalf("a session opened without the token: %v", s.client)
+	default:
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: tokenClient("right")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call(t, cs, "input_list", nil)
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -181,15 +182,23 @@ func waitUntil(t *testing.T, within time.Duration, what string, cond func() bool
 	return time.Since(start)
 }
 
-// httpServer is `followup --db DB mcp serve --http 127.0.0.1:0`.
+// httpServer is `followup --db DB mcp serve --http 127.0.0.1:0`, and an
+// HTTP client that sends the token it printed.
 type httpServer struct {
-	url string
-	cmd *exec.Cmd
+	url    string
+	token  string
+	client *http.Client
+	cmd    *exec.Cmd
 }
 
-func serveHTTPBinary(t *testing.T, db string) *httpServer {
+func serveHTTPBinary(t *testing.T, db string, env ...string) *httpServer {
 	t.Helper()
-	cmd := exec.Command(binary(t), "--db", db, "mcp", "serve", "--http", "127.0.0.1:0")
+	args := []string{"--db", db, "mcp", "serve", "--http", "127.0.0.1:0"}
+	if env == nil {
+		args = append(args, "--token-file", filepath.Join(t.TempDir(), "token"))
+	}
+	cmd := exec.Command(binary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -201,23 +210,35 @@ func serveHTTPBinary(t *testing.T, db string) *httpServer {
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
-	urls := make(chan string, 1)
+	started := make(chan *httpServer, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
+		var url string
 		for sc.Scan() {
 			if _, rest, ok := strings.Cut(sc.Text(), "serving MCP on "); ok {
-				url, _, _ := strings.Cut(rest, " ")
-				urls <- url
+				url, _, _ = strings.Cut(rest, " ")
+			}
+			if _, rest, ok := strings.Cut(sc.Text(), "claude mcp add --transport http followup "+url+` --header "Authorization: Bearer `); ok && url != "" {
+				token := strings.TrimSuffix(rest, `"`)
+				started <- &httpServer{url: url, token: token, client: &http.Client{Transport: bearer(token)}, cmd: cmd}
 			}
 		}
 	}()
 	select {
-	case url := <-urls:
-		return &httpServer{url: url, cmd: cmd}
+	case srv := <-started:
+		return srv
 	case <-time.After(20 * time.Second):
 		t.Fatal("mcp serve --http never said where it listens")
 		return nil
 	}
+}
+
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
 }
 
 // jsonValue decodes a JSON literal of the test.

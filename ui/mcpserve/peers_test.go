@@ -2,6 +2,9 @@ package mcpserve_test
 
 import (
 	"encoding/json"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -128,12 +131,20 @@ func TestConformance(t *testing.T) {
 	p := mcptest.Find(t)
 	db := filepath.Join(t.TempDir(), "f.db")
 	srv := serveHTTPBinary(t, db)
+	// The runners send no token: a proxy adds it.
+	target, _ := url.Parse(srv.url)
+	proxy := httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(target)
+		r.Out.URL.Path = target.Path
+		r.Out.Header.Set("Authorization", "Bearer "+srv.token)
+	}})
+	defer proxy.Close()
 	scenarios := []string{"server-initialize", "ping", "tools-list"}
 	for _, sc := range scenarios {
-		conformance(t, p.Node(t), p.ConformanceScript(), srv.url, sc)
+		conformance(t, p.Node(t), p.ConformanceScript(), proxy.URL+"/mcp", sc)
 	}
 	for _, sc := range scenarios {
-		checks := conformance(t, p.Node22(), p.ConformanceNextScript(), srv.url, sc)
+		checks := conformance(t, p.Node22(), p.ConformanceNextScript(), proxy.URL+"/mcp", sc)
 		wire := false
 		for _, c := range checks {
 			wire = wire || c["id"] == "wire-schema-valid"
