@@ -73,7 +73,7 @@ func formatPhrase(format string) string {
 	case "date":
 		return "date (YYYY-MM-DD)"
 	case "date-time":
-		return "date and time (RFC 3339, e.g. 2026-05-01T09:00:00Z)"
+		return "date and time (2026-05-01 09:00, or RFC 3339)"
 	case "email":
 		return "email address"
 	case "uri":

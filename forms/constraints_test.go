@@ -13,7 +13,7 @@ func TestConstraintsSayEveryRule(t *testing.T) {
 		want string
 	}{
 		{Field{Type: Text, Format: "date"}, "text, date (YYYY-MM-DD)"},
-		{Field{Type: Text, Format: "date-time"}, "text, date and time (RFC 3339, e.g. 2026-05-01T09:00:00Z)"},
+		{Field{Type: Text, Format: "date-time"}, "text, date and time (2026-05-01 09:00, or RFC 3339)"},
 		{Field{Type: Text, Format: "email", MinLength: ip(3), MaxLength: ip(80)}, "text, email address, 3–80 characters"},
 		{Field{Type: Textarea, MaxLength: ip(500)}, "textarea, at most 500 characters"},
 		{Field{Type: Text, MaxLength: ip(1)}, "text, at most 1 character"},

@@ -67,6 +67,22 @@ func isDateTime(s string) bool {
 	return false
 }
 
+// localLayouts are the date-times people type: local time, no offset.
+var localLayouts = []string{"2006-01-02 15:04", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02T15:04:05"}
+
+// localDateTime reads a date-time typed as people type it
+// ("2026-12-24 10:00", local time) and returns it in RFC 3339 with the
+// local offset ("2026-12-24T10:00:00+01:00"); ok is false for anything
+// else, RFC 3339 included.
+func localDateTime(s string) (string, bool) {
+	for _, layout := range localLayouts {
+		if t, err := time.ParseInLocation(layout, strings.TrimSpace(s), time.Local); err == nil {
+			return t.Format(time.RFC3339), true
+		}
+	}
+	return "", false
+}
+
 func formatNoun(format string) string {
 	switch format {
 	case "email":
@@ -76,7 +92,7 @@ func formatNoun(format string) string {
 	case "date":
 		return "date (YYYY-MM-DD)"
 	case "date-time":
-		return "date and time (RFC 3339, e.g. 2026-05-01T09:00:00Z)"
+		return "date and time (2026-05-01 09:00, or RFC 3339)"
 	}
 	return format
 }

@@ -54,6 +54,11 @@ func normalizeText(multiline bool) func(p *problems, f Field, v any, path string
 		if blank(s) {
 			return nil, false // no answer, like an empty string
 		}
+		if f.Format == "date-time" {
+			if rfc, ok := localDateTime(s); ok {
+				s = rfc
+			}
+		}
 		p.checkText(f, s, path, multiline)
 		return s, true
 	}

@@ -60,6 +60,21 @@ func (l *Live) Form() *huh.Form {
 	return l.form
 }
 
+// Init focuses the page on screen: call it whenever the form is installed
+// (an embedded huh form has no focused field until it is, huh #421).
+func (l *Live) Init() tea.Cmd {
+	l.dirty = true
+	return l.form.Init()
+}
+
+// Submitted reports that the user moved past the last field of the last
+// page: the answer is ready for review.
+func (l *Live) Submitted() bool { return l.form.State == huh.StateCompleted }
+
+// Aborted reports that the form was quit (huh's quit key): the screen
+// builds it again from its draft.
+func (l *Live) Aborted() bool { return l.form.State == huh.StateAborted }
+
 // Definition is the definition the form was built from.
 func (l *Live) Definition() Definition { return l.def }
 

@@ -72,7 +72,7 @@ func (s *slot) placeholder() string {
 	case "date":
 		return "YYYY-MM-DD"
 	case "date-time":
-		return "YYYY-MM-DDThh:mm:ssZ"
+		return "YYYY-MM-DD hh:mm"
 	case "email":
 		return "name@example.com"
 	case "uri":

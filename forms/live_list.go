@@ -30,6 +30,7 @@ type list struct {
 	cursor     int   // index into shown
 	filter     string
 	filterOn   bool
+	moved      bool // the user moved the cursor or filtered: tab chooses
 	keys       listKeys
 	title      string
 	head       listHead // the head's wrapped lines, kept
@@ -41,20 +42,22 @@ type listKeys struct {
 	Filter, SetFilter, ClearFilter                          key.Binding
 	Prev, Next, Submit                                      key.Binding
 	Toggle, SelectAll                                       key.Binding // multi-select only
+	Clear                                                   key.Binding // an optional select: take the choice back
 }
 
 func selectKeys(k huh.SelectKeyMap) listKeys {
 	return listKeys{Up: k.Up, Down: k.Down, HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown,
 		GotoTop: k.GotoTop, GotoBottom: k.GotoBottom, Filter: k.Filter, SetFilter: k.SetFilter,
 		ClearFilter: k.ClearFilter, Prev: k.Prev, Next: k.Next, Submit: k.Submit,
-		Toggle: key.NewBinding(key.WithDisabled()), SelectAll: key.NewBinding(key.WithDisabled())}
+		Toggle: key.NewBinding(key.WithDisabled()), SelectAll: key.NewBinding(key.WithDisabled()),
+		Clear: key.NewBinding(key.WithKeys("backspace", "delete"), key.WithHelp("⌫", "clear"))}
 }
 
 func multiKeys(k huh.MultiSelectKeyMap) listKeys {
 	return listKeys{Up: k.Up, Down: k.Down, HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown,
 		GotoTop: k.GotoTop, GotoBottom: k.GotoBottom, Filter: k.Filter, SetFilter: k.SetFilter,
 		ClearFilter: k.ClearFilter, Prev: k.Prev, Next: k.Next, Submit: k.Submit,
-		Toggle: k.Toggle, SelectAll: k.SelectAll}
+		Toggle: k.Toggle, SelectAll: k.SelectAll, Clear: key.NewBinding(key.WithDisabled())}
 }
 
 func newList(s *slot, multi bool) *list {
@@ -171,6 +174,7 @@ func (l *list) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case k.Type == tea.KeyRunes || k.Type == tea.KeySpace:
 			l.filter += pick(k.Type == tea.KeySpace, " ", string(k.Runes))
 			l.refilter()
+			l.moved = true
 			return l, nil
 		case k.Type == tea.KeyBackspace:
 			if r := []rune(l.filter); len(r) > 0 {
@@ -188,8 +192,10 @@ func (l *list) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, l.keys.Filter):
 		l.filterOn = true
 	case k.Type == tea.KeyEsc && l.filter != "":
-		l.filter = ""
-		l.refilter()
+		l.clearFilter()
+	case key.Matches(k, l.keys.Clear) && !l.s.f.Required:
+		textAccess{l.s}.Set("") // an optional choice can be taken back
+		l.s.has, l.moved = false, false
 	case key.Matches(k, l.keys.Toggle):
 		l.toggle()
 	case key.Matches(k, l.keys.SelectAll):
@@ -207,19 +213,27 @@ func (l *list) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, l.keys.GotoBottom):
 		l.move(len(l.shown))
 	case key.Matches(k, l.keys.Prev):
-		l.choose()
-		l.s.confirmed()
+		l.leave(k)
 		return l, huh.PrevField
 	case key.Matches(k, l.keys.Next, l.keys.Submit):
 		if len(l.shown) == 0 && !l.multi {
 			return l, nil
 		}
 		l.filterOn = false
-		l.choose()
-		l.s.confirmed()
+		l.leave(k)
 		return l, huh.NextField
 	}
 	return l, nil
+}
+
+// leave chooses the option under the cursor as the user moves past the
+// list, unless the select is optional and untouched: tab past it sends
+// nothing, as an untouched text field does; enter chooses.
+func (l *list) leave(k tea.KeyMsg) {
+	if l.multi || l.s.f.Required || l.s.has || l.moved || k.Type == tea.KeyEnter {
+		l.choose()
+		l.s.confirmed()
+	}
 }
 
 func (l *list) move(by int) {
@@ -227,13 +241,30 @@ func (l *list) move(by int) {
 		return
 	}
 	l.cursor = max(0, min(len(l.shown)-1, l.cursor+by))
+	l.moved = true
 	l.choose()
+}
+
+// clearFilter shows every option again, the cursor still on the one it
+// was on.
+func (l *list) clearFilter() {
+	o, ok := l.current()
+	l.filter, l.filterOn = "", false
+	l.refilter()
+	for i, idx := range l.shown {
+		if ok && l.opts[idx] == o {
+			l.cursor = i
+		}
+	}
 }
 
 func (l *list) Focus() tea.Cmd { l.focused = true; return nil }
 
+// Blur leaves the list unfiltered: a filter is a way to find an option,
+// not what the field shows once the user has moved on.
 func (l *list) Blur() tea.Cmd {
-	l.focused, l.filterOn = false, false
+	l.focused = false
+	l.clearFilter()
 	return nil
 }
 
@@ -251,6 +282,9 @@ func (l *list) KeyBinds() []key.Binding {
 	}
 	if l.multi && l.limit() == 0 {
 		binds = append(binds, l.keys.SelectAll)
+	}
+	if !l.s.f.Required && l.s.has && l.s.text != "" {
+		binds = append(binds, l.keys.Clear)
 	}
 	return append(binds, l.keys.Prev, l.keys.Next, l.keys.Submit)
 }

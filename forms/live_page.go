@@ -1,6 +1,8 @@
 package forms
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -33,7 +35,7 @@ func (l *Live) buildPage(i int) *huh.Form {
 		}
 		g = huh.NewGroup(fields...)
 		if len(l.pages) > 1 {
-			title = joinNonEmpty(" ", title, pageMark(i+1, len(l.pages)))
+			title = joinNonEmpty(" ", title, pageMark(i+1, len(l.pages)), l.unfixed(i))
 		}
 	}
 	g.Title(title)
@@ -53,6 +55,27 @@ func (l *Live) buildPage(i int) *huh.Form {
 		}
 	}
 	return form
+}
+
+// unfixed says how many fields of the other pages show a problem, so that
+// a page turned past them does not hide them ("· 2 to fix on page 1").
+func (l *Live) unfixed(page int) string {
+	n, where := 0, []string(nil)
+	for p, slots := range l.pages {
+		k := 0
+		for _, s := range slots {
+			if p != page && len(s.problems()) > 0 {
+				k++
+			}
+		}
+		if k > 0 {
+			n, where = n+k, append(where, strconv.Itoa(p+1))
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("· %d to fix on %s %s", n, Plural(len(where), "page", "pages"), joinAnd(where))
 }
 
 // labelIsTitle reports a form of one question whose label repeats the

@@ -97,15 +97,18 @@ func (s *slot) problem() string {
 	return s.k.problem(s)
 }
 
-// check is the field's own problem: unreadable text, else what its kind's
-// answer rules say of the value shown ("" if fine; no value is not a
-// problem here: the review names what is missing).
+// check is the field's own problem: unreadable text, a required field
+// left empty, else what its kind's answer rules say of the value shown
+// ("" if fine).
 func (s *slot) check() string {
 	if msg := s.problem(); msg != "" {
 		return msg
 	}
 	v, ok := s.k.value(s)
-	if !ok {
+	if !ok || !answered(s.f, v) {
+		if s.f.Required {
+			return missingWords
+		}
 		return ""
 	}
 	var p problems
@@ -141,6 +144,9 @@ func (s *slot) changed() bool {
 		!slices.Equal(s.picks, s.drawn.picks) || (s.drawn.suggested && !s.suggested)
 }
 
+// missingWords mark a required field the user left empty.
+const missingWords = "required: still empty"
+
 // edited runs when huh writes a different value: the user changed it.
 func (s *slot) edited() {
 	s.version++
@@ -162,6 +168,12 @@ func (s *slot) confirmed() {
 	s.version++
 	if s.k.chooses {
 		s.has = true
+	}
+	if rfc, ok := localDateTime(s.text); ok && s.f.Format == "date-time" {
+		textAccess{s}.Set(rfc) // shown back with its offset before the review
+		if s.resync != nil {
+			s.resync()
+		}
 	}
 	flagged := s.check()
 	if !s.touched || s.suggested || flagged != s.flagged {

@@ -42,7 +42,7 @@ func TestAProblemOutOfViewIsSaid(t *testing.T) {
 		t.Fatalf("the start date's problem is out of view and unsaid:\n%s", v)
 	}
 	// Back on the field, it shows beside it; the note goes.
-	leave(l, "", tea.KeyShiftTab)
+	leave(l, "2", tea.KeyShiftTab)
 	if v := l.View(); !strings.Contains(v, "✗ Start date is not a valid date") || strings.Contains(v, "↑") {
 		t.Fatalf("back on the start date:\n%s", v)
 	}

@@ -83,7 +83,7 @@ func TestNormalizeFieldRules(t *testing.T) {
 	if _, p := Normalize(def, good, ""); len(p) > 0 {
 		t.Fatalf("good values refused: %v", p)
 	}
-	bad := map[string]any{"code": "abcd", "mail": "nope", "site": "not a uri", "when": "2026-05-01 09:00", "picks": []any{"a"}}
+	bad := map[string]any{"code": "abcd", "mail": "nope", "site": "not a uri", "when": "2026-05-01 9am", "picks": []any{"a"}}
 	_, p := Normalize(def, bad, "")
 	assertProblems(t, p, []string{"/code", "/mail", "/site", "/when", "/picks"}, "pattern")
 	if len(p) != 6 { // code breaks both the pattern and the length

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
 
 	"followup/chat"
 	"followup/forms"
@@ -148,7 +147,7 @@ func (p *formPane) onDraftLoaded(d draftLoadedMsg) (tea.Cmd, bool) {
 	p.sync.installed(liveKey(r), d.draft, !d.local)
 	// A form that shows more than its saved draft (values answered
 	// elsewhere, or carried from the revision before) saves it now.
-	return tea.Batch(p.live.Form().Init(), p.saveNow()), true
+	return tea.Batch(p.live.Init(), p.saveNow()), true
 }
 
 func (p *formPane) install(r chat.RequestView, draft forms.Values) {
@@ -179,11 +178,11 @@ func (p *formPane) update(msg tea.Msg) (tea.Cmd, formOutcome) {
 		p.problems = p.replyProblems() // the list shrinks as the user fixes it
 		p.unplaced = unplacedOf(p.unplaced, p.problems)
 	}
-	switch p.live.Form().State {
-	case huh.StateCompleted:
+	switch {
+	case p.live.Submitted():
 		p.problems = p.replyProblems()
 		return tea.Batch(append(cmds, p.saveNow())...), formCompleted
-	case huh.StateAborted:
+	case p.live.Aborted():
 		p.rebuild()
 		return tea.Batch(cmds...), formAborted
 	}
