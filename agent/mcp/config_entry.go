@@ -113,6 +113,10 @@ func parseServer(name string, raw json.RawMessage, lookup Lookup) (ServerConfig,
 	if strings.TrimSpace(name) == "" {
 		return ServerConfig{}, &Problem{Reason: "a server needs a name"}
 	}
+	if strings.Contains(name, "__") || strings.HasSuffix(name, "_") {
+		// One tool name, one server: mcp__a__b__c must not be both a's tool b__c and a__b's c.
+		return ServerConfig{}, &Problem{Reason: `a server's name may not contain "__" or end in "_" (its tools are named mcp__<server>__<tool>)`}
+	}
 	e, p := decodeEntry(raw)
 	if p != nil {
 		return ServerConfig{}, p

@@ -289,3 +289,15 @@ func TestFIFOConfigIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestServerNamesNameOneServer: a server's name with the separator in it, or ending in
+// "_", is refused, so that mcp__<server>__<tool> names one server.
+func TestServerNamesNameOneServer(t *testing.T) {
+	doc := `{"mcpServers":{"a":{"command":"x"},"a__b":{"command":"x"},"c_":{"command":"x"},"d_e":{"command":"x"}}}`
+	servers, problems := Parse("mcp.json", []byte(doc), env(nil))
+	if len(servers) != 2 || servers[0].Name != "a" || servers[1].Name != "d_e" || len(problems) != 2 ||
+		problems[0].Pointer != "/mcpServers/a__b" || !strings.Contains(problems[0].Reason, `may not contain "__"`) ||
+		problems[1].Pointer != "/mcpServers/c_" {
+		t.Errorf("%+v %+v", servers, problems)
+	}
+}

@@ -151,14 +151,18 @@ func (f *fake) handle(msg fakeMsg) {
 		f.reply(msg.ID, map[string]any{"protocolVersion": p.ProtocolVersion,
 			"capabilities": map[string]any{"tools": map[string]any{}}})
 	case "tools/list":
-		f.reply(msg.ID, map[string]any{"tools": []any{
+		tools := []any{
 			map[string]any{"name": "ask-url", "inputSchema": map[string]any{"type": "object"}},
 			map[string]any{"name": "withdraw", "inputSchema": map[string]any{"type": "object"}},
 			map[string]any{"name": "which", "inputSchema": map[string]any{"type": "object"},
 				"annotations": map[string]any{"readOnlyHint": true}},
 			map[string]any{"name": "pid", "inputSchema": map[string]any{"type": "object"}},
 			map[string]any{"name": "hang", "inputSchema": map[string]any{"type": "object"}},
-		}})
+		}
+		if name := os.Getenv("FAKE_EXTRA_TOOL"); name != "" {
+			tools = append(tools, map[string]any{"name": name, "inputSchema": map[string]any{"type": "object"}})
+		}
+		f.reply(msg.ID, map[string]any{"tools": tools})
 	case "tools/call":
 		var p struct {
 			Name      string         `json:"name"`

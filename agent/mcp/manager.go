@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"sort"
 	"sync"
 	"time"
 )
@@ -133,16 +135,52 @@ func (m *Manager) Configured() bool {
 
 // Tools lists the connected servers' tools, by server then name, and
 // those of a server whose connection ended by itself: a call of one starts
-// it again (restart.go).
+// it again (restart.go). A name two tools would share is offered for
+// neither (clashes).
 func (m *Manager) Tools() []Tool {
-	var out []Tool
+	all, clash := m.tools()
+	out := all[:0]
+	for _, t := range all {
+		if clash[t.Name] == nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// tools lists every server's tools, and the tools that share each name
+// that more than one has.
+func (m *Manager) tools() ([]Tool, map[string][]Tool) {
+	var all []Tool
 	for _, s := range m.servers {
 		s.mu.Lock()
 		if !s.closed {
-			out = append(out, s.tools...)
+			all = append(all, s.tools...)
 		}
 		s.mu.Unlock()
 	}
+	byName := map[string][]Tool{}
+	for _, t := range all {
+		byName[t.Name] = append(byName[t.Name], t)
+	}
+	for name, ts := range byName {
+		if len(ts) < 2 {
+			delete(byName, name)
+		}
+	}
+	return all, byName
+}
+
+// clashes says, one line each, which tools are not offered because they
+// would share a name.
+func (m *Manager) clashes() []string {
+	_, clash := m.tools()
+	var out []string
+	for name, ts := range clash {
+		out = append(out, fmt.Sprintf("%s would name both %s's tool %q and %s's tool %q: neither is offered",
+			name, ts[0].Server, ts[0].Tool, ts[1].Server, ts[1].Tool))
+	}
+	sort.Strings(out)
 	return out
 }
 

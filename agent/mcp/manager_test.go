@@ -116,3 +116,25 @@ func TestCloseThreeEverythingServers(t *testing.T) {
 		t.Errorf("Close took %s", took)
 	}
 }
+
+// TestToolNameClashIsRefused: a server naming a tool so that its model name is another
+// server's tool's gets neither offered, and the status says so in one line naming both.
+func TestToolNameClashIsRefused(t *testing.T) {
+	theirs := ToolName("my.s", "pid") // mcp__my_s__pid_<hash>
+	mine := strings.TrimPrefix(theirs, "mcp__my_s__")
+	m := newFakeManager(t, nil, fakeServer("my.s", "", nil), fakeServer("my_s", "", map[string]string{"FAKE_EXTRA_TOOL": mine}))
+	waitAll(t, m)
+	if ToolName("my_s", mine) != theirs {
+		t.Fatalf("no clash to test: %s %s", ToolName("my_s", mine), theirs)
+	}
+	if tool, ok := m.Lookup(theirs); ok {
+		t.Errorf("%s is offered for %s", theirs, tool.Server)
+	}
+	if _, ok := m.Lookup(ToolName("my_s", "pid")); !ok {
+		t.Errorf("the other tools are not offered: %+v", m.Tools())
+	}
+	p := m.Status().Problems
+	if len(p) != 1 || !strings.Contains(p[0], `my.s's tool "pid"`) || !strings.Contains(p[0], `my_s's tool "`+mine+`"`) {
+		t.Errorf("problems %q", p)
+	}
+}

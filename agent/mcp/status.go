@@ -41,7 +41,7 @@ func (s Status) Connected() int {
 
 // Status takes a snapshot.
 func (m *Manager) Status() Status {
-	st := Status{Config: m.config, Problems: append([]string{}, m.problems...), Servers: []ServerStatus{}}
+	st := Status{Config: m.config, Problems: append(append([]string{}, m.problems...), m.clashes()...), Servers: []ServerStatus{}}
 	for _, s := range m.servers {
 		s.mu.Lock()
 		ss := ServerStatus{Name: s.cfg.Name, Type: s.cfg.Type, Target: s.cfg.Shown, State: s.state,
