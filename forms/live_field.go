@@ -1,6 +1,8 @@
 package forms
 
 import (
+	"errors"
+	"io"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -39,6 +41,13 @@ func (f *fieldFrame) Error() error   { return nil }
 func (f *fieldFrame) Skip() bool     { return false }
 func (f *fieldFrame) Zoom() bool     { return false }
 func (f *fieldFrame) GetKey() string { return f.s.f.Name }
+
+// Run and RunAccessible: the field is drawn inside its Live form, in the
+// screen, and never runs on its own.
+func (f *fieldFrame) Run() error                               { return errEmbedded }
+func (f *fieldFrame) RunAccessible(io.Writer, io.Reader) error { return errEmbedded }
+
+var errEmbedded = errors.New("a form's field runs inside its form")
 
 // placeKeys offers back only after a first field, next before a last
 // one and submit on the last, as huh's fields do.

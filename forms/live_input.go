@@ -1,8 +1,6 @@
 package forms
 
 import (
-	"fmt"
-	"io"
 	"strings"
 	"unicode"
 
@@ -232,16 +230,3 @@ func (in *lineInput) WithPosition(p huh.FieldPosition) huh.Field {
 }
 
 func (in *lineInput) GetValue() any { return in.s.text }
-func (in *lineInput) Run() error    { return huh.Run(in) }
-
-// RunAccessible asks for the value on a plain line.
-func (in *lineInput) RunAccessible(w io.Writer, r io.Reader) error {
-	_, _ = fmt.Fprintf(w, "%s ", in.title)
-	var line string
-	if _, err := fmt.Fscanln(r, &line); err != nil && line == "" {
-		return err
-	}
-	textAccess{in.s}.Set(line)
-	in.s.confirmed()
-	return nil
-}

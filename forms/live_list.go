@@ -1,11 +1,7 @@
 package forms
 
 import (
-	"bufio"
-	"fmt"
-	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -312,33 +308,4 @@ func (l *list) GetValue() any {
 		return slices.Clone(l.s.picks)
 	}
 	return l.s.text
-}
-
-func (l *list) Run() error { return huh.Run(l) }
-
-// RunAccessible asks for the options' numbers on plain lines: one for a
-// select, any (separated by spaces or commas) for a multi-select.
-func (l *list) RunAccessible(w io.Writer, r io.Reader) error {
-	_, _ = fmt.Fprintln(w, l.title)
-	for i, o := range l.opts {
-		_, _ = fmt.Fprintf(w, "%d. %s\n", i+1, o.Key)
-	}
-	line, err := bufio.NewReader(r).ReadString('\n')
-	if err != nil && line == "" {
-		return err
-	}
-	var picks []string
-	for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' }) {
-		if n, err := strconv.Atoi(f); err == nil && n >= 1 && n <= len(l.opts) {
-			picks = append(picks, l.opts[n-1].Value)
-		}
-	}
-	switch {
-	case l.multi:
-		picksAccess{l.s}.Set(l.s.ordered(picks))
-	case len(picks) > 0:
-		textAccess{l.s}.Set(picks[0])
-	}
-	l.s.confirmed()
-	return nil
 }

@@ -66,15 +66,6 @@ func (l *Live) drawFree() string {
 	return strings.Join(parts, "\n")
 }
 
-// SetWidth reflows the form; call it on every tea.WindowSizeMsg.
-func (l *Live) SetWidth(w int) {
-	l.dirty = true
-	if w > 0 {
-		l.width = w
-		l.form.WithWidth(w)
-	}
-}
-
 // SetMaxHeight bounds the pages' height: a taller page scrolls inside it,
 // a shorter one keeps its own height (a fixed height would pad it).
 func (l *Live) SetMaxHeight(h int) {

@@ -98,7 +98,7 @@ func TestTheNoteNeverCutsTheFocusedField(t *testing.T) {
 // count.
 func TestTheNoteCountsProblemsFirst(t *testing.T) {
 	l := tallTrip(t, 5)
-	l.SetWidth(40)
+	pumpLive(l, []tea.Cmd{l.Resize(40, 5)})
 	leave(l, "Oslo", tea.KeyTab)
 	leave(l, "2025-13-40", tea.KeyTab)
 	leave(l, "99", tea.KeyTab) // travellers: 1–12

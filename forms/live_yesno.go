@@ -1,9 +1,6 @@
 package forms
 
 import (
-	"bufio"
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -138,23 +135,4 @@ func (y *yesNo) GetValue() any {
 		return nil
 	}
 	return y.s.on
-}
-
-func (y *yesNo) Run() error { return huh.Run(y) }
-
-// RunAccessible asks on plain lines; an empty line leaves it unanswered.
-func (y *yesNo) RunAccessible(w io.Writer, r io.Reader) error {
-	_, _ = fmt.Fprintf(w, "%s [y/n] ", y.title)
-	line, err := bufio.NewReader(r).ReadString('\n')
-	if err != nil && line == "" {
-		return err
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		y.choose(true)
-	case "n", "no":
-		y.choose(false)
-	}
-	y.s.confirmed()
-	return nil
 }
