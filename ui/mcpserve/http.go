@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"time"
 
@@ -55,6 +56,17 @@ func Listen(addr string) (net.Listener, error) {
 // URL is the endpoint a client connects to on ln.
 func URL(ln net.Listener) string { return "http://" + ln.Addr().String() + Path }
 
+// headersPass reports whether the SDK's handler h accepts r's headers (its
+// Host, its protocol version): it checks them before anything else, and
+// answers a method it does not serve 405 only once they have passed.
+func headersPass(h http.Handler, r *http.Request) bool {
+	probe := r.Clone(r.Context())
+	probe.Method, probe.Body = "PROBE", nil
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, probe)
+	return rec.Code == http.StatusMethodNotAllowed
+}
+
 // HTTPOptions configure ServeHTTP.
 type HTTPOptions struct {
 	Options
@@ -83,10 +95,11 @@ func ServeHTTP(ctx context.Context, inbox Inbox, o HTTPOptions, ln net.Listener)
 	// A client ending its session ends it here at once: the SDK would
 	// first wait for the session's calls, and an input_wait may take 50 s.
 	// Its waits then return their requests expired, and the SDK closes the
-	// session once those results have gone out.
+	// session once those results have gone out. A DELETE the SDK refuses
+	// ends nothing.
 	inflight := newPosts()
 	ends := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodDelete {
+		if r.Method == http.MethodDelete && headersPass(h, r) {
 			id := r.Header.Get("Mcp-Session-Id")
 			s.endSession(id)
 			inflight.drain(id, drainWithin)

@@ -232,3 +232,40 @@ func TestHTTPNeedsToken(t *testing.T) {
 	defer cs.Close()
 	call(t, cs, "input_list", nil)
 }
+
+// A DELETE the SDK refuses (a foreign Host, a protocol version it does not
+// speak) ends nothing: the session's question still waits, and the
+// session goes on.
+func TestHTTPRefusedDeleteEndsNothing(t *testing.T) {
+	inbox, url := serveHTTP(t, HTTPOptions{})
+	cs := connectHTTP(t, url, "agent")
+	s := <-inbox.opened
+	out, _ := call(t, cs, "input_request", map[string]any{"requestKey": "k"})
+	id := out["requestId"].(string)
+	for name, c := range map[string]struct {
+		set  func(*http.Request)
+		want int
+	}{
+		"foreign host":     {func(r *http.Request) { r.Host = "evil.example" }, http.StatusForbidden},
+		"protocol version": {func(r *http.Request) { r.Header.Set("Mcp-Protocol-Version", "1999-01-01") }, http.StatusBadRequest},
+	} {
+		req, _ := http.NewRequest(http.MethodDelete, url, nil)
+		req.Header.Set("Mcp-Session-Id", cs.ID())
+		c.set(req)
+		resp, err := tokenClient(testToken).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("%s: %s, want %d", name, resp.Status, c.want)
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	if inbox.isEnded(s) {
+		t.Fatal("a refused DELETE ended the session")
+	}
+	if out, _ := call(t, cs, "input_wait", map[string]any{"requestId": id, "timeoutSeconds": 0}); out["state"] != "pending" {
+		t.Errorf("the question after refused DELETEs: %v", out)
+	}
+}
