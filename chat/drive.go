@@ -25,15 +25,15 @@ func (e streamEvents) Thinking(runID string, on bool) {
 
 // RunView is a run as the CLI and UI show it.
 type RunView struct {
-	ID         string `json:"id"`
-	ChatID     string `json:"chatId"`
-	State      string `json:"state"`
-	Reply      string `json:"reply"`
-	Result     any    `json:"result"`
-	Error      string `json:"error,omitempty"`
-	Step       int    `json:"step"`
-	ModelCalls int    `json:"modelCalls"`
-	Provider   string `json:"provider"`
+	ID         string   `json:"id"`
+	ChatID     string   `json:"chatId"`
+	State      RunState `json:"state"`
+	Reply      string   `json:"reply"`
+	Result     any      `json:"result"`
+	Error      string   `json:"error,omitempty"`
+	Step       int      `json:"step"`
+	ModelCalls int      `json:"modelCalls"`
+	Provider   string   `json:"provider"`
 }
 
 // GetRun reads one run.
@@ -46,7 +46,7 @@ func (s *Service) GetRun(ctx context.Context, runID string) (RunView, error) {
 }
 
 func runView(r store.Run) RunView {
-	v := RunView{ID: r.ID, ChatID: r.ChatID, State: r.State, Reply: r.Reply, Error: r.Error, Step: r.Step,
+	v := RunView{ID: r.ID, ChatID: r.ChatID, State: RunState(r.State), Reply: r.Reply, Error: r.Error, Step: r.Step,
 		ModelCalls: r.ModelCalls, Provider: r.Provider}
 	if r.Result.Valid {
 		v.Result = decodeValues(r.Result.String)
@@ -69,10 +69,10 @@ func (s *Service) Drive(ctx context.Context, runID string) (RunView, error) {
 		}
 		// An answer or a message recorded while we held the lease may have
 		// found it busy: look once more now that it is free.
-		if store.RunEnded(v.State) || ctx.Err() != nil {
+		if v.State.Final() || ctx.Err() != nil {
 			return v, ctx.Err()
 		}
-		if v.State == store.RunRunning {
+		if v.State == RunRunning {
 			continue
 		}
 		ds, err := s.store.RunDeliveries(ctx, s.reader(), runID, store.DeliveryPending, store.DeliveryUnknown)

@@ -130,7 +130,7 @@ func (f deployFlow) afterKill(r fuResult, runID, what, want string) {
 	if chat.CodeOf(err) == chat.CodeTargetClosed {
 		err = nil // the run had ended before the kill: nothing to resume
 	}
-	if err != nil || v.State != want {
+	if err != nil || string(v.State) != want {
 		t.Fatalf("%s: resume after %s: %s %v, want %s", f.name, what, v.State, err, want)
 	}
 }

@@ -149,7 +149,7 @@ func (w *world) checkRecoverable(runID, when string) {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	if store.RunEnded(run.State) {
+	if run.State.Final() {
 		return
 	}
 	pending := w.count(`SELECT COUNT(*) FROM requests WHERE run_id = ? AND state = 'pending'`, runID)

@@ -13,7 +13,7 @@ import (
 type ChatView struct {
 	ID        string    `json:"id"`
 	Title     string    `json:"title"`
-	State     string    `json:"state"`
+	State     ChatState `json:"state"`
 	UpdatedAt time.Time `json:"updatedAt"` // UTC, RFC 3339 in JSON like every time
 	Pending   int       `json:"pending"`   // open requests
 	// Serve is set for the chat of an MCP client's serve session (Screen
@@ -83,17 +83,17 @@ func (s *Service) PendingOutside(ctx context.Context, chatID string, limit int) 
 
 // itemHead is a pending-list entry decoded without its fields and values.
 type itemHead struct {
-	ID        string     `json:"id"`
-	Digest    string     `json:"digest"`
-	ChatID    string     `json:"chatId"`
-	RunID     string     `json:"runId"`
-	State     string     `json:"state"`
-	Revision  int        `json:"revision"`
-	Title     string     `json:"title"`
-	Owner     Owner      `json:"owner"`
-	Mode      string     `json:"mode"`
-	ExpiresAt *time.Time `json:"expiresAt"`
-	CreatedAt time.Time  `json:"createdAt"`
+	ID        string       `json:"id"`
+	Digest    string       `json:"digest"`
+	ChatID    string       `json:"chatId"`
+	RunID     string       `json:"runId"`
+	State     RequestState `json:"state"`
+	Revision  int          `json:"revision"`
+	Title     string       `json:"title"`
+	Owner     Owner        `json:"owner"`
+	Mode      string       `json:"mode"`
+	ExpiresAt *time.Time   `json:"expiresAt"`
+	CreatedAt time.Time    `json:"createdAt"`
 }
 
 func (h itemHead) item() RequestItem {
@@ -136,7 +136,7 @@ func (s *Service) chatView(ctx context.Context, h store.Handle, c store.Chat) (C
 // the chats that have any. An archived chat counts none: its questions are
 // left out of pending until it is active again.
 func chatViewOf(c store.Chat, pending map[string]int) ChatView {
-	v := ChatView{ID: c.ID, Title: c.Title, State: c.State, UpdatedAt: msTime(c.UpdatedAt)}
+	v := ChatView{ID: c.ID, Title: c.Title, State: ChatState(c.State), UpdatedAt: msTime(c.UpdatedAt)}
 	if c.State == store.ChatActive {
 		v.Pending = pending[c.ID]
 	}

@@ -82,7 +82,7 @@ func fxWaitState(t *testing.T, s *Service, runID, state string) RunView {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.State == state {
+		if string(v.State) == state {
 			return v
 		}
 		if time.Now().After(deadline) {

@@ -97,7 +97,7 @@ func TestOrphanedOffersOnlyResumableRuns(t *testing.T) {
 	wantAfter := map[string]string{"answered": store.RunSucceeded, "cancelled": store.RunSucceeded,
 		"running": store.RunWaitingInput, "unknown": store.RunSucceeded}
 	for c, state := range wantAfter {
-		if v, err := s.Resume(ctx, runs[c]); err != nil || v.State != state {
+		if v, err := s.Resume(ctx, runs[c]); err != nil || string(v.State) != state {
 			t.Errorf("Resume %s: %s %v, want %s", c, v.State, err, state)
 		}
 	}
@@ -125,7 +125,7 @@ func orphanCases(t *testing.T, s *chat.Service, runs map[string]string) string {
 	for _, o := range orphans {
 		c, ok := byID[o.ID]
 		if !ok {
-			c = "unexpected " + o.ID + " " + o.State
+			c = "unexpected " + o.ID + " " + string(o.State)
 		}
 		got = append(got, c)
 	}

@@ -37,11 +37,11 @@ func (s *Service) Resume(ctx context.Context, runID string) (RunView, error) {
 		if err := s.reopenFailed(ctx, runID); err != nil {
 			return v, err
 		}
-	} else if store.RunEnded(v.State) {
+	} else if v.State.Final() {
 		// Succeeded or stopped: nothing is left to drive, and saying so is
 		// what Stop says of an ended run.
-		return v, &Error{Code: CodeTargetClosed, Message: "the run already " + v.State + "; there is nothing to resume",
-			Details: map[string]any{"runId": v.ID, "state": v.State}}
+		return v, &Error{Code: CodeTargetClosed, Message: "the run already " + string(v.State) + "; there is nothing to resume",
+			Details: map[string]any{"runId": v.ID, "state": string(v.State)}}
 	}
 	return s.Drive(ctx, runID)
 }

@@ -235,10 +235,10 @@ func TestResumeOfAnEndedRunIsRefused(t *testing.T) {
 	for runID, state := range map[string]string{done.RunID: store.RunSucceeded, stopped.RunID: store.RunStopped} {
 		before, _ := s.GetRun(ctx, runID)
 		v, err := s.Resume(ctx, runID)
-		if CodeOf(err) != CodeTargetClosed || AsError(err).Details["state"] != state || v.State != state {
+		if CodeOf(err) != CodeTargetClosed || AsError(err).Details["state"] != state || string(v.State) != state {
 			t.Errorf("resume of a %s run: %+v, %v", state, v, err)
 		}
-		if after, _ := s.GetRun(ctx, runID); after.ModelCalls != before.ModelCalls || after.State != state {
+		if after, _ := s.GetRun(ctx, runID); after.ModelCalls != before.ModelCalls || string(after.State) != state {
 			t.Errorf("resume changed the %s run: %+v", state, after)
 		}
 	}

@@ -47,7 +47,7 @@ func (t inputTools) List(ctx context.Context, cc agent.CallContext, _ json.RawMe
 type listItem struct {
 	ID           string        `json:"id"`
 	RequestKey   string        `json:"requestKey"`
-	State        string        `json:"state"`
+	State        RequestState  `json:"state"`
 	ClosedReason string        `json:"closedReason,omitempty"`
 	Title        string        `json:"title"`
 	Digest       string        `json:"digest"`

@@ -42,7 +42,7 @@ func TestUnsentStaysAfterEveryClose(t *testing.T) {
 		}
 		c.close(r, sent.RunID)
 		v, err := s.Request(ctx, r.ID)
-		if err != nil || v.State != c.state {
+		if err != nil || string(v.State) != c.state {
 			t.Fatalf("%s: %s, %v", c.name, v.State, err)
 		}
 		if want := c.state != store.ReqAnswered; (v.Unsent["details"] == "half a thou") != want {

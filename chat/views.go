@@ -36,7 +36,7 @@ type RequestItem struct {
 	ChatID       string          `json:"chatId"`
 	RunID        string          `json:"runId"`
 	RequestKey   string          `json:"requestKey"`
-	State        string          `json:"state"`
+	State        RequestState    `json:"state"`
 	ClosedReason string          `json:"closedReason"`
 	Revision     int             `json:"revision"`
 	Title        string          `json:"title"`
@@ -248,7 +248,7 @@ func buildItem(r store.Request, rd revisionData) RequestItem {
 	part := decodePartial(r.Partial.String)
 	v := RequestItem{
 		ID: r.ID, Digest: r.Digest, ChatID: r.ChatID, RunID: r.RunID.String, RequestKey: r.RequestKey,
-		State: r.State, ClosedReason: r.ClosedReason, Revision: r.Revision, Title: rd.def.Title,
+		State: RequestState(r.State), ClosedReason: r.ClosedReason, Revision: r.Revision, Title: rd.def.Title,
 		Reason: r.Reason, Description: rd.def.Description, Fields: rd.def.Fields, Prefill: rd.prefill,
 		Supplied: rd.supplied, Partial: part.Values, CreatedAt: msTime(r.CreatedAt),
 		Missing: []string{}, Owner: ownerOf(r),

@@ -1,0 +1,47 @@
+package chat
+
+import "followup/store"
+
+// RunState is where a task stands (docs/behaviour.md).
+type RunState string
+
+// Run states.
+const (
+	RunRunning      RunState = store.RunRunning
+	RunWaitingInput RunState = store.RunWaitingInput
+	RunSucceeded    RunState = store.RunSucceeded
+	RunFailed       RunState = store.RunFailed
+	RunStopped      RunState = store.RunStopped
+)
+
+// Active reports a task in progress: running, or waiting for an answer.
+func (s RunState) Active() bool { return s == RunRunning || s == RunWaitingInput }
+
+// Final reports a task that has ended: it succeeded, failed or was stopped.
+func (s RunState) Final() bool { return store.RunEnded(string(s)) }
+
+// RequestState is where a question stands.
+type RequestState string
+
+// Request states.
+const (
+	RequestPending   RequestState = store.ReqPending
+	RequestAnswered  RequestState = store.ReqAnswered
+	RequestCancelled RequestState = store.ReqCancelled
+	RequestExpired   RequestState = store.ReqExpired
+)
+
+// Open reports a question still waiting for its answer.
+func (s RequestState) Open() bool { return s == RequestPending }
+
+// ChatState is whether a chat is in use or archived.
+type ChatState string
+
+// Chat states.
+const (
+	ChatActive   ChatState = store.ChatActive
+	ChatArchived ChatState = store.ChatArchived
+)
+
+// Archived reports an archived chat: it is read, nothing in it moves.
+func (s ChatState) Archived() bool { return s == ChatArchived }
