@@ -13,7 +13,7 @@ import (
 // what was answered.
 
 func cardVersion(r chat.RequestView) string {
-	v := r.State + "|" + r.ClosedReason + "|" + r.Digest + "|" + strings.Join(r.Missing, ",")
+	v := string(r.State) + "|" + r.ClosedReason + "|" + r.Digest + "|" + strings.Join(r.Missing, ",")
 	for _, d := range r.Deliveries {
 		v += fmt.Sprintf("|%s:%s", d.Kind, d.State)
 	}
@@ -27,19 +27,19 @@ func requestCard(r chat.RequestView, width int) string {
 		return stNotice.Render("  (input request)")
 	}
 	title := forms.PlainLine(r.Title)
-	st := stateStyles[r.State]
+	st := stateStyles[string(r.State)]
 	var status string
 	switch r.State {
-	case "pending":
+	case chat.RequestPending:
 		status = "waiting for your answer"
 		if len(r.Partial) > 0 {
 			status += " · partly answered, still missing " + labelsOf(r, r.Missing)
 		}
-	case "answered":
+	case chat.RequestAnswered:
 		status = "answered: " + summarize(r)
-	case "cancelled":
+	case chat.RequestCancelled:
 		status = "cancelled by you"
-	case "expired":
+	case chat.RequestExpired:
 		status = "expired — " + map[string]string{
 			"deadline": "its deadline passed", "template_invalidated": "its template was withdrawn",
 			"task_stopped": "the task was stopped", "withdrawn": "withdrawn by " + askedByName(r.Owner),

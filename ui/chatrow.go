@@ -23,7 +23,7 @@ type chatMarks struct {
 }
 
 func marksOf(c chat.ChatView, onScreen string) chatMarks {
-	return chatMarks{archived: c.State == "archived", pending: c.Pending, here: c.ID == onScreen}
+	return chatMarks{archived: c.State.Archived(), pending: c.Pending, here: c.ID == onScreen}
 }
 
 // union is the marks of both.

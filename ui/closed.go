@@ -129,11 +129,11 @@ func unsentOf(typed, held forms.Values) forms.Values {
 // closedWhy says how a request closed, as the one line does.
 func closedWhy(r chat.RequestView) string {
 	switch r.State {
-	case "answered":
+	case chat.RequestAnswered:
 		return "answered from another window"
-	case "cancelled":
+	case chat.RequestCancelled:
 		return "cancelled elsewhere"
-	case "expired":
+	case chat.RequestExpired:
 		switch r.ClosedReason {
 		case "deadline":
 			return "expired: its deadline passed"

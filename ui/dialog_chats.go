@@ -161,7 +161,7 @@ func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
 		d.note = "The new chat is not started yet: its first message starts it (" + k.Open.Help().Key + " opens it)."
 	case key.Matches(msg, k.Archive):
 		if c, ok := d.list.selected(); ok {
-			return d, archiveAct{chatID: c.ID, title: c.Title, unarchive: c.State == "archived", limit: d.refreshLimit()}
+			return d, archiveAct{chatID: c.ID, title: c.Title, unarchive: c.State.Archived(), limit: d.refreshLimit()}
 		}
 	case key.Matches(msg, k.Delete):
 		if c, ok := d.list.selected(); ok && d.list.armDelete(c.ID) {

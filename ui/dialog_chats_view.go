@@ -91,7 +91,7 @@ func (d chatsDialog) hintKeys() []key.Binding {
 		return bs
 	}
 	archive := "archive"
-	if c.State == "archived" {
+	if c.State.Archived() {
 		archive = "unarchive"
 	}
 	return append(bs, relabel(k.Archive, archive), relabel(k.Delete, "delete (twice)"))

@@ -172,11 +172,11 @@ func linkCardWords(r chat.RequestView, status string) string {
 	}
 	host := chat.CheckLink(r.URL).Host
 	switch r.State {
-	case "pending":
+	case chat.RequestPending:
 		return "waiting: open " + host + " and say done"
-	case "answered":
+	case chat.RequestAnswered:
 		return "you said done (" + host + ")"
-	case "cancelled":
+	case chat.RequestCancelled:
 		return "declined by you (" + host + ")"
 	}
 	return status

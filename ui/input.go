@@ -93,7 +93,7 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		m.follow = m.vp.AtBottom()
 		return nil, true
 	case m.matches(msg, k.StopTask):
-		if m.run == nil || !(m.run.State == "running" || m.run.State == "waiting_input") {
+		if m.run == nil || !m.run.State.Active() {
 			m.setStatus("No task is running in this chat.", false)
 			return nil, true
 		}

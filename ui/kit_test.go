@@ -187,7 +187,7 @@ func (k *kit) pendingProposals() int {
 }
 
 // waitRun waits until the only chat's run is in state.
-func (k *kit) waitRun(state string) chat.RunView {
+func (k *kit) waitRun(state chat.RunState) chat.RunView {
 	k.t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {

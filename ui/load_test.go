@@ -164,7 +164,7 @@ func TestCardChangeKeepsTheLinesInView(t *testing.T) {
 	}
 	msgs[149] = chat.Message{ID: 150, Role: "request", RequestID: "rq_1"}
 	card := chat.RequestView{RequestItem: chat.RequestItem{ID: "rq_1", Title: "Pick a region", State: "pending"}}
-	snap := func(state string) snapshotMsg {
+	snap := func(state chat.RequestState) snapshotMsg {
 		r := card
 		r.State = state
 		return snapshotMsg{chatID: "ch_1", chat: &chat.ChatView{ID: "ch_1", State: "active"}, messages: msgs,

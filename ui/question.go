@@ -128,4 +128,4 @@ func (m *model) arrive() tea.Cmd {
 }
 
 // archived reports whether the open chat is read-only.
-func (m *model) archived() bool { return m.chat != nil && m.chat.State == "archived" }
+func (m *model) archived() bool { return m.chat != nil && m.chat.State.Archived() }

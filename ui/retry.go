@@ -69,7 +69,7 @@ func (m *model) onRetry(msg retryMsg) tea.Cmd {
 	m.resuming = map[string]bool{}
 	var cmds []tea.Cmd
 	for _, r := range msg.runs {
-		if r.State == "failed" {
+		if r.State == chat.RunFailed {
 			failed++
 		}
 		m.resuming[r.ID] = true
@@ -136,20 +136,20 @@ func (m *model) nothingToRetry() string {
 	switch {
 	case m.archived():
 		return "This chat is archived: " + m.unarchiveHint() + " before its run can be retried."
-	case m.run != nil && m.run.State == "failed":
+	case m.run != nil && m.run.State == chat.RunFailed:
 		return "The failed run is being driven by another process; it is not retried here."
-	case m.run != nil && (m.run.State == "running" || m.run.State == "waiting_input"):
+	case m.run != nil && m.run.State.Active():
 		return "Nothing to resume: the task is " + runWord(m.run.State) + "."
 	}
 	return "Nothing to resume or retry in this chat."
 }
 
 // runWord is a run's state in words.
-func runWord(state string) string {
+func runWord(state chat.RunState) string {
 	if w := runWords[state]; w != "" {
 		return w
 	}
-	return state
+	return string(state)
 }
 
 // sameRuns reports whether a and b list the same runs in the same states.

@@ -94,10 +94,10 @@ func lowerFirst(s string) string {
 func (m *model) moment() string {
 	var b strings.Builder
 	if m.chat != nil {
-		b.WriteString(m.chat.State + "|")
+		b.WriteString(string(m.chat.State) + "|")
 	}
 	if m.run != nil {
-		b.WriteString(m.run.ID + ":" + m.run.State)
+		b.WriteString(m.run.ID + ":" + string(m.run.State))
 	}
 	for _, r := range m.pane.pending {
 		fmt.Fprintf(&b, "|%s@%d:%d", r.ID, r.Revision, len(r.Proposals))
@@ -140,7 +140,7 @@ func (m *model) interrupted() map[string]bool {
 }
 
 // runWords says a run's state as a person would, where its name does not.
-var runWords = map[string]string{"waiting_input": "waiting for your answer"}
+var runWords = map[chat.RunState]string{chat.RunWaitingInput: "waiting for your answer"}
 
 // statusLine is the provider, the task's state, the database and how to
 // get help; on a narrow screen the database goes first.
@@ -149,7 +149,7 @@ func (m *model) statusLine() string {
 	if m.run != nil {
 		run = runWords[m.run.State]
 		if run == "" {
-			run = m.run.State
+			run = string(m.run.State)
 		}
 		if m.interrupted()[m.run.ID] {
 			run = "interrupted — " + m.keys.Resend.Help().Key + " resumes it"

@@ -175,7 +175,7 @@ func (m *model) settleStream(snap snapshotMsg) {
 	if s.runID == "" || s.recorded || snap.seq == 0 || snap.seq <= s.startSeq {
 		return
 	}
-	ended := snap.run != nil && snap.run.ID == s.runID && snap.run.State != "running"
+	ended := snap.run != nil && snap.run.ID == s.runID && snap.run.State != chat.RunRunning
 	var reply *chat.Message
 	for i := len(snap.messages) - 1; i >= 0; i-- {
 		if msg := &snap.messages[i]; msg.RunID == s.runID && msg.Role == "assistant" && msg.ID > s.after {

@@ -49,7 +49,7 @@ func rowVersion(m chat.Message, d entryData) string {
 	}
 	s := fmt.Sprintf("%s|%s|%d|%d|%t", v.State, v.Outcome, v.Duration, len(v.Text), d.look.unfolded)
 	for _, id := range v.RequestIDs {
-		s += "|" + d.reqs[id].State
+		s += "|" + string(d.reqs[id].State)
 	}
 	if v.State == "started" {
 		s += fmt.Sprintf("|%s|%t", d.look.spin, d.look.idle[v.RunID])
@@ -117,7 +117,7 @@ func rowState(v chat.ToolStepView, d entryData) string {
 	look := d.look
 	asks := false
 	for _, id := range v.RequestIDs {
-		asks = asks || d.reqs[id].State == "pending"
+		asks = asks || d.reqs[id].State.Open()
 	}
 	switch {
 	case v.State == "input_required" || v.State == "started" && asks:

@@ -41,7 +41,7 @@ func ask(ctx context.Context, c *Call) error {
 		// The message is recorded: say which run it went to.
 		return withDetails(err, map[string]any{"chatId": sent.ChatID, "runId": sent.RunID})
 	}
-	if run.State == "failed" {
+	if run.State == chat.RunFailed {
 		return failed(out, run, map[string]any{"chatId": sent.ChatID})
 	}
 	pend, err := runPending(ctx, s, sent.ChatID, sent.RunID)
@@ -124,7 +124,7 @@ func show(ctx context.Context, c *Call) error {
 		return err
 	}
 	out.ok(map[string]any{"request": r, "revisions": revs}, func(w io.Writer) {
-		state := r.State
+		state := string(r.State)
 		if r.ClosedReason != "" {
 			state += " (" + r.ClosedReason + ")"
 		}
@@ -194,7 +194,7 @@ func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *prin
 		// script does not answer again.
 		return withDetails(err, map[string]any{"receipt": rc, "runId": rc.RunID})
 	}
-	if run.State == "failed" {
+	if run.State == chat.RunFailed {
 		return failed(out, run, map[string]any{"receipt": rc})
 	}
 	out.ok(map[string]any{"receipt": rc, "run": runOut(run)}, func(w io.Writer) {
@@ -277,7 +277,7 @@ func resume(ctx context.Context, c *Call) error {
 	if err != nil {
 		return withDetails(err, map[string]any{"runId": c.Arg(0)})
 	}
-	if run.State == "failed" {
+	if run.State == chat.RunFailed {
 		return failed(out, run, nil)
 	}
 	pend, err := runPending(ctx, s, run.ChatID, run.ID)

@@ -33,7 +33,7 @@ func decide(ctx context.Context, c *Call) error {
 		switch {
 		case res.State != "accepted":
 			fmt.Fprintf(w, "proposal %s %s; %s keeps what it had\n", c.Arg(0), res.State, r.ID)
-		case len(res.Draft) > 0 && res.Revision == r.Revision && r.State == "pending":
+		case len(res.Draft) > 0 && res.Revision == r.Revision && r.State.Open():
 			fmt.Fprintf(w, "proposal %s accepted; the draft of %s now holds %s\n", c.Arg(0), r.ID, forms.SanitizeLine(compact(res.Draft)))
 			for _, p := range leftOut {
 				fmt.Fprintf(w, "  not sent, not a valid answer yet: %s\n", forms.SanitizeLine(p.Message))

@@ -44,7 +44,7 @@ func inspect(ctx context.Context, c *Call) error {
 			}
 		}
 		for _, r := range v.Requests {
-			state := r.State
+			state := string(r.State)
 			if r.ClosedReason != "" {
 				state += " (" + r.ClosedReason + ")"
 			}

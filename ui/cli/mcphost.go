@@ -70,7 +70,7 @@ func driveAfterDecision(ctx context.Context, c *Call, d chat.ApprovalDecision) e
 	if err != nil {
 		return withDetails(err, map[string]any{"receipt": d, "runId": d.RunID})
 	}
-	if run.State == "failed" {
+	if run.State == chat.RunFailed {
 		return failed(out, run, map[string]any{"receipt": d})
 	}
 	pend, err := runPending(ctx, s, run.ChatID, run.ID)
@@ -190,7 +190,7 @@ func sayWhileWaiting(ctx context.Context, s *chat.Service, stderr io.Writer, noW
 		// A live question, or a link of -32042 (this process keeps the
 		// connection the call is made again on, unless --no-wait).
 		waits := r.Live || r.Mode == mcp.ModeURL && !noWait
-		if err != nil || !waits || (!noWait && r.State != "pending") {
+		if err != nil || !waits || (!noWait && !r.State.Open()) {
 			continue
 		}
 		said[r.ID] = true
@@ -242,7 +242,7 @@ func whileDriving(ctx context.Context, a Args, env Env) (_ context.Context, stop
 // urlText is the part of a URL request's text that says where it leads
 // and how to say done or decline: followup never opens the link itself.
 func urlText(r chat.RequestItem) string {
-	if r.State != "pending" {
+	if !r.State.Open() {
 		return fmt.Sprintf("  link: %s\n", forms.SanitizeLine(r.URL))
 	}
 	var b strings.Builder

@@ -51,7 +51,7 @@ func requestText(heading string, r chat.RequestItem, answer forms.Values, propos
 		}
 		b.WriteString(forms.SanitizeLine(fieldLine(f, r, answer)) + "\n")
 	}
-	if len(r.Missing) > 0 && r.State == "pending" {
+	if len(r.Missing) > 0 && r.State.Open() {
 		fmt.Fprintf(&b, "  still missing: %s\n", strings.Join(r.Missing, ", "))
 	}
 	for _, p := range proposals {
