@@ -33,13 +33,19 @@ func CheckLink(raw string) LinkCheck {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		c.Problem = "this is not a web address followup can read"
+		switch {
+		case strings.IndexFunc(raw, unseen) >= 0:
+			c.Problem = "the link holds control or invisible characters"
+		case err == nil && u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https":
+			c.Problem = "only http and https links are opened (this one is " + u.Scheme + ":)"
+		}
 		return c
 	}
 	c.Host = strings.ToLower(u.Hostname())
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
 		c.Problem = "only http and https links are opened (this one is " + u.Scheme + ":)"
-	case strings.IndexFunc(raw, func(r rune) bool { return unicode.IsControl(r) || isInvisible(r) }) >= 0:
+	case strings.IndexFunc(raw, unseen) >= 0:
 		c.Problem = "the link holds control or invisible characters"
 	case u.User != nil:
 		c.Warnings = append(c.Warnings, "the link carries a user name before the host (“"+u.User.Username()+"@”): the site is the host below, whatever the name says")
@@ -76,6 +82,9 @@ func CheckLink(raw string) LinkCheck {
 	}
 	return c
 }
+
+// unseen reports the characters a link cannot be shown with as it is.
+func unseen(r rune) bool { return unicode.IsControl(r) || isInvisible(r) }
 
 // isInvisible reports the format characters that change how text reads
 // without being seen (bidi overrides, zero-width characters).

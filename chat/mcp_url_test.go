@@ -139,3 +139,30 @@ func fxAskNoWait(t *testing.T, s *Service, text string) (Sent, RunView) {
 	}
 	return sent, run
 }
+
+// A link followup would not open — another scheme than http and https, or
+// bytes that would have to change to be shown (an escape sequence) — is
+// never shown: the server hears -32602 with the reason, and no request
+// opens.
+func TestMCPURLElicitationRefusesWhatCannotBeOpened(t *testing.T) {
+	s := fxEverything(t, mcp.TypeStdio, mcp.AutoApprove{All: true})
+	ctx := context.Background()
+	for link, reason := range map[string]string{
+		"javascript:alert(1)":            "only http and https links are opened (this one is javascript:)",
+		"file:///etc/passwd":             "only http and https links are opened (this one is file:)",
+		"data:text/html,hi":              "only http and https links are opened (this one is data:)",
+		`https://example.com/\u001b[2Jx`: "control or invisible characters",
+	} {
+		sent, err := s.Send(ctx, "", `call everything.trigger-url-elicitation {"url": "`+link+`"}`, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := waitRun(t, driveAsync(s, sent.RunID))
+		if !strings.Contains(run.Reply, "-32602") || !strings.Contains(run.Reply, reason) {
+			t.Errorf("%s: run = %+v", link, run)
+		}
+		if p, err := s.Pending(ctx, sent.ChatID); err != nil || len(p) != 0 {
+			t.Errorf("%s: pending %+v %v", link, p, err)
+		}
+	}
+}

@@ -147,8 +147,10 @@ func (h *mcpHost) openServerRequest(ctx context.Context, tx store.Handle, run st
 		mc.URL = e.URL
 		decl = &forms.Declaration{Reason: forms.SanitizeLine(e.Message), Definition: forms.Definition{
 			Title: "Open a link for " + e.Server, Fields: []forms.Field{}}}
-		if e.URL == "" {
-			return store.Request{}, problemsError(CodeRequestInvalid, "the URL elicitation has no url", nil)
+		// Only a link followup may open is shown (docs/mcp.md): the server
+		// hears why another is refused.
+		if c := CheckLink(e.URL); !c.Openable {
+			return store.Request{}, problemsError(CodeRequestInvalid, "the link is refused: "+c.Problem, nil)
 		}
 	default:
 		raw := mustJSON(map[string]any{"requestKey": "mcp", "source": map[string]any{"kind": "schema",
