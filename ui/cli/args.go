@@ -1,28 +1,32 @@
 // Package cli is followup's headless command line: the same chat host as
 // the UI, driven from scripts, with text or --json output (docs/cli.md).
-// Every command is one entry of the table in table.go.
+// Every command is one entry of the table in commands.go; the cobra command
+// tree, its help, completion and manual pages are made from the table.
 package cli
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"followup/forms"
 )
 
-// Args is a parsed command line. Flags may stand before or after the
-// subcommand's arguments.
+// Args is a parsed command line, as a command's table entry sees it.
 type Args struct {
 	// Command is the table's name of the command ("ask", "mcp list"), or
 	// "" for the chat screen.
 	Command    string
 	Positional []string
-	// Flags holds every flag given but the global switches below; a switch
-	// given holds "true".
-	Flags   map[string]string
-	JSON    bool
-	Help    bool
-	Version bool
+	// Flags holds every flag given but --json; a switch given holds "true".
+	Flags map[string]string
+	JSON  bool
 }
 
 // Has reports whether a flag was given.
@@ -44,137 +48,259 @@ func usagef(format string, args ...any) *UsageError {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// flagTakesValue says, for every flag of the table, whether it takes a
-// value; the parser needs it before it knows the command, since flags may
-// come first.
-func flagTakesValue() map[string]bool {
-	m := map[string]bool{"h": false}
-	for _, f := range globalFlags {
-		m[f.Name] = f.Value != ""
+// text is the value of a flag that takes one. An empty value is refused:
+// an unset shell variable ("--db $DB") must not mean the default, for the
+// default database is the user's real chats. Its type is the placeholder
+// the help shows ("--chat ID").
+type text struct{ v, placeholder string }
+
+func (t *text) Set(s string) error {
+	if s == "" {
+		return errors.New("is empty; give it a value or leave the flag out")
 	}
-	for _, c := range commands {
-		for _, f := range c.Flags {
-			m[f.Name] = f.Value != ""
+	t.v = s
+	return nil
+}
+func (t *text) String() string { return t.v }
+func (t *text) Type() string   { return t.placeholder }
+
+func addFlags(fs *pflag.FlagSet, flags []Flag) {
+	fs.SortFlags = false
+	for _, f := range flags {
+		if f.Value == "" {
+			fs.Bool(f.Name, false, f.Help)
+		} else {
+			fs.Var(&text{placeholder: f.Value}, f.Name, f.Help)
 		}
 	}
-	return m
 }
 
-// Parse reads the command line (without the program name). On an error
-// the Args still name the command when one was found, so that the error
-// can print that command's usage.
-func Parse(argv []string) (Args, error) {
-	a := Args{Flags: map[string]string{}}
-	kinds := flagTakesValue()
-	var words []string
-	var first error
-	fail := func(err error) {
-		if first == nil {
-			first = err
+// usage writes followup's help (docs/cli.md): its commands by group, or
+// a command's synopsis, flags and example. It is Go, not a cobra template:
+// executing a template keeps every method in the binary for reflection,
+// which doubles its size.
+func usage(cmd *cobra.Command) error {
+	w := cmd.OutOrStdout()
+	if !cmd.HasParent() {
+		fmt.Fprintf(w, "followup — %s\n\nusage:\n", cmd.Short)
+		fmt.Fprintf(w, "  followup [GLOBAL FLAGS]                 the chat screen\n  followup COMMAND [ARGUMENTS] [FLAGS]    one command, no screen\n")
+		for _, g := range cmd.Groups() {
+			fmt.Fprintf(w, "\n%s:\n", g.Title)
+			for _, c := range cmd.Commands() {
+				if c.GroupID == g.ID {
+					rows(w, c)
+				}
+			}
+		}
+		fmt.Fprintf(w, "\nglobal flags (before or after the command):\n%s\n", cmd.LocalFlags().FlagUsagesWrapped(80))
+		fmt.Fprintf(w, "exit codes: 0 ok, 1 refused or the run failed, 2 usage error\nfollowup help COMMAND prints a command's flags and an example;\n")
+		fmt.Fprintf(w, "a message that starts with \"-\" goes after \"--\":  followup ask -- \"-5 degrees outside\"\n")
+		return nil
+	}
+	fmt.Fprintf(w, "usage: %s\n\n%s\n", cmd.UseLine(), cmd.Long)
+	if cmd.HasAvailableSubCommands() {
+		fmt.Fprintf(w, "\nsubcommands:\n")
+		rows(w, cmd)
+	}
+	if cmd.HasAvailableLocalFlags() {
+		fmt.Fprintf(w, "\nflags:\n%s", cmd.LocalFlags().FlagUsagesWrapped(80))
+	}
+	fmt.Fprintf(w, "\nglobal flags:\n%s", cmd.InheritedFlags().FlagUsagesWrapped(80))
+	if cmd.HasExample() {
+		fmt.Fprintf(w, "\nexample:\n  %s\n", cmd.Example)
+	}
+	return nil
+}
+
+// rows lists a command in the help, one line, or the commands of a group.
+func rows(w io.Writer, cmd *cobra.Command) {
+	if row, ok := cmd.Annotations["row"]; ok {
+		fmt.Fprintf(w, "  %-22s  %s\n", row, cmd.Short)
+		return
+	}
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() || c.Name() == "help" {
+			rows(w, c)
 		}
 	}
-	for i := 0; i < len(argv); i++ {
-		s := argv[i]
-		if s == "--" {
-			words = append(words, argv[i+1:]...)
-			break
+}
+
+// newRoot makes the command tree of the table: one cobra command per
+// entry, under a parent for each group of two-word names ("mcp"), with
+// the entry's flags and checks; run runs an entry (nil for the chat
+// screen) on its parsed arguments.
+func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a Args) error) *cobra.Command {
+	cobra.EnableCommandSorting = false // the table's order
+	root := &cobra.Command{
+		Use:   "followup [GLOBAL FLAGS] [COMMAND [ARGUMENTS] [FLAGS]]",
+		Short: "an agent that asks follow-up questions as forms",
+		Long: "followup is a terminal chat in which an AI agent asks follow-up questions as forms. " +
+			"With no command it opens the chat screen; a command does one thing on the same database and exits.",
+		Args: noCommand, SilenceErrors: true, SilenceUsage: true, DisableFlagsInUseLine: true, DisableAutoGenTag: true,
+		SuggestionsMinimumDistance: 2,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a := parsed(cmd, "", args)
+			if err := flagValues(a, argv); err != nil {
+				return err
+			}
+			return run(cmd, nil, a)
+		},
+	}
+	root.SetArgs(append([]string{}, argv...)) // never nil: cobra would read os.Args
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	root.SetUsageFunc(usage)
+	root.SetFlagErrorFunc(flagError)
+	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
+		json, _ := cmd.Flags().GetBool("json")
+		printHelp(cmd, &printer{json: json, w: env.Stdout})
+	})
+	root.Flags().SortFlags = false
+	addFlags(root.PersistentFlags(), globalFlags)
+	root.PersistentFlags().BoolP("help", "h", false, "print the usage of the command")
+	root.Flags().AddFlagSet(root.PersistentFlags()) // listed first
+	root.Flags().Bool("version", false, "print followup's version")
+	parents, group := map[string]*cobra.Command{"": root}, ""
+	for i := range commands {
+		c := &commands[i]
+		group = cmp.Or(c.Group, "commands")
+		if !root.ContainsGroup(group) {
+			root.AddGroup(&cobra.Group{ID: group, Title: group})
 		}
-		if !strings.HasPrefix(s, "-") || s == "-" {
-			words = append(words, s)
-			continue
+		g, _, _ := strings.Cut(c.Name, " ")
+		if g == c.Name {
+			g = ""
 		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(s, "-"), "=")
-		takesValue, known := kinds[name]
+		parent := parents[g]
+		if parent == nil {
+			parent = &cobra.Command{Use: g + " SUBCOMMAND", GroupID: group, Args: noCommand, SuggestionsMinimumDistance: 2, DisableFlagsInUseLine: true,
+				Short: "the " + g + " commands", Long: fmt.Sprintf("The %s commands.", g),
+				RunE: func(cmd *cobra.Command, _ []string) error {
+					return usagef("%s needs a subcommand: %s", g, strings.Join(subcommands(cmd), ", "))
+				}}
+			parents[g] = parent
+			root.AddCommand(parent)
+		}
+		cmd := &cobra.Command{
+			Use:   strings.TrimPrefix(c.Synopsis(), parent.CommandPath()+" "),
+			Short: c.Summary, Long: strings.ToUpper(c.Summary[:1]) + c.Summary[1:] + ".", Example: c.Example,
+			Annotations:           map[string]string{"row": strings.Join(append([]string{c.Name}, c.Args...), " ")},
+			DisableFlagsInUseLine: true,
+			Args:                  func(_ *cobra.Command, args []string) error { return c.checkArity(args) },
+			RunE: func(cmd *cobra.Command, args []string) error {
+				a := parsed(cmd, c.Name, args)
+				if err := c.check(a, argv); err != nil {
+					return err
+				}
+				return run(cmd, c, a)
+			},
+		}
+		if parent == root {
+			cmd.GroupID = group
+		}
+		addFlags(cmd.Flags(), c.Flags)
+		parent.AddCommand(cmd)
+		if c.Name == "help" {
+			root.SetHelpCommand(cmd)
+		}
+	}
+	root.InitDefaultCompletionCmd() // listed with the last group
+	if comp, _, err := root.Find([]string{"completion"}); err == nil && comp != root {
+		comp.GroupID, comp.Short = group, "a completion script for bash, zsh, fish or powershell"
+		comp.Annotations = map[string]string{"row": "completion SHELL"}
+	}
+	return root
+}
+
+// parsed is the command line cobra parsed, as the table's entries read it.
+func parsed(cmd *cobra.Command, name string, args []string) Args {
+	a := Args{Command: name, Positional: args, Flags: map[string]string{}}
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if f.Name == "json" {
+			a.JSON = true
+		} else if f.Name != "help" {
+			a.Flags[f.Name] = f.Value.String()
+		}
+	})
+	return a
+}
+
+// noCommand refuses a word where a command was expected, suggesting the
+// nearest ones.
+func noCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	path := strings.TrimPrefix(strings.TrimPrefix(cmd.CommandPath(), "followup")+" ", " ")
+	err := usagef("unknown command %q", path+args[0])
+	if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {
+		err.Msg += fmt.Sprintf("; did you mean %s%s?", path, strings.Join(near, " or "+path))
+	}
+	return err
+}
+
+func subcommands(cmd *cobra.Command) []string {
+	var names []string
+	for _, c := range cmd.Commands() {
+		names = append(names, c.Name())
+	}
+	return names
+}
+
+// flagError words pflag's errors as followup's usage errors.
+func flagError(cmd *cobra.Command, err error) error {
+	var missing *pflag.NotExistError
+	var noValue *pflag.ValueRequiredError
+	var bad *pflag.InvalidValueError
+	switch {
+	case errors.As(err, &bad) && bad.GetFlag().Value.Type() == "bool":
+		return usagef("flag --%s takes no value", bad.GetFlag().Name)
+	case errors.As(err, &bad):
+		return usagef("flag --%s %v", bad.GetFlag().Name, errors.Unwrap(bad))
+	case errors.As(err, &noValue):
+		return usagef("flag --%s needs a value", noValue.GetFlag().Name)
+	case errors.As(err, &missing) && missing.GetSpecifiedName() != "":
+		name := missing.GetSpecifiedName()
 		switch {
-		case !known:
-			fail(usagef("unknown flag %s", s))
-		case !takesValue:
-			if hasVal {
-				fail(usagef("flag --%s takes no value", name))
-				continue
-			}
-			switch name {
-			case "json":
-				a.JSON = true
-			case "help", "h":
-				a.Help = true
-			case "version":
-				a.Version = true
-			default:
-				a.Flags[name] = "true"
-			}
-		default:
-			if !hasVal {
-				if i+1 >= len(argv) {
-					fail(usagef("flag --%s needs a value", name))
-					continue
-				}
-				if next := argv[i+1]; strings.HasPrefix(next, "-") && next != "-" {
-					// Another flag, not this one's value (--chat --json).
-					fail(usagef("flag --%s needs a value, not %s (a value that starts with - is written --%s=VALUE)", name, next, name))
-					continue
-				}
-				i++
-				val = argv[i]
-			}
-			if val == "" {
-				// An unset shell variable ("--db $DB") must not mean the
-				// default: the default database is the user's real chats.
-				fail(usagef("flag --%s is empty; give it a value or leave the flag out", name))
-				continue
-			}
-			a.Flags[name] = val
+		case !knownFlag(name):
+			return usagef("unknown flag --%s", name)
+		case !cmd.HasParent():
+			return usagef("--%s goes with a command; see followup help", name)
 		}
+		return usagef("%s does not take --%s", strings.TrimPrefix(cmd.CommandPath(), "followup "), name)
 	}
-	if len(words) > 0 {
-		a.Command, a.Positional = words[0], words[1:]
-		if lookup(a.Command) == nil && isGroup(a.Command) && len(a.Positional) > 0 {
-			a.Command, a.Positional = a.Command+" "+a.Positional[0], a.Positional[1:]
-		}
-	}
-	return a, first
+	return usagef("%v", err)
 }
 
-// Check validates the command line against the command's table entry:
-// the command exists, its arguments and flags are the ones it takes.
-// With --help or --version only the command's name is checked.
-func (a Args) Check() error {
-	if a.Command == "" {
-		for f := range a.Flags {
-			if !isGlobal(f) {
-				return usagef("--%s goes with a command; see followup help", f)
-			}
+func knownFlag(name string) bool {
+	for _, c := range commands {
+		if c.flag(name) != nil {
+			return true
 		}
-		if a.JSON && !a.Help && !a.Version {
-			return usagef("--json goes with a command, as in followup pending --json; without one followup opens the chat screen")
-		}
-		return nil
 	}
-	c := lookup(a.Command)
-	if c == nil {
-		if isGroup(a.Command) {
-			if a.Help {
-				return nil
-			}
-			return usagef("%s needs a subcommand: %s", a.Command, strings.Join(groupNames(a.Command), ", "))
-		}
-		return usagef("unknown command %q", a.Command)
-	}
-	if a.Help || a.Version {
-		return nil
-	}
+	return false
+}
+
+// checkArity refuses too few or too many arguments.
+func (c *Command) checkArity(args []string) error {
 	min, max := arity(c.Args)
-	switch n := len(a.Positional); {
+	switch n := len(args); {
 	case n < min:
 		return usagef("%s needs %s", c.Name, strings.Join(c.Args[n:min], " "))
 	case max >= 0 && n > max:
 		return usagef("%s takes %s, got %d %s: %s", c.Name, argsPhrase(c.Args), n, forms.Plural(n, "argument", "arguments"),
-			strings.Join(quoteAll(a.Positional), " "))
+			strings.Join(quoteAll(args), " "))
 	}
-	for f := range a.Flags {
-		if !isGlobal(f) && c.flag(f) == nil {
-			return usagef("%s does not take --%s", c.Name, f)
-		}
+	return nil
+}
+
+// check validates what the table says of the flags beyond what cobra
+// checks: a value is no flag, the choices, the required flags and the
+// entry's own rules.
+func (c *Command) check(a Args, argv []string) error {
+	if err := flagValues(a, argv); err != nil {
+		return err
 	}
 	chosen := map[string]string{}
 	for _, f := range c.Flags {
@@ -200,6 +326,17 @@ func (a Args) Check() error {
 	return nil
 }
 
+// flagValues refuses a flag whose value is the next flag (--chat --json):
+// a value that starts with - is written --chat=VALUE.
+func flagValues(a Args, argv []string) error {
+	for name, v := range a.Flags {
+		if strings.HasPrefix(v, "-") && v != "-" && !slices.Contains(argv, "--"+name+"="+v) {
+			return usagef("flag --%s needs a value, not %s (a value that starts with - is written --%s=VALUE)", name, v, name)
+		}
+	}
+	return nil
+}
+
 // nonEmptyArg refuses an empty first argument (ask "" is a slip, not a
 // message).
 func nonEmptyArg(what string) func(Args) error {
@@ -218,28 +355,6 @@ func lookup(name string) *Command {
 		}
 	}
 	return nil
-}
-
-// isGroup reports whether name is the first word of two-word commands.
-func isGroup(name string) bool { return len(groupNames(name)) > 0 }
-
-func groupNames(group string) []string {
-	var out []string
-	for _, c := range commands {
-		if g, sub, ok := strings.Cut(c.Name, " "); ok && g == group {
-			out = append(out, sub)
-		}
-	}
-	return out
-}
-
-func isGlobal(name string) bool {
-	for _, f := range globalFlags {
-		if f.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *Command) flag(name string) *Flag {
@@ -283,4 +398,39 @@ func quoteAll(ss []string) []string {
 		out[i] = fmt.Sprintf("%q", s)
 	}
 	return out
+}
+
+// Synopsis is the one-line usage of a command, derived from its table
+// entry: "followup answer REQUEST_ID --values-json JSON [--digest D] …".
+func (c *Command) Synopsis() string {
+	parts := append([]string{"followup", c.Name}, c.Args...)
+	done := map[string]bool{}
+	for _, f := range c.Flags {
+		s := "--" + f.Name
+		if f.Choice != "" {
+			if done[f.Choice] {
+				continue
+			}
+			done[f.Choice] = true
+			s = choiceSynopsis(c, f.Choice)
+		} else if f.Value != "" {
+			s += " " + f.Value
+		}
+		if !f.Required {
+			s = "[" + s + "]"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " ")
+}
+
+// choiceSynopsis is "--accept|--reject".
+func choiceSynopsis(c *Command, choice string) string {
+	var names []string
+	for _, f := range c.Flags {
+		if f.Choice == choice {
+			names = append(names, "--"+f.Name)
+		}
+	}
+	return strings.Join(names, "|")
 }

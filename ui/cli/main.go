@@ -1,14 +1,20 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+	"github.com/spf13/cobra/doc"
 
 	"followup/agent"
 	"followup/agent/mcp"
@@ -28,67 +34,78 @@ type UI func(ctx context.Context, o chat.Options) error
 // it), or the UI when there is none, and returns the exit code (0 ok,
 // 1 refused or failed, 2 usage).
 func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
-	a, err := Parse(argv)
-	if err == nil {
-		err = a.Check()
-	}
+	return run(context.Background(), argv, Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}, ui)
+}
+
+// Exec runs one command line on env.Service, which stands in for the
+// database the command would open, and returns the exit code.
+func Exec(ctx context.Context, argv []string, env Env) int { return run(ctx, argv, env, nil) }
+
+func run(ctx context.Context, argv []string, env Env, ui UI) int {
+	code := 0
+	root := newRoot(env, argv, func(cmd *cobra.Command, c *Command, a Args) (err error) {
+		code, err = execute(ctx, cmd, c, a, env, ui)
+		return err
+	})
+	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil {
-		return usageFailed(a, err, stdout, stderr)
+		return usageFailed(cmd, argv, err, env.Stdout, env.Stderr)
 	}
-	out := &printer{json: a.JSON, w: stdout}
+	return code
+}
+
+// execute runs a command, or the chat screen (c nil), on its checked
+// command line; the error it returns is a usage error.
+func execute(ctx context.Context, cmd *cobra.Command, c *Command, a Args, env Env, ui UI) (int, error) {
+	out := &printer{json: a.JSON, w: env.Stdout}
 	switch {
-	case a.Version:
+	case c == nil && a.Has("version"):
 		b := ReadBuild()
 		out.ok(b, b.text)
-		return 0
-	case a.Help:
-		text := Usage()
-		if a.Command != "" {
-			text = CommandUsage(a.Command)
-		}
-		out.ok(map[string]any{"command": a.Command, "usage": text}, func(w io.Writer) { io.WriteString(w, text) })
-		return 0
-	}
-	env := Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
-	c := lookup(a.Command)
-	if c != nil && !c.NeedsDB {
-		return Exec(context.Background(), a, env)
+		return 0, nil
+	case c == nil && a.JSON:
+		return 0, usagef("--json goes with a command, as in followup pending --json; without one followup opens the chat screen")
+	case c != nil && (!c.NeedsDB || env.Service != nil):
+		return execWith(ctx, cmd, c, a, env, out)
 	}
 	opts, err := Options(a)
-	if err != nil {
-		return usageFailed(a, err, stdout, stderr)
+	var ue *UsageError
+	if errors.As(err, &ue) {
+		return 0, ue
+	} else if err != nil {
+		return out.finish(err, env.Stderr), nil
 	}
 	if c == nil {
 		if ui == nil {
-			return usageFailed(a, usagef("no command given"), stdout, stderr)
+			return 0, usagef("no command given")
 		}
-		if !hasTerminal(stdin) {
-			return usageFailed(a, usagef("the chat screen needs a terminal; run a command instead (followup help)"), stdout, stderr)
+		if !hasTerminal(env.Stdin) {
+			return 0, usagef("the chat screen needs a terminal; run a command instead (followup help)")
 		}
 		if os.Getenv("TERM") == "dumb" {
 			// It would draw a screen of cursor moves into a buffer that
 			// shows them as text (an editor's shell, a pipe to a pager).
-			return usageFailed(a, usagef("the chat screen needs a terminal that can move its cursor, and TERM=dumb says this one cannot; run a command instead (followup help)"), stdout, stderr)
+			return 0, usagef("the chat screen needs a terminal that can move its cursor, and TERM=dumb says this one cannot; run a command instead (followup help)")
 		}
 		// The UI opens the database itself, while it takes over the
 		// terminal, and handles ctrl+c itself.
-		if err := ui(context.Background(), opts); err != nil {
-			fmt.Fprintf(stderr, "followup: %v\n", err)
-			return 1
+		if err := ui(ctx, opts); err != nil {
+			fmt.Fprintf(env.Stderr, "followup: %v\n", err)
+			return 1, nil
 		}
-		return 0
+		return 0, nil
 	}
-	reportMCPProblems(a, opts, stderr)
-	ctx, stop := interruptible(out, stderr)
+	reportMCPProblems(a, opts, env.Stderr)
+	ctx, stop := interruptible(out, env.Stderr)
 	defer stop()
 	svc, err := chat.Open(ctx, opts)
 	if err != nil {
 		// chat.AsError names what is wrong (unavailable, read-only, busy).
-		return out.finish(asInterrupted(ctx, err), stderr)
+		return out.finish(asInterrupted(ctx, err), env.Stderr), nil
 	}
 	defer svc.Close()
 	env.Service = svc
-	return execWith(ctx, a, env, out)
+	return execWith(ctx, cmd, c, a, env, out)
 }
 
 // CodeUsage is the error code of a malformed command line (exit 2).
@@ -97,10 +114,16 @@ const CodeUsage = "USAGE"
 // usageFailed reports a malformed command line: one line saying what is
 // wrong and the usage of the command it names (not the whole usage), or,
 // with --json, one JSON document with both. Exit 2.
-func usageFailed(a Args, err error, stdout, stderr io.Writer) int {
-	synopsis, more := shortUsage(a)
-	if a.JSON {
-		e := &chat.Error{Code: CodeUsage, Message: err.Error(), Details: map[string]any{"usage": synopsis}}
+func usageFailed(cmd *cobra.Command, argv []string, err error, stdout, stderr io.Writer) int {
+	synopsis, more := cmd.UseLine(), "followup help "+strings.TrimPrefix(cmd.CommandPath(), "followup ")+" for more"
+	if !cmd.HasParent() {
+		more = "followup help lists the commands and flags"
+	} else if cmd.HasAvailableSubCommands() {
+		more = "subcommands: " + strings.Join(subcommands(cmd), ", ")
+	}
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	if args, _, _ := strings.Cut(strings.Join(argv, "\x00"), "\x00--\x00"); slices.Contains(strings.Split(args, "\x00"), "--json") {
+		e := &chat.Error{Code: CodeUsage, Message: msg, Details: map[string]any{"usage": synopsis}}
 		if ue, ok := err.(*UsageError); ok {
 			for k, v := range ue.Details {
 				e.Details[k] = v
@@ -109,8 +132,48 @@ func usageFailed(a Args, err error, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, string(chat.ErrorJSON(e)))
 		return 2
 	}
-	fmt.Fprintf(stderr, "followup: %s\nusage: %s\n(%s)\n", forms.SanitizeLine(err.Error()), synopsis, more)
+	fmt.Fprintf(stderr, "followup: %s\nusage: %s\n(%s)\n", forms.SanitizeLine(msg), synopsis, more)
 	return 2
+}
+
+// printHelp prints the usage of cmd (all of followup's for the root).
+func printHelp(cmd *cobra.Command, out *printer) {
+	text := cmd.UsageString()
+	name := strings.TrimPrefix(strings.TrimPrefix(cmd.CommandPath(), "followup"), " ")
+	out.ok(map[string]any{"command": name, "usage": text}, func(w io.Writer) { io.WriteString(w, text) })
+}
+
+// findCommand is the command the arguments name, for help and man.
+func findCommand(c *Call) (*cobra.Command, error) {
+	cmd, rest, err := c.cmd.Root().Find(c.Args.Positional)
+	if err != nil || len(rest) > 0 {
+		return nil, usagef("unknown command %q", strings.Join(c.Args.Positional, " "))
+	}
+	return cmd, nil
+}
+
+// help is `followup help [COMMAND [SUBCOMMAND]]`.
+func help(ctx context.Context, c *Call) error {
+	cmd, err := findCommand(c)
+	if err == nil {
+		printHelp(cmd, c.out)
+	}
+	return err
+}
+
+// man is `followup man [COMMAND [SUBCOMMAND]]`: the manual page of followup
+// or of one command, in roff.
+func man(ctx context.Context, c *Call) error {
+	cmd, err := findCommand(c)
+	if err != nil {
+		return err
+	}
+	var page bytes.Buffer
+	if err := doc.GenMan(cmd, &doc.GenManHeader{Source: "followup " + Version(), Manual: "followup manual"}, &page); err != nil {
+		return err
+	}
+	c.OK(map[string]any{"command": strings.Join(c.Args.Positional, " "), "man": page.String()}, func(w io.Writer) { page.WriteTo(w) })
+	return nil
 }
 
 // Options turns flags and environment into the host's options. A

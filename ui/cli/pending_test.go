@@ -136,13 +136,9 @@ func TestPendingExpiresDueRequestsFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := cli.Parse([]string{"pending", "--json"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	list := func() string {
 		var out bytes.Buffer
-		if code := cli.Exec(ctx, a, cli.Env{Service: svc, Stdout: &out, Stderr: io.Discard}); code != 0 {
+		if code := cli.Exec(ctx, []string{"pending", "--json"}, cli.Env{Service: svc, Stdout: &out, Stderr: io.Discard}); code != 0 {
 			t.Fatalf("exit %d: %s", code, out.String())
 		}
 		return out.String()
@@ -201,12 +197,8 @@ func TestShowTextListsProposalsAndRevisions(t *testing.T) {
 	if _, err := svc.Resolve(ctx, rs[0].ID, rs[0].Digest, map[string]any{"environment": "staging"}, ""); err != nil {
 		t.Fatal(err)
 	}
-	a, err := cli.Parse([]string{"show", rs[0].ID})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out bytes.Buffer
-	if code := cli.Exec(ctx, a, cli.Env{Service: svc, Stdout: &out, Stderr: io.Discard}); code != 0 {
+	if code := cli.Exec(ctx, []string{"show", rs[0].ID}, cli.Env{Service: svc, Stdout: &out, Stderr: io.Discard}); code != 0 {
 		t.Fatalf("exit %d: %s", code, out.String())
 	}
 	if s := out.String(); !strings.Contains(s, "proposal ") || !strings.Contains(s, `"environment":"staging"`) ||

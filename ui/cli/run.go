@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"followup/chat"
 	"followup/forms"
 )
@@ -25,18 +27,8 @@ type Env struct {
 // errRunFailed marks a run that ended failed (exit 1).
 var errRunFailed = errors.New("run failed")
 
-// Exec runs one parsed, checked command and returns the exit code. A
-// command that NeedsDB runs on env.Service.
-func Exec(ctx context.Context, a Args, env Env) int {
-	return execWith(ctx, a, env, &printer{json: a.JSON, w: env.Stdout})
-}
-
-func execWith(ctx context.Context, a Args, env Env, out *printer) int {
-	c := lookup(a.Command)
-	if c == nil {
-		return usageFailed(a, usagef("unknown command %q", a.Command), env.Stdout, env.Stderr)
-	}
-	call := &Call{Args: a, Service: env.Service, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, out: out}
+func execWith(ctx context.Context, cmd *cobra.Command, c *Command, a Args, env Env, out *printer) (int, error) {
+	call := &Call{Args: a, Service: env.Service, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, out: out, cmd: cmd}
 	if drives[a.Command] && env.Service != nil {
 		var stop func()
 		ctx, stop = whileDriving(ctx, a, env) // mcphost.go
@@ -45,9 +37,9 @@ func execWith(ctx context.Context, a Args, env Env, out *printer) int {
 	err := asInterrupted(ctx, c.Run(ctx, call))
 	var ue *UsageError
 	if errors.As(err, &ue) {
-		return usageFailed(a, ue, env.Stdout, env.Stderr)
+		return 0, ue
 	}
-	return out.finish(err, env.Stderr)
+	return out.finish(err, env.Stderr), nil
 }
 
 // printer writes text or exactly one JSON document: once a result is

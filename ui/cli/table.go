@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 
+	"github.com/spf13/cobra"
+
 	"followup/chat"
 )
 
@@ -68,6 +70,7 @@ type Call struct {
 	Stdout  io.Writer
 	Stderr  io.Writer
 	out     *printer
+	cmd     *cobra.Command
 }
 
 // Flag is the value of a flag ("" when absent).
@@ -99,8 +102,6 @@ var globalFlags = []Flag{
 	{Name: "reply-size", Value: "BYTES", Help: "largest answer accepted, in bytes of JSON, up to 1048576 (default 65536)"},
 	flagMCP,
 	{Name: "json", Help: "print exactly one JSON document on stdout, errors included"},
-	{Name: "help", Help: "print the usage of the command"},
-	{Name: "version", Help: "print followup's version"},
 }
 
 // commands is the command table, in the order help lists it. It is set in
@@ -192,7 +193,10 @@ func init() {
 		{Name: "validate-input", Group: groupOther, Args: []string{"FILE|-"}, Run: validateInput,
 			Summary: "check an input-request file or stdin (no database)",
 			Example: `followup validate-input request.json`},
-		{Name: "help", Group: groupOther, Args: []string{"[COMMAND...]"}, Run: help, Check: helpCheck,
+		{Name: "man", Group: groupOther, Args: []string{"[COMMAND...]"}, Run: man,
+			Summary: "the manual page of followup or of one command (roff)",
+			Example: `followup man answer`},
+		{Name: "help", Group: groupOther, Args: []string{"[COMMAND...]"}, Run: help,
 			Summary: "the usage of followup or of one command",
 			Example: `followup help answer`},
 	}

@@ -15,42 +15,48 @@ import (
 // and the checks accept: the help cannot show one that does not work.
 func TestTableEntriesAreCompleteAndExamplesParse(t *testing.T) {
 	seen := map[string]bool{}
-	for _, c := range commands {
-		if c.Name == "" || c.Summary == "" || c.Example == "" || c.Run == nil {
-			t.Errorf("%q: name, summary, example and run are all needed", c.Name)
-		}
-		if seen[c.Name] {
-			t.Errorf("%q is in the table twice", c.Name)
-		}
-		seen[c.Name] = true
-		argv := splitExample(t, c.Example)
-		if argv[0] != "followup" {
-			t.Errorf("%s: example %q does not start with followup", c.Name, c.Example)
-			continue
-		}
-		a, err := Parse(argv[1:])
-		if err == nil {
-			err = a.Check()
-		}
-		if err != nil || a.Command != c.Name {
-			t.Errorf("%s: example %q: command %q, %v", c.Name, c.Example, a.Command, err)
-		}
+	var ran string
+	table := append([]Command{}, commands...)
+	for i := range table {
+		table[i].NeedsDB = false
+		table[i].Run = func(ctx context.Context, c *Call) error { ran = c.Args.Command; return nil }
 	}
+	withTable(t, table, func() {
+		for _, c := range commands {
+			if c.Name == "" || c.Summary == "" || c.Example == "" || c.Run == nil {
+				t.Errorf("%q: name, summary, example and run are all needed", c.Name)
+			}
+			if seen[c.Name] {
+				t.Errorf("%q is in the table twice", c.Name)
+			}
+			seen[c.Name] = true
+			argv := splitExample(t, c.Example)
+			if argv[0] != "followup" {
+				t.Errorf("%s: example %q does not start with followup", c.Name, c.Example)
+				continue
+			}
+			ran = ""
+			var errb bytes.Buffer
+			if code := Main(argv[1:], strings.NewReader(""), io.Discard, &errb, nil); code != 0 || ran != c.Name {
+				t.Errorf("%s: example %q: ran %q, exit %d %s", c.Name, c.Example, ran, code, errb.String())
+			}
+		}
+	})
 }
 
 // A flag name means the same kind of flag (a switch, or one with a value)
 // in every command: the parser reads flags before it knows the command.
 func TestFlagKindsAgree(t *testing.T) {
-	kind := map[string]bool{}
+	kind, global := map[string]bool{}, map[string]bool{}
 	for _, f := range globalFlags {
-		kind[f.Name] = f.Value != ""
+		kind[f.Name], global[f.Name] = f.Value != "", true
 	}
 	for _, c := range commands {
 		for _, f := range c.Flags {
 			if k, ok := kind[f.Name]; ok && k != (f.Value != "") {
 				t.Errorf("%s: --%s is a switch in one place and takes a value in another", c.Name, f.Name)
 			}
-			if isGlobal(f.Name) {
+			if global[f.Name] {
 				t.Errorf("%s: --%s is already global", c.Name, f.Name)
 			}
 			if f.Help == "" {
@@ -84,7 +90,7 @@ func TestOneEntryMakesACommand(t *testing.T) {
 			Flags: []Flag{{Name: "level", Value: "N", Help: "how much"}}},
 		{Name: "pick", Args: []string{"ID"}, Summary: "pick one", Example: "followup pick x --left", Run: run,
 			Flags: []Flag{{Name: "left", Choice: "side", Required: true, Help: "the left"}, {Name: "right", Choice: "side", Required: true, Help: "the right"}}},
-		{Name: "help", Args: []string{"[COMMAND...]"}, Summary: "usage", Example: "followup help", Run: help, Check: helpCheck},
+		{Name: "help", Args: []string{"[COMMAND...]"}, Summary: "usage", Example: "followup help", Run: help},
 	}
 	withTable(t, table, func() {
 		main := func(args ...string) (int, string, string) {
@@ -220,7 +226,11 @@ func TestEveryCommandIsDocumented(t *testing.T) {
 // help lists every command under its group, one line each: a group's
 // commands stand together, and no summary wraps.
 func TestUsageListsEveryCommandOnOneLine(t *testing.T) {
-	usage := Usage()
+	var b strings.Builder
+	if code := Main([]string{"help"}, nil, &b, io.Discard, nil); code != 0 {
+		t.Fatalf("help: exit %d", code)
+	}
+	usage := b.String()
 	lines := strings.Split(usage, "\n")
 	seen := map[string]bool{}
 	for i, c := range commands {

@@ -130,3 +130,51 @@ func TestEmptyDBIsNeverTheDefault(t *testing.T) {
 		t.Fatalf("an empty FOLLOWUP_DB is not the default: %v", err)
 	}
 }
+
+// An unknown command names the nearest ones, a group's too.
+func TestUnknownCommandSuggests(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "s.db")
+	for args, want := range map[string]string{
+		"pendin":  `unknown command "pendin"; did you mean pending?`,
+		"mcp lst": `unknown command "mcp lst"; did you mean mcp list?`,
+	} {
+		if r := runCLI(t, db, strings.Fields(args)...); r.code != 2 || !strings.HasPrefix(r.stderr, "followup: "+want+"\n") {
+			t.Errorf("%s: exit %d, %q", args, r.code, r.stderr)
+		}
+	}
+}
+
+// followup completion bash prints a script bash accepts, which completes
+// followup's commands; man prints a manual page.
+func TestCompletionAndManPage(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "c.db")
+	script := filepath.Join(t.TempDir(), "followup.bash")
+	r := runCLI(t, db, "completion", "bash")
+	if r.code != 0 || os.WriteFile(script, []byte(r.stdout), 0o600) != nil {
+		t.Fatalf("completion bash: exit %d %s", r.code, r.stderr)
+	}
+	if out, err := exec.Command("bash", "-n", script).CombinedOutput(); err != nil {
+		t.Fatalf("bash -n: %v %s", err, out)
+	}
+	// The script needs the bash-completion package's word splitter; a
+	// stand-in here, for a machine without it.
+	complete := exec.Command("bash", "-c", `_get_comp_words_by_ref() { cur=${COMP_WORDS[COMP_CWORD]}; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
+source "$1"; COMP_WORDS=("$2" pend); COMP_CWORD=1; COMP_LINE="$2 pend"; COMP_POINT=${#COMP_LINE}
+__start_followup; printf '%s\n' "${COMPREPLY[@]}"`, "bash", script, bin)
+	if out, err := complete.Output(); err != nil || strings.TrimSpace(string(out)) != "pending" {
+		t.Fatalf("completing pend: %v %q", err, out)
+	}
+	for _, shell := range []string{"zsh", "fish"} {
+		if r := runCLI(t, db, "completion", shell); r.code != 0 || !strings.Contains(r.stdout, "followup") {
+			t.Errorf("completion %s: exit %d", shell, r.code)
+		}
+	}
+	if m := runCLI(t, db, "man"); m.code != 0 || !strings.Contains(m.stdout, ".TH \"FOLLOWUP\" \"1\"") || !strings.Contains(m.stdout, "followup-answer(1)") {
+		t.Errorf("man: exit %d\n%s", m.code, m.stdout)
+	}
+	if m := runCLI(t, db, "man", "answer"); m.code != 0 || !strings.Contains(m.stdout, "--values-json") {
+		t.Errorf("man answer: exit %d\n%s", m.code, m.stdout)
+	}
+}
