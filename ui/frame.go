@@ -47,13 +47,13 @@ func (m *model) compose() string {
 		pane = strings.Join(strings.Split(pane, "\n")[:spec.pane], "\n")
 	}
 	m.apply(spec)
-	parts := []string{m.transcriptView()}
+	parts := []string{m.vp.View()}
 	if pane != "" {
 		parts = append(parts, pane)
 	}
 	m.composer.Placeholder = m.composerPlaceholder()
 	parts = append(parts, m.noticeLine(), m.composer.View(), m.statusLine())
-	return m.screenJoin.join(parts...)
+	return lipgloss.JoinVertical(lipgloss.Left, parts...)
 }
 
 // tooSmallView is the whole screen below minWidth×minHeight.
@@ -103,23 +103,3 @@ func (m *model) apply(s layoutSpec) {
 
 // View implements tea.Model: the frame the last Update arranged.
 func (m *model) View() string { return m.frame }
-
-// vpFrame is a drawn viewport and what it was drawn from.
-type vpFrame struct {
-	version, yOffset, w, h int
-	view                   string
-}
-
-// transcriptView is the viewport's View, drawn again only when what it
-// shows changed: it wraps and pads every visible line, which a keystroke
-// in the form would otherwise pay for.
-func (m *model) transcriptView() string {
-	f := vpFrame{version: m.vp.version, yOffset: m.vp.YOffset, w: m.vp.Width, h: m.vp.Height}
-	if m.vpFrame.view != "" && m.vpFrame.version == f.version && m.vpFrame.yOffset == f.yOffset &&
-		m.vpFrame.w == f.w && m.vpFrame.h == f.h {
-		return m.vpFrame.view
-	}
-	f.view = m.vp.View()
-	m.vpFrame = f
-	return f.view
-}

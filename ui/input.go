@@ -7,6 +7,11 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
+// suspend gives the terminal back to the shell as a stopped job (ctrl+z);
+// what was typed is saved first: a suspended job may never come back to
+// the foreground.
+func (m *model) suspend() tea.Cmd { return tea.Sequence(m.saveAll(), tea.Suspend) }
+
 // onKey routes a key: quit first, then a full-screen dialog (it takes
 // every key), then the dialog with the focus, then the screen's own keys,
 // then the form or the composer, whichever has the focus. esc and ctrl+c
@@ -17,9 +22,7 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Sequence(m.saveAll(), tea.Quit)
 	}
 	if m.matches(msg, k.Suspend) {
-		// What was typed is saved first: a suspended job may never come
-		// back to the foreground.
-		return tea.Sequence(m.saveAll(), func() tea.Msg { return suspendMsg{} })
+		return m.suspend()
 	}
 	if d, ok := m.dialogs.screen(); ok {
 		d, a := d.update(msg)

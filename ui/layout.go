@@ -1,5 +1,7 @@
 package ui
 
+import "github.com/charmbracelet/lipgloss"
+
 // layoutState is what the screen's layout depends on besides the
 // terminal's size.
 type layoutState struct {
@@ -100,8 +102,18 @@ func formSize(w, h int) (width, height int) {
 	return max(20, paneInner(w)), max(3, min(max(6, h/2-4), room))
 }
 
-// paneInner is the cells inside the pane's frame on a terminal w wide:
-// the pane is drawn w-4 wide in its border, less a cell of padding each
-// side. A form is built that wide; a wider one has its lines wrapped by the
-// frame (a long value's text pushed off its prompt's line).
-func paneInner(w int) int { return max(10, w-6) }
+// paneWidth is how wide the pane's frame is drawn on a terminal w wide:
+// two columns short of it.
+func paneWidth(w int) int { return w - 2 }
+
+// paneInner is the cells inside the pane's frame on a terminal w wide: its
+// width less the frame's border and padding. A form is built that wide; a
+// wider one has its lines wrapped by the frame (a long value's text pushed
+// off its prompt's line).
+func paneInner(w int) int { return max(10, paneWidth(w)-stPane.GetHorizontalFrameSize()) }
+
+// framed draws body in style's frame (the pane's or a dialog's), paneWidth
+// wide in all on a terminal w wide.
+func framed(style lipgloss.Style, w int, body string) string {
+	return style.Width(paneWidth(w) - style.GetHorizontalBorderSize()).Render(body)
+}

@@ -122,7 +122,7 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 	if m.tr.undrawn == 0 || m.tr.undrawn >= len(msgs) {
 		t.Fatalf("undrawn = %d of %d: the first render should draw only the newest", m.tr.undrawn, len(msgs))
 	}
-	if strings.Contains(m.vp.content(), "message 1 ") || !strings.Contains(m.vp.content(), "message 200 ") {
+	if strings.Contains(m.transcriptContent(), "message 1 ") || !strings.Contains(m.transcriptContent(), "message 200 ") {
 		t.Fatal("the first render did not draw just the newest messages")
 	}
 	if m.drawRest() != nil {
@@ -144,7 +144,7 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 	if m.tr.undrawn != 0 {
 		t.Fatalf("%d entries still undrawn", m.tr.undrawn)
 	}
-	if want := newTranscript().render(msgs, m.entryData(), m.width, 0); m.vp.content() != want {
+	if want := newTranscript().render(msgs, m.entryData(), m.width, 0); m.transcriptContent() != want {
 		t.Fatal("the full transcript differs from drawing it all at once")
 	}
 	if got := m.vp.View(); got != before {
@@ -183,7 +183,7 @@ func TestCardChangeKeepsTheLinesInView(t *testing.T) {
 	if got := m.vp.View(); got != before {
 		t.Fatalf("the lines in view moved:\n%s\n--- before ---\n%s", got, before)
 	}
-	if !strings.Contains(m.vp.content(), "expired") {
+	if !strings.Contains(m.transcriptContent(), "expired") {
 		t.Fatal("the changed card was not redrawn")
 	}
 }

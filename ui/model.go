@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/textarea"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
@@ -62,10 +63,9 @@ type model struct {
 
 	composer composerArea
 	unsent   map[string]string // each chat's composer draft, as this screen knows it (composer.go)
-	vp       pager
+	vp       viewport.Model
 	tr       *transcript
-	vpFrame  vpFrame // the pager's last View
-	follow   bool    // the transcript stays on its newest line
+	follow   bool // the transcript stays on its newest line
 
 	stream   stream
 	thinking bool
@@ -74,12 +74,8 @@ type model struct {
 	// spinStopped: the spinner's ticks stopped while it was not drawn (spin.go).
 	spinStopped bool
 
-	lay       layoutSpec // the layout the last Update arranged
-	frame     string     // the frame it drew, which View returns
-	paneFrame paneFrame  // the form pane's frame, its lines kept between frames (paneframe.go)
-	// The screen's and the pane's blocks stacked, their lines' widths kept
-	// between frames (joinlines.go).
-	screenJoin, paneJoin lineJoin
+	lay   layoutSpec // the layout the last Update arranged
+	frame string     // the frame it drew, which View returns
 
 	unread       *readFailure // a read the screen needs that failed (unread.go)
 	status       string
@@ -128,7 +124,7 @@ func newScreen() *model {
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := &model{
 		keys: defaultKeys(), composer: newComposer(ta, 2), spin: sp,
-		vp: newPager(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
+		vp: viewport.New(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
 		width: 80, height: 24, follow: true, now: time.Now,
 	}
 	m.saver = newSaver()

@@ -114,7 +114,7 @@ func TestRunReportsADatabaseThatWillNotOpen(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		done <- run(context.Background(), chat.Options{DBPath: path}, &terminal{out: io.Discard, outFd: -1})
+		done <- run(context.Background(), chat.Options{DBPath: path}, 0, 0, tea.WithInput(nil), tea.WithOutput(io.Discard))
 	}()
 	select {
 	case err := <-done:

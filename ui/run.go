@@ -2,12 +2,18 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/term"
+	"github.com/muesli/termenv"
 
 	"followup/chat"
 )
@@ -22,32 +28,55 @@ type serviceMsg struct {
 // openFailedMsg ends the program: the database could not be opened.
 type openFailedMsg struct{ err error }
 
+// suspendMsg suspends the screen as ctrl+z does: SIGTSTP from elsewhere.
+type suspendMsg struct{}
+
+// flushTimeout bounds the drafts' last save after the program ended.
+const flushTimeout = 3 * time.Second
+
 // Run opens the chat screen on the database o names until the user quits.
 // A database that cannot be opened ends the program with its error.
 //
-// The program takes over the terminal on this goroutine, which is already
-// running, while the database opens and the first chat is read on another
-// (the screen draws one line until the chat arrives, and the chat one
-// frame interval later at the soonest).
+// The program takes over the terminal while the database opens and the
+// first chat is read on another goroutine (the screen draws one line
+// until the chat arrives).
 func Run(ctx context.Context, o chat.Options) error {
-	t, err := openTerminal()
+	opts, width, height, closeTTY, err := terminalOptions()
 	if err != nil {
 		return err
 	}
-	t.styleFor()
-	defer paceGC()()
-	return run(ctx, o, t)
+	defer closeTTY()
+	// Ask the terminal about its background before the program owns it, so
+	// the reply cannot leak into input.
+	lipgloss.HasDarkBackground()
+	return run(ctx, o, width, height, opts...)
 }
 
-// run is Run on the terminal t.
-func run(ctx context.Context, o chat.Options, t *terminal) error {
+// run is Run on a terminal of width×height (0 when unknown) that opts
+// name.
+func run(ctx context.Context, o chat.Options, width, height int, opts ...tea.ProgramOption) error {
+	root := newScreen()
+	root.dbPath, root.provider = o.DBPath, o.ProviderName()
+	if width > 0 && height > 0 {
+		// The first load builds its form at the terminal's size.
+		root.width, root.height, root.sized = width, height, true
+		root.pane.resize(root.formWidth(), root.formHeight())
+		root.refreshTranscript()
+		root.arrange()
+	}
+	root.start.preloaded = true
+	first := root.nextLoad()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	root, p := newProgram(ctx, o, t)
-	first := root.nextLoad()
+	var m tea.Model = root
+	if os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1" {
+		m = firstFrame{model: root, at: os.Getenv("FOLLOWUP_FIRST_FRAME_AT"), logged: new(bool)}
+	}
+	var sigs signals
+	p := tea.NewProgram(m, append(opts, tea.WithAltScreen(), tea.WithFPS(frameRate),
+		tea.WithFilter(sigs.filter), tea.WithContext(ctx))...)
+	defer sigs.relay(p)()
 	opened := make(chan *chat.Service, 1)
-	stopSignals := quitOnSignals(p)
-	defer stopSignals()
 	go func() {
 		svc, err := chat.Open(ctx, o)
 		if err != nil {
@@ -59,17 +88,7 @@ func run(ctx context.Context, o chat.Options, t *terminal) error {
 		go forward(ctx, svc, p)
 		opened <- svc
 	}()
-	if err := t.enter(frameEvery); err != nil {
-		cancel()
-		if svc := <-opened; svc != nil {
-			svc.Close()
-		}
-		return err
-	}
-	stopWatch := t.watch(p)
 	_, err := p.Run()
-	stopWatch()
-	t.leave()
 	cancel() // Send gives up once the program has ended
 	if svc := <-opened; svc != nil {
 		// However the program ended — ctrl+c, SIGHUP, SIGTERM, the
@@ -78,7 +97,7 @@ func run(ctx context.Context, o chat.Options, t *terminal) error {
 		root.flush(flushTimeout)
 		svc.Close()
 	}
-	if err == tea.ErrProgramKilled {
+	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, tea.ErrInterrupted) {
 		err = nil
 	}
 	if err == nil {
@@ -87,32 +106,111 @@ func run(ctx context.Context, o chat.Options, t *terminal) error {
 	return err
 }
 
-// newProgram sets up the screen before its database is open; Run reads
-// the first chat.
-func newProgram(ctx context.Context, o chat.Options, t *terminal) (*model, *tea.Program) {
-	// Ask the terminal about its background before the program owns it, so
-	// the reply cannot leak into input.
-	lipgloss.HasDarkBackground()
-	root := newScreen()
-	root.dbPath = o.DBPath
-	root.provider = o.ProviderName()
-	// The first load prepares its frame at the terminal's size, which
-	// watch then reports as no change.
-	if w, h, ok := t.size(); ok {
-		root.width, root.height, root.sized = w, h, true
-		root.pane.resize(root.formWidth(), root.formHeight())
-		root.refreshTranscript()
-		root.arrange()
+// terminalOptions are the program's input and output: standard input and
+// output when they are terminals, else the controlling terminal, /dev/tty,
+// so the screen is never drawn into a file. It returns the terminal's size
+// (0 when unknown) and what closes /dev/tty.
+func terminalOptions() (opts []tea.ProgramOption, width, height int, closeTTY func(), err error) {
+	in, out := os.Stdin, os.Stdout
+	closeTTY = func() {}
+	if !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
+		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		switch {
+		case err != nil && !term.IsTerminal(in.Fd()):
+			return nil, 0, 0, nil, err
+		case err == nil:
+			closeTTY = func() { tty.Close() }
+			if !term.IsTerminal(in.Fd()) {
+				in = tty
+			}
+			if !term.IsTerminal(out.Fd()) {
+				out = tty
+				// Lip Gloss styles for the terminal drawn on: its colours
+				// and its background.
+				o := termenv.NewOutput(tty)
+				lipgloss.DefaultRenderer().SetOutput(o)
+				lipgloss.SetColorProfile(o.EnvColorProfile())
+				lipgloss.SetHasDarkBackground(o.HasDarkBackground())
+			}
+		}
 	}
-	root.start.preloaded = true
-	var m tea.Model = root
-	if os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1" {
-		m = firstFrame{model: root, at: os.Getenv("FOLLOWUP_FIRST_FRAME_AT"), logged: new(bool)}
+	width, height, _ = term.GetSize(out.Fd())
+	return []tea.ProgramOption{tea.WithInput(&wholeChars{File: in}), tea.WithOutput(out)}, width, height, closeTTY, nil
+}
+
+// signals handles what Bubble Tea leaves to Go's defaults: SIGHUP (the
+// terminal closed) would end the process before its drafts are saved, so
+// it quits the program (Run saves them); SIGTSTP from elsewhere suspends
+// the screen as ctrl+z does. Bubble Tea handles SIGINT and SIGTERM.
+type signals struct {
+	ch chan os.Signal
+	// suspending: Bubble Tea is suspending the program. It stops the
+	// process with a SIGTSTP of its own, which the Go runtime does not act
+	// on once the signal is watched: that one stops it with SIGSTOP.
+	suspending atomic.Bool
+}
+
+// relay watches the signals for p until stop.
+func (s *signals) relay(p *tea.Program) (stop func()) {
+	s.ch = make(chan os.Signal, 1)
+	signal.Notify(s.ch, syscall.SIGHUP, syscall.SIGTSTP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case sig := <-s.ch:
+				switch {
+				case sig == syscall.SIGHUP:
+					p.Quit()
+				case s.suspending.Load():
+					_ = syscall.Kill(syscall.Getpid(), syscall.SIGSTOP)
+				default:
+					p.Send(suspendMsg{})
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(s.ch)
+		close(done)
 	}
-	// Signals are quitOnSignals', so that every one of them saves the
-	// drafts on the way out.
-	return root, tea.NewProgram(drawn{Model: m, term: t}, append(t.options(), tea.WithContext(ctx),
-		tea.WithoutSignalHandler())...)
+}
+
+// filter is the program's: it normalises what is read before the screen
+// sees it (pasteLines), and notes when Bubble Tea suspends and resumes.
+func (s *signals) filter(_ tea.Model, msg tea.Msg) tea.Msg {
+	switch msg.(type) {
+	case tea.SuspendMsg:
+		s.suspending.Store(true)
+	case tea.ResumeMsg:
+		s.suspending.Store(false)
+	}
+	return pasteLines(msg)
+}
+
+// Terminals paste a line break as a carriage return (what the Enter key
+// sends), and the text widgets keep only line feeds as line breaks: a
+// paste's CR LF and lone CR are line feeds before any widget sees it, in
+// the composer and in every form field alike.
+func pasteLines(msg tea.Msg) tea.Msg {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok || !k.Paste {
+		return msg
+	}
+	out := make([]rune, 0, len(k.Runes))
+	for i, r := range k.Runes {
+		if r == '\r' {
+			if i+1 < len(k.Runes) && k.Runes[i+1] == '\n' {
+				continue // CR LF: the LF follows
+			}
+			r = '\n'
+		}
+		out = append(out, r)
+	}
+	k.Runes = out
+	return k
 }
 
 // forward relays the host's events, other processes' commits included, to
@@ -148,8 +246,7 @@ func (m *model) firstFrameReady() bool {
 func (f firstFrame) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := f.model.Update(msg)
 	if f.complete() {
-		// The frame for this update is given before the quit arrives,
-		// and the terminal draws it on the way out (frames.stop).
+		// Bubble Tea draws the last view on the way out.
 		return f, tea.Quit
 	}
 	return f, cmd

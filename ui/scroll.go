@@ -87,5 +87,5 @@ func (b paneBox) lines(body string) []string {
 func (b paneBox) draw(style lipgloss.Style, body, hint string, s scroll, k scrollKeys) string {
 	lines := s.window(b.lines(body), b.rows(), k)
 	lines = append(lines, truncate(hint, b.inner()))
-	return style.Width(b.width - 4).Render(strings.Join(lines, "\n"))
+	return framed(style, b.width, strings.Join(lines, "\n"))
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -223,9 +224,17 @@ func newestOfRun(msgs []chat.Message, runID string) int64 {
 	return id
 }
 
-// refreshTranscript gives the pager the transcript's lines and the
+// refreshTranscript gives the viewport the transcript's lines and the
 // stream's after them.
 func (m *model) refreshTranscript() {
+	m.vp.SetContent(m.transcriptContent())
+	if m.follow {
+		m.vp.GotoBottom()
+	}
+}
+
+// transcriptContent is the transcript's lines, then the stream's.
+func (m *model) transcriptContent() string {
 	// Following the newest line, the screenful above it is all that shows;
 	// scrolled up, everything is drawn now so the lines in view stay put.
 	need := 0
@@ -245,8 +254,5 @@ func (m *model) refreshTranscript() {
 	if base == nil && tail == nil {
 		base = m.tr.placeholder(m.width, m.keys.Help.Help().Key)
 	}
-	m.vp.setLines(base, tail)
-	if m.follow {
-		m.vp.GotoBottom()
-	}
+	return strings.Join(slices.Concat(base, tail), "\n")
 }

@@ -78,7 +78,7 @@ func delta(chatID, runID, text string) eventMsg {
 func TestStreamDrawsOncePerFrame(t *testing.T) {
 	k, runID := streamKit(t)
 	m := k.m
-	version, frame := m.vp.version, m.View()
+	frame := m.View()
 	var ticks int
 	var want strings.Builder
 	for i := range 200 {
@@ -89,15 +89,15 @@ func TestStreamDrawsOncePerFrame(t *testing.T) {
 			ticks++
 		}
 	}
-	if ticks != 1 || m.vp.version != version || m.View() != frame {
-		t.Fatalf("200 deltas: %d frames asked for, pager version %d → %d, frame changed %v; want 1 frame, nothing drawn",
-			ticks, version, m.vp.version, m.View() != frame)
+	if ticks != 1 || m.View() != frame {
+		t.Fatalf("200 deltas: %d frames asked for, frame changed %v; want 1 frame, nothing drawn",
+			ticks, m.View() != frame)
 	}
 	m.Update(streamFrameMsg{})
-	if m.vp.version != version+1 || m.stream.text() != want.String() {
-		t.Fatalf("after the frame: version %d → %d, text %d bytes of %d", version, m.vp.version, len(m.stream.text()), want.Len())
+	if m.View() == frame || m.stream.text() != want.String() {
+		t.Fatalf("after the frame: frame changed %v, text %d bytes of %d", m.View() != frame, len(m.stream.text()), want.Len())
 	}
-	if !strings.HasSuffix(m.vp.content(), strings.Join(m.stream.draw(m.width)[1:], "\n")) {
+	if !strings.HasSuffix(m.transcriptContent(), strings.Join(m.stream.draw(m.width)[1:], "\n")) {
 		t.Fatal("the frame does not end with the streamed reply")
 	}
 	if _, cmd := m.Update(delta(m.chatID, runID, "more")); cmd == nil {
@@ -110,7 +110,7 @@ func TestStreamOtherChatNotDrawn(t *testing.T) {
 	k, runID := streamKit(t)
 	k.m.Update(delta("other-chat", runID, "not here"))
 	k.m.Update(streamFrameMsg{})
-	if k.m.stream.shown() || strings.Contains(k.m.vp.content(), "not here") {
+	if k.m.stream.shown() || strings.Contains(k.m.transcriptContent(), "not here") {
 		t.Fatal("another chat's stream is drawn")
 	}
 }
@@ -125,7 +125,7 @@ func TestStreamStaysUntilReplyStored(t *testing.T) {
 	m.Update(streamFrameMsg{})
 	early := loadChat(k.svc, m.chatID, m.nextLoad()) // begun before the Reset
 	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: runID, Reset: true}))
-	if !strings.Contains(m.vp.content(), "partial reply") {
+	if !strings.Contains(m.transcriptContent(), "partial reply") {
 		t.Fatal("the Reset took the streamed text away before the reply was shown")
 	}
 	m.Update(early())
@@ -133,7 +133,7 @@ func TestStreamStaysUntilReplyStored(t *testing.T) {
 		t.Fatal("a snapshot begun before the Reset cleared the stream")
 	}
 	m.Update(loadChat(k.svc, m.chatID, m.nextLoad())())
-	if m.stream.shown() || strings.Contains(m.vp.content(), "partial reply") {
+	if m.stream.shown() || strings.Contains(m.transcriptContent(), "partial reply") {
 		t.Fatal("the run ended, yet its streamed text is still drawn")
 	}
 }
@@ -147,7 +147,7 @@ func TestStreamRetryReplacesText(t *testing.T) {
 	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: runID, Reset: true}))
 	m.Update(delta(m.chatID, runID, "second try"))
 	m.Update(streamFrameMsg{})
-	if c := m.vp.content(); strings.Contains(c, "broken") || !strings.Contains(c, "second try") {
+	if c := m.transcriptContent(); strings.Contains(c, "broken") || !strings.Contains(c, "second try") {
 		t.Fatalf("after a retry the transcript ends %q", c[max(0, len(c)-200):])
 	}
 }
@@ -161,7 +161,7 @@ func TestStreamOtherRunResetKeepsText(t *testing.T) {
 	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: "run_other", Reset: true}))
 	m.Update(delta(m.chatID, runID, " on"))
 	m.Update(streamFrameMsg{})
-	if m.stream.text() != "still streaming on" || !strings.Contains(m.vp.content(), "still streaming on") {
+	if m.stream.text() != "still streaming on" || !strings.Contains(m.transcriptContent(), "still streaming on") {
 		t.Fatalf("after another run's Reset the stream is %q", m.stream.text())
 	}
 }
@@ -197,7 +197,7 @@ func TestStreamNotDrawnUnderItsStoredReply(t *testing.T) {
 			m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: sent.RunID, Reset: true}))
 		}
 		m.Update(early())
-		if n := strings.Count(m.vp.content(), first); n != 1 {
+		if n := strings.Count(m.transcriptContent(), first); n != 1 {
 			t.Fatalf("after the Reset %v: the reply's first line is drawn %d times", afterReset, n)
 		}
 	}
@@ -234,7 +234,7 @@ func TestStreamLateDeltasNotDrawn(t *testing.T) {
 	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: sent.RunID, Reset: true}))
 	m.Update(delta(m.chatID, sent.RunID, "the next call"))
 	m.Update(streamFrameMsg{})
-	if !strings.Contains(m.vp.content(), "the next call") {
+	if !strings.Contains(m.transcriptContent(), "the next call") {
 		t.Fatal("the run's next call is not drawn")
 	}
 }
@@ -274,11 +274,11 @@ type watched struct {
 
 func (w watched) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if p, ok := msg.(probeMsg); ok {
-		p.reply <- w.vp.content()
+		p.reply <- w.transcriptContent()
 		return w, nil
 	}
 	_, cmd := w.model.Update(msg)
-	if c := w.vp.content(); strings.Count(c, w.first) > 1 {
+	if c := w.transcriptContent(); strings.Count(c, w.first) > 1 {
 		select {
 		case w.twice <- c:
 		default:

@@ -75,7 +75,6 @@ func cpuNow() time.Duration {
 // the process's CPU time per switch (docs/performance.md: ≤ 10 ms), which leaves
 // out the time spent waiting on the commands left behind.
 func BenchmarkSwitchChat(b *testing.B) {
-	defer paceGC()() // as the screen runs
 	for _, sz := range []struct {
 		name string
 		sz   dataset.Sizes

@@ -16,7 +16,6 @@ import (
 
 // Update implements tea.Model.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	msg = pasteLines(msg)
 	if e, ok := msg.(eventMsg); ok && e.Kind == chat.EvStream {
 		// Nothing on screen changes until the next frame draws it.
 		return m, m.update(msg)
@@ -79,6 +78,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, m.update(k))
 		}
 		return tea.Batch(cmds...)
+	case suspendMsg:
+		return m.suspend()
 	case openFailedMsg:
 		m.start.openErr = msg.err
 		return tea.Quit

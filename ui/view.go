@@ -47,11 +47,11 @@ func (m *model) paneView(s layoutSpec) string {
 	case !ok:
 		return ""
 	case m.archived():
-		body = stPaneDim.Width(m.width - 4).Render(stBold.Render(forms.PlainLine(r.Title)) + "\n" +
+		body = framed(stPaneDim, m.width, stBold.Render(forms.PlainLine(r.Title))+"\n"+
 			stDim.Render("This chat is archived: its questions cannot be answered or cancelled until it is unarchived ("+
 				m.keys.Chats.Help().Key+", then "+m.keys.ChatList.Archive.Help().Key+")."))
 	case m.pane.live == nil:
-		body = stPaneDim.Width(m.width - 4).Render(stDim.Render("loading form…"))
+		body = framed(stPaneDim, m.width, stDim.Render("loading form…"))
 	default:
 		form := m.pane.live.View()
 		var tail []string
@@ -67,13 +67,13 @@ func (m *model) paneView(s layoutSpec) string {
 		}
 		lines := paneHead(r, askedBy(r.Owner), s.paneHead, inner, room)
 		lines = append(append(lines, form), tail...)
-		body = m.paneFrame.draw(paneStyle(m.focus == focusForm), m.width-4, lines)
+		body = framed(paneStyle(m.focus == focusForm), m.width, strings.Join(lines, "\n"))
 	}
 	if waitLine != "" {
 		parts = append(parts, waitLine)
 	}
 	parts = append(parts, body)
-	return m.paneJoin.join(parts...)
+	return lipgloss.JoinVertical(lipgloss.Left, parts...)
 }
 
 // formHint is the form's hint line: the keys that apply to it now, as
