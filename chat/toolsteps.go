@@ -363,11 +363,7 @@ func (h *mcpHost) whyNoTool(name string) string {
 			continue
 		}
 		if srv.State != mcp.StateConnected {
-			why := "MCP server " + srv.Name + " is " + srv.State
-			if srv.Reason != "" {
-				why += ": " + srv.Reason
-			}
-			return why
+			return "MCP server " + srv.Name + " " + srv.Words()
 		}
 		return "MCP server " + srv.Name + " has no tool of this name (followup mcp list shows its tools)"
 	}

@@ -157,7 +157,7 @@ func serverState(s mcp.ServerStatus) string {
 		return stRowBad.Render("failed: " + forms.SanitizeLine(s.Reason))
 	case mcp.StateConnecting:
 		if s.Reason != "" { // still starting past its timeout
-			return stRowWait.Render(forms.SanitizeLine(s.Reason))
+			return stRowWait.Render("starting… " + forms.SanitizeLine(s.Reason))
 		}
 		return stRowWait.Render("starting…")
 	case mcp.StateDisabled:

@@ -56,7 +56,7 @@ func TestSlowFirstStartIsNotStopped(t *testing.T) {
 	m := newFakeManager(t, nil, slow)
 	m.Start()
 	waitAll(t, m)
-	if st := m.Status().Servers[0]; st.State != StateConnecting || !strings.Contains(st.Reason, "still starting") {
+	if st := m.Status().Servers[0]; st.State != StateConnecting || !strings.HasPrefix(st.Words(), "is still starting: no answer after 400ms") {
 		t.Fatalf("after its timeout: %+v", st)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

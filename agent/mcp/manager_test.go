@@ -138,3 +138,19 @@ func TestToolNameClashIsRefused(t *testing.T) {
 		t.Errorf("problems %q", p)
 	}
 }
+
+// TestStateWords: a server's state reads as a sentence after its name.
+func TestStateWords(t *testing.T) {
+	for _, c := range []struct {
+		st   ServerStatus
+		want string
+	}{
+		{ServerStatus{State: StateFailed, Reason: "cannot connect: x"}, "failed: cannot connect: x"},
+		{ServerStatus{State: StateConnecting}, "is still starting"},
+		{ServerStatus{State: StateDisabled}, "is disabled in the configuration"},
+	} {
+		if got := c.st.Words(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.st, got, c.want)
+		}
+	}
+}

@@ -63,12 +63,12 @@ func (s *server) stillStarting(ready chan struct{}) {
 		s.mu.Unlock()
 		return
 	}
-	reason := fmt.Sprintf("still starting: no answer after %s (a first start may be installing it); followup waits up to %s",
+	reason := fmt.Sprintf("no answer after %s (a first start may be installing it); followup waits up to %s",
 		s.cfg.Timeout, startLimit)
 	s.reason = reason
 	close(s.slow)
 	s.mu.Unlock()
-	s.note("%s", reason)
+	s.note("still starting: %s", reason)
 	s.m.changed()
 }
 

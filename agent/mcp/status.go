@@ -28,6 +28,26 @@ type ServerStatus struct {
 	Log   string `json:"log"`
 }
 
+// Words say the server's state in a sentence after its name ("MCP server x failed:
+// …", "MCP server x is still starting").
+func (s ServerStatus) Words() string {
+	var w string
+	switch s.State {
+	case StateFailed:
+		w = "failed"
+	case StateConnecting:
+		w = "is still starting"
+	case StateDisabled:
+		w = "is disabled in the configuration"
+	default:
+		w = "is " + s.State
+	}
+	if s.Reason != "" {
+		w += ": " + s.Reason
+	}
+	return w
+}
+
 // Connected counts the servers that are connected (the status line).
 func (s Status) Connected() int {
 	n := 0
