@@ -66,7 +66,11 @@ func (d reviewDialog) body() string {
 
 func (d reviewDialog) view(width, height int, focused bool) string {
 	box := paneBox{width, height}
-	hint := focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, d.keys.Send, d.keys.Back)
+	send := d.keys.Send
+	if len(forms.Missing(d.q.req.Definition, d.q.req.Supplied, d.q.shown)) > 0 {
+		send = relabel(send, "save partial answer") // the question stays open for the rest
+	}
+	hint := focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, send, d.keys.Back)
 	if len(d.q.problems) > 0 {
 		hint = focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, relabel(d.keys.Back, "back to editing to fix "+forms.Plural(len(d.q.problems), "it", "them")))
 	}

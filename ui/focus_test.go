@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -209,5 +210,18 @@ func TestARefusedAnswerDoesNotTakeTheComposersKeys(t *testing.T) {
 	if k.m.focus != focusComposer || k.m.composer.Value() != "typing" || !k.m.waiting {
 		t.Fatalf("focus %v, composer %q, waiting %v: the refused answer took the focus from the composer",
 			k.m.focus, k.m.composer.Value(), k.m.waiting)
+	}
+}
+
+// The review's hint says what enter will do: with required fields still
+// missing it saves a partial answer, it does not send one.
+func TestReviewHintSaysAPartialAnswerIsSaved(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.load(k.ask("Plan a trip").ChatID)
+	k.m.setFocus(focusForm)
+	k.m.openReview()
+	if v := frameOf(k.m); !containsAll(v, "enter save partial answer", "Still missing") || strings.Contains(v, "send answer") {
+		t.Fatalf("the review of a form with fields missing:\n%s", v)
 	}
 }
