@@ -1,9 +1,15 @@
 package cli_test
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // chats pages through every chat: following next (JSON) or the command
@@ -109,5 +115,52 @@ func TestUnarchive(t *testing.T) {
 	}
 	if r := runCLI(t, db, "unarchive", "ch_nope", "--json"); r.code != 1 || decode(t, r)["error"].(map[string]any)["code"] != "NOT_FOUND" {
 		t.Fatalf("unknown chat: %d %s", r.code, r.stdout)
+	}
+}
+
+// chats' text shows each chat's last activity and how many questions
+// wait, as the JSON does.
+func TestChatsTextShowsActivityAndQuestions(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "a.db")
+	ask := decode(t, runCLI(t, db, "ask", "Check deployment", "--json"))
+	r := runCLI(t, db, "chats")
+	c := decode(t, runCLI(t, db, "chats", "--json"))["chats"].([]any)[0].(map[string]any)
+	at, _ := time.Parse(time.RFC3339, c["updatedAt"].(string))
+	want := fmt.Sprintf("%s  active    %s  1 question   Check deployment\n", ask["chatId"], at.Local().Format("2006-01-02 15:04"))
+	if r.code != 0 || r.stdout != want {
+		t.Fatalf("chats: exit %d\n%q\nwant %q", r.code, r.stdout, want)
+	}
+}
+
+// delete asks on a terminal and deletes only on yes; without a terminal
+// it needs --yes, and says so.
+func TestDeleteAsksFirst(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "d.db")
+	id := decode(t, runCLI(t, db, "ask", "Plan a trip", "--json"))["chatId"].(string)
+	if r := runCLI(t, db, "delete", id); r.code != 2 || !strings.Contains(r.stderr, "add --yes to delete "+id+" without asking") {
+		t.Fatalf("delete without a terminal: exit %d, %q", r.code, r.stderr)
+	}
+	for _, answer := range []string{"n", "", "y"} {
+		master, slave := openPTY(t)
+		cmd := exec.Command(bin, "--db", db, "delete", id)
+		cmd.Env = append(os.Environ(), "FOLLOWUP_PROVIDER=offline")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		slave.Close()
+		var out bytes.Buffer
+		go io.Copy(&out, master)
+		io.WriteString(master, answer+"\n")
+		err := cmd.Wait()
+		deleted := decode(t, runCLI(t, db, "chats", "--json"))["chats"].([]any)
+		if (answer == "y") != (err == nil) || (answer == "y") != (len(deleted) == 0) {
+			t.Fatalf("answer %q: %v, chats left %d", answer, err, len(deleted))
+		}
+	}
+	if r := runCLI(t, db, "delete", decode(t, runCLI(t, db, "ask", "x", "--json"))["chatId"].(string), "--yes"); r.code != 0 {
+		t.Fatalf("delete --yes: exit %d, %q", r.code, r.stderr)
 	}
 }

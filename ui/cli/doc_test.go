@@ -151,12 +151,13 @@ func docRun(t *testing.T, dir, line string) (string, int) {
 // docPattern is the regular expression an example's printed output
 // stands for: the page's ids stand for the ones this database made (known
 // ones as themselves, new ones captured: names[i] is group i+1's page id),
-// a line "…" for any lines, "…" in a line for any text, and 13 digits (a
-// time in milliseconds, in a cursor) for any 13 digits.
+// a line "…" for any lines, "…" in a line for any text, 13 digits (a
+// time in milliseconds, in a cursor) for any 13 digits, and a local time
+// (2026-05-01 09:00) for any.
 func docPattern(expected string, ids map[string]string) (*regexp.Regexp, []string) {
 	var b strings.Builder
 	var names []string
-	token := regexp.MustCompile(docID.String() + `|…|\b[0-9]{13}\b`)
+	token := regexp.MustCompile(docID.String() + `|…|\b[0-9]{13}\b|\b[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}\b`)
 	b.WriteString(`^`)
 	for _, l := range strings.Split(expected, "\n") {
 		if strings.TrimSpace(l) == "…" {
@@ -175,8 +176,10 @@ func docPattern(expected string, ids map[string]string) (*regexp.Regexp, []strin
 			case docID.MatchString(tok):
 				b.WriteString(`(` + strings.SplitN(tok, "_", 2)[0] + `_[0-9a-f]{16})`)
 				names = append(names, tok)
-			default:
+			case len(tok) == 13:
 				b.WriteString(`[0-9]{13}`)
+			default:
+				b.WriteString(`[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}`)
 			}
 			at = m[1]
 		}

@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
+
+	"github.com/charmbracelet/x/term"
 
 	"followup/chat"
 	"followup/forms"
@@ -89,7 +93,8 @@ func chats(ctx context.Context, c *Call) error {
 			fmt.Fprintln(w, "no chats")
 		}
 		for _, c := range page.Chats {
-			fmt.Fprintf(w, "%s  %-8s  %s\n", c.ID, c.State, forms.SanitizeLine(c.Title))
+			waiting := fmt.Sprintf("%d %s", c.Pending, forms.Plural(c.Pending, "question", "questions"))
+			fmt.Fprintf(w, "%s  %-8s  %s  %-11s  %s\n", c.ID, c.State, c.UpdatedAt.Local().Format("2006-01-02 15:04"), waiting, forms.SanitizeLine(c.Title))
 		}
 		if page.More {
 			next := "followup chats --cursor " + page.Next
@@ -115,7 +120,9 @@ func lifecycle(ctx context.Context, c *Call) error {
 	case "unarchive":
 		v, err = s.Unarchive(ctx, id, c.Flag("command-id"))
 	default:
-		err = s.Delete(ctx, id, c.Flag("command-id"))
+		if err = confirmDelete(ctx, c, id); err == nil {
+			err = s.Delete(ctx, id, c.Flag("command-id"))
+		}
 	}
 	if err != nil {
 		return err
@@ -127,5 +134,29 @@ func lifecycle(ctx context.Context, c *Call) error {
 	out.ok(map[string]any{"chat": view}, func(w io.Writer) {
 		fmt.Fprintf(w, "chat %s %s\n", id, done)
 	})
+	return nil
+}
+
+// CodeDeclined is the error of a delete the user answered no to.
+const CodeDeclined = "DECLINED"
+
+// confirmDelete asks on the terminal before a chat is deleted, unless
+// --yes says so already; without a terminal to ask on, --yes is needed.
+func confirmDelete(ctx context.Context, c *Call, id string) error {
+	f, ok := c.Stdin.(*os.File)
+	if c.Args.Has("yes") {
+		return nil
+	} else if !ok || !term.IsTerminal(f.Fd()) {
+		return usagef("delete asks before it deletes, and there is no terminal to ask on: add --yes to delete %s without asking", id)
+	}
+	v, err := c.Service.Inspect(ctx, id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.Stderr, "Delete chat %s %q and everything in it? [y/N] ", id, forms.SanitizeLine(v.Chat.Title))
+	answer, _ := bufio.NewReader(f).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		return &chat.Error{Code: CodeDeclined, Message: fmt.Sprintf("chat %s was not deleted", id)}
+	}
 	return nil
 }

@@ -69,11 +69,11 @@ func execute(ctx context.Context, cmd *cobra.Command, c *Command, a Args, env En
 		return execWith(ctx, cmd, c, a, env, out)
 	}
 	opts, err := Options(a)
-	var ue *UsageError
-	if errors.As(err, &ue) {
-		return 0, ue
-	} else if err != nil {
+	var refused *chat.Error // a named file that cannot be used; else a usage error
+	if errors.As(err, &refused) {
 		return out.finish(err, env.Stderr), nil
+	} else if err != nil {
+		return 0, err
 	}
 	if c == nil {
 		if ui == nil {
@@ -206,7 +206,9 @@ func Options(a Args) (chat.Options, error) {
 		o.Provider = p
 	}
 	o.Model = cfg.Model
-	o.MCP = mcpOptions(a)
+	if o.MCP, err = mcpOptions(a); err != nil {
+		return o, err
+	}
 	if v := a.Flags["questions"]; v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 32 {

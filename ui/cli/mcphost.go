@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"followup/agent/mcp"
@@ -24,10 +25,19 @@ var (
 // while one waits for a server's live question it says how to answer it.
 var drives = map[string]bool{"ask": true, "answer": true, "cancel": true, "resume": true, "approve": true, "deny": true}
 
-// mcpOptions loads the MCP configuration the command line names.
-func mcpOptions(a Args) chat.MCPOptions {
+// mcpOptions loads the MCP configuration the command line names. A file
+// named by --mcp-config or FOLLOWUP_MCP_CONFIG must be there and hold
+// JSON; only the default one may be missing (no servers).
+func mcpOptions(a Args) (chat.MCPOptions, error) {
 	cfg := mcp.LoadFor(a.Flags["mcp-config"])
-	return chat.MCPOptions{Config: &cfg, Version: Version()}
+	if _, named := mcp.ConfigPath(a.Flags["mcp-config"], os.Getenv); named {
+		for _, p := range cfg.Problems {
+			if p.Pointer == "" {
+				return chat.MCPOptions{}, &chat.Error{Code: chat.CodeInvalidArgument, Message: "cannot use the MCP configuration " + p.Error()}
+			}
+		}
+	}
+	return chat.MCPOptions{Config: &cfg, Version: Version()}, nil
 }
 
 // reportMCPProblems prints each problem of the configuration in one line,

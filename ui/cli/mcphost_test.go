@@ -343,3 +343,45 @@ func TestMCPApproveWithoutTheServerLeavesItPending(t *testing.T) {
 		t.Fatalf("deny without the config = %v", d)
 	}
 }
+
+// A configuration file followup was told to use (--mcp-config or
+// FOLLOWUP_MCP_CONFIG) that is missing or not JSON ends every command in
+// one line, exit 1; a missing default file means no servers.
+func TestNamedMCPConfigMustBeUsable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"mcpServers": {`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run := func(env string, args ...string) result {
+		cmd := exec.Command(bin, append([]string{"--db", filepath.Join(dir, "c.db")}, args...)...)
+		cmd.Env = append(os.Environ(), "FOLLOWUP_PROVIDER=offline", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), env)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		return result{out.String(), errb.String(), code}
+	}
+	for _, tc := range []struct {
+		env  string
+		args []string
+		want string
+	}{
+		{"FOLLOWUP_MCP_CONFIG=", []string{"--mcp-config", filepath.Join(dir, "nope.json"), "mcp", "list"}, "no such file"},
+		{"FOLLOWUP_MCP_CONFIG=" + bad, []string{"pending"}, "not valid JSON at line 1, column 16"},
+		{"FOLLOWUP_MCP_CONFIG=" + filepath.Join(dir, "nope.json"), []string{"ask", "hi"}, "no such file"},
+	} {
+		r := run(tc.env, tc.args...)
+		if r.code != 1 || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 ||
+			!strings.HasPrefix(r.stderr, "followup: INVALID_ARGUMENT: cannot use the MCP configuration ") || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%s %v: exit %d, %q", tc.env, tc.args, r.code, r.stderr)
+		}
+	}
+	if r := run("FOLLOWUP_MCP_CONFIG=", "mcp", "list"); r.code != 0 || !strings.Contains(r.stdout, "no MCP servers configured") {
+		t.Errorf("the default file missing: exit %d, %q %q", r.code, r.stdout, r.stderr)
+	}
+}

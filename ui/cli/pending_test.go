@@ -102,7 +102,7 @@ func TestPendingListShapeAndArchive(t *testing.T) {
 		t.Fatalf("the archived chat's pending, as text = %v", text)
 	}
 	// Deleting a chat removes its requests from every list.
-	if r := runCLI(t, db, "delete", deploy["chatId"].(string), "--json"); r.code != 0 {
+	if r := runCLI(t, db, "delete", deploy["chatId"].(string), "--yes", "--json"); r.code != 0 {
 		t.Fatalf("delete: %d %s", r.code, r.stdout)
 	}
 	if ids, _ := pendingIDs(t, db, true); len(ids) != 0 {
