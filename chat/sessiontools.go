@@ -118,6 +118,17 @@ func (ss *ServeSession) Wait(ctx context.Context, requestID string, timeout time
 	}
 }
 
+// Waiting reports whether one of the session's questions waits for the
+// user (an error reads as one: the session is not ended on a guess).
+func (ss *ServeSession) Waiting(ctx context.Context) bool {
+	id := ss.rowID()
+	if id == "" {
+		return false
+	}
+	n, err := ss.s.store.CountSessionRequests(ctx, ss.s.reader(), id, store.ReqPending)
+	return err != nil || n > 0
+}
+
 // rowID is the session's id in the database, "" before its first request.
 func (ss *ServeSession) rowID() string {
 	ss.mu.Lock()

@@ -38,6 +38,8 @@ type Store struct {
 
 	watchMu sync.Mutex
 	watch   *sql.Conn
+
+	sessionLocks sessionLocks
 }
 
 // OpenError says why a database file could not be used. The file is left as

@@ -18,8 +18,9 @@ var ErrLeaseHeld = errors.New("run is driven by another process")
 // The lock file is named after the database's resolved path, so processes
 // reaching it through different symlinks share one lock.
 type Lease struct {
-	f   *os.File
-	seq int64 // the byte locked: the run's seq
+	f      *os.File
+	seq    int64         // the byte locked: the run's seq
+	shared *sessionLocks // the file's other holders, for a session's lease
 }
 
 // AcquireLease takes the run's lease without waiting, or returns ErrLeaseHeld.
@@ -33,15 +34,22 @@ func (s *Store) AcquireLease(runSeq int64) (*Lease, error) {
 	if err != nil {
 		return nil, err
 	}
-	lk := unix.Flock_t{Type: unix.F_WRLCK, Whence: 0, Start: runSeq, Len: 1}
-	if err := unix.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk); err != nil {
+	if err := lockByte(f, runSeq); err != nil {
 		f.Close()
-		if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EACCES) {
-			return nil, ErrLeaseHeld
-		}
 		return nil, err
 	}
 	return &Lease{f: f, seq: runSeq}, nil
+}
+
+// lockByte locks byte b of the lock file f without waiting, or returns
+// ErrLeaseHeld.
+func lockByte(f *os.File, b int64) error {
+	lk := unix.Flock_t{Type: unix.F_WRLCK, Whence: 0, Start: b, Len: 1}
+	err := unix.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk)
+	if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EACCES) {
+		return ErrLeaseHeld
+	}
+	return err
 }
 
 // LeaseHeld reports whether some live process holds the run's lease.
@@ -90,6 +98,9 @@ func (s *Store) openLeaseFile(flags int) (*os.File, error) {
 func (l *Lease) Release() error {
 	if l == nil || l.f == nil {
 		return nil
+	}
+	if l.shared != nil {
+		return l.shared.release(l)
 	}
 	lk := unix.Flock_t{Type: unix.F_UNLCK, Whence: 0, Start: l.seq, Len: 1}
 	unlockErr := unix.FcntlFlock(l.f.Fd(), unix.F_OFD_SETLK, &lk)

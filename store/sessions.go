@@ -4,6 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
+	"sync"
+
+	"golang.org/x/sys/unix"
 )
 
 // SessionStore reads and writes serve sessions: the MCP clients that ask
@@ -159,7 +163,60 @@ const sessionLeaseBase = 1 << 40
 // the session is open in this process; the kernel frees it when the
 // process dies, however it dies.
 func (s *Store) AcquireSessionLease(seq int64) (*Lease, error) {
-	return s.AcquireLease(sessionLeaseBase + seq)
+	if err := s.writable(); err != nil {
+		return nil, err
+	}
+	k := &s.sessionLocks
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.held[seq] {
+		return nil, ErrLeaseHeld
+	}
+	if k.f == nil {
+		f, err := s.openLeaseFile(os.O_RDWR | os.O_CREATE)
+		if err != nil {
+			return nil, err
+		}
+		k.f, k.held = f, map[int64]bool{}
+	}
+	if err := lockByte(k.f, sessionLeaseBase+seq); err != nil {
+		k.closeIfIdle()
+		return nil, err
+	}
+	k.held[seq] = true
+	return &Lease{f: k.f, seq: sessionLeaseBase + seq, shared: k}, nil
+}
+
+// sessionLocks is the one open lock file on which a process's open
+// sessions hold their bytes: a thousand sessions hold one descriptor, and
+// no session none.
+type sessionLocks struct {
+	mu   sync.Mutex
+	f    *os.File
+	held map[int64]bool // by session seq
+}
+
+// release frees l's byte, and the file with the last one.
+func (k *sessionLocks) release(l *Lease) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	lk := unix.Flock_t{Type: unix.F_UNLCK, Whence: 0, Start: l.seq, Len: 1}
+	err := unix.FcntlFlock(l.f.Fd(), unix.F_OFD_SETLK, &lk)
+	l.f = nil
+	delete(k.held, l.seq-sessionLeaseBase)
+	if cerr := k.closeIfIdle(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (k *sessionLocks) closeIfIdle() error {
+	if len(k.held) > 0 || k.f == nil {
+		return nil
+	}
+	err := k.f.Close()
+	k.f = nil
+	return err
 }
 
 // SessionLeaseHeld reports whether a live process holds the session's

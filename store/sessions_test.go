@@ -58,3 +58,38 @@ func TestSessionLease(t *testing.T) {
 		t.Fatalf("serve_sessions: %d %v", n, err)
 	}
 }
+
+// A process's open sessions share one descriptor of the lock file, and
+// hold none once they have all ended.
+func TestSessionLeasesShareOneFile(t *testing.T) {
+	t.Parallel()
+	s := openTemp(t)
+	var ls []*Lease
+	for seq := int64(1); seq <= 50; seq++ {
+		l, err := s.AcquireSessionLease(seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+	}
+	if ls[0].f != ls[49].f {
+		t.Fatal("two sessions, two descriptors")
+	}
+	f := ls[0].f
+	for i, l := range ls {
+		if err := l.Release(); err != nil {
+			t.Fatal(err)
+		}
+		if held, _ := s.SessionLeaseHeld(int64(i + 1)); held {
+			t.Fatalf("session %d still held after Release", i+1)
+		}
+		if i < 49 {
+			if held, _ := s.SessionLeaseHeld(50); !held {
+				t.Fatal("releasing one session freed another")
+			}
+		}
+	}
+	if f.Fd() != ^uintptr(0) {
+		t.Error("the lock file is still open after the last session ended")
+	}
+}

@@ -75,6 +75,17 @@ func notFound(id string) json.RawMessage {
 	return chat.ErrorJSON(&chat.Error{Code: chat.CodeNotFound, Message: fmt.Sprintf("no request with id %q in this chat", id)})
 }
 
+func (s *fakeSession) Waiting(ctx context.Context) bool {
+	s.inbox.mu.Lock()
+	defer s.inbox.mu.Unlock()
+	for _, r := range s.requests {
+		if r.state == "pending" {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *fakeSession) Capabilities(ctx context.Context, args json.RawMessage) json.RawMessage {
 	return chat.OKJSON(map[string]any{"capabilities": map[string]any{"fieldTypes": []string{"text"}}})
 }

@@ -22,6 +22,11 @@ const Path = "/mcp"
 // stopped asking reaches it.
 const DefaultSessionTimeout = 30 * time.Minute
 
+// DefaultAbandonAfter ends an HTTP session with no question waiting whose
+// client has made no call for this long: a client that left without
+// ending its session (many never do) holds nothing for long.
+const DefaultAbandonAfter = 3 * time.Minute
+
 // CheckAddr checks an --http address: HOST:PORT where HOST is loopback
 // (127.0.0.1, another 127.x address, ::1, or localhost). Anything a
 // remote machine could reach — 0.0.0.0, ::, an empty host, a hostname —
@@ -72,6 +77,10 @@ type HTTPOptions struct {
 	Options
 	// SessionTimeout is DefaultSessionTimeout when zero.
 	SessionTimeout time.Duration
+	// AbandonAfter ends, much sooner, a session that has made no call for
+	// this long and has no question waiting (DefaultAbandonAfter when
+	// zero).
+	AbandonAfter time.Duration
 	// Token is the bearer token every request must carry (LoadToken).
 	Token string
 }
@@ -87,7 +96,11 @@ func ServeHTTP(ctx context.Context, inbox Inbox, o HTTPOptions, ln net.Listener)
 	if o.Token == "" {
 		return errors.New("serving MCP over HTTP needs a bearer token")
 	}
+	if o.AbandonAfter <= 0 {
+		o.AbandonAfter = DefaultAbandonAfter
+	}
 	s := newServer(inbox, "http", o.Options)
+	s.abandon = o.AbandonAfter
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		SessionTimeout: o.SessionTimeout,
 		Logger:         o.Logger,

@@ -269,3 +269,40 @@ func TestHTTPRefusedDeleteEndsNothing(t *testing.T) {
 		t.Errorf("the question after refused DELETEs: %v", out)
 	}
 }
+
+// A client that leaves without ending its session, with no question
+// waiting, has its session ended soon; one whose question waits for the
+// user keeps it.
+func TestHTTPAbandonedSessionEnds(t *testing.T) {
+	inbox, url := serveHTTP(t, HTTPOptions{AbandonAfter: 300 * time.Millisecond})
+	gone := connectHTTP(t, url, "gone")
+	sGone := <-inbox.opened
+	call(t, gone, "input_list", nil)
+	asker := connectHTTP(t, url, "asker")
+	sAsker := <-inbox.opened
+	call(t, asker, "input_request", map[string]any{"requestKey": "k"})
+	waitEnded(t, inbox, sGone, 3*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	if inbox.isEnded(sAsker) {
+		t.Fatal("a session whose question waits was ended as abandoned")
+	}
+}
+
+// Sessions beyond the server's most are refused in words; an ended one
+// makes room.
+func TestHTTPSessionCap(t *testing.T) {
+	_, url := serveHTTP(t, HTTPOptions{Options: Options{MaxSessions: 2}})
+	a := connectHTTP(t, url, "a")
+	connectHTTP(t, url, "b")
+	c := connectHTTP(t, url, "c")
+	call(t, a, "input_list", nil)
+	out, _ := call(t, c, "input_list", nil)
+	if errCode(out) != "LIMIT_EXCEEDED" || !strings.Contains(mustMarshal(out), "2 sessions open") {
+		t.Fatalf("a third session: %v", out)
+	}
+	a.Close()
+	time.Sleep(200 * time.Millisecond)
+	if out, _ := call(t, c, "input_list", nil); out["ok"] != true {
+		t.Fatalf("after a session ended: %v", out)
+	}
+}

@@ -55,6 +55,9 @@ type Session interface {
 	// "pending". It returns early when ctx ends (the client gave up the
 	// call or the session ended).
 	Wait(ctx context.Context, requestID string, timeout time.Duration) json.RawMessage
+	// Waiting reports whether one of the session's questions waits for
+	// the user.
+	Waiting(ctx context.Context) bool
 	// End closes the session because its client went away: its pending
 	// requests expire (disconnected); its chat and answers stay readable.
 	End(ctx context.Context) error

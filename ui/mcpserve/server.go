@@ -3,6 +3,7 @@ package mcpserve
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -21,15 +22,23 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// MaxSessions bounds the sessions open at once (DefaultMaxSessions
+	// when zero); a session beyond it is refused in words.
+	MaxSessions int
 }
+
+// DefaultMaxSessions is how many sessions one server keeps open at most.
+const DefaultMaxSessions = 100
 
 // server is one `followup mcp serve` process's MCP server: the tools, and
 // the sessions of the clients connected to it.
 type server struct {
-	inbox     Inbox
-	mcp       *mcp.Server
-	transport string
-	now       func() time.Time
+	inbox       Inbox
+	mcp         *mcp.Server
+	transport   string
+	now         func() time.Time
+	maxSessions int
+	abandon     time.Duration // see HTTPOptions.AbandonAfter; 0: never
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -45,6 +54,9 @@ type session struct {
 	id     string        // the transport's session id ("" over stdio)
 	done   chan struct{} // closed when the session ends: in-flight waits return
 	endOne sync.Once
+	ss     *mcp.ServerSession
+	calls  int         // in flight; under server.mu
+	idle   *time.Timer // runs while no call is in flight (server.abandon)
 }
 
 func newServer(inbox Inbox, transport string, o Options) *server {
@@ -54,7 +66,10 @@ func newServer(inbox Inbox, transport string, o Options) *server {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &server{inbox: inbox, transport: transport, now: o.Now, sessions: map[*mcp.ServerSession]*session{}}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	s := &server{inbox: inbox, transport: transport, now: o.Now, maxSessions: o.MaxSessions, sessions: map[*mcp.ServerSession]*session{}}
 	version := o.Version
 	if version == "" {
 		version = "dev"
@@ -83,14 +98,20 @@ func (s *server) session(ctx context.Context, ss *mcp.ServerSession, info *mcp.I
 		<-se.ready
 		return se
 	}
-	se := &session{ready: make(chan struct{}), done: make(chan struct{}), id: ss.ID()}
-	s.sessions[ss] = se
-	if s.closing {
+	switch {
+	case s.closing:
 		// The server is shutting down: nothing new is asked.
-		se.err = errClosing
-		close(se.ready)
 		s.mu.Unlock()
-		return se
+		return &session{err: errClosing}
+	case len(s.sessions) >= s.maxSessions:
+		s.mu.Unlock()
+		return &session{err: &chat.Error{Code: chat.CodeLimitExceeded, Message: fmt.Sprintf(
+			"followup mcp serve has %d sessions open, the most it takes: try again once one has ended (a client that leaves ends its own)", s.maxSessions)}}
+	}
+	se := &session{ready: make(chan struct{}), done: make(chan struct{}), id: ss.ID(), ss: ss}
+	s.sessions[ss] = se
+	if s.abandon > 0 {
+		se.idle = time.AfterFunc(s.abandon, func() { s.abandoned(se) })
 	}
 	s.ending.Add(1)
 	s.mu.Unlock()
@@ -105,12 +126,44 @@ func (s *server) session(ctx context.Context, ss *mcp.ServerSession, info *mcp.I
 	go func() {
 		defer s.ending.Done()
 		ss.Wait()
+		if se.idle != nil {
+			se.idle.Stop()
+		}
 		s.end(se)
 		s.mu.Lock()
 		delete(s.sessions, ss)
 		s.mu.Unlock()
 	}()
 	return se
+}
+
+// touch counts a call of se starting (+1) or ending (-1): the session's
+// idle time runs while it has none in flight.
+func (s *server) touch(se *session, d int) {
+	if se.idle == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if se.calls += d; se.calls == 0 {
+		se.idle.Reset(s.abandon)
+	} else {
+		se.idle.Stop()
+	}
+}
+
+// abandoned closes se when its client has made no call for s.abandon and
+// none of its questions waits: nobody is left to ask or to answer. One with
+// a question waiting lives on, up to the SDK's session timeout.
+func (s *server) abandoned(se *session) {
+	<-se.ready
+	s.mu.Lock()
+	busy := se.calls > 0
+	s.mu.Unlock()
+	if busy || se.in == nil || se.in.Waiting(context.Background()) {
+		return
+	}
+	se.ss.Close()
 }
 
 // end ends se once: the inbox expires what it left pending, then its
@@ -168,6 +221,8 @@ func (s *server) handler(t serveTool) mcp.ToolHandler {
 		if se.err != nil {
 			return toolResult(chat.ErrorJSON(se.err)), nil
 		}
+		s.touch(se, 1)
+		defer s.touch(se, -1)
 		ctx, stop := untilDone(ctx, se.done)
 		defer stop()
 		args := req.Params.Arguments
