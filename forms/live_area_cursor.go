@@ -33,7 +33,7 @@ var areaCursorCell = regexp.MustCompile(`(?:\x1b\[[0-9;]*m)?` + regexp.QuoteMeta
 // the screen's focus.
 func (a *sizedArea) View() string {
 	hidden := a.s.live.unfocused
-	if !a.focused || (!hidden && !colourless()) {
+	if !a.focused || (!hidden && !Colourless()) {
 		return a.Text.View()
 	}
 	in := &a.s.theme.Focused.TextInput
@@ -59,7 +59,7 @@ func (a *sizedArea) View() string {
 		default: // a full line: its last cell gives way while the cursor is on it
 			rest = ansi.Truncate(rest, ansi.StringWidth(rest)-1, "")
 		}
-		lines[i] = line[:at] + asciiCursor + rest
+		lines[i] = line[:at] + AsciiCursor + rest
 	}
 	return strings.Join(lines, "\n")
 }

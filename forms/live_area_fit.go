@@ -55,7 +55,7 @@ func (a *sizedArea) fit() {
 // blink: the bar takes a cell, so a blinking one would shift the text
 // after it on every blink.
 func (a *sizedArea) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, blink := msg.(cursor.BlinkMsg); blink && colourless() {
+	if _, blink := msg.(cursor.BlinkMsg); blink && Colourless() {
 		return a, nil
 	}
 	_, cmd := a.Text.Update(msg)

@@ -51,7 +51,7 @@ func (in *lineInput) line(st *huh.FieldStyles, width int) string {
 	}
 	cur := min(in.cur, len(cl))
 	bar := 0 // a bar cursor inside the text takes a cell of its own
-	if in.drawsCursor() && colourless() && cur < len(cl) {
+	if in.drawsCursor() && Colourless() && cur < len(cl) {
 		bar = 1
 	}
 	in.scroll(widths, cur, width-bar)
@@ -114,8 +114,8 @@ func (in *lineInput) placeholder(st *huh.FieldStyles, width int) string {
 	v := style.Render(first)
 	bar := 0
 	switch {
-	case in.drawsCursor() && colourless():
-		v, bar = asciiCursor+v, 1
+	case in.drawsCursor() && Colourless():
+		v, bar = AsciiCursor+v, 1
 	case in.drawsCursor():
 		v = in.cursorStyle(st).Render(first)
 	}
@@ -136,10 +136,10 @@ func (in *lineInput) cursor(st *huh.FieldStyles, c string) string {
 	switch {
 	case !in.drawsCursor():
 		return st.TextInput.CursorText.Inline(true).Render(c)
-	case colourless() && c == " ":
-		return asciiCursor
-	case colourless():
-		return asciiCursor + st.TextInput.Text.Inline(true).Render(c)
+	case Colourless() && c == " ":
+		return AsciiCursor
+	case Colourless():
+		return AsciiCursor + st.TextInput.Text.Inline(true).Render(c)
 	}
 	return in.cursorStyle(st).Render(c)
 }

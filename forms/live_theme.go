@@ -14,14 +14,14 @@ import (
 //     no cursor — so the user sees where keys go even without colour;
 //   - with colour stripped (NO_COLOR, or a terminal without colour: the
 //     ASCII profile draws no attribute at all) what colour or reverse
-//     video showed is drawn as text: the cursor is a bar (asciiCursor), a
+//     video showed is drawn as text: the cursor is a bar (AsciiCursor), a
 //     yes/no field brackets its choice (borders are text), and the focused
 //     field keeps its ┃ border.
 
 // defaultThemes are built once per colour profile: building huh's theme
 // costs milliseconds, and forms only read it.
 func defaultThemes() (*huh.Theme, *huh.Theme) {
-	if colourless() {
+	if Colourless() {
 		return plainThemes()
 	}
 	return colourThemes()
@@ -118,10 +118,6 @@ func suggestionTheme(base *huh.Theme) *huh.Theme {
 // they would show must be drawn as text.
 func Colourless() bool { return lipgloss.ColorProfile() == termenv.Ascii }
 
-func colourless() bool { return Colourless() }
-
 // AsciiCursor is the text cursor when no attribute can draw one: a bar
 // before the cluster it stands on.
 const AsciiCursor = "|"
-
-const asciiCursor = AsciiCursor
