@@ -96,10 +96,14 @@ func (h *mcpHost) waitLive(ctx context.Context, drive driveInfo, r store.Request
 		defer t.Stop()
 		deadline = t.C
 	}
+	read := true
 	for {
-		if rp, closed, err := h.liveReply(r.ID); err != nil || closed {
-			return rp, err
+		if read {
+			if rp, closed, err := h.liveReply(r.ID); err != nil || closed {
+				return rp, err
+			}
 		}
+		read = true
 		select {
 		case <-ctx.Done():
 			reason := ReasonWithdrawn
@@ -116,14 +120,32 @@ func (h *mcpHost) waitLive(ctx context.Context, drive driveInfo, r store.Request
 			}
 			h.giveUp(key, "followup stopped driving the task while the server's question was open")
 			return h.expireLive(r, ReasonDisconnected, true)
-		case _, ok := <-wake:
+		case ev, ok := <-wake:
 			if !ok {
 				wake = nil // the host is closing: the ticker and ctx remain
 			}
+			read = !ok || mayClose(ev, r) // its own events only
 		case <-deadline:
 			deadline = nil // liveReply expires it
 		}
 	}
+}
+
+// mayClose reports whether ev may tell of the request's end: its own
+// event, one naming no request in its chat (a stop), its run's or chat's
+// change, or another process's commit.
+func mayClose(ev Event, r store.Request) bool {
+	switch ev.Kind {
+	case EvExternal:
+		return true
+	case EvRequest:
+		return ev.RequestID == r.ID || ev.RequestID == "" && ev.ChatID == r.ChatID
+	case EvRun:
+		return ev.RunID == r.RunID.String
+	case EvChat:
+		return ev.ChatID == r.ChatID
+	}
+	return false
 }
 
 // liveReply reads the request: once it is closed, the reply its server

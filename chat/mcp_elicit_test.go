@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -201,5 +202,28 @@ func TestMCPClassicElicitationThroughTheInputPath(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// A server's question waiting for its answer reads the database again only
+// for an event that may tell of its end, not for every other question's.
+func TestLiveQuestionWakesForItsOwnEvents(t *testing.T) {
+	r := store.Request{ID: "rq_1", ChatID: "ch_1", RunID: sql.NullString{String: "run_1", Valid: true}}
+	for _, c := range []struct {
+		ev   Event
+		want bool
+	}{
+		{Event{Kind: EvRequest, ChatID: "ch_1", RequestID: "rq_1"}, true},
+		{Event{Kind: EvRequest, ChatID: "ch_1", RunID: "run_1"}, true}, // a stop
+		{Event{Kind: EvExternal}, true},
+		{Event{Kind: EvRun, ChatID: "ch_1", RunID: "run_1"}, true},
+		{Event{Kind: EvChat, ChatID: "ch_1"}, true},
+		{Event{Kind: EvRequest, ChatID: "ch_1", RunID: "run_1", RequestID: "rq_2"}, false},
+		{Event{Kind: EvMessage, ChatID: "ch_1", RunID: "run_1"}, false},
+		{Event{Kind: EvRun, ChatID: "ch_2", RunID: "run_2"}, false},
+	} {
+		if got := mayClose(c.ev, r); got != c.want {
+			t.Errorf("%+v: %v", c.ev, got)
+		}
 	}
 }

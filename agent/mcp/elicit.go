@@ -102,6 +102,11 @@ func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sd
 	}
 	var callDone <-chan struct{}
 	e.Tool, e.Origin, callDone = s.inFlight()
+	release, err := s.admit(e.Origin)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	// The handler's context ends when the server cancels the request and when the
 	// connection closes; closing the manager ends it too, so no form outlives its
 	// connection. The Elicitor's context says which (ErrWithdrawn, ErrConnectionEnded).
@@ -154,6 +159,41 @@ func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sd
 		return nil, err
 	}
 	return reply.result(e)
+}
+
+// Bounds on the questions open at once (docs/mcp.md): beyond them the server
+// hears -32602 in words at once, and nothing reaches the user or the database.
+const (
+	maxOpenPerCall = 16
+	maxOpenPerRun  = 32
+)
+
+// admit counts a question of the call in flight (and of its run) in, or
+// refuses it past the bounds; release counts it out.
+func (s *server) admit(o Origin) (release func(), err error) {
+	m := s.m
+	s.flightMu.Lock()
+	defer s.flightMu.Unlock()
+	m.openMu.Lock()
+	defer m.openMu.Unlock()
+	switch {
+	case s.open >= maxOpenPerCall:
+		return nil, InvalidParams(fmt.Sprintf("too many questions at once: %d of this call's wait for the user's answer; ask again once one is answered", maxOpenPerCall))
+	case o.RunID != "" && m.open[o.RunID] >= maxOpenPerRun:
+		return nil, InvalidParams(fmt.Sprintf("too many questions at once: %d of this task's wait for the user's answer; ask again once one is answered", maxOpenPerRun))
+	}
+	s.open++
+	m.open[o.RunID]++
+	return func() {
+		s.flightMu.Lock()
+		defer s.flightMu.Unlock()
+		m.openMu.Lock()
+		defer m.openMu.Unlock()
+		s.open--
+		if m.open[o.RunID]--; m.open[o.RunID] == 0 {
+			delete(m.open, o.RunID)
+		}
+	}, nil
 }
 
 // endedWithin is how long after a request's context ends the session must have ended

@@ -32,7 +32,7 @@ func TestConnectRetriesOnLegacyProtocol(t *testing.T) {
 	m.Start()
 	waitAll(t, m)
 	for _, st := range m.Status().Servers {
-		if st.State != StateConnected || st.Protocol != legacyProtocol || len(st.Tools) != 5 {
+		if st.State != StateConnected || st.Protocol != legacyProtocol || len(st.Tools) != 6 {
 			t.Errorf("%s: %+v", st.Name, st)
 		}
 		log, _ := os.ReadFile(st.Log)
@@ -65,7 +65,7 @@ func TestSlowFirstStartIsNotStopped(t *testing.T) {
 	if err != nil || !strings.HasPrefix(res.Text, "pid ") {
 		t.Fatalf("call: %+v %v", res, err)
 	}
-	if st := m.Status().Servers[0]; st.State != StateConnected || st.Reason != "" || len(st.Tools) != 5 {
+	if st := m.Status().Servers[0]; st.State != StateConnected || st.Reason != "" || len(st.Tools) != 6 {
 		t.Errorf("connected: %+v", st)
 	}
 	if b, _ := os.ReadFile(starts); strings.Count(string(b), "\n") != 1 {

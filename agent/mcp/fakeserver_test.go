@@ -158,6 +158,7 @@ func (f *fake) handle(msg fakeMsg) {
 				"annotations": map[string]any{"readOnlyHint": true}},
 			map[string]any{"name": "pid", "inputSchema": map[string]any{"type": "object"}},
 			map[string]any{"name": "hang", "inputSchema": map[string]any{"type": "object"}},
+			map[string]any{"name": "burst", "inputSchema": map[string]any{"type": "object"}},
 		}
 		if name := os.Getenv("FAKE_EXTRA_TOOL"); name != "" {
 			tools = append(tools, map[string]any{"name": name, "inputSchema": map[string]any{"type": "object"}})
@@ -187,6 +188,30 @@ func (f *fake) handle(msg fakeMsg) {
 			f.text(msg.ID, "withdrawn")
 		case "pid":
 			f.text(msg.ID, fmt.Sprint("pid ", os.Getpid()))
+		case "burst":
+			// n questions at once; says how many were answered and the
+			// first refusal's words.
+			n, _ := p.Arguments["n"].(float64)
+			var mu sync.Mutex
+			var wg sync.WaitGroup
+			answered, refused := 0, ""
+			for range int(n) {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					r := f.ask("elicitation/create", map[string]any{"message": "burst",
+						"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}}})
+					mu.Lock()
+					defer mu.Unlock()
+					if r.Error == nil {
+						answered++
+					} else if refused == "" {
+						refused = string(r.Error)
+					}
+				}()
+			}
+			wg.Wait()
+			f.text(msg.ID, fmt.Sprint("answered ", answered, " refused ", refused))
 		case "hang":
 			// Never answered; says it has the call (FAKE_HANG_FILE).
 			if p := os.Getenv("FAKE_HANG_FILE"); p != "" {

@@ -37,6 +37,9 @@ type Manager struct {
 	byName   map[string]*server
 	// backoff is the wait after a first automatic restart (restart.go).
 	backoff time.Duration
+	// open counts the questions open per run (admit).
+	openMu sync.Mutex
+	open   map[string]int
 
 	startOnce sync.Once
 	closeOnce sync.Once
@@ -53,7 +56,8 @@ func New(cfg Config, opts Options) *Manager {
 	if opts.Elicitor != nil && opts.Modes == nil {
 		opts.Modes = []string{ModeForm, ModeURL}
 	}
-	m := &Manager{opts: opts, logDir: opts.LogDir, config: cfg.Path, byName: map[string]*server{}, backoff: restartBackoff}
+	m := &Manager{opts: opts, logDir: opts.LogDir, config: cfg.Path, byName: map[string]*server{}, backoff: restartBackoff,
+		open: map[string]int{}}
 	if m.logDir == "" {
 		m.logDir = StateDir(os.Getenv)
 	}

@@ -34,7 +34,7 @@ func TestCallAfterAKillStartsTheServerAgain(t *testing.T) {
 	if n := startsOf(t, starts); n != 2 {
 		t.Fatalf("%d starts, want 2", n)
 	}
-	if st := m.Status().Servers[0]; st.State != StateConnected || st.RestartsOnCall || len(st.Tools) != 5 || st.Reason != "" {
+	if st := m.Status().Servers[0]; st.State != StateConnected || st.RestartsOnCall || len(st.Tools) != 6 || st.Reason != "" {
 		t.Fatalf("status after the restart: %+v", st)
 	}
 	// The back-off starts over with a call that had its attempt: a second
@@ -154,7 +154,7 @@ func TestServerThatNeverConnectedIsRestartedOnlyByTheUser(t *testing.T) {
 		t.Fatalf("right after Restart: %+v", st)
 	}
 	waitAll(t, m)
-	if st := m.Status().Servers[0]; st.State != StateConnected || len(st.Tools) != 5 {
+	if st := m.Status().Servers[0]; st.State != StateConnected || len(st.Tools) != 6 {
 		t.Fatalf("after Restart: %+v", st)
 	}
 	pidOfF(t, m)

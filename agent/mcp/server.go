@@ -72,6 +72,7 @@ type server struct {
 	// in flight.
 	calls    chan struct{}
 	flightMu sync.Mutex
+	open     int // questions open, under flightMu (admit)
 	flight   struct {
 		tool   string
 		origin Origin
