@@ -81,7 +81,11 @@ func TestUserDeletesOrArchivesTheChat(t *testing.T) {
 			waited <- decodeResult(t, "input_wait", r)
 		}()
 		time.Sleep(200 * time.Millisecond)
-		if r := followup(t, db, c.cmd, chatID); r.code != 0 {
+		args := []string{c.cmd, chatID}
+		if c.cmd == "delete" {
+			args = append(args, "--yes") // no terminal to ask on
+		}
+		if r := followup(t, db, args...); r.code != 0 {
 			t.Fatalf("%s: %d %s %s", c.cmd, r.code, r.stdout, r.stderr)
 		}
 		select {
