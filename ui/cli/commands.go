@@ -19,13 +19,14 @@ func failed(out *printer, v chat.RunView, extra map[string]any) error {
 	if prefix, _, ok := strings.Cut(v.Error, ":"); ok && prefix == chat.CodeLimitExceeded {
 		code = chat.CodeLimitExceeded
 	}
-	e := &chat.Error{Code: code, Message: v.Error, Details: map[string]any{"runId": v.ID, "chatId": v.ChatID, "state": v.State}}
+	retry := "followup resume " + v.ID
+	e := &chat.Error{Code: code, Message: v.Error, Details: map[string]any{"runId": v.ID, "chatId": v.ChatID, "state": v.State, "retry": retry}}
 	for k, x := range extra {
 		e.Details[k] = x
 	}
 	out.finish(e, io.Discard)
 	if !out.json {
-		fmt.Fprintf(out.w, "run %s failed: %s\n", v.ID, forms.SanitizeLine(v.Error))
+		fmt.Fprintf(out.w, "run %s failed: %s\n%s tries it again\n", v.ID, forms.SanitizeLine(v.Error), retry)
 	}
 	return errRunFailed
 }

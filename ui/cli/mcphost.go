@@ -17,7 +17,7 @@ import (
 // drives a run says while an MCP server's question keeps it waiting.
 
 var (
-	flagNoWait = Flag{Name: "no-wait", Help: "if an MCP server asks a question during a tool call, give it up at once (it expires, the server is told cancel, the model that the call was interrupted) instead of waiting for its answer from another shell"}
+	flagNoWait = Flag{Name: "no-wait", Help: "if an MCP server asks a question during a tool call, give it up at once (it expires, the server is told cancel and the model is told the call was interrupted) instead of waiting for its answer from another shell"}
 	flagMCP    = Flag{Name: "mcp-config", Value: "FILE", Help: "MCP servers, in Claude Code's .mcp.json shape (env FOLLOWUP_MCP_CONFIG; default $XDG_CONFIG_HOME/followup/mcp.json, else ~/.config/followup/mcp.json)"}
 )
 
@@ -232,7 +232,7 @@ func liveHint(r chat.RequestItem) string {
 
 // givenUpHint says what --no-wait did with a server's live question.
 func givenUpHint(r chat.RequestItem) string {
-	return fmt.Sprintf("followup: %s; with --no-wait the question %s was given up at once: it expired, the server was told cancel and the model that the call was interrupted.",
+	return fmt.Sprintf("followup: %s; with --no-wait the question %s was given up at once: it expired, the server was told cancel and the model was told the call was interrupted.",
 		asks(r), r.ID)
 }
 

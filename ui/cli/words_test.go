@@ -1,6 +1,11 @@
 package cli_test
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,5 +59,30 @@ func TestCountsAgreeWithTheirNumber(t *testing.T) {
 		if strings.Contains(s, "(s)") {
 			t.Errorf("%q", s)
 		}
+	}
+}
+
+// The words of a failed run and of --no-wait: a failed run's text ends
+// with the command that tries it again; --no-wait's help says what the
+// model is told.
+func TestFailedRunSaysHowToRetry(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"error":{"message":"invalid api key","type":"invalid_request_error"}}`)
+	}))
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "f.db")
+	cmd := exec.Command(bin, "--db", db, "ask", "hi")
+	cmd.Env = append(os.Environ(), "FOLLOWUP_PROVIDER=openai", "OPENAI_BASE_URL="+srv.URL+"/v1", "OPENAI_API_KEY=k")
+	out, err := cmd.Output()
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	run, _, _ := strings.Cut(strings.TrimPrefix(lines[0], "run "), " ")
+	if err == nil || len(lines) != 2 || lines[1] != "followup resume "+run+" tries it again" {
+		t.Fatalf("a failed run: %v\n%s", err, out)
+	}
+	if h := runCLI(t, db, "help", "ask"); !strings.Contains(strings.Join(strings.Fields(h.stdout), " "), "the model is told the call was interrupted") {
+		t.Fatalf("--no-wait's help:\n%s", h.stdout)
 	}
 }
