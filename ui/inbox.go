@@ -68,7 +68,7 @@ func (m *model) goToQuestion(r chat.RequestView) tea.Cmd {
 	m.pane.keep()
 	cmd := m.switchChat(r.ChatID)
 	m.pane.active = r.ID
-	m.others, m.elsewhere = nil, 0 // counted again for the chat shown
+	m.others, m.elsewhere = nil, -1 // counted again for the chat shown
 	return tea.Batch(save, cmd, m.load(r.ChatID))
 }
 

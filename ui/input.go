@@ -187,6 +187,7 @@ func (m *model) switchChat(chatID string) tea.Cmd {
 	m.tr = newTranscript() // the chat left behind keeps no drawing in memory
 	m.thinking = false
 	m.setStatus("", false)
+	m.others, m.elsewhere = nil, -1 // counted again for the chat shown
 	m.pane.clear()
 	m.dropForm()
 	return tea.Batch(save, m.showComposerOf(chatID))

@@ -39,7 +39,8 @@ type model struct {
 	// Loads run side by side and may finish out of order: a snapshot read
 	// before the one on screen is dropped.
 	loadSeq, shownSeq int
-	// elsewhere counts the questions waiting in other chats.
+	// elsewhere counts the questions waiting in other chats; -1 until they
+	// are counted for the chat on screen.
 	elsewhere int
 	others    []chat.RequestView // and which they are, oldest first (inbox.go)
 
@@ -84,6 +85,7 @@ type model struct {
 	statusAt     string          // the moment the status speaks of (status.go); "" until the next snapshot
 	statusSeq    int             // loads begun when it was set: later snapshots mark its moment
 	statusQs     map[string]bool // sayDone's: the questions open when it was set; a newcomer ends it
+	statusGen    int             // counts the statuses set: noticeFor ends the one it was set for
 	resuming     map[string]bool // runs ctrl+r is resuming or retrying
 	resumingSays string          // and the status that says so (retry.go)
 	retried      retryDone       // what the last ctrl+r moved on
@@ -125,7 +127,7 @@ func newScreen() *model {
 	m := &model{
 		keys: defaultKeys(), composer: newComposer(ta, 2), spin: sp,
 		vp: viewport.New(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
-		width: 80, height: 24, follow: true, now: time.Now,
+		width: 80, height: 24, follow: true, now: time.Now, elsewhere: -1,
 	}
 	m.saver = newSaver()
 	m.pane.saver = m.saver

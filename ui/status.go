@@ -3,9 +3,11 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"followup/chat"
@@ -16,7 +18,9 @@ import (
 // notice line and the status line.
 
 // The notice line's status belongs to one moment: it clears at the next
-// key, and when the chat's run or its questions change after it was set.
+// key, when the chat's run or its questions change after it was set, when
+// a question arrives in another chat (the inbox takes the line), and a
+// notice that is no error after noticeFor.
 // The first snapshot read after it marks the moment it speaks of ("Answer
 // sent." speaks of the answer on its way; a new question ends it): one
 // whose load began before the status was set speaks of an older moment.
@@ -24,6 +28,39 @@ import (
 func (m *model) setStatus(s string, isErr bool) {
 	m.status, m.statusErr, m.statusAt, m.statusSeq, m.statusCode = s, isErr, "", m.loadSeq, ""
 	m.statusQs = nil
+	m.statusGen++
+}
+
+// noticeFor is how long a notice that is no error stays: long enough to
+// read it, not so long that it stands for a moment gone by.
+const noticeFor = 8 * time.Second
+
+// noticeEndMsg ends the notice of generation gen, if it still shows.
+type noticeEndMsg struct{ gen int }
+
+func endNotice(gen int) tea.Cmd {
+	return tea.Tick(noticeFor, func(time.Time) tea.Msg { return noticeEndMsg{gen} })
+}
+
+// newElsewhere reports whether msg counts a question waiting in another
+// chat that the screen had not counted.
+func (m *model) newElsewhere(msg elsewhereMsg) bool {
+	if m.elsewhere < 0 {
+		return false // the first count for this chat
+	}
+	if msg.n > m.elsewhere {
+		return true
+	}
+	seen := make(map[string]bool, len(m.others))
+	for _, r := range m.others {
+		seen[r.ID] = true
+	}
+	for _, r := range msg.others {
+		if !seen[r.ID] {
+			return true
+		}
+	}
+	return false
 }
 
 // sayDone sets a status about what the user just did to the questions on
@@ -257,12 +294,12 @@ func (m *model) noticeLine() string {
 		return stDim.Render(truncate(forms.SanitizeLine(m.status), m.width))
 	case m.readOnly != "":
 		return stError.Render(truncate(forms.SanitizeLine("Read-only database: nothing typed is saved or sent — "+m.readOnly+"."), m.width))
+	case m.elsewhere > 0:
+		return stateStyles["pending"].Render(truncate(forms.SanitizeLine(m.elsewhereLine()), m.width))
 	case len(m.orphans) == 1:
 		return stError.Render(truncate("1 interrupted run found — "+m.keys.Resend.Help().Key+" resumes it", m.width))
 	case len(m.orphans) > 1:
 		return stError.Render(truncate(fmt.Sprintf("%d interrupted runs found — %s resumes them", len(m.orphans), m.keys.Resend.Help().Key), m.width))
-	case m.elsewhere > 0:
-		return stateStyles["pending"].Render(truncate(forms.SanitizeLine(m.elsewhereLine()), m.width))
 	}
 	return ""
 }

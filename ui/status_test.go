@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"followup/chat"
+	"followup/forms/cmdtest"
 )
 
 // A status line belongs to one moment: it stays while the chat is as it
@@ -162,5 +165,53 @@ func TestStatusGivesWayToTheNextServeQuestion(t *testing.T) {
 	k.load(r.ChatID)
 	if k.m.status != "" {
 		t.Fatalf("%q still shown under the next question:\n%s", k.m.status, frameOf(k.m))
+	}
+}
+
+// A notice never hides the inbox: a question that arrives in another chat
+// while "Answer sent." or any other notice shows takes the line at once,
+// with its count; a notice that is no error ends by itself after a while.
+func TestANoticeNeverHidesAQuestionFromElsewhere(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m := k.m
+	sent := k.ask("Check deployment")
+	k.load(sent.ChatID)
+	deliver(m, countElsewhere(k.svc, sent.ChatID, m.width))
+	for _, notice := range []struct {
+		words string
+		err   bool
+	}{{"Answer sent.", false}, {"Nothing to resume or retry in this chat.", false}, {"Claude Code was closed: it disconnected.", true}} {
+		m.setStatus(notice.words, notice.err)
+		m.arrange()
+		askFromServe(t, k, "Claude Code", "Pick a region "+notice.words[:4])
+		deliver(m, countElsewhere(k.svc, sent.ChatID, m.width))
+		if v := frameOf(m); strings.Contains(v, notice.words) || !strings.Contains(v, "in other chats") && !strings.Contains(v, "in another chat") {
+			t.Fatalf("a question arrived elsewhere under %q:\n%s", notice.words, v)
+		}
+	}
+	// "Nothing to resume…" ends by itself: the update that says it asks
+	// for its end.
+	m.setFocus(focusComposer)
+	var cmd tea.Cmd
+	for _, msg := range cmdtest.Run(m.onKey(tea.KeyMsg{Type: tea.KeyCtrlR})) {
+		_, cmd = m.Update(msg)
+	}
+	if !strings.HasPrefix(m.status, "Nothing to resume") {
+		t.Fatalf("after ctrl+r the status is %q", m.status)
+	}
+	for _, msg := range cmdtest.RunTimers(cmd) {
+		if e, ok := msg.(noticeEndMsg); ok {
+			m.Update(e)
+		}
+	}
+	if m.status != "" {
+		t.Fatalf("%q still shown after its time", m.status)
+	}
+	m.setStatus("Answer sent.", false)
+	gen := m.statusGen
+	m.setStatus("Could not send.", true)
+	if m.Update(noticeEndMsg{gen}); m.status == "" {
+		t.Fatal("an older notice's time ended a newer one")
 	}
 }

@@ -20,6 +20,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Nothing on screen changes until the next frame draws it.
 		return m, m.update(msg)
 	}
+	gen := m.statusGen
 	cmd := m.update(msg)
 	if n := m.pane.notice; n != "" {
 		m.pane.notice = ""
@@ -33,6 +34,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// What may have changed the composer's text: its draft is saved
 		// after a pause (composer.go).
 		cmd = tea.Batch(cmd, m.composerEdited())
+	}
+	if m.statusGen != gen && m.status != "" && !m.statusErr {
+		cmd = tea.Batch(cmd, endNotice(m.statusGen))
 	}
 	cmd = tea.Batch(cmd, m.spinAgain())
 	m.arrange()
@@ -215,7 +219,17 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.refreshTranscript()
 		}
 		if msg.chatID == m.chatID {
+			if m.newElsewhere(msg) {
+				// A question that arrives elsewhere ends the notice's
+				// moment: the inbox takes the line.
+				m.setStatus("", false)
+			}
 			m.elsewhere, m.others = msg.n, msg.others
+		}
+		return nil
+	case noticeEndMsg:
+		if msg.gen == m.statusGen && !(len(m.resuming) > 0 && m.status == m.resumingSays) {
+			m.setStatus("", false)
 		}
 		return nil
 	case draftLoadedMsg:
