@@ -7,6 +7,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
+	golang.org/x/net v0.41.0
 	golang.org/x/sys v0.50.0
 	modernc.org/sqlite v1.62.0
 )

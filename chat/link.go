@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode"
+
+	"golang.org/x/net/idna"
 )
 
 // What followup says about a link an MCP server asks the user to open,
@@ -60,7 +62,7 @@ func CheckLink(raw string) LinkCheck {
 		decoded[i] = l
 		if strings.HasPrefix(l, "xn--") {
 			puny = true
-			if d, ok := punyDecode(l[4:]); ok {
+			if d, err := idna.Display.ToUnicode(l); err == nil {
 				decoded[i] = d
 			}
 		}
@@ -124,88 +126,4 @@ func hostScripts(host string) []string {
 		}
 	}
 	return out
-}
-
-// punyDecode decodes the part of a punycode label after "xn--" (RFC 3492,
-// Bootstring with the IDNA parameters); ok is false for malformed input.
-func punyDecode(s string) (string, bool) {
-	const (
-		base, tMin, tMax = 36, 1, 26
-		skew, damp       = 38, 700
-		initialBias      = 72
-		initialN         = 128
-	)
-	var out []rune
-	if i := strings.LastIndexByte(s, '-'); i >= 0 {
-		for _, r := range s[:i] {
-			if r > unicode.MaxASCII {
-				return "", false
-			}
-			out = append(out, r)
-		}
-		s = s[i+1:]
-	}
-	adapt := func(delta, points int, first bool) int {
-		if first {
-			delta /= damp
-		} else {
-			delta /= 2
-		}
-		delta += delta / points
-		k := 0
-		for delta > ((base-tMin)*tMax)/2 {
-			delta /= base - tMin
-			k += base
-		}
-		return k + (base-tMin+1)*delta/(delta+skew)
-	}
-	n, i, bias := initialN, 0, initialBias
-	for pos := 0; pos < len(s); {
-		old, w := i, 1
-		for k := base; ; k += base {
-			if pos >= len(s) {
-				return "", false
-			}
-			digit := punyDigit(s[pos])
-			pos++
-			if digit < 0 || digit > (1<<30-i)/w {
-				return "", false
-			}
-			i += digit * w
-			t := k - bias
-			if t < tMin {
-				t = tMin
-			} else if t > tMax {
-				t = tMax
-			}
-			if digit < t {
-				break
-			}
-			w *= base - t
-			if w > 1<<30 {
-				return "", false
-			}
-		}
-		bias = adapt(i-old, len(out)+1, old == 0)
-		n += i / (len(out) + 1)
-		i %= len(out) + 1
-		if n > unicode.MaxRune || len(out) > 255 {
-			return "", false
-		}
-		out = append(out[:i], append([]rune{rune(n)}, out[i:]...)...)
-		i++
-	}
-	return string(out), true
-}
-
-func punyDigit(b byte) int {
-	switch {
-	case b >= '0' && b <= '9':
-		return int(b-'0') + 26
-	case b >= 'a' && b <= 'z':
-		return int(b - 'a')
-	case b >= 'A' && b <= 'Z':
-		return int(b - 'A')
-	}
-	return -1
 }
