@@ -9,8 +9,7 @@
 # With BASE=REV it builds that revision too and runs its `pending --json`
 # in the same rounds (on its own copy of the database), and says whether
 # the two documents are byte for byte the same.
-# It also checks that the reads left the database file as it was (the
-# first read, before the rounds, keeps the document: chat/pendingdoc.go).
+# It also checks that the reads left the database file as it was.
 # Usage: [DB=big.db] [BASE=REV] bench/pending.sh [RUNS]   (default 61)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -184,7 +184,7 @@ func (l PendingList) WriteTo(w io.Writer) (int64, error) {
 		if ps := l.proposals[it.RequestID]; len(ps) > 0 && strings.HasSuffix(it.Item, "}") {
 			put(it.Item[:len(it.Item)-1])
 			put(`,"proposals":`)
-			put(proposalsJSON(ps))
+			put(mustJSON(proposalViews(ps)))
 			put("}")
 			continue
 		}

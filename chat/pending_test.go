@@ -511,3 +511,32 @@ func TestPendingReadCommitsOnlyExpiries(t *testing.T) {
 		t.Fatalf("request = %+v, %v", got.State, err)
 	}
 }
+
+// The pending list's entries carry their waiting proposals as the views
+// of the request do.
+func TestPendingListProposalsAreTheViews(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := fxOpen(t, nil)
+	_, req, _ := fxResolveProposal(t, s)
+	l, err := s.PendingItems(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc strings.Builder
+	if _, err := l.WriteTo(&doc); err != nil {
+		t.Fatal(err)
+	}
+	var parsed struct {
+		Requests []struct {
+			ID        string          `json:"id"`
+			Proposals json.RawMessage `json:"proposals"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal([]byte(doc.String()), &parsed); err != nil || len(parsed.Requests) != 1 {
+		t.Fatalf("document %s: %v", doc.String(), err)
+	}
+	if got, want := string(parsed.Requests[0].Proposals), mustJSON(req.Proposals); got != want {
+		t.Fatalf("proposals in the list:\n  %s\nin the request's view:\n  %s", got, want)
+	}
+}

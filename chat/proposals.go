@@ -43,6 +43,15 @@ func proposalView(p store.Proposal) ProposalView {
 		Values: pl.Values, Definition: pl.Definition, Prefill: pl.Prefill}
 }
 
+// proposalViews are the views of ps, nil when there are none.
+func proposalViews(ps []store.Proposal) []ProposalView {
+	var out []ProposalView
+	for _, p := range ps {
+		out = append(out, proposalView(p))
+	}
+	return out
+}
+
 // ProposalResult is the receipt of input_resolve and input_replace.
 type ProposalResult struct {
 	RequestID            string `json:"requestId"`

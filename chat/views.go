@@ -220,9 +220,7 @@ func (s *Service) viewsWith(ctx context.Context, tx store.Handle, rs []store.Req
 		for _, d := range deliveries[r.ID] {
 			v.Deliveries = append(v.Deliveries, deliveryView(d))
 		}
-		for _, p := range proposals[r.ID] {
-			v.Proposals = append(v.Proposals, proposalView(p))
-		}
+		v.Proposals = proposalViews(proposals[r.ID])
 		if r.State == store.ReqExpired || r.State == store.ReqCancelled {
 			if v.Unsent, err = s.unsent(ctx, tx, r); err != nil {
 				return nil, err

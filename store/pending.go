@@ -11,8 +11,6 @@ type PendingStore interface {
 	PendingItemsStale(ctx context.Context, h Handle) (bool, error)
 	MarkPendingItemsStale(ctx context.Context, h Handle) error
 	RefillPendingItems(ctx context.Context, h Handle, items []PendingItem) error
-	PendingDoc(ctx context.Context, h Handle, format string) (gen int64, doc string, current bool, err error)
-	KeepPendingDoc(ctx context.Context, h Handle, gen int64, format, doc string) (bool, error)
 }
 
 // The pending list is materialised in pending_items: one finished JSON

@@ -81,16 +81,6 @@ func ofRun[T any](all []T, runID string, run func(T) string) []T {
 
 func pending(ctx context.Context, c *Call) error {
 	s, out := c.Service, c.out
-	if out.json && c.Flag("chat") == "" {
-		// The document of every chat, as kept when it is current.
-		doc, err := s.PendingJSON(ctx)
-		if err != nil {
-			return err
-		}
-		err = out.okDoc(doc)
-		doc.Keep(ctx) // after the output: it is only for the next reader
-		return err
-	}
 	// The stored list: with --json its objects are copied out as they are.
 	list, err := s.PendingItems(ctx, c.Flag("chat"))
 	if err != nil {
