@@ -55,20 +55,37 @@ func runView(r store.Run) RunView {
 }
 
 // Drive drives a run until it waits for input or ends, holding its lease
-// (RUN_BUSY when another live process drives it). A run stopped meanwhile
-// ends the drive quietly.
+// (RUN_BUSY when another live process drives it) from its first turn to
+// its last: between two turns the run is still this drive's, never
+// offered as interrupted (Orphaned). A run stopped meanwhile ends the
+// drive quietly.
 func (s *Service) Drive(ctx context.Context, runID string) (RunView, error) {
+	run, err := s.store.GetRun(ctx, s.reader(), runID)
+	if err != nil {
+		return RunView{}, notFound(err, "run", runID)
+	}
+	// Nothing of an archived chat moves: not even a pending delivery.
+	if err := s.requireActive(ctx, s.db.Reader(), run.ChatID); err != nil {
+		return RunView{}, err
+	}
+	lease, err := s.db.AcquireLease(run.Seq)
+	if errors.Is(err, store.ErrLeaseHeld) {
+		return RunView{}, errorf(CodeRunBusy, "run %s is being driven by another process", runID)
+	} else if err != nil {
+		return RunView{}, err
+	}
+	defer lease.Release()
 	s.checkpoint(CrashDrive)
 	for {
-		if err := s.driveOnce(ctx, runID); err != nil {
+		if err := s.driveOnce(ctx, run); err != nil {
 			return RunView{}, err
 		}
 		v, err := s.GetRun(ctx, runID)
 		if err != nil {
 			return v, err
 		}
-		// An answer or a message recorded while we held the lease may have
-		// found it busy: look once more now that it is free.
+		// An answer or a message recorded while we drove may have found
+		// the run busy: look once more.
 		if v.State.Final() || ctx.Err() != nil {
 			return v, ctx.Err()
 		}
@@ -82,22 +99,27 @@ func (s *Service) Drive(ctx context.Context, runID string) (RunView, error) {
 	}
 }
 
-func (s *Service) driveOnce(ctx context.Context, runID string) error {
-	run, err := s.store.GetRun(ctx, s.reader(), runID)
-	if err != nil {
-		return notFound(err, "run", runID)
+// DriveOn is what happens to a run after an operation on it (an answer, a
+// cancel, a decision on a tool call or a link): it is driven here to its
+// next wait or end, unless another process drives it — then elsewhere is
+// true and v is the run as it stands — or it has ended. A question of an
+// MCP client (no runID) has no run of followup's to move: v is empty.
+// Front ends only choose whether to wait for it.
+func (s *Service) DriveOn(ctx context.Context, runID string) (v RunView, elsewhere bool, err error) {
+	if runID == "" {
+		return RunView{}, false, nil
 	}
-	// Nothing of an archived chat moves: not even a pending delivery.
-	if err := s.requireActive(ctx, s.db.Reader(), run.ChatID); err != nil {
-		return err
+	v, err = s.Drive(ctx, runID)
+	if code := CodeOf(err); code == CodeRunBusy || code == CodeTargetClosed {
+		v, err = s.GetRun(ctx, runID)
+		return v, code == CodeRunBusy && err == nil, err
 	}
-	lease, err := s.db.AcquireLease(run.Seq)
-	if errors.Is(err, store.ErrLeaseHeld) {
-		return errorf(CodeRunBusy, "run %s is being driven by another process", runID)
-	} else if err != nil {
-		return err
-	}
-	defer lease.Release()
+	return v, false, err
+}
+
+// driveOnce runs the model loop once, under the lease Drive holds.
+func (s *Service) driveOnce(ctx context.Context, run store.Run) error {
+	runID := run.ID
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -115,7 +137,7 @@ func (s *Service) driveOnce(ctx context.Context, runID string) error {
 		Checkpoint: s.onStep,
 	}
 	defer s.mcp.attach(ctx, r, runID)()
-	_, err = r.Drive(ctx, runID)
+	_, err := r.Drive(ctx, runID)
 	if errors.Is(err, agent.ErrRunEnded) || (err != nil && ctx.Err() != nil) {
 		return nil // stopped while driving: the stop already recorded everything
 	}

@@ -78,12 +78,26 @@ func (s *Service) Orphaned(ctx context.Context) ([]RunView, error) {
 	if err != nil {
 		return nil, err
 	}
+	free := map[string]bool{}
+	for _, r := range runs {
+		if held, _ := s.db.LeaseHeld(r.Seq); !held {
+			free[r.ID] = true
+		}
+	}
+	if len(free) == 0 {
+		return nil, nil
+	}
+	// A run read above may have been driven to its end and let go of
+	// since: only a run still unfinished after its lease was seen free
+	// is interrupted.
+	if runs, err = s.store.ResumableRuns(ctx, s.reader()); err != nil {
+		return nil, err
+	}
 	var out []RunView
 	for _, r := range runs {
-		if held, _ := s.db.LeaseHeld(r.Seq); held {
-			continue
+		if free[r.ID] {
+			out = append(out, runView(r))
 		}
-		out = append(out, runView(r))
 	}
 	return out, nil
 }

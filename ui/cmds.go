@@ -139,10 +139,7 @@ func sendMessage(svc *chat.Service, chatID, text string) tea.Cmd {
 
 func driveRun(svc *chat.Service, runID string) tea.Cmd {
 	return func() tea.Msg {
-		if runID == "" {
-			return driveDoneMsg{} // an MCP client's question: no run of ours goes on
-		}
-		v, err := svc.Drive(context.Background(), runID)
+		v, _, err := svc.DriveOn(context.Background(), runID)
 		return driveDoneMsg{runID, v, err}
 	}
 }

@@ -171,14 +171,10 @@ func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *prin
 	var run chat.RunView
 	var err error
 	elsewhere := false // another process drives the run on
-	if rc.ApplyState == chat.Applied && rc.RunID != "" {
-		run, err = s.Drive(ctx, rc.RunID)
-		if chat.CodeOf(err) == chat.CodeRunBusy {
-			elsewhere = true
-			run, err = s.GetRun(ctx, rc.RunID)
-		}
-	} else if rc.RunID != "" {
-		run, err = s.GetRun(ctx, rc.RunID)
+	if rc.ApplyState == chat.Applied {
+		run, elsewhere, err = s.DriveOn(ctx, rc.RunID)
+	} else {
+		run, err = s.GetRun(ctx, rc.RunID) // a partial answer moves nothing
 	}
 	if err != nil {
 		// The answer is recorded even though driving on failed: say so, so a

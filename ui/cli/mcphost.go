@@ -73,10 +73,7 @@ func deny(ctx context.Context, c *Call) error {
 // prints both, as answer does.
 func driveAfterDecision(ctx context.Context, c *Call, d chat.ApprovalDecision) error {
 	s, out := c.Service, c.out
-	run, err := s.Drive(ctx, d.RunID)
-	if chat.CodeOf(err) == chat.CodeRunBusy || chat.CodeOf(err) == chat.CodeTargetClosed {
-		run, err = s.GetRun(ctx, d.RunID) // another process drives it on, or it has ended
-	}
+	run, _, err := s.DriveOn(ctx, d.RunID)
 	if err != nil {
 		return withDetails(err, map[string]any{"receipt": d, "runId": d.RunID})
 	}
