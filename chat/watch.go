@@ -68,6 +68,12 @@ func (s *Service) watch(ctx context.Context, done chan struct{}) {
 	}
 	t := time.NewTimer(watchEvery) // the first look
 	defer t.Stop()
+	// due fires at the earliest deadline of a pending request: a question
+	// expires on screen at its deadline (docs/behaviour.md: nothing times
+	// out silently), not at the next read. Each look sets it again.
+	due := time.NewTimer(time.Hour)
+	due.Stop()
+	defer due.Stop()
 	scheduled := true
 	var last int64
 	var lastLook, lastWrite time.Time
@@ -84,6 +90,13 @@ func (s *Service) watch(ctx context.Context, done chan struct{}) {
 			if !scheduled {
 				t.Reset(max(0, watchEvery-time.Since(lastLook)))
 				scheduled = true
+			}
+			continue
+		case <-due.C:
+			if s.expireDue(ctx) != nil { // what expires is published
+				due.Reset(watchEvery) // busy: try again
+			} else {
+				s.setDue(ctx, due)
 			}
 			continue
 		case <-t.C:
@@ -104,12 +117,20 @@ func (s *Service) watch(ctx context.Context, done chan struct{}) {
 		if err == nil {
 			first, last = false, v
 		}
+		s.setDue(ctx, due)
 		// Look again next interval unless all is quiet; a look that failed
 		// (the database busy or closing) is tried again.
 		scheduled = written == nil || sessions || err != nil || time.Since(lastWrite) < watchSettle
 		if scheduled {
 			t.Reset(watchEvery)
 		}
+	}
+}
+
+// setDue sets due to fire at the earliest deadline of a pending request.
+func (s *Service) setDue(ctx context.Context, due *time.Timer) {
+	if ms, ok, err := s.store.NextDeadline(ctx, s.reader()); err == nil && ok {
+		due.Reset(time.Duration(max(0, ms-s.nowMS())) * time.Millisecond)
 	}
 }
 

@@ -125,3 +125,36 @@ func TestWatchSleepsWhileNothingIsWritten(t *testing.T) {
 		t.Fatal("another process's commit after a quiet while was not announced")
 	}
 }
+
+// A question expires at its deadline while a screen only watches: nothing
+// else reads or writes the database meanwhile.
+func TestAWatchedQuestionExpiresAtItsDeadline(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := fxOpen(t, nil)
+	sent := fxRun(t, s)
+	deadline := time.Now().Add(2 * time.Second).Truncate(time.Second).Add(time.Second)
+	res, err := s.OpenRequest(ctx, sent.RunID, "call_1", fxDecl(t, map[string]any{
+		"requestKey": "soon", "source": fxTextDef("Soon", "a"), "expiresAt": deadline.Format(time.RFC3339)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := s.Subscribe(ctx)
+	for {
+		select {
+		case ev := <-events:
+			if ev.Kind != EvRequest || ev.RequestID != res.RequestID {
+				continue
+			}
+			if late := time.Since(deadline); late > time.Second {
+				t.Fatalf("expired %v after its deadline", late)
+			}
+			if got := fxCount(t, s, `SELECT COUNT(*) FROM requests WHERE id = ? AND state = 'expired'`, res.RequestID); got != 1 {
+				t.Fatal("announced but not expired")
+			}
+			return
+		case <-time.After(time.Until(deadline) + 5*time.Second):
+			t.Fatal("the question did not expire while watched")
+		}
+	}
+}

@@ -24,6 +24,7 @@ type RequestStore interface {
 	AnyDue(ctx context.Context, h Handle, now int64) (bool, error)
 	Look(ctx context.Context, h Handle, now int64) (Lookout, error)
 	DueRequests(ctx context.Context, h Handle, now int64) ([]Request, error)
+	NextDeadline(ctx context.Context, h Handle) (ms int64, ok bool, err error)
 	PendingCounts(ctx context.Context, h Handle, chatIDs []string) (map[string]int, error)
 	CountPendingOutside(ctx context.Context, h Handle, chatID string) (int, error)
 	RequestsByID(ctx context.Context, h Handle, ids []string) ([]Request, error)

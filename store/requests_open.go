@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"database/sql"
+)
 
 // Reads over the open requests: deadlines, counts by chat, a template's.
 
@@ -97,4 +100,12 @@ func (queries) CountPendingOutside(ctx context.Context, h Handle, chatID string)
 func (queries) PendingTemplateRequests(ctx context.Context, h Handle, name string) ([]Request, error) {
 	return queryRequests(ctx, h,
 		`SELECT `+reqCols+` FROM requests WHERE template = ? AND state = 'pending' ORDER BY seq`, name)
+}
+
+// NextDeadline is the earliest deadline of a pending request (unix
+// milliseconds); ok is false when none has one.
+func (queries) NextDeadline(ctx context.Context, h Handle) (ms int64, ok bool, err error) {
+	var v sql.NullInt64
+	err = h.QueryRowContext(ctx, `SELECT MIN(expires_at) FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL`).Scan(&v)
+	return v.Int64, v.Valid, err
 }
