@@ -26,7 +26,7 @@ type declCase struct {
 var declCases = []declCase{
 	// the top level
 	{"not JSON", `{"requestKey":`, []string{""}, "not valid JSON"},
-	{"trailing data", decl(`[`+textField+`]`, ``) + `{}`, []string{""}, "after the top-level"},
+	{"trailing data", decl(`[`+textField+`]`, ``) + `{}`, []string{""}, "more after the JSON value"},
 	{"empty input", ``, []string{""}, "empty"},
 	{"top level array", `[1,2]`, []string{""}, "must be an object"},
 	{"top level string", `"x"`, []string{""}, "must be an object"},

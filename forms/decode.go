@@ -48,22 +48,73 @@ func decodeJSON(raw []byte, prefix string) (any, []Problem) {
 	v, err := w.value(prefix, 1)
 	if err == nil {
 		if _, err2 := w.dec.Token(); err2 != io.EOF {
-			err = errors.New("unexpected data after the top-level value")
+			rest := raw[w.prev:]
+			err = moreData(int(w.prev) + len(rest) - len(bytes.TrimLeft(rest, " \t\r\n")))
 		}
 	}
 	if err != nil {
-		w.problems.add(prefix, "not valid JSON: %s", cleanJSONError(err))
+		w.problems.add(prefix, "%s", syntaxProblem(raw, int(w.dec.InputOffset()), err))
 		return nil, w.problems.result()
 	}
 	return v, w.problems.result()
 }
 
-// cleanJSONError keeps the decoder's message but drops the package prefix.
-func cleanJSONError(err error) string {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return "unexpected end of input"
+// moreData is JSON that goes on after its value, at this byte.
+type moreData int
+
+func (moreData) Error() string { return "more after the JSON value, where nothing should be" }
+
+// syntaxWords are the decoder's phrases for where it stopped, in words.
+var syntaxWords = []struct{ theirs, ours string }{
+	{" looking for beginning of value", "where a value should start"},
+	{" looking for beginning of object key string", "where a quoted name should start"},
+	{" after object key:value pair", `after a value, where "," or "}" should be`},
+	{" after object key", `after a name, where ":" should be`},
+	{" after array element", `after a value, where "," or "]" should be`},
+	{" after top-level value", "after the JSON value, where nothing should be"},
+	{" in string literal", "inside a string, where it must be escaped"},
+	{" in string escape code", `in a \ escape`},
+	{" in numeric literal", "in a number"},
+	{" in literal", "in a word that should be true, false or null"},
+	{"", `where a quoted name or "}" should be`}, // an object's start
+}
+
+// syntaxProblem says where raw stops being JSON, by line and column, and
+// what is there, in words rather than the decoder's. from is where the
+// decoder stopped: at the token it refused, or at the start of the value
+// it was reading.
+func syntaxProblem(raw []byte, from int, err error) string {
+	at, what := len(raw), "the input ends before the JSON value does" // at: the byte's index
+	var se *json.SyntaxError
+	var more moreData
+	switch {
+	case errors.As(err, &more):
+		at, what = int(more), more.Error()
+	case errors.As(err, &se):
+		what = strings.TrimPrefix(se.Error(), "invalid character ")
+		if q, err := strconv.QuotedPrefix(what); err == nil {
+			c, _ := strconv.Unquote(q)
+			at = from + max(0, bytes.Index(raw[min(from, len(raw)):], []byte(c)))
+			for _, w := range syntaxWords {
+				if strings.HasPrefix(what[len(q):], w.theirs) {
+					what = "found " + q + " " + w.ours
+					break
+				}
+			}
+		}
+	case !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
+		what = strings.TrimPrefix(err.Error(), "json: ")
 	}
-	return strings.TrimPrefix(err.Error(), "json: ")
+	line, col := 1, 1
+	for _, b := range raw[:min(at, len(raw))] {
+		switch {
+		case b == '\n':
+			line, col = line+1, 1
+		case b&0xc0 != 0x80: // not inside a character
+			col++
+		}
+	}
+	return fmt.Sprintf("not valid JSON at line %d, column %d: %s", line, col, what)
 }
 
 // token reads one token and checks that its raw bytes are valid UTF-8

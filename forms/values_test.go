@@ -128,3 +128,24 @@ func TestParseValues(t *testing.T) {
 		t.Fatalf("got %#v %v", v, probs)
 	}
 }
+
+// Broken JSON is told by line and column, in words, not in the decoder's.
+func TestBrokenJSONSaysWhere(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		`{"a":1,`:          "not valid JSON at line 1, column 8: the input ends before the JSON value does",
+		`{"a":1}x`:         "not valid JSON at line 1, column 8: more after the JSON value, where nothing should be",
+		"{\"a\":\n  }":     "not valid JSON at line 2, column 3: found '}' where a value should start",
+		`{"a" 1}`:          `not valid JSON at line 1, column 6: found '1' after a name, where ":" should be`,
+		`{"é":1 "b":2}`:    `not valid JSON at line 1, column 8: found '"' after a value, where "," or "}" should be`,
+		`{a:1}`:            `not valid JSON at line 1, column 2: found 'a' where a quoted name or "}" should be`,
+		`{"a":[1 2]}`:      `not valid JSON at line 1, column 9: found '2' after a value, where "," or "]" should be`,
+		"{\"a\":\"x\ny\"}": `not valid JSON at line 1, column 8: found '\n' inside a string, where it must be escaped`,
+		`{"a":tru}`:        "not valid JSON at line 1, column 9: found '}' in a word that should be true, false or null",
+	} {
+		_, probs := ParseValues([]byte(in), "/values")
+		if len(probs) != 1 || probs[0].Message != want {
+			t.Errorf("%q: %v, want %q", in, probs, want)
+		}
+	}
+}

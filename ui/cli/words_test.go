@@ -86,3 +86,19 @@ func TestFailedRunSaysHowToRetry(t *testing.T) {
 		t.Fatalf("--no-wait's help:\n%s", h.stdout)
 	}
 }
+
+// Broken JSON in --values-json or a validate-input file is told by line
+// and column, in words.
+func TestBrokenJSONSaysWhere(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "j.db")
+	if r := runCLI(t, db, "answer", "rq_0123456789abcdef", "--values-json", `{"a":1 "b":2}`); r.code != 2 ||
+		!strings.HasPrefix(r.stderr, `followup: --values-json is not a JSON object of values: not valid JSON at line 1, column 8: found '"' after a value, where "," or "}" should be`+"\n") {
+		t.Errorf("answer: exit %d, %q", r.code, r.stderr)
+	}
+	r := runShell(t, dir, db, `printf '{\n  "requestKey": "k",\n  "source": {,\n}' | followup validate-input -`)
+	if r.code != 1 || !strings.Contains(r.stderr, `/: not valid JSON at line 3, column 14: found ',' where a quoted name or "}" should be`) {
+		t.Errorf("validate-input: exit %d, %q", r.code, r.stderr)
+	}
+}
