@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -16,7 +17,7 @@ import (
 func DecodeArgs(raw json.RawMessage, v any) error {
 	err := json.Unmarshal(raw, v)
 	if err == nil {
-		return nil
+		return unknownArgs(raw, v)
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
@@ -34,6 +35,35 @@ func DecodeArgs(raw json.RawMessage, v any) error {
 		return errorf(CodeInvalidArgument, "the arguments are not valid JSON (at byte %d)", se.Offset)
 	}
 	return errorf(CodeInvalidArgument, "the arguments are not a JSON object of named arguments: %v", err)
+}
+
+// unknownArgs refuses, as input_request does, an argument v has no field
+// for: a misspelt one (timeout for timeoutSeconds) would be ignored.
+func unknownArgs(raw json.RawMessage, v any) error {
+	var m map[string]json.RawMessage
+	t := reflect.TypeOf(v)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if json.Unmarshal(raw, &m) != nil || t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var known, unknown []string
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			known = append(known, name)
+		}
+	}
+	for k := range m {
+		if !slices.Contains(known, k) {
+			unknown = append(unknown, fmt.Sprintf("%q", k))
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	return errorf(CodeInvalidArgument, "unknown argument %s (the arguments are %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
 }
 
 // wanted words what the argument te names must be: its field's want tag

@@ -148,10 +148,11 @@ func TestToolsStayInTheirChat(t *testing.T) {
 	sentA, _ := fxDeploy(t, s)
 	cc := agent.CallContext{ChatID: sentA.ChatID, RunID: sentA.RunID, ToolCallID: "call_z"}
 	args, _ := json.Marshal(map[string]any{"requestId": reqB.ID, "values": map[string]any{"environment": "staging"}})
+	idOnly, _ := json.Marshal(map[string]any{"requestId": reqB.ID})
 	tools := inputTools{s}
 	for name, res := range map[string]json.RawMessage{
-		"cancel": tools.Cancel(ctx, cc, args), "resolve": tools.Resolve(ctx, cc, args),
-		"replace": tools.Replace(ctx, cc, args), "read": tools.ReadAnswer(ctx, cc, args),
+		"cancel": tools.Cancel(ctx, cc, idOnly), "resolve": tools.Resolve(ctx, cc, args),
+		"replace": tools.Replace(ctx, cc, idOnly), "read": tools.ReadAnswer(ctx, cc, idOnly),
 	} {
 		var out struct {
 			OK    bool   `json:"ok"`

@@ -44,7 +44,7 @@ func (ss *ServeSession) List(ctx context.Context, _ json.RawMessage) json.RawMes
 // the agent receives (docs/behaviour.md: input_received with the confirmed values,
 // input_cancelled, input_expired), and returning it records the delivery.
 func (ss *ServeSession) ReadAnswer(ctx context.Context, args json.RawMessage) json.RawMessage {
-	var a idArgs
+	var a requestArg
 	if err := DecodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
@@ -58,7 +58,7 @@ func (ss *ServeSession) ReadAnswer(ctx context.Context, args json.RawMessage) js
 // Cancel is input_cancel. Its command id is the session's and the
 // request's, so cancelling twice returns the first receipt.
 func (ss *ServeSession) Cancel(ctx context.Context, args json.RawMessage) json.RawMessage {
-	var a idArgs
+	var a requestArg
 	if err := DecodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}

@@ -25,6 +25,11 @@ func result(v any, err error) json.RawMessage {
 	return OKJSON(v)
 }
 
+// requestArg is the arguments of a tool that names one request.
+type requestArg struct {
+	RequestID string `json:"requestId"`
+}
+
 type idArgs struct {
 	RequestID string         `json:"requestId"`
 	Digest    string         `json:"digest"`
@@ -68,7 +73,7 @@ func (t inputTools) Request(ctx context.Context, cc agent.CallContext, args json
 }
 
 func (t inputTools) ReadAnswer(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
-	var a idArgs
+	var a requestArg
 	if err := DecodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
@@ -93,7 +98,7 @@ func answerOf(v RequestView) map[string]any {
 }
 
 func (t inputTools) Cancel(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
-	var a idArgs
+	var a requestArg
 	if err := DecodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}

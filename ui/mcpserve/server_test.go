@@ -187,6 +187,7 @@ func TestWaitArguments(t *testing.T) {
 		{map[string]any{"timeoutSeconds": 1}, "requestId is required"},
 		{map[string]any{"requestId": 7}, "requestId must be a string (got the number 7)"},
 		{map[string]any{"requestId": []any{"rq_1"}}, "requestId must be a string (got a list)"},
+		{map[string]any{"requestId": "rq_1", "timeout": 1}, `unknown argument "timeout" (the arguments are requestId, timeoutSeconds)`},
 	} {
 		out, res := call(t, p.client, "input_wait", c.args)
 		msg, _ := out["error"].(map[string]any)["message"].(string)
