@@ -217,9 +217,11 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 func parsed(cmd *cobra.Command, name string, args []string) Args {
 	a := Args{Command: name, Positional: args, Flags: map[string]string{}}
 	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if f.Name == "json" {
+		switch {
+		case f.Value.Type() == "bool" && f.Value.String() == "false": // --json=false
+		case f.Name == "json":
 			a.JSON = true
-		} else if f.Name != "help" {
+		case f.Name != "help":
 			a.Flags[f.Name] = f.Value.String()
 		}
 	})
@@ -260,7 +262,9 @@ func flagError(cmd *cobra.Command, err error) error {
 		return usagef("flag --%s %v", bad.GetFlag().Name, errors.Unwrap(bad))
 	case errors.As(err, &noValue):
 		return usagef("flag --%s needs a value", noValue.GetFlag().Name)
-	case errors.As(err, &missing) && missing.GetSpecifiedName() != "":
+	case errors.As(err, &missing) && len(missing.GetSpecifiedShortnames()) > 1:
+		return usagef("unknown flag -%s (a flag's name goes after two dashes: --%[1]s)", missing.GetSpecifiedShortnames())
+	case errors.As(err, &missing):
 		name := missing.GetSpecifiedName()
 		switch {
 		case !knownFlag(name):

@@ -59,6 +59,7 @@ func TestUsageErrorNamesTheCommand(t *testing.T) {
 		{[]string{"ask", "hi", "--chat="}, "flag --chat is empty", "followup ask MESSAGE"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`, "followup [GLOBAL FLAGS]"},
 		{[]string{"--chat", "ch_1"}, "--chat goes with a command", "followup [GLOBAL FLAGS]"},
+		{[]string{"pending", "-chat", "ch_1"}, "unknown flag -chat (a flag's name goes after two dashes: --chat)", "followup pending"},
 	} {
 		r := runCLI(t, db, tc.args...)
 		lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
@@ -142,6 +143,10 @@ func TestUnknownCommandSuggests(t *testing.T) {
 		if r := runCLI(t, db, strings.Fields(args)...); r.code != 2 || !strings.HasPrefix(r.stderr, "followup: "+want+"\n") {
 			t.Errorf("%s: exit %d, %q", args, r.code, r.stderr)
 		}
+	}
+	// A switch set to false is a switch not given.
+	if r := runCLI(t, db, "pending", "--json=false"); r.code != 0 || r.stdout != "no pending requests\n" {
+		t.Errorf("--json=false: exit %d, %q", r.code, r.stdout)
 	}
 }
 
