@@ -172,7 +172,7 @@ func (s *Service) openTarget(ctx context.Context, tx store.Handle, id, digest st
 }
 
 func closedError(r store.Request) *Error {
-	msg := "the request is " + r.State
+	msg := "the request " + RequestState(r.State).Words()
 	if r.ClosedReason != "" {
 		msg += " (" + r.ClosedReason + ")"
 	}

@@ -20,6 +20,20 @@ func (s RunState) Active() bool { return s == RunRunning || s == RunWaitingInput
 // Final reports a task that has ended: it succeeded, failed or was stopped.
 func (s RunState) Final() bool { return store.RunEnded(string(s)) }
 
+// Words says how a task stands, after "the task ": "is running", "is
+// waiting for your answer", "succeeded", "failed", "was stopped".
+func (s RunState) Words() string {
+	switch s {
+	case RunRunning:
+		return "is running"
+	case RunWaitingInput:
+		return "is waiting for your answer"
+	case RunStopped:
+		return "was stopped"
+	}
+	return string(s)
+}
+
 // RequestState is where a question stands.
 type RequestState string
 
@@ -33,6 +47,18 @@ const (
 
 // Open reports a question still waiting for its answer.
 func (s RequestState) Open() bool { return s == RequestPending }
+
+// Words says how a question stands, after "the request ": "is waiting
+// for its answer", "was answered", "was cancelled", "expired".
+func (s RequestState) Words() string {
+	switch s {
+	case RequestPending:
+		return "is waiting for its answer"
+	case RequestAnswered, RequestCancelled:
+		return "was " + string(s)
+	}
+	return string(s)
+}
 
 // ChatState is whether a chat is in use or archived.
 type ChatState string

@@ -93,7 +93,7 @@ func (m *model) showClosed(q closedQuestion, final chat.RequestView) tea.Cmd {
 			// is lost, and the line says so.
 			why += ", with what you had typed"
 		}
-		m.setStatus(title+" was "+why+".", false)
+		m.setStatus(title+" "+why+".", false)
 		return nil
 	}
 	m.setStatus("", false) // the card says it: one moment, one line
@@ -126,13 +126,14 @@ func unsentOf(typed, held forms.Values) forms.Values {
 	return out
 }
 
-// closedWhy says how a request closed, as the one line does.
+// closedWhy says how a request closed, after its title, as the one line
+// does: "was answered from another window", "expired: its deadline passed".
 func closedWhy(r chat.RequestView) string {
 	switch r.State {
 	case chat.RequestAnswered:
-		return "answered from another window"
+		return "was answered from another window"
 	case chat.RequestCancelled:
-		return "cancelled elsewhere"
+		return "was cancelled elsewhere"
 	case chat.RequestExpired:
 		switch r.ClosedReason {
 		case "deadline":
@@ -142,13 +143,13 @@ func closedWhy(r chat.RequestView) string {
 		case "task_stopped":
 			return "expired: the task was stopped"
 		case "withdrawn":
-			return "withdrawn by " + askedByName(r.Owner)
+			return "was withdrawn by " + askedByName(r.Owner)
 		case "disconnected":
-			return "closed: " + askedByName(r.Owner) + " disconnected"
+			return "was closed: " + askedByName(r.Owner) + " disconnected"
 		}
 		return "expired"
 	}
-	return "closed elsewhere"
+	return "was closed elsewhere"
 }
 
 // notAnswered follows an answer the host refused. Problems are drawn by

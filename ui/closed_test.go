@@ -63,10 +63,10 @@ func TestEveryCloseIsSaid(t *testing.T) {
 	}
 	for reason, want := range map[string]string{
 		chat.ReasonWithdrawn: "was withdrawn by the agent", chat.ReasonDisconnected: "was closed: the agent disconnected",
-		"deadline": "was expired: its deadline passed", "task_stopped": "was expired: the task was stopped",
+		"deadline": "“x” expired: its deadline passed", "task_stopped": "“x” expired: the task was stopped",
 	} {
 		got := closedWhy(chat.RequestView{RequestItem: chat.RequestItem{State: "expired", ClosedReason: reason, Owner: chat.Owner{Kind: chat.OwnerAgent}}})
-		if !strings.Contains("“x” was "+got, want) {
+		if !strings.Contains("“x” "+got, want) {
 			t.Errorf("%s: %q, want %q", reason, got, want)
 		}
 	}

@@ -67,7 +67,7 @@ func (d closedCard) update(msg tea.Msg) (dialog, action) {
 
 func (d closedCard) body() string {
 	var b strings.Builder
-	b.WriteString(stBold.Render("“"+d.title+"” was "+d.why) + "\n")
+	b.WriteString(stBold.Render("“"+d.title+"” "+d.why) + "\n")
 	if d.theirs != "" {
 		b.WriteString(stDim.Render("Answered there: "+d.theirs) + "\n")
 	}
@@ -103,10 +103,10 @@ func (m *model) quietCard() bool {
 
 // quiet is the card's one line above the next question's form.
 func (d closedCard) quiet(focusKey string) string {
-	return "“" + d.title + "” was " + d.why + " · what you typed: " + focusKey + " from the form"
+	return "“" + d.title + "” " + d.why + " · what you typed: " + focusKey + " from the form"
 }
 
 // waiting is the line drawn above the form while the user types in it.
 func (d closedCard) waiting() string {
-	return "“" + d.title + "” was " + d.why + " — what you had typed opens when you pause."
+	return "“" + d.title + "” " + d.why + " — what you had typed opens when you pause."
 }

@@ -104,7 +104,7 @@ func (m *model) resumed(msg driveDoneMsg) {
 	case r.failed > 0:
 		did = "Retried the failed run"
 		if msg.run.ID != "" {
-			did += "; the task is " + runWord(msg.run.State)
+			did += "; the task " + msg.run.State.Words()
 		}
 		did += "."
 	default:
@@ -139,17 +139,9 @@ func (m *model) nothingToRetry() string {
 	case m.run != nil && m.run.State == chat.RunFailed:
 		return "The failed run is being driven by another process; it is not retried here."
 	case m.run != nil && m.run.State.Active():
-		return "Nothing to resume: the task is " + runWord(m.run.State) + "."
+		return "Nothing to resume: the task " + m.run.State.Words() + "."
 	}
 	return "Nothing to resume or retry in this chat."
-}
-
-// runWord is a run's state in words.
-func runWord(state chat.RunState) string {
-	if w := runWords[state]; w != "" {
-		return w
-	}
-	return string(state)
 }
 
 // sameRuns reports whether a and b list the same runs in the same states.
