@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"time"
 
 	"followup/store"
 )
@@ -86,4 +87,18 @@ func (s *Service) expireWhere(ctx context.Context, reason string, find func(tx s
 		s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RunID: r.RunID.String, RequestID: r.ID})
 	}
 	return err
+}
+
+// DeadlineWords says when a deadline falls, in local time: its time when
+// it is today ("17:05"), else its date too ("Dec 3 00:12"), and its year
+// when that is not now's. The screen and the CLI word deadlines with it.
+func DeadlineWords(at, now time.Time) string {
+	at, now = at.Local(), now.Local()
+	switch y, m, d := at.Date(); {
+	case y == now.Year() && m == now.Month() && d == now.Day():
+		return at.Format("15:04")
+	case y == now.Year():
+		return at.Format("Jan 2 15:04")
+	}
+	return at.Format("Jan 2 2006 15:04")
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -27,7 +28,7 @@ func paneHead(r chat.RequestView, by string, withReason bool, width, room int) [
 			words = append(words, stDim.Render(reason))
 		}
 		if r.ExpiresAt != nil {
-			words = append(words, stDim.Render("expires "+r.ExpiresAt.Local().Format("15:04")))
+			words = append(words, stDim.Render("expires "+chat.DeadlineWords(*r.ExpiresAt, time.Now())))
 		}
 	}
 	if len(words) == 0 {

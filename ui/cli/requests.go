@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"followup/chat"
 	"followup/forms"
@@ -102,6 +103,9 @@ func proposalLine(p chat.ProposalView) string {
 // pendingText is an open request as ask, pending and resume list it.
 func pendingText(r chat.RequestItem, proposals []chat.ProposalView) string {
 	heading := fmt.Sprintf("pending %s  %q  digest %s", r.ID, forms.PlainLine(r.Title), shortDigest(r.Digest))
+	if r.ExpiresAt != nil {
+		heading += "  expires " + chat.DeadlineWords(*r.ExpiresAt, time.Now())
+	}
 	return requestText(heading, r, nil, proposals)
 }
 
