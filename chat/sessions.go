@@ -60,13 +60,15 @@ func (s *Service) OpenServeSession(ctx context.Context, c ServeClient) (*ServeSe
 // ID is the session's id (its requests name it in their §5 origin).
 func (ss *ServeSession) ID() string { return ss.id }
 
-// serveTitle names a session's chat after its client and when it began.
+// serveTitle names a session's chat after its client and when it began,
+// to the second: the sessions of one client (every `claude -p` is one)
+// within a minute are told apart.
 func serveTitle(c ServeClient) string {
 	name := c.Name
 	if name == "" {
 		name = "MCP client"
 	}
-	return fmt.Sprintf("%s · %s", name, c.Started.Local().Format("Jan 2 15:04"))
+	return fmt.Sprintf("%s · %s", name, c.Started.Local().Format("Jan 2 15:04:05"))
 }
 
 // Request is input_request: it opens a request in the session's chat,

@@ -69,7 +69,7 @@ func TestServeSessionAsksInItsOwnChat(t *testing.T) {
 	id := res["requestId"].(string)
 
 	cs, err := s.Chats(ctx, 0)
-	if err != nil || len(cs) != 1 || cs[0].Title != "Claude Code · Mar 1 09:30" {
+	if err != nil || len(cs) != 1 || cs[0].Title != "Claude Code · Mar 1 09:30:00" {
 		t.Fatalf("chats %+v, %v", cs, err)
 	}
 	v, err := s.Request(ctx, id)
@@ -374,5 +374,16 @@ func TestServeChatArchivedStartsAnother(t *testing.T) {
 	}
 	if r := ok(t, ss.ReadAnswer(ctx, idArg(id))); r["state"] != store.ReqExpired || r["closedReason"] != ReasonChatArchived {
 		t.Errorf("the archived chat's question: %v", r)
+	}
+}
+
+// Sessions of one client within a minute (every `claude -p` is one) get
+// chats the user can tell apart.
+func TestServeTitlesWithinAMinute(t *testing.T) {
+	c := ServeClient{Name: "Claude Code", Started: time.Date(2026, 3, 1, 9, 30, 5, 0, time.Local)}
+	d := c
+	d.Started = d.Started.Add(20 * time.Second)
+	if a, b := serveTitle(c), serveTitle(d); a == b {
+		t.Fatalf("two sessions 20 s apart are both %q", a)
 	}
 }

@@ -28,8 +28,9 @@ type Inbox interface {
 
 // Client is the MCP client on the other end of one session.
 type Client struct {
-	// Name and Version are the client's clientInfo; Name is "" when the
-	// client sent none.
+	// Name is who asks, as the user knows the client: its clientInfo's
+	// title when it gave one ("Claude Code"), else its name ("" when it
+	// sent none). Version is its clientInfo's.
 	Name    string
 	Version string
 	// Transport is "stdio" or "http".

@@ -1,6 +1,7 @@
 package mcpserve
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -118,7 +119,7 @@ func (s *server) session(ctx context.Context, ss *mcp.ServerSession, info *mcp.I
 
 	c := Client{Transport: s.transport, Started: s.now()}
 	if info != nil {
-		c.Name, c.Version = info.Name, info.Version
+		c.Name, c.Version = cmp.Or(info.Title, info.Name), info.Version
 	}
 	// The session outlives the call that happened to open it.
 	se.in, se.err = s.inbox.OpenSession(context.WithoutCancel(ctx), c)

@@ -105,6 +105,11 @@ func TestToolList(t *testing.T) {
 		var m any
 		json.Unmarshal(schema, &m)
 		checkTypes(t, tool.Name, "", m)
+		// Withdrawing a question destroys nothing: a client whose policy
+		// refuses destructive tools (Codex under "never") may call it.
+		if a := tool.Annotations; a == nil || !a.ReadOnlyHint && (a.DestructiveHint == nil || *a.DestructiveHint) {
+			t.Errorf("%s is not marked as destroying nothing: %+v", tool.Name, a)
+		}
 	}
 	sort.Strings(names)
 	want := "input_cancel input_capabilities input_list input_read_answer input_request input_wait"
@@ -284,5 +289,22 @@ func TestServerStopsEndsSession(t *testing.T) {
 	}
 	if !p.inbox.isEnded(s) {
 		t.Error("the session was not ended")
+	}
+}
+
+// Who asks is the client's human name: its clientInfo's title when it
+// gives one, else its name.
+func TestClientTitleNamesTheAsker(t *testing.T) {
+	inbox, url := serveHTTP(t, HTTPOptions{})
+	for _, c := range []struct{ name, title, want string }{{"claude-code", "Claude Code", "Claude Code"}, {"codex-mcp-client", "", "codex-mcp-client"}} {
+		client := mcp.NewClient(&mcp.Implementation{Name: c.name, Title: c.title, Version: "1"}, nil)
+		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: tokenClient(testToken)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		if s := <-inbox.opened; s.client.Name != c.want {
+			t.Errorf("client %q titled %q asks as %q, want %q", c.name, c.title, s.client.Name, c.want)
+		}
 	}
 }

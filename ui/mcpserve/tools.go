@@ -90,9 +90,10 @@ func annotations(name string) *mcp.ToolAnnotations {
 		a.ReadOnlyHint = true
 	case "input_request", "input_cancel":
 		// A retry with the same requestKey, or of the same cancel, returns
-		// the first result.
+		// the first result. Withdrawing a question destroys nothing: the
+		// question and what the user typed stay readable.
 		a.IdempotentHint = true
-		a.DestructiveHint = ptr(name == "input_cancel")
+		a.DestructiveHint = ptr(false)
 	}
 	return a
 }
