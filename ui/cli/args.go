@@ -100,7 +100,11 @@ func usage(cmd *cobra.Command) error {
 	fmt.Fprintf(w, "usage: %s\n\n%s\n", cmd.UseLine(), cmd.Long)
 	if cmd.HasAvailableSubCommands() {
 		fmt.Fprintf(w, "\nsubcommands:\n")
-		rows(w, cmd)
+		for _, c := range cmd.Commands() {
+			if c.IsAvailableCommand() {
+				rows(w, c)
+			}
+		}
 	}
 	if cmd.HasAvailableLocalFlags() {
 		fmt.Fprintf(w, "\nflags:\n%s", cmd.LocalFlags().FlagUsagesWrapped(80))
@@ -114,15 +118,18 @@ func usage(cmd *cobra.Command) error {
 
 // rows lists a command in the help, one line, or the commands of a group.
 func rows(w io.Writer, cmd *cobra.Command) {
-	if row, ok := cmd.Annotations["row"]; ok {
-		fmt.Fprintf(w, "  %-22s  %s\n", row, cmd.Short)
-		return
-	}
-	for _, c := range cmd.Commands() {
-		if c.IsAvailableCommand() || c.Name() == "help" {
-			rows(w, c)
+	row, ok := cmd.Annotations["row"]
+	if !ok && cmd.HasAvailableSubCommands() {
+		for _, c := range cmd.Commands() {
+			if c.IsAvailableCommand() || c.Name() == "help" {
+				rows(w, c)
+			}
 		}
+		return
+	} else if !ok {
+		row = cmd.Name()
 	}
+	fmt.Fprintf(w, "  %-22s  %s\n", row, cmd.Short)
 }
 
 // newRoot makes the command tree of the table: one cobra command per

@@ -171,6 +171,9 @@ __start_followup; printf '%s\n' "${COMPREPLY[@]}"`, "bash", script, bin)
 	if out, err := complete.Output(); err != nil || strings.TrimSpace(string(out)) != "pending" {
 		t.Fatalf("completing pend: %v %q", err, out)
 	}
+	if h := runCLI(t, db, "completion", "--help"); h.code != 0 || !strings.Contains(h.stdout, "\n  bash ") || !strings.Contains(h.stdout, "\n  fish ") {
+		t.Errorf("completion --help: exit %d\n%s", h.code, h.stdout)
+	}
 	for _, shell := range []string{"zsh", "fish"} {
 		if r := runCLI(t, db, "completion", shell); r.code != 0 || !strings.Contains(r.stdout, "followup") {
 			t.Errorf("completion %s: exit %d", shell, r.code)
