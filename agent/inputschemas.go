@@ -1,12 +1,32 @@
 package agent
 
+import (
+	"encoding/json"
+	"strings"
+
+	"followup/forms"
+)
+
 // The parameters schemas of the input tools (docs/input-requests.md–§4), written by hand so that every
 // client sees plain JSON Schema (no inferred "type": ["null","array"]). forms validates
 // the arguments fully; these tell the model what to send.
 
-const fieldSchema = `{"type":"object","required":["name","type"],"properties":{
+// fieldTypesJSON is forms' field-type list (its kinds table) as the JSON
+// enum the tools advertise.
+var fieldTypesJSON, _ = json.Marshal(forms.FieldTypes)
+
+// fieldTypeWords is the same list in a sentence: "text, textarea, …".
+func fieldTypeWords() string {
+	names := make([]string, len(forms.FieldTypes))
+	for i, t := range forms.FieldTypes {
+		names[i] = string(t)
+	}
+	return strings.Join(names, ", ")
+}
+
+var fieldSchema = `{"type":"object","required":["name","type"],"properties":{
  "name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,63}$","description":"unique key of the value in the answer"},
- "type":{"type":"string","enum":["text","textarea","number","integer","boolean","select","multiselect"]},
+ "type":{"type":"string","enum":` + string(fieldTypesJSON) + `},
  "label":{"type":"string"},
  "description":{"type":"string"},
  "placeholder":{"type":"string"},
@@ -20,7 +40,7 @@ const fieldSchema = `{"type":"object","required":["name","type"],"properties":{
  "format":{"type":"string","enum":["email","uri","date","date-time"]},
  "minItems":{"type":"integer","minimum":0},"maxItems":{"type":"integer","minimum":0}}}`
 
-const sourceSchema = `{"type":"object","required":["kind"],
+var sourceSchema = `{"type":"object","required":["kind"],
  "description":"kind dynamic with an inline definition; kind schema with an MCP elicitation requestedSchema; kind template with a registered template's name",
  "properties":{
  "kind":{"type":"string","enum":["dynamic","schema","template"]},
@@ -31,7 +51,7 @@ const sourceSchema = `{"type":"object","required":["kind"],
  "requestedSchema":{"type":"object","description":"a flat object schema of primitive properties (MCP elicitation)"},
  "template":{"type":"string"}}}`
 
-const requestParams = `{"type":"object","required":["requestKey","source"],"properties":{
+var requestParams = `{"type":"object","required":["requestKey","source"],"properties":{
  "requestKey":{"type":"string","pattern":"^[A-Za-z0-9._:-]{1,128}$","description":"stable key; retrying with the same key and arguments returns the same request"},
  "reason":{"type":"string","description":"why the detail is needed, shown to the user"},
  "source":` + sourceSchema + `,
@@ -42,7 +62,7 @@ const requestParams = `{"type":"object","required":["requestKey","source"],"prop
 
 const idParams = `{"type":"object","required":["requestId"],"properties":{"requestId":{"type":"string"}}}`
 
-const replaceParams = `{"type":"object","required":["requestId"],"properties":{"requestId":{"type":"string"},
+var replaceParams = `{"type":"object","required":["requestId"],"properties":{"requestId":{"type":"string"},
  "digest":{"type":"string","description":"the digest you saw; refused when no longer current"},
  "source":` + sourceSchema + `,
  "prefill":{"type":"object"}}}`

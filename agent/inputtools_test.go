@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"followup/forms"
 )
 
 // recordingHost answers every input tool with the name of the InputHost method it reached.
@@ -143,6 +145,49 @@ func TestInputToolSchemasAcceptTheContractAndRefuseNonsense(t *testing.T) {
 		err := schemas[c.tool].Validate(v)
 		if (err == nil) != c.ok {
 			t.Errorf("%s %s: valid=%v, want %v (%v)", c.tool, c.args, err == nil, c.ok, err)
+		}
+	}
+}
+
+// The field types input_request advertises are forms' kinds table: a type
+// added there is offered to the model, with no list typed again here.
+func TestAdvertisedFieldTypesAreForms(t *testing.T) {
+	t.Parallel()
+	var schema struct {
+		Properties struct {
+			Source struct {
+				Properties struct {
+					Definition struct {
+						Properties struct {
+							Fields struct {
+								Items struct {
+									Properties struct {
+										Type struct {
+											Enum []string `json:"enum"`
+										} `json:"type"`
+									} `json:"properties"`
+								} `json:"items"`
+							} `json:"fields"`
+						} `json:"properties"`
+					} `json:"definition"`
+				} `json:"properties"`
+			} `json:"source"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal([]byte(requestParams), &schema); err != nil {
+		t.Fatal(err)
+	}
+	got := schema.Properties.Source.Properties.Definition.Properties.Fields.Items.Properties.Type.Enum
+	var want []string
+	for _, ft := range forms.FieldTypes {
+		want = append(want, string(ft))
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") || len(want) == 0 {
+		t.Fatalf("advertised %v, forms has %v", got, want)
+	}
+	for _, tool := range inputCatalogue {
+		if tool.Name == "input_request" && !strings.Contains(tool.Description, "Field types: "+strings.Join(want, ", ")+";") {
+			t.Errorf("input_request's description: %s", tool.Description)
 		}
 	}
 }
