@@ -44,7 +44,7 @@ var sourceSchema = `{"type":"object","required":["kind"],
  "description":"kind dynamic with an inline definition; kind schema with an MCP elicitation requestedSchema; kind template with a registered template's name",
  "properties":{
  "kind":{"type":"string","enum":["dynamic","schema","template"]},
- "definition":{"type":"object","required":["title","fields"],"properties":{
+ "definition":{"type":"object","required":["fields"],"properties":{
   "title":{"type":"string"},
   "description":{"type":"string"},
   "fields":{"type":"array","minItems":1,"maxItems":32,"items":` + fieldSchema + `}}},

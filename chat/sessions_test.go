@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"followup/agent"
 
 	"followup/store"
 )
@@ -385,5 +388,36 @@ func TestServeTitlesWithinAMinute(t *testing.T) {
 	d.Started = d.Started.Add(20 * time.Second)
 	if a, b := serveTitle(c), serveTitle(d); a == b {
 		t.Fatalf("two sessions 20 s apart are both %q", a)
+	}
+}
+
+// The advertised input_request schema asks for what the rules require,
+// no more: a definition without a title is accepted, and not advertised
+// as required.
+func TestAdvertisedDefinitionTitleOptional(t *testing.T) {
+	s := fxOpen(t, nil)
+	ss := fxServe(t, s, "Codex")
+	ok(t, ss.Request(context.Background(), json.RawMessage(`{"requestKey":"untitled","source":{"kind":"dynamic","definition":{"fields":[{"name":"x","type":"text"}]}}}`)))
+	for _, tool := range agent.InputTools() {
+		if tool.Name != "input_request" {
+			continue
+		}
+		var schema struct {
+			Properties struct {
+				Source struct {
+					Properties struct {
+						Definition struct {
+							Required []string `json:"required"`
+						} `json:"definition"`
+					} `json:"properties"`
+				} `json:"source"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(tool.Parameters, &schema); err != nil {
+			t.Fatal(err)
+		}
+		if req := schema.Properties.Source.Properties.Definition.Required; slices.Contains(req, "title") {
+			t.Errorf("input_request advertises definition.title as required: %v", req)
+		}
 	}
 }
