@@ -20,9 +20,13 @@ import (
 // ReasonWithdrawn closes a request whose MCP server took it back.
 const ReasonWithdrawn = "withdrawn"
 
-// CrashElicitationOpen is the crash step right after a classic
-// elicitation's request is committed.
-const CrashElicitationOpen = "elicitation-open"
+// Crash steps of a classic elicitation: right after its request is
+// committed, and when its reply is read to be handed to the server (it is
+// recorded sent with the handing over).
+const (
+	CrashElicitationOpen = "elicitation-open"
+	CrashServerReply     = "server-reply"
+)
 
 // A waiting elicitation (or link) wakes on the host's events, which bring
 // other processes' commits too (Subscribe's watch of the database's
@@ -168,6 +172,7 @@ func (h *mcpHost) liveReply(id string) (mcp.Reply, bool, error) {
 		if rp, err = s.replyOf(ctx, tx, r); err != nil {
 			return err
 		}
+		s.checkpoint(CrashServerReply)
 		return s.markServerDelivered(ctx, tx, r.ID)
 	})
 	return rp, true, err
@@ -277,6 +282,39 @@ func (s *Service) expireOrphanedElicitations(ctx context.Context) error {
 		}
 	}
 	return s.expireRequests(ctx, dead)
+}
+
+// failUnsentReplies records failed the replies to classic elicitations
+// that a process which has died never handed to its server (its run's
+// lease is free): its connection ended with it, so they can never be sent,
+// and nothing may say "to be sent" forever. A start of followup does it.
+func (s *Service) failUnsentReplies(ctx context.Context) error {
+	unsent, err := s.store.UnsentClassicReplies(ctx, s.reader())
+	if err != nil || len(unsent) == 0 || s.db.ReadOnly() != "" {
+		return err
+	}
+	return s.db.Write(ctx, func(tx store.Handle) error {
+		for _, c := range unsent {
+			if held, err := s.db.LeaseHeld(c.RunSeq); err != nil || held {
+				return err
+			}
+			ds, err := s.store.RequestDeliveries(ctx, tx, c.RequestID, store.DeliveryPending)
+			if err != nil {
+				return err
+			}
+			for _, d := range ds {
+				if d.Target != store.TargetMCPServer {
+					continue
+				}
+				d.State, d.UpdatedAt = store.DeliveryFailed, s.nowMS()
+				d.LastError = "followup stopped before handing it over, and the server's connection ended with it"
+				if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // expireRequests expires the named requests disconnected, those still

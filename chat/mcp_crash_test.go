@@ -149,3 +149,53 @@ func TestMCPCrashDuringACall(t *testing.T) {
 		})
 	}
 }
+
+// A reply to a server's question that its host, killed, never handed over
+// is not left "to be sent" forever: the next start of followup records it
+// failed, in words, since the server's connection ended with the host.
+func TestMCPReplyLeftByAKilledHostFails(t *testing.T) {
+	t.Parallel()
+	c := newMCPChild(t)
+	cmd := exec.Command(c.bin, "--db", c.db, "--mcp-config", c.config, "--json", "ask", "call everything.trigger-elicitation-request")
+	cmd.Env = append(append(childEnv(), "XDG_STATE_HOME="+c.state), crashAt(chat.CrashServerReply)...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	s, err := chat.Open(ctx, chat.Options{DBPath: c.db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var requestID string
+	for end := time.Now().Add(30 * time.Second); requestID == ""; time.Sleep(50 * time.Millisecond) {
+		if chats, err := s.Chats(ctx, 10); err == nil && len(chats) > 0 {
+			if p, err := s.Pending(ctx, chats[0].ID); err == nil && len(p) > 0 {
+				requestID = p[0].ID
+			}
+		}
+		if time.Now().After(end) {
+			t.Fatal("the server's question never came")
+		}
+	}
+	if _, err := s.Cancel(ctx, requestID, ""); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	var exit *exec.ExitError
+	if err := cmd.Wait(); !errors.As(err, &exit) || !exit.Sys().(syscall.WaitStatus).Signaled() {
+		t.Fatalf("the host was not killed at %s: %v", chat.CrashServerReply, err)
+	}
+	c.noServerLeft()
+	s, err = chat.Open(ctx, chat.Options{DBPath: c.db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r, err := s.Request(ctx, requestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Deliveries) != 1 || r.Deliveries[0].State != "failed" || !strings.Contains(r.Deliveries[0].LastError, "followup stopped before handing it over") {
+		t.Fatalf("deliveries %+v", r.Deliveries)
+	}
+}

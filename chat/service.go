@@ -131,6 +131,10 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := s.failUnsentReplies(ctx); err != nil { // elicit.go
+		db.Close()
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -78,11 +78,24 @@ type ClassicRequest struct {
 	RunSeq    int64
 }
 
+// UnsentClassicReplies lists the classic elicitations whose reply to their
+// server is still pending: usually none, read from the deliveries' state
+// index.
+func (queries) UnsentClassicReplies(ctx context.Context, h Handle) ([]ClassicRequest, error) {
+	return classicRequests(ctx, h, `SELECT DISTINCT d.request_id, r.seq FROM deliveries d INDEXED BY deliveries_state
+		JOIN mcp_requests m ON m.request_id = d.request_id JOIN runs r ON r.id = m.run_id
+		WHERE d.state = 'pending' AND d.target = 'mcp_server' AND m.classic = 1`)
+}
+
 // OpenClassicRequests lists the open classic elicitations: usually none,
 // read from their own index.
 func (queries) OpenClassicRequests(ctx context.Context, h Handle) ([]ClassicRequest, error) {
-	rows, err := h.QueryContext(ctx, `SELECT m.request_id, r.seq FROM mcp_requests m INDEXED BY mcp_requests_classic_open
+	return classicRequests(ctx, h, `SELECT m.request_id, r.seq FROM mcp_requests m INDEXED BY mcp_requests_classic_open
 		JOIN runs r ON r.id = m.run_id WHERE m.classic = 1 AND m.open = 1`)
+}
+
+func classicRequests(ctx context.Context, h Handle, query string) ([]ClassicRequest, error) {
+	rows, err := h.QueryContext(ctx, query)
 	if err != nil {
 		return nil, err
 	}

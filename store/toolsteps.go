@@ -30,6 +30,7 @@ type MCPStore interface {
 	CloseMCPRequest(ctx context.Context, h Handle, requestID string) error
 	StepMCPRequests(ctx context.Context, h Handle, runID, toolCallID string) ([]MCPRequest, error)
 	OpenClassicRequests(ctx context.Context, h Handle) ([]ClassicRequest, error)
+	UnsentClassicReplies(ctx context.Context, h Handle) ([]ClassicRequest, error)
 }
 
 // Tool step states.

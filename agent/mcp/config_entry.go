@@ -122,7 +122,7 @@ func parseServer(name string, raw json.RawMessage, lookup Lookup) (ServerConfig,
 		return ServerConfig{}, p
 	}
 	sc := ServerConfig{Name: name, Timeout: defaultTimeout, Disabled: e.Disabled, AutoApprove: e.AutoApprove}
-	var secrets []string
+	var secrets [][2]string
 	lookup = recording(lookup, &secrets)
 	switch {
 	case e.Type != nil:

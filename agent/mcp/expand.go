@@ -71,34 +71,28 @@ type Secrets struct{ r *strings.Replacer }
 // that happens to contain it ("exit status 1").
 const minSecret = 4
 
-// recording wraps lookup so that every value it returns is kept in sec.
-func recording(lookup Lookup, sec *[]string) Lookup {
+// recording wraps lookup so that every value it returns is kept in sec, with its ${VAR}.
+func recording(lookup Lookup, sec *[][2]string) Lookup {
 	return func(name string) (string, bool) {
 		v, ok := lookup(name)
 		if ok && len(v) >= minSecret {
-			ref := "${" + name + "}"
 			for _, form := range []string{v, url.QueryEscape(v), url.PathEscape(v)} {
-				*sec = append(*sec, form, ref)
+				*sec = append(*sec, [2]string{form, "${" + name + "}"})
 			}
 		}
 		return v, ok
 	}
 }
 
-func newSecrets(pairs []string) Secrets {
+func newSecrets(pairs [][2]string) Secrets {
 	if len(pairs) == 0 {
 		return Secrets{}
 	}
 	// The longest value first: one that contains another is hidden whole.
-	type pair struct{ v, ref string }
-	ps := make([]pair, 0, len(pairs)/2)
-	for i := 0; i < len(pairs); i += 2 {
-		ps = append(ps, pair{pairs[i], pairs[i+1]})
-	}
-	sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].v) > len(ps[j].v) })
-	flat := make([]string, 0, len(pairs))
-	for _, p := range ps {
-		flat = append(flat, p.v, p.ref)
+	sort.SliceStable(pairs, func(i, j int) bool { return len(pairs[i][0]) > len(pairs[j][0]) })
+	flat := make([]string, 0, 2*len(pairs))
+	for _, p := range pairs {
+		flat = append(flat, p[0], p[1])
 	}
 	return Secrets{strings.NewReplacer(flat...)}
 }

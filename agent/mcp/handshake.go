@@ -10,11 +10,11 @@ import (
 
 // A stdio server that never answers 2026-07-28's server/discover would
 // hold its handshake until the timeout, and starting it again on
-// 2025-11-25 would kill a first start that is still installing the server
-// (npx). Instead the connection answers an unanswered discover itself with
-// "method not found" after half the entry's timeout: the SDK then
-// initialises on 2025-11-25 on the same connection and process, and the
-// server's own late answer to the discover is dropped (docs/mcp.md).
+// 2025-11-25 would kill a first start still installing it (npx). So the
+// connection answers an unanswered discover itself, "method not found",
+// after half the entry's timeout: the SDK then initialises on 2025-11-25
+// on the same connection and process, and the server's late answer to the
+// discover is dropped (docs/mcp.md).
 type discoverWait struct {
 	after time.Duration
 	note  func() // says that the connection answered for the server
@@ -22,8 +22,8 @@ type discoverWait struct {
 	mu       sync.Mutex
 	id       jsonrpc.ID    // the SDK's id of the discover
 	due      chan struct{} // closed after `after` from its writing
-	answered bool          // by the server or by the connection
-	replaced bool          // by the connection
+	answered bool
+	ours     bool // the connection answered
 }
 
 // sent arms the wait when msg is the first discover.
@@ -34,40 +34,14 @@ func (d *discoverWait) sent(msg jsonrpc.Message) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.due != nil {
-		return
+	if d.due == nil {
+		d.id, d.due = r.ID, make(chan struct{})
+		time.AfterFunc(d.after, func() { close(d.due) })
 	}
-	d.id, d.due = r.ID, make(chan struct{})
-	time.AfterFunc(d.after, func() { close(d.due) })
-}
-
-// pending is the channel that closes when the connection is to answer
-// for the server, nil when there is nothing to answer.
-func (d *discoverWait) pending() chan struct{} {
-	if d == nil {
-		return nil
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.answered {
-		return nil
-	}
-	return d.due
-}
-
-// replace is the connection's answer to the discover.
-func (d *discoverWait) replace() jsonrpc.Message {
-	d.mu.Lock()
-	d.answered, d.replaced = true, true
-	d.mu.Unlock()
-	d.note()
-	return &jsonrpc.Response{ID: d.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
-		Message: "no answer to server/discover"}}
 }
 
 // late reports whether msg is the server's answer to a discover the
-// connection already answered (dropped); the server's timely answer ends
-// the wait.
+// connection answered already (dropped); a timely one ends the wait.
 func (d *discoverWait) late(msg jsonrpc.Message) bool {
 	r, ok := msg.(*jsonrpc.Response)
 	if d == nil || !ok {
@@ -79,13 +53,20 @@ func (d *discoverWait) late(msg jsonrpc.Message) bool {
 		return false
 	}
 	d.answered = true
-	return d.replaced
+	return d.ours
 }
 
 // read reads the next message with read, or is the connection's answer
 // to the discover once it is due (ours).
 func (d *discoverWait) read(ctx context.Context, read func(context.Context) (jsonrpc.Message, error)) (msg jsonrpc.Message, ours bool, err error) {
-	due := d.pending()
+	var due chan struct{}
+	if d != nil {
+		d.mu.Lock()
+		if !d.answered {
+			due = d.due
+		}
+		d.mu.Unlock()
+	}
 	if due == nil {
 		msg, err = read(ctx)
 		return msg, false, err
@@ -99,9 +80,13 @@ func (d *discoverWait) read(ctx context.Context, read func(context.Context) (jso
 		case <-rctx.Done():
 		}
 	}()
-	msg, err = read(rctx)
-	if err != nil && ctx.Err() == nil && rctx.Err() != nil {
-		return d.replace(), true, nil
+	if msg, err = read(rctx); err == nil || ctx.Err() != nil || rctx.Err() == nil {
+		return msg, false, err
 	}
-	return msg, false, err
+	d.mu.Lock()
+	d.answered, d.ours = true, true
+	d.mu.Unlock()
+	d.note()
+	return &jsonrpc.Response{ID: d.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+		Message: "no answer to server/discover"}}, true, nil
 }
