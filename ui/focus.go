@@ -18,9 +18,10 @@ import (
 // act only in the dialog that has the focus.
 //
 // The pause is counted from the last key, and before the first key from
-// the moment a newcomer first waited: keys typed as the screen starts may
-// still be on their way, so a question on the first frame does not hand
-// the form keys meant for the composer. Where the focus goes back to the
+// the moment a newcomer first waited. A question already waiting when its
+// chat opens (at start-up, or switched to) is no newcomer: its form has
+// the focus from the first frame that shows it, and keys typed before
+// that frame go to it. Where the focus goes back to the
 // pane after the user's own choice there (a refused answer, an accepted
 // proposal's form), keys typed in the composer meanwhile stay there and
 // the form waits (backToForm).

@@ -131,10 +131,12 @@ func TestCancelAndStopFromTheReview(t *testing.T) {
 	}
 }
 
-// A question on the chat's first frame, before any key was typed, does not
-// take the focus at once: keys typed as the screen starts may still be on
-// their way. It waits for a pause like any newcomer.
-func TestAQuestionOnTheFirstFrameWaitsForAPause(t *testing.T) {
+// A question that appears in the chat on screen before any key was typed
+// does not take the focus at once: keys may still be on their way. It
+// waits for a pause like any newcomer. (A question already there when its
+// chat opens is no newcomer: TestKeysBeforeTheDatabaseOpens,
+// TestAQuestionInAChatSwitchedToHasTheFocus.)
+func TestAQuestionArrivingBeforeAnyKeyWaitsForAPause(t *testing.T) {
 	t.Parallel()
 	k := newKit(t)
 	k.clock.stop()
@@ -223,5 +225,27 @@ func TestReviewHintSaysAPartialAnswerIsSaved(t *testing.T) {
 	k.m.openReview()
 	if v := frameOf(k.m); !containsAll(v, "enter save partial answer", "Still missing") || strings.Contains(v, "send answer") {
 		t.Fatalf("the review of a form with fields missing:\n%s", v)
+	}
+}
+
+// A question waiting in a chat the user switches to has the focus from the
+// first frame that shows its form, with no pause: the pause is for a
+// newcomer that interrupts typing.
+func TestAQuestionInAChatSwitchedToHasTheFocus(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.clock.stop()
+	trip := k.ask("Plan a trip")
+	deploy := k.ask("Check deployment")
+	k.load(deploy.ChatID)
+	k.m.setFocus(focusComposer)
+	deliver(k.m, k.m.switchChat(trip.ChatID))
+	deliver(k.m, k.m.load(trip.ChatID))
+	if k.m.focus != focusForm {
+		t.Fatalf("focus %v on the trip's form, want the form's from its first frame:\n%s", k.m.focus, frameOf(k.m))
+	}
+	deliver(k.m, typeInto(k.m, "Oslo"))
+	if !strings.Contains(frameOf(k.m), "> Oslo") || k.m.composer.Value() != "" {
+		t.Fatalf("the keys did not reach the form:\n%s", frameOf(k.m))
 	}
 }

@@ -188,6 +188,7 @@ func (m *model) switchChat(chatID string) tea.Cmd {
 	m.thinking = false
 	m.setStatus("", false)
 	m.others, m.elsewhere = nil, -1 // counted again for the chat shown
+	m.start.opening = true
 	m.pane.clear()
 	m.dropForm()
 	return tea.Batch(save, m.showComposerOf(chatID))

@@ -54,7 +54,7 @@ type model struct {
 	now func() time.Time
 
 	focus          focusArea
-	focusOnInstall time.Time // when a decision asked for the next form installed to be focused (focus.go)
+	focusOnInstall time.Time // when a decision, or its chat opening, asked for the next form installed to be focused (focus.go)
 	lastKey        time.Time // when the user last typed (focus.go: or when a newcomer first waited)
 	waiting        bool      // a newcomer waits for the focus (focus.go)
 	focusSeq       int       // the focus check on its way

@@ -66,23 +66,47 @@ func TestDueQuestionsCloseOnOpen(t *testing.T) {
 }
 
 // Keys typed while the database opens reach the chat that then appears,
-// in order, after it is on screen: a message typed ahead goes to that
-// chat, not to a new one. ctrl+c still quits at once.
+// in order, where its first frame says they go: to the form of a question
+// waiting there, which has the focus from that frame; to the composer of
+// a chat with none, so a message typed ahead goes to that chat, not to a
+// new one. ctrl+c still quits at once.
 func TestKeysBeforeTheDatabaseOpens(t *testing.T) {
 	t.Parallel()
 	k := newKit(t)
 	svc := k.svc
-	sent := k.ask("Check deployment")
+	trip := k.ask("Plan a trip")
 	m := newScreen()
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	first := m.nextLoad()
-	for _, k := range []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("stag")}, {Type: tea.KeyRunes, Runes: []rune("ing")}, {Type: tea.KeyEnter}} {
-		m.Update(k)
-	}
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Os")})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("lo")})
 	if !strings.Contains(m.View(), "opening") {
 		t.Fatalf("no opening line:\n%s", m.View())
 	}
-	_, cmd := m.Update(serviceMsg{svc, loadChat(svc, "", first)()})
+	deliver(m, m.update(serviceMsg{svc, loadChat(svc, "", first)()}))
+	if m.chatID != trip.ChatID || m.focus != focusForm || m.composer.Value() != "" ||
+		!strings.Contains(frameOf(m), "> Oslo") {
+		t.Fatalf("chat %q, focus %v, composer %q: the keys did not reach the form on the first frame:\n%s",
+			m.chatID, m.focus, m.composer.Value(), frameOf(m))
+	}
+
+	// A chat with no question: the keys are a message to it.
+	k2 := newKit(t)
+	sent := k2.ask("Check deployment")
+	pending, err := k2.svc.Pending(context.Background(), sent.ChatID)
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("%d pending, %v", len(pending), err)
+	}
+	if _, err := k2.svc.Cancel(context.Background(), pending[0].ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	m = newScreen()
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	first = m.nextLoad()
+	for _, k := range []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("stag")}, {Type: tea.KeyRunes, Runes: []rune("ing")}, {Type: tea.KeyEnter}} {
+		m.Update(k)
+	}
+	_, cmd := m.Update(serviceMsg{k2.svc, loadChat(k2.svc, "", first)()})
 	if m.chatID != sent.ChatID || m.composer.Value() != "" {
 		t.Fatalf("chat %q, composer %q: the typed message was not sent to the chat on screen", m.chatID, m.composer.Value())
 	}
@@ -95,7 +119,7 @@ func TestKeysBeforeTheDatabaseOpens(t *testing.T) {
 	if got == nil || got.err != nil || got.sent.ChatID != sent.ChatID {
 		t.Fatalf("sent = %+v, want the message in chat %s", got, sent.ChatID)
 	}
-	chats, err := svc.Chats(context.Background(), 10)
+	chats, err := k2.svc.Chats(context.Background(), 10)
 	if err != nil || len(chats) != 1 {
 		t.Fatalf("%d chats, %v: the typed message started a new chat", len(chats), err)
 	}

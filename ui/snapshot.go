@@ -44,6 +44,8 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	if s.aside != nil || m.unread != nil {
 		m.readFailed(s.aside) // a chat read at last, or what could not be read beside it
 	}
+	opening := m.start.opening
+	m.start.opening = false
 	m.chatID, m.chat, m.messages, m.requests, m.run = s.chatID, s.chat, s.messages, s.requests, s.run
 	m.adoptComposer(s.chatID, s.composer)
 	if s.chatID == "" {
@@ -66,11 +68,19 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		m.setStatus("That question changed or closed meanwhile; nothing was sent.", true)
 	}
 	m.refreshTranscript()
-	cmds := []tea.Cmd{save, m.ensureForm(), countElsewhere(m.svc, m.chatID, m.width)}
-	cmds = append(cmds, m.tell(questionMsg(m.questionNow())), m.tell(approvalsMsg(m.mcp.approvals)))
+	var await tea.Cmd
 	if appeared && m.focus == focusComposer && m.dialogs.empty() {
-		cmds = append(cmds, m.awaitFocus())
+		if opening && m.composer.Value() == "" {
+			// A question waiting when its chat opens has the focus from
+			// the first frame that shows its form: the pause is for a
+			// newcomer that interrupts typing.
+			m.focusOnInstall = m.now()
+		} else {
+			await = m.awaitFocus()
+		}
 	}
+	cmds := []tea.Cmd{save, m.ensureForm(), countElsewhere(m.svc, m.chatID, m.width), await}
+	cmds = append(cmds, m.tell(questionMsg(m.questionNow())), m.tell(approvalsMsg(m.mcp.approvals)))
 	cmds = append(cmds, m.arrive(), m.sayClosed(gone, s))
 	return tea.Batch(cmds...)
 }

@@ -9,6 +9,9 @@ type startup struct {
 	early []tea.KeyMsg
 	// preloaded: the first chat load was started before the program, by Run.
 	preloaded bool
+	// opening: the next snapshot is a chat opening, at start-up or
+	// switched to (a question in it has the focus from the first frame).
+	opening bool
 	// openErr: the database could not be opened; Run reports it.
 	openErr error
 	// creating: a message is making a new chat; queued are the messages

@@ -109,7 +109,7 @@ func TestTerminalChatDeletedFromTheCLI(t *testing.T) {
 	tm.WaitFor("Deploying to staging")
 	tm.Type("and the database too")
 	tm.WaitFor("› and the database too")
-	cli(t, db, "delete", chatID)
+	cli(t, db, "delete", chatID, "--yes")
 	tm.WaitFor("deleted elsewhere", "› and the database too")
 	tm.WaitGone("Deploying to staging")
 	tm.Keys("Enter")

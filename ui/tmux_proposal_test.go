@@ -44,8 +44,7 @@ func TestTerminalProposalAcceptedFromTheCLI(t *testing.T) {
 	tm.Keys("C-c")  // saves the draft on its way out
 	termtest.WaitExit(t, pid)
 	tm = startApp(t, db, 100, 30)
-	tm.WaitFor("> Shanghai")
-	tm.Keys("C-f")
+	tm.WaitFor("> Shanghai", "enter continue") // the form has the focus
 	tm.Keys("Tab")
 	tm.Keys("Tab")
 	tm.WaitFor("┃ Travellers *", "┃ > 4")

@@ -44,6 +44,7 @@ func TestTerminalReadOnlyDatabaseSaysSoAtOpen(t *testing.T) {
 	tm := termtest.Start(t, 110, 30, fmt.Sprintf("exec env FOLLOWUP_PROVIDER=offline TERM=xterm-256color HOME=%s XDG_STATE_HOME=%s %s --db %s",
 		top, filepath.Join(top, "state"), run, db))
 	tm.WaitFor("Read-only database: nothing typed is saved or sent — the file's permissions", "waiting for your answer · read-only database", "Plan the trip")
+	tm.Keys("C-f") // from the question's form, which has the focus
 	tm.Type("words for the composer")
 	tm.WaitFor("› words for the composer")
 	time.Sleep(1500 * time.Millisecond) // past the composer's autosave pause

@@ -110,19 +110,24 @@ func TestTerminalTypingDoesNotDecideAProposal(t *testing.T) {
 }
 
 // Typing from the moment the screen appears, at a normal speed, on a chat
-// whose question is on the first frame: the keys are the composer's, and
-// the form's suggestion is untouched — the form waits for a pause.
-func TestTerminalTypingAsTheScreenStartsKeepsTheComposer(t *testing.T) {
+// whose question is on the first frame: the form has the focus from that
+// frame, so the keys are the form's and the composer stays empty.
+func TestTerminalTypingAsTheScreenStartsGoesToTheForm(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "f.db")
 	cli(t, db, "ask", "Plan a trip")
 	tm := startScreen(t, db, 100, 30)
-	tm.WaitFor("offline") // the first line is drawn: the screen reads keys
+	tm.WaitFor("Plan the trip") // the first frame with the form
 	tm.TypeSlowly("typing", human/2)
-	s := tm.WaitFor("› typing", "> Shanghai", "ctrl+f to answer")
+	s := tm.WaitFor("typing", "enter continue")
+	inForm := false
 	for _, line := range strings.Split(s, "\n") {
-		if strings.Contains(line, "┃ >") {
-			t.Fatalf("the form took the focus while the user typed:\n%s", s)
+		if strings.Contains(line, "› typing") {
+			t.Fatalf("the keys went to the composer:\n%s", s)
 		}
+		inForm = inForm || strings.Contains(line, "┃") && strings.Contains(line, "typing")
+	}
+	if !inForm {
+		t.Fatalf("the keys are not in the form:\n%s", s)
 	}
 }

@@ -73,6 +73,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.pane.resize(m.formWidth(), m.formHeight())
 	case serviceMsg:
 		m.setService(msg.svc)
+		m.start.opening = true
 		cmds := []tea.Cmd{m.update(msg.first), startMCPAfterFirstFrame()}
 		// What was typed while the database opened, in order, to the chat
 		// now on screen.
