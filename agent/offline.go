@@ -104,6 +104,9 @@ func (o Offline) reply(h []Message) Message {
 	}
 	// Messages sent before the agent answered are read together.
 	text := unanswered(h)
+	if asksWhatItCanDo(text) {
+		return Message{Content: DemoGuide + st.stillOpen()}
+	}
 	if pend := st.pending(); pend != nil {
 		for _, r := range st.open() {
 			if vals := r.match(text); len(vals) > 0 {

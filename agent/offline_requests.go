@@ -77,3 +77,29 @@ func demoRequest(text string) demoDecl {
 		}
 	}
 }
+
+// DemoGuide is what the offline demo agent can show, in the words a newcomer
+// reads: the screen's welcome and the agent's answer to "what can you do?"
+// both say it (docs/behaviour.md).
+const DemoGuide = "I am the offline demo agent: no model key needed, the same answers every time. Try:\n" +
+	"- “Check deployment”: I ask which environment, in a form above the composer.\n" +
+	"- “Plan a trip”: a longer form with a suggestion filled in, a review before it is sent, and a draft kept if you quit.\n" +
+	"- While a form waits, type an answer here (“staging”): I propose it, and you confirm before it replaces anything.\n" +
+	"- Ask for both, one after the other: two questions wait side by side; answer them in any order.\n" +
+	"- `call SERVER.TOOL {\"arg\": \"value\"}`: a tool of an MCP server in your configuration (`followup mcp list`).\n" +
+	"- `followup mcp serve`: other agents (Claude Code, Codex, any MCP client) ask you here."
+
+// asksWhatItCanDo reports whether a message asks what the demo can do
+// rather than naming a task.
+func asksWhatItCanDo(text string) bool {
+	if _, task := taskRequest(text); task {
+		return false
+	}
+	low := strings.Trim(strings.ToLower(strings.TrimSpace(text)), "?!. ")
+	for _, q := range []string{"what can you do", "help", "demo", "demos", "what do you do", "what can i do", "what can i try"} {
+		if low == q || strings.HasPrefix(low, q+" ") {
+			return true
+		}
+	}
+	return false
+}

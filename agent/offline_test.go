@@ -205,3 +205,23 @@ func TestOfflineTellsACallsResultBeforeAMessageSentDuringIt(t *testing.T) {
 		t.Fatalf("turn = %+v", msg)
 	}
 }
+
+// TestOfflineSaysWhatItCanDo: "what can you do?" gets the guide to every
+// demo, not a generic form, also while a question waits.
+func TestOfflineSaysWhatItCanDo(t *testing.T) {
+	t.Parallel()
+	for _, say := range []string{"what can you do?", "Help", "What can you do"} {
+		msg := complete(t, []Message{{Role: RoleUser, Content: say}})
+		if len(msg.ToolCalls) != 0 {
+			t.Fatalf("%q asked a form: %+v", say, msg.ToolCalls)
+		}
+		for _, demo := range []string{"Check deployment", "Plan a trip", "propose", "side by side", "call SERVER.TOOL", "followup mcp serve"} {
+			if !strings.Contains(msg.Content, demo) {
+				t.Errorf("%q: the guide does not name %q:\n%s", say, demo, msg.Content)
+			}
+		}
+	}
+	if msg := complete(t, []Message{{Role: RoleUser, Content: "help me deploy"}}); len(msg.ToolCalls) != 1 {
+		t.Fatalf("a task that starts with help is still a task: %+v", msg)
+	}
+}
