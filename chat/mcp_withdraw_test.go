@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,16 +24,32 @@ import (
 // askingServer is a go-sdk server (stateful streamable HTTP on 127.0.0.1,
 // protocol 2025-11-25) whose tools ask during the call: "impatient"
 // withdraws its question after a second, "odd" asks with property names
-// no form field may have, "nested" with a property the form cannot show.
-// Each returns what its question came to.
+// no form field may have, "nested" with a property the form cannot show,
+// "country" with a 250-option enum and a uuid, "narnia" with a default
+// its enum does not have. Each returns what its question came to.
 func askingServer(t *testing.T) mcp.ServerConfig {
 	t.Helper()
 	srv := sdk.NewServer(&sdk.Implementation{Name: "asking", Version: "1"}, nil)
+	// The go-sdk checks a reply against the schema it sent, knowing four
+	// formats only: the reply is read as it came, before that check.
+	var got atomic.Pointer[sdk.ElicitResult]
+	srv.AddSendingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			res, err := next(ctx, method, req)
+			if r, ok := res.(*sdk.ElicitResult); ok && err == nil {
+				got.Store(r)
+			}
+			return res, err
+		}
+	})
 	ask := func(wait time.Duration, schema map[string]any) sdk.ToolHandler {
 		return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			ectx, cancel := context.WithTimeout(ctx, wait)
 			defer cancel()
 			res, err := req.Session.Elicit(ectx, &sdk.ElicitParams{Message: "Your name?", RequestedSchema: schema})
+			if r := got.Swap(nil); r != nil {
+				res, err = r, nil
+			}
 			text := "answered"
 			var wire *jsonrpc.Error
 			switch {
@@ -56,6 +74,16 @@ func askingServer(t *testing.T) mcp.ServerConfig {
 			"first_name": map[string]any{"type": "string", "title": "Nickname"}, "e-mail": map[string]any{"type": "string"}}}))
 	srv.AddTool(&sdk.Tool{Name: "nested", InputSchema: map[string]any{"type": "object"}}, ask(10*time.Second,
 		map[string]any{"type": "object", "properties": map[string]any{"address": map[string]any{"type": "object"}}}))
+	countries := make([]any, 250)
+	for i := range countries {
+		countries[i] = fmt.Sprintf("C%03d", i)
+	}
+	srv.AddTool(&sdk.Tool{Name: "country", InputSchema: map[string]any{"type": "object"}}, ask(10*time.Second,
+		map[string]any{"type": "object", "required": []any{"country", "id"}, "properties": map[string]any{
+			"country": map[string]any{"type": "string", "enum": countries}, "id": map[string]any{"type": "string", "format": "uuid"}}}))
+	srv.AddTool(&sdk.Tool{Name: "narnia", InputSchema: map[string]any{"type": "object"}}, ask(10*time.Second,
+		map[string]any{"type": "object", "properties": map[string]any{
+			"country": map[string]any{"type": "string", "enum": countries, "default": "Narnia"}}}))
 	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
 	t.Cleanup(ts.Close)
 	return mcp.ServerConfig{Name: "asking", Type: mcp.TypeHTTP, URL: ts.URL, Shown: ts.URL, Timeout: 10 * time.Second,
@@ -135,5 +163,33 @@ func TestMCPPropertyNamesThatAreNotFieldNames(t *testing.T) {
 	run := waitRun(t, done)
 	if want := `action accept {"e-mail":"a@b.co","first name":"Ada"}`; !strings.Contains(run.Reply, want) {
 		t.Fatalf("reply = %q, want %q", run.Reply, want)
+	}
+}
+
+// A server's schema is answered as sent: a 250-option enum is a list
+// that filters, a uuid is asked as text with its format named, and a
+// problem the server must fix names its own schema's path.
+func TestMCPServerSchemaAnsweredAsSent(t *testing.T) {
+	s := fxOpenMCP(t, filepath.Join(t.TempDir(), "f.db"), mcp.Config{Path: "test", Servers: []mcp.ServerConfig{askingServer(t)}})
+	ctx := context.Background()
+	sent, err := s.Send(ctx, "", "call asking.country", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := driveAsync(s, sent.RunID)
+	r := fxWaitPending(t, s, sent.ChatID)
+	if len(r.Fields) != 2 || len(r.Fields[0].Options) != 250 || !slices.Contains(r.Fields[1].Constraints(), "format uuid") {
+		t.Fatalf("fields = %+v", r.Fields)
+	}
+	id := "123e4567-e89b-12d3-a456-426614174000"
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: r.ID, Values: map[string]any{"country": "C249", "id": id}}); err != nil {
+		t.Fatal(err)
+	}
+	if run, want := waitRun(t, done), `action accept {"country":"C249","id":"`+id+`"}`; !strings.Contains(run.Reply, want) {
+		t.Fatalf("reply = %q, want %q", run.Reply, want)
+	}
+	if _, run := fxAsk(t, s, "", "call asking.narnia"); !strings.Contains(run.Reply, "error -32602: ") ||
+		!strings.Contains(run.Reply, "(/properties/country/default: ") {
+		t.Fatalf("run = %+v", run)
 	}
 }

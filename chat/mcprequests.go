@@ -153,10 +153,8 @@ func (h *mcpHost) openServerRequest(ctx context.Context, tx store.Handle, run st
 			return store.Request{}, problemsError(CodeRequestInvalid, "the link is refused: "+c.Problem, nil)
 		}
 	default:
-		raw := mustJSON(map[string]any{"requestKey": "mcp", "source": map[string]any{"kind": "schema",
-			"requestedSchema": e.RequestedSchema}})
 		var problems []forms.Problem
-		decl, problems = forms.ParseServerDeclaration([]byte(raw))
+		decl, problems = forms.ParseServerSchema(e.RequestedSchema)
 		if len(problems) > 0 {
 			return store.Request{}, problemsError(CodeRequestInvalid, "the requested schema is not a form followup can show", problems)
 		}

@@ -15,6 +15,43 @@ var (
 	sourceKeys     = map[string]string{SourceDynamic: "definition", SourceSchema: "requestedSchema", SourceTemplate: "template"}
 )
 
+// ParseServerSchema is the declaration (source kind schema, prefilled with
+// its defaults) of an MCP server's requestedSchema, answered as sent
+// (docs/mcp.md): a property name that is not a field name ("first name") is
+// asked under a field name made from it, and SchemaNames maps the answer
+// back; an enum may be long (MaxServerOptions); a string format followup
+// does not know is asked as text. Problem paths point into the schema, so
+// the server reads them as its own. An agent's or MCP client's own
+// declaration is refused such names and formats instead (ParseDeclaration),
+// with a problem it can fix.
+func ParseServerSchema(schema []byte) (*Declaration, []Problem) {
+	p := problems{server: true}
+	v, ok := p.decode(schema)
+	if !ok {
+		return nil, p.result()
+	}
+	def, defaults := p.importSchema(v, "")
+	if p.found() > 0 {
+		return nil, p.result()
+	}
+	d := &Declaration{Source: Source{Kind: SourceSchema, Schema: rawSpan(schema, [2]int64{0, int64(len(schema))})}, Definition: def}
+	if len(defaults) > 0 {
+		d.Prefill = defaults
+	}
+	return d, nil
+}
+
+// decode reads raw JSON of at most MaxInputSize bytes.
+func (p *problems) decode(raw []byte) (any, bool) {
+	if len(raw) > MaxInputSize {
+		p.add("", "input is %d bytes; the limit is %d", len(raw), MaxInputSize)
+		return nil, false
+	}
+	v, decodeProblems := decodeJSON(raw, "")
+	p.merge(decodeProblems)
+	return v, v != nil || p.found() == 0
+}
+
 // ParseDeclaration decodes raw input_request arguments (also the file format
 // of `followup validate-input`) and validates them fully against docs/input-requests.md.
 // Every problem is listed, each with a JSON Pointer into raw. On success the
@@ -22,27 +59,9 @@ var (
 // nil when no templates are registered) and Prefill/Supplied are normalised.
 // A schema's defaults join Prefill unless the declaration sets that field.
 func ParseDeclaration(raw []byte, t Templates) (*Declaration, []Problem) {
-	return parseDeclaration(raw, t, problems{})
-}
-
-// ParseServerDeclaration is ParseDeclaration for the question of an MCP
-// server (source kind schema): a property name that is not a field name
-// ("first name") is asked under a field name made from it, and SchemaNames
-// maps the answer back, since a server cannot be asked to rename it. An
-// agent's or MCP client's own declaration is refused such a name instead,
-// with a problem it can fix (ParseDeclaration), so what it reads back is
-// always under the names it declared.
-func ParseServerDeclaration(raw []byte) (*Declaration, []Problem) {
-	return parseDeclaration(raw, nil, problems{renameProperties: true})
-}
-
-func parseDeclaration(raw []byte, t Templates, p problems) (*Declaration, []Problem) {
-	if len(raw) > MaxInputSize {
-		return nil, []Problem{{Path: "", Message: fmt.Sprintf("input is %d bytes; the limit is %d", len(raw), MaxInputSize)}}
-	}
-	v, decodeProblems := decodeJSON(raw, "")
-	p.merge(decodeProblems)
-	if v == nil && p.found() > 0 {
+	var p problems
+	v, ok := p.decode(raw)
+	if !ok {
 		return nil, p.result()
 	}
 	top, ok := p.asObject(v, "", "an input request")

@@ -48,8 +48,8 @@ func multiselectWidget(s *slot) huh.Field { return listWidget(s, true) }
 
 // picks accepts []string or []any of strings; order follows the options.
 func (p *problems) picks(f Field, v any, path string) ([]string, bool) {
-	if n := listLen(v); n > MaxOptions {
-		p.add(path, "%d choices; a field has at most %d options", n, MaxOptions)
+	if n, most := listLen(v), max(MaxOptions, len(f.Options)); n > most {
+		p.add(path, "%d choices; a field has at most %d options", n, most)
 		return nil, false
 	}
 	var in []string

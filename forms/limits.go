@@ -3,13 +3,16 @@ package forms
 // Limits of docs/input-requests.md. They are constants so that the host, the CLI and the
 // tests agree on them without a lookup.
 const (
-	MaxFields     = 32
-	MaxString     = 4096  // runes, for any string of a declaration or an answer
-	MaxOptions    = 100   // per field
-	MaxContext    = 16384 // runes of compact JSON
-	MaxRequestKey = 128
-	MaxDepth      = 32 // JSON nesting of any input
-	MaxNameLength = 64
+	MaxFields  = 32
+	MaxString  = 4096 // runes, for any string of a declaration or an answer
+	MaxOptions = 100  // per field
+	// MaxServerOptions is the options of a field of an MCP server's
+	// schema (docs/mcp.md): country and time-zone lists run to hundreds.
+	MaxServerOptions = 5000
+	MaxContext       = 16384 // runes of compact JSON
+	MaxRequestKey    = 128
+	MaxDepth         = 32 // JSON nesting of any input
+	MaxNameLength    = 64
 
 	DefaultReplySize = 65536
 	MaxReplySize     = 1 << 20

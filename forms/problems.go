@@ -17,9 +17,12 @@ type problems struct {
 	list []Problem
 	more int             // found past the bound
 	told map[string]bool // paths with a problem already, listed or not
-	// renameProperties: a schema's property names that are not field
-	// names are renamed (an MCP server's schema), not refused.
-	renameProperties bool
+	// server: the schema is an MCP server's, answered as sent
+	// (docs/mcp.md): property names that are not field names are
+	// renamed, not refused; an enum may have up to MaxServerOptions
+	// options; a string of a format followup does not know is asked as
+	// text with its format named, and left for the server to check.
+	server bool
 }
 
 func (p *problems) add(path, format string, args ...any) {

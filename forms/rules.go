@@ -110,7 +110,7 @@ func (p *problems) checkField(f Field, i int, at pathFunc) {
 		if !k.takes("format") {
 			p.add(at(i, "format"), "format applies only to %s fields, not %s", kindsTaking("format"), f.Type)
 		}
-		if !slices.Contains(Formats, f.Format) {
+		if !slices.Contains(Formats, f.Format) && !p.server {
 			p.add(at(i, "format"), "unknown format %q (known: email, uri, date, date-time)", clip(f.Format))
 		}
 	}
@@ -142,11 +142,15 @@ func (p *problems) checkOptions(f Field, i int, at pathFunc, choice bool) {
 		}
 		return
 	}
+	limit := MaxOptions
+	if p.server {
+		limit = MaxServerOptions
+	}
 	switch n := len(f.Options); {
 	case n == 0:
 		p.add(at(i, "options"), "a %s field needs at least one option", f.Type)
-	case n > MaxOptions:
-		p.add(at(i, "options"), "%d options; the limit is %d", n, MaxOptions)
+	case n > limit:
+		p.add(at(i, "options"), "%d options; the limit is %d", n, limit)
 	}
 	seen := map[string]bool{}
 	for j, o := range f.Options {

@@ -59,7 +59,7 @@ func (p *problems) importSchema(v any, base string) (Definition, Values) {
 	for _, name := range props.keys {
 		fields[name] = name // refused by the definition's checks unless valid
 	}
-	if p.renameProperties {
+	if p.server {
 		fields = fieldNames(props.keys) // schema_names.go
 	}
 	for _, name := range props.keys {

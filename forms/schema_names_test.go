@@ -35,7 +35,7 @@ func TestSchemaWithPropertyNamesThatAreNotFieldNames(t *testing.T) {
 	if _, probs := ParseDeclaration(raw, nil); len(probs) != 2 || probs[0].Path != "/source/requestedSchema/properties/first name" {
 		t.Fatalf("an agent's declaration: problems %v", probs)
 	}
-	d, probs := ParseServerDeclaration(raw)
+	d, probs := ParseServerSchema(schema)
 	if len(probs) > 0 {
 		t.Fatalf("problems: %v", probs)
 	}
