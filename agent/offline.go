@@ -94,6 +94,9 @@ func (o Offline) reply(h []Message) Message {
 		}
 	}
 	if last.Role == RoleTool {
+		if msg, ok := afterActivate(last, st); ok {
+			return msg
+		}
 		if msg, ok := st.afterResolve(last); ok {
 			return msg
 		}
@@ -128,6 +131,9 @@ func (o Offline) reply(h []Message) Message {
 		}
 		return Message{Content: fmt.Sprintf("I still need \"%s\" to go on. Answer the form below, or tell me, for example, `%s`.",
 			pend.def.Title, pend.example())}
+	}
+	if msg, ok := skillTurn(text, st); ok {
+		return msg
 	}
 	decl := demoRequest(text)
 	args, _ := json.Marshal(decl)

@@ -27,6 +27,7 @@ type demoRequestArgs struct {
 	RequestKey string `json:"requestKey"`
 	Source     struct {
 		Definition demoDef `json:"definition"`
+		Template   string  `json:"template"`
 	} `json:"source"`
 }
 
@@ -48,6 +49,7 @@ type history struct {
 func readHistory(h []Message) *history {
 	st := &history{resolves: map[string]resolveCall{}}
 	byCall := map[string]*asked{}
+	templates := map[string]demoDef{} // the forms of the skills activated
 	for _, m := range h {
 		switch m.Role {
 		case RoleAssistant:
@@ -65,11 +67,20 @@ func readHistory(h []Message) *history {
 				var a demoRequestArgs
 				if json.Unmarshal(c.Arguments, &a) == nil {
 					r := &asked{key: a.RequestKey, def: a.Source.Definition}
+					if a.Source.Template != "" {
+						r.def = templates[a.Source.Template]
+					}
 					byCall[c.ID] = r
 					st.asked = append(st.asked, r)
 				}
 			}
 		case RoleTool:
+			var a activated
+			if json.Unmarshal([]byte(m.Content), &a) == nil {
+				for _, f := range a.Forms {
+					templates[f.Template] = f.Definition
+				}
+			}
 			if r := byCall[m.ToolCallID]; r != nil {
 				var res struct {
 					OK        bool   `json:"ok"`
@@ -170,6 +181,12 @@ func (st *history) finish(res statusResult) string {
 	switch key {
 	case "deploy-environment":
 		return fmt.Sprintf("Deploying to **%s**. The deployment checks passed and the release is on its way.", v("environment"))
+	case "release-checklist:checklist":
+		s := fmt.Sprintf("Release plan: **%s** on the %s channel; changelog %s, tests %s.", v("version"), v("channel"), yesNo(res.Values["changelog"]), yesNo(res.Values["tests"]))
+		if res.Values["tests"] != true {
+			s += " The release waits until the tests pass."
+		}
+		return s
 	case "travel-plan":
 		s := fmt.Sprintf("Here is your itinerary: **%s** from %s for %s, by %s.", v("destination"), v("start"), counted(res.Values["travelers"], "traveller", "travellers"), v("transport"))
 		if in, ok := res.Values["interests"].([]any); ok && len(in) > 0 {
@@ -182,6 +199,13 @@ func (st *history) finish(res statusResult) string {
 	default:
 		return fmt.Sprintf("Thanks — working on: %s. Done.", v("details"))
 	}
+}
+
+func yesNo(v any) string {
+	if v == true {
+		return "done"
+	}
+	return "not done"
 }
 
 // counted writes a number with the word that agrees with it: "1 traveller",

@@ -2,18 +2,8 @@ package agent
 
 import "strings"
 
-// AskingWell is how to ask a person well with the input tools, for any model: followup's
-// own agent reads it in its system prompt, and `followup mcp serve` can tell external
-// agents the same in its tool descriptions.
-var AskingWell = []string{
-	`Never ask for what the user already said, what is in the conversation, or what you can work out yourself. Put known values in "supplied": those fields are not asked.`,
-	`Ask once: one request with all the fields you need. Open separate requests only for questions that are independent of each other.`,
-	`Use "prefill" for good guesses; the user confirms or edits them. Prefill is never an answer until confirmed.`,
-	`Ask only for what the task needs now. Prefer select or boolean fields over free text when the choices are known.`,
-	`An error result ({"ok": false, ...}) never changes the request: read the error code and problems, fix the arguments and try again, or go on without it.`,
-}
-
-// runRules hold only for followup's own agent, whose run pauses while a request waits.
+// runRules hold for followup's own agent, whose run pauses while a request waits; how
+// to ask well is the built-in skill supplemental-information (docs/skills.md).
 var runRules = []string{
 	`After input_request returns, stop: the run pauses until the user answers. Do not call input_read_answer in a loop and do not answer for the user.`,
 	`The answer arrives as a message with status "input_received" (its "values" are confirmed, use them) or "input_cancelled" (go on without that detail, choosing a sensible default or explaining what is missing).`,
@@ -22,7 +12,8 @@ var runRules = []string{
 
 // SystemPrompt teaches a real model (openai, anthropic) how followup works and
 // how to use the input tools. It is the contract of docs/input-requests.md–§5 told from the
-// model's side; its tool list is the input-tool catalogue itself.
+// model's side; its tool list is the input-tool catalogue itself. The host adds its
+// skills (docs/skills.md).
 var SystemPrompt = buildSystemPrompt()
 
 func buildSystemPrompt() string {
@@ -32,7 +23,7 @@ func buildSystemPrompt() string {
 	b.WriteString("Tools:\n")
 	b.WriteString(toolLines())
 	b.WriteString("\nRules:\n")
-	for _, r := range append(append([]string(nil), AskingWell...), runRules...) {
+	for _, r := range runRules {
 		b.WriteString("- " + r + "\n")
 	}
 	b.WriteString("\nKeep replies short and concrete. Plain text or light markdown; no long preambles.")

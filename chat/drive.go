@@ -132,7 +132,7 @@ func (s *Service) driveOnce(ctx context.Context, run store.Run) error {
 	}()
 	go s.watchForStop(ctx, cancel, runID, run.ChatID)
 	r := &agent.Runner{
-		Provider: s.provider, Tools: s.tools, Host: runHost{s}, System: agent.SystemPrompt,
+		Provider: s.provider, Tools: s.tools, Host: runHost{s}, System: s.system,
 		Model: s.model, MaxModelCalls: s.policy.ModelCalls, Events: streamEvents{s, run.ChatID},
 		Checkpoint: s.onStep,
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"followup/agent"
+	"followup/agent/skills"
 	"followup/forms"
 	"followup/store"
 )
@@ -59,6 +60,10 @@ type Options struct {
 	Checkpoint func(step string)
 	// MCP names the MCP servers whose tools the agent may use (docs/mcp.md).
 	MCP MCPOptions
+	// Skills are the skills the agent may use (docs/skills.md); their forms
+	// become the templates SKILL:NAME. Nil means the built-in ones, and
+	// leaves the templates as they are.
+	Skills *skills.Set
 }
 
 // defaultProvider is the offline demo agent (docs/behaviour.md).
@@ -81,6 +86,7 @@ type Service struct {
 	policy   Policy
 	now      func() time.Time
 	tools    *agent.Registry
+	system   string // the agent's system prompt, with its skills
 	broker   *Broker
 	onStep   func(step string) // Options.Checkpoint
 	mcp      *mcpHost          // the MCP servers and their calls (mcphost.go)
@@ -124,6 +130,10 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	s.mcp = newMCPHost(s, o.MCP)
 	s.tools = agent.NewRegistry()
 	if err := agent.RegisterInputTools(s.tools, inputTools{s}); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.useSkills(ctx, o.Skills); err != nil {
 		db.Close()
 		return nil, err
 	}

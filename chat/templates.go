@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sync"
 
+	"followup/agent"
+	"followup/agent/skills"
 	"followup/forms"
 	"followup/store"
 )
@@ -54,4 +56,52 @@ func (s *Service) InvalidateTemplate(ctx context.Context, name string) error {
 		}
 		return s.store.PendingTemplateRequests(ctx, tx, name)
 	})
+}
+
+// useSkills offers the agent its skills (docs/skills.md) and makes their
+// forms the templates SKILL:NAME: a form new or changed is registered, and
+// a template whose form changed or is gone first expires its pending
+// requests (InvalidateTemplate). Without a set given, the built-in skills
+// are offered and the templates left as they are.
+func (s *Service) useSkills(ctx context.Context, set *skills.Set) error {
+	given := set != nil
+	if !given {
+		set = skills.Discover()
+	}
+	s.system = agent.SystemPrompt + set.Prompt()
+	if err := set.Register(s.tools); err != nil || !given || s.ReadOnly() != "" {
+		return err
+	}
+	defs := set.Templates()
+	have, err := s.store.Templates(ctx, s.reader())
+	if err != nil {
+		return err
+	}
+	known := map[string]bool{}
+	for _, t := range have {
+		if !skills.IsTemplate(t.Name) {
+			continue
+		}
+		known[t.Name] = true
+		def, ok := defs[t.Name]
+		same := ok && t.Definition == mustJSON(def)
+		if t.State == store.TemplateActive && !same {
+			if err := s.InvalidateTemplate(ctx, t.Name); err != nil {
+				return err
+			}
+		}
+		if ok && (t.State != store.TemplateActive || !same) {
+			if err := s.RegisterTemplate(ctx, t.Name, def); err != nil {
+				return err
+			}
+		}
+	}
+	for name, def := range defs {
+		if !known[name] {
+			if err := s.RegisterTemplate(ctx, name, def); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

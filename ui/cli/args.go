@@ -116,20 +116,19 @@ func usage(cmd *cobra.Command) error {
 	return nil
 }
 
-// rows lists a command in the help, one line, or the commands of a group.
+// rows lists a command in the help, one line, and the commands of its
+// group ("skills show" after "skills"; a group without a line of its own,
+// "mcp", lists only its commands).
 func rows(w io.Writer, cmd *cobra.Command) {
 	row, ok := cmd.Annotations["row"]
-	if !ok && cmd.HasAvailableSubCommands() {
-		for _, c := range cmd.Commands() {
-			if c.IsAvailableCommand() || c.Name() == "help" {
-				rows(w, c)
-			}
-		}
-		return
-	} else if !ok {
-		row = cmd.Name()
+	if ok || !cmd.HasAvailableSubCommands() {
+		fmt.Fprintf(w, "  %-22s  %s\n", cmp.Or(row, cmd.Name()), cmd.Short)
 	}
-	fmt.Fprintf(w, "  %-22s  %s\n", row, cmd.Short)
+	for _, c := range cmd.Commands() {
+		if _, entry := c.Annotations["row"]; (c.IsAvailableCommand() || c.Name() == "help") && (entry || !ok) {
+			rows(w, c)
+		}
+	}
 }
 
 // newRoot makes the command tree of the table: one cobra command per
@@ -208,6 +207,9 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 		}
 		addFlags(cmd.Flags(), c.Flags)
 		parent.AddCommand(cmd)
+		if parent == root {
+			parents[c.Name] = cmd // a command can be a group too ("skills show")
+		}
 		if c.Name == "help" {
 			root.SetHelpCommand(cmd)
 		}

@@ -120,6 +120,8 @@ var docStory = []docStep{
 	{example: `followup validate-input request.json`},
 	{example: `echo '{"requestKey":"k"}' | followup validate-input -`},
 	{example: `followup validate-input trip-template.json`},
+	{setup: `mkdir -p .agents/skills/pdf .claude/skills/Notes && printf -- '---\nname: pdf\ndescription: Work with PDF files.\n---\nUse pdftotext.\n' >.agents/skills/pdf/SKILL.md && printf -- '---\nname: Notes\ndescription: x\n---\n' >.claude/skills/Notes/SKILL.md`},
+	{example: `followup skills`},
 }
 
 var docID = regexp.MustCompile(`\b(ch|run|rq|prop|ap|cmd|ss)_[0-9a-f]{16}\b`)

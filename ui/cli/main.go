@@ -18,6 +18,7 @@ import (
 
 	"followup/agent"
 	"followup/agent/mcp"
+	"followup/agent/skills"
 	"followup/chat"
 	"followup/forms"
 	// Settles the terminal's background before Bubble Tea's initialiser
@@ -96,6 +97,7 @@ func execute(ctx context.Context, cmd *cobra.Command, c *Command, a Args, env En
 		return 0, nil
 	}
 	reportMCPProblems(a, opts, env.Stderr)
+	reportSkillProblems(opts, env.Stderr)
 	ctx, stop := interruptible(out, env.Stderr)
 	defer stop()
 	svc, err := chat.Open(ctx, opts)
@@ -208,6 +210,9 @@ func Options(a Args) (chat.Options, error) {
 	o.Model = cfg.Model
 	if o.MCP, err = mcpOptions(a); err != nil {
 		return o, err
+	}
+	if a.Command == "" || drives[a.Command] || a.Command == "mcp serve" {
+		o.Skills = skills.Discover(skills.UserDirs()...)
 	}
 	if v := a.Flags["questions"]; v != "" {
 		n, err := strconv.Atoi(v)

@@ -1,0 +1,51 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// demoSkill is the built-in skill the demo agent uses when a message names
+// it (docs/skills.md): it activates the skill and asks with the skill's form.
+const demoSkill = "release-checklist"
+
+// activated is a skill_activate result, as the demo agent reads it.
+type activated struct {
+	OK    bool   `json:"ok"`
+	Name  string `json:"name"`
+	Forms []struct {
+		Template   string  `json:"template"`
+		Definition demoDef `json:"definition"`
+	} `json:"forms"`
+}
+
+// skillTurn activates the demo skill when the message names it.
+func skillTurn(text string, st *history) (Message, bool) {
+	low := strings.ToLower(text)
+	if !strings.Contains(low, demoSkill) && !strings.Contains(low, "release checklist") {
+		return Message{}, false
+	}
+	return Message{
+		Content:   "I'll use the " + demoSkill + " skill.",
+		ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "skill_activate", Arguments: json.RawMessage(`{"name":"` + demoSkill + `"}`)}},
+	}, true
+}
+
+// afterActivate asks with the form of a skill just activated.
+func afterActivate(result Message, st *history) (Message, bool) {
+	var a activated
+	if json.Unmarshal([]byte(result.Content), &a) != nil || !a.OK || len(a.Forms) == 0 {
+		return Message{}, false
+	}
+	f := a.Forms[0]
+	args, _ := json.Marshal(demoDecl{
+		RequestKey: f.Template,
+		Reason:     fmt.Sprintf("The %s skill asks this before a release", a.Name),
+		Source:     map[string]any{"kind": "template", "template": f.Template},
+	})
+	return Message{
+		Content:   fmt.Sprintf("The %s skill has a form for this: \"%s\".", a.Name, f.Definition.Title),
+		ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_request", Arguments: args}},
+	}, true
+}
