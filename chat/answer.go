@@ -223,9 +223,11 @@ func (s *Service) recordAnswer(ctx context.Context, tx store.Handle, r *store.Re
 
 // receivedPayload is what the agent receives for an answer (docs/behaviour.md).
 func receivedPayload(r store.Request, a *AnswerView) string {
-	origin := map[string]any{"originalRequest": r.RequestKey, "toolCallId": r.ToolCallID, "runId": r.RunID.String}
-	if r.SessionID.Valid {
-		origin["sessionId"] = r.SessionID.String
+	origin := map[string]any{"originalRequest": r.RequestKey}
+	for k, v := range map[string]string{"toolCallId": r.ToolCallID, "runId": r.RunID.String, "sessionId": r.SessionID.String} {
+		if v != "" { // a serve session's question has no run and no tool call
+			origin[k] = v
+		}
 	}
 	p := map[string]any{
 		"status": "input_received", "requestId": r.ID, "values": a.Values, "origins": a.Origins, "origin": origin,

@@ -24,7 +24,11 @@ func (s *Service) cancel(ctx context.Context, requestID, commandID string, byAge
 			return nil, err
 		}
 		chatID, runID = r.ChatID, r.RunID.String
-		if err := s.closeRequest(ctx, tx, &r, store.ReqCancelled, ""); err != nil {
+		reason := store.ReasonUserCancelled
+		if byAgent {
+			reason = store.ReasonAgentCancelled
+		}
+		if err := s.closeRequest(ctx, tx, &r, store.ReqCancelled, reason); err != nil {
 			return nil, err
 		}
 		payload := mustJSON(map[string]any{"status": "input_cancelled", "requestId": r.ID})

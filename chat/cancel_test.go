@@ -26,7 +26,7 @@ func TestCancelTellsTheAgentAndTheTaskGoesOn(t *testing.T) {
 		t.Fatalf("receipt = %+v", rc)
 	}
 	v, _ := s.Request(ctx, req.ID)
-	if v.State != store.ReqCancelled || v.ClosedReason != "" || len(v.Deliveries) != 1 || v.Deliveries[0].Kind != store.DeliveryCancel {
+	if v.State != store.ReqCancelled || v.ClosedReason != store.ReasonUserCancelled || len(v.Deliveries) != 1 || v.Deliveries[0].Kind != store.DeliveryCancel {
 		t.Fatalf("request = %s/%s deliveries %+v", v.State, v.ClosedReason, v.Deliveries)
 	}
 	run, err := s.Drive(ctx, sent.RunID)

@@ -161,11 +161,11 @@ func TestTargetErrorsNeverChangeTheRequest(t *testing.T) {
 		{"answer cancelled", cancelled.RequestID, func() error {
 			_, err := s.Answer(ctx, AnswerInput{RequestID: cancelled.RequestID, Values: vals})
 			return err
-		}, CodeTargetClosed, map[string]any{"state": store.ReqCancelled, "closedReason": ""}},
+		}, CodeTargetClosed, map[string]any{"state": store.ReqCancelled, "closedReason": store.ReasonUserCancelled}},
 		{"cancel cancelled", cancelled.RequestID, func() error {
 			_, err := s.Cancel(ctx, cancelled.RequestID, "")
 			return err
-		}, CodeTargetClosed, map[string]any{"state": store.ReqCancelled, "closedReason": ""}},
+		}, CodeTargetClosed, map[string]any{"state": store.ReqCancelled, "closedReason": store.ReasonUserCancelled}},
 		{"answer unknown", stale.RequestID, func() error {
 			_, err := s.Answer(ctx, AnswerInput{RequestID: "rq_missing", Values: vals})
 			return err

@@ -421,3 +421,39 @@ func TestAdvertisedDefinitionTitleOptional(t *testing.T) {
 		}
 	}
 }
+
+// TestServeResultsSayEachThingOnce: an answered result carries the values
+// once and no empty run or tool call ids; a user's cancel says so in
+// closedReason.
+func TestServeResultsSayEachThingOnce(t *testing.T) {
+	s := fxOpen(t, nil)
+	ctx := context.Background()
+	ss := fxServe(t, s, "agent")
+	id := ok(t, ss.Request(ctx, travelArgs("answered")))["requestId"].(string)
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: id, Values: map[string]any{"destination": "Rome", "travelers": 1}}); err != nil {
+		t.Fatal(err)
+	}
+	r := ok(t, ss.ReadAnswer(ctx, idArg(id)))
+	res, _ := r["result"].(map[string]any)
+	if r["answer"] == nil || res == nil || res["status"] != "input_received" {
+		t.Fatalf("answered: %v", r)
+	}
+	for _, dup := range []string{"values", "origins", "requestId"} {
+		if _, twice := res[dup]; twice {
+			t.Errorf("%s twice: %v", dup, r)
+		}
+	}
+	origin, _ := res["origin"].(map[string]any)
+	for _, k := range []string{"runId", "toolCallId"} {
+		if _, there := origin[k]; there {
+			t.Errorf("an empty %s in %v", k, origin)
+		}
+	}
+	id2 := ok(t, ss.Request(ctx, travelArgs("cancelled")))["requestId"].(string)
+	if _, err := s.Cancel(ctx, id2, ""); err != nil {
+		t.Fatal(err)
+	}
+	if r := ok(t, ss.ReadAnswer(ctx, idArg(id2))); r["state"] != "cancelled" || r["closedReason"] != store.ReasonUserCancelled {
+		t.Errorf("after the user's cancel: %v", r)
+	}
+}

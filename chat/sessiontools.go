@@ -175,7 +175,7 @@ func (ss *ServeSession) answered(ctx context.Context, v RequestView) json.RawMes
 		if payload, err := ss.s.deliverRead(ctx, v); err != nil {
 			return ErrorJSON(err)
 		} else if payload != "" {
-			out["result"] = json.RawMessage(payload)
+			out["result"] = onceEach(out, payload)
 		}
 	}
 	return OKJSON(out)
@@ -219,4 +219,23 @@ func (s *Service) deliverRead(ctx context.Context, v RequestView) (string, error
 		s.broker.Publish(Event{Kind: EvRequest, ChatID: v.ChatID, RequestID: v.ID})
 	}
 	return payload, err
+}
+
+// onceEach is a delivery's payload without what the result around it
+// already says (the request id, the answer's values and origins), so an
+// answered result carries each thing once.
+func onceEach(out map[string]any, payload string) any {
+	var p map[string]any
+	if json.Unmarshal([]byte(payload), &p) != nil {
+		return json.RawMessage(payload)
+	}
+	answer, _ := out["answer"].(map[string]any)
+	for k := range p {
+		if _, dup := out[k]; dup {
+			delete(p, k)
+		} else if _, dup := answer[k]; dup {
+			delete(p, k)
+		}
+	}
+	return p
 }

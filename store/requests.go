@@ -41,6 +41,8 @@ const (
 	ReasonDeadline            = "deadline"
 	ReasonTemplateInvalidated = "template_invalidated"
 	ReasonTaskStopped         = "task_stopped"
+	ReasonUserCancelled       = "user_cancelled"  // the user cancelled it (screen or CLI)
+	ReasonAgentCancelled      = "agent_cancelled" // its asker withdrew it with input_cancel
 )
 
 // Request is an input request at its current revision.
