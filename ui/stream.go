@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"followup/agent"
 	"followup/chat"
 	"followup/forms"
 )
@@ -252,7 +253,7 @@ func (m *model) transcriptContent() string {
 		}
 	}
 	if base == nil && tail == nil {
-		base = m.tr.placeholder(m.width, m.keys.Help.Help().Key)
+		base = m.tr.placeholder(m.width, m.keys.Help.Help().Key, m.provider == agent.Offline{}.Name())
 	}
 	return strings.Join(slices.Concat(base, tail), "\n")
 }

@@ -253,13 +253,20 @@ func (m *model) onOlder(msg olderMsg) tea.Cmd {
 	return nil
 }
 
-// placeholder is what a chat with nothing in it shows.
-func (t *transcript) placeholder(width int, helpKey string) []string {
+// placeholder is what a chat with nothing in it shows; with the offline
+// demo agent, every demo it has (the guide is agent.DemoGuide).
+func (t *transcript) placeholder(width int, helpKey string, offline bool) []string {
 	if t.unread != nil {
 		return unreadLines(t.unread, width, helpKey)
 	}
-	return splitLines(stDim.Width(max(10, width-2)).PaddingLeft(2).Render(
-		"\nType a message to start. Try “Check deployment” or “Plan a trip”.\n" + helpKey + " shows every key."))
+	text := "\nType a message to start.\n" + helpKey + " shows every key."
+	if offline {
+		text = "\nType a message to start. The offline demo tries: “Check deployment” · “Plan a trip” · " +
+			"an answer typed here while a form waits (a proposal) · both questions at once · " +
+			"call SERVER.TOOL · followup mcp serve (other agents ask here).\n" +
+			"Ask “what can you do?” for more; " + helpKey + " shows every key."
+	}
+	return splitLines(stDim.Width(max(10, width-2)).PaddingLeft(2).Render(text))
 }
 
 // labelsOf names fields by their labels, in the order given.
