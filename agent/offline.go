@@ -108,7 +108,10 @@ func (o Offline) reply(h []Message) Message {
 	// Messages sent before the agent answered are read together.
 	text := unanswered(h)
 	if asksWhatItCanDo(text) {
-		return Message{Content: DemoGuide + st.stillOpen()}
+		if st.pending() != nil {
+			return Message{Content: DemoGuide + st.stillOpen()}
+		}
+		return Message{Content: DemoGuide}
 	}
 	if pend := st.pending(); pend != nil {
 		for _, r := range st.open() {

@@ -21,7 +21,7 @@ EVERYTHING=$PWD/node_modules/@modelcontextprotocol/server-everything/dist/index.
 [ -f "$EVERYTHING" ] || { echo "server-everything is not installed: run npm ci at the repository root" >&2; exit 1; }
 
 echo "== build and seed"
-go build -o "$WORK/followup" .
+go build -tags benchhooks -o "$WORK/followup" . # the first-frame hook (ui/benchhooks.go)
 go build -o "$WORK/floor" ./bench/floor
 go build -o "$WORK/ptyframe" ./bench/ptyframe
 if [ -n "${DB_BIG:-}" ]; then cp "$DB_BIG" "$WORK/big.db"; else seed_large "$WORK/big.db"; fi

@@ -28,7 +28,7 @@ median_ms() { sort -n | awk '{a[NR]=$1} END {m = NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 rss() { awk -F': ' '/Maximum resident set size/ {print $2}' "$1"; }
 
 echo "== build"
-go build -o "$WORK/followup" .
+go build -tags benchhooks -o "$WORK/followup" . # the first-frame hook (ui/benchhooks.go)
 go build -o "$WORK/floor" ./bench/floor
 go build -tags deps -o "$WORK/floordeps" ./bench/floor # the floor linking followup's libraries
 go build -o "$WORK/ptyframe" ./bench/ptyframe

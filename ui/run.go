@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"sync/atomic"
@@ -68,10 +67,7 @@ func run(ctx context.Context, o chat.Options, width, height int, opts ...tea.Pro
 	first := root.nextLoad()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var m tea.Model = root
-	if os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1" {
-		m = firstFrame{model: root, at: os.Getenv("FOLLOWUP_FIRST_FRAME_AT"), logged: new(bool)}
-	}
+	m := benchHooks(root) // benchhooks.go: only in a build with -tags benchhooks
 	var sigs signals
 	p := tea.NewProgram(m, append(opts, tea.WithAltScreen(), tea.WithFPS(frameRate),
 		tea.WithFilter(sigs.filter), tea.WithContext(ctx))...)
@@ -218,54 +214,5 @@ func pasteLines(msg tea.Msg) tea.Msg {
 func forward(ctx context.Context, svc *chat.Service, p *tea.Program) {
 	for e := range svc.Subscribe(ctx) {
 		p.Send(eventMsg(e))
-	}
-}
-
-// firstFrame quits right after the first complete frame is drawn — the
-// chat with its form loaded — so bench/run.sh can time start to first
-// frame (FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1). The work that would follow
-// that frame (cursor blink, drawing older transcript entries, counting
-// questions elsewhere) is not started: the floor quits the same way. With
-// FOLLOWUP_FIRST_FRAME_AT=FILE it appends to FILE the wall-clock time, in
-// nanoseconds, at which that frame was drawn.
-type firstFrame struct {
-	*model
-	at     string
-	logged *bool
-}
-
-func (f firstFrame) complete() bool { return f.firstFrameReady() }
-
-// firstFrameReady reports whether the screen shows what its first frame is
-// for: the first chat read, with its active form built if a question waits.
-func (m *model) firstFrameReady() bool {
-	return m.loaded && (len(m.pane.pending) == 0 || m.pane.live != nil)
-}
-
-// Update implements tea.Model.
-func (f firstFrame) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	_, cmd := f.model.Update(msg)
-	if f.complete() {
-		// Bubble Tea draws the last view on the way out.
-		return f, tea.Quit
-	}
-	return f, cmd
-}
-
-// View implements tea.Model.
-func (f firstFrame) View() string {
-	v := f.model.View()
-	if f.complete() && f.at != "" && !*f.logged {
-		*f.logged = true
-		logTime(f.at)
-	}
-	return v
-}
-
-// logTime appends the time now, in Unix nanoseconds, to a file.
-func logTime(path string) {
-	if fh, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
-		fmt.Fprintln(fh, time.Now().UnixNano())
-		fh.Close()
 	}
 }
