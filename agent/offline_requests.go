@@ -97,7 +97,7 @@ func asksWhatItCanDo(text string) bool {
 	}
 	low := strings.Trim(strings.ToLower(strings.TrimSpace(text)), "?!. ")
 	for _, q := range []string{"what can you do", "help", "demo", "demos", "what do you do", "what can i do", "what can i try"} {
-		if low == q || strings.HasPrefix(low, q+" ") {
+		if low == q {
 			return true
 		}
 	}

@@ -221,7 +221,9 @@ func TestOfflineSaysWhatItCanDo(t *testing.T) {
 			}
 		}
 	}
-	if msg := complete(t, []Message{{Role: RoleUser, Content: "help me deploy"}}); len(msg.ToolCalls) != 1 {
-		t.Fatalf("a task that starts with help is still a task: %+v", msg)
+	for _, task := range []string{"help me deploy", "help me out"} {
+		if msg := complete(t, []Message{{Role: RoleUser, Content: task}}); len(msg.ToolCalls) != 1 {
+			t.Fatalf("%q is a task: %+v", task, msg)
+		}
 	}
 }

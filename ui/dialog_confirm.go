@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
 )
 
 // confirmDialog asks before an action that cannot be undone: cancelling
@@ -23,7 +25,11 @@ type confirmDialog struct {
 // told what.
 func newCancelConfirm(keys keyMap, q question) confirmDialog {
 	promise, _ := cancelTells(q.req)
-	return confirmDialog{keys: keys.Cancel, scrollK: keys.Scroll, title: "Cancel this question?", target: q.key,
+	title := "Cancel this question?"
+	if q.req.Owner.Kind == chat.OwnerMCPServer {
+		title = "Decline: tell " + askedByName(q.req.Owner) + " no?" // a server's word for it
+	}
+	return confirmDialog{keys: keys.Cancel, scrollK: keys.Scroll, title: title, target: q.key,
 		detail: promise, yes: cancelAct{requestID: q.req.ID}}
 }
 

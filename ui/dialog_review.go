@@ -70,9 +70,9 @@ func (d reviewDialog) view(width, height int, focused bool) string {
 	if len(forms.Missing(d.q.req.Definition, d.q.req.Supplied, d.q.shown)) > 0 {
 		send = relabel(send, "save partial answer") // the question stays open for the rest
 	}
-	hint := focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, send, d.keys.Back)
+	hint := focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, send, d.keys.Back, d.keys.Cancel)
 	if len(d.q.problems) > 0 {
-		hint = focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, relabel(d.keys.Back, "back to editing to fix "+forms.Plural(len(d.q.problems), "it", "them")))
+		hint = focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, relabel(d.keys.Back, "back to editing to fix "+forms.Plural(len(d.q.problems), "it", "them")), d.keys.Cancel)
 	}
 	return box.draw(paneStyle(focused), d.body(), hint, d.scroll, d.scrollK)
 }

@@ -59,7 +59,7 @@ type keyMap struct {
 
 // reviewKeys apply on the review. Focus is the screen's, for the hint of
 // a dialog waiting for the focus (as in the others).
-type reviewKeys struct{ Send, Back, Focus key.Binding }
+type reviewKeys struct{ Send, Back, Cancel, Focus key.Binding }
 
 // closedKeys apply on the card of a question that closed elsewhere.
 type closedKeys struct{ Dismiss, Focus key.Binding }
@@ -116,9 +116,11 @@ func defaultKeys() keyMap {
 			Focus:   focus,
 		},
 		Review: reviewKeys{
-			Send:  bind([]string{"enter", "y"}, "enter", "send answer"),
-			Back:  bind([]string{"esc", "e"}, "esc", "back to editing"),
-			Focus: focus,
+			Send: bind([]string{"enter", "y"}, "enter", "send answer"),
+			Back: bind([]string{"esc", "e"}, "esc", "back to editing"),
+			// ctrl+x is the screen's (it passes through the review), listed here too
+			Cancel: bind([]string{"ctrl+x"}, "ctrl+x", "cancel this question"),
+			Focus:  focus,
 		},
 		Cancel: confirmKeys{
 			Yes:   bind([]string{"y"}, "y", "cancel question"),

@@ -54,7 +54,7 @@ func TestCancellingAServerQuestionDeclinesIt(t *testing.T) {
 	k.settleFocus()
 	k.hit(letter('y'))
 	k.hit(tea.KeyMsg{Type: tea.KeyCtrlX})
-	if f := frameOf(k.m); !strings.Contains(f, "is declined: fake (MCP server) is told no") || strings.Contains(f, "the agent is told") {
+	if f := frameOf(k.m); !strings.Contains(f, "Decline: tell fake no?") || !strings.Contains(f, "is declined: fake (MCP server) is told no") || strings.Contains(f, "the agent is told") {
 		t.Fatalf("the confirmation does not say the server is told no:\n%s", f)
 	}
 	_, cmd := k.m.Update(letter('y'))

@@ -55,13 +55,15 @@ func TestAnswerAndCancelWithoutARun(t *testing.T) {
 		t.Fatalf("answer --json: exit %d, %s", r.code, r.stdout)
 	}
 	var read struct {
-		Result struct {
-			Status string         `json:"status"`
+		Answer struct {
 			Values map[string]any `json:"values"`
+		} `json:"answer"`
+		Result struct {
+			Status string `json:"status"`
 		} `json:"result"`
 	}
 	if raw := ss.ReadAnswer(ctx, json.RawMessage(`{"requestId":"`+rq+`"}`)); json.Unmarshal(raw, &read) != nil ||
-		read.Result.Status != "input_received" || read.Result.Values["env"] != "staging" {
+		read.Result.Status != "input_received" || read.Answer.Values["env"] != "staging" {
 		t.Fatalf("the agent reads %s", raw)
 	}
 

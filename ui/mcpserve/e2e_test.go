@@ -64,8 +64,8 @@ func TestAnswerFromAnotherProcess(t *testing.T) {
 		t.Fatalf("input_wait: %v", got)
 	}
 	result := got["result"].(map[string]any)
-	if result["status"] != "input_received" || result["requestId"] != id ||
-		canon(result["values"]) != `{"destination":"Porto","travelers":3}` || canon(result["context"]) != `{"booking":7}` {
+	if result["status"] != "input_received" || result["requestId"] != nil || result["values"] != nil ||
+		got["requestId"] != id || canon(result["context"]) != `{"booking":7}` {
 		t.Errorf("the §5 result: %v", result)
 	}
 	req := show(t, db, id)
