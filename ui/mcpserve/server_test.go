@@ -221,11 +221,25 @@ func TestWaitArguments(t *testing.T) {
 		p.inbox.mu.Lock()
 		waited := s.waited[len(s.waited)-1]
 		p.inbox.mu.Unlock()
-		if res.IsError || out["state"] != "answered" || out["timeoutSeconds"] != c.says || waited != c.want {
+		// The wait was bounded, but it ended with the answer: no note.
+		if res.IsError || out["state"] != "answered" || out["timeoutSeconds"] != nil || out["note"] != nil || waited != c.want {
 			t.Errorf("timeoutSeconds %v: waited %v, result %v", c.asked, waited, out)
 		}
-		if note, _ := out["note"].(string); (c.says != nil) != strings.Contains(note, "at most 50 seconds") {
-			t.Errorf("timeoutSeconds %v: note %q", c.asked, note)
+	}
+}
+
+// TestWaitNoteOnlyWhilePending: a wait bounded at 50 s that ran out says
+// so; one that ended in a final state does not.
+func TestWaitNoteOnlyWhilePending(t *testing.T) {
+	var got map[string]any
+	json.Unmarshal(withWaited(json.RawMessage(`{"ok":true,"state":"pending"}`), 50), &got)
+	if note, _ := got["note"].(string); got["timeoutSeconds"] != float64(50) || !strings.Contains(note, "at most 50 seconds") {
+		t.Errorf("pending: %v", got)
+	}
+	for _, final := range []string{"answered", "cancelled", "expired"} {
+		out := json.RawMessage(`{"ok":true,"state":"` + final + `"}`)
+		if string(withWaited(out, 50)) != string(out) {
+			t.Errorf("%s: %s", final, withWaited(out, 50))
 		}
 	}
 }

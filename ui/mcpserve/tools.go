@@ -153,8 +153,8 @@ func wait(ctx context.Context, in Session, args json.RawMessage) json.RawMessage
 // that is less than asked.
 func withWaited(out json.RawMessage, seconds int) json.RawMessage {
 	var m map[string]json.RawMessage
-	if json.Unmarshal(out, &m) != nil || string(m["ok"]) != "true" {
-		return out
+	if json.Unmarshal(out, &m) != nil || string(m["ok"]) != "true" || string(m["state"]) != `"pending"` {
+		return out // an answer, a cancel or an expiry needs no note about the wait
 	}
 	m["timeoutSeconds"], _ = json.Marshal(seconds)
 	m["note"], _ = json.Marshal(fmt.Sprintf("input_wait waits at most %d seconds (clients end a tool call after 60): call it again to go on waiting", seconds))
