@@ -171,6 +171,11 @@ func (s *Service) Path() string { return s.db.Path() }
 // other processes' commits looks), with DATABASE_UNAVAILABLE.
 func (s *Service) ReadOnly() string { return s.db.ReadOnly() }
 
+// FileGone says why the database's path no longer names the file this
+// process opened ("" while it does): reads of it may then fail for that
+// reason alone.
+func (s *Service) FileGone() string { return s.db.CheckFile() }
+
 // ProviderName names the model provider.
 func (s *Service) ProviderName() string { return s.provider.Name() }
 

@@ -17,6 +17,13 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		m.saver.setOff(m.readOnly != "")
 	}
 	if s.err != nil {
+		if m.svc != nil && m.svc.FileGone() != "" {
+			// The read failed because the file is gone: the read-only
+			// line says that, in words, instead of the read's error.
+			m.readOnly = m.svc.ReadOnly()
+			m.saver.setOff(true)
+			return nil
+		}
 		if m.deletedElsewhere(s.chatID, s.err) {
 			return m.chatGone()
 		}
