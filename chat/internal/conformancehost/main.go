@@ -167,6 +167,17 @@ func finish(ctx context.Context, url, db, msg, runID string) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if v.State == "running" {
+			// Another drive holds the run (the one an answer started):
+			// this round's drive found it taken; wait for that one.
+			round--
+			select {
+			case <-ctx.Done():
+				return "", ctx.Err()
+			case <-time.After(50 * time.Millisecond):
+			}
+			continue
+		}
 		if v.State != "waiting_input" {
 			return stepText(ctx, s, v)
 		}
