@@ -19,9 +19,9 @@ import (
 // and reusing the id for other arguments is COMMAND_ID_CONFLICT. A failure
 // stores nothing and changes nothing.
 func (s *Service) command(ctx context.Context, commandID, kind string, chatID *string, args any, fn func(tx store.Handle) (any, error)) (json.RawMessage, error) {
-	if err := s.expireDue(ctx); err != nil {
+	if err := s.expireDue(ctx); err != nil && s.db.CheckFile() == "" {
 		return nil, err
-	}
+	} // with the file gone, the write below refuses in words what the expiry's read could not say
 	if commandID == "" {
 		commandID = NewID("cmd")
 	}
