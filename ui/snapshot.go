@@ -10,6 +10,9 @@ import (
 // for one.
 
 func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
+	// A read that failed because the file is gone is said by the
+	// read-only line, in words, instead of the read's error.
+	fileGone := s.err != nil && m.svc != nil && m.svc.FileGone() != ""
 	if m.svc != nil && m.svc.ReadOnly() != m.readOnly {
 		// The database file was removed or replaced at its path: from
 		// now on the screen says so, as for a read-only file.
@@ -17,11 +20,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		m.saver.setOff(m.readOnly != "")
 	}
 	if s.err != nil {
-		if m.svc != nil && m.svc.FileGone() != "" {
-			// The read failed because the file is gone: the read-only
-			// line says that, in words, instead of the read's error.
-			m.readOnly = m.svc.ReadOnly()
-			m.saver.setOff(true)
+		if fileGone {
 			return nil
 		}
 		if m.deletedElsewhere(s.chatID, s.err) {
