@@ -126,33 +126,12 @@ func (d approvalDialog) body() string {
 	if about != "" {
 		b.WriteString(stDim.Render(about) + "\n")
 	}
-	if hints := annotationWords(a); hints != "" {
-		b.WriteString(stDim.Render("the server says: "+hints) + "\n")
-	}
+	b.WriteString(stDim.Render("hints: "+forms.SanitizeLine(a.Annotations.Words())) + "\n")
 	b.WriteString("\n" + stBold.Render("Arguments") + "\n")
 	for _, l := range strings.Split(prettyJSON(a.Arguments), "\n") {
 		b.WriteString(hangingIndent(l, 2, d.box.inner()) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
-}
-
-// annotationWords says a tool's hints in words, "" when it gave none.
-func annotationWords(a chat.ApprovalView) string {
-	var ws []string
-	n := a.Annotations
-	if n.ReadOnly {
-		ws = append(ws, "read-only")
-	}
-	if n.Destructive != nil && *n.Destructive && !n.ReadOnly {
-		ws = append(ws, "destructive")
-	}
-	if n.Idempotent {
-		ws = append(ws, "idempotent")
-	}
-	if n.OpenWorld != nil && *n.OpenWorld {
-		ws = append(ws, "reaches outside (open world)")
-	}
-	return strings.Join(ws, ", ")
 }
 
 func firstNonEmpty(ss ...string) string {

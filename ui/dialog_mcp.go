@@ -171,18 +171,9 @@ func serverState(s mcp.ServerStatus) string {
 // toolWords says what a tool's server says of it, and whether it runs
 // without asking.
 func toolWords(t mcp.Tool) string {
-	var ws []string
-	if t.Annotations.ReadOnly {
-		ws = append(ws, "read-only")
-	}
-	if t.Annotations.Destructive != nil && *t.Annotations.Destructive && !t.Annotations.ReadOnly {
-		ws = append(ws, "destructive")
-	}
-	if t.Annotations.Idempotent {
-		ws = append(ws, "idempotent")
-	}
-	if t.Annotations.OpenWorld != nil && *t.Annotations.OpenWorld {
-		ws = append(ws, "open world")
+	ws := []string{t.Annotations.Words()}
+	if t.NotOffered != "" {
+		ws = append(ws, "not offered: "+t.NotOffered)
 	}
 	if t.AutoApproved {
 		ws = append(ws, "runs without asking")

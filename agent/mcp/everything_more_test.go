@@ -86,3 +86,28 @@ func TestEverythingURLElicitation(t *testing.T) {
 		})
 	}
 }
+
+// A tool that needs MCP tasks (everything's simulate-research-query) is
+// not offered to the model; the servers' status keeps it, saying why.
+func TestEverythingTaskOnlyToolNotOffered(t *testing.T) {
+	m := everything(t, TypeStdio, nil)
+	const name = "mcp__everything__simulate-research-query"
+	if _, ok := m.Lookup(name); ok {
+		t.Fatal("the task-only tool is offered to the model")
+	}
+	if _, ok := m.Lookup("mcp__everything__echo"); !ok {
+		t.Fatal("echo is not offered")
+	}
+	found := false
+	for _, tool := range m.Status().Servers[0].Tools {
+		switch {
+		case tool.Name == name:
+			found = tool.NotOffered == NeedsTasks
+		case tool.NotOffered != "":
+			t.Errorf("%s is not offered: %s", tool.Name, tool.NotOffered)
+		}
+	}
+	if !found {
+		t.Fatalf("the status does not list %s as needing tasks: %+v", name, m.Status().Servers[0].Tools)
+	}
+}

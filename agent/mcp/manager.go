@@ -140,12 +140,12 @@ func (m *Manager) Configured() bool {
 // Tools lists the connected servers' tools, by server then name, and
 // those of a server whose connection ended by itself: a call of one starts
 // it again (restart.go). A name two tools would share is offered for
-// neither (clashes).
+// neither (clashes), nor a tool that needs MCP tasks (NeedsTasks).
 func (m *Manager) Tools() []Tool {
 	all, clash := m.tools()
 	out := all[:0]
 	for _, t := range all {
-		if clash[t.Name] == nil {
+		if clash[t.Name] == nil && t.NotOffered == "" {
 			out = append(out, t)
 		}
 	}

@@ -144,6 +144,18 @@ func TestHTTPHeadersToolsAndResults(t *testing.T) {
 	if big, _ := m.Lookup("mcp__gosdk__big"); big.Rerunnable() || big.AutoApproved {
 		t.Errorf("big %+v", big)
 	}
+	// A tool that sent no hints is reported with none, and judged by the
+	// spec's defaults: not read-only, so it may be destructive.
+	big, _ := m.Lookup("mcp__gosdk__big")
+	if raw, _ := json.Marshal(big.Annotations); string(raw) != `{}` {
+		t.Errorf("big's annotations were invented: %s", raw)
+	}
+	if w := big.Annotations.Words(); w != "may be destructive (not marked read-only)" {
+		t.Errorf("big is %q", w)
+	}
+	if w := plain.Annotations.Words(); w != "read-only" {
+		t.Errorf("plain is %q", w)
+	}
 	ctx := context.Background()
 	res, err := m.Call(ctx, CallRequest{Server: "gosdk", Tool: "plain"})
 	if err != nil || res.Text != "hi" || string(res.Structured) != `{"greeting":"hi"}` || res.Truncated {

@@ -190,7 +190,7 @@ func (s *server) run(ready, ran chan struct{}) {
 		s.fail(ready, "cannot connect: "+err.Error())
 		return
 	}
-	tools, err := listTools(ctx, cs, s.cfg)
+	tools, err := listTools(ctx, cs, s.cfg, &s.orders)
 	if err != nil {
 		closeSession(cs, proc)
 		if s.life.Err() == nil {

@@ -91,7 +91,7 @@ func (s *server) refreshTools() {
 	}
 	ctx, cancel := context.WithTimeout(s.life, s.cfg.Timeout)
 	defer cancel()
-	tools, err := listTools(ctx, cs, s.cfg)
+	tools, err := listTools(ctx, cs, s.cfg, &s.orders)
 	if err != nil {
 		s.note("cannot list tools after a change: %v", err)
 		return

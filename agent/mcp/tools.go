@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -21,15 +22,46 @@ type Tool struct {
 	Annotations Annotations     `json:"annotations"`
 	// AutoApproved: the entry's autoApprove lets the tool run without asking.
 	AutoApproved bool `json:"autoApproved"`
+	// NotOffered says why the model is not offered the tool ("" when it is).
+	NotOffered string `json:"notOffered,omitempty"`
 }
 
-// Annotations are a tool's hints (untrusted: they come from the server).
+// NeedsTasks is why a tool whose server requires MCP tasks to call it
+// (execution.taskSupport "required") is not offered.
+const NeedsTasks = "needs MCP tasks, which followup does not support"
+
+// Annotations are a tool's hints as its server sent them (untrusted); a
+// hint it did not send is absent, and the spec's default applies:
+// not read-only, so maybe destructive; not idempotent; open world.
 type Annotations struct {
 	Title       string `json:"title,omitempty"`
-	ReadOnly    bool   `json:"readOnlyHint"`
-	Idempotent  bool   `json:"idempotentHint"`
+	ReadOnly    bool   `json:"readOnlyHint,omitempty"`
+	Idempotent  bool   `json:"idempotentHint,omitempty"`
 	Destructive *bool  `json:"destructiveHint,omitempty"`
 	OpenWorld   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// Words says the hints, with the spec's defaults where the server is
+// silent: a tool not marked read-only may be destructive.
+func (a Annotations) Words() string {
+	var ws []string
+	switch {
+	case a.ReadOnly:
+		ws = append(ws, "read-only")
+	case a.Destructive == nil:
+		ws = append(ws, "may be destructive (not marked read-only)")
+	case *a.Destructive:
+		ws = append(ws, "destructive")
+	default:
+		ws = append(ws, "changes things, not destructively")
+	}
+	if a.Idempotent {
+		ws = append(ws, "idempotent")
+	}
+	if a.OpenWorld != nil && *a.OpenWorld {
+		ws = append(ws, "open world")
+	}
+	return strings.Join(ws, ", ")
 }
 
 // Rerunnable reports whether a call whose outcome a crash left unknown may be made again
@@ -37,14 +69,19 @@ type Annotations struct {
 // more.
 func (t Tool) Rerunnable() bool { return t.Annotations.ReadOnly || t.Annotations.Idempotent }
 
-// listTools reads every page of a server's tools.
-func listTools(ctx context.Context, cs *sdk.ClientSession, cfg ServerConfig) ([]Tool, error) {
+// listTools reads every page of a server's tools; the tools the wire saw
+// marked task-only (wire.go) are not offered.
+func listTools(ctx context.Context, cs *sdk.ClientSession, cfg ServerConfig, wire *schemaOrders) ([]Tool, error) {
 	var out []Tool
 	for t, err := range cs.Tools(ctx, nil) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, toolOf(cfg, t))
+		tool := toolOf(cfg, t)
+		if wire.taskOnly(t.Name) {
+			tool.NotOffered = NeedsTasks
+		}
+		out = append(out, tool)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil

@@ -23,10 +23,42 @@ import (
 const maxOrders = 64
 
 // schemaOrders maps a schema's canonical JSON to its properties' order.
+// It also keeps the tools a tools/list result marked task-only
+// (execution.taskSupport "required"), which the SDK's Tool drops.
 type schemaOrders struct {
 	mu    sync.Mutex
 	order map[string][]string
 	keys  []string // oldest first, for the bound
+	tasks map[string]bool
+}
+
+// lookTools records which tools of a tools/list page need MCP tasks.
+func (o *schemaOrders) lookTools(result json.RawMessage) {
+	var page struct {
+		Tools []struct {
+			Name      string `json:"name"`
+			Execution struct {
+				TaskSupport string `json:"taskSupport"`
+			} `json:"execution"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(result, &page) != nil {
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.tasks == nil {
+		o.tasks = map[string]bool{}
+	}
+	for _, t := range page.Tools {
+		o.tasks[t.Name] = t.Execution.TaskSupport == "required"
+	}
+}
+
+func (o *schemaOrders) taskOnly(tool string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.tasks[tool]
 }
 
 func (o *schemaOrders) remember(raw json.RawMessage) {
@@ -229,6 +261,10 @@ func (o *schemaOrders) lookRequest(method string, params json.RawMessage) {
 }
 
 func (o *schemaOrders) lookResult(result json.RawMessage) {
+	if bytes.Contains(result, []byte(`"tools"`)) && bytes.Contains(result, []byte(`"inputSchema"`)) {
+		o.lookTools(result)
+		return
+	}
 	if len(result) == 0 || !bytes.Contains(result, []byte(`"inputRequests"`)) {
 		return
 	}

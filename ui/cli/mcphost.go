@@ -129,11 +129,7 @@ func approvalText(a chat.ApprovalView) string {
 		fmt.Fprintf(&sb, "  %s\n", forms.PlainLine(a.Title))
 	}
 	fmt.Fprintf(&sb, "  arguments: %s\n", forms.SanitizeLine(string(a.Arguments)))
-	if a.Annotations.ReadOnly {
-		sb.WriteString("  the server says the tool only reads\n")
-	} else if a.Annotations.Destructive != nil && *a.Annotations.Destructive {
-		sb.WriteString("  the server says the tool may destroy data\n")
-	}
+	fmt.Fprintf(&sb, "  hints: %s\n", forms.SanitizeLine(a.Annotations.Words()))
 	fmt.Fprintf(&sb, "  decide with: followup approve %s [--for-chat] | followup deny %s\n", a.ID, a.ID)
 	return sb.String()
 }
@@ -162,6 +158,9 @@ func mcpList(ctx context.Context, c *Call) error {
 					names[i] = t.Tool
 					if t.AutoApproved {
 						names[i] += " (auto-approved)"
+					}
+					if t.NotOffered != "" {
+						names[i] += " (not offered: " + t.NotOffered + ")"
 					}
 				}
 				fmt.Fprintln(w, forms.SanitizeLine(fmt.Sprintf("  tools (%d): %s", len(names), strings.Join(names, ", "))))

@@ -96,8 +96,10 @@ func TestMCPListApproveDeny(t *testing.T) {
 	if len(servers) != 1 || srv["name"] != "everything" || srv["state"] != "connected" || len(srv["tools"].([]any)) == 0 {
 		t.Fatalf("mcp list = %v", list)
 	}
+	// A tool that needs MCP tasks is listed with why it is not offered.
 	if text := mcpCLI(t, e, "mcp", "list"); text.code != 0 || !strings.Contains(text.stdout, "everything  connected") ||
-		!strings.Contains(text.stdout, "echo") {
+		!strings.Contains(text.stdout, "echo") ||
+		!strings.Contains(text.stdout, "simulate-research-query (not offered: needs MCP tasks, which followup does not support)") {
 		t.Fatalf("mcp list text: %d %q", text.code, text.stdout)
 	}
 
@@ -114,7 +116,8 @@ func TestMCPListApproveDeny(t *testing.T) {
 	if got := pend["approvals"].([]any); len(got) != 1 || got[0].(map[string]any)["id"] != ap["id"] {
 		t.Fatalf("pending = %v", pend)
 	}
-	if text := mcpCLI(t, e, "pending"); !strings.Contains(text.stdout, "followup approve "+ap["id"].(string)) {
+	if text := mcpCLI(t, e, "pending"); !strings.Contains(text.stdout, "followup approve "+ap["id"].(string)) ||
+		!strings.Contains(text.stdout, "hints: read-only") {
 		t.Fatalf("pending text: %q", text.stdout)
 	}
 	ok := decode(t, mcpCLI(t, e, "approve", ap["id"].(string), "--json"))
