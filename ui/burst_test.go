@@ -27,8 +27,8 @@ func TestKeysInTheBurstOfADecisionAreDropped(t *testing.T) {
 		t.Fatalf("after a: %d proposals, form %v, focus %v", k.pendingProposals(), k.m.pane.live != nil, k.m.focus)
 	}
 	k.load(sent.ChatID)
-	if k.m.status != "Proposal accepted — review the form and submit when ready." {
-		t.Fatalf("status %q", k.m.status)
+	if k.m.notice.Text() != "Proposal accepted — review the form and submit when ready." {
+		t.Fatalf("status %q", k.m.notice.Text())
 	}
 	for _, key := range []string{"k", "j", "k"} {
 		k.clock.advance(100 * time.Millisecond)

@@ -53,7 +53,7 @@ func TestCancelConfirmationSaysWhoIsTold(t *testing.T) {
 		for _, msg := range cmdtest.Run(cmd) {
 			_, next := k.m.Update(msg)
 			if _, ok := msg.(cancelledMsg); ok {
-				said = k.m.status
+				said = k.m.notice.Text()
 			}
 			k.apply(next)
 		}

@@ -6,6 +6,7 @@ import (
 	"followup/forms"
 	"strings"
 
+	"followup/ui/style"
 	"github.com/charmbracelet/lipgloss"
 )
 
@@ -24,10 +25,10 @@ func cardVersion(r chat.RequestView) string {
 // state, each closed state worded differently, with the delivery state.
 func requestCard(r chat.RequestView, width int) string {
 	if r.ID == "" {
-		return stNotice.Render("  (input request)")
+		return style.Notice.Render("  (input request)")
 	}
 	title := forms.PlainLine(r.Title)
-	st := stateStyles[string(r.State)]
+	st := style.States[string(r.State)]
 	var status string
 	switch r.State {
 	case chat.RequestPending:
@@ -54,7 +55,7 @@ func requestCard(r chat.RequestView, width int) string {
 		d := r.Deliveries[n-1]
 		status += " · " + deliveryTo(r, d)
 	}
-	line := "? " + stBold.Render(title) + "  " + st.Render(forms.SanitizeLine(status))
+	line := "? " + style.Bold.Render(title) + "  " + st.Render(forms.SanitizeLine(status))
 	return lipgloss.NewStyle().Width(width - 2).PaddingLeft(2).Render(line)
 }
 

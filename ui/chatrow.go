@@ -9,6 +9,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // chatMarks are what a chat's row says after its title: archived, how
@@ -35,13 +36,13 @@ func (mk chatMarks) union(o chatMarks) chatMarks {
 func (mk chatMarks) words() string {
 	s := ""
 	if mk.archived {
-		s += stDim.Render(" [archived]")
+		s += style.Dim.Render(" [archived]")
 	}
 	if mk.pending > 0 {
-		s += stateStyles["pending"].Render(" · " + plural(mk.pending, "question waits", "questions wait"))
+		s += style.States["pending"].Render(" · " + style.Plural(mk.pending, "question waits", "questions wait"))
 	}
 	if mk.here {
-		s += stDim.Render(" · on screen")
+		s += style.Dim.Render(" · on screen")
 	}
 	return s
 }
@@ -51,13 +52,13 @@ func (mk chatMarks) words() string {
 func (mk chatMarks) compact() string {
 	s := ""
 	if mk.archived {
-		s += stDim.Render(" [arch]")
+		s += style.Dim.Render(" [arch]")
 	}
 	if mk.pending > 0 {
-		s += stateStyles["pending"].Render(" ?" + strconv.Itoa(mk.pending))
+		s += style.States["pending"].Render(" ?" + strconv.Itoa(mk.pending))
 	}
 	if mk.here {
-		s += stDim.Render(" (here)")
+		s += style.Dim.Render(" (here)")
 	}
 	return s
 }
@@ -85,9 +86,9 @@ func rowHead(c chat.ChatView, cursor, compact bool) string {
 		head = "› "
 	}
 	if compact {
-		return head + stDim.Render(fmt.Sprintf("%-6s", c.UpdatedAt.Local().Format("Jan 2"))) + " "
+		return head + style.Dim.Render(fmt.Sprintf("%-6s", c.UpdatedAt.Local().Format("Jan 2"))) + " "
 	}
-	return head + stDim.Render(c.UpdatedAt.Local().Format("Jan 2 15:04")) + "  "
+	return head + style.Dim.Render(c.UpdatedAt.Local().Format("Jan 2 15:04")) + "  "
 }
 
 // fitsInWords reports whether the row's whole title fits at width beside
@@ -106,5 +107,5 @@ func chatRow(c chat.ChatView, cursor bool, mk chatMarks, compact bool, width int
 		marks = mk.compact()
 	}
 	room := width - lipgloss.Width(head) - lipgloss.Width(marks)
-	return head + truncate(forms.SanitizeLine(c.Title), max(10, room)) + marks
+	return head + style.Truncate(forms.SanitizeLine(c.Title), max(10, room)) + marks
 }

@@ -32,7 +32,7 @@ func TestAnsweredElsewhereKeepsWhatWasTypedReadable(t *testing.T) {
 	v := frameOf(m)
 	if !containsAll(v, "was answered from another window", "Answered there: Destination: Rome", "What you had typed (not sent):", "Travellers: 3") ||
 		strings.Count(v, "was answered from another window") != 1 {
-		t.Fatalf("status %q, the card:\n%s", m.status, v)
+		t.Fatalf("status %q, the card:\n%s", m.notice.Text(), v)
 	}
 	// It takes the focus by the focus rule; esc then dismisses it.
 	k.clock.advance(focusPause)
@@ -58,8 +58,8 @@ func TestEveryCloseIsSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-	if m.status != "“Plan the trip” was cancelled elsewhere." || !m.dialogs.empty() {
-		t.Fatalf("status %q, dialogs %v", m.status, m.dialogs.items)
+	if m.notice.Text() != "“Plan the trip” was cancelled elsewhere." || !m.dialogs.empty() {
+		t.Fatalf("status %q, dialogs %v", m.notice.Text(), m.dialogs.items)
 	}
 	for reason, want := range map[string]string{
 		chat.ReasonWithdrawn: "was withdrawn by the agent", chat.ReasonDisconnected: "was closed: the agent disconnected",
@@ -87,8 +87,8 @@ func TestEveryCloseIsSaid(t *testing.T) {
 	if got, _ := k.svc.Request(ctx, dr.ID); got.State != "answered" {
 		t.Fatalf("the deploy question is %s", got.State)
 	}
-	if strings.Contains(m.status, "another window") || showing[closedCard](m) {
-		t.Fatalf("this screen's own answer was said to come from elsewhere: %q, dialogs %v", m.status, m.dialogs.items)
+	if strings.Contains(m.notice.Text(), "another window") || showing[closedCard](m) {
+		t.Fatalf("this screen's own answer was said to come from elsewhere: %q, dialogs %v", m.notice.Text(), m.dialogs.items)
 	}
 }
 
@@ -136,7 +136,7 @@ func TestSentAfterAnsweredElsewhereKeepsWhatWasTyped(t *testing.T) {
 	}
 	deliver(m, send)
 	if !showing[closedCard](m) || !containsAll(frameOf(m), "was answered from another window", "Travellers: 3") {
-		t.Fatalf("status %q, dialogs %v\n%s", m.status, m.dialogs.items, frameOf(m))
+		t.Fatalf("status %q, dialogs %v\n%s", m.notice.Text(), m.dialogs.items, frameOf(m))
 	}
 	if got, _ := k.svc.Request(ctx, r.ID); !chat.SameValue(got.Answer.Values["travelers"], 2) {
 		t.Fatalf("answer %v", got.Answer.Values)
@@ -210,7 +210,7 @@ func TestFailedCancelLeavesTheQuestionOpenHere(t *testing.T) {
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
 	if !showing[closedCard](m) {
-		t.Fatalf("no card after a failed cancel and an answer elsewhere: status %q", m.status)
+		t.Fatalf("no card after a failed cancel and an answer elsewhere: status %q", m.notice.Text())
 	}
 }
 
@@ -251,8 +251,8 @@ func TestAnsweredElsewhereListsOnlyWhatDiffers(t *testing.T) {
 	r = tripOnScreen(t, k)
 	typeIn(k.m, "destination", "Oslo")
 	answer(k, r.ID, 3)
-	if showing[closedCard](k.m) || k.m.status != "“Plan the trip” was answered from another window, with what you had typed." {
-		t.Fatalf("status %q, dialogs %v\n%s", k.m.status, k.m.dialogs.items, frameOf(k.m))
+	if showing[closedCard](k.m) || k.m.notice.Text() != "“Plan the trip” was answered from another window, with what you had typed." {
+		t.Fatalf("status %q, dialogs %v\n%s", k.m.notice.Text(), k.m.dialogs.items, frameOf(k.m))
 	}
 	if strings.Contains(frameOf(k.m), "What you had typed") {
 		t.Fatalf("an unsent part with nothing unsent:\n%s", frameOf(k.m))

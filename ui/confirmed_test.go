@@ -63,8 +63,8 @@ func TestFormTakesValuesAnsweredElsewhere(t *testing.T) {
 	if v := frameOf(m); !containsAll(v, "Oslo", "2026-07-01") || strings.Contains(v, "Shanghai") {
 		t.Fatalf("the form does not show the values answered elsewhere:\n%s", v)
 	}
-	if !strings.Contains(m.status, "Answered elsewhere, now in the form: Destination, Start date") {
-		t.Fatalf("status %q", m.status)
+	if !strings.Contains(m.notice.Text(), "Answered elsewhere, now in the form: Destination, Start date") {
+		t.Fatalf("status %q", m.notice.Text())
 	}
 	if d := m.pane.live.Draft(); d["travelers"] != "3" {
 		t.Fatalf("the user's own edit is gone: %v", d)
@@ -81,8 +81,8 @@ func TestFormTakesValuesAnsweredElsewhere(t *testing.T) {
 	if got.Partial["destination"] != "Oslo" || got.Partial["start"] != "2026-07-01" || !chat.SameValue(got.Partial["travelers"], 3) {
 		t.Fatalf("stored partial answer %v", got.Partial)
 	}
-	if strings.Contains(m.status, "Answered elsewhere") {
-		t.Fatalf("this screen's own answer was taken for news: %q", m.status)
+	if strings.Contains(m.notice.Text(), "Answered elsewhere") {
+		t.Fatalf("this screen's own answer was taken for news: %q", m.notice.Text())
 	}
 }
 
@@ -104,8 +104,8 @@ func TestOwnEditWinsOverAValueAnsweredElsewhere(t *testing.T) {
 	if d := m.pane.live.Draft(); d["destination"] != "Paris" || d["start"] != "2026-07-01" {
 		t.Fatalf("draft %v", d)
 	}
-	if !strings.Contains(m.status, "yours kept: Destination") {
-		t.Fatalf("status %q", m.status)
+	if !strings.Contains(m.notice.Text(), "yours kept: Destination") {
+		t.Fatalf("status %q", m.notice.Text())
 	}
 	m.openReview()
 	if v := frameOf(m); !strings.Contains(v, "Destination: Paris") {
@@ -160,8 +160,8 @@ func TestNewRevisionKeepsWhatWasTyped(t *testing.T) {
 	if d := m.pane.live.Draft(); d["travelers"] != "3" {
 		t.Fatalf("what was typed is gone: %v", d)
 	}
-	if !strings.Contains(m.status, "was revised; what you had typed is kept") || !strings.Contains(frameOf(m), "Hotel") {
-		t.Fatalf("status %q\n%s", m.status, frameOf(m))
+	if !strings.Contains(m.notice.Text(), "was revised; what you had typed is kept") || !strings.Contains(frameOf(m), "Hotel") {
+		t.Fatalf("status %q\n%s", m.notice.Text(), frameOf(m))
 	}
 }
 
@@ -187,7 +187,7 @@ func TestAnswerOverAChangedPartialIsNotSent(t *testing.T) {
 	if v := m.pane.live.Values(); v["start"] != "2026-07-01" {
 		t.Fatalf("the form's values %v", v)
 	}
-	if !strings.Contains(m.status, "Answered elsewhere, now in the form: Start date. Nothing was sent: review it again.") {
-		t.Fatalf("status %q", m.status)
+	if !strings.Contains(m.notice.Text(), "Answered elsewhere, now in the form: Start date. Nothing was sent: review it again.") {
+		t.Fatalf("status %q", m.notice.Text())
 	}
 }

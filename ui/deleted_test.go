@@ -22,8 +22,8 @@ func TestChatDeletedElsewhereKeepsWhatWasTyped(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, m.load(m.chatID)) // the event of another process's commit
-	if !m.newChat || m.composer.Value() != "and book a hotel" || !strings.Contains(m.status, "deleted elsewhere") {
-		t.Fatalf("new chat %v, composer %q, status %q", m.newChat, m.composer.Value(), m.status)
+	if !m.newChat || m.composer.Value() != "and book a hotel" || !strings.Contains(m.notice.Text(), "deleted elsewhere") {
+		t.Fatalf("new chat %v, composer %q, status %q", m.newChat, m.composer.Value(), m.notice.Text())
 	}
 	if v := frameOf(m); strings.Contains(v, "Plan the trip") || !strings.Contains(v, "deleted elsewhere") {
 		t.Fatalf("the deleted chat's question is still drawn:\n%s", v)
@@ -53,8 +53,8 @@ func TestChatDeletedElsewhereShowsAnotherChat(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, m.load(m.chatID))
-	if m.newChat || m.chatID != other.ChatID || !strings.Contains(m.status, "deleted elsewhere") {
-		t.Fatalf("on chat %q (new %v), want %q; status %q", m.chatID, m.newChat, other.ChatID, m.status)
+	if m.newChat || m.chatID != other.ChatID || !strings.Contains(m.notice.Text(), "deleted elsewhere") {
+		t.Fatalf("on chat %q (new %v), want %q; status %q", m.chatID, m.newChat, other.ChatID, m.notice.Text())
 	}
 
 	again := k.ask("Plan a trip")

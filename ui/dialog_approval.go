@@ -9,6 +9,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // approvalDialog asks the user to allow one MCP tool call (docs/mcp.md):
@@ -102,11 +103,11 @@ func (d approvalDialog) update(msg tea.Msg) (dialog, action) {
 func (d approvalDialog) view(width, height int, focused bool) string {
 	box := paneBox{width, height}
 	// Short words, so that deny fits beside the others on a narrow screen.
-	hint := focusHint(box.inner(), focused, d.keys.Focus, d.keys.Once, relabel(d.keys.Chat, "for this chat"), d.keys.Deny)
+	hint := style.FocusHint(box.inner(), focused, d.keys.Focus, d.keys.Once, style.Relabel(d.keys.Chat, "for this chat"), d.keys.Deny)
 	if d.deciding {
-		hint = stDim.Render("deciding…")
+		hint = style.Dim.Render("deciding…")
 	}
-	return box.draw(dialogStyle(focused), d.body(), hint, d.scroll, d.scrollK)
+	return box.draw(style.DialogFrame(focused), d.body(), hint, d.scroll, d.scrollK)
 }
 
 // waiting is the line drawn above the form while the user types in it.
@@ -118,16 +119,16 @@ func (d approvalDialog) waiting() string {
 func (d approvalDialog) body() string {
 	a := d.a
 	var b strings.Builder
-	b.WriteString(stBold.Render("Allow "+forms.SanitizeLine(a.Server)+" (MCP server) to run "+forms.SanitizeLine(a.Tool)+"?") + "\n")
+	b.WriteString(style.Bold.Render("Allow "+forms.SanitizeLine(a.Server)+" (MCP server) to run "+forms.SanitizeLine(a.Tool)+"?") + "\n")
 	about := forms.PlainLine(firstNonEmpty(a.Title, a.Annotations.Title))
 	if desc := forms.PlainLine(a.Description); desc != "" {
 		about = strings.TrimPrefix(about+" — "+desc, " — ")
 	}
 	if about != "" {
-		b.WriteString(stDim.Render(about) + "\n")
+		b.WriteString(style.Dim.Render(about) + "\n")
 	}
-	b.WriteString(stDim.Render("hints: "+forms.SanitizeLine(a.Annotations.Words())) + "\n")
-	b.WriteString("\n" + stBold.Render("Arguments") + "\n")
+	b.WriteString(style.Dim.Render("hints: "+forms.SanitizeLine(a.Annotations.Words())) + "\n")
+	b.WriteString("\n" + style.Bold.Render("Arguments") + "\n")
 	for _, l := range strings.Split(prettyJSON(a.Arguments), "\n") {
 		b.WriteString(hangingIndent(l, 2, d.box.inner()) + "\n")
 	}

@@ -9,6 +9,8 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/status"
+	"followup/ui/style"
 )
 
 // What the chat switcher draws: its header and hint, a note line, the rows
@@ -18,12 +20,12 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 	k := d.keys
 	var b strings.Builder
 	// The count is of the rows listed, the new chat's among them.
-	count := plural(len(d.list.chats), "chat", "chats")
+	count := style.Plural(len(d.list.chats), "chat", "chats")
 	if !d.complete {
 		count = fmt.Sprintf("%d+ chats", len(d.list.chats))
 	}
-	head := stBold.Render(" Chats") + stDim.Render(" ("+count+")  ")
-	b.WriteString(truncate(head+stDim.Render(hintsFit(width-lipgloss.Width(head), d.hintKeys()...)), width) + "\n")
+	head := style.Bold.Render(" Chats") + style.Dim.Render(" ("+count+")  ")
+	b.WriteString(style.Truncate(head+style.Dim.Render(style.HintsFit(width-lipgloss.Width(head), d.hintKeys()...)), width) + "\n")
 	rows := max(1, height-3)
 	top := d.window(rows)
 	end := min(len(d.list.chats), top+rows)
@@ -42,21 +44,21 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 		if isNew(c) {
 			row = newChatRow(c, i == d.list.sel, marksOf(c, d.onScreen), compact, width)
 		}
-		lines = append(lines, truncate(row, width))
+		lines = append(lines, style.Truncate(row, width))
 	}
 	switch c, _ := d.list.selected(); {
 	case d.list.confirmDel != "" && c.ID == d.list.confirmDel:
 		// On the note line, not after the row: a narrow row would cut it.
-		b.WriteString(stError.Render(truncate(" press "+k.Delete.Help().Key+" again to delete everything in “"+
+		b.WriteString(style.Error.Render(style.Truncate(" press "+k.Delete.Help().Key+" again to delete everything in “"+
 			forms.SanitizeLine(c.Title)+"”", width)))
 	case d.note != "" && d.noteErr:
-		b.WriteString(stError.Render(truncate(" "+d.note, width)))
+		b.WriteString(style.Error.Render(style.Truncate(" "+d.note, width)))
 	case d.note != "":
-		b.WriteString(stDim.Render(truncate(" "+d.note, width)))
+		b.WriteString(style.Dim.Render(style.Truncate(" "+d.note, width)))
 	case d.listErr != nil:
-		b.WriteString(errLine(" Could not read the chats: ", d.listErr, width))
+		b.WriteString(status.ErrLine(" Could not read the chats: ", d.listErr, width))
 	case compact:
-		b.WriteString(stDim.Render(truncate(" "+compactLegend(used), width)))
+		b.WriteString(style.Dim.Render(style.Truncate(" "+compactLegend(used), width)))
 	}
 	b.WriteString("\n")
 	for _, line := range lines {
@@ -64,18 +66,18 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 	}
 	switch {
 	case len(d.list.chats) == 0 && d.loading:
-		b.WriteString(stDim.Render("  reading chats…") + "\n")
+		b.WriteString(style.Dim.Render("  reading chats…") + "\n")
 	case len(d.list.chats) == 0 && d.listErr != nil:
-		b.WriteString(stDim.Render("  "+k.New.Help().Key+" starts a new chat; "+k.Close.Help().Key+" goes back") + "\n")
+		b.WriteString(style.Dim.Render("  "+k.New.Help().Key+" starts a new chat; "+k.Close.Help().Key+" goes back") + "\n")
 	case len(d.list.chats) == 0:
-		b.WriteString(stDim.Render("  no chats yet — "+k.New.Help().Key+" starts one") + "\n")
+		b.WriteString(style.Dim.Render("  no chats yet — "+k.New.Help().Key+" starts one") + "\n")
 	}
 	if len(d.list.chats) > rows || d.loading {
 		pos := fmt.Sprintf(" %d–%d of %s", top+1, end, count)
 		if d.loading && len(d.list.chats) > 0 {
 			pos += " · reading more…"
 		}
-		b.WriteString(stDim.Render(truncate(pos+" · "+hints(k.Up, d.scrollK.PageUp), width)))
+		b.WriteString(style.Dim.Render(style.Truncate(pos+" · "+style.Hints(k.Up, d.scrollK.PageUp), width)))
 	}
 	return b.String()
 }
@@ -85,7 +87,7 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 // archived nor deleted.
 func (d chatsDialog) hintKeys() []key.Binding {
 	k := d.keys
-	bs := []key.Binding{k.Open, relabel(k.Close, "close"), relabel(k.New, "new")}
+	bs := []key.Binding{k.Open, style.Relabel(k.Close, "close"), style.Relabel(k.New, "new")}
 	c, ok := d.list.selected()
 	if !ok || isNew(c) {
 		return bs
@@ -94,7 +96,7 @@ func (d chatsDialog) hintKeys() []key.Binding {
 	if c.State.Archived() {
 		archive = "unarchive"
 	}
-	return append(bs, relabel(k.Archive, archive), relabel(k.Delete, "delete (twice)"))
+	return append(bs, style.Relabel(k.Archive, archive), style.Relabel(k.Delete, "delete (twice)"))
 }
 
 // newChatRow is the new chat's line: where its date would be it says
@@ -104,7 +106,7 @@ func newChatRow(c chat.ChatView, cursor bool, mk chatMarks, compact bool, width 
 	if cursor {
 		head = "› "
 	}
-	head += stBold.Render("new chat")
+	head += style.Bold.Render("new chat")
 	marks := mk.words()
 	if compact {
 		marks = mk.compact()
@@ -114,5 +116,5 @@ func newChatRow(c chat.ChatView, cursor bool, mk chatMarks, compact bool, width 
 		return head + marks
 	}
 	room := width - lipgloss.Width(head) - lipgloss.Width(" · draft: ") - lipgloss.Width(marks)
-	return head + stDim.Render(" · draft: ") + truncate(text, max(10, room)) + marks
+	return head + style.Dim.Render(" · draft: ") + style.Truncate(text, max(10, room)) + marks
 }

@@ -8,6 +8,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // closedCard keeps readable what the user had typed in a question that
@@ -67,9 +68,9 @@ func (d closedCard) update(msg tea.Msg) (dialog, action) {
 
 func (d closedCard) body() string {
 	var b strings.Builder
-	b.WriteString(stBold.Render("“"+d.title+"” "+d.why) + "\n")
+	b.WriteString(style.Bold.Render("“"+d.title+"” "+d.why) + "\n")
 	if d.theirs != "" {
-		b.WriteString(stDim.Render("Answered there: "+d.theirs) + "\n")
+		b.WriteString(style.Dim.Render("Answered there: "+d.theirs) + "\n")
 	}
 	b.WriteString("What you had typed (not sent):\n")
 	for _, l := range d.typed {
@@ -80,12 +81,12 @@ func (d closedCard) body() string {
 
 func (d closedCard) view(width, height int, focused bool) string {
 	box := paneBox{width, height}
-	hint := hintsFit(box.inner(), d.keys.Dismiss, relabel(d.keys.Focus, "to the composer"))
+	hint := style.HintsFit(box.inner(), d.keys.Dismiss, style.Relabel(d.keys.Focus, "to the composer"))
 	if !focused {
 		// Its keys act once it has the focus.
-		hint = stDim.Render(hintsFit(box.inner(), relabel(d.keys.Focus, "to read it, then "+d.keys.Dismiss.Help().Key+" dismisses it")))
+		hint = style.Dim.Render(style.HintsFit(box.inner(), style.Relabel(d.keys.Focus, "to read it, then "+d.keys.Dismiss.Help().Key+" dismisses it")))
 	}
-	return box.draw(dialogStyle(focused), d.body(), hint, d.scroll, d.scrollK)
+	return box.draw(style.DialogFrame(focused), d.body(), hint, d.scroll, d.scrollK)
 }
 
 // quietCard reports whether the pane's top dialog is a closed card drawn

@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/style"
 )
 
 // confirmDialog asks before an action that cannot be undone: cancelling
@@ -61,9 +62,9 @@ func (d confirmDialog) update(msg tea.Msg) (dialog, action) {
 	return d, nil
 }
 
-func (d confirmDialog) body() string { return stBold.Render(d.title) + "\n" + d.detail }
+func (d confirmDialog) body() string { return style.Bold.Render(d.title) + "\n" + d.detail }
 
 func (d confirmDialog) view(width, height int, focused bool) string {
-	return paneBox{width, height}.draw(dialogStyle(focused), d.body(),
-		focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, d.keys.Yes, d.keys.No), d.scroll, d.scrollK)
+	return paneBox{width, height}.draw(style.DialogFrame(focused), d.body(),
+		style.FocusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, d.keys.Yes, d.keys.No), d.scroll, d.scrollK)
 }

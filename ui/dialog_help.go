@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"followup/ui/style"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -52,7 +53,7 @@ func (d helpDialog) lines(width int) []string {
 		}
 	}
 	grid := lipgloss.JoinHorizontal(lipgloss.Top, cols...)
-	return append([]string{stBold.Render(" Keys"), ""}, strings.Split(grid, "\n")...)
+	return append([]string{style.Bold.Render(" Keys"), ""}, strings.Split(grid, "\n")...)
 }
 
 // helpColumns stacks blocks in n columns, each block in order going to
@@ -73,7 +74,7 @@ func helpColumns(blocks []string, n int) []string {
 	cols := make([]string, 0, n)
 	for _, st := range stacks {
 		if len(st) > 0 {
-			cols = append(cols, stHelpColumn.Render(strings.Join(st, "\n\n")))
+			cols = append(cols, style.HelpColumn.Render(strings.Join(st, "\n\n")))
 		}
 	}
 	return cols
@@ -85,15 +86,15 @@ func helpBlock(sec keySection) string {
 	for _, b := range sec.keys {
 		keyWidth = max(keyWidth, lipgloss.Width(b.Help().Key))
 	}
-	lines := []string{" " + stBold.Render(sec.title)}
+	lines := []string{" " + style.Bold.Render(sec.title)}
 	for _, b := range sec.keys {
 		h := b.Help()
-		lines = append(lines, "  "+stBold.Render(h.Key)+strings.Repeat(" ", keyWidth-lipgloss.Width(h.Key)+2)+stDim.Render(h.Desc))
+		lines = append(lines, "  "+style.Bold.Render(h.Key)+strings.Repeat(" ", keyWidth-lipgloss.Width(h.Key)+2)+style.Dim.Render(h.Desc))
 	}
 	return strings.Join(lines, "\n")
 }
 
 func (d helpDialog) view(width, height int, focused bool) string {
 	lines := d.scroll.window(d.lines(width), max(1, height-1), d.keys.Scroll)
-	return strings.Join(append(lines, " "+stDim.Render(hints(d.keys.HelpClose))), "\n")
+	return strings.Join(append(lines, " "+style.Dim.Render(style.Hints(d.keys.HelpClose))), "\n")
 }

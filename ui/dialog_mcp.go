@@ -10,6 +10,7 @@ import (
 
 	"followup/agent/mcp"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // serversDialog lists the configured MCP servers (docs/mcp.md): each one's
@@ -62,7 +63,7 @@ func (d serversDialog) view(width, height int, focused bool) string {
 	if len(d.failed()) > 0 {
 		keys = []key.Binding{d.keys.ServersRestart, d.keys.ServersClose}
 	}
-	return strings.Join(append(lines, " "+stDim.Render(hintsFit(max(1, width-1), keys...))), "\n")
+	return strings.Join(append(lines, " "+style.Dim.Render(style.HintsFit(max(1, width-1), keys...))), "\n")
 }
 
 // failed names the failed servers, which r starts again.
@@ -82,7 +83,7 @@ func (d serversDialog) lines(width int) []string {
 	w := max(10, width-1)
 	var out []string
 	add := func(indent int, s string) {
-		out = append(out, " "+strings.Repeat(" ", indent)+truncate(s, max(1, w-indent)))
+		out = append(out, " "+strings.Repeat(" ", indent)+style.Truncate(s, max(1, w-indent)))
 	}
 	// wrap adds s in full, its continuation lines indented two more.
 	wrap := func(indent int, s string) {
@@ -100,49 +101,49 @@ func (d serversDialog) lines(width int) []string {
 	if st.Config != "" {
 		title += " — " + forms.SanitizeLine(homeShort(st.Config))
 	}
-	add(0, stBold.Render(title))
+	add(0, style.Bold.Render(title))
 	out = append(out, "")
 	if len(st.Problems) > 0 {
-		add(0, stError.Render(plural(len(st.Problems), "problem in the configuration", "problems in the configuration")+" (the other servers start anyway):"))
+		add(0, style.Error.Render(style.Plural(len(st.Problems), "problem in the configuration", "problems in the configuration")+" (the other servers start anyway):"))
 		for _, p := range st.Problems {
-			wrap(2, stError.Render("✗ "+forms.SanitizeLine(p)))
+			wrap(2, style.Error.Render("✗ "+forms.SanitizeLine(p)))
 		}
 		out = append(out, "")
 	}
 	if len(st.Servers) == 0 {
 		add(0, "No MCP server is configured.")
-		add(0, stDim.Render("followup reads --mcp-config FILE, else $FOLLOWUP_MCP_CONFIG, else ~/.config/followup/mcp.json"))
-		add(0, stDim.Render("(the shape of Claude Code's .mcp.json; see docs/mcp.md)."))
+		add(0, style.Dim.Render("followup reads --mcp-config FILE, else $FOLLOWUP_MCP_CONFIG, else ~/.config/followup/mcp.json"))
+		add(0, style.Dim.Render("(the shape of Claude Code's .mcp.json; see docs/mcp.md)."))
 		return out
 	}
 	for i, s := range st.Servers {
 		if i > 0 {
 			out = append(out, "")
 		}
-		wrap(0, stBold.Render(forms.SanitizeLine(s.Name))+"  "+serverState(s))
+		wrap(0, style.Bold.Render(forms.SanitizeLine(s.Name))+"  "+serverState(s))
 		target := forms.SanitizeLine(s.Target)
 		if s.ServerName != "" {
-			target += "  " + stDim.Render("("+forms.SanitizeLine(strings.TrimSpace(s.ServerName+" "+s.ServerVersion))+")")
+			target += "  " + style.Dim.Render("("+forms.SanitizeLine(strings.TrimSpace(s.ServerName+" "+s.ServerVersion))+")")
 		}
-		add(2, stDim.Render(s.Type+": ")+target)
+		add(2, style.Dim.Render(s.Type+": ")+target)
 		if s.State == mcp.StateConnected {
-			add(2, plural(len(s.Tools), "tool:", "tools:"))
+			add(2, style.Plural(len(s.Tools), "tool:", "tools:"))
 			for _, t := range s.Tools {
-				line := stBold.Render(forms.SanitizeLine(t.Tool))
+				line := style.Bold.Render(forms.SanitizeLine(t.Tool))
 				if desc := forms.PlainLine(firstNonEmpty(t.Title, t.Description)); desc != "" {
 					line += " — " + desc
 				}
 				if words := toolWords(t); words != "" {
-					line += "  " + stDim.Render("["+words+"]")
+					line += "  " + style.Dim.Render("["+words+"]")
 				}
 				add(4, line)
 			}
 		}
 		if s.RestartsOnCall {
-			wrap(2, stDim.Render("its tools stay offered: the next call of one starts it again"))
+			wrap(2, style.Dim.Render("its tools stay offered: the next call of one starts it again"))
 		}
 		if s.Log != "" && s.State != mcp.StateDisabled {
-			add(2, stDim.Render("log: "+forms.SanitizeLine(homeShort(s.Log))))
+			add(2, style.Dim.Render("log: "+forms.SanitizeLine(homeShort(s.Log))))
 		}
 	}
 	return out
@@ -152,7 +153,7 @@ func (d serversDialog) lines(width int) []string {
 func serverState(s mcp.ServerStatus) string {
 	switch s.State {
 	case mcp.StateConnected:
-		return stRowOK.Render("connected") + stDim.Render(" · protocol "+forms.SanitizeLine(s.Protocol))
+		return stRowOK.Render("connected") + style.Dim.Render(" · protocol "+forms.SanitizeLine(s.Protocol))
 	case mcp.StateFailed:
 		return stRowBad.Render("failed: " + forms.SanitizeLine(s.Reason))
 	case mcp.StateConnecting:
@@ -161,9 +162,9 @@ func serverState(s mcp.ServerStatus) string {
 		}
 		return stRowWait.Render("starting…")
 	case mcp.StateDisabled:
-		return stDim.Render("disabled in the configuration")
+		return style.Dim.Render("disabled in the configuration")
 	case "":
-		return stDim.Render("not started yet")
+		return style.Dim.Render("not started yet")
 	}
 	return forms.SanitizeLine(s.State)
 }

@@ -9,6 +9,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // proposalDialog is the diff of the user's draft against the change the
@@ -67,8 +68,8 @@ func (d proposalDialog) update(msg tea.Msg) (dialog, action) {
 }
 
 func (d proposalDialog) view(width, height int, focused bool) string {
-	hint := focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, relabel(d.keys.Accept, "accept"), d.keys.Keep)
-	return paneBox{width, height}.draw(dialogStyle(focused), d.body(), hint, d.scroll, d.scrollK)
+	hint := style.FocusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, style.Relabel(d.keys.Accept, "accept"), d.keys.Keep)
+	return paneBox{width, height}.draw(style.DialogFrame(focused), d.body(), hint, d.scroll, d.scrollK)
 }
 
 // waiting is the line drawn above the form while the user types in it.
@@ -84,10 +85,10 @@ func (d proposalDialog) body() string {
 	}
 	mine := d.q.mine
 	var b strings.Builder
-	b.WriteString(stBold.Render("The agent proposes a change to “"+forms.PlainLine(r.Title)+"”") + "\n\n")
+	b.WriteString(style.Bold.Render("The agent proposes a change to “"+forms.PlainLine(r.Title)+"”") + "\n\n")
 	show := func(f forms.Field, v any) string {
 		if v == nil {
-			return stDim.Render("(no answer)") // as the review says it
+			return style.Dim.Render("(no answer)") // as the review says it
 		}
 		return f.ValueLine(v)
 	}
@@ -95,8 +96,8 @@ func (d proposalDialog) body() string {
 		// In the order the form asks.
 		for _, f := range r.Fields {
 			if v, ok := p.Values[f.Name]; ok {
-				b.WriteString(fmt.Sprintf("  %s: %s → %s\n", stBold.Render(forms.SanitizeLine(f.DisplayLabel())),
-					show(f, mine[f.Name]), stateStyles["answered"].Render(show(f, v))))
+				b.WriteString(fmt.Sprintf("  %s: %s → %s\n", style.Bold.Render(forms.SanitizeLine(f.DisplayLabel())),
+					show(f, mine[f.Name]), style.States["answered"].Render(show(f, v))))
 			}
 		}
 	} else if p.Definition != nil {
@@ -117,7 +118,7 @@ func (d proposalDialog) body() string {
 		}
 		for _, f := range r.Fields {
 			if !kept[f.Name] {
-				b.WriteString(stError.Render("- "+forms.SanitizeLine(f.DisplayLabel())+" (removed)") + "\n")
+				b.WriteString(style.Error.Render("- "+forms.SanitizeLine(f.DisplayLabel())+" (removed)") + "\n")
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // reviewDialog shows exactly what will be sent for one question revision;
@@ -56,7 +57,7 @@ func (d reviewDialog) update(msg tea.Msg) (dialog, action) {
 
 func (d reviewDialog) body() string {
 	var b strings.Builder
-	b.WriteString(stBold.Render("Review before sending") + "\n\n")
+	b.WriteString(style.Bold.Render("Review before sending") + "\n\n")
 	b.WriteString(forms.Review(d.q.req.Definition, d.q.req.Supplied, d.q.shown, d.box.inner()))
 	if len(d.q.problems) > 0 {
 		b.WriteString("\n" + problemList(d.q.problems))
@@ -68,11 +69,11 @@ func (d reviewDialog) view(width, height int, focused bool) string {
 	box := paneBox{width, height}
 	send := d.keys.Send
 	if len(forms.Missing(d.q.req.Definition, d.q.req.Supplied, d.q.shown)) > 0 {
-		send = relabel(send, "save partial answer") // the question stays open for the rest
+		send = style.Relabel(send, "save partial answer") // the question stays open for the rest
 	}
-	hint := focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, send, d.keys.Back, d.keys.Cancel)
+	hint := style.FocusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, send, d.keys.Back, d.keys.Cancel)
 	if len(d.q.problems) > 0 {
-		hint = focusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, relabel(d.keys.Back, "back to editing to fix "+forms.Plural(len(d.q.problems), "it", "them")), d.keys.Cancel)
+		hint = style.FocusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, style.Relabel(d.keys.Back, "back to editing to fix "+forms.Plural(len(d.q.problems), "it", "them")), d.keys.Cancel)
 	}
-	return box.draw(paneStyle(focused), d.body(), hint, d.scroll, d.scrollK)
+	return box.draw(style.PaneFrame(focused), d.body(), hint, d.scroll, d.scrollK)
 }

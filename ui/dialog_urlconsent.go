@@ -8,6 +8,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // urlDialog is the consent card of an MCP server's URL elicitation (and
@@ -101,17 +102,17 @@ func (d urlDialog) view(width, height int, focused bool) string {
 	box := paneBox{width, height}
 	bs := []key.Binding{}
 	if d.opens() {
-		bs = append(bs, relabel(d.keys.Open, "open"))
+		bs = append(bs, style.Relabel(d.keys.Open, "open"))
 	}
 	if d.link.Openable {
 		bs = append(bs, d.keys.Copy)
 	}
 	bs = append(bs, d.keys.Done, d.keys.Decline)
-	hint := focusHint(box.inner(), focused, d.keys.Focus, bs...)
+	hint := style.FocusHint(box.inner(), focused, d.keys.Focus, bs...)
 	if d.deciding {
-		hint = stDim.Render("sending…")
+		hint = style.Dim.Render("sending…")
 	}
-	return box.draw(dialogStyle(focused), d.body(), hint, d.scroll, d.scrollK)
+	return box.draw(style.DialogFrame(focused), d.body(), hint, d.scroll, d.scrollK)
 }
 
 // waiting is the line drawn above the form while the user types in it.
@@ -123,25 +124,25 @@ func (d urlDialog) body() string {
 	r, l := d.q.req, d.link
 	server := askedByName(r.Owner)
 	var b strings.Builder
-	b.WriteString(stBold.Render(server+" (MCP server) asks you to open a link") + "\n")
+	b.WriteString(style.Bold.Render(server+" (MCP server) asks you to open a link") + "\n")
 	if reason := forms.PlainLine(r.Reason); reason != "" {
 		b.WriteString(reason + "\n")
 	}
 	b.WriteString("\n" + highlightHost(forms.SanitizeLine(r.URL), l.Host) + "\n")
 	if l.Host != "" {
-		b.WriteString("host: " + stLinkHost.Render(forms.SanitizeLine(l.Host)) + "\n")
+		b.WriteString("host: " + style.LinkHost.Render(forms.SanitizeLine(l.Host)) + "\n")
 	}
 	for _, w := range l.Warnings {
-		b.WriteString(stError.Render("⚠ "+forms.SanitizeLine(w)) + "\n")
+		b.WriteString(style.Error.Render("⚠ "+forms.SanitizeLine(w)) + "\n")
 	}
 	if l.Problem != "" {
-		b.WriteString(stError.Render("⚠ "+l.Problem+": followup will not open or copy it") + "\n")
+		b.WriteString(style.Error.Render("⚠ "+l.Problem+": followup will not open or copy it") + "\n")
 	}
 	note := "followup has not opened this link. Open it only if you trust " + server + " and this host; say done once you have finished there."
 	if l.Openable && !d.canOpen {
 		note += " (xdg-open is not installed: copy the link instead.)"
 	}
-	b.WriteString(stDim.Render(note))
+	b.WriteString(style.Dim.Render(note))
 	return b.String()
 }
 
@@ -151,7 +152,7 @@ func highlightHost(url, host string) string {
 	if host == "" || i < 0 {
 		return url
 	}
-	return url[:i] + stLinkHost.Render(url[i:i+len(host)]) + url[i+len(host):]
+	return url[:i] + style.LinkHost.Render(url[i:i+len(host)]) + url[i+len(host):]
 }
 
 // urlArrives is the arrivals entry (question.go) of a URL question shown

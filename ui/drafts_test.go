@@ -146,8 +146,8 @@ func TestRefusedMessageIsKept(t *testing.T) {
 	cmd := m.onKey(tea.KeyMsg{Type: tea.KeyEnter})
 	typeInto(m, "and this")
 	deliver(m, cmd)
-	if got := m.composer.Value(); got != "please go on\nand this" || !m.statusErr {
-		t.Fatalf("composer %q, status %q", got, m.status)
+	if got := m.composer.Value(); got != "please go on\nand this" || !m.notice.IsErr() {
+		t.Fatalf("composer %q, status %q", got, m.notice.Text())
 	}
 }
 

@@ -50,8 +50,8 @@ func TestFormTakesAProposalAcceptedElsewhere(t *testing.T) {
 	if showing[proposalDialog](m) {
 		t.Fatal("the proposal card stayed after it was decided elsewhere")
 	}
-	if !strings.Contains(m.status, "The proposal was accepted elsewhere, now in the form: Travellers, Transport.") {
-		t.Fatalf("status %q", m.status)
+	if !strings.Contains(m.notice.Text(), "The proposal was accepted elsewhere, now in the form: Travellers, Transport.") {
+		t.Fatalf("status %q", m.notice.Text())
 	}
 	if d := m.pane.live.Draft(); !chat.SameValue(d["travelers"], 4) || d["transport"] != "plane" {
 		t.Fatalf("the form's draft %v lacks the accepted values", d)
@@ -92,7 +92,7 @@ func TestAnOlderDraftOnScreenDoesNotOverwriteAnAcceptedProposal(t *testing.T) {
 	if d := m.pane.live.Draft(); d["transport"] != "plane" || !chat.SameValue(d["travelers"], 3) {
 		t.Fatalf("the form's draft %v", d)
 	}
-	if !strings.Contains(m.status, "Changed elsewhere, now in the form: Transport.") {
-		t.Fatalf("status %q", m.status)
+	if !strings.Contains(m.notice.Text(), "Changed elsewhere, now in the form: Transport.") {
+		t.Fatalf("status %q", m.notice.Text())
 	}
 }

@@ -60,8 +60,8 @@ func TestConfirmationFollowsItsQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.load(sent.ChatID)
-	if !m.dialogs.empty() || !strings.Contains(m.status, "“Pick a region” was cancelled elsewhere") {
-		t.Fatalf("dialogs %v, status %q", m.dialogs.items, m.status)
+	if !m.dialogs.empty() || !strings.Contains(m.notice.Text(), "“Pick a region” was cancelled elsewhere") {
+		t.Fatalf("dialogs %v, status %q", m.dialogs.items, m.notice.Text())
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
 	pend, _ := svc.Pending(ctx, sent.ChatID)
@@ -308,8 +308,8 @@ func TestDoubleEnterAtTheReviewSendsOnce(t *testing.T) {
 		t.Fatal("a second enter sent the answer again")
 	}
 	m.Update(first())
-	if m.statusErr {
-		t.Fatalf("status %q", m.status)
+	if m.notice.IsErr() {
+		t.Fatalf("status %q", m.notice.Text())
 	}
 }
 
@@ -347,7 +347,7 @@ func TestDeletingTheOpenChatClearsItsStatus(t *testing.T) {
 	m.Update(listChats(svc, "", chat.DefaultChatPage)())
 	m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
 	cmd := m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
-	if cmd == nil || m.status != "" || m.chatID != "" {
-		t.Fatalf("after deleting the open chat: status %q, chat %q", m.status, m.chatID)
+	if cmd == nil || m.notice.Text() != "" || m.chatID != "" {
+		t.Fatalf("after deleting the open chat: status %q, chat %q", m.notice.Text(), m.chatID)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // arrange lays the screen out for its size and state and draws the frame
@@ -23,7 +24,8 @@ func (m *model) compose() string {
 	// The composer's text wraps at the width it is given, and takes the
 	// rows it wraps to.
 	m.composer.SetWidth(base.composerWidth)
-	base = layout(m.width, m.height, layoutState{composerLines: m.composerLines()})
+	notice := m.noticeLine()
+	base = layout(m.width, m.height, m.layoutState(notice))
 	if box := m.paneDialogBox(base); box != m.dialogBox {
 		m.dialogBox = box
 		m.sizeDialogs()
@@ -31,17 +33,17 @@ func (m *model) compose() string {
 	if d, ok := m.dialogs.screen(); ok {
 		return d.view(m.width, m.height, true)
 	}
-	if !m.loaded && m.status == "" && !m.newChat && m.unread == nil {
+	if !m.loaded && m.notice.Text() == "" && !m.newChat && m.unread == nil {
 		// Until the chat is read, one line: the frames before it would be
 		// drawn only to be replaced, on the cores the read needs.
-		return stDim.Render(" opening " + forms.SanitizeLine(m.dbPath) + " …")
+		return style.Dim.Render(" opening " + forms.SanitizeLine(m.dbPath) + " …")
 	}
 	pane := m.paneView(base)
 	paneLines := 0
 	if pane != "" {
 		paneLines = lipgloss.Height(pane)
 	}
-	spec := layout(m.width, m.height, layoutState{paneLines: paneLines, composerLines: base.composer})
+	spec := layout(m.width, m.height, layoutState{paneLines: paneLines, composerLines: base.composer, noticeLines: lipgloss.Height(notice)})
 	if paneLines > spec.pane {
 		// Never a frame taller than the screen: what does not fit is cut.
 		pane = strings.Join(strings.Split(pane, "\n")[:spec.pane], "\n")
@@ -52,7 +54,7 @@ func (m *model) compose() string {
 		parts = append(parts, pane)
 	}
 	m.composer.Placeholder = m.composerPlaceholder()
-	parts = append(parts, m.noticeLine(), m.composer.View(), m.statusLine())
+	parts = append(parts, notice, m.composer.View(), m.statusLine())
 	return lipgloss.JoinVertical(lipgloss.Left, parts...)
 }
 
@@ -63,8 +65,11 @@ func (m *model) tooSmallView() string {
 	return lipgloss.NewStyle().Width(max(1, m.width)).MaxHeight(max(1, m.height)).Render(msg)
 }
 
-// composerLines is how many rows the composer's text takes at its width.
-func (m *model) composerLines() int { return max(1, m.composer.rowCount) }
+// layoutState is what the layout depends on before the pane is drawn:
+// the composer's rows at its width and the notice's (noticeLine).
+func (m *model) layoutState(notice string) layoutState {
+	return layoutState{composerLines: max(1, m.composer.rowCount), noticeLines: lipgloss.Height(notice)}
+}
 
 // paneDialogBox is the box a dialog in the pane is drawn in: the pane's
 // most, less the tab row.
@@ -81,7 +86,7 @@ func (m *model) dialogSize(d dialog) sizeMsg {
 	if d.fullScreen() {
 		return sizeMsg{m.width, m.height}
 	}
-	return m.paneDialogBox(layout(m.width, m.height, layoutState{composerLines: m.composerLines()}))
+	return m.paneDialogBox(layout(m.width, m.height, m.layoutState(m.noticeLine())))
 }
 
 // apply sizes the composer and the transcript as the layout says,

@@ -8,6 +8,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // followup is the user's inbox (docs/mcp-serve.md): the questions waiting
@@ -27,7 +28,7 @@ func (m *model) showTabs() bool {
 
 // otherTab is the tab of a question waiting in another chat.
 func otherTab(r chat.RequestView) string {
-	return "↗ " + truncate(whoAsks(r.Owner)+": "+forms.PlainLine(r.Title), 32)
+	return "↗ " + style.Truncate(whoAsks(r.Owner)+": "+forms.PlainLine(r.Title), 32)
 }
 
 // whoAsks names who asked, at the start of a line: The agent, Claude Code.

@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"github.com/charmbracelet/lipgloss"
+
+	"followup/ui/style"
+)
 
 // layoutState is what the screen's layout depends on besides the
 // terminal's size.
@@ -10,6 +14,9 @@ type layoutState struct {
 	paneLines int
 	// composerLines is how many lines the composer's text takes.
 	composerLines int
+	// noticeLines is how many lines the notice takes (ui/status wraps a
+	// long one); 0 counts as the one line it always has.
+	noticeLines int
 }
 
 // layoutSpec is where everything goes on a screen.
@@ -56,12 +63,12 @@ func layout(w, h int, s layoutState) layoutSpec {
 		spec.tooSmall = true
 		return spec
 	}
-	least := minComposer(h)
+	least, fixed := minComposer(h), fixedRows+max(0, s.noticeLines-1)
 	want := min(max(s.composerLines, least), max(least, h/3))
-	spec.paneMax = h - fixedRows - want - minTranscript(h)
-	spec.pane = min(s.paneLines, h-fixedRows-least-minTranscript(h))
-	spec.composer = max(least, min(want, h-fixedRows-spec.pane-minTranscript(h)))
-	spec.transcript = h - fixedRows - spec.pane - spec.composer
+	spec.paneMax = h - fixed - want - minTranscript(h)
+	spec.pane = min(s.paneLines, h-fixed-least-minTranscript(h))
+	spec.composer = max(least, min(want, h-fixed-spec.pane-minTranscript(h)))
+	spec.transcript = h - fixed - spec.pane - spec.composer
 	return spec
 }
 
@@ -110,10 +117,10 @@ func paneWidth(w int) int { return w - 2 }
 // width less the frame's border and padding. A form is built that wide; a
 // wider one has its lines wrapped by the frame (a long value's text pushed
 // off its prompt's line).
-func paneInner(w int) int { return max(10, paneWidth(w)-stPane.GetHorizontalFrameSize()) }
+func paneInner(w int) int { return max(10, paneWidth(w)-style.Pane.GetHorizontalFrameSize()) }
 
 // framed draws body in style's frame (the pane's or a dialog's), paneWidth
 // wide in all on a terminal w wide.
-func framed(style lipgloss.Style, w int, body string) string {
-	return style.Width(paneWidth(w) - style.GetHorizontalBorderSize()).Render(body)
+func framed(st lipgloss.Style, w int, body string) string {
+	return st.Width(paneWidth(w) - st.GetHorizontalBorderSize()).Render(body)
 }

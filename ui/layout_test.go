@@ -3,6 +3,7 @@ package ui
 import (
 	"testing"
 
+	"followup/ui/style"
 	"github.com/charmbracelet/lipgloss"
 )
 
@@ -57,7 +58,7 @@ func TestLayout(t *testing.T) {
 				t.Fatalf("no room for the transcript: %+v", got)
 			}
 			// A form is as wide as the inside of the pane it is drawn in.
-			if inner := lipgloss.Width(stPane.Width(tc.w-4).Render("")) - stPane.GetHorizontalFrameSize(); got.formWidth != inner {
+			if inner := lipgloss.Width(style.Pane.Width(tc.w-4).Render("")) - style.Pane.GetHorizontalFrameSize(); got.formWidth != inner {
 				t.Fatalf("a form %d wide in a pane %d wide inside", got.formWidth, inner)
 			}
 			// A form has the rows for its title and a field's input.

@@ -7,6 +7,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // What the chat list does to a chat, and the word it says after.
@@ -52,7 +53,7 @@ type lifecycleDone struct {
 // note is the chat list's line about what it did (err: what it could
 // not do, and why); again is the key that undoes an archive.
 func (l lifecycleDone) note(err error, again string) string {
-	name := "“" + truncate(forms.SanitizeLine(l.title), 40) + "”"
+	name := "“" + style.Truncate(forms.SanitizeLine(l.title), 40) + "”"
 	if err != nil {
 		verb := map[lifecycleOp]string{opArchive: "archive", opUnarchive: "unarchive", opDelete: "delete"}[l.op]
 		return "Could not " + verb + " " + name + ": " + errText(err)

@@ -12,6 +12,7 @@ import (
 	"followup/agent/mcp"
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // The screen as an MCP host (docs/mcp.md): what it knows of the open chat's
@@ -183,7 +184,7 @@ func (m *model) tellProblemsOnce() {
 	m.mcp.problemsTold = true
 	line := ps[0]
 	if len(ps) > 1 {
-		line = plural(len(ps), "problem", "problems") + ": " + line // the count before what a narrow line cuts
+		line = style.Plural(len(ps), "problem", "problems") + ": " + line // the count before what a narrow line cuts
 	}
 	m.setStatus(line+" — "+m.keys.Servers.Help().Key+" lists the servers", true)
 }

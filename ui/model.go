@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/status"
 )
 
 // model is the root: it owns routing, focus and layout. Its children are
@@ -78,14 +79,8 @@ type model struct {
 	lay   layoutSpec // the layout the last Update arranged
 	frame string     // the frame it drew, which View returns
 
-	unread       *readFailure // a read the screen needs that failed (unread.go)
-	status       string
-	statusErr    bool
-	statusCode   string          // the error's code, drawn dim after the words (setErr)
-	statusAt     string          // the moment the status speaks of (status.go); "" until the next snapshot
-	statusSeq    int             // loads begun when it was set: later snapshots mark its moment
-	statusQs     map[string]bool // sayDone's: the questions open when it was set; a newcomer ends it
-	statusGen    int             // counts the statuses set: noticeFor ends the one it was set for
+	unread       *readFailure    // a read the screen needs that failed (unread.go)
+	notice       status.Notice   // the notice line (ui/status)
 	resuming     map[string]bool // runs ctrl+r is resuming or retrying
 	resumingSays string          // and the status that says so (retry.go)
 	retried      retryDone       // what the last ctrl+r moved on

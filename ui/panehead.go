@@ -8,6 +8,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // paneHeadMost is the most lines the pane gives to who asks and why: a
@@ -21,14 +22,14 @@ const paneHeadMost = 3
 func paneHead(r chat.RequestView, by string, withReason bool, width, room int) []string {
 	var words []string
 	if by != "" {
-		words = append(words, stBold.Render(by))
+		words = append(words, style.Bold.Render(by))
 	}
 	if withReason {
 		if reason := forms.PlainLine(r.Reason); reason != "" {
-			words = append(words, stDim.Render(reason))
+			words = append(words, style.Dim.Render(reason))
 		}
 		if r.ExpiresAt != nil {
-			words = append(words, stDim.Render("expires "+chat.DeadlineWords(*r.ExpiresAt, time.Now())))
+			words = append(words, style.Dim.Render("expires "+chat.DeadlineWords(*r.ExpiresAt, time.Now())))
 		}
 	}
 	if len(words) == 0 {
@@ -43,7 +44,7 @@ func paneHead(r chat.RequestView, by string, withReason bool, width, room int) [
 func wrapAtMost(s string, width, n int) []string {
 	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
 	if len(lines) > n {
-		lines = append(lines[:n-1], truncate(strings.Join(lines[n-1:], " "), width))
+		lines = append(lines[:n-1], style.Truncate(strings.Join(lines[n-1:], " "), width))
 	}
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/style"
 )
 
 // ctrl+r moves on what is stuck (docs/behaviour.md): the runs interrupted by a
@@ -94,13 +95,13 @@ func (m *model) resumed(msg driveDoneMsg) {
 	if len(m.resuming) > 0 || msg.err != nil {
 		return
 	}
-	if m.status != "" && m.status != m.resumingSays {
+	if t := m.notice.Text(); t != "" && t != m.resumingSays {
 		return // something newer holds the line
 	}
 	var did string
 	switch r := m.retried; {
 	case r.failed > 0 && r.interrupted > 0:
-		did = "Retried the failed run and resumed " + plural(r.interrupted, "interrupted run", "interrupted runs") + "."
+		did = "Retried the failed run and resumed " + style.Plural(r.interrupted, "interrupted run", "interrupted runs") + "."
 	case r.failed > 0:
 		did = "Retried the failed run"
 		if msg.run.ID != "" {
@@ -108,7 +109,7 @@ func (m *model) resumed(msg driveDoneMsg) {
 		}
 		did += "."
 	default:
-		did = "Resumed " + plural(r.interrupted, "interrupted run", "interrupted runs") + "."
+		did = "Resumed " + style.Plural(r.interrupted, "interrupted run", "interrupted runs") + "."
 	}
 	m.setStatus(did, false)
 }

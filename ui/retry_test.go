@@ -48,8 +48,8 @@ func TestCtrlRRetriesTheFailedRun(t *testing.T) {
 		t.Fatalf("ctrl+r brought %v", msgs)
 	}
 	drive := m.update(msgs[0])
-	if m.status != "Retrying the failed run from where it stopped…" {
-		t.Fatalf("status %q", m.status)
+	if m.notice.Text() != "Retrying the failed run from where it stopped…" {
+		t.Fatalf("status %q", m.notice.Text())
 	}
 	deliver(m, drive)
 	if run, _ := svc.GetRun(ctx, sent.RunID); run.State != "waiting_input" {
@@ -62,7 +62,7 @@ func TestCtrlRRetriesTheFailedRun(t *testing.T) {
 	// Now the run waits for the user: nothing to resume.
 	m.setFocus(focusComposer)
 	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyCtrlR}))
-	if m.status != "Nothing to resume: the task is waiting for your answer." {
-		t.Fatalf("status %q", m.status)
+	if m.notice.Text() != "Nothing to resume: the task is waiting for your answer." {
+		t.Fatalf("status %q", m.notice.Text())
 	}
 }

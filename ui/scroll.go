@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"followup/ui/style"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -61,7 +62,7 @@ func (s scroll) window(lines []string, height int, k scrollKeys) []string {
 	}
 	rows := shown(len(lines), height)
 	top := clampTop(s.top, len(lines), rows)
-	pos := stDim.Render(fmt.Sprintf("%s (%d–%d of %d)", hints(k.Up, k.PageUp), top+1, top+rows, len(lines)))
+	pos := style.Dim.Render(fmt.Sprintf("%s (%d–%d of %d)", style.Hints(k.Up, k.PageUp), top+1, top+rows, len(lines)))
 	return append(lines[top:top+rows:top+rows], pos)
 }
 
@@ -84,8 +85,8 @@ func (b paneBox) lines(body string) []string {
 }
 
 // draw frames body (scrolled by s) and the hint.
-func (b paneBox) draw(style lipgloss.Style, body, hint string, s scroll, k scrollKeys) string {
+func (b paneBox) draw(st lipgloss.Style, body, hint string, s scroll, k scrollKeys) string {
 	lines := s.window(b.lines(body), b.rows(), k)
-	lines = append(lines, truncate(hint, b.inner()))
-	return framed(style, b.width, strings.Join(lines, "\n"))
+	lines = append(lines, style.Truncate(hint, b.inner()))
+	return framed(st, b.width, strings.Join(lines, "\n"))
 }

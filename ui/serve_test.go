@@ -53,8 +53,8 @@ func TestServeChatOnScreen(t *testing.T) {
 	}
 	k.m.composer.SetValue("is 1.4 fine?")
 	k.m.sendComposer()
-	if !strings.Contains(k.m.status, "reads only answers") || k.m.composer.Value() != "is 1.4 fine?" {
-		t.Errorf("a message in a serve chat: status %q, composer %q", k.m.status, k.m.composer.Value())
+	if !strings.Contains(k.m.notice.Text(), "reads only answers") || k.m.composer.Value() != "is 1.4 fine?" {
+		t.Errorf("a message in a serve chat: status %q, composer %q", k.m.notice.Text(), k.m.composer.Value())
 	}
 
 	if err := k.svc.SaveDraft(ctx, chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: map[string]any{"version": "1.4.2"}, Edited: true}); err != nil {

@@ -63,8 +63,8 @@ func TestCancellingAServerQuestionDeclinesIt(t *testing.T) {
 		_, next := k.m.Update(msg)
 		if _, ok := msg.(cancelledMsg); ok {
 			seen = true
-			if k.m.status != "Declined: fake is told no, and the call goes on." {
-				t.Fatalf("the line after cancelling says %q", k.m.status)
+			if k.m.notice.Text() != "Declined: fake is told no, and the call goes on." {
+				t.Fatalf("the line after cancelling says %q", k.m.notice.Text())
 			}
 		}
 		k.apply(next)

@@ -69,7 +69,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	m.settleStream(s)
 	gone := m.closedUnder(s) // before the pane forgets it
 	save, appeared := m.pane.adopt(s, !m.dialogs.empty())
-	m.statusMoves(s.seq)
+	m.notice.Moves(s.seq, m.moment(), m.pendingIDs())
 	if m.closeAbout(m.pane.activeKey()) {
 		m.setStatus("That question changed or closed meanwhile; nothing was sent.", true)
 	}

@@ -3,43 +3,32 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"time"
-	"unicode"
-	"unicode/utf8"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/status"
+	"followup/ui/style"
 )
 
 // The lines around the pane: the tab row of the open questions, the
 // notice line and the status line.
 
-// The notice line's status belongs to one moment: it clears at the next
-// key, when the chat's run or its questions change after it was set, when
-// a question arrives in another chat (the inbox takes the line), and a
-// notice that is no error after noticeFor.
-// The first snapshot read after it marks the moment it speaks of ("Answer
-// sent." speaks of the answer on its way; a new question ends it): one
-// whose load began before the status was set speaks of an older moment.
+// setStatus, setErr and sayDone set the notice (ui/status) as of the
+// loads begun so far.
+func (m *model) setStatus(s string, isErr bool) { m.notice.Set(s, isErr, m.loadSeq) }
 
-func (m *model) setStatus(s string, isErr bool) {
-	m.status, m.statusErr, m.statusAt, m.statusSeq, m.statusCode = s, isErr, "", m.loadSeq, ""
-	m.statusQs = nil
-	m.statusGen++
-}
+func (m *model) setErr(prefix string, err error) { m.notice.SetErr(prefix, err, m.loadSeq) }
 
-// noticeFor is how long a notice that is no error stays: long enough to
-// read it, not so long that it stands for a moment gone by.
-const noticeFor = 8 * time.Second
+func (m *model) sayDone(s string) { m.notice.SayDone(s, m.loadSeq, m.pendingIDs()) }
 
-// noticeEndMsg ends the notice of generation gen, if it still shows.
-type noticeEndMsg struct{ gen int }
-
-func endNotice(gen int) tea.Cmd {
-	return tea.Tick(noticeFor, func(time.Time) tea.Msg { return noticeEndMsg{gen} })
+func (m *model) pendingIDs() []string {
+	ids := make([]string, len(m.pane.pending))
+	for i, r := range m.pane.pending {
+		ids[i] = r.ID
+	}
+	return ids
 }
 
 // newElsewhere reports whether msg counts a question waiting in another
@@ -63,69 +52,6 @@ func (m *model) newElsewhere(msg elsewhereMsg) bool {
 	return false
 }
 
-// sayDone sets a status about what the user just did to the questions on
-// screen ("Answer sent."): any question that was not open then ends it,
-// even when the first snapshot read since already holds it — an MCP
-// client asks again as soon as it reads the answer.
-func (m *model) sayDone(s string) {
-	m.setStatus(s, false)
-	m.statusQs = map[string]bool{}
-	for _, r := range m.pane.pending {
-		m.statusQs[r.ID] = true
-	}
-}
-
-// setErr says in the status line what went wrong, as a sentence after
-// prefix (e.g. "Nothing was sent: "), with the error's code after it,
-// dimmed, for a bug report — never the code in place of the words.
-func (m *model) setErr(prefix string, err error) {
-	text, code := errWords(prefix, err)
-	m.setStatus(text, true)
-	m.statusCode = code
-}
-
-// errWords is an error as a sentence after prefix (e.g. "Could not read
-// the chats: "), and its code for a bug report ("" for INTERNAL).
-func errWords(prefix string, err error) (words, code string) {
-	e := chat.AsError(err)
-	words = sentence(e.Message)
-	if prefix != "" {
-		words = prefix + lowerFirst(words)
-	}
-	if e.Code != chat.CodeInternal {
-		code = string(e.Code)
-	}
-	return words, code
-}
-
-// errLine is an error on one line of width: the words, cut to leave room
-// for the code drawn dim after them.
-func errLine(prefix string, err error, width int) string {
-	words, code := errWords(prefix, err)
-	return wordsThenCode(words, code, width)
-}
-
-// wordsThenCode draws an error's words and, dim after them, its code; too
-// narrow for both, the words go first.
-func wordsThenCode(words, code string, width int) string {
-	if code == "" {
-		return stError.Render(truncate(forms.SanitizeLine(words), width))
-	}
-	code = " " + code
-	room := width - lipgloss.Width(code)
-	if room < 20 {
-		return stError.Render(truncate(forms.SanitizeLine(words), width))
-	}
-	return stError.Render(truncate(forms.SanitizeLine(words), room)) + stDim.Render(code)
-}
-
-// lowerFirst is s with its first letter small: a message going on after a
-// prefix's colon.
-func lowerFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToLower(r)) + s[n:]
-}
-
 // moment names what the chat on screen is doing: its state (archived or
 // not), its run's state and its open questions with their proposals.
 func (m *model) moment() string {
@@ -140,27 +66,6 @@ func (m *model) moment() string {
 		fmt.Fprintf(&b, "|%s@%d:%d", r.ID, r.Revision, len(r.Proposals))
 	}
 	return b.String()
-}
-
-// statusMoves clears a status whose moment has passed; call it with each
-// snapshot, and the seq of its load (0: unordered).
-func (m *model) statusMoves(seq int) {
-	if m.status == "" || seq != 0 && seq <= m.statusSeq {
-		return
-	}
-	for _, r := range m.pane.pending {
-		if m.statusQs != nil && !m.statusQs[r.ID] { // sayDone's newcomer
-			m.setStatus("", false)
-			return
-		}
-	}
-	now := m.moment()
-	switch {
-	case m.statusAt == "":
-		m.statusAt = now
-	case m.statusAt != now:
-		m.setStatus("", false)
-	}
 }
 
 // interrupted is the set of runs no live process drives that ctrl+r
@@ -209,18 +114,18 @@ func (m *model) statusLine() string {
 	if m.focus == focusComposer && m.composer.Value() == "" {
 		help = m.keys.HelpQ
 	}
-	right := " " + hints(relabel(help, "help")) + " "
+	right := " " + style.Hints(style.Relabel(help, "help")) + " "
 	left := fmt.Sprintf(" %s · %s · %s ", m.withMCP(m.provider), run, m.dbPath)
 	if lipgloss.Width(left)+lipgloss.Width(right) > m.width {
 		left = fmt.Sprintf(" %s · %s ", m.withMCP(m.provider), run)
-		right = " " + stBold.Render(help.Keys()[0]) + " help "
+		right = " " + style.Bold.Render(help.Keys()[0]) + " help "
 	}
 	pad := m.width - lipgloss.Width(left) - lipgloss.Width(right)
 	if pad < 0 {
-		left = truncate(left, max(1, m.width-lipgloss.Width(right)))
+		left = style.Truncate(left, max(1, m.width-lipgloss.Width(right)))
 		pad = max(0, m.width-lipgloss.Width(left)-lipgloss.Width(right))
 	}
-	return stStatus.Render(left + strings.Repeat(" ", pad) + right)
+	return style.Status.Render(left + strings.Repeat(" ", pad) + right)
 }
 
 // tabRow names the open questions, the shown one marked. When they do
@@ -230,10 +135,10 @@ func (m *model) tabRow() string {
 	tabs := make([]string, len(m.pane.pending))
 	active := 0
 	for i, r := range m.pane.pending {
-		label := fmt.Sprintf("%d %s", i+1, truncate(forms.PlainLine(r.Title), 24))
-		tabs[i] = stTab.Render(label)
+		label := fmt.Sprintf("%d %s", i+1, style.Truncate(forms.PlainLine(r.Title), 24))
+		tabs[i] = style.Tab.Render(label)
 		if r.ID == m.pane.active {
-			tabs[i], active = stTabActive.Render(label), i
+			tabs[i], active = style.TabActive.Render(label), i
 		}
 	}
 	// The inbox: questions of other chats (inbox.go), after this chat's
@@ -249,12 +154,12 @@ func (m *model) tabRow() string {
 		if reach > m.width {
 			break
 		}
-		t := stTab.Render(otherTab(r))
+		t := style.Tab.Render(otherTab(r))
 		tabs = append(tabs, t)
 		reach += lipgloss.Width(t) + 1
 	}
 	all := strings.Join(tabs, " ")
-	hint := "  " + stDim.Render(hints(either(m.keys.NextReq, m.keys.PrevReq, "switch")))
+	hint := "  " + style.Dim.Render(style.Hints(style.Either(m.keys.NextReq, m.keys.PrevReq, "switch")))
 	switch {
 	case lipgloss.Width(all+hint) <= m.width:
 		return all + hint
@@ -281,25 +186,24 @@ func (m *model) tabRow() string {
 	if end < len(tabs) {
 		row += " ›"
 	}
-	return truncate(row, m.width)
+	return style.Truncate(row, m.width)
 }
 
+// noticeLine is the notice, or else what the screen says while nothing
+// happens: a read-only database, questions elsewhere, runs to resume.
 func (m *model) noticeLine() string {
-	switch {
-	case m.status != "" && m.statusErr && m.statusCode != "":
-		return wordsThenCode(m.status, m.statusCode, m.width)
-	case m.status != "" && m.statusErr:
-		return stError.Render(truncate(forms.SanitizeLine(m.status), m.width))
-	case m.status != "":
-		return stDim.Render(truncate(forms.SanitizeLine(m.status), m.width))
+	if v := m.notice.View(m.width); v != "" {
+		return v
+	}
+	switch resume := m.keys.Resend.Help().Key; {
 	case m.readOnly != "":
-		return stError.Render(truncate(forms.SanitizeLine("Read-only database: nothing typed is saved or sent — "+m.readOnly+"."), m.width))
+		return status.Lines("Read-only database: nothing typed is saved or sent — "+m.readOnly+".", "", style.Error, m.width)
 	case m.elsewhere > 0:
-		return stateStyles["pending"].Render(truncate(forms.SanitizeLine(m.elsewhereLine()), m.width))
+		return status.Lines(m.elsewhereLine(), "", style.States["pending"], m.width)
 	case len(m.orphans) == 1:
-		return stError.Render(truncate("1 interrupted run found — "+m.keys.Resend.Help().Key+" resumes it", m.width))
+		return status.Lines("1 interrupted run found — "+resume+" resumes it", "", style.Error, m.width)
 	case len(m.orphans) > 1:
-		return stError.Render(truncate(fmt.Sprintf("%d interrupted runs found — %s resumes them", len(m.orphans), m.keys.Resend.Help().Key), m.width))
+		return status.Lines(fmt.Sprintf("%d interrupted runs found — %s resumes them", len(m.orphans), resume), "", style.Error, m.width)
 	}
 	return ""
 }

@@ -7,6 +7,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // A status about the form on screen ends when the chat's moment moves on
@@ -25,7 +26,7 @@ func TestStatusEndsWhenTheChatIsArchivedElsewhere(t *testing.T) {
 			t.Fatal(err)
 		}
 		deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-		if m.status == "" {
+		if m.notice.Text() == "" {
 			t.Fatal("no status about the values answered elsewhere")
 		}
 	}
@@ -38,15 +39,15 @@ func TestStatusEndsWhenTheChatIsArchivedElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-	if m.status != "" {
-		t.Fatalf("after the chat was archived elsewhere the status says %q", m.status)
+	if m.notice.Text() != "" {
+		t.Fatalf("after the chat was archived elsewhere the status says %q", m.notice.Text())
 	}
 	if _, err := other.Unarchive(ctx, r.ChatID, ""); err != nil {
 		t.Fatal(err)
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-	if m.status != "" {
-		t.Fatalf("after the chat was unarchived elsewhere the status says %q", m.status)
+	if m.notice.Text() != "" {
+		t.Fatalf("after the chat was unarchived elsewhere the status says %q", m.notice.Text())
 	}
 }
 
@@ -64,15 +65,15 @@ func TestStatusEndsWhenTheQuestionIsCancelledElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-	if m.status == "" {
+	if m.notice.Text() == "" {
 		t.Fatal("no status about the values answered elsewhere")
 	}
 	if _, err := other.Cancel(ctx, r.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-	if strings.Contains(m.status, "Answered elsewhere") {
-		t.Fatalf("after the question was cancelled elsewhere the status says %q", m.status)
+	if strings.Contains(m.notice.Text(), "Answered elsewhere") {
+		t.Fatalf("after the question was cancelled elsewhere the status says %q", m.notice.Text())
 	}
 }
 
@@ -81,7 +82,7 @@ func TestStatusEndsWhenTheQuestionIsCancelledElsewhere(t *testing.T) {
 func TestProblemLineKeepsItsCountWhenCut(t *testing.T) {
 	ps := []forms.Problem{{Message: "Start date is not a valid date (YYYY-MM-DD)"},
 		{Message: "Travellers must be a whole number"}, {Message: "Transport is required"}}
-	if l := truncate(problemLine(ps), 40); !strings.HasPrefix(l, "✗ 3 problems: Start date") {
+	if l := style.Truncate(problemLine(ps), 40); !strings.HasPrefix(l, "✗ 3 problems: Start date") {
 		t.Fatalf("cut to 40 columns the line is %q", l)
 	}
 	if l := problemLine(ps[:1]); l != "✗ Start date is not a valid date (YYYY-MM-DD)" {

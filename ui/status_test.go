@@ -10,6 +10,9 @@ import (
 
 	"followup/chat"
 	"followup/forms/cmdtest"
+	"followup/ui/status"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // A status line belongs to one moment: it stays while the chat is as it
@@ -23,18 +26,18 @@ func TestStatusClearsWhenItNoLongerHolds(t *testing.T) {
 	k.m.setStatus("Answer sent.", false)
 	k.load(sent.ChatID)
 	k.load(sent.ChatID)
-	if k.m.status != "Answer sent." {
-		t.Fatalf("the status went while nothing changed: %q", k.m.status)
+	if k.m.notice.Text() != "Answer sent." {
+		t.Fatalf("the status went while nothing changed: %q", k.m.notice.Text())
 	}
 	k.say(sent.ChatID, "and plan a trip")
 	k.load(sent.ChatID)
-	if k.m.status != "" {
-		t.Fatalf("%q still shown under a new question", k.m.status)
+	if k.m.notice.Text() != "" {
+		t.Fatalf("%q still shown under a new question", k.m.notice.Text())
 	}
 	k.m.setStatus("No task is running in this chat.", false)
 	k.m.Update(typed("x"))
-	if k.m.status != "" {
-		t.Fatalf("%q still shown after a key", k.m.status)
+	if k.m.notice.Text() != "" {
+		t.Fatalf("%q still shown after a key", k.m.notice.Text())
 	}
 }
 
@@ -46,12 +49,12 @@ func TestResumingClearsWhenDone(t *testing.T) {
 	k.load("")
 	k.m.onRetry(retryMsg{runs: []chat.RunView{{ID: "run_a"}, {ID: "run_b"}}})
 	k.m.Update(driveDoneMsg{runID: "run_a"})
-	if k.m.status != "Resuming 2 interrupted runs…" {
-		t.Fatalf("status %q with a run still resuming", k.m.status)
+	if k.m.notice.Text() != "Resuming 2 interrupted runs…" {
+		t.Fatalf("status %q with a run still resuming", k.m.notice.Text())
 	}
 	k.m.Update(driveDoneMsg{runID: "run_b"})
-	if k.m.status != "Resumed 2 interrupted runs." {
-		t.Fatalf("%q after every run was resumed", k.m.status)
+	if k.m.notice.Text() != "Resumed 2 interrupted runs." {
+		t.Fatalf("%q after every run was resumed", k.m.notice.Text())
 	}
 }
 
@@ -63,8 +66,8 @@ func TestStopIsSaidOnce(t *testing.T) {
 	k.load(sent.ChatID)
 	k.m.Update(stopTask(k.svc, sent.RunID)())
 	k.load(sent.ChatID)
-	if v := frameOf(k.m); !containsAll(v, "the task was stopped") || k.m.status != "" {
-		t.Fatalf("status %q:\n%s", k.m.status, v)
+	if v := frameOf(k.m); !containsAll(v, "the task was stopped") || k.m.notice.Text() != "" {
+		t.Fatalf("status %q:\n%s", k.m.notice.Text(), v)
 	}
 }
 
@@ -158,13 +161,13 @@ func TestStatusGivesWayToTheNextServeQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.m.Update(answeredMsg{receipt: receipt})
-	if k.m.status != "Answer sent." {
-		t.Fatalf("status %q after the answer", k.m.status)
+	if k.m.notice.Text() != "Answer sent." {
+		t.Fatalf("status %q after the answer", k.m.notice.Text())
 	}
 	ask("b", "Pick a size")
 	k.load(r.ChatID)
-	if k.m.status != "" {
-		t.Fatalf("%q still shown under the next question:\n%s", k.m.status, frameOf(k.m))
+	if k.m.notice.Text() != "" {
+		t.Fatalf("%q still shown under the next question:\n%s", k.m.notice.Text(), frameOf(k.m))
 	}
 }
 
@@ -197,21 +200,46 @@ func TestANoticeNeverHidesAQuestionFromElsewhere(t *testing.T) {
 	for _, msg := range cmdtest.Run(m.onKey(tea.KeyMsg{Type: tea.KeyCtrlR})) {
 		_, cmd = m.Update(msg)
 	}
-	if !strings.HasPrefix(m.status, "Nothing to resume") {
-		t.Fatalf("after ctrl+r the status is %q", m.status)
+	if !strings.HasPrefix(m.notice.Text(), "Nothing to resume") {
+		t.Fatalf("after ctrl+r the status is %q", m.notice.Text())
 	}
 	for _, msg := range cmdtest.RunTimers(cmd) {
-		if e, ok := msg.(noticeEndMsg); ok {
+		if e, ok := msg.(status.EndMsg); ok {
 			m.Update(e)
 		}
 	}
-	if m.status != "" {
-		t.Fatalf("%q still shown after its time", m.status)
+	if m.notice.Text() != "" {
+		t.Fatalf("%q still shown after its time", m.notice.Text())
 	}
 	m.setStatus("Answer sent.", false)
-	gen := m.statusGen
+	gen := m.notice.Gen()
 	m.setStatus("Could not send.", true)
-	if m.Update(noticeEndMsg{gen}); m.status == "" {
+	if m.Update(status.EndMsg{Gen: gen}); m.notice.Text() == "" {
 		t.Fatal("an older notice's time ended a newer one")
+	}
+}
+
+// A notice wider than the screen wraps onto the lines it needs (three at
+// most), and the layout gives it them: nothing of it is cut at the width
+// and the frame stays the screen's height.
+func TestLongNoticeWraps(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m := k.m
+	sent := k.ask("Plan a trip")
+	k.load(sent.ChatID)
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	words := "The MCP server weather could not be started: its command exited with status 1 before it answered the initialize request."
+	m.notice.SetErr("", &chat.Error{Code: chat.CodeInvalidArgument, Message: words}, 0)
+	v := frameOf(m)
+	if got := strings.Join(strings.Fields(ansi.Strip(v)), " "); !strings.Contains(got, words+" INVALID_ARGUMENT") {
+		t.Fatalf("the notice is not whole on screen:\n%s", v)
+	}
+	if h := lipgloss.Height(v); h != 20 {
+		t.Fatalf("the frame is %d lines on a screen of 20:\n%s", h, v)
+	}
+	m.setStatus(strings.Repeat("a long notice ", 30), false)
+	if v := frameOf(m); lipgloss.Height(v) != 20 || !strings.Contains(v, "…") {
+		t.Fatalf("a notice longer than three lines is not cut with an ellipsis:\n%s", v)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // An MCP tool call's row in the transcript: the server and tool, the
@@ -69,36 +70,36 @@ func toolRow(m chat.Message, d entryData, width int) string {
 	v, ok := d.steps[stepID(m.RunID, m.ToolCallID)]
 	if !ok {
 		// The row's call is not read yet (an older page): its name only.
-		return "  " + stBold.Render("⚙ "+truncate(forms.SanitizeLine(m.Content), inner))
+		return "  " + style.Bold.Render("⚙ "+style.Truncate(forms.SanitizeLine(m.Content), inner))
 	}
-	head := "⚙ " + stBold.Render(forms.SanitizeLine(v.Server)+" · "+forms.SanitizeLine(v.Tool))
+	head := "⚙ " + style.Bold.Render(forms.SanitizeLine(v.Server)+" · "+forms.SanitizeLine(v.Tool))
 	args := compactJSON(v.Arguments)
 	lines := []string{}
 	if d.look.unfolded {
 		lines = append(lines, head)
 		if args != "{}" {
 			for _, l := range strings.Split(prettyJSON(v.Arguments), "\n") {
-				lines = append(lines, "    "+truncate(l, inner-2))
+				lines = append(lines, "    "+style.Truncate(l, inner-2))
 			}
 		}
 	} else {
 		room := inner - lipgloss.Width(head) - 2
 		if args == "{}" || room < 8 {
-			lines = append(lines, truncate(head, inner))
+			lines = append(lines, style.Truncate(head, inner))
 		} else {
-			lines = append(lines, head+"  "+stDim.Render(truncate(args, room)))
+			lines = append(lines, head+"  "+style.Dim.Render(style.Truncate(args, room)))
 		}
 	}
 	state := rowState(v, d)
 	text := forms.SanitizeBlock(strings.TrimSpace(v.Text))
 	if v.State != "done" || text == "" {
-		lines = append(lines, "  ⎿ "+truncate(state, inner-2))
+		lines = append(lines, "  ⎿ "+style.Truncate(state, inner-2))
 	} else if !d.look.unfolded {
 		first, _, more := strings.Cut(text, "\n")
 		if more {
 			first += " …"
 		}
-		lines = append(lines, "  ⎿ "+truncate(state+"  "+first, inner-2))
+		lines = append(lines, "  ⎿ "+style.Truncate(state+"  "+first, inner-2))
 	} else {
 		lines = append(lines, "  ⎿ "+state)
 		wrapped := lipgloss.NewStyle().Width(inner - 2).Render(text)
@@ -106,7 +107,7 @@ func toolRow(m chat.Message, d entryData, width int) string {
 			lines = append(lines, "    "+l)
 		}
 		if v.Truncated {
-			lines = append(lines, "    "+stDim.Render("(cut at the reply-size limit: the model saw this much)"))
+			lines = append(lines, "    "+style.Dim.Render("(cut at the reply-size limit: the model saw this much)"))
 		}
 	}
 	return lipgloss.NewStyle().PaddingLeft(2).Render(strings.Join(lines, "\n"))

@@ -10,6 +10,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // transcript renders messages, caching each finished entry by width and
@@ -170,7 +171,7 @@ func (m *model) onEntries(msg entriesMsg) {
 func bodyStyle(width int) lipgloss.Style { return lipgloss.NewStyle().Width(width - 2).PaddingLeft(2) }
 
 // agentHeader heads the agent's replies, streaming or stored.
-func agentHeader() string { return stAgent.Render("agent") }
+func agentHeader() string { return style.Agent.Render("agent") }
 
 // agentBody draws a reply's text, sanitised, its inline markdown styled.
 // It draws each line on its own (no rule crosses a line break), so a reply
@@ -183,7 +184,7 @@ func renderEntry(m chat.Message, d entryData, width int) string {
 	wrap := bodyStyle(width)
 	switch m.Role {
 	case "user":
-		return stUser.Render("you") + "\n" + wrap.Render(forms.SanitizeBlock(m.Content))
+		return style.User.Render("you") + "\n" + wrap.Render(forms.SanitizeBlock(m.Content))
 	case "assistant":
 		return agentHeader() + "\n" + agentBody(m.Content, width)
 	case "request":
@@ -191,7 +192,7 @@ func renderEntry(m chat.Message, d entryData, width int) string {
 	case chat.RoleToolStep:
 		return toolRow(m, d, width)
 	default:
-		return wrap.Render(stNotice.Render(forms.SanitizeBlock(m.Content)))
+		return wrap.Render(style.Notice.Render(forms.SanitizeBlock(m.Content)))
 	}
 }
 
@@ -202,8 +203,8 @@ var (
 
 // markdown styles the inline markdown the agent uses: **bold** and `code`.
 func markdown(s string) string {
-	s = boldRe.ReplaceAllStringFunc(s, func(m string) string { return stBold.Render(m[2 : len(m)-2]) })
-	return codeRe.ReplaceAllStringFunc(s, func(m string) string { return stCode.Render(m[1 : len(m)-1]) })
+	s = boldRe.ReplaceAllStringFunc(s, func(m string) string { return style.Bold.Render(m[2 : len(m)-2]) })
+	return codeRe.ReplaceAllStringFunc(s, func(m string) string { return style.Code.Render(m[1 : len(m)-1]) })
 }
 
 // maybeLoadOlder asks for the page before the oldest shown message when the
@@ -266,7 +267,7 @@ func (t *transcript) placeholder(width int, helpKey string, offline bool) []stri
 			"call SERVER.TOOL · followup mcp serve (other agents ask here).\n" +
 			"Ask “what can you do?” for more; " + helpKey + " shows every key."
 	}
-	return splitLines(stDim.Width(max(10, width-2)).PaddingLeft(2).Render(text))
+	return splitLines(style.Dim.Width(max(10, width-2)).PaddingLeft(2).Render(text))
 }
 
 // labelsOf names fields by their labels, in the order given.

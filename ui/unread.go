@@ -5,6 +5,8 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/status"
+	"followup/ui/style"
 )
 
 // A read the screen needs that failed — which chat to open, the chat
@@ -43,13 +45,13 @@ func firstFailure(reads ...readFailure) *readFailure {
 // unreadLines is what the transcript shows in place of the chat a read
 // failed for.
 func unreadLines(f *readFailure, width int, helpKey string) []string {
-	words, code := errWords(f.what, f.err)
-	text := stError.Render(forms.SanitizeLine(words))
+	words, code := status.ErrWords(f.what, f.err)
+	text := style.Error.Render(forms.SanitizeLine(words))
 	if code != "" {
-		text += " " + stDim.Render(code)
+		text += " " + style.Dim.Render(code)
 	}
-	text += "\n" + stDim.Render("What you type stays in the composer. "+helpKey+" shows every key.")
-	return splitLines(stDim.Width(max(10, width-2)).PaddingLeft(2).Render("\n" + text))
+	text += "\n" + style.Dim.Render("What you type stays in the composer. "+helpKey+" shows every key.")
+	return splitLines(style.Dim.Width(max(10, width-2)).PaddingLeft(2).Render("\n" + text))
 }
 
 // readFailed takes the failure of the screen's first read: it is said

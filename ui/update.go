@@ -3,8 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
@@ -12,6 +10,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/status"
 )
 
 // Update implements tea.Model.
@@ -20,14 +19,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Nothing on screen changes until the next frame draws it.
 		return m, m.update(msg)
 	}
-	gen := m.statusGen
+	gen := m.notice.Gen()
 	cmd := m.update(msg)
 	if n := m.pane.notice; n != "" {
 		m.pane.notice = ""
 		// What the pane did by itself (confirmed.go), on the snapshot just
 		// taken: that is the moment it speaks of.
 		m.setStatus(n, false)
-		m.statusAt = m.moment()
+		m.notice.Mark(m.moment())
 	}
 	switch msg.(type) {
 	case tea.KeyMsg, serviceMsg, sentMsg, composerLoadedMsg, snapshotMsg:
@@ -35,9 +34,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// after a pause (composer.go).
 		cmd = tea.Batch(cmd, m.composerEdited())
 	}
-	if m.statusGen != gen && m.status != "" && !m.statusErr {
-		cmd = tea.Batch(cmd, endNotice(m.statusGen))
-	}
+	cmd = tea.Batch(cmd, m.notice.Ended(gen))
 	cmd = tea.Batch(cmd, m.spinAgain())
 	m.arrange()
 	m.showFormFocus() // a form installed by this message too
@@ -228,8 +225,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.elsewhere, m.others = msg.n, msg.others
 		}
 		return nil
-	case noticeEndMsg:
-		if msg.gen == m.statusGen && !(len(m.resuming) > 0 && m.status == m.resumingSays) {
+	case status.EndMsg:
+		if msg.Gen == m.notice.Gen() && !(len(m.resuming) > 0 && m.notice.Text() == m.resumingSays) {
 			m.setStatus("", false)
 		}
 		return nil
@@ -304,21 +301,6 @@ func spellsAKey(msg tea.KeyMsg) bool {
 // errText says what went wrong in words, without the error's code: the
 // status line shows the code apart, dimmed (setErr).
 func errText(err error) string { return chat.AsError(err).Message }
-
-// sentence makes a message a sentence: a capital first letter and a
-// closing full stop.
-func sentence(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return s
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
-	if !strings.ContainsAny(s[len(s)-1:], ".!?…") {
-		s += "."
-	}
-	return s
-}
 
 func valuesKey(v forms.Values) string {
 	b, _ := json.Marshal(v)

@@ -6,10 +6,10 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/style"
 )
 
 // formWidth and formHeight are the size forms are built at now.
@@ -29,10 +29,10 @@ func (m *model) paneView(s layoutSpec) string {
 	var waitLine string
 	if c, ok := o.d.(closedCard); ok && hasDialog && m.quietCard() {
 		hasDialog = false
-		waitLine = stateStyles["pending"].Render(truncate(c.quiet(m.keys.Focus.Help().Key), m.width))
+		waitLine = style.States["pending"].Render(style.Truncate(c.quiet(m.keys.Focus.Help().Key), m.width))
 	} else if w, ok := o.d.(waiter); ok && o.arrived && m.focus == focusForm {
 		hasDialog = false
-		waitLine = stateStyles["pending"].Render(truncate(w.waiting(), m.width))
+		waitLine = style.States["pending"].Render(style.Truncate(w.waiting(), m.width))
 	}
 	var parts []string
 	if m.showTabs() {
@@ -47,18 +47,18 @@ func (m *model) paneView(s layoutSpec) string {
 	case !ok:
 		return ""
 	case m.archived():
-		body = framed(stPaneDim, m.width, stBold.Render(forms.PlainLine(r.Title))+"\n"+
-			stDim.Render("This chat is archived: its questions cannot be answered or cancelled until it is unarchived ("+
+		body = framed(style.PaneDim, m.width, style.Bold.Render(forms.PlainLine(r.Title))+"\n"+
+			style.Dim.Render("This chat is archived: its questions cannot be answered or cancelled until it is unarchived ("+
 				m.keys.Chats.Help().Key+", then "+m.keys.ChatList.Archive.Help().Key+")."))
 	case m.pane.live == nil:
-		body = framed(stPaneDim, m.width, stDim.Render("loading form…"))
+		body = framed(style.PaneDim, m.width, style.Dim.Render("loading form…"))
 	default:
 		form := m.pane.live.View()
 		var tail []string
 		if ps := m.pane.unplaced; len(ps) > 0 {
-			tail = append(tail, truncate(problemLine(ps), inner))
+			tail = append(tail, style.Truncate(problemLine(ps), inner))
 		}
-		tail = append(tail, stDim.Render(m.formHint(r, inner)))
+		tail = append(tail, style.Dim.Render(m.formHint(r, inner)))
 		// The head takes what the pane has left at its most: the frame,
 		// the tab row, a waiting line, the form and the lines under it.
 		room := s.paneMax - 2 - len(parts) - lipgloss.Height(form) - len(tail)
@@ -67,7 +67,7 @@ func (m *model) paneView(s layoutSpec) string {
 		}
 		lines := paneHead(r, askedBy(r.Owner), s.paneHead, inner, room)
 		lines = append(append(lines, form), tail...)
-		body = framed(paneStyle(m.focus == focusForm), m.width, strings.Join(lines, "\n"))
+		body = framed(style.PaneFrame(m.focus == focusForm), m.width, strings.Join(lines, "\n"))
 	}
 	if waitLine != "" {
 		parts = append(parts, waitLine)
@@ -81,7 +81,7 @@ func (m *model) paneView(s layoutSpec) string {
 func (m *model) formHint(r chat.RequestView, width int) string {
 	k := m.keys
 	if m.focus != focusForm {
-		return hintsFit(width, relabel(k.Focus, "to answer"), k.CancelReq)
+		return style.HintsFit(width, style.Relabel(k.Focus, "to answer"), k.CancelReq)
 	}
 	var bs []key.Binding
 	if asked(r) > 1 {
@@ -93,7 +93,7 @@ func (m *model) formHint(r chat.RequestView, width int) string {
 	if !takes(own, k.LeaveForm) {
 		bs = append(bs, k.LeaveForm)
 	}
-	return hintsFit(width, append(bs, k.CancelReq)...)
+	return style.HintsFit(width, append(bs, k.CancelReq)...)
 }
 
 // takes reports whether one of the field's bindings has a key of b: the
@@ -125,16 +125,16 @@ func asked(r chat.RequestView) int {
 func problemLine(ps []forms.Problem) string {
 	line := "✗ " + forms.SanitizeLine(ps[0].Message)
 	if len(ps) > 1 {
-		line = "✗ " + plural(len(ps), "problem", "problems") + ": " + forms.SanitizeLine(ps[0].Message)
+		line = "✗ " + style.Plural(len(ps), "problem", "problems") + ": " + forms.SanitizeLine(ps[0].Message)
 	}
-	return stError.Render(line)
+	return style.Error.Render(line)
 }
 
 // problemList names every problem of the reply, one a line.
 func problemList(ps []forms.Problem) string {
 	lines := make([]string, len(ps))
 	for i, p := range ps {
-		lines[i] = stError.Render("✗ " + forms.SanitizeLine(p.Message))
+		lines[i] = style.Error.Render("✗ " + forms.SanitizeLine(p.Message))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -150,13 +150,4 @@ func mergeValues(sets ...forms.Values) forms.Values {
 		}
 	}
 	return out
-}
-
-// truncate cuts s to n cells as the terminal draws them (styled text and
-// grapheme clusters too), ending with an ellipsis when it cut.
-func truncate(s string, n int) string {
-	if n < 1 {
-		return ""
-	}
-	return ansi.Truncate(s, n, "…")
 }
