@@ -72,12 +72,7 @@ type asker struct {
 // transaction.
 func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, find func(tx store.Handle) (*asker, error)) (OpenResult, error) {
 	var res OpenResult
-	sum := sha256.Sum256(raw)
-	var canon any
-	if json.Unmarshal(raw, &canon) == nil {
-		sum = sha256.Sum256(forms.CanonicalJSON(canon))
-	}
-	hash := hex.EncodeToString(sum[:])
+	hash := requestArgsHash(raw)
 	// Overdue requests first, so a retry answered from its request says
 	// what that request is now (expired by its deadline, not pending).
 	if err := s.expireDue(ctx); err != nil {
@@ -136,6 +131,17 @@ func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, find fun
 		s.broker.Publish(Event{Kind: EvMessage, ChatID: opened.ChatID, RunID: opened.RunID.String})
 	}
 	return res, err
+}
+
+// requestArgsHash names a request's arguments for requestKey idempotency: the
+// same arguments, whatever their spacing or key order, have the same hash.
+func requestArgsHash(raw json.RawMessage) string {
+	sum := sha256.Sum256(raw)
+	var canon any
+	if json.Unmarshal(raw, &canon) == nil {
+		sum = sha256.Sum256(forms.CanonicalJSON(canon))
+	}
+	return hex.EncodeToString(sum[:])
 }
 
 // pastDeadline refuses an expiresAt that has already passed: the request

@@ -145,6 +145,10 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := s.failLapsedUnread(ctx); err != nil { // reattach.go
+		db.Close()
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -21,15 +21,18 @@ import (
 // While a session is open its process holds the session's byte of the
 // lease file. A session ended by its client, or found with its byte free
 // (its process died), is ended here: its pending requests expire
-// (disconnected) and an answer it never read is marked failed, so nothing
-// is ever answered into the void.
+// (disconnected), and an answer it never read waits for its client to come
+// back (reattach.go).
 
 // ServeClient is the MCP client of a serve session.
 type ServeClient struct {
 	Name      string // clientInfo.name; may be ""
 	Version   string
 	Transport string // stdio or http
-	Started   time.Time
+	// Key tells which client may take back the questions of its ended
+	// sessions: a digest of its HTTP bearer token, "" over stdio.
+	Key     string
+	Started time.Time
 }
 
 // ServeSession is one MCP client's session. Its methods are the serve
@@ -79,6 +82,9 @@ func (ss *ServeSession) Request(ctx context.Context, args json.RawMessage) json.
 	if ss.ended {
 		return ErrorJSON(errSessionEnded)
 	}
+	if res, ok, err := ss.reattach(ctx, args); ok || err != nil {
+		return result(res, err)
+	}
 	var made *store.Session
 	var lease *store.Lease
 	res, err := ss.s.openRequest(ctx, args, func(tx store.Handle) (*asker, error) {
@@ -87,7 +93,7 @@ func (ss *ServeSession) Request(ctx context.Context, args json.RawMessage) json.
 			return nil, err
 		}
 		if row == nil {
-			if row, lease, err = ss.create(ctx, tx); err != nil {
+			if row, lease, err = ss.create(ctx, tx, ""); err != nil {
 				return nil, err
 			}
 			made = row
@@ -104,12 +110,17 @@ func (ss *ServeSession) Request(ctx context.Context, args json.RawMessage) json.
 		ss.s.broker.Publish(Event{Kind: EvChat, ChatID: made.ChatID})
 	}
 	if err == nil {
-		if ss.asked == nil {
-			ss.asked = map[string]bool{}
-		}
-		ss.asked[res.RequestID] = true
+		ss.remember(res.RequestID)
 	}
 	return result(res, err)
+}
+
+// remember notes a request the session asked (or took back); under ss.mu.
+func (ss *ServeSession) remember(id string) {
+	if ss.asked == nil {
+		ss.asked = map[string]bool{}
+	}
+	ss.asked[id] = true
 }
 
 // errSessionEnded refuses a call on a session that has ended.
@@ -147,22 +158,24 @@ func (ss *ServeSession) current(ctx context.Context, tx store.Handle) (*store.Se
 	return &row, nil
 }
 
-// create writes the session's chat and row and takes the row's byte of the
-// lease file before the transaction commits: no other process ever sees
-// the session open without its holder.
-func (ss *ServeSession) create(ctx context.Context, tx store.Handle) (*store.Session, *store.Lease, error) {
+// create writes the session's row, in chatID or else in a new chat, and
+// takes the row's byte of the lease file before the transaction commits:
+// no other process ever sees the session open without its holder.
+func (ss *ServeSession) create(ctx context.Context, tx store.Handle, chatID string) (*store.Session, *store.Lease, error) {
 	now := ss.s.nowMS()
-	chatID := NewID("ch")
-	if err := ss.s.store.InsertChat(ctx, tx, store.Chat{ID: chatID, Title: serveTitle(ss.client), State: store.ChatActive,
-		CreatedAt: now, UpdatedAt: now}); err != nil {
-		return nil, nil, err
+	if chatID == "" {
+		chatID = NewID("ch")
+		if err := ss.s.store.InsertChat(ctx, tx, store.Chat{ID: chatID, Title: serveTitle(ss.client), State: store.ChatActive,
+			CreatedAt: now, UpdatedAt: now}); err != nil {
+			return nil, nil, err
+		}
 	}
 	id := ss.id
 	if ss.row != nil {
 		id = NewID("ss") // the first row went with its chat
 	}
 	row, err := ss.s.store.InsertSession(ctx, tx, store.Session{ID: id, ChatID: chatID, ClientName: ss.client.Name,
-		ClientVersion: ss.client.Version, Transport: ss.client.Transport, CreatedAt: now})
+		ClientVersion: ss.client.Version, Transport: ss.client.Transport, ClientKey: ss.client.Key, ActiveAt: now, CreatedAt: now})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -236,7 +249,7 @@ func (s *Service) endSessions(ctx context.Context, ss []store.Session, lost bool
 					closed = append(closed, r)
 					continue
 				}
-				if err := s.failUnread(ctx, tx, r, now); err != nil {
+				if err := s.keepUnread(ctx, tx, r, now); err != nil {
 					return err
 				}
 			}
@@ -292,15 +305,16 @@ func (s *Service) expireArchivedAsks(ctx context.Context, tx store.Handle, chatI
 // ReasonDisconnected closes a request whose asker's connection ended.
 const ReasonDisconnected = "disconnected"
 
-// failUnread marks the deliveries of r its agent never read as failed:
-// show then tells the user the answer did not reach it.
-func (s *Service) failUnread(ctx context.Context, tx store.Handle, r store.Request, now int64) error {
+// keepUnread notes on the deliveries of r its agent never read that they
+// wait for its client to come back (reattach.go), until r's lifetime ends.
+func (s *Service) keepUnread(ctx context.Context, tx store.Handle, r store.Request, now int64) error {
 	ds, err := s.store.RequestDeliveries(ctx, tx, r.ID, store.DeliveryPending, store.DeliveryUnknown)
 	if err != nil {
 		return err
 	}
+	until := DeadlineWords(time.UnixMilli(lifetimeEnd(r)), s.now())
 	for _, d := range ds {
-		d.State, d.LastError, d.UpdatedAt = store.DeliveryFailed, "the MCP session ended before the agent read it", now
+		d.LastError, d.UpdatedAt = "the MCP session ended before the agent read it; its client may take it back until "+until, now
 		if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
 			return err
 		}

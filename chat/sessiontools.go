@@ -159,6 +159,12 @@ func (ss *ServeSession) read(ctx context.Context, requestID string) (RequestView
 	if errors.Is(err, store.ErrNotFound) && asked {
 		return RequestView{RequestItem: RequestItem{ID: requestID, State: store.ReqCancelled, ClosedReason: ReasonChatDeleted}}, nil
 	}
+	// One its client asked in an ended session can be taken back.
+	if err == nil && (id == "" || r.SessionID.String != id) && !asked {
+		if ended := ss.endedElsewhere(ctx, r); ended != nil {
+			return RequestView{}, ended
+		}
+	}
 	// One it asked under an earlier row (its chat was archived since) is
 	// still its own.
 	if err != nil || id == "" || r.SessionID.String != id && !asked {

@@ -19,6 +19,10 @@ type SessionStore interface {
 	OpenSessions(ctx context.Context, h Handle) ([]Session, error)
 	EndSession(ctx context.Context, h Handle, id, reason string, now int64) (bool, error)
 	SessionRequestByKey(ctx context.Context, h Handle, sessionID, key string) (Request, error)
+	EndedSessionRequest(ctx context.Context, h Handle, clientName, clientKey, key, argsHash string) (Request, error)
+	MoveRequest(ctx context.Context, h Handle, requestID, sessionID string) error
+	TouchSession(ctx context.Context, h Handle, id string, now int64) error
+	LapsedUnread(ctx context.Context, h Handle, lifetime, now int64) ([]Delivery, error)
 	SessionRequests(ctx context.Context, h Handle, sessionID, state string) ([]Request, error)
 	CountSessionRequests(ctx context.Context, h Handle, sessionID, state string) (int, error)
 	RequestDeliveries(ctx context.Context, h Handle, requestID string, states ...string) ([]Delivery, error)
@@ -38,17 +42,19 @@ type Session struct {
 	ClientName    string
 	ClientVersion string
 	Transport     string
+	ClientKey     string // who may re-attach to its questions (migration 0014)
+	ActiveAt      int64  // its client's last tool call
 	State         string
 	EndReason     string
 	CreatedAt     int64
 	EndedAt       sql.NullInt64
 }
 
-const sessionCols = `seq, id, chat_id, client_name, client_version, transport, state, end_reason, created_at, ended_at`
+const sessionCols = `seq, id, chat_id, client_name, client_version, transport, client_key, active_at, state, end_reason, created_at, ended_at`
 
 func scanSession(sc interface{ Scan(...any) error }) (Session, error) {
 	var s Session
-	err := sc.Scan(&s.Seq, &s.ID, &s.ChatID, &s.ClientName, &s.ClientVersion, &s.Transport, &s.State, &s.EndReason,
+	err := sc.Scan(&s.Seq, &s.ID, &s.ChatID, &s.ClientName, &s.ClientVersion, &s.Transport, &s.ClientKey, &s.ActiveAt, &s.State, &s.EndReason,
 		&s.CreatedAt, &s.EndedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
@@ -60,9 +66,9 @@ func scanSession(sc interface{ Scan(...any) error }) (Session, error) {
 func (queries) InsertSession(ctx context.Context, h Handle, s Session) (Session, error) {
 	s.State = SessionOpen
 	err := h.QueryRowContext(ctx,
-		`INSERT INTO serve_sessions (id, chat_id, client_name, client_version, transport, state, created_at)
-		 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-		s.ID, s.ChatID, s.ClientName, s.ClientVersion, s.Transport, s.State, s.CreatedAt).Scan(&s.Seq)
+		`INSERT INTO serve_sessions (id, chat_id, client_name, client_version, transport, client_key, active_at, state, created_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		s.ID, s.ChatID, s.ClientName, s.ClientVersion, s.Transport, s.ClientKey, s.ActiveAt, s.State, s.CreatedAt).Scan(&s.Seq)
 	return s, err
 }
 
@@ -115,6 +121,35 @@ func (queries) EndSession(ctx context.Context, h Handle, id, reason string, now 
 func (queries) SessionRequestByKey(ctx context.Context, h Handle, sessionID, key string) (Request, error) {
 	return scanRequest(h.QueryRowContext(ctx,
 		`SELECT `+reqCols+` FROM requests WHERE session_id = ? AND request_key = ?`, sessionID, key))
+}
+
+// EndedSessionRequest is the newest request with requestKey key and those
+// arguments asked in an ended session of the client with that name and
+// key: the question a client that comes back may take again.
+func (queries) EndedSessionRequest(ctx context.Context, h Handle, clientName, clientKey, key, argsHash string) (Request, error) {
+	return scanRequest(h.QueryRowContext(ctx, `SELECT `+reqCols+` FROM requests WHERE request_key = ? AND args_hash = ? AND session_id IN
+		(SELECT id FROM serve_sessions WHERE state = 'ended' AND client_name = ? AND client_key = ?) ORDER BY seq DESC LIMIT 1`,
+		key, argsHash, clientName, clientKey))
+}
+
+// MoveRequest gives a request to another session.
+func (queries) MoveRequest(ctx context.Context, h Handle, requestID, sessionID string) error {
+	return expectOne(h.ExecContext(ctx, `UPDATE requests SET session_id = ? WHERE id = ?`, sessionID, requestID))
+}
+
+// TouchSession records that the session's client called a tool at now.
+func (queries) TouchSession(ctx context.Context, h Handle, id string, now int64) error {
+	_, err := h.ExecContext(ctx, `UPDATE serve_sessions SET active_at = ? WHERE id = ?`, now, id)
+	return err
+}
+
+// LapsedUnread lists the deliveries no agent read of questions whose
+// session has ended and whose lifetime (expires_at, else lifetime after
+// created_at) is over at now.
+func (queries) LapsedUnread(ctx context.Context, h Handle, lifetime, now int64) ([]Delivery, error) {
+	return queryDeliveries(ctx, h, `state IN (?, ?) AND run_id IS NULL AND EXISTS (SELECT 1 FROM requests AS r
+		JOIN serve_sessions AS s ON s.id = r.session_id WHERE r.id = deliveries.request_id AND s.state = 'ended'
+		AND coalesce(r.expires_at, r.created_at + ?) <= ?)`, DeliveryPending, DeliveryUnknown, lifetime, now)
 }
 
 // SessionRequests lists a session's requests in one state (every state

@@ -14,5 +14,5 @@ type chatInbox struct{ svc *chat.Service }
 
 func (c chatInbox) OpenSession(ctx context.Context, cl Client) (Session, error) {
 	return c.svc.OpenServeSession(ctx, chat.ServeClient{Name: cl.Name, Version: cl.Version,
-		Transport: cl.Transport, Started: cl.Started})
+		Transport: cl.Transport, Key: cl.Key, Started: cl.Started})
 }

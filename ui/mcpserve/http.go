@@ -2,6 +2,8 @@ package mcpserve
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -101,6 +103,8 @@ func ServeHTTP(ctx context.Context, inbox Inbox, o HTTPOptions, ln net.Listener)
 	}
 	s := newServer(inbox, "http", o.Options)
 	s.abandon = o.AbandonAfter
+	sum := sha256.Sum256([]byte(o.Token))
+	s.key = hex.EncodeToString(sum[:8])
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		SessionTimeout: o.SessionTimeout,
 		Logger:         o.Logger,

@@ -35,6 +35,10 @@ type Client struct {
 	Version string
 	// Transport is "stdio" or "http".
 	Transport string
+	// Key tells which client may take back the questions of its ended
+	// sessions (docs/mcp-serve.md#sessions): over HTTP a digest of the
+	// bearer token it sent, "" over stdio (the user's own process).
+	Key string
 	// Started is when the session began.
 	Started time.Time
 }

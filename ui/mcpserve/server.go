@@ -37,6 +37,7 @@ type server struct {
 	inbox       Inbox
 	mcp         *mcp.Server
 	transport   string
+	key         string // Client.Key of every session
 	now         func() time.Time
 	maxSessions int
 	abandon     time.Duration // see HTTPOptions.AbandonAfter; 0: never
@@ -117,7 +118,7 @@ func (s *server) session(ctx context.Context, ss *mcp.ServerSession, info *mcp.I
 	s.ending.Add(1)
 	s.mu.Unlock()
 
-	c := Client{Transport: s.transport, Started: s.now()}
+	c := Client{Transport: s.transport, Key: s.key, Started: s.now()}
 	if info != nil {
 		c.Name, c.Version = cmp.Or(info.Title, info.Name), info.Version
 	}
