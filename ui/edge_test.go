@@ -170,7 +170,7 @@ func TestHelpScrollsOnASmallScreen(t *testing.T) {
 		}
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
-	if showing[helpDialog](m) {
+	if showing[pageDialog](m) {
 		t.Fatal("esc did not close help")
 	}
 }

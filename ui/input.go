@@ -115,6 +115,11 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 			return m.goToQuestion(r), true
 		}
 		return nil, false
+	case m.matches(msg, k.ReadAll):
+		if r, ok := m.activeRequest(); ok && r.Reason != "" {
+			return m.open(readPage(m.keys, r), false), true
+		}
+		return nil, false
 	case m.pane.live == nil:
 		return nil, false
 	case m.matches(msg, k.NextReq), m.matches(msg, k.PrevReq):

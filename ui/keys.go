@@ -34,6 +34,7 @@ type keyMap struct {
 	NextReq   key.Binding
 	PrevReq   key.Binding
 	CancelReq key.Binding
+	ReadAll   key.Binding // the whole of why a question is asked, when the pane cuts it
 
 	// In a form. The form handles these itself; they are listed so help
 	// and the hints show them.
@@ -51,6 +52,7 @@ type keyMap struct {
 	URL          urlKeys     // on an MCP server's link to visit
 	Scroll       scrollKeys  // in any view taller than its box
 	HelpClose    key.Binding // closes help
+	ReadClose    key.Binding // closes the whole of why a question is asked
 	ServersClose key.Binding // closes the MCP servers list
 	// ServersRestart starts the failed MCP servers again, in their list.
 	ServersRestart key.Binding
@@ -105,6 +107,7 @@ func defaultKeys() keyMap {
 		NextReq:   bind([]string{"ctrl+n"}, "ctrl+n", "next question"),
 		PrevReq:   bind([]string{"ctrl+p"}, "ctrl+p", "previous question"),
 		CancelReq: bind([]string{"ctrl+x"}, "ctrl+x", "cancel this question"),
+		ReadAll:   bind([]string{"f3"}, "f3", "read why in full"),
 
 		NextField: bind([]string{"tab"}, "tab", "next field"),
 		PrevField: bind([]string{"shift+tab"}, "⇧tab", "previous field"),
@@ -158,6 +161,7 @@ func defaultKeys() keyMap {
 			Top:      bind([]string{"home"}, "home/end", "top / bottom"),
 			Bottom:   bind([]string{"end"}, "end", "bottom"),
 		},
+		ReadClose:      bind([]string{"esc", "q", "f3"}, "esc", "close"),
 		HelpClose:      bind([]string{"esc", "q", "f1", "ctrl+g", "?"}, "esc", "close help"),
 		ServersClose:   bind([]string{"esc", "q", "f2", "ctrl+l"}, "esc", "close"),
 		ServersRestart: bind([]string{"r"}, "r", "restart failed servers"),
@@ -185,7 +189,7 @@ func (k keyMap) sections() []keySection {
 	return []keySection{
 		{"Anywhere", []key.Binding{k.Help, k.Chats, k.ScrollUp, k.ScrollDown, k.StopTask, k.Resend, k.ToolRows, k.Servers, k.Suspend, k.Quit}},
 		{"Composer", []key.Binding{k.Send, k.Newline, k.HelpQ}},
-		{"While a question waits", []key.Binding{k.Focus, k.NextReq, k.PrevReq, k.CancelReq}},
+		{"While a question waits", []key.Binding{k.Focus, k.NextReq, k.PrevReq, k.CancelReq, k.ReadAll}},
 		{"Form", []key.Binding{k.NextField, k.PrevField, k.Continue, k.LeaveForm}},
 		{"Review", []key.Binding{k.Review.Send, k.Review.Back}},
 		{"Proposal", []key.Binding{k.Proposal.Accept, k.Proposal.Keep}},

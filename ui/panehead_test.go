@@ -55,3 +55,33 @@ func TestReasonWrapsInThePane(t *testing.T) {
 		})
 	}
 }
+
+// A reason the pane cuts says which key reads it in full, and that key
+// shows all of it on a page of its own; esc comes back to the form.
+func TestCutReasonReadsInFull(t *testing.T) {
+	t.Parallel()
+	const why = "The release window closes at noon and the on-call engineer must know which environment to watch before the deploy starts. "
+	k := newKit(t, withClock)
+	k.load(k.openAsked("release", "Pick an environment", strings.Repeat(why, 4)+"The last word is zebra."))
+	k.m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	k.m.setFocus(focusForm)
+	if v := frameOf(k.m); !strings.Contains(paneText(v), "f3 reads it all") || strings.Contains(v, "zebra") {
+		t.Fatalf("the cut reason does not say how to read it all:\n%s", v)
+	}
+	k.m.Update(tea.KeyMsg{Type: tea.KeyF3})
+	v := frameOf(k.m)
+	if !showing[pageDialog](k.m) || !strings.Contains(v, "Pick an environment") {
+		t.Fatalf("f3 did not open the whole reason:\n%s", v)
+	}
+	for i := 0; !strings.Contains(v, "zebra") && i < 10; i++ {
+		k.m.Update(tea.KeyMsg{Type: tea.KeyPgDown})
+		v = frameOf(k.m)
+	}
+	if got := strings.Join(strings.Fields(v), " "); !strings.Contains(got, strings.TrimSpace(why)) || !strings.Contains(got, "zebra") {
+		t.Fatalf("the page does not hold the whole reason:\n%s", v)
+	}
+	k.m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if v := frameOf(k.m); showing[pageDialog](k.m) || !strings.Contains(v, "Pick an environment") || k.m.focus != focusForm {
+		t.Fatalf("esc did not come back to the form (focus %v):\n%s", k.m.focus, v)
+	}
+}

@@ -65,7 +65,7 @@ func (m *model) paneView(s layoutSpec) string {
 		if waitLine != "" {
 			room--
 		}
-		lines := paneHead(r, askedBy(r.Owner), s.paneHead, inner, room)
+		lines := paneHead(r, askedBy(r.Owner), s.paneHead, inner, room, m.keys.ReadAll)
 		lines = append(append(lines, form), tail...)
 		body = framed(style.PaneFrame(m.focus == focusForm), m.width, strings.Join(lines, "\n"))
 	}

@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"strings"
+
+	"followup/chat"
+	"followup/forms"
+	"followup/ui/style"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// pageDialog is a page of text over the whole screen that scrolls when
+// it is taller than the screen: help (every key, generated from the
+// keymap), or the whole of a question's reason (readPage).
+type pageDialog struct {
+	lines         func(width int) []string
+	close         key.Binding
+	scrollKeys    scrollKeys
+	width, height int
+	scroll        scroll
+}
+
+func newHelp(keys keyMap) pageDialog {
+	return pageDialog{lines: helpLines(keys), close: keys.HelpClose, scrollKeys: keys.Scroll}
+}
+
+// readPage is the whole of why r is asked and by whom, which the pane
+// cuts at paneHeadMost lines (panehead.go).
+func readPage(keys keyMap, r chat.RequestView) pageDialog {
+	lines := func(width int) []string {
+		head := " " + style.Bold.Render(forms.PlainLine(r.Title))
+		if by := askedBy(r.Owner); by != "" {
+			head += "  " + style.Dim.Render(by)
+		}
+		body := lipgloss.NewStyle().Width(max(10, width-2)).PaddingLeft(1).Render(forms.SanitizeBlock(r.Reason))
+		return append([]string{head, ""}, strings.Split(body, "\n")...)
+	}
+	return pageDialog{lines: lines, close: keys.ReadClose, scrollKeys: keys.Scroll}
+}
+
+func (d pageDialog) about() string    { return "" }
+func (d pageDialog) fullScreen() bool { return true }
+
+func (d pageDialog) update(msg tea.Msg) (dialog, action) {
+	switch msg := msg.(type) {
+	case sizeMsg:
+		d.width, d.height = msg.width, msg.height
+	case tea.KeyMsg:
+		if key.Matches(msg, d.close) {
+			return d, closeAct{}
+		}
+		d.scroll.move(msg, d.scrollKeys, len(d.lines(d.width)), d.avail())
+	}
+	return d, nil
+}
+
+// avail is how many lines fit above the footer.
+func (d pageDialog) avail() int { return max(1, d.height-1) }
+
+func (d pageDialog) view(width, height int, focused bool) string {
+	lines := d.scroll.window(d.lines(width), max(1, height-1), d.scrollKeys)
+	return strings.Join(append(lines, " "+style.Dim.Render(style.Hints(d.close))), "\n")
+}
+
+// helpLines is the help drawn at width: one block per place the keys
+// apply, in as many columns as fit, each block going to the shortest
+// column.
+func helpLines(keys keyMap) func(width int) []string {
+	var blocks []string
+	for _, sec := range keys.sections() {
+		blocks = append(blocks, helpBlock(sec))
+	}
+	return func(width int) []string { return helpGrid(blocks, width) }
+}
+
+func helpGrid(blocks []string, width int) []string {
+	var cols []string
+	for n := len(blocks); n >= 1; n-- {
+		cols = helpColumns(blocks, n)
+		if n == 1 || lipgloss.Width(lipgloss.JoinHorizontal(lipgloss.Top, cols...)) <= width {
+			break
+		}
+	}
+	grid := lipgloss.JoinHorizontal(lipgloss.Top, cols...)
+	return append([]string{style.Bold.Render(" Keys"), ""}, strings.Split(grid, "\n")...)
+}
+
+// helpColumns stacks blocks in n columns, each block in order going to
+// the shortest column so far.
+func helpColumns(blocks []string, n int) []string {
+	stacks := make([][]string, n)
+	heights := make([]int, n)
+	for _, b := range blocks {
+		c := 0
+		for i := range heights {
+			if heights[i] < heights[c] {
+				c = i
+			}
+		}
+		stacks[c] = append(stacks[c], b)
+		heights[c] += lipgloss.Height(b) + 1
+	}
+	cols := make([]string, 0, n)
+	for _, st := range stacks {
+		if len(st) > 0 {
+			cols = append(cols, style.HelpColumn.Render(strings.Join(st, "\n\n")))
+		}
+	}
+	return cols
+}
+
+// helpBlock is one place's keys under its heading, keys aligned.
+func helpBlock(sec keySection) string {
+	keyWidth := 0
+	for _, b := range sec.keys {
+		keyWidth = max(keyWidth, lipgloss.Width(b.Help().Key))
+	}
+	lines := []string{" " + style.Bold.Render(sec.title)}
+	for _, b := range sec.keys {
+		h := b.Help()
+		lines = append(lines, "  "+style.Bold.Render(h.Key)+strings.Repeat(" ", keyWidth-lipgloss.Width(h.Key)+2)+style.Dim.Render(h.Desc))
+	}
+	return strings.Join(lines, "\n")
+}
