@@ -73,6 +73,9 @@ func (o Offline) reply(h []Message) Message {
 		if reply, ok := mcpReply(last); ok {
 			return Message{Content: reply}
 		}
+		if msg, ok := delegateSummary(h); ok {
+			return msg
+		}
 	}
 	if last.Role == RoleUser {
 		if msg, ok := callTurn(unanswered(h), st); ok {
@@ -136,6 +139,9 @@ func (o Offline) reply(h []Message) Message {
 			pend.def.Title, pend.example())}
 	}
 	if msg, ok := skillTurn(text, st); ok {
+		return msg
+	}
+	if msg, ok := delegateTurn(text, st); ok {
 		return msg
 	}
 	decl := demoRequest(text)

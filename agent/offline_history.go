@@ -196,6 +196,8 @@ func (st *history) finish(res statusResult) string {
 			s += " Planned within a budget of " + plainValue(b) + "."
 		}
 		return s
+	case "venue":
+		return fmt.Sprintf("A venue in **%s** for %s is booked.", v("city"), counted(res.Values["people"], "person", "people"))
 	default:
 		return fmt.Sprintf("Thanks — working on: %s. Done.", v("details"))
 	}

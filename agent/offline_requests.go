@@ -65,6 +65,18 @@ func demoRequest(text string) demoDecl {
 			Prefill: map[string]any{"destination": "Shanghai"},
 			intro:   "Happy to plan the trip. I need a few details first.",
 		}
+	case strings.Contains(low, "venue"):
+		return demoDecl{
+			RequestKey: "venue",
+			Reason:     "The venue depends on the place and the size of the team",
+			Source: dynamic(map[string]any{
+				"title": "Choose a venue",
+				"fields": []any{field("city", "text", "City", true),
+					field("people", "integer", "People", true, "min", 2, "max", 200)},
+			}),
+			Prefill: map[string]any{"city": "Lisbon"},
+			intro:   "I'm looking for a venue. Where, and for how many people?",
+		}
 	default:
 		return demoDecl{
 			RequestKey: "task-details",

@@ -70,6 +70,11 @@ type Runner struct {
 	// the host's half of those calls (steps.go); both nil without servers.
 	MCP   MCPClient
 	Steps StepHost
+	// Delegate starts sub-agents (delegate.go); nil offers no agent_delegate.
+	// Only, when set, names the tools a sub-agent may use besides the
+	// input tools.
+	Delegate Delegator
+	Only     map[string]bool
 	// Checkpoint, when set, is called with a step name where an effect has
 	// happened but is not recorded yet ("model-replied", "tool-ran"): the
 	// durability tests crash the process there.
@@ -157,7 +162,16 @@ func (r *Runner) checkpoint(step string) {
 }
 
 func (r *Runner) call(ctx context.Context, runID string, turn Turn) (Message, error) {
-	req := Request{Model: r.Model, System: r.System, Messages: turn.History, Tools: append(r.Tools.Specs(), r.mcpSpecs(ctx)...)}
+	req := Request{Model: r.Model, System: r.System, Messages: turn.History}
+	specs := append(r.Tools.Specs(), r.mcpSpecs(ctx)...)
+	if r.Delegate != nil {
+		specs = append(specs, delegateSpec)
+	}
+	for _, t := range specs {
+		if r.offers(t.Name) {
+			req.Tools = append(req.Tools, t)
+		}
+	}
 	if r.Events != nil {
 		r.Events.Thinking(runID, true)
 		defer r.Events.Thinking(runID, false)
@@ -184,7 +198,19 @@ func (r *Runner) runTools(ctx context.Context, turn Turn, runID string, calls []
 	for _, call := range calls {
 		cc := CallContext{ChatID: turn.ChatID, RunID: runID, ToolCallID: call.ID}
 		var result json.RawMessage
-		if t, ok := r.Tools.Get(call.Name); ok {
+		if !r.offers(call.Name) {
+			result = unknownTool(call.Name)
+		} else if call.Name == DelegateTool && r.Delegate != nil {
+			res, wait, err := r.Delegate.Delegate(ctx, cc, call)
+			if err != nil {
+				return waits, err
+			}
+			if wait {
+				waits = true
+				continue
+			}
+			result = res
+		} else if t, ok := r.Tools.Get(call.Name); ok {
 			result = t.Run(ctx, cc, call.Arguments)
 		} else if r.Steps != nil && isStepTool(call.Name) {
 			plan, err := r.runStep(ctx, cc, call)

@@ -30,6 +30,7 @@ const (
 	CrashToolRan            = "tool-ran"             // a tool ran; its result is not recorded yet
 	CrashToolResultRecorded = "tool-result-recorded" // the tool's result is committed
 	CrashSettled            = "settled"              // the run's wait or end is committed
+	CrashChildStarted       = "child-started"        // a sub-agent's run is committed, its parent's call still open
 )
 
 // CrashAt returns a checkpoint that kills the process with SIGKILL the

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -34,6 +35,9 @@ type RunView struct {
 	Step       int      `json:"step"`
 	ModelCalls int      `json:"modelCalls"`
 	Provider   string   `json:"provider"`
+	// A sub-agent's run names its parent and itself (docs/behaviour.md).
+	ParentRunID string `json:"parentRunId,omitempty"`
+	Name        string `json:"name,omitempty"`
 }
 
 // GetRun reads one run.
@@ -47,7 +51,7 @@ func (s *Service) GetRun(ctx context.Context, runID string) (RunView, error) {
 
 func runView(r store.Run) RunView {
 	v := RunView{ID: r.ID, ChatID: r.ChatID, State: RunState(r.State), Reply: r.Reply, Error: r.Error, Step: r.Step,
-		ModelCalls: r.ModelCalls, Provider: r.Provider}
+		ModelCalls: r.ModelCalls, Provider: r.Provider, ParentRunID: r.ParentRunID, Name: r.Name}
 	if r.Result.Valid {
 		v.Result = decodeValues(r.Result.String)
 	}
@@ -58,8 +62,18 @@ func runView(r store.Run) RunView {
 // (RUN_BUSY when another live process drives it) from its first turn to
 // its last: between two turns the run is still this drive's, never
 // offered as interrupted (Orphaned). A run stopped meanwhile ends the
-// drive quietly.
+// drive quietly. A run waiting for its sub-agents drives them (each under
+// its own lease) and goes on when they let it; a sub-agent that ends
+// drives its parent on, unless another drive holds it.
 func (s *Service) Drive(ctx context.Context, runID string) (RunView, error) {
+	v, err := s.drive(ctx, runID)
+	if err == nil && v.State.Final() && v.ParentRunID != "" {
+		s.DriveOn(ctx, v.ParentRunID)
+	}
+	return v, err
+}
+
+func (s *Service) drive(ctx context.Context, runID string) (RunView, error) {
 	run, err := s.store.GetRun(ctx, s.reader(), runID)
 	if err != nil {
 		return RunView{}, notFound(err, "run", runID)
@@ -91,6 +105,14 @@ func (s *Service) Drive(ctx context.Context, runID string) (RunView, error) {
 		}
 		if v.State == RunRunning {
 			continue
+		}
+		if v.State == RunWaitingChildren {
+			if on, err := s.driveChildren(ctx, runID); err != nil || on {
+				if err != nil {
+					return v, err
+				}
+				continue
+			}
 		}
 		ds, err := s.store.RunDeliveries(ctx, s.reader(), runID, store.DeliveryPending, store.DeliveryUnknown)
 		if err != nil || len(ds) == 0 {
@@ -134,7 +156,15 @@ func (s *Service) driveOnce(ctx context.Context, run store.Run) error {
 	r := &agent.Runner{
 		Provider: s.provider, Tools: s.tools, Host: runHost{s}, System: s.system,
 		Model: s.model, MaxModelCalls: s.policy.ModelCalls, Events: streamEvents{s, run.ChatID},
-		Checkpoint: s.onStep,
+		Checkpoint: s.onStep, Delegate: runHost{s},
+	}
+	if run.Tools.Valid {
+		var names []string
+		json.Unmarshal([]byte(run.Tools.String), &names)
+		r.Only = map[string]bool{}
+		for _, n := range names {
+			r.Only[n] = true
+		}
 	}
 	defer s.mcp.attach(ctx, r, runID)()
 	_, err := r.Drive(ctx, runID)

@@ -167,6 +167,8 @@ type InspectView struct {
 	Messages   []Message      `json:"messages"`
 	Requests   []RequestView  `json:"requests"`
 	Deliveries []DeliveryView `json:"deliveries"`
+	// Children are the run's sub-agents, each with its own (docs/behaviour.md).
+	Children []ChildView `json:"children,omitempty"`
 }
 
 // Inspect shows a chat (ch_…) or a run (run_…).
@@ -223,7 +225,10 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 	if v.Chat != nil {
 		v.Chat.Pending = chatViewOf(row, map[string]int{row.ID: open}).Pending
 	}
-	return v, nil
+	if v.Run != nil {
+		v.Children, err = s.Children(ctx, v.Run.ID)
+	}
+	return v, err
 }
 
 // Delete removes a chat and everything that belongs to it: messages, runs,

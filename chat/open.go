@@ -54,7 +54,8 @@ func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw
 		if err != nil {
 			return nil, notFound(err, "run", runID)
 		}
-		return &asker{chatID: run.ChatID, run: &run, toolCallID: toolCallID, owner: Owner{Kind: OwnerAgent}}, nil
+		owner, err := s.runOwner(ctx, tx, run)
+		return &asker{chatID: run.ChatID, run: &run, toolCallID: toolCallID, owner: owner}, err
 	})
 }
 
@@ -185,7 +186,9 @@ func (s *Service) mayAsk(ctx context.Context, tx store.Handle, a *asker) error {
 	if store.RunEnded(a.run.State) {
 		return errorf(CodeTargetClosed, "the run is %s", a.run.State)
 	}
-	if a.run.Questions >= limit {
+	if _, asked, err := s.treeCredits(ctx, tx, *a.run); err != nil {
+		return err
+	} else if asked >= limit {
 		return &Error{Code: CodeLimitExceeded, Message: "this run has asked its limit of questions",
 			Details: map[string]any{"limit": limit}}
 	}
@@ -199,7 +202,7 @@ func (s *Service) insertRequest(ctx context.Context, tx store.Handle, a *asker, 
 		ArgsHash: hash, ToolCallID: a.toolCallID, State: store.ReqPending, Revision: 1,
 		Digest: forms.Digest(decl.Definition, decl.Prefill, decl.Supplied), Reason: decl.Reason,
 		Title: decl.Definition.Title, Template: decl.Source.Template, CreatedAt: now, UpdatedAt: now,
-		OwnerKind: a.owner.Kind, OwnerName: a.owner.Name,
+		OwnerKind: a.owner.Kind, OwnerName: ownerPath(a.owner), OwnerParent: a.owner.ParentRunID,
 	}
 	if a.run != nil {
 		r.RunID = nullString(a.run.ID)

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"strings"
 
 	"followup/forms"
 	"followup/store"
@@ -12,9 +13,16 @@ import (
 // through `followup mcp serve` (by the clientInfo name it sent, which may
 // be empty). Every request has one; the form shows it ("asked by Claude
 // Code"), and pending, show and inspect carry it.
+//
+// A sub-agent's request is its own agent's too: Kind agent with the
+// sub-agent's Name, its RunID and ParentRunID, and Path, the names from
+// the task's first sub-agent down to it ("research/venue").
 type Owner struct {
-	Kind string `json:"kind"`
-	Name string `json:"name,omitempty"`
+	Kind        string `json:"kind"`
+	Name        string `json:"name,omitempty"`
+	RunID       string `json:"runId,omitempty"`
+	ParentRunID string `json:"parentRunId,omitempty"`
+	Path        string `json:"path,omitempty"`
 }
 
 // Owner kinds.
@@ -29,7 +37,35 @@ func ownerOf(r store.Request) Owner {
 	if r.OwnerKind == "" {
 		return Owner{Kind: OwnerAgent}
 	}
+	if r.OwnerParent != "" {
+		return Owner{Kind: r.OwnerKind, Name: r.OwnerName[strings.LastIndex(r.OwnerName, "/")+1:], RunID: r.RunID.String,
+			ParentRunID: r.OwnerParent, Path: r.OwnerName}
+	}
 	return Owner{Kind: r.OwnerKind, Name: r.OwnerName}
+}
+
+// ownerPath is what a request stores as its owner's name: a sub-agent's path.
+func ownerPath(o Owner) string {
+	if o.Path != "" {
+		return o.Path
+	}
+	return o.Name
+}
+
+// SubAgent reports a request a sub-agent of the task asks.
+func (o Owner) SubAgent() bool { return o.Kind == OwnerAgent && o.ParentRunID != "" }
+
+// runOwner is who asks for run: its agent, or the sub-agent it is.
+func (s *Service) runOwner(ctx context.Context, tx store.Handle, run store.Run) (Owner, error) {
+	if run.ParentRunID == "" {
+		return Owner{Kind: OwnerAgent}, nil
+	}
+	chain, err := s.ancestors(ctx, tx, run)
+	var names []string
+	for i := len(chain) - 2; i >= 0; i-- {
+		names = append(names, chain[i].Name)
+	}
+	return Owner{Kind: OwnerAgent, Name: run.Name, RunID: run.ID, ParentRunID: run.ParentRunID, Path: strings.Join(names, "/")}, err
 }
 
 // External reports whether someone other than followup's own agent asks:

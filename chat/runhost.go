@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"followup/agent"
 	"followup/store"
@@ -27,11 +28,17 @@ func (h runHost) Begin(ctx context.Context, runID string) (agent.Turn, error) {
 	if err != nil {
 		return agent.Turn{}, err
 	}
-	t := agent.Turn{ChatID: run.ChatID, State: run.State, ModelCalls: run.ModelCalls}
-	// A new task in a chat still knows what was said before it.
-	earlier, err := s.store.EarlierConversation(ctx, rd, run.ChatID, run.Seq, earlierContext)
-	if err != nil {
+	t := agent.Turn{ChatID: run.ChatID, State: run.State}
+	if t.ModelCalls, _, err = s.treeCredits(ctx, rd, run); err != nil {
 		return agent.Turn{}, err
+	}
+	// A new task in a chat still knows what was said before it; a
+	// sub-agent knows its brief.
+	var earlier []store.Message
+	if run.ParentRunID == "" {
+		if earlier, err = s.store.EarlierConversation(ctx, rd, run.ChatID, run.Seq, earlierContext); err != nil {
+			return agent.Turn{}, err
+		}
 	}
 	for _, m := range earlier {
 		t.History = append(t.History, agent.Message{Role: m.Role, Content: m.Content})
@@ -88,6 +95,7 @@ func resultsAfterCalls(h []agent.Message) []agent.Message {
 func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message, seen int64) error {
 	s := h.s
 	var chatID string
+	ended := false
 	err := s.db.Write(ctx, func(tx store.Handle) error {
 		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
@@ -97,9 +105,17 @@ func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message
 		if run.State != store.RunRunning {
 			return agent.ErrRunEnded
 		}
+		// Sub-agents call at once: the cap of the task is checked again
+		// where a turn counts, so the tree never records more turns than it.
+		if calls, _, err := s.treeCredits(ctx, tx, run); err != nil {
+			return err
+		} else if limit := s.policy.ModelCalls; limit > 0 && calls >= limit {
+			ended = true
+			return s.fail(ctx, tx, run, fmt.Sprintf("LIMIT_EXCEEDED: the task reached its cap of %d model calls", limit))
+		}
 		now := s.nowMS()
 		m := store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleAssistant,
-			Content: msg.Content, Visible: msg.Content != "", ForModel: true, CreatedAt: now}
+			Content: msg.Content, Visible: msg.Content != "" && run.ParentRunID == "", ForModel: true, CreatedAt: now}
 		if len(msg.ToolCalls) > 0 {
 			m.ToolCalls = nullString(mustJSON(msg.ToolCalls))
 		}
@@ -125,6 +141,10 @@ func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message
 		}
 		return s.store.UpdateRun(ctx, tx, run)
 	})
+	if err == nil && ended {
+		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
+		return agent.ErrRunEnded
+	}
 	if err == nil {
 		s.checkpoint(CrashTurnRecorded)
 		s.broker.Publish(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
@@ -172,18 +192,26 @@ func (h runHost) Fail(ctx context.Context, runID string, reason string) error {
 		if store.RunEnded(run.State) {
 			return nil
 		}
-		now := s.nowMS()
-		run.State, run.Error, run.UpdatedAt = store.RunFailed, reason, now
-		if err := s.store.UpdateRun(ctx, tx, run); err != nil {
-			return err
-		}
-		_, err = s.store.InsertMessage(ctx, tx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleNotice,
-			Content: "The run failed: " + reason, Visible: true, CreatedAt: now})
-		return err
+		return s.fail(ctx, tx, run, reason)
 	})
 	if err == nil {
 		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
 		s.broker.Publish(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
 	}
+	return err
+}
+
+// fail ends run with reason; a sub-agent's parent is woken to read it.
+func (s *Service) fail(ctx context.Context, tx store.Handle, run store.Run, reason string) error {
+	now := s.nowMS()
+	run.State, run.Error, run.UpdatedAt = store.RunFailed, reason, now
+	if err := s.store.UpdateRun(ctx, tx, run); err != nil {
+		return err
+	}
+	if err := s.childEnded(ctx, tx, run); err != nil {
+		return err
+	}
+	_, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: run.ChatID, RunID: nullString(run.ID), Role: store.RoleNotice,
+		Content: "The run failed: " + reason, Visible: run.ParentRunID == "", CreatedAt: now})
 	return err
 }

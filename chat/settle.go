@@ -31,6 +31,15 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 			}
 			return err
 		}
+		// A sub-agent still at work keeps its delegate call open: the
+		// model cannot be called before it ends.
+		if open, err := s.openChildren(ctx, tx, run); err != nil || open {
+			if open {
+				state, run.State, run.UpdatedAt = store.RunWaitingChildren, store.RunWaitingChildren, s.nowMS()
+				err = s.store.UpdateRun(ctx, tx, run)
+			}
+			return err
+		}
 		ds, err := s.store.RunDeliveries(ctx, tx, runID, store.DeliveryPending, store.DeliveryUnknown)
 		if err != nil || len(ds) > 0 {
 			return err // something new for the model: keep running
@@ -64,6 +73,9 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 				return err
 			}
 			run.Result = nullString(res)
+			if err := s.childEnded(ctx, tx, run); err != nil {
+				return err
+			}
 		default:
 			return nil
 		}

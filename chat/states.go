@@ -9,13 +9,16 @@ type RunState string
 const (
 	RunRunning      RunState = store.RunRunning
 	RunWaitingInput RunState = store.RunWaitingInput
-	RunSucceeded    RunState = store.RunSucceeded
-	RunFailed       RunState = store.RunFailed
-	RunStopped      RunState = store.RunStopped
+	// RunWaitingChildren: the run waits for its sub-agents (docs/behaviour.md).
+	RunWaitingChildren RunState = store.RunWaitingChildren
+	RunSucceeded       RunState = store.RunSucceeded
+	RunFailed          RunState = store.RunFailed
+	RunStopped         RunState = store.RunStopped
 )
 
-// Active reports a task in progress: running, or waiting for an answer.
-func (s RunState) Active() bool { return s == RunRunning || s == RunWaitingInput }
+// Active reports a task in progress: running, or waiting for an answer
+// or for its sub-agents.
+func (s RunState) Active() bool { return !s.Final() && s != "" }
 
 // Final reports a task that has ended: it succeeded, failed or was stopped.
 func (s RunState) Final() bool { return store.RunEnded(string(s)) }
@@ -28,6 +31,8 @@ func (s RunState) Words() string {
 		return "is running"
 	case RunWaitingInput:
 		return "is waiting for your answer"
+	case RunWaitingChildren:
+		return "is waiting for its sub-agents"
 	case RunStopped:
 		return "was stopped"
 	}

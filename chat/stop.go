@@ -16,12 +16,13 @@ type StopResult struct {
 
 func (r *StopResult) setCommandID(id string) { r.CommandID = id }
 
-// Stop stops a task (docs/behaviour.md): the run becomes stopped, an in-flight
+// Stop stops a task (docs/behaviour.md) and every sub-agent under it: each run becomes stopped, an in-flight
 // model call in this process is cancelled (another process's driver finds
 // the run stopped before it records anything), its pending requests expire
 // with reason task_stopped, nothing is delivered and no model is called.
 func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult, error) {
 	var chatID string
+	var stopped []string
 	out, err := s.command(ctx, commandID, "stop", &chatID, map[string]any{"runId": runID}, func(tx store.Handle) (any, error) {
 		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
@@ -31,35 +32,24 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 		if store.RunEnded(run.State) {
 			return nil, errorf(CodeTargetClosed, "the run already %s", run.State)
 		}
-		now := s.nowMS()
-		run.State, run.UpdatedAt = store.RunStopped, now
-		if err := s.store.UpdateRun(ctx, tx, run); err != nil {
-			return nil, err
-		}
-		reqs, err := s.store.ListRequests(ctx, tx, store.RequestFilter{RunID: runID, State: store.ReqPending})
+		tree, err := s.store.Tree(ctx, tx, runID)
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range reqs {
-			if err := s.closeRequest(ctx, tx, &r, store.ReqExpired, store.ReasonTaskStopped); err != nil {
-				return nil, err
+		for _, r := range tree {
+			if !store.RunEnded(r.State) {
+				if err := s.stopOne(ctx, tx, r); err != nil {
+					return nil, err
+				}
+				stopped = append(stopped, r.ID)
 			}
 		}
-		if err := s.expireApprovals(ctx, tx, runID); err != nil {
+		run.State = store.RunStopped
+		if err := s.childEnded(ctx, tx, run); err != nil {
 			return nil, err
-		}
-		ds, err := s.store.RunDeliveries(ctx, tx, runID, store.DeliveryPending, store.DeliveryUnknown)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range ds {
-			d.State, d.LastError, d.UpdatedAt = store.DeliveryFailed, "the task was stopped", now
-			if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
-				return nil, err
-			}
 		}
 		if _, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleNotice,
-			Content: "Task stopped. Its open questions expired; the conversation stays.", Visible: true, CreatedAt: now}); err != nil {
+			Content: "Task stopped. Its open questions expired; the conversation stays.", Visible: true, CreatedAt: s.nowMS()}); err != nil {
 			return nil, err
 		}
 		return &StopResult{RunID: runID, State: store.RunStopped}, nil
@@ -67,7 +57,9 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 	if err != nil {
 		return StopResult{}, err
 	}
-	s.cancelDrive(runID)
+	for _, id := range stopped {
+		s.cancelDrive(id)
+	}
 	var res StopResult
 	if err := json.Unmarshal(out, &res); err != nil {
 		return res, err
@@ -76,6 +68,40 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 	s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID})
 	s.broker.Publish(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
 	return res, nil
+}
+
+// stopOne stops one run of a stopped task (the run or one of its
+// sub-agents): its pending requests and approvals expire (task_stopped),
+// its undelivered answers are not delivered.
+func (s *Service) stopOne(ctx context.Context, tx store.Handle, run store.Run) error {
+	now := s.nowMS()
+	run.State, run.UpdatedAt = store.RunStopped, now
+	if err := s.store.UpdateRun(ctx, tx, run); err != nil {
+		return err
+	}
+	reqs, err := s.store.ListRequests(ctx, tx, store.RequestFilter{RunID: run.ID, State: store.ReqPending})
+	if err != nil {
+		return err
+	}
+	for _, r := range reqs {
+		if err := s.closeRequest(ctx, tx, &r, store.ReqExpired, store.ReasonTaskStopped); err != nil {
+			return err
+		}
+	}
+	if err := s.expireApprovals(ctx, tx, run.ID); err != nil {
+		return err
+	}
+	ds, err := s.store.RunDeliveries(ctx, tx, run.ID, store.DeliveryPending, store.DeliveryUnknown)
+	if err != nil {
+		return err
+	}
+	for _, d := range ds {
+		d.State, d.LastError, d.UpdatedAt = store.DeliveryFailed, "the task was stopped", now
+		if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // cancelDrive cancels this process's drive of a run, if any.

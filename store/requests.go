@@ -71,6 +71,9 @@ type Request struct {
 	// MCP server or client by name.
 	OwnerKind string
 	OwnerName string
+	// OwnerParent is the run that delegated a sub-agent's request's run
+	// (OwnerName is then that sub-agent's path).
+	OwnerParent string
 	// SessionID is the serve session that asked, for a request with no run.
 	SessionID sql.NullString
 }
@@ -84,7 +87,7 @@ const (
 
 const reqCols = `id, seq, chat_id, run_id, request_key, args_hash, tool_call_id, state, closed_reason, revision, digest,
 	reason, title, template, context, partial, expires_at, created_at, updated_at, closed_at,
-	owner_kind, owner_name, session_id`
+	owner_kind, owner_name, session_id, owner_parent`
 
 func scanRequest(sc interface{ Scan(...any) error }) (Request, error) {
 	var r Request
@@ -99,7 +102,7 @@ func scanRequest(sc interface{ Scan(...any) error }) (Request, error) {
 func (r *Request) dest() []any {
 	return []any{&r.ID, &r.Seq, &r.ChatID, &r.RunID, &r.RequestKey, &r.ArgsHash, &r.ToolCallID, &r.State,
 		&r.ClosedReason, &r.Revision, &r.Digest, &r.Reason, &r.Title, &r.Template, &r.Context, &r.Partial,
-		&r.ExpiresAt, &r.CreatedAt, &r.UpdatedAt, &r.ClosedAt, &r.OwnerKind, &r.OwnerName, &r.SessionID}
+		&r.ExpiresAt, &r.CreatedAt, &r.UpdatedAt, &r.ClosedAt, &r.OwnerKind, &r.OwnerName, &r.SessionID, &r.OwnerParent}
 }
 
 // InsertRequest creates a request at its first revision (Seq is assigned
@@ -113,12 +116,12 @@ func (queries) InsertRequest(ctx context.Context, h Handle, r Request, first Rev
 	}
 	err := h.QueryRowContext(ctx,
 		`INSERT INTO requests (id, seq, chat_id, run_id, request_key, args_hash, tool_call_id, state, revision, digest,
-		   reason, title, template, context, expires_at, created_at, updated_at, owner_kind, owner_name, session_id)
-		 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM requests), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		   reason, title, template, context, expires_at, created_at, updated_at, owner_kind, owner_name, session_id, owner_parent)
+		 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM requests), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		 RETURNING seq`,
 		r.ID, r.ChatID, r.RunID, r.RequestKey, r.ArgsHash, r.ToolCallID, r.State, r.Revision, r.Digest,
 		r.Reason, r.Title, r.Template, r.Context, r.ExpiresAt, r.CreatedAt, r.UpdatedAt,
-		r.OwnerKind, r.OwnerName, r.SessionID).Scan(&r.Seq)
+		r.OwnerKind, r.OwnerName, r.SessionID, r.OwnerParent).Scan(&r.Seq)
 	if err != nil {
 		return r, err
 	}

@@ -13,15 +13,20 @@ type RunStore interface {
 	LatestRun(ctx context.Context, h Handle, chatID string) (Run, error)
 	UpdateRun(ctx context.Context, h Handle, r Run) error
 	ResumableRuns(ctx context.Context, h Handle) ([]Run, error)
+	// Tree lists the run rootID and its descendants, parents before children.
+	Tree(ctx context.Context, h Handle, rootID string) ([]Run, error)
 }
 
 // Run states.
 const (
 	RunRunning      = "running"
 	RunWaitingInput = "waiting_input"
-	RunSucceeded    = "succeeded"
-	RunFailed       = "failed"
-	RunStopped      = "stopped"
+	// RunWaitingChildren is stored as waiting_input with waits_children
+	// set (migration 0015): the state's CHECK predates it.
+	RunWaitingChildren = "waiting_children"
+	RunSucceeded       = "succeeded"
+	RunFailed          = "failed"
+	RunStopped         = "stopped"
 )
 
 // RunEnded reports whether a run state is final.
@@ -44,28 +49,53 @@ type Run struct {
 	Provider   string
 	Model      string
 	Seen       int64 // newest history message id the last model turn read
-	CreatedAt  int64
-	UpdatedAt  int64
+	// A sub-agent's run (docs/behaviour.md): its parent, its name, the
+	// parent's tool call it answers and the tools it may use (a JSON list;
+	// NULL: its parent's).
+	ParentRunID  string
+	Name         string
+	ParentCallID string
+	Tools        sql.NullString
+	CreatedAt    int64
+	UpdatedAt    int64
 }
 
-const runCols = `id, seq, chat_id, state, step, questions, model_calls, reply, result, error, provider, model, seen, created_at, updated_at`
+const runCols = `id, seq, chat_id, state, step, questions, model_calls, reply, result, error, provider, model, seen, created_at, updated_at,
+	parent_run_id, name, parent_call_id, tools, waits_children`
 
 func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	var r Run
+	var children bool
+	var parent sql.NullString
 	err := sc.Scan(&r.ID, &r.Seq, &r.ChatID, &r.State, &r.Step, &r.Questions, &r.ModelCalls, &r.Reply,
-		&r.Result, &r.Error, &r.Provider, &r.Model, &r.Seen, &r.CreatedAt, &r.UpdatedAt)
+		&r.Result, &r.Error, &r.Provider, &r.Model, &r.Seen, &r.CreatedAt, &r.UpdatedAt,
+		&parent, &r.Name, &r.ParentCallID, &r.Tools, &children)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
+	}
+	r.ParentRunID = parent.String
+	if children && r.State == RunWaitingInput {
+		r.State = RunWaitingChildren
 	}
 	return r, err
 }
 
+// dbState is how a state is stored, and whether it waits for children.
+func dbState(state string) (string, bool) {
+	if state == RunWaitingChildren {
+		return RunWaitingInput, true
+	}
+	return state, false
+}
+
 // InsertRun creates a run; its Seq is assigned here and returned.
 func (queries) InsertRun(ctx context.Context, h Handle, r Run) (Run, error) {
+	state, _ := dbState(r.State)
 	err := h.QueryRowContext(ctx,
-		`INSERT INTO runs (id, seq, chat_id, state, provider, model, created_at, updated_at)
-		 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM runs), ?, ?, ?, ?, ?, ?) RETURNING seq`,
-		r.ID, r.ChatID, r.State, r.Provider, r.Model, r.CreatedAt, r.UpdatedAt).Scan(&r.Seq)
+		`INSERT INTO runs (id, seq, chat_id, state, provider, model, created_at, updated_at, parent_run_id, name, parent_call_id, tools)
+		 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM runs), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+		r.ID, r.ChatID, state, r.Provider, r.Model, r.CreatedAt, r.UpdatedAt,
+		sql.NullString{String: r.ParentRunID, Valid: r.ParentRunID != ""}, r.Name, r.ParentCallID, r.Tools).Scan(&r.Seq)
 	return r, err
 }
 
@@ -74,18 +104,40 @@ func (queries) GetRun(ctx context.Context, h Handle, id string) (Run, error) {
 	return scanRun(h.QueryRowContext(ctx, `SELECT `+runCols+` FROM runs WHERE id = ?`, id))
 }
 
-// LatestRun returns the chat's newest run.
+// LatestRun returns the chat's newest task (a sub-agent's run is part of
+// its parent's task, never the chat's run).
 func (queries) LatestRun(ctx context.Context, h Handle, chatID string) (Run, error) {
 	return scanRun(h.QueryRowContext(ctx,
-		`SELECT `+runCols+` FROM runs WHERE chat_id = ? ORDER BY seq DESC LIMIT 1`, chatID))
+		`SELECT `+runCols+` FROM runs WHERE chat_id = ? AND parent_run_id IS NULL ORDER BY seq DESC LIMIT 1`, chatID))
+}
+
+// Tree lists the run rootID and its descendants, parents before children.
+func (queries) Tree(ctx context.Context, h Handle, rootID string) ([]Run, error) {
+	rows, err := h.QueryContext(ctx, `WITH RECURSIVE t(id, depth) AS (SELECT ?, 0
+		UNION ALL SELECT r.id, t.depth + 1 FROM runs r JOIN t ON r.parent_run_id = t.id)
+		SELECT `+prefixed("r.", runCols)+` FROM t JOIN runs r ON r.id = t.id ORDER BY t.depth, r.seq`, rootID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 // UpdateRun writes a run's mutable columns.
 func (queries) UpdateRun(ctx context.Context, h Handle, r Run) error {
+	state, children := dbState(r.State)
 	return expectOne(h.ExecContext(ctx,
 		`UPDATE runs SET state = ?, step = ?, questions = ?, model_calls = ?, reply = ?, result = ?, error = ?, seen = ?,
-		   updated_at = ? WHERE id = ?`,
-		r.State, r.Step, r.Questions, r.ModelCalls, r.Reply, r.Result, r.Error, r.Seen, r.UpdatedAt, r.ID))
+		   updated_at = ?, waits_children = ? WHERE id = ?`,
+		state, r.Step, r.Questions, r.ModelCalls, r.Reply, r.Result, r.Error, r.Seen, r.UpdatedAt, children, r.ID))
 }
 
 // resumableRuns selects cols of the unfinished runs that resuming would

@@ -58,12 +58,17 @@ func askedBy(o chat.Owner) string {
 	case chat.OwnerMCPServer:
 		return "asked by " + forms.SanitizeLine(o.Name) + " (MCP server)"
 	}
+	if o.SubAgent() {
+		return "asked by " + forms.SanitizeLine(o.Path) + " (sub-agent of this task)"
+	}
 	return ""
 }
 
 // askedByName names who asked a request, in a sentence.
 func askedByName(o chat.Owner) string {
 	switch {
+	case o.SubAgent():
+		return "sub-agent " + forms.SanitizeLine(o.Path)
 	case o.Kind == chat.OwnerAgent:
 		return "the agent"
 	case o.Name == "":

@@ -31,6 +31,7 @@ func inspect(ctx context.Context, c *Call) error {
 				fmt.Fprintf(w, "  result %s", forms.SanitizeLine(compact(v.Run.Result)))
 			}
 			fmt.Fprintln(w)
+			childLines(w, v.Children, "  ")
 		}
 		for _, m := range v.Messages {
 			text := m.Content
@@ -59,6 +60,20 @@ func inspect(ctx context.Context, c *Call) error {
 		}
 	})
 	return nil
+}
+
+// childLines lists sub-agents, one line each (name, run, state, the first
+// line of its reply or error), each over its own.
+func childLines(w io.Writer, kids []chat.ChildView, indent string) {
+	for _, k := range kids {
+		last := k.Reply
+		if k.Error != "" {
+			last = k.Error
+		}
+		last, _, _ = strings.Cut(forms.PlainText(last), "\n")
+		fmt.Fprintf(w, "%ssub-agent %s  %s  %s  %s\n", indent, forms.SanitizeLine(k.Name), k.ID, k.State, forms.SanitizeLine(last))
+		childLines(w, k.Children, indent+"  ")
+	}
 }
 
 // chatsCheck refuses a --limit or --cursor that cannot read a page.

@@ -130,5 +130,8 @@ func ownerText(o chat.Owner) string {
 		}
 		return fmt.Sprintf("asked by %s (MCP client)", o.Name)
 	}
+	if o.SubAgent() {
+		return fmt.Sprintf("asked by %s (sub-agent of this task)", o.Path)
+	}
 	return "asked by the agent"
 }
