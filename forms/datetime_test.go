@@ -28,8 +28,8 @@ func TestDateTimeTypedInLocalTime(t *testing.T) {
 	}
 
 	l := start(def, nil, nil, nil)
-	pump(l.Form(), typed("2026-12-24 10:00"))
-	pump(l.Form(), press(tea.KeyTab))
+	keys(l, typed("2026-12-24 10:00"))
+	keys(l, press(tea.KeyTab))
 	if v := l.Values()["at"]; v != "2026-12-24T10:00:00+01:00" {
 		t.Fatalf("the field shows %v after leaving it, want its offset", v)
 	}

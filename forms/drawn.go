@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"github.com/rivo/uniseg"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -139,4 +140,14 @@ func undrawnSkinTone(v any) bool {
 		return slices.ContainsFunc(v, undrawnSkinTone)
 	}
 	return false
+}
+
+// graphemes splits s into grapheme clusters.
+func graphemes(s string) []string {
+	var out []string
+	g := uniseg.NewGraphemes(s)
+	for g.Next() {
+		out = append(out, g.Str())
+	}
+	return out
 }

@@ -70,7 +70,7 @@ func TestGoldenFieldTypes(t *testing.T) {
 			}
 			l := start(def, nil, prefill, nil)
 			for _, k := range tc.keys {
-				pump(l.Form(), k)
+				keys(l, k)
 			}
 			golden(t, "field_"+tc.name, l.View())
 		})

@@ -1,7 +1,5 @@
 package forms
 
-import "github.com/charmbracelet/huh"
-
 // boolean is yes or no. Its widget (yesNo) marks no choice until the user
 // makes one, so moving past an untouched boolean answers nothing: a
 // required one stays missing. A prefill or a schema default is drawn as
@@ -24,10 +22,4 @@ var booleanKind = &kind{
 	load:       func(s *slot, v any) { s.on, s.has = v.(bool) },
 	value:      func(s *slot) (any, bool) { return s.on, s.has },
 	draft:      func(s *slot) (any, bool) { return s.on, s.has },
-}
-
-func confirmWidget(s *slot) huh.Field {
-	y := newYesNo(s)
-	s.setTitle, s.setDesc = func(v string) { y.title = v }, func(about, hint string) { y.about, y.hint = about, hint }
-	return y.WithTheme(s.theme)
 }

@@ -3,8 +3,6 @@ package forms
 import (
 	"fmt"
 	"slices"
-
-	"github.com/charmbracelet/huh"
 )
 
 // multiselect is any number of the declared options, kept in option order.
@@ -43,8 +41,6 @@ var multiselectKind = &kind{
 	draft:  func(s *slot) (any, bool) { return slices.Clone(s.picks), true },
 	hint:   func(s *slot) string { return countHint(s.f, len(s.picks)) },
 }
-
-func multiselectWidget(s *slot) huh.Field { return listWidget(s, true) }
 
 // picks accepts []string or []any of strings; order follows the options.
 func (p *problems) picks(f Field, v any, path string) ([]string, bool) {

@@ -2,8 +2,6 @@ package forms
 
 import (
 	"fmt"
-
-	"github.com/charmbracelet/huh"
 )
 
 // select is one of the declared options, drawn by list (live_list.go)
@@ -58,17 +56,6 @@ var selectKind = &kind{
 		return SanitizeLine(optionLabel(f, s)), ok
 	},
 	chooses: true,
-}
-
-func selectWidget(s *slot) huh.Field { return listWidget(s, false) }
-
-// listWidget is a select's or a multi-select's list (live_list.go). It
-// draws the description and hint itself, from the slot, so that a short
-// form can drop them before it drops options.
-func listWidget(s *slot, multi bool) huh.Field {
-	l := newList(s, multi)
-	s.setTitle, s.setDesc = func(v string) { l.title = v }, func(string, string) {}
-	return l.WithTheme(s.theme)
 }
 
 func (f Field) hasOption(v string) bool {

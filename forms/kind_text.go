@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/charmbracelet/huh"
 )
 
 // text is one line of free text; textarea is several.
@@ -148,16 +146,6 @@ func exportString(f Field, prop *object) {
 	if f.Format != "" {
 		prop.set("format", f.Format)
 	}
-}
-
-// inputWidget is one line of text (text, number, integer): lineInput.
-func inputWidget(s *slot) huh.Field {
-	in := newLineInput(s, s.placeholder(), s.charLimit())
-	in.WithTheme(s.theme)
-	in.title = s.label()
-	s.setTitle, s.setDesc = func(v string) { in.title = v }, func(about, hint string) { in.about, in.hint = about, hint }
-	s.field, s.resync = in, func() { in.cur = len(graphemes(s.text)) }
-	return in
 }
 
 func loadText(multiline bool) func(s *slot, v any) {

@@ -24,24 +24,24 @@ func TestOptionalSelectCanStayEmpty(t *testing.T) {
 	if v, ok := l.Values()["plan"]; ok {
 		t.Fatalf("tab past an untouched optional select chose %v", v)
 	}
-	keys(l, press(tea.KeyShiftTab), press(tea.KeyDown))
+	keys(l, press(tea.KeyShiftTab), press(tea.KeyDown), press(tea.KeyDown))
 	if v := l.Values()["plan"]; v != "pro" {
 		t.Fatalf("moving to Pro chose %v", v)
 	}
-	if !strings.Contains(keysOf(l), "clear") {
-		t.Fatalf("a chosen optional select offers no way to clear it: %s", keysOf(l))
+	if !strings.Contains(l.View(), noneLabel) {
+		t.Fatalf("a chosen optional select offers no way to clear it:\n%s", l.View())
 	}
-	keys(l, press(tea.KeyBackspace), press(tea.KeyTab))
+	keys(l, press(tea.KeyUp), press(tea.KeyUp), press(tea.KeyTab))
 	if v, ok := l.Values()["plan"]; ok {
 		t.Fatalf("a cleared select still sends %v", v)
 	}
 	if d := l.Draft(); d["plan"] != "" {
 		t.Fatalf("the draft keeps %v for a cleared select", d["plan"])
 	}
-	// enter on an untouched one chooses the option under the cursor
+	// enter on an untouched one leaves it empty too: the cursor is on none
 	l = start(planDef, nil, nil, nil)
 	keys(l, press(tea.KeyEnter))
-	if v := l.Values()["plan"]; v != "free" {
+	if v, ok := l.Values()["plan"]; ok {
 		t.Fatalf("enter chose %v", v)
 	}
 }
@@ -52,7 +52,7 @@ func TestFilteredSelectDrawsWholeAfterLeaving(t *testing.T) {
 	f := twelve(Select, "")
 	def := Definition{Title: "Pick", Fields: []Field{f, {Name: "note", Type: Text, Label: "Note"}}}
 	l := start(def, nil, nil, nil)
-	keys(l, typed("/"), typed("opt-h"), press(tea.KeyEnter), press(tea.KeyTab))
+	keys(l, typed("/"), typed("opt-h"), press(tea.KeyEnter)) // enter chooses the one shown and moves on
 	if v := l.Values()["idx"]; v != "h" {
 		t.Fatalf("the filtered choice is %v", v)
 	}
@@ -62,7 +62,7 @@ func TestFilteredSelectDrawsWholeAfterLeaving(t *testing.T) {
 		if strings.Contains(v, "/opt-h") || !strings.Contains(v, "Index") {
 			t.Fatalf("%s, the select shows its filter, not its label:\n%s", when, v)
 		}
-		if !strings.Contains(v, "opt-g") || !strings.Contains(v, "opt-i") {
+		if !strings.Contains(v, "opt-h") || !strings.Contains(v, "opt-i") { // huh #679: those above hidden
 			t.Fatalf("%s, the select hides the options around its choice:\n%s", when, v)
 		}
 	}
@@ -90,4 +90,13 @@ func TestLeftEmptyRequiredFieldIsMarked(t *testing.T) {
 	if v := l.View(); !strings.Contains(v, "(2/2)") || !strings.Contains(v, "2 to fix on page 1") {
 		t.Fatalf("the page turned past two problems with no sign of them:\n%s", v)
 	}
+}
+
+// twelve is the tester's list: "events" then a to k.
+func twelve(typ FieldType, description string) Field {
+	f := Field{Name: "idx", Type: typ, Label: "Index", Description: description}
+	for _, v := range []string{"events", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"} {
+		f.Options = append(f.Options, Option{Value: v, Label: "opt-" + v})
+	}
+	return f
 }

@@ -1,8 +1,12 @@
 package forms
 
 import (
+	"fmt"
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
 )
 
 // BuildOptions tune a live form.
@@ -14,57 +18,151 @@ type BuildOptions struct {
 }
 
 // DefaultPageSize keeps a keystroke cheap: huh re-renders the whole current
-// group on every key (STYLE §8).
+// group on every key (docs/performance.md).
 const DefaultPageSize = 4
 
-// Live is a huh form bound to a definition. Field values live in heap slots
-// that the huh fields reach through accessors, so they outlive copies of a
-// value-receiver Bubble Tea model and can be read after every Update.
-//
-// A page (PageSize fields) is a huh form of one group, built when it is
-// shown: the first frame builds and draws four fields, not thirty-two.
-// Tab past a page's last field shows the next page; shift+tab on its first
-// field shows the previous one, focused on its last field. Only the last
-// page completes the form.
+// Live is a huh form bound to a definition: one huh group per page of
+// PageSize fields, huh's own fields bound to heap slots through
+// accessors, so values outlive copies of a value-receiver Bubble Tea model
+// and can be read after every Update.
 type Live struct {
 	def       Definition
 	slots     []*slot
-	pages     [][]*slot  // the asked fields, a page at a time
-	page      int        // the page on screen
-	form      *huh.Form  // the page on screen
-	group     *huh.Group // its one group
-	tall      bool       // the page is taller than maxHeight: it shows a window (live_window.go)
-	shown     []*paged   // the page's fields, in order
-	top       int        // a tall page: its first content line in view
-	width     int        // 0: huh's own
-	maxHeight int        // 0: none; a taller page scrolls inside it
-	grown     bool       // a field's head changed its lines since the page was fitted to maxHeight
-	themes    themes     // the theme as given and as drawn
-	base      *huh.Theme // the theme as drawn now (themes.drawn)
-	muted     *huh.Theme // the same with values drawn as suggestions
-	unfocused bool       // the screen's focus is elsewhere (SetFocused)
-	look      uint64     // counts changes to the themes in place
-	drawing   *string    // the form as View last drew it
-	dirty     bool       // something changed since
-	hold      hold       // keys waiting for a focus move to land
-	editor    bool       // textareas offer an external editor
+	pages     [][]*slot // the asked fields, a page (huh group) at a time
+	groups    []*huh.Group
+	form      *huh.Form
+	width     int  // 0: huh's own
+	maxHeight int  // 0: none; a taller page scrolls inside it
+	editor    bool // textareas offer an external editor
+	base      *huh.Theme
+	unfocused bool    // the screen's focus is elsewhere (SetFocused)
+	jumping   bool    // moving the focus for the screen, not the user: nothing is confirmed
+	drawing   *string // the form as View last drew it, until something changes
 }
 
-// Form is the huh form to embed: the page on screen. Call its Init when
-// installing it (huh #421); Update shows the other pages.
-//
-// What is done to the form through it may change its drawing: View draws
-// anew after Form was called.
+// Build makes a live form. Fields in supplied are not asked. Each asked
+// field starts from draft if the draft names it, else from prefill (drawn
+// as a suggestion), else empty. draft is what Draft returned earlier.
+func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *Live {
+	l := &Live{def: def, width: opts.Width, editor: opts.Editor, base: opts.Theme}
+	if l.base == nil {
+		l.base = defaultTheme()
+	}
+	for _, f := range def.Fields {
+		if _, known := supplied[f.Name]; known {
+			continue
+		}
+		s := newSlot(l, f)
+		if v, ok := draft[f.Name]; ok {
+			s.load(v, true)
+		} else if v, ok := prefill[f.Name]; ok {
+			s.load(v, false)
+			_, s.suggested = s.k.value(s)
+		}
+		l.slots = append(l.slots, s)
+	}
+	size := opts.PageSize
+	if size <= 0 {
+		size = DefaultPageSize
+	}
+	for i := 0; i < len(l.slots); i += size {
+		l.pages = append(l.pages, l.slots[i:min(i+size, len(l.slots))])
+	}
+	l.build()
+	for _, s := range l.slots {
+		s.snapshot()
+	}
+	return l
+}
+
+// build makes the huh form: a group per page, or a note when nothing is
+// left to ask. huh's help line is off: the screen draws one hint line,
+// with the focused field's own keys (KeyBinds) among its own.
+func (l *Live) build() {
+	l.groups = nil
+	for i, page := range l.pages {
+		fields := make([]huh.Field, len(page))
+		for j, s := range page {
+			s.quiet = true // huh's Select writes its first option on its own
+			fields[j] = s.k.widget(s)
+			s.quiet = false
+			s.title, s.desc = "", "" // a new field: decorate sets both
+			s.decorate()
+		}
+		g := huh.NewGroup(fields...)
+		if i == 0 && l.def.Description != "" {
+			g.Description(Describe(l.def.Description))
+		}
+		l.groups = append(l.groups, g)
+	}
+	if len(l.pages) == 0 {
+		l.groups = []*huh.Group{huh.NewGroup(huh.NewNote().Title("Nothing left to ask").
+			Description("Every required detail is already known."))}
+	}
+	l.form = huh.NewForm(l.groups...).WithTheme(l.base).WithKeyMap(keyMap).
+		WithShowHelp(false).WithShowErrors(false)
+	l.form.WithWidth(l.fieldWidth())
+	l.resync()
+	l.titles()
+	l.form.Init() // an embedded form has no focused field until it is (huh #421)
+	l.drawing = nil
+	if l.unfocused {
+		l.unfocused = false
+		l.SetFocused(false)
+	}
+}
+
+// titles sets each page's title: the form's, its page mark when there
+// are several, and how many fields of the other pages show a problem.
+func (l *Live) titles() {
+	title := PlainLine(l.def.Title)
+	if len(l.slots) == 1 && strings.EqualFold(strings.TrimSpace(l.slots[0].f.DisplayLabel()), strings.TrimSpace(l.def.Title)) {
+		title = "" // the one question says it, with its marks
+	}
+	for i, g := range l.groups {
+		t := title
+		if len(l.pages) > 1 {
+			t = joinNonEmpty(" ", t, lipgloss.NewStyle().Faint(true).Render(fmt.Sprintf("(%d/%d)", i+1, len(l.pages))), l.unfixed(i))
+		}
+		g.Title(t)
+	}
+}
+
+// unfixed says how many fields of the other pages show a problem, so that
+// a page turned past them does not hide them ("· 2 to fix on page 1").
+func (l *Live) unfixed(page int) string {
+	n, where := 0, []string(nil)
+	for p, slots := range l.pages {
+		k := 0
+		for _, s := range slots {
+			if p != page && len(s.problems()) > 0 {
+				k++
+			}
+		}
+		if k > 0 {
+			n, where = n+k, append(where, fmt.Sprint(p+1))
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("· %d to fix on %s %s", n, Plural(len(where), "page", "pages"), joinAnd(where))
+}
+
+// Form is the huh form to embed.
 func (l *Live) Form() *huh.Form {
-	l.dirty = true
+	l.drawing = nil
 	return l.form
 }
 
-// Init focuses the page on screen: call it whenever the form is installed
-// (an embedded huh form has no focused field until it is, huh #421).
+// Init focuses the field on screen: call it whenever the form is
+// installed (it starts the cursor's blink).
 func (l *Live) Init() tea.Cmd {
-	l.dirty = true
-	return l.form.Init()
+	l.drawing = nil
+	if f := l.form.GetFocusedField(); f != nil && l.form.State == huh.StateNormal && !l.unfocused {
+		return f.Focus()
+	}
+	return nil
 }
 
 // Submitted reports that the user moved past the last field of the last
@@ -77,37 +175,6 @@ func (l *Live) Aborted() bool { return l.form.State == huh.StateAborted }
 
 // Definition is the definition the form was built from.
 func (l *Live) Definition() Definition { return l.def }
-
-// Build makes a live form. Fields in supplied are not asked. Each asked
-// field starts from draft if the draft names it, else from prefill (drawn
-// as a suggestion), else empty. draft is what Draft returned earlier.
-func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *Live {
-	l := &Live{def: def, width: opts.Width, editor: opts.Editor}
-	l.setThemes(opts.Theme)
-	for _, f := range def.Fields {
-		if _, known := supplied[f.Name]; known {
-			continue
-		}
-		s := newSlot(l, f)
-		if v, ok := draft[f.Name]; ok {
-			s.load(v, true)
-		} else if v, ok := prefill[f.Name]; ok {
-			s.load(v, false)
-			s.suggest()
-		}
-		s.snapshot()
-		l.slots = append(l.slots, s)
-	}
-	size := opts.PageSize
-	if size <= 0 {
-		size = DefaultPageSize
-	}
-	for i := 0; i < len(l.slots); i += size {
-		l.pages = append(l.pages, l.slots[i:min(i+size, len(l.slots))])
-	}
-	l.form = l.buildPage(0)
-	return l
-}
 
 // Values returns the current values of the asked fields that have one,
 // typed per field (numbers parsed). Number text that does not parse is
@@ -180,81 +247,39 @@ func (l *Live) Edited() bool {
 
 // Suggested reports that the field still shows an unconfirmed prefill.
 func (l *Live) Suggested(name string) bool {
-	for _, s := range l.slots {
-		if s.f.Name == name {
-			return s.suggested
-		}
+	if s := l.slot(name); s != nil {
+		return s.suggested
 	}
 	return false
 }
 
-// Update forwards a message to the form. Typing into a field that still
-// shows a suggestion replaces the suggestion, as typing over a selected
-// default does, instead of appending to it. Keys that follow a tab before
-// huh has moved the focus wait for the move (live_hold.go).
-//
-// Messages that are not the form's — a spinner's tick, the screen's own —
-// are ignored without drawing anything anew (see ownMessage).
-func (l *Live) Update(msg tea.Msg) tea.Cmd {
-	if !ownMessage(msg) {
-		return nil
-	}
-	l.dirty = true
-	taken, cmd := l.holding(msg)
-	if taken {
-		return cmd
-	}
-	before := l.form.GetFocusedField()
-	cmds := []tea.Cmd{cmd, l.update(msg)}
-	if k, ok := msg.(tea.KeyMsg); ok && l.movesFocus(k) && l.form.GetFocusedField() == before {
-		cmds = append(cmds, l.startHold(before))
-	} else {
-		cmds = append(cmds, l.landed())
-	}
-	return tea.Batch(cmds...)
-}
-
-func (l *Live) update(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyMsg); ok && (k.Type == tea.KeyRunes || k.Type == tea.KeySpace) {
-		if s := l.focusedSlot(); s != nil && s.suggested && s.resync != nil {
-			s.quiet = true // clearing is not yet the user's edit
-			s.text = ""
-			s.resync()
-			s.quiet = false
-		}
-	}
-	if cmd, ok := l.turnBack(msg); ok {
-		return cmd
-	}
-	var cmd tea.Cmd
-	if s := l.focusedSlot(); s != nil && s.keys != nil {
-		if k, ok := msg.(tea.KeyMsg); ok {
-			cmd = s.keys(k, func(m tea.Msg) tea.Cmd { _, c := l.form.Update(m); return c })
-		} else {
-			_, cmd = l.form.Update(msg)
-		}
-		if s.redraw {
-			s.redraw = false
-			s.quiet = true
-			s.resync()
-			s.quiet = false
-		}
-	} else {
-		_, cmd = l.form.Update(msg)
-	}
-	if l.form.State == huh.StateCompleted && l.page < len(l.pages)-1 {
-		return tea.Batch(cmd, l.showPage(l.page+1, 0))
-	}
-	return cmd
-}
-
-// focusedSlot is the slot of the focused field, if it is one of ours.
-func (l *Live) focusedSlot() *slot {
-	f := l.form.GetFocusedField()
+func (l *Live) slot(name string) *slot {
 	for _, s := range l.slots {
-		if s.field != nil && s.field == f {
+		if s.f.Name == name {
 			return s
 		}
 	}
 	return nil
+}
+
+// focused is the slot of the focused field and where it is: its page and
+// its place on the page.
+func (l *Live) focused() (s *slot, page, at int) {
+	f := l.form.GetFocusedField()
+	for p, slots := range l.pages {
+		for i, s := range slots {
+			if s.field == f {
+				return s, p, i
+			}
+		}
+	}
+	return nil, 0, 0
+}
+
+// Focused is the name of the field with the focus ("" when none).
+func (l *Live) Focused() string {
+	if s, _, _ := l.focused(); s != nil {
+		return s.f.Name
+	}
+	return ""
 }

@@ -1,14 +1,13 @@
 package forms
 
 import (
-	"fmt"
+	tea "github.com/charmbracelet/bubbletea"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
 
 	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/lipgloss"
 )
 
 // Choice lists longer than longList get a window of listWindow rows and a
@@ -19,15 +18,6 @@ const (
 	longList   = 8
 	listWindow = 9
 )
-
-// build makes the huh field for the slot through its kind. Validators
-// never fail: huh lets a failing validator block navigation, even going
-// back (#655, #720), so they only record that the user moved past the
-// field. Full validation happens on submit (Normalize + Missing).
-func (s *slot) build() huh.Field {
-	s.title, s.desc = "", "" // a new field: decorate draws both
-	return s.k.widget(s)
-}
 
 // about is the field's description as drawn: its light markdown as text,
 // sanitised (worked out once: decorate runs on every edit).
@@ -82,43 +72,22 @@ func (s *slot) placeholder() string {
 }
 
 // decorate refreshes the title (required and suggestion marks), the
-// description (hints, live problems) and the theme after a change.
+// description (hints, problems) and the look after a change.
 func (s *slot) decorate() {
-	s.version++
-	if s.setTitle == nil {
-		return
-	}
-	title := SanitizeLine(s.f.DisplayLabel())
+	s.live.drawing = nil
+	title := s.label()
 	if s.f.Required {
 		title += " *"
 	}
 	if s.suggested {
 		title += " · suggested"
 	}
-	about, hint := s.about(), s.hint()
-	desc := joinNonEmpty("\n", about, hint)
-	if title != s.title || desc != s.desc {
-		if rows := s.headRows(title, about, hint); rows != s.rows {
-			s.rows = rows
-			s.live.grown = true // its height may no longer fit the page's room
-		}
+	desc := joinNonEmpty("\n", s.about(), s.hint())
+	if s.set != nil && (title != s.title || desc != s.desc) {
+		s.title, s.desc = title, desc
+		s.set(title, desc)
 	}
-	if title != s.title {
-		s.title = title
-		s.setTitle(title)
-	}
-	if desc != s.desc {
-		s.desc = desc
-		s.setDesc(about, hint)
-	}
-	if s.theme != s.live.base && s.muted != s.suggested {
-		if s.suggested {
-			*s.theme = *s.live.muted
-		} else {
-			*s.theme = *s.live.base
-		}
-		s.muted = s.suggested
-	}
+	s.restyle()
 }
 
 // hint is the guidance under a field: its problems, one a line, marked
@@ -138,22 +107,8 @@ func (s *slot) hint() string {
 	return ""
 }
 
-// headRows is the lines the field's title and description take, wrapped
-// inside the field's frame at the form's width.
-func (s *slot) headRows(title, about, hint string) int {
-	w := s.live.width
-	if w > 0 {
-		w = max(w-s.live.base.Focused.Base.GetHorizontalFrameSize(), 1)
-	}
-	return len(wrapLines(title, w)) + len(wrapLines(about, w)) + len(wrapLines(hint, w))
-}
-
 // problemMark starts a problem drawn under its field.
 const problemMark = "✗ "
-
-func pageMark(n, total int) string {
-	return lipgloss.NewStyle().Faint(true).Render(fmt.Sprintf("(%d/%d)", n, total))
-}
 
 func joinNonEmpty(sep string, parts ...string) string {
 	var keep []string
@@ -176,4 +131,116 @@ func editorOnPath(getenv func(string) string, lookPath func(string) (string, err
 	}
 	_, err := lookPath(name)
 	return err == nil
+}
+
+// The kinds' widgets: huh's own fields bound to the slot. Leaving a field
+// (its Blur, which calls the validator) confirms what it shows; validators
+// never fail, as a failing one blocks even going back (huh #655, #720):
+// full validation happens on submit (Normalize + Missing).
+
+// inputWidget is one line of text (text, number, integer).
+func inputWidget(s *slot) huh.Field {
+	in := huh.NewInput().Key(s.f.Name).Placeholder(s.placeholder()).CharLimit(s.charLimit()).
+		Validate(func(string) error { s.confirmed(); return nil })
+	in.WithTheme(s.theme)
+	in.Accessor(drawnAccess{s})
+	s.set = func(t, d string) { in.Title(t).Description(d) }
+	s.field, s.resync = in, func() { in.Accessor(drawnAccess{s}) }
+	return in
+}
+
+// textareaWidget is several lines of text; ctrl+e opens an editor when
+// one is installed.
+func textareaWidget(s *slot) huh.Field {
+	t := huh.NewText().Key(s.f.Name).Lines(4).CharLimit(s.charLimit()).ExternalEditor(s.live.editor).
+		Placeholder(SanitizeLine(s.f.Placeholder)).Validate(func(string) error { s.confirmed(); return nil })
+	t.WithTheme(s.theme)
+	t.Accessor(drawnAccess{s})
+	s.set = func(title, d string) { t.Title(title).Description(d) }
+	s.field, s.resync = t, func() { t.Accessor(drawnAccess{s}) }
+	return t
+}
+
+// confirmWidget is yes or no; it marks no choice until one is made
+// (restyle), so an untouched boolean answers nothing.
+func confirmWidget(s *slot) huh.Field {
+	c := huh.NewConfirm().Key(s.f.Name).Affirmative("Yes").Negative("No").
+		Validate(func(bool) error { s.confirmed(); return nil })
+	c.WithTheme(s.theme)
+	c.Accessor(boolAccess{s})
+	s.set = func(t, d string) { c.Title(t).Description(d) }
+	s.field = c
+	return c
+}
+
+// noneLabel is the first option of an optional select: choosing it takes
+// the answer back (huh's Select always has a selection).
+const noneLabel = "— none —"
+
+func selectWidget(s *slot) huh.Field {
+	opts := s.options()
+	if !s.f.Required {
+		opts = append([]huh.Option[string]{huh.NewOption(noneLabel, "")}, opts...)
+	}
+	sel := huh.NewSelect[string]().Key(s.f.Name).Options(opts...)
+	if len(opts) > longList {
+		sel.Height(listWindow)
+	}
+	sel.WithTheme(s.theme)
+	sel.Accessor(textAccess{s})
+	s.set = func(t, d string) { sel.Title(t).Description(d) }
+	return s.leaving(sel, func() {
+		if v, ok := sel.Hovered(); ok {
+			textAccess{s}.Set(v) // moving past a select chooses what it shows
+		}
+		dropFilter(sel)
+		sel.Accessor(textAccess{s}) // the cursor back on the choice in the whole list
+		sel.Update(nil)             // and its window on it
+	})
+}
+
+func multiselectWidget(s *slot) huh.Field {
+	m := huh.NewMultiSelect[string]().Key(s.f.Name).Options(s.options()...).Filterable(len(s.f.Options) > longList)
+	if len(s.f.Options) > longList {
+		m.Height(listWindow)
+	}
+	m.WithTheme(s.theme)
+	m.Accessor(picksAccess{s})
+	s.set = func(t, d string) { m.Title(t).Description(d) }
+	return s.leaving(m, func() { dropFilter(m) })
+}
+
+// list is a huh Select or MultiSelect that drops its filter when the user
+// leaves it: huh v1.0.0 keeps it, drawing "/text" in place of the title and
+// blank rows for the options filtered out. Leaving confirms the choice.
+type list struct {
+	huh.Field
+	s     *slot
+	leave func()
+}
+
+// dropFilter ends a list's filter, then clears it (huh's esc, twice).
+func dropFilter(f huh.Field) {
+	f.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	f.Update(tea.KeyMsg{Type: tea.KeyEsc})
+}
+
+func (s *slot) leaving(f huh.Field, leave func()) huh.Field {
+	l := &list{Field: f, s: s, leave: leave}
+	s.field = l
+	return l
+}
+
+func (l *list) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := l.Field.Update(msg)
+	return l, cmd
+}
+
+func (l *list) Blur() tea.Cmd {
+	if !l.s.live.jumping {
+		l.leave()
+	}
+	cmd := l.Field.Blur()
+	l.s.confirmed()
+	return cmd
 }

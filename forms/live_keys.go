@@ -1,12 +1,133 @@
 package forms
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+)
+
+// keyMap is huh's keymap less the keys that move between fields: huh
+// moves the focus with a message its field sends back, so keys read in the
+// same burst as a tab (pasted text, fast typing) would reach the field
+// being left. Live moves the focus itself, at once (Update). A yes/no
+// takes yes on the left, no on the right, and flips on space.
+var keyMap = func() *huh.KeyMap {
+	k := huh.NewDefaultKeyMap()
+	for _, b := range []*key.Binding{&k.Input.Prev, &k.Input.Next, &k.Input.Submit,
+		&k.Text.Prev, &k.Text.Next, &k.Text.Submit, &k.Select.Prev, &k.Select.Next, &k.Select.Submit,
+		&k.MultiSelect.Prev, &k.MultiSelect.Next, &k.MultiSelect.Submit, &k.Note.Prev, &k.Note.Next, &k.Note.Submit,
+		&k.Confirm.Prev, &k.Confirm.Next, &k.Confirm.Submit} {
+		*b = key.NewBinding() // no keys: never matches
+	}
+	k.Confirm.Accept = key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "choose"))
+	k.Confirm.Reject = key.NewBinding(key.WithKeys("right", "l"))
+	k.Confirm.Toggle = key.NewBinding(key.WithKeys(" "))
+	return k
+}()
+
+// Update forwards a message to the form. Tab and enter move to the next
+// field (past the last, the form is submitted), shift+tab to the one
+// before; y and n answer a yes/no and move on. Typing into a field that
+// still shows a suggestion replaces the suggestion, as typing over a
+// selected default does, instead of appending to it.
+//
+// Messages that are not the form's — a spinner's tick, the screen's own,
+// a window size (Resize says it) — are ignored without drawing anything
+// anew.
+func (l *Live) Update(msg tea.Msg) tea.Cmd {
+	if _, size := msg.(tea.WindowSizeMsg); size || !ownMessage(msg) || l.form.State != huh.StateNormal {
+		return nil
+	}
+	l.drawing = nil
+	s, _, _ := l.focused()
+	k, isKey := msg.(tea.KeyMsg)
+	if isKey && s != nil && !claims(s.field, k) {
+		switch {
+		case k.Type == tea.KeyTab || k.Type == tea.KeyEnter:
+			return l.move(true)
+		case k.Type == tea.KeyShiftTab:
+			return l.move(false)
+		case s.f.Type == Boolean && (k.String() == "y" || k.String() == "n" || k.String() == "Y" || k.String() == "N"):
+			boolAccess{s}.Set(strings.EqualFold(k.String(), "y"))
+			return l.move(true)
+		}
+	}
+	if isKey && s != nil && s.k.typed && (k.Type == tea.KeyRunes || k.Type == tea.KeySpace) && s.suggested {
+		s.quiet = true // clearing is not yet the user's edit
+		s.text = ""
+		s.resync()
+		s.quiet = false
+	}
+	if isKey && s != nil && s.k.typed {
+		return s.typeKey(k, func(m tea.Msg) tea.Cmd { _, c := l.form.Update(m); return c })
+	}
+	_, cmd := l.form.Update(msg)
+	if isKey && s != nil && s.f.Type == Boolean {
+		return nil // huh's Confirm moves on after a choice; here it stays
+	}
+	return cmd
+}
+
+// claims reports that the focused field takes the key itself (a
+// multi-select's enter while it filters).
+func claims(f huh.Field, k tea.KeyMsg) bool {
+	for _, b := range f.KeyBinds() {
+		if b.Enabled() && key.Matches(k, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// move takes the focus to the next field or the one before, turning the
+// page past a page's edge; moving on from the last field submits.
+func (l *Live) move(forward bool) tea.Cmd {
+	s, page, at := l.focused()
+	if s == nil {
+		return nil
+	}
+	switch {
+	case forward && at < len(l.pages[page])-1:
+		return l.form.NextField()
+	case !forward && at > 0:
+		return l.form.PrevField()
+	case !forward && page == 0:
+		return nil
+	}
+	defer l.titles() // problems left behind are counted on the page shown
+	cmd := s.field.Blur()
+	if forward {
+		return tea.Batch(cmd, l.form.NextGroup())
+	}
+	return tea.Batch(cmd, l.form.PrevGroup())
+}
+
+// jump puts the focus on field at of page without confirming the fields
+// passed on the way; a page passed keeps its focus on its last field, where
+// shift+tab comes back to it.
+func (l *Live) jump(page, at int) {
+	l.jumping = true
+	defer func() { l.jumping = false }()
+	for p := range page {
+		for range len(l.pages[p]) - 1 {
+			l.form.NextField()
+		}
+		l.form.GetFocusedField().Blur()
+		l.form.NextGroup()
+	}
+	for range at {
+		l.form.NextField()
+	}
+}
 
 // KeyBinds are the keys the focused field takes now beyond moving between
 // fields and submitting, which are the screen's to name: a list's up and
-// down, the filter of a list long enough to need one, a toggle, a new
-// line. huh's own help line is off; the screen draws these in its one
-// hint line. Disabled keys are left out.
+// down, its filter, a toggle, a new line. huh's own help line is off; the
+// screen draws these in its one hint line. Disabled keys are left out.
 func (l *Live) KeyBinds() []key.Binding {
 	f := l.form.GetFocusedField()
 	if f == nil {
@@ -14,22 +135,42 @@ func (l *Live) KeyBinds() []key.Binding {
 	}
 	var out []key.Binding
 	for _, b := range f.KeyBinds() {
-		if b.Enabled() && !moves(b) {
+		if b.Enabled() && len(b.Keys()) > 0 && !slices.ContainsFunc(b.Keys(), func(k string) bool {
+			return k == "tab" || k == "shift+tab" || k == "enter"
+		}) {
 			out = append(out, b)
 		}
 	}
 	return out
 }
 
-// moves reports a binding that only moves between fields or submits:
-// every one of its keys is tab, shift+tab or enter.
-func moves(b key.Binding) bool {
-	for _, k := range b.Keys() {
-		switch k {
-		case "tab", "shift+tab", "enter":
-		default:
-			return false
+// ownPackages are where the messages a form acts on come from: keys,
+// huh's own, the cursors and inputs of the widgets huh builds on.
+var ownPackages = []string{
+	"github.com/charmbracelet/bubbletea",
+	"github.com/charmbracelet/huh",
+	"github.com/charmbracelet/bubbles/cursor",
+	"github.com/charmbracelet/bubbles/textarea",
+	"github.com/charmbracelet/bubbles/textinput",
+	"github.com/charmbracelet/bubbles/viewport",
+}
+
+// ownMessage reports a message the form may act on. Anything else (a
+// screen forwards every message it gets) would only cost a redraw of the
+// form: huh updates every field on every message.
+func ownMessage(msg tea.Msg) bool {
+	t := reflect.TypeOf(msg)
+	if t == nil {
+		return false
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	pkg := t.PkgPath()
+	for _, own := range ownPackages {
+		if pkg == own || strings.HasPrefix(pkg, own+"/") {
+			return true
 		}
 	}
-	return true
+	return false
 }

@@ -3,7 +3,6 @@ package forms
 import (
 	"slices"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 )
 
@@ -34,26 +33,18 @@ type slot struct {
 		suggested bool
 	}
 
-	field  huh.Field // text-like fields: the huh field, to find the focused slot
-	resync func()    // text-like fields: redraw the field from s.text
-	// keys, when set, runs around each key sent to the focused field.
-	keys func(k tea.KeyMsg, forward func(tea.Msg) tea.Cmd) tea.Cmd
+	field  huh.Field // the huh field that edits it
+	resync func()    // typed fields: draw the widget anew from s.text
+	set    func(title, description string)
+	area   DrawnText // typed fields: the text as clusters, raw and drawn
+	typed  string    // the text of the key being typed, as typed
+	redraw bool      // the widget holds text to draw anew
 
-	cursor *int      // a one-line field: its cursor, in clusters, kept when the field is built again (a resize)
-	area   DrawnText // textarea: its text as clusters, raw and drawn
-	typed  string    // textarea: the text of the key being typed, as typed
-	redraw bool      // textarea: the widget holds text to draw anew
-
-	theme    *huh.Theme // the form's theme, or this field's own while it may show a suggestion
-	muted    bool       // the own theme draws values as a suggestion
-	setTitle func(string)
-	setDesc  func(about, hint string) // the description and the hint under it
-	title    string                   // last title set, to skip redundant work
-	desc     string
-	rows     int // the title's and description's lines at the form's width
+	theme *huh.Theme // the field's own theme (restyle)
+	title string     // last title and description set, to skip redundant work
+	desc  string
 
 	aboutText *string // the description as drawn, once worked out
-	version   uint64  // counts changes to what the field shows (paged's cache)
 }
 
 // newSlot makes the slot of a field. A type forms does not know (a
@@ -64,18 +55,7 @@ func newSlot(l *Live, f Field) *slot {
 	if k == nil {
 		k = textKind
 	}
-	return &slot{live: l, f: f, k: k, theme: l.base, quiet: true}
-}
-
-// suggest marks the value loaded as a suggestion. Only such a field gets a
-// theme of its own (a theme is a large value), swapped in place when the
-// user takes the suggestion over.
-func (s *slot) suggest() {
-	_, s.suggested = s.k.value(s)
-	if s.suggested {
-		own := *s.live.muted
-		s.theme, s.muted = &own, true
-	}
+	return &slot{live: l, f: f, k: k, theme: &huh.Theme{}, resync: func() {}}
 }
 
 // load draws a value from a draft (fromDraft) or a prefill. Drafts keep
@@ -149,7 +129,6 @@ const missingWords = "required: still empty"
 
 // edited runs when huh writes a different value: the user changed it.
 func (s *slot) edited() {
-	s.version++
 	s.touched = true
 	s.suggested = false
 	s.told = nil
@@ -165,15 +144,15 @@ func (s *slot) edited() {
 // Leaving a field checks it: its problem shows beside it, and leaving is
 // never blocked (huh #655, #720).
 func (s *slot) confirmed() {
-	s.version++
+	if s.live.jumping {
+		return
+	}
 	if s.k.chooses {
 		s.has = true
 	}
 	if rfc, ok := localDateTime(s.text); ok && s.f.Format == "date-time" {
 		textAccess{s}.Set(rfc) // shown back with its offset before the review
-		if s.resync != nil {
-			s.resync()
-		}
+		s.resync()
 	}
 	flagged := s.check()
 	if !s.touched || s.suggested || flagged != s.flagged {
@@ -190,7 +169,7 @@ type textAccess struct{ s *slot }
 
 func (a textAccess) Get() string { return a.s.text }
 func (a textAccess) Set(v string) {
-	if v != a.s.text && !a.s.quiet {
+	if v != a.s.text && !a.s.quiet && !a.s.live.jumping {
 		a.s.text = v
 		if a.s.k.chooses {
 			a.s.has = true
@@ -203,7 +182,7 @@ type boolAccess struct{ s *slot }
 
 func (a boolAccess) Get() bool { return a.s.on }
 func (a boolAccess) Set(v bool) {
-	if (v != a.s.on || !a.s.has) && !a.s.quiet {
+	if (v != a.s.on || !a.s.has) && !a.s.quiet && !a.s.live.jumping {
 		a.s.on, a.s.has = v, true
 		a.s.edited()
 	}
@@ -213,7 +192,7 @@ type picksAccess struct{ s *slot }
 
 func (a picksAccess) Get() []string { return a.s.picks }
 func (a picksAccess) Set(v []string) {
-	if !slices.Equal(v, a.s.picks) && !a.s.quiet {
+	if !slices.Equal(v, a.s.picks) && !a.s.quiet && !a.s.live.jumping {
 		a.s.picks = slices.Clone(v)
 		a.s.edited()
 	}

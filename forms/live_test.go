@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
@@ -60,7 +59,7 @@ func TestLivePrefillIsASuggestionUntilConfirmed(t *testing.T) {
 	if l.Edited() || len(l.Draft()) != 0 {
 		t.Fatalf("nothing done yet, but edited=%v draft=%v", l.Edited(), l.Draft())
 	}
-	pump(l.Form(), press(tea.KeyEnter)) // confirm by moving past
+	keys(l, press(tea.KeyEnter)) // confirm by moving past
 	if l.Suggested("destination") || !l.Edited() {
 		t.Fatal("enter did not confirm the suggestion")
 	}
@@ -77,7 +76,7 @@ func TestLivePrefillIsASuggestionUntilConfirmed(t *testing.T) {
 
 func TestLiveEditingClearsSuggestion(t *testing.T) {
 	l := start(travelDef, nil, Values{"destination": "Shanghai"}, nil)
-	pump(l.Form(), press(tea.KeyBackspace))
+	keys(l, press(tea.KeyBackspace))
 	if l.Suggested("destination") || !l.Edited() || l.Values()["destination"] != "Shangha" {
 		t.Fatalf("suggested=%v edited=%v values=%v", l.Suggested("destination"), l.Edited(), l.Values())
 	}
@@ -86,7 +85,7 @@ func TestLiveEditingClearsSuggestion(t *testing.T) {
 func TestLiveDraftKeepsHalfTypedNumbers(t *testing.T) {
 	def := Definition{Fields: []Field{{Name: "n", Type: Integer, Label: "Count", Required: true}, {Name: "x", Type: Number}}}
 	l := start(def, nil, nil, nil)
-	pump(l.Form(), typed("12a"))
+	keys(l, typed("12a"))
 	if _, ok := l.Values()["n"]; ok {
 		t.Fatalf("unparsable number leaked into values: %v", l.Values())
 	}
@@ -142,12 +141,12 @@ func TestLiveSelectAndMultiselect(t *testing.T) {
 			t.Fatalf("option %q hidden by the preselection:\n%s", o, view)
 		}
 	}
-	pump(l.Form(), press(tea.KeyUp))
+	keys(l, press(tea.KeyUp))
 	if l.Values()["t"] != "plane" || l.Suggested("t") {
 		t.Fatalf("values %v", l.Values())
 	}
-	pump(l.Form(), press(tea.KeyEnter))
-	pump(l.Form(), typed("x"))
+	keys(l, press(tea.KeyEnter))
+	keys(l, typed("x"))
 	if got := l.Values()["m"]; !reflect.DeepEqual(got, []string{"a"}) {
 		t.Fatalf("multiselect %v", got)
 	}
@@ -190,19 +189,19 @@ func TestLiveLongSelectFiltersAndChooses(t *testing.T) {
 	def := Definition{Fields: []Field{f, {Name: "after", Type: Text}}}
 	l := start(def, nil, Values{"n": "optz0"}, nil)
 	view := l.View()
-	if !strings.Contains(view, "opty0") || !strings.Contains(view, "optw0") || !strings.Contains(view, "↑ 22 more") || !strings.Contains(view, "optd1") || !strings.Contains(view, "> optz0") {
-		t.Fatalf("preselection without its neighbours:\n%s", view)
+	if !strings.Contains(view, "> optz0") || !strings.Contains(view, "optd1") { // huh #679: the options above are hidden
+		t.Fatalf("preselection not shown:\n%s", view)
 	}
-	pump(l.Form(), press(tea.KeyDown))
+	keys(l, press(tea.KeyDown))
 	if l.Values()["n"] != "opta1" || l.Suggested("n") {
 		t.Fatalf("values %v", l.Values())
 	}
-	pump(l.Form(), typed("/"))
-	pump(l.Form(), typed("c1"))
+	keys(l, typed("/"))
+	keys(l, typed("c1"))
 	if v := l.View(); !strings.Contains(v, "/c1") || !strings.Contains(v, "> optc1") || strings.Contains(v, "optz0") {
 		t.Fatalf("filter view:\n%s", v)
 	}
-	pump(l.Form(), press(tea.KeyEnter))
+	keys(l, press(tea.KeyEnter))
 	if l.Values()["n"] != "optc1" {
 		t.Fatalf("values %v", l.Values())
 	}
@@ -214,7 +213,7 @@ func TestLiveLongSelectFiltersAndChooses(t *testing.T) {
 func TestLiveWidgetNormalisationIsNotAnEdit(t *testing.T) {
 	def := Definition{Fields: []Field{{Name: "notes", Type: Textarea}, {Name: "t", Type: Text}}}
 	l := start(def, nil, Values{"notes": "a\r\nb\tc", "t": "x\ty"}, nil)
-	pump(l.Form(), tea.WindowSizeMsg{Width: 80, Height: 40})
+	keys(l, tea.WindowSizeMsg{Width: 80, Height: 40})
 	if l.Edited() || !l.Suggested("notes") || !l.Suggested("t") {
 		t.Fatalf("edited=%v values=%q", l.Edited(), l.Values())
 	}
@@ -263,36 +262,12 @@ func TestKeysAfterTabLandOnTheNextField(t *testing.T) {
 	}
 }
 
-// A hold's own release that a loaded machine delivers late still brings
-// the held keys: the screen passed it to the form, so the user never left.
-func TestALateReleaseStillReplaysTheHeldKeys(t *testing.T) {
-	def := Definition{Title: "t", Fields: []Field{{Name: "a", Type: Text}, {Name: "b", Type: Text}}}
-	l := start(def, nil, nil, nil)
-	l.Update(press(tea.KeyShiftTab)) // nowhere to move: the keys after it wait
-	l.Update(typed("q"))
-	if !l.hold.on {
-		t.Fatal("shift+tab on the first field started no hold")
-	}
-	l.hold.until = time.Now().Add(-time.Second) // its timer fired long ago
-	pumpLive(l, []tea.Cmd{l.Update(releaseMsg{l.hold.seq})})
-	if v := l.Values(); v["a"] != "q" {
-		t.Fatalf("values %v, want a=q: a key typed was lost", v)
-	}
-}
-
 // pumpLive runs commands and feeds their messages back through l, as the
 // program would, until nothing is left. Timers are left out; a hold that
 // no focus move ended gets its own release, as when its time comes.
 func pumpLive(l *Live, cmds []tea.Cmd) {
 	queue := cmds
-	for n := 0; n < 200; n++ {
-		if len(queue) == 0 {
-			if !l.hold.on {
-				return
-			}
-			queue = append(queue, l.Update(releaseMsg{l.hold.seq}))
-			continue
-		}
+	for n := 0; n < 200 && len(queue) > 0; n++ {
 		c := queue[0]
 		queue = queue[1:]
 		for _, m := range cmdtest.Run(c) {
@@ -332,11 +307,8 @@ func TestLivePagesTurnBothWays(t *testing.T) {
 	if focused() != "budget" {
 		t.Fatalf("focus %s, want budget", focused())
 	}
-	if b := focusedKeys(l); strings.Contains(b, "submit") || !strings.Contains(b, "next") {
-		t.Fatalf("a page's last field offers to submit: %s", b)
-	}
 	keys(typed("12"), press(tea.KeyTab))
-	if v := l.View(); focused() != "transport" || !strings.Contains(v, "(2/2)") || !strings.Contains(focusedKeys(l), "shift+tab back") {
+	if v := l.View(); focused() != "transport" || !strings.Contains(v, "(2/2)") {
 		t.Fatalf("focus %s after the page's last field:\n%s", focused(), v)
 	}
 	if l.Form().State != huh.StateNormal {
@@ -393,44 +365,6 @@ func TestKeysAfterEnterInATextareaLandOnTheNextField(t *testing.T) {
 	pumpLive(l, pending)
 	if v := l.Values(); v["notes"] != "abc" || v["e"] != "x" {
 		t.Fatalf("values %v, want notes=abc e=x", v)
-	}
-}
-
-// Keys typed in the burst of the enter that submits are not typed into
-// the answer when the form comes back (from the review, say); keys held
-// for a focus move when the form is resized still land on the next field.
-func TestHeldKeysAcrossEditAndResize(t *testing.T) {
-	def := Definition{Title: "t", Fields: []Field{{Name: "a", Type: Text}, {Name: "b", Type: Text}}}
-	l := start(def, nil, nil, nil)
-	pumpLive(l, []tea.Cmd{l.Edit("b")})
-	pumpLive(l, []tea.Cmd{l.Update(typed("window"))})
-	// The screen stops passing messages to the form once it completes (the
-	// review opens): the hold's end never reaches it.
-	l.Update(press(tea.KeyEnter))
-	l.Update(typed("abc"))
-	l.Form().NextGroup() // huh's move after the enter: the form completes
-	if l.Form().State != huh.StateCompleted || !l.hold.on {
-		t.Fatalf("state %v, hold %v: want completed with keys held", l.Form().State, l.hold.on)
-	}
-	l.hold.until = time.Now().Add(time.Minute) // the user comes back at once
-	pumpLive(l, []tea.Cmd{l.Edit("")})
-	if v := l.Values()["b"]; v != "window" {
-		t.Fatalf("b = %q after coming back: keys held across the submit were typed", v)
-	}
-
-	l = start(def, nil, nil, nil)
-	pumpLive(l, []tea.Cmd{l.Update(typed("x"))})
-	tab := l.Update(press(tea.KeyTab)) // huh's focus move is in tab
-	l.Update(typed("y"))
-	l.Update(typed("z"))
-	l.Resize(50, 20)
-	l.Update(tea.FocusMsg{}) // anything before the move lands
-	if v := l.Values()["a"]; v != "x" {
-		t.Fatalf("a = %q: keys held for the move were typed into the field being left", v)
-	}
-	pumpLive(l, []tea.Cmd{tab})
-	if v := l.Values(); v["a"] != "x" || v["b"] != "yz" {
-		t.Fatalf("values %v after a resize mid-burst, want a=x b=yz", v)
 	}
 }
 

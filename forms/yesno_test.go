@@ -40,7 +40,7 @@ func marked(t *testing.T, view, label string) string {
 	return ""
 }
 
-func keys(l *Live, ks ...tea.KeyMsg) {
+func keys(l *Live, ks ...tea.Msg) {
 	for _, k := range ks {
 		pumpLive(l, []tea.Cmd{l.Update(k)})
 	}
@@ -105,7 +105,9 @@ func TestBooleanKeysChoose(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			l := start(yesNoDef, nil, nil, nil)
-			keys(l, tc.keys...)
+			for _, k := range tc.keys {
+				keys(l, k)
+			}
 			v, has := l.Values()["agree"]
 			if tc.want == nil && has || tc.want != nil && v != tc.want {
 				t.Fatalf("agree = %v (%v), want %v", v, has, tc.want)
