@@ -16,10 +16,9 @@ import (
 // chat's snapshot. A chat not made yet (the new chat, or no chat at all)
 // keeps its text under chat id "".
 //
-// unsent is the screen's copy of each chat's draft: what it last asked the
-// saver to write, or what a snapshot brought when the screen had none. It
-// is newer than any snapshot read before that save landed, so a chat left
-// and shown again gets its text back at once.
+// The composer keeps the screen's copy of each chat's draft (Kept): newer
+// than any snapshot read before its save landed, so a chat left and shown
+// again gets its text back at once.
 
 // composerSaveMsg fires after the user paused typing in the composer.
 type composerSaveMsg struct{ seq int }
@@ -40,13 +39,10 @@ type composerLoadedMsg struct {
 // composerEdited schedules an autosave when the composer's text changed
 // since it was last looked at.
 func (m *model) composerEdited() tea.Cmd {
-	v := m.composer.Value()
-	if v == m.composerSeen {
+	seq, changed := m.composer.Changed()
+	if !changed {
 		return nil
 	}
-	m.composerSeen = v
-	m.composerSeq++
-	seq := m.composerSeq
 	return tea.Tick(autosaveDelay, func(time.Time) tea.Msg { return composerSaveMsg{seq} })
 }
 
@@ -57,9 +53,8 @@ func (m *model) saveComposer() tea.Cmd {
 		return nil // no chat is on screen yet: the keys typed are replayed into it
 	}
 	chatID, text := m.chatID, m.composer.Value()
-	m.composerSeen = text
-	m.composerSeq++ // a scheduled autosave has nothing left to do
-	if old, known := m.unsent[chatID]; known && old == text {
+	m.composer.Looked() // a scheduled autosave has nothing left to do
+	if old, known := m.composer.Kept(chatID); known && old == text {
 		return nil
 	}
 	return m.putComposer(chatID, text)
@@ -67,10 +62,7 @@ func (m *model) saveComposer() tea.Cmd {
 
 // putComposer asks the saver to write text as chatID's composer draft.
 func (m *model) putComposer(chatID, text string) tea.Cmd {
-	if m.unsent == nil {
-		m.unsent = map[string]string{}
-	}
-	m.unsent[chatID] = text
+	m.composer.Keep(chatID, text)
 	svc := m.svc
 	done := m.saver.put("composer:"+chatID, func(ctx context.Context) error {
 		return svc.SaveComposerDraft(ctx, chatID, text)
@@ -91,18 +83,15 @@ func (m *model) onComposerSaved(msg composerSavedMsg) {
 // the screen has none of its own for that chat yet. Text typed meanwhile
 // (an instant after a switch) is kept after the saved text.
 func (m *model) adoptComposer(chatID, stored string) {
-	if _, known := m.unsent[chatID]; known {
+	if _, known := m.composer.Kept(chatID); known {
 		return
 	}
-	if m.unsent == nil {
-		m.unsent = map[string]string{}
-	}
-	m.unsent[chatID] = stored
+	m.composer.Keep(chatID, stored)
 	switch cur := m.composer.Value(); {
 	case stored == "" || cur == stored:
 	case cur == "":
 		m.composer.SetValue(stored)
-		m.composerSeen = stored
+		m.composer.Looked()
 	default:
 		m.composer.SetValue(stored + "\n" + cur) // composerEdited saves the two
 	}
@@ -120,10 +109,9 @@ func loadComposer(svc *chat.Service, chatID string) tea.Cmd {
 // moves there (switchChat); one it has not read yet comes with the chat's
 // snapshot, or, for a new chat, is read now.
 func (m *model) showComposerOf(chatID string) tea.Cmd {
-	text, known := m.unsent[chatID]
+	text, known := m.composer.Kept(chatID)
 	m.composer.SetValue(text)
-	m.composerSeen = text
-	m.composerSeq++
+	m.composer.Looked()
 	if !known && chatID == "" {
 		return loadComposer(m.svc, "")
 	}
@@ -134,8 +122,7 @@ func (m *model) showComposerOf(chatID string) tea.Cmd {
 // sent from is empty now. The host deletes it with the message too; this
 // write keeps an older autosave still waiting from bringing it back.
 func (m *model) sentComposer(chatID string) tea.Cmd {
-	m.composerSeen = m.composer.Value()
-	m.composerSeq++
+	m.composer.Looked()
 	return m.putComposer(chatID, m.composer.Value())
 }
 

@@ -59,7 +59,7 @@ func TestComposerShowsTheCursorAndNoBlankRows(t *testing.T) {
 		t.Fatalf("after the resize the composer shows:\n%s", strings.Join(rows, "\n"))
 	}
 	for i, r := range rows {
-		if strings.TrimSpace(r) == "" && i < k.m.composer.rowCount {
+		if strings.TrimSpace(r) == "" && i < k.m.composer.Rows() {
 			t.Fatalf("row %d is blank while text is hidden:\n%s", i, strings.Join(rows, "\n"))
 		}
 	}

@@ -35,7 +35,7 @@ func (m *model) chatGone() tea.Cmd {
 // text with it, after the new chat's own saved text if it had some.
 func (m *model) leaveForNewChat() tea.Cmd {
 	m.leaveChat(true)
-	if text, known := m.unsent[""]; !known {
+	if text, known := m.composer.Kept(""); !known {
 		return loadComposer(m.svc, "") // adoptComposer puts it first
 	} else if text != "" && text != m.composer.Value() {
 		m.keepUnsent(text)
@@ -46,7 +46,7 @@ func (m *model) leaveForNewChat() tea.Cmd {
 // leaveChat forgets the chat on screen (it is gone); toNew shows the empty
 // new chat, else the newest chat once loaded.
 func (m *model) leaveChat(toNew bool) {
-	delete(m.unsent, m.chatID)
+	m.composer.Forget(m.chatID)
 	m.newChat, m.chatID, m.chat, m.messages, m.run = toNew, "", nil, nil, nil
 	m.loaded = toNew
 	m.requests = map[string]chat.RequestView{}

@@ -60,7 +60,7 @@ func TestComposerTextIsAChatDraft(t *testing.T) {
 	if got := composerDraft(t, svc, a.ChatID); got != "" {
 		t.Fatalf("saved before the pause: %q", got)
 	}
-	deliver(m, m.update(composerSaveMsg{m.composerSeq})) // the pause is over
+	deliver(m, m.update(composerSaveMsg{m.composer.Seq()})) // the pause is over
 	if got := composerDraft(t, svc, a.ChatID); got != "half a mess" {
 		t.Fatalf("after the pause the draft is %q", got)
 	}

@@ -68,7 +68,7 @@ func (m *model) tooSmallView() string {
 // layoutState is what the layout depends on before the pane is drawn:
 // the composer's rows at its width and the notice's (noticeLine).
 func (m *model) layoutState(notice string) layoutState {
-	return layoutState{composerLines: max(1, m.composer.rowCount), noticeLines: lipgloss.Height(notice)}
+	return layoutState{composerLines: max(1, m.composer.Rows()), noticeLines: lipgloss.Height(notice)}
 }
 
 // paneDialogBox is the box a dialog in the pane is drawn in: the pane's

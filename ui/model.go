@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/composer"
 	"followup/ui/status"
 )
 
@@ -63,8 +64,7 @@ type model struct {
 	movedFrom      focusArea // and from where
 	muted          bool      // the rest of a decision's burst of keys is dropped (burst.go)
 
-	composer composerArea
-	unsent   map[string]string // each chat's composer draft, as this screen knows it (composer.go)
+	composer composer.Model // with each chat's unsent text (composer.go saves it)
 	vp       viewport.Model
 	tr       *transcript
 	follow   bool // the transcript stays on its newest line
@@ -85,9 +85,7 @@ type model struct {
 	resumingSays string          // and the status that says so (retry.go)
 	retried      retryDone       // what the last ctrl+r moved on
 
-	saver        *saver // writes the drafts, in order, off the UI goroutine
-	composerSeen string // the composer's text when last looked at
-	composerSeq  int    // the composer autosave on its way
+	saver *saver // writes the drafts, in order, off the UI goroutine
 }
 
 func newModel(svc *chat.Service) *model {
@@ -106,21 +104,9 @@ func (m *model) setService(svc *chat.Service) {
 
 // newScreen is the screen before its database is open.
 func newScreen() *model {
-	ta := textarea.New()
-	ta.Placeholder = "Message the agent…"
-	ta.ShowLineNumbers = false
-	ta.SetPromptFunc(2, func(line int) string {
-		if line == 0 {
-			return "› "
-		}
-		return "  "
-	})
-	ta.CharLimit = chat.MaxMessage
-	ta.KeyMap.InsertNewline = defaultKeys().Newline
-	ta.Focus()
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := &model{
-		keys: defaultKeys(), composer: newComposer(ta, 2), spin: sp,
+		keys: defaultKeys(), composer: composer.New(defaultKeys().Newline, 2), spin: sp,
 		vp: viewport.New(80, 10), tr: newTranscript(), requests: map[string]chat.RequestView{},
 		width: 80, height: 24, follow: true, now: time.Now, elsewhere: -1,
 	}

@@ -93,7 +93,7 @@ func (m *model) chatUnread(s snapshotMsg) tea.Cmd {
 		what = "Could not read the chat “" + forms.PlainLine(s.chat.Title) + "”: "
 	}
 	m.readFailed(&readFailure{what, s.err})
-	if _, known := m.unsent[s.chatID]; known {
+	if _, known := m.composer.Kept(s.chatID); known {
 		return nil
 	}
 	return loadComposer(m.svc, s.chatID)

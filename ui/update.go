@@ -249,7 +249,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case autosaveMsg:
 		return m.pane.autosave(msg.seq)
 	case composerSaveMsg:
-		if msg.seq == m.composerSeq {
+		if msg.seq == m.composer.Seq() {
 			return m.saveComposer()
 		}
 		return nil

@@ -1,9 +1,12 @@
-package ui
+package composer
 
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
+
+	"followup/chat"
 )
 
 // The composer places its own view on its text's rows. The textarea
@@ -15,25 +18,38 @@ import (
 // its window from that drawing: always holding the cursor, and never a
 // blank row while text above is hidden.
 
-// newComposer is the composer around ta, height rows tall.
-func newComposer(ta textarea.Model, height int) composerArea {
+// New is the composer, height rows tall; newline is the key that starts a
+// new line.
+func New(newline key.Binding, height int) Model {
+	ta := textarea.New()
+	ta.Placeholder = "Message the agent…"
+	ta.ShowLineNumbers = false
+	ta.SetPromptFunc(2, func(line int) string {
+		if line == 0 {
+			return "› "
+		}
+		return "  "
+	})
+	ta.CharLimit = chat.MaxMessage
+	ta.KeyMap.InsertNewline = newline
+	ta.Focus()
 	ta.MaxHeight = 0 // the composer's height is the layout's, not a cap of the textarea's
-	c := composerArea{Model: ta}
+	c := Model{Model: ta}
 	c.SetHeight(height)
 	return c
 }
 
 // Height is how many rows the composer shows.
-func (c composerArea) Height() int { return c.height }
+func (c Model) Height() int { return c.height }
 
 // SetHeight makes the composer h rows tall.
-func (c *composerArea) SetHeight(h int) {
+func (c *Model) SetHeight(h int) {
 	c.height = max(1, h)
 	c.place()
 }
 
 // SetWidth makes the composer w columns wide; its text wraps anew.
-func (c *composerArea) SetWidth(w int) {
+func (c *Model) SetWidth(w int) {
 	if w == c.width {
 		return
 	}
@@ -45,7 +61,7 @@ func (c *composerArea) SetWidth(w int) {
 
 // place moves the window to hold the cursor, as little as it can, and
 // pulls it down to the last row when rows below it would be blank.
-func (c *composerArea) place() {
+func (c *Model) place() {
 	h := max(1, c.height)
 	cursor, total := c.rows()
 	c.top = min(max(c.top, cursor-h+1), cursor)
@@ -57,7 +73,7 @@ func (c *composerArea) place() {
 // roomFor makes the textarea tall enough that an edit inserting n runes
 // leaves its cursor inside its drawing: it never scrolls itself, so it
 // draws from the first row (each rune adds at most a row or two).
-func (c *composerArea) roomFor(n int) {
+func (c *Model) roomFor(n int) {
 	c.Model.SetHeight(c.rowCount + 2*n + 2 + c.top + c.height)
 }
 
@@ -73,7 +89,7 @@ type rowsMemo struct {
 
 // rows is the cursor's row and the count of rows of the text as the
 // textarea wraps it.
-func (c *composerArea) rows() (cursor, total int) {
+func (c *Model) rows() (cursor, total int) {
 	li := c.LineInfo()
 	if m := &c.memo; m.ok && m.lines == c.LineCount() && m.row == c.Line() {
 		m.total += li.Height - m.lineRows
@@ -88,7 +104,7 @@ func (c *composerArea) rows() (cursor, total int) {
 // walk counts the rows above the cursor's line and of the whole text by
 // walking copies of the cursor over the lines (a copy's cursor moves
 // alone; the text is only read).
-func (c composerArea) walk() (above, total int) {
+func (c Model) walk() (above, total int) {
 	up := c.Model
 	for up.Line() > 0 {
 		at := up.Line()
@@ -114,7 +130,7 @@ func (c composerArea) walk() (above, total int) {
 }
 
 // window is the composer's rows of the textarea's drawing.
-func (c composerArea) window(drawn string) string {
+func (c Model) window(drawn string) string {
 	lines := strings.Split(drawn, "\n")
 	lines = lines[min(c.top, len(lines)):]
 	return strings.Join(lines[:min(c.height, len(lines))], "\n")

@@ -1,4 +1,7 @@
-package ui
+// Package composer is the message composer: bubbles' textarea kept to
+// grapheme clusters, placing its own view, with each chat's unsent text
+// as the screen knows it.
+package composer
 
 import (
 	"strings"
@@ -11,14 +14,14 @@ import (
 	"followup/forms"
 )
 
-// composerArea is the composer: bubbles' textarea, which edits and draws
+// Model is the composer: bubbles' textarea, which edits and draws
 // runes, kept to grapheme clusters drawn the way the terminal draws them.
 // The textarea holds the text as drawn (forms.DrawnText: a skin tone or
 // an emoji presentation selector left out, since tmux 3.3a draws 👋🏽
 // four cells wide where lipgloss measures two), while Value is the text
 // as typed, which is what is sent. Backspace and delete take a whole
 // cluster (👨‍👩‍👧, not only 👧), and the cursor never stands inside one.
-type composerArea struct {
+type Model struct {
 	textarea.Model
 	text forms.DrawnText
 	// The rows in view: height of them from top (composer_view.go).
@@ -26,16 +29,58 @@ type composerArea struct {
 	rowCount    int // the text's rows at the last placing
 	width       int // as last set, prompt included
 	memo        rowsMemo
+
+	// unsent is each chat's draft as the screen knows it: what it last
+	// asked to be saved, or what a snapshot brought when it had none.
+	unsent map[string]string
+	seen   string // the text when last looked at
+	seq    int    // counts the looks: an autosave scheduled before the last has nothing to do
 }
 
+// Changed reports whether the text changed since it was last looked at,
+// and looks: seq names this look (an autosave on its way).
+func (c *Model) Changed() (seq int, changed bool) {
+	if v := c.Value(); v != c.seen {
+		c.Looked()
+		return c.seq, true
+	}
+	return c.seq, false
+}
+
+// Looked notes the text as looked at now: nothing of it is left unsaved.
+func (c *Model) Looked() { c.seen = c.Value(); c.seq++ }
+
+// Seq names the last look.
+func (c *Model) Seq() int { return c.seq }
+
+// Kept is chatID's draft as the screen knows it.
+func (c *Model) Kept(chatID string) (text string, known bool) {
+	text, known = c.unsent[chatID]
+	return text, known
+}
+
+// Keep notes text as chatID's draft.
+func (c *Model) Keep(chatID, text string) {
+	if c.unsent == nil {
+		c.unsent = map[string]string{}
+	}
+	c.unsent[chatID] = text
+}
+
+// Forget drops what the screen knows of chatID's draft.
+func (c *Model) Forget(chatID string) { delete(c.unsent, chatID) }
+
+// Rows is how many rows the text takes at the composer's width.
+func (c Model) Rows() int { return c.rowCount }
+
 // Value is the composer's text as typed.
-func (c composerArea) Value() string { return c.text.Text() }
+func (c Model) Value() string { return c.text.Text() }
 
 // drawn is the composer's text as the textarea holds and draws it.
-func (c composerArea) drawn() string { return c.Model.Value() }
+func (c Model) drawn() string { return c.Model.Value() }
 
 // SetValue puts text in the composer, the cursor at its end.
-func (c *composerArea) SetValue(text string) {
+func (c *Model) SetValue(text string) {
 	c.text = forms.SplitDrawn(text)
 	c.Model.SetValue(c.text.Drawn())
 	c.memo.ok = false
@@ -44,7 +89,7 @@ func (c *composerArea) SetValue(text string) {
 }
 
 // Reset empties the composer.
-func (c *composerArea) Reset() {
+func (c *Model) Reset() {
 	c.Model.Reset()
 	c.text = forms.DrawnText{}
 	c.top, c.memo.ok = 0, false
@@ -53,7 +98,7 @@ func (c *composerArea) Reset() {
 
 // Update gives the textarea msg: typed text goes in as drawn, and the
 // edit is mapped back to the text as typed.
-func (c composerArea) Update(msg tea.Msg) (composerArea, tea.Cmd) {
+func (c Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	before := c.text
 	if before.Drawn() != c.drawn() {
 		before = forms.SplitDrawn(c.drawn())
@@ -95,7 +140,7 @@ func (c composerArea) Update(msg tea.Msg) (composerArea, tea.Cmd) {
 // settle maps what the textarea now holds back to the text as typed; text
 // it took that it cannot draw as it is (a paste from the clipboard) is
 // drawn anew.
-func (c *composerArea) settle(before forms.DrawnText, typed string) {
+func (c *Model) settle(before forms.DrawnText, typed string) {
 	v := c.drawn()
 	if v == before.Drawn() {
 		return
@@ -107,7 +152,7 @@ func (c *composerArea) settle(before forms.DrawnText, typed string) {
 }
 
 // redraw puts the text as drawn in the textarea, the cursor where it was.
-func (c *composerArea) redraw() {
+func (c *Model) redraw() {
 	row, col := c.Line(), c.column()
 	lines := strings.Split(c.drawn(), "\n")
 	head := strings.Join(append(lines[:row:row], string([]rune(lines[row])[:col])), "\n")
@@ -123,7 +168,7 @@ func (c *composerArea) redraw() {
 
 // agree makes the text as typed what the textarea took when it changed
 // it on the way in (a tab becomes spaces, a line past its limit goes).
-func (c *composerArea) agree() {
+func (c *Model) agree() {
 	if c.text.Drawn() != c.drawn() {
 		c.text = forms.SplitDrawn(c.drawn())
 	}
@@ -131,7 +176,7 @@ func (c *composerArea) agree() {
 
 // snap moves a cursor standing inside a cluster to its start (back) or
 // its end.
-func (c *composerArea) snap(back bool) {
+func (c *Model) snap(back bool) {
 	lines := strings.Split(c.drawn(), "\n")
 	row, col := c.Line(), c.column()
 	if row >= len(lines) {
@@ -143,7 +188,7 @@ func (c *composerArea) snap(back bool) {
 }
 
 // column is the cursor's rune offset in its line.
-func (c composerArea) column() int {
+func (c Model) column() int {
 	li := c.LineInfo()
 	return li.StartColumn + li.ColumnOffset
 }
@@ -157,10 +202,10 @@ const cursorMark = "\x1b_followup-cursor\x1b\\"
 // cursor, reverse video, draws nothing; a bar stands before the cell it
 // is on instead, as in the form's fields, steady rather than blinking,
 // taking the room of one padding space.
-func (c composerArea) View() string { return c.window(c.draw()) }
+func (c Model) View() string { return c.window(c.draw()) }
 
 // draw is the textarea's drawing, from the text's first row.
-func (c composerArea) draw() string {
+func (c Model) draw() string {
 	if !forms.Colourless() || !c.Focused() {
 		return c.Model.View()
 	}
