@@ -150,6 +150,16 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 	if got := m.vp.View(); got != before {
 		t.Fatalf("the lines in view moved:\n%s\n--- before ---\n%s", got, before)
 	}
+	// Back at the newest line, what is far above it is forgotten again:
+	// the transcript keeps drawn only what is near the screen.
+	m.follow = true
+	m.refreshTranscript()
+	if len(m.tr.cache) == 0 || len(m.tr.cache) > m.height || m.tr.undrawn == 0 {
+		t.Fatalf("following, %d of %d entries kept drawn (undrawn %d)", len(m.tr.cache), len(msgs), m.tr.undrawn)
+	}
+	if !strings.Contains(m.vp.View(), "message 200 ") {
+		t.Fatal("the newest message is not in view")
+	}
 }
 
 // A request card far up the transcript that changes while the user reads

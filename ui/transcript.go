@@ -25,6 +25,7 @@ type transcript struct {
 	version       int // bumped by changed whenever messages or requests change
 	joinedWidth   int
 	joinedVersion int
+	joinedNeed    int
 	joined        string
 	lines         []string // joined, split into lines once per join
 
@@ -51,32 +52,33 @@ type renderedEntry struct {
 func newTranscript() *transcript { return &transcript{cache: map[int64]renderedEntry{}} }
 
 // render draws the entries at width, newest first, and joins them. Once
-// need lines are drawn, the older entries never drawn at this width are
-// left out (undrawn counts them) for drawRest to draw off the UI
-// goroutine; need 0 draws all. The result is reused until msgs, reqs or
-// width change; change them by replacing the slice or map, not in place.
+// need lines are drawn, the older entries are left out (undrawn counts
+// them) and forgotten: a chat however long keeps drawn only what is on
+// screen and near it, and drawRest draws the rest off the UI goroutine
+// when the user scrolls up; need 0 draws all. The result is reused until
+// msgs, reqs, width or need change; change them by replacing the slice or
+// map, not in place.
 func (t *transcript) render(msgs []chat.Message, d entryData, width, need int) string {
 	width = max(width, 10)
-	if t.joined != "" && t.joinedWidth == width && t.joinedVersion == t.version {
+	if t.joined != "" && t.joinedWidth == width && t.joinedVersion == t.version && t.joinedNeed == need {
 		return t.joined
 	}
-	t.joinedWidth, t.joinedVersion = width, t.version
+	t.joinedWidth, t.joinedVersion, t.joinedNeed = width, t.version, need
 	t.undrawn = 0
 	parts := make([]string, 0, len(msgs))
 	lines := 0
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := msgs[i]
+		if need > 0 && lines >= need {
+			t.undrawn = i + 1
+			for _, old := range msgs[:i+1] {
+				delete(t.cache, old.ID)
+			}
+			break
+		}
 		version := entryVersion(m, d)
 		e, ok := t.cache[m.ID]
-		drawn := ok && e.width == width
-		if !drawn || e.version != version {
-			// Only entries never drawn at this width wait for drawRest; one
-			// that changed (a request card) is redrawn now, so nothing
-			// already on screen goes missing.
-			if !drawn && need > 0 && lines >= need {
-				t.undrawn = i + 1
-				break
-			}
+		if !ok || e.width != width || e.version != version {
 			e = renderedEntry{width, version, renderEntry(m, d, width)}
 			t.cache[m.ID] = e
 		}
