@@ -60,7 +60,7 @@ if "agent" in [l.strip() for l in region]:
     region = region[[l.strip() for l in region].index("agent") + 1:]
 shown = " ".join(region).split()
 want = reply.replace("**", "").replace("`", "").split()
-mark = "End of the %s-word reply." % words
+mark = "End of the %s-word reply (1)." % words
 ok = len(shown) > 0 and want[len(want) - len(shown):] == shown
 print("stored=%s screen=%s words=%d marks=%d" % ("ok" if stored else "BAD", "ok" if ok else "BAD",
       len(shown), open(screen).read().count(mark)))
@@ -77,7 +77,7 @@ run_one() { # WORDS RATE → "cpu_ms deltas ms check…"
 	t send-keys -t "$name" -l "stream $words $rate"
 	t send-keys -t "$name" Enter
 	until [ "$(wc -l <"$WORK/server.log" 2>/dev/null || echo 0)" -gt "$n" ]; do sleep 0.05; done
-	wait_screen "$name" "End of the $words-word reply."
+	wait_screen "$name" "End of the $words-word reply (1)."
 	wait_screen "$name" "succeeded"
 	sleep 0.3 # the last load and frame
 	c1=$(cpu_ms "$pid")

@@ -67,9 +67,8 @@ func run(ctx context.Context, o chat.Options, width, height int, opts ...tea.Pro
 	first := root.nextLoad()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	m := benchHooks(root) // benchhooks.go: only in a build with -tags benchhooks
 	var sigs signals
-	p := tea.NewProgram(m, append(opts, tea.WithAltScreen(), tea.WithFPS(frameRate),
+	p := tea.NewProgram(root, append(opts, tea.WithAltScreen(), tea.WithFPS(frameRate),
 		tea.WithFilter(sigs.filter), tea.WithContext(ctx))...)
 	defer sigs.relay(p)()
 	opened := make(chan *chat.Service, 1)

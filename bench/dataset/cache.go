@@ -25,6 +25,9 @@ func Copy(dir string, sz Sizes) (string, Summary, error) {
 		return "", Summary{}, err
 	}
 	name := fmt.Sprintf("v%d-c%d-m%d-r%d-b%d-p%d-s%d", version, sz.Chats, sz.Messages, sz.Requests, sz.BigChat, sz.Pending, sz.Seed)
+	if sz.BigFirst {
+		name += "-bigfirst"
+	}
 	db, meta := filepath.Join(cache, name+".db"), filepath.Join(cache, name+".json")
 	var sum Summary
 	b, err := os.ReadFile(meta)

@@ -64,6 +64,9 @@ func (g *gen) chat(ctx context.Context, tx store.Handle, sz Sizes, c, nReq, nMsg
 		}
 		open = append(open, plannedRequest{state: store.ReqPending, kind: bigKind},
 			plannedRequest{state: store.ReqPending, kind: 1})
+		if sz.BigFirst {
+			open[0], open[1] = open[1], open[0]
+		}
 	}
 	var runs [][]plannedRequest
 	for len(closed) > 0 {

@@ -25,6 +25,8 @@ type Sizes struct {
 	// screen opens. It has two pending requests: the 32-field form and,
 	// newest, the travel form the screen shows first.
 	BigChat int
+	// BigFirst makes the 32-field form the newest, the one shown first.
+	BigFirst bool
 	// Pending is the percentage of requests still open; the rest are
 	// closed in the proportions of stateCycle.
 	Pending int

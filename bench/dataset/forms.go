@@ -1,7 +1,7 @@
 package dataset
 
 import (
-	"fmt"
+	"followup/bench/formdefs"
 
 	"followup/forms"
 )
@@ -31,18 +31,8 @@ var kinds = []kind{
 		answer: forms.Values{"environment": "staging"},
 	},
 	{
-		key: "travel",
-		def: forms.Definition{Title: "Plan the trip", Description: "A few details for the itinerary", Fields: []forms.Field{
-			{Name: "destination", Type: forms.Text, Label: "Destination", Required: true},
-			{Name: "start", Type: forms.Text, Format: "date", Label: "Start date", Required: true},
-			{Name: "travelers", Type: forms.Integer, Label: "Travelers", Required: true, Min: fp(1), Max: fp(12)},
-			{Name: "budget", Type: forms.Number, Label: "Budget (EUR)"},
-			{Name: "transport", Type: forms.Select, Label: "Transport", Required: true,
-				Options: []forms.Option{{Value: "train"}, {Value: "plane"}, {Value: "car"}}},
-			{Name: "interests", Type: forms.Multiselect, Label: "Interests",
-				Options: []forms.Option{{Value: "food"}, {Value: "museums"}, {Value: "hiking"}}},
-			{Name: "notes", Type: forms.Textarea, Label: "Notes"},
-		}},
+		key:     "travel",
+		def:     formdefs.Travel(),
 		prefill: forms.Values{"destination": "Shanghai"},
 		answer: forms.Values{"destination": "Lisbon", "start": "2026-05-04", "travelers": int64(2),
 			"transport": "train", "interests": []string{"food", "museums"}},
@@ -82,33 +72,8 @@ var kinds = []kind{
 // bigKind is the index of the 32-field form in kinds.
 const bigKind = 5
 
-// BigForm is a form at the 32-field limit mixing every field type, as the
-// keystroke budget of docs/performance.md names.
-func BigForm() forms.Definition {
-	def := forms.Definition{Title: "Project intake", Description: "Everything about the new project"}
-	for i := range forms.MaxFields {
-		f := forms.Field{Name: fmt.Sprintf("q%02d", i), Label: fmt.Sprintf("Question %d", i+1),
-			Description: "Some guidance for this question", Required: i%3 == 0}
-		switch i % 8 {
-		case 0, 1:
-			f.Type = forms.Text
-		case 2:
-			f.Type, f.Format = forms.Text, "date"
-		case 3:
-			f.Type = forms.Textarea
-		case 4:
-			f.Type, f.Min, f.Max = forms.Integer, fp(1), fp(12)
-		case 5:
-			f.Type = forms.Boolean
-		case 6:
-			f.Type, f.Options = forms.Select, []forms.Option{{Value: "a"}, {Value: "b"}, {Value: "c"}}
-		case 7:
-			f.Type, f.Options, f.MaxItems = forms.Multiselect, []forms.Option{{Value: "x"}, {Value: "y"}, {Value: "z"}}, ip(2)
-		}
-		def.Fields = append(def.Fields, f)
-	}
-	return def
-}
+// BigForm is the 32-field form (bench/formdefs).
+func BigForm() forms.Definition { return formdefs.Big() }
 
 func bigAnswer() forms.Values {
 	v := forms.Values{}

@@ -1,35 +1,27 @@
-// Command floor is the smallest Bubble Tea program that draws one huh form:
-// the floor the chat screen's start-to-first-frame time is compared with
-// (docs/performance.md). With FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1 it quits right after
-// its first frame, like followup does (bench/run.sh). With FLOOR_FIELD=input
-// the form is one text field instead of a select.
+// Command floor is what followup's screen is compared with
+// (docs/performance.md): a default Bubble Tea program (default frame rate)
+// showing one huh form, the same fields the default way. FLOOR_FORM=big
+// gives it the 32-field form of the large database's newest chat
+// (bench/formdefs), else the 7-field travel form followup opens on; fields
+// come four to a page, as followup shows them. It quits on ctrl+c or once
+// the form is done.
 package main
 
 import (
 	"fmt"
 	"os"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
+
+	"followup/bench/formdefs"
+	"followup/forms"
 )
 
-type model struct {
-	form      *huh.Form
-	exitFirst bool
-}
+type model struct{ form *huh.Form }
 
-func (m model) Init() tea.Cmd {
-	cmd := m.form.Init()
-	if m.exitFirst {
-		// The first frame is written before the quit arrives, and the
-		// renderer flushes it on the way out; what would follow it (the
-		// cursor blink) is not started, as followup does.
-		return tea.Quit
-	}
-	return cmd
-}
+func (m model) Init() tea.Cmd { return m.form.Init() }
 
 func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok && k.String() == "ctrl+c" {
@@ -43,37 +35,46 @@ func (m model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-func (m model) View() string {
-	v := m.form.View()
-	if at := os.Getenv("FOLLOWUP_FIRST_FRAME_AT"); m.exitFirst && at != "" && !logged {
-		// The first frame, as followup logs its own (ui.firstFrame).
-		logged = true
-		if fh, err := os.OpenFile(at, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
-			fmt.Fprintln(fh, time.Now().UnixNano())
-			fh.Close()
-		}
+func (m model) View() string { return m.form.View() }
+
+// field is f as huh asks it by default.
+func field(f forms.Field) huh.Field {
+	title := f.Label
+	if f.Required {
+		title += " *"
 	}
-	return v
+	var opts []string
+	for _, o := range f.Options {
+		opts = append(opts, o.Value)
+	}
+	switch f.Type {
+	case forms.Textarea:
+		return huh.NewText().Title(title).Description(f.Description)
+	case forms.Boolean:
+		return huh.NewConfirm().Title(title).Description(f.Description)
+	case forms.Select:
+		return huh.NewSelect[string]().Title(title).Description(f.Description).Options(huh.NewOptions(opts...)...)
+	case forms.Multiselect:
+		return huh.NewMultiSelect[string]().Title(title).Description(f.Description).Options(huh.NewOptions(opts...)...)
+	}
+	return huh.NewInput().Title(title).Description(f.Description)
 }
-
-var logged bool
-
-// frameRate is followup's most frames a second (ui.frameRate): the floor's
-// renderer ticks at that rate.
-const frameRate = 30
 
 func main() {
 	lipgloss.HasDarkBackground() // as followup does before it owns the terminal
-	var env, text string
-	field := huh.Field(huh.NewSelect[string]().Title("Choose an environment").
-		Options(huh.NewOptions("production", "staging")...).Value(&env))
-	if os.Getenv("FLOOR_FIELD") == "input" {
-		// A text field, for the scripts that type into a form (bench/keys.sh).
-		field = huh.NewInput().Title("Destination").Value(&text)
+	def := formdefs.Travel()
+	if os.Getenv("FLOOR_FORM") == "big" {
+		def = formdefs.Big()
 	}
-	form := huh.NewForm(huh.NewGroup(field)).WithShowHelp(true)
-	m := model{form: form, exitFirst: os.Getenv("FOLLOWUP_EXIT_AFTER_FIRST_FRAME") == "1"}
-	if _, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithFPS(frameRate)).Run(); err != nil {
+	var groups []*huh.Group
+	for i := 0; i < len(def.Fields); i += 4 {
+		var fs []huh.Field
+		for _, f := range def.Fields[i:min(i+4, len(def.Fields))] {
+			fs = append(fs, field(f))
+		}
+		groups = append(groups, huh.NewGroup(fs...).Title(def.Title).Description(def.Description))
+	}
+	if _, err := tea.NewProgram(model{huh.NewForm(groups...).WithShowHelp(true)}, tea.WithAltScreen()).Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		os.Exit(1)
 	}

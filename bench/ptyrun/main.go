@@ -1,59 +1,79 @@
-// Command ptyframe times the first frame as a terminal receives it (docs/performance.md):
-// it opens a pseudo-terminal of a fixed size itself, starts each
-// program on it, plays the terminal (answering its colour and cursor
-// queries as an xterm does) and timestamps the moment the text that says
-// the active form is drawn — the marker — has arrived. Programs run in
-// turn, the first of each run rotating, many runs; it prints medians and
-// each one's ratio to the first program (the floor) and to -ref.
+// Command ptyrun is the one driver of the whole-process terminal
+// benchmarks (docs/performance.md): it opens a pseudo-terminal of a fixed
+// size itself, starts each program on it and plays the terminal
+// (answering its colour and cursor queries as an xterm does). Programs run
+// in turn, the first of each run rotating, many runs; it prints medians,
+// ranges and each one's ratio to the first program (the floor) and to
+// -ref.
 //
-//	go run ./bench/ptyframe -runs 21 \
-//	    'floor=enter submit=env FLOOR_FIELD=input bench-floor' \
-//	    'big=ctrl+f to=followup --db big.db'
+// Each run measures the time until the program's form takes keys: once
+// the program has put the terminal in raw mode and entered the alternate
+// screen (it reads keys for its screen), the harness types -key, and the run's time is when the form's field shows
+// it — the MARKER, a regular expression the text drawn after the key was
+// typed must match (for example "┃ > Z": a key landing anywhere else, or
+// a form drawn unfocused, does not count). Then, as asked:
 //
-// Each program is NAME=MARKER=COMMAND [ARGS…] (split at spaces); a marker
-// A|B arrives when either text does (a form drawn focused or not). TERM is
-// -term. By default a program runs as it would for a user — its frames
-// reach the terminal as it draws them — and the harness ends it
-// (SIGTERM) once the marker arrived. With -exit it runs with
-// FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1 instead, quitting by itself right after
-// that frame (the frame is then flushed at once, off the tick) and logging
-// when it drew it (FOLLOWUP_FIRST_FRAME_AT).
+//   - -keys N: the idle CPU over -idle, then N keys typed at -rate a
+//     second (a letter and a backspace in turn), and the CPU per key less
+//     the idle rate;
+//
+//   - -window D: the program runs until D after its start (for servers it
+//     starts to have started) and the CPU over the whole run, its reaped
+//     children included, is reported with the processes it had running.
+//
+//     go run ./bench/ptyrun -runs 21 'floor=┃ > Z=bench-floor' 'big=┃ > \S*Z=followup --db @copy:big.db'
+//
+// Each program is NAME=MARKER=COMMAND [ARGS…] (split at spaces); an
+// argument @copy:PATH is a fresh copy of the file PATH for each run.
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 type program struct {
-	name, marker string
-	argv         []string
+	name   string
+	marker *regexp.Regexp
+	argv   []string
 }
 
-// sample is one run of one program, each time since its start.
+// sample is one run of one program.
 type sample struct {
-	frame    time.Duration // the marker received through the pty
-	cpuFrame time.Duration // the CPU time the program had used by then
-	drawn    time.Duration // -exit: the program's own log of drawing it (0: none)
-	exit     time.Duration // -exit: the program's exit
-	cpu      time.Duration // -exit: its user + system CPU time, start to exit
-	maxRSS   int64         // its peak resident memory, kB
+	taken    time.Duration // start until the form showed the key
+	cpuTaken time.Duration // the CPU the program had used by then
+	idle     float64       // -keys: CPU over wall time, idle with the form
+	perKey   time.Duration // -keys: CPU per key less idle
+	rawKey   time.Duration // -keys: CPU per key
+	cpuOwn   time.Duration // -window: the program's own CPU over the window
+	cpuAll   time.Duration // start to exit, reaped children included
+	procs    int           // -window: processes running at its end, the program's included
+	maxRSS   int64         // peak resident memory, kB
 }
 
-// settings are the flags every run shares.
 type settings struct {
 	cols, rows int
 	env        []string
-	exit       bool
+	key        string
+	keys       int
+	rate       float64
+	idle       time.Duration
+	window     time.Duration
 	timeout    time.Duration
-	at         string // the file a program logs its first frame's time to
 }
 
 func main() {
@@ -62,10 +82,14 @@ func main() {
 	size := flag.String("size", "120x40", "terminal size, COLSxROWS")
 	termName := flag.String("term", "xterm-256color", "TERM the programs see")
 	ref := flag.String("ref", "", "name of a program to give every ratio to as well")
-	exit := flag.Bool("exit", false, "programs quit by themselves right after the first frame")
-	timeout := flag.Duration("timeout", 20*time.Second, "how long a run may take")
+	var set settings
+	flag.StringVar(&set.key, "key", "Z", "the key typed once the program reads keys")
+	flag.IntVar(&set.keys, "keys", 0, "keys typed after the form took the first (0: none)")
+	flag.Float64Var(&set.rate, "rate", 20, "keys a second")
+	flag.DurationVar(&set.idle, "idle", 3*time.Second, "idle time measured before typing")
+	flag.DurationVar(&set.window, "window", 0, "run each program this long from its start (0: end it once the form took the key)")
+	flag.DurationVar(&set.timeout, "timeout", 30*time.Second, "how long a run may take")
 	flag.Parse()
-	set := settings{exit: *exit, timeout: *timeout}
 	if _, err := fmt.Sscanf(*size, "%dx%d", &set.cols, &set.rows); err != nil || set.cols < 1 || set.rows < 1 {
 		fail(fmt.Errorf("-size %q: want COLSxROWS", *size))
 	}
@@ -73,20 +97,13 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	dir, err := os.MkdirTemp("", "ptyframe")
-	if err != nil {
-		fail(err)
-	}
-	defer os.RemoveAll(dir)
-	set.at = filepath.Join(dir, "at")
-	set.env = environ(*termName, *exit)
+	set.env = environ(*termName)
 	samples := make([][]sample, len(progs))
 	for run := range *warm + *runs {
 		for k := range progs {
 			i := (run + k) % len(progs) // the first of each run rotates
 			s, err := once(progs[i], set)
 			if err != nil {
-				os.RemoveAll(dir)
 				fail(fmt.Errorf("%s, run %d: %w", progs[i].name, run+1, err))
 			}
 			if run >= *warm {
@@ -94,7 +111,7 @@ func main() {
 			}
 		}
 	}
-	report(os.Stdout, progs, samples, *ref, *exit)
+	report(os.Stdout, progs, samples, *ref, set)
 }
 
 // parse reads NAME=MARKER=COMMAND [ARGS…] specs.
@@ -108,137 +125,264 @@ func parse(args []string) ([]program, error) {
 		if len(parts) != 3 || parts[0] == "" || parts[1] == "" || strings.TrimSpace(parts[2]) == "" {
 			return nil, fmt.Errorf("%q: want NAME=MARKER=COMMAND [ARGS…]", a)
 		}
-		ps = append(ps, program{name: parts[0], marker: parts[1], argv: strings.Fields(parts[2])})
+		re, err := regexp.Compile(parts[1])
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", a, err)
+		}
+		ps = append(ps, program{name: parts[0], marker: re, argv: strings.Fields(parts[2])})
 	}
 	return ps, nil
 }
 
 // environ is the harness's environment as a terminal of type term would
 // give it, outside any multiplexer.
-func environ(term string, exit bool) []string {
+func environ(term string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "TERM", "TMUX", "TMUX_PANE", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "STY",
-			"FOLLOWUP_EXIT_AFTER_FIRST_FRAME", "FOLLOWUP_FIRST_FRAME_AT":
+		case "TERM", "TMUX", "TMUX_PANE", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "STY":
 			continue
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "TERM="+term)
-	if exit {
-		env = append(env, "FOLLOWUP_EXIT_AFTER_FIRST_FRAME=1")
-	}
-	return env
+	return append(env, "TERM="+term)
 }
 
-// arrival is the moment the marker arrived.
-type arrival struct{ at, cpu time.Duration }
+// run is one program on its terminal: what it drew, and when.
+type run struct {
+	mu      sync.Mutex
+	marker  *regexp.Regexp
+	sc      screen
+	from    int           // the marker counts in sc.text[from:]; -1: no key typed yet
+	taken   chan struct{} // closed when the marker arrived
+	at, cpu time.Duration // when it arrived and the CPU used by then
+	last    time.Time     // the last output
+}
+
+// read plays the terminal until the program's side closes.
+func (r *run) read(master *os.File, start time.Time, pid int) {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := master.Read(buf)
+		if n > 0 {
+			r.mu.Lock()
+			r.last = time.Now()
+			if reply := r.sc.write(buf[:n]); len(reply) > 0 {
+				master.Write(reply)
+			}
+			if r.from >= 0 && r.at == 0 && r.sc.shows(r.from, r.marker) {
+				r.at, r.cpu = time.Since(start), cpuTime(pid)
+				close(r.taken)
+			}
+			r.mu.Unlock()
+		}
+		if err != nil { // EIO once the program and its children have closed the terminal
+			return
+		}
+	}
+}
 
 // once runs p on a new terminal until it exits.
-func once(p program, set settings) (sample, error) {
+func once(p program, set settings) (s sample, err error) {
 	master, slave, err := openPty(set.cols, set.rows)
 	if err != nil {
-		return sample{}, err
+		return s, err
 	}
 	defer master.Close()
-	os.Remove(set.at)
-	cmd := exec.Command(p.argv[0], p.argv[1:]...)
-	cmd.Env = set.env
-	if set.exit {
-		cmd.Env = append(cmd.Env, "FOLLOWUP_FIRST_FRAME_AT="+set.at)
+	argv, err := fresh(p.argv)
+	if err != nil {
+		return s, err
 	}
+	argv, dir := argv[:len(argv)-1], argv[len(argv)-1]
+	defer os.RemoveAll(dir)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = set.env
 	onTerminal(cmd, slave)
-	var s sample
-	arrived := make(chan arrival, 1)
-	drained := make(chan []byte, 1)
+	r := &run{marker: p.marker, from: -1, taken: make(chan struct{})}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		slave.Close()
 		return s, err
 	}
 	slave.Close() // the program holds it now: its exit ends the reads
-	go read(master, p.marker, start, cmd.Process.Pid, arrived, drained)
+	pid := cmd.Process.Pid
+	defer syscall.Kill(-pid, syscall.SIGKILL) // what it left running (its session's process group)
+	go r.read(master, start, pid)
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
-	deadline := time.After(set.timeout)
-	var werr error
-	var got *arrival
-wait:
-	for {
-		select {
-		case a := <-arrived:
-			got = &a
-			if !set.exit {
-				cmd.Process.Signal(syscall.SIGTERM) // seen: the run is over
-			}
-		case werr = <-waited:
-			s.exit = time.Since(start)
-			break wait
-		case <-deadline:
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // its session's process group
-			<-waited
-			return s, fmt.Errorf("still running after %s; the terminal shows:\n%s", set.timeout, <-drained)
+	deadline := time.Now().Add(set.timeout)
+	shown := func() string { r.mu.Lock(); defer r.mu.Unlock(); return string(r.sc.text) }
+	stop := func(why string) (sample, error) {
+		syscall.Kill(-pid, syscall.SIGKILL)
+		<-waited
+		return s, fmt.Errorf("%s; the terminal shows:\n%s", why, shown())
+	}
+
+	// Type the key once the program reads keys for its screen: the
+	// terminal raw and the alternate screen entered (a terminal query
+	// before, lipgloss's, puts the terminal in raw mode for a moment and
+	// eats what is typed then).
+	for !raw(master) || !r.entered() {
+		if time.Now().After(deadline) {
+			return stop("the terminal never went raw")
 		}
+		time.Sleep(200 * time.Microsecond)
 	}
-	out := <-drained
-	if got == nil {
-		select {
-		case a := <-arrived:
-			got = &a
-		default:
-			return s, fmt.Errorf("exited (%v) without drawing %q; the terminal shows:\n%s", werr, p.marker, out)
+	r.mu.Lock()
+	r.from = len(r.sc.text)
+	r.mu.Unlock()
+	master.WriteString(set.key)
+	select {
+	case <-r.taken:
+	case err := <-waited:
+		return s, fmt.Errorf("exited (%v) before its form showed %s; the terminal shows:\n%s", err, p.marker, shown())
+	case <-time.After(time.Until(deadline)):
+		return stop(fmt.Sprintf("its form never showed %s", p.marker))
+	}
+	r.mu.Lock()
+	s.taken, s.cpuTaken = r.at, r.cpu
+	r.mu.Unlock()
+
+	if set.keys > 0 {
+		quiet(r, 300*time.Millisecond)
+		c0, t0 := cpuTime(pid), time.Now()
+		time.Sleep(set.idle)
+		c1, t1 := cpuTime(pid), time.Now()
+		s.idle = float64(c1-c0) / float64(t1.Sub(t0))
+		r.mu.Lock()
+		from := len(r.sc.text)
+		r.mu.Unlock()
+		every := time.Duration(float64(time.Second) / set.rate)
+		for i := range set.keys {
+			time.Sleep(time.Until(t1.Add(time.Duration(i) * every)))
+			master.WriteString([]string{"a", "\x7f"}[i%2])
 		}
+		quiet(r, 300*time.Millisecond)
+		c2, t2 := cpuTime(pid), time.Now()
+		r.mu.Lock()
+		typed := r.sc.shows(from, regexp.MustCompile(p.marker.String()+"a"))
+		r.mu.Unlock()
+		if !typed {
+			return stop(fmt.Sprintf("the keys typed did not show in the form (%sa)", p.marker))
+		}
+		s.rawKey = (c2 - c1) / time.Duration(set.keys)
+		s.perKey = s.rawKey - time.Duration(s.idle*float64(t2.Sub(t1)))/time.Duration(set.keys)
 	}
-	s.frame, s.cpuFrame = got.at, got.cpu
-	if set.exit {
-		s.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	if set.window > 0 {
+		time.Sleep(time.Until(start.Add(set.window)))
+		s.procs, s.cpuOwn = len(descendants(pid))+1, cpuTime(pid)
 	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-waited:
+	case <-time.After(10 * time.Second):
+		return stop("still running 10 s after SIGTERM")
+	}
+	s.cpuAll = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		s.maxRSS = ru.Maxrss
-	}
-	if werr != nil && set.exit {
-		return s, fmt.Errorf("%v; the terminal shows:\n%s", werr, out)
-	}
-	if b, err := os.ReadFile(set.at); err == nil {
-		line, _, _ := strings.Cut(string(b), "\n")
-		if ns, err := strconv.ParseInt(strings.TrimSpace(line), 10, 64); err == nil {
-			s.drawn = time.Unix(0, ns).Sub(start)
-		}
 	}
 	return s, nil
 }
 
-// read plays the terminal until the program's side closes: it answers
-// queries, and sends on arrived when the text drawn first held marker and
-// the CPU time process pid had used by then. It sends the text drawn on
-// drained at the end.
-func read(master *os.File, marker string, start time.Time, pid int, arrived chan<- arrival, drained chan<- []byte) {
-	var sc screen
-	found := false
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := master.Read(buf)
-		if n > 0 {
-			now := time.Since(start)
-			if reply := sc.write(buf[:n]); len(reply) > 0 {
-				master.Write(reply)
-			}
-			if !found && sc.shows(marker) {
-				found = true
-				arrived <- arrival{now, cpuTime(pid)}
+// fresh replaces each argument @copy:PATH with a new copy of the file
+// PATH (a database the run may change) in a directory of its own, which
+// it names last, for the caller to remove.
+func fresh(argv []string) ([]string, error) {
+	dir, err := os.MkdirTemp("", "ptyrun")
+	if err != nil {
+		return nil, err
+	}
+	out := slices.Clone(argv)
+	for i, a := range out {
+		if src, ok := strings.CutPrefix(a, "@copy:"); ok {
+			out[i] = filepath.Join(dir, filepath.Base(src))
+			if err := copyFile(src, out[i]); err != nil {
+				return nil, err
 			}
 		}
-		if err != nil { // EIO once the program and its children have closed the terminal
-			drained <- sc.text
+	}
+	return append(out, dir), nil
+}
+
+// copyFile copies in the kernel: the harness's memory, which a program
+// started after it counts in its peak, stays small.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// entered reports whether the program has switched to the alternate screen.
+func (r *run) entered() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return bytes.Contains(r.sc.raw, []byte("\x1b[?1049h"))
+}
+
+// raw reports whether the terminal is in raw mode (no line editing): the
+// program reads keys one by one. A pty's master reads its slave's modes.
+func raw(master *os.File) bool {
+	t, err := unix.IoctlGetTermios(int(master.Fd()), unix.TCGETS)
+	return err == nil && t.Lflag&unix.ICANON == 0
+}
+
+// quiet waits until the program has drawn nothing for d.
+func quiet(r *run, d time.Duration) {
+	for {
+		r.mu.Lock()
+		since := time.Since(r.last)
+		r.mu.Unlock()
+		if since >= d {
 			return
 		}
+		time.Sleep(d - since)
 	}
 }
 
-// cpuTime is the CPU time the threads of process pid have run so far, in
-// nanoseconds (schedstat), or 0 when it cannot be read.
+// descendants are the processes whose ancestry leads to pid.
+func descendants(pid int) []int {
+	parent := map[int]int{}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …: comm may hold spaces and parentheses.
+		i := strings.LastIndexByte(string(b), ')')
+		f := strings.Fields(string(b[i+1:]))
+		p, _ := strconv.Atoi(strings.SplitN(string(b), " ", 2)[0])
+		if len(f) > 1 {
+			parent[p], _ = strconv.Atoi(f[1])
+		}
+	}
+	var out []int
+	for p := range parent {
+		for q := parent[p]; q > 1; q = parent[q] {
+			if q == pid {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// cpuTime is the CPU time the threads of process pid have run so far
+// (schedstat), or 0 when it cannot be read.
 func cpuTime(pid int) time.Duration {
 	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
 	var sum int64
@@ -247,8 +391,7 @@ func cpuTime(pid int) time.Duration {
 		if err != nil {
 			continue
 		}
-		f := strings.Fields(string(b))
-		if len(f) > 0 {
+		if f := strings.Fields(string(b)); len(f) > 0 {
 			if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil {
 				sum += ns
 			}
@@ -258,6 +401,6 @@ func cpuTime(pid int) time.Duration {
 }
 
 func fail(err error) {
-	fmt.Fprintln(os.Stderr, "ptyframe:", err)
+	fmt.Fprintln(os.Stderr, "ptyrun:", err)
 	os.Exit(1)
 }

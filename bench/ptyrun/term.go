@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"strings"
+	"regexp"
 )
 
 // The harness plays the terminal: it answers the queries a program writes
@@ -116,13 +116,7 @@ func escLen(b []byte) int {
 	return 2
 }
 
-// shows reports whether the text drawn holds marker, or one of the texts
-// marker separates with "|".
-func (s *screen) shows(marker string) bool {
-	for _, m := range strings.Split(marker, "|") {
-		if m != "" && bytes.Contains(s.text, []byte(m)) {
-			return true
-		}
-	}
-	return false
+// shows reports whether the text drawn from byte from on matches marker.
+func (s *screen) shows(from int, marker *regexp.Regexp) bool {
+	return marker.Match(s.text[from:])
 }

@@ -18,8 +18,10 @@ var vocabulary = strings.Fields(`the release build staging production cache inde
 var headings = []string{"Summary", "Next steps", "What I found", "Plan", "Open questions", "Changes"}
 
 // EndMark ends every reply, so a script can find the reply's last line on
-// screen.
-func EndMark(words int) string { return fmt.Sprintf("End of the %d-word reply.", words) }
+// screen (the seed tells replies of one chat apart).
+func EndMark(words int, seed uint64) string {
+	return fmt.Sprintf("End of the %d-word reply (%d).", words, seed)
+}
 
 // Markdown is a reply of about words words: a heading now and then,
 // paragraphs of one to five sentences, lists, **bold** and `code`, and
@@ -72,7 +74,7 @@ func Markdown(words int, seed uint64) string {
 		}
 		b.WriteString("\n\n")
 	}
-	b.WriteString(EndMark(words))
+	b.WriteString(EndMark(words, seed))
 	return b.String()
 }
 

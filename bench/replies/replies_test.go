@@ -15,7 +15,7 @@ func TestDeltasRebuildTheReply(t *testing.T) {
 			t.Fatalf("%d words: the deltas do not join to the reply", words)
 		}
 		got := len(strings.Fields(text))
-		if got < words || got > words+100 || !strings.HasSuffix(text, EndMark(words)) {
+		if got < words || got > words+100 || !strings.HasSuffix(text, EndMark(words, 1)) {
 			t.Fatalf("%d words asked: %d words, ends %q", words, got, text[len(text)-30:])
 		}
 		if per := float64(len(ds)) / float64(got); per < 1.1 || per > 2 {

@@ -28,6 +28,7 @@ func main() {
 	flag.IntVar(&sz.BigChat, "big-chat", sz.BigChat, "messages in the newest chat")
 	flag.IntVar(&sz.Pending, "pending", sz.Pending, "percentage of requests still pending")
 	flag.Uint64Var(&sz.Seed, "seed", sz.Seed, "random seed")
+	flag.BoolVar(&sz.BigFirst, "big-first", false, "the newest chat shows its 32-field form first")
 	prof := flag.String("cpuprofile", "", "write a CPU profile to this file")
 	flag.Parse()
 	if *prof != "" {

@@ -1,8 +1,8 @@
 // Command streamserver is a model server on loopback for bench/stream.sh:
 // it speaks the OpenAI chat-completions stream and answers a user message
-// "stream WORDS RATE" with a markdown reply of about WORDS words
-// (bench/replies) streamed at RATE deltas a second (0: as fast as the
-// client reads). It prints its base URL, then, for every reply sent, a
+// "stream WORDS RATE [SEED]" with a markdown reply of about WORDS words
+// (bench/replies, seed 1 unless given) streamed at RATE deltas a second (0:
+// as fast as the client reads). It prints its base URL, then, for every reply sent, a
 // line to the -log file:
 //
 //	words=6000 rate=450 deltas=9230 bytes=41225 sha256=… ms=20512
@@ -58,7 +58,7 @@ func main() {
 			http.NotFound(w, r)
 			return
 		}
-		words, rate := 500, 450
+		words, rate, seed := 500, 450, uint64(1)
 		var body struct {
 			Messages []struct {
 				Role    string `json:"role"`
@@ -69,11 +69,11 @@ func main() {
 		json.Unmarshal(raw, &body)
 		for i := len(body.Messages) - 1; i >= 0; i-- {
 			if body.Messages[i].Role == "user" {
-				fmt.Sscanf(body.Messages[i].Content, "stream %d %d", &words, &rate)
+				fmt.Sscanf(body.Messages[i].Content, "stream %d %d %d", &words, &rate, &seed)
 				break
 			}
 		}
-		text := replies.Markdown(words, 1)
+		text := replies.Markdown(words, seed)
 		deltas := replies.Deltas(text)
 		start := time.Now()
 		agenttest.WritePaced(w, r, deltas, rate)
