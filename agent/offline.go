@@ -94,6 +94,8 @@ func (o Offline) reply(h []Message) Message {
 			return Message{Content: "Understood — I'll go on without that detail." + st.stillOpen()}
 		case "input_expired":
 			return Message{Content: "That question expired, so I'll go on without that detail." + st.stillOpen()}
+		case "skill_changed":
+			return skillChanged(res, st)
 		}
 	}
 	if last.Role == RoleTool {
@@ -171,6 +173,8 @@ type statusResult struct {
 	Status    string         `json:"status"`
 	RequestID string         `json:"requestId"`
 	Values    map[string]any `json:"values"`
+	Skill     string         `json:"skill"`
+	Now       any            `json:"now"`
 }
 
 func parseStatus(s string) (statusResult, bool) {

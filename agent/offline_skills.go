@@ -32,6 +32,19 @@ func skillTurn(text string, st *history) (Message, bool) {
 	}, true
 }
 
+// skillChanged answers the host's word that a skill the run activated
+// changed or vanished (docs/skills.md): the demo activates it again.
+func skillChanged(res statusResult, st *history) Message {
+	if res.Now == nil {
+		return Message{Content: "The " + res.Skill + " skill is gone, so I'll go on without it." + st.stillOpen()}
+	}
+	args, _ := json.Marshal(map[string]string{"name": res.Skill})
+	return Message{
+		Content:   "The " + res.Skill + " skill changed since I read it; I'll read it again.",
+		ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "skill_activate", Arguments: args}},
+	}
+}
+
 // afterActivate asks with the form of a skill just activated.
 func afterActivate(result Message, st *history) (Message, bool) {
 	var a activated

@@ -229,6 +229,11 @@ func receivedPayload(r store.Request, a *AnswerView) string {
 			origin[k] = v
 		}
 	}
+	if r.Origin.Valid {
+		var o Origin
+		json.Unmarshal([]byte(r.Origin.String), &o)
+		origin["skill"], origin["skillCandidates"] = o.Skill, o.SkillCandidates
+	}
 	p := map[string]any{
 		"status": "input_received", "requestId": r.ID, "values": a.Values, "origins": a.Origins, "origin": origin,
 	}

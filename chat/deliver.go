@@ -19,6 +19,8 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 	// A failed run keeps its deliveries pending until it is resumed.
 	if run, err := s.store.GetRun(ctx, s.reader(), runID); err != nil || run.State == store.RunFailed {
 		return 0, err
+	} else if err := s.tellSkillChanges(ctx, run); err != nil {
+		return 0, err
 	}
 	ds, err := s.store.RunDeliveries(ctx, s.reader(), runID, store.DeliveryPending, store.DeliveryUnknown)
 	if err != nil {

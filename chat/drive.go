@@ -38,6 +38,8 @@ type RunView struct {
 	// A sub-agent's run names its parent and itself (docs/behaviour.md).
 	ParentRunID string `json:"parentRunId,omitempty"`
 	Name        string `json:"name,omitempty"`
+	// Skills are the skills the run activated, newest last.
+	Skills []ActiveSkill `json:"skills,omitempty"`
 }
 
 // GetRun reads one run.
@@ -51,7 +53,7 @@ func (s *Service) GetRun(ctx context.Context, runID string) (RunView, error) {
 
 func runView(r store.Run) RunView {
 	v := RunView{ID: r.ID, ChatID: r.ChatID, State: RunState(r.State), Reply: r.Reply, Error: r.Error, Step: r.Step,
-		ModelCalls: r.ModelCalls, Provider: r.Provider, ParentRunID: r.ParentRunID, Name: r.Name}
+		ModelCalls: r.ModelCalls, Provider: r.Provider, ParentRunID: r.ParentRunID, Name: r.Name, Skills: runSkills(r)}
 	if r.Result.Valid {
 		v.Result = decodeValues(r.Result.String)
 	}

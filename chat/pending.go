@@ -23,6 +23,9 @@ import (
 // createRequest inserts a new request at its first revision, with its item
 // while it is pending.
 func (s *Service) createRequest(ctx context.Context, tx store.Handle, r store.Request, rev store.Revision) (store.Request, error) {
+	if err := s.stampOrigin(ctx, tx, &r); err != nil {
+		return r, err
+	}
 	rd, err := decodeRevision(rev)
 	if err != nil {
 		return r, err

@@ -159,6 +159,7 @@ func (h runHost) RecordToolResult(ctx context.Context, runID string, call agent.
 		if err != nil {
 			return err
 		}
+		s.noteActivation(&run, call, result)
 		return s.appendToolResult(ctx, tx, run, call, result)
 	})
 	if err == nil {

@@ -87,6 +87,7 @@ type Service struct {
 	now      func() time.Time
 	tools    *agent.Registry
 	system   string // the agent's system prompt, with its skills
+	skills   *skills.Set
 	broker   *Broker
 	onStep   func(step string) // Options.Checkpoint
 	mcp      *mcpHost          // the MCP servers and their calls (mcphost.go)

@@ -237,7 +237,9 @@ func onceEach(out map[string]any, payload string) any {
 	}
 	answer, _ := out["answer"].(map[string]any)
 	for k := range p {
-		if _, dup := out[k]; dup {
+		if k == "origin" {
+			delete(out, k) // the payload's is the whole origin, its skill included
+		} else if _, dup := out[k]; dup {
 			delete(p, k)
 		} else if _, dup := answer[k]; dup {
 			delete(p, k)

@@ -68,7 +68,7 @@ func (s *Service) useSkills(ctx context.Context, set *skills.Set) error {
 	if !given {
 		set = skills.Discover()
 	}
-	s.system = agent.SystemPrompt + set.Prompt()
+	s.system, s.skills = agent.SystemPrompt+set.Prompt(), set
 	if err := set.Register(s.tools); err != nil || !given || s.ReadOnly() != "" {
 		return err
 	}

@@ -94,7 +94,11 @@ func answerOf(v RequestView) map[string]any {
 	if v.State == store.ReqAnswered && v.Answer != nil {
 		answer = map[string]any{"values": v.Answer.Values, "origins": v.Answer.Origins}
 	}
-	return map[string]any{"requestId": v.ID, "state": v.State, "closedReason": v.ClosedReason, "answer": answer}
+	out := map[string]any{"requestId": v.ID, "state": v.State, "closedReason": v.ClosedReason, "answer": answer}
+	if v.Origin != nil {
+		out["origin"] = v.Origin
+	}
+	return out
 }
 
 func (t inputTools) Cancel(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {

@@ -51,6 +51,8 @@ type RequestItem struct {
 	ExpiresAt    *time.Time      `json:"expiresAt,omitempty"`
 	CreatedAt    time.Time       `json:"createdAt"`
 	Owner        Owner           `json:"owner"`
+	// Origin is the skill active in the run when it was asked.
+	Origin *Origin `json:"origin,omitempty"`
 	// Mode, URL and Tool are set on an MCP server's question: form or
 	// url (a link for the user to visit, never fetched by followup; an
 	// answer of {} says done), and the server's tool whose call asked.
@@ -256,6 +258,9 @@ func buildItem(r store.Request, rd revisionData) RequestItem {
 	}
 	if r.Context.Valid {
 		v.Context = json.RawMessage(r.Context.String)
+	}
+	if r.Origin.Valid {
+		json.Unmarshal([]byte(r.Origin.String), &v.Origin)
 	}
 	if r.OwnerKind == store.OwnerMCPServer {
 		liftMCP(&v) // mcprequests.go

@@ -76,6 +76,8 @@ type Request struct {
 	OwnerParent string
 	// SessionID is the serve session that asked, for a request with no run.
 	SessionID sql.NullString
+	// Origin is the skill active when it was asked (JSON, chat/skills.go).
+	Origin sql.NullString
 }
 
 // Owner kinds.
@@ -87,7 +89,7 @@ const (
 
 const reqCols = `id, seq, chat_id, run_id, request_key, args_hash, tool_call_id, state, closed_reason, revision, digest,
 	reason, title, template, context, partial, expires_at, created_at, updated_at, closed_at,
-	owner_kind, owner_name, session_id, owner_parent`
+	owner_kind, owner_name, session_id, owner_parent, origin`
 
 func scanRequest(sc interface{ Scan(...any) error }) (Request, error) {
 	var r Request
@@ -102,7 +104,7 @@ func scanRequest(sc interface{ Scan(...any) error }) (Request, error) {
 func (r *Request) dest() []any {
 	return []any{&r.ID, &r.Seq, &r.ChatID, &r.RunID, &r.RequestKey, &r.ArgsHash, &r.ToolCallID, &r.State,
 		&r.ClosedReason, &r.Revision, &r.Digest, &r.Reason, &r.Title, &r.Template, &r.Context, &r.Partial,
-		&r.ExpiresAt, &r.CreatedAt, &r.UpdatedAt, &r.ClosedAt, &r.OwnerKind, &r.OwnerName, &r.SessionID, &r.OwnerParent}
+		&r.ExpiresAt, &r.CreatedAt, &r.UpdatedAt, &r.ClosedAt, &r.OwnerKind, &r.OwnerName, &r.SessionID, &r.OwnerParent, &r.Origin}
 }
 
 // InsertRequest creates a request at its first revision (Seq is assigned
@@ -116,12 +118,12 @@ func (queries) InsertRequest(ctx context.Context, h Handle, r Request, first Rev
 	}
 	err := h.QueryRowContext(ctx,
 		`INSERT INTO requests (id, seq, chat_id, run_id, request_key, args_hash, tool_call_id, state, revision, digest,
-		   reason, title, template, context, expires_at, created_at, updated_at, owner_kind, owner_name, session_id, owner_parent)
-		 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM requests), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		   reason, title, template, context, expires_at, created_at, updated_at, owner_kind, owner_name, session_id, owner_parent, origin)
+		 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM requests), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		 RETURNING seq`,
 		r.ID, r.ChatID, r.RunID, r.RequestKey, r.ArgsHash, r.ToolCallID, r.State, r.Revision, r.Digest,
 		r.Reason, r.Title, r.Template, r.Context, r.ExpiresAt, r.CreatedAt, r.UpdatedAt,
-		r.OwnerKind, r.OwnerName, r.SessionID, r.OwnerParent).Scan(&r.Seq)
+		r.OwnerKind, r.OwnerName, r.SessionID, r.OwnerParent, r.Origin).Scan(&r.Seq)
 	if err != nil {
 		return r, err
 	}

@@ -56,12 +56,15 @@ type Run struct {
 	Name         string
 	ParentCallID string
 	Tools        sql.NullString
-	CreatedAt    int64
-	UpdatedAt    int64
+	// Skills are the skills it activated, and the candidates (JSON,
+	// chat/skills.go).
+	Skills    sql.NullString
+	CreatedAt int64
+	UpdatedAt int64
 }
 
 const runCols = `id, seq, chat_id, state, step, questions, model_calls, reply, result, error, provider, model, seen, created_at, updated_at,
-	parent_run_id, name, parent_call_id, tools, waits_children`
+	parent_run_id, name, parent_call_id, tools, waits_children, skills`
 
 func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	var r Run
@@ -69,7 +72,7 @@ func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	var parent sql.NullString
 	err := sc.Scan(&r.ID, &r.Seq, &r.ChatID, &r.State, &r.Step, &r.Questions, &r.ModelCalls, &r.Reply,
 		&r.Result, &r.Error, &r.Provider, &r.Model, &r.Seen, &r.CreatedAt, &r.UpdatedAt,
-		&parent, &r.Name, &r.ParentCallID, &r.Tools, &children)
+		&parent, &r.Name, &r.ParentCallID, &r.Tools, &children, &r.Skills)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}
@@ -136,8 +139,8 @@ func (queries) UpdateRun(ctx context.Context, h Handle, r Run) error {
 	state, children := dbState(r.State)
 	return expectOne(h.ExecContext(ctx,
 		`UPDATE runs SET state = ?, step = ?, questions = ?, model_calls = ?, reply = ?, result = ?, error = ?, seen = ?,
-		   updated_at = ?, waits_children = ? WHERE id = ?`,
-		state, r.Step, r.Questions, r.ModelCalls, r.Reply, r.Result, r.Error, r.Seen, r.UpdatedAt, children, r.ID))
+		   updated_at = ?, waits_children = ?, skills = ? WHERE id = ?`,
+		state, r.Step, r.Questions, r.ModelCalls, r.Reply, r.Result, r.Error, r.Seen, r.UpdatedAt, children, r.Skills, r.ID))
 }
 
 // resumableRuns selects cols of the unfinished runs that resuming would

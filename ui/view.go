@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -65,7 +66,11 @@ func (m *model) paneView(s layoutSpec) string {
 		if waitLine != "" {
 			room--
 		}
-		lines := paneHead(r, askedBy(r.Owner), s.paneHead, inner, room, m.keys.ReadAll)
+		who := askedBy(r.Owner)
+		if r.Origin != nil {
+			who = strings.TrimSpace(cmp.Or(who, "asked") + forms.SanitizeLine(r.Origin.While()))
+		}
+		lines := paneHead(r, who, s.paneHead, inner, room, m.keys.ReadAll)
 		lines = append(append(lines, form), tail...)
 		body = framed(style.PaneFrame(m.focus == focusForm), m.width, strings.Join(lines, "\n"))
 	}

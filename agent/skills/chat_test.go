@@ -2,9 +2,11 @@ package skills_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,5 +134,82 @@ func TestChangedOrRemovedFormExpiresItsRequests(t *testing.T) {
 	s = open(t, db, agent.Offline{}, skills.Discover(home))
 	if got, _ := s.Request(ctx, second.ID); got.State != store.ReqExpired {
 		t.Fatalf("after the removal: %+v", got.RequestItem)
+	}
+}
+
+// A request asked while a skill is active carries the skill (name, source,
+// digest) and the candidates it was chosen from; the run records it, and
+// the answer's origin tells the agent.
+func TestRequestOriginNamesTheActiveSkill(t *testing.T) {
+	ctx := context.Background()
+	set := skills.Discover()
+	s := open(t, filepath.Join(t.TempDir(), "f.db"), agent.Offline{}, set)
+	sent, rq := ask(t, s, "Please prepare the release checklist")
+	want, _ := set.Get("release-checklist")
+	o := rq.Origin
+	if o == nil || o.Skill != (chat.SkillRef{Name: "release-checklist", Source: skills.BuiltIn, Digest: want.Digest}) ||
+		!slices.Contains(o.SkillCandidates, skills.Asking) || slices.Contains(o.SkillCandidates, "release-checklist") {
+		t.Fatalf("origin %+v", o)
+	}
+	if run, _ := s.GetRun(ctx, sent.RunID); len(run.Skills) != 1 || run.Skills[0].SkillRef != o.Skill {
+		t.Fatalf("the run's skills %+v", run.Skills)
+	}
+}
+
+// A run whose skill changed while it waited is told so before its next
+// turn, in the model's history, and no longer counts the skill as its own;
+// the answer's origin names the skill it was asked under.
+func TestRunIsToldItsSkillChanged(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "f.db")
+	home := t.TempDir()
+	skill := filepath.Join(home, "intake")
+	os.MkdirAll(filepath.Join(skill, "assets", "forms"), 0o755)
+	md := []byte("---\nname: intake\ndescription: Take in a new customer.\n---\nAsk with the form intake:customer.\n")
+	os.WriteFile(filepath.Join(skill, "SKILL.md"), md, 0o644)
+	os.WriteFile(filepath.Join(skill, "assets", "forms", "customer.json"),
+		[]byte(`{"title":"New customer","fields":[{"name":"company","type":"text"}]}`), 0o644)
+	turn := func(n int, text string, calls ...string) agenttest.Step {
+		return func(w http.ResponseWriter, _ *http.Request) { agenttest.OpenAITurn(w, n, text, calls...) }
+	}
+	f := agenttest.New(t,
+		turn(1, "", "skill_activate", `{"name":"intake"}`),
+		turn(2, "Asking.", "input_request", `{"requestKey":"c1","source":{"kind":"template","template":"intake:customer"}}`),
+		turn(3, "Noted."),
+	)
+	p := agent.NewOpenAI(f.URL, "sk-test", "gpt-test")
+	set := skills.Discover(home)
+	s := open(t, db, p, set)
+	sent, rq := ask(t, s, "A new customer called")
+	was, _ := set.Get("intake")
+	if rq.Origin == nil || rq.Origin.Skill != (chat.SkillRef{Name: "intake", Source: home, Digest: was.Digest}) {
+		t.Fatalf("origin %+v", rq.Origin)
+	}
+	s.Close()
+
+	os.WriteFile(filepath.Join(skill, "SKILL.md"), append(md, "Also ask for the VAT number.\n"...), 0o644)
+	s = open(t, db, p, skills.Discover(home))
+	if _, err := s.Answer(ctx, chat.AnswerInput{RequestID: rq.ID, Values: map[string]any{"company": "Acme"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Drive(ctx, sent.RunID); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(f.Request(2).Body)
+	body := string(raw)
+	for _, want := range []string{`\"status\":\"skill_changed\"`, "the skill intake changed since you activated it",
+		`\"origin\":{`, `\"skill\":{\"name\":\"intake\",\"source\":\"` + home + `\",\"digest\":\"` + was.Digest + `\"}`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the model's third call lacks %s:\n%s", want, body)
+		}
+	}
+	if run, _ := s.GetRun(ctx, sent.RunID); len(run.Skills) != 0 {
+		t.Fatalf("the changed skill still counts as the run's: %+v", run.Skills)
+	}
+	in, _ := s.Inspect(ctx, sent.RunID)
+	if !slices.ContainsFunc(in.Messages, func(m chat.Message) bool {
+		return m.Content == "The skill intake changed since the agent activated it; the agent was told."
+	}) {
+		t.Fatalf("the user was not told: %+v", in.Messages)
 	}
 }

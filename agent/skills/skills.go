@@ -36,6 +36,9 @@ const (
 // BuiltIn is the source of the skills embedded in the binary.
 const BuiltIn = "built-in"
 
+// Asking is the built-in skill of how to ask the user well.
+const Asking = "supplemental-information"
+
 //go:embed all:builtin
 var builtin embed.FS
 

@@ -53,7 +53,7 @@ func inspect(ctx context.Context, c *Call) error {
 			if r.ClosedReason != "" {
 				state += " (" + r.ClosedReason + ")"
 			}
-			fmt.Fprintf(w, "request %s  %q  %s, %s\n", r.ID, forms.PlainLine(r.Title), state, forms.SanitizeLine(ownerText(r.Owner)))
+			fmt.Fprintf(w, "request %s  %q  %s, %s\n", r.ID, forms.PlainLine(r.Title), state, forms.SanitizeLine(ownerText(r.Owner)+r.Origin.While()))
 			for _, d := range r.Deliveries {
 				fmt.Fprintf(w, "  delivery %d: %s %s\n", d.ID, d.Kind, d.State)
 			}

@@ -36,7 +36,7 @@ func (b *blocks) add(text string) {
 func requestText(heading string, r chat.RequestItem, answer forms.Values, proposals []chat.ProposalView) string {
 	var b strings.Builder
 	b.WriteString(forms.SanitizeLine(heading) + "\n")
-	b.WriteString("  " + forms.SanitizeLine(ownerText(r.Owner)) + "\n")
+	b.WriteString("  " + forms.SanitizeLine(ownerText(r.Owner)+r.Origin.While()) + "\n")
 	if r.Reason != "" {
 		fmt.Fprintf(&b, "  %s\n", forms.PlainLine(r.Reason))
 	}
