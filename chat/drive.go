@@ -160,6 +160,9 @@ func (s *Service) driveOnce(ctx context.Context, run store.Run) error {
 		Model: s.model, MaxModelCalls: s.policy.ModelCalls, Events: streamEvents{s, run.ChatID},
 		Checkpoint: s.onStep, Delegate: runHost{s},
 	}
+	if run.ParentRunID != "" {
+		r.Events = nil // a sub-agent's text is its row's, not the chat's stream
+	}
 	if run.Tools.Valid {
 		var names []string
 		json.Unmarshal([]byte(run.Tools.String), &names)

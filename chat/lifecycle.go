@@ -210,6 +210,9 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 			v.Messages = append(v.Messages, messageView(m))
 		}
 	}
+	if err := s.subAgentRows(ctx, rd, v.Messages); err != nil {
+		return v, err
+	}
 	reqs, err := s.listRequests(ctx, filter)
 	if err != nil {
 		return v, err

@@ -121,6 +121,9 @@ type Message struct {
 	// ToolCallID names the MCP tool call of a tool_step row (ToolSteps).
 	ToolCallID string    `json:"toolCallId,omitempty"`
 	CreatedAt  time.Time `json:"createdAt"` // UTC
+	// Name and State are a sub-agent row's (RoleSubAgent).
+	Name  string   `json:"name,omitempty"`
+	State RunState `json:"state,omitempty"`
 }
 
 func messageView(m store.Message) Message {
@@ -142,5 +145,5 @@ func (s *Service) Transcript(ctx context.Context, chatID string, before int64, l
 	for i, m := range ms {
 		out[i] = messageView(m)
 	}
-	return out, nil
+	return out, s.subAgentRows(ctx, s.reader(), out)
 }

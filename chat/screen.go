@@ -99,6 +99,9 @@ func (s *Service) page(ctx context.Context, tx store.Handle, chatID string, ms [
 			ids = append(ids, id)
 		}
 	}
+	if err := s.subAgentRows(ctx, tx, msgs); err != nil {
+		return nil, nil, err
+	}
 	var rs []store.Request
 	revs := map[string]store.Revision{}
 	if withPending {

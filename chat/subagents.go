@@ -93,6 +93,10 @@ func (h runHost) Delegate(ctx context.Context, cc agent.CallContext, call agent.
 			return err
 		}
 		wait, created = true, true
+		if _, err = s.store.InsertMessage(ctx, tx, store.Message{ChatID: child.ChatID, RunID: nullString(child.ID), Role: RoleSubAgent,
+			Content: a.Name, Visible: true, CreatedAt: now}); err != nil {
+			return err
+		}
 		_, err = s.store.InsertMessage(ctx, tx, store.Message{ChatID: child.ChatID, RunID: nullString(child.ID), Role: store.RoleUser,
 			Content: a.Brief, ForModel: true, CreatedAt: now})
 		return err
@@ -196,6 +200,29 @@ func (s *Service) driveChildren(ctx context.Context, runID string) (bool, error)
 	wg.Wait()
 	run, err := s.store.GetRun(ctx, s.reader(), runID)
 	return err == nil && run.State == store.RunRunning, err
+}
+
+// RoleSubAgent is a sub-agent's row in its chat's transcript: read, its
+// Content is the sub-agent's last line (its newest reply, or why it
+// failed) and State where it stands (subAgentRows).
+const RoleSubAgent = "sub_agent"
+
+// subAgentRows fills the sub-agent rows of a transcript page from their runs.
+func (s *Service) subAgentRows(ctx context.Context, tx store.Handle, msgs []Message) error {
+	for i, m := range msgs {
+		if m.Role != RoleSubAgent {
+			continue
+		}
+		run, err := s.store.GetRun(ctx, tx, m.RunID)
+		if err != nil {
+			return err
+		}
+		msgs[i].Name, msgs[i].State, msgs[i].Content = run.Name, RunState(run.State), run.Reply
+		if run.Error != "" {
+			msgs[i].Content = run.Error
+		}
+	}
+	return nil
 }
 
 // ChildView is a sub-agent as inspect shows it, with its own children.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -130,6 +131,8 @@ func entryVersion(m chat.Message, d entryData) string {
 		return cardVersion(d.reqs[m.RequestID])
 	case chat.RoleToolStep:
 		return rowVersion(m, d)
+	case chat.RoleSubAgent:
+		return fmt.Sprint(m.State, m.Content, d.look.unfolded)
 	}
 	return ""
 }
@@ -193,6 +196,8 @@ func renderEntry(m chat.Message, d entryData, width int) string {
 		return requestCard(d.reqs[m.RequestID], width)
 	case chat.RoleToolStep:
 		return toolRow(m, d, width)
+	case chat.RoleSubAgent:
+		return subAgentRow(m, d.look.unfolded, width)
 	default:
 		return wrap.Render(style.Notice.Render(forms.SanitizeBlock(m.Content)))
 	}
@@ -284,4 +289,28 @@ func labelsOf(r chat.RequestView, names []string) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// subAgentRow draws a sub-agent of the task (docs/behaviour.md): its name,
+// where it stands and its last line; unfolded (the tool rows' key), its
+// last reply whole.
+func subAgentRow(m chat.Message, unfolded bool, width int) string {
+	inner := max(10, width-4)
+	state := string(m.State)
+	if st, ok := style.States[state]; ok {
+		state = st.Render(state)
+	}
+	head := "  ◆ " + style.Bold.Render(forms.SanitizeLine(m.Name)) + style.Dim.Render(" · sub-agent · ") + state
+	text := forms.SanitizeBlock(strings.TrimSpace(forms.PlainText(m.Content)))
+	if text == "" {
+		return head
+	}
+	if !unfolded {
+		first, _, more := strings.Cut(text, "\n")
+		if more {
+			first += " …"
+		}
+		return head + "\n    ⎿ " + style.Dim.Render(style.Truncate(first, inner-2))
+	}
+	return head + "\n" + lipgloss.NewStyle().Width(inner).PaddingLeft(6).Render(text)
 }

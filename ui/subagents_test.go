@@ -1,0 +1,42 @@
+package ui
+
+import (
+	"context"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// TestSubAgentsOnScreen: the demo's delegation on the screen — a row per
+// sub-agent (name, state, last line), each form naming who asks, one
+// answered and the other cancelled, and the parent's summary.
+func TestSubAgentsOnScreen(t *testing.T) {
+	h := newKit(t).run()
+	h.typeText("Plan a team offsite")
+	h.key(tea.KeyEnter)
+	h.waitFor("◆ venue · sub-agent · waiting_input", "◆ travel · sub-agent · waiting_input", "I'm looking for a venue",
+		"Choose a venue", "(sub-agent of this task)", "enter continue")
+	// The two ask at once: whichever asked first has the first tab.
+	ps, err := h.svc.Pending(context.Background(), h.onlyRun().ChatID)
+	if err != nil || len(ps) != 2 {
+		t.Fatalf("pending: %v %v", ps, err)
+	}
+	if ps[0].Owner.Name != "venue" {
+		h.key(tea.KeyCtrlN)
+		h.waitFor("asked by venue (sub-agent of this task)")
+	}
+	h.key(tea.KeyEnter) // City: the suggested Lisbon
+	h.runes("12")
+	h.key(tea.KeyEnter)
+	h.waitFor("Review before sending", "People: 12")
+	h.key(tea.KeyEnter)
+	h.waitFor("◆ venue · sub-agent · succeeded", "A venue in Lisbon for 12 people is booked")
+	h.key(tea.KeyCtrlF)
+	h.key(tea.KeyCtrlX)
+	h.waitFor("Cancel this question?")
+	h.runes("y")
+	h.waitFor("Here is what the sub-agents found", "its question was cancelled")
+	if r := h.waitRun("succeeded"); r.ParentRunID != "" {
+		t.Fatalf("the chat's run is a sub-agent: %+v", r)
+	}
+}
