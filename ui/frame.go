@@ -49,13 +49,41 @@ func (m *model) compose() string {
 		pane = strings.Join(strings.Split(pane, "\n")[:spec.pane], "\n")
 	}
 	m.apply(spec)
-	parts := []string{m.vp.View()}
+	// A key typed in the form changes neither the transcript nor the
+	// unfocused composer: their drawings are kept.
+	parts := []string{m.vpMemo.get([5]int{m.vpGen, m.vp.YOffset, m.vp.Width, m.vp.Height, m.vp.Style.GetVerticalFrameSize()}, m.vp.View)}
 	if pane != "" {
 		parts = append(parts, pane)
 	}
 	m.composer.Placeholder = m.composerPlaceholder()
-	parts = append(parts, notice, m.composer.View(), m.statusLine())
+	comp := m.composer.View
+	if !m.composer.Focused() {
+		comp = func() string {
+			return m.compMemo.get(composerKey{m.composer.Value(), m.composer.Placeholder, m.composer.Width(), m.composer.Height()}, m.composer.View)
+		}
+	}
+	parts = append(parts, notice, comp(), m.statusLine())
 	return lipgloss.JoinVertical(lipgloss.Left, parts...)
+}
+
+// memo keeps one drawing while its key stays the same.
+type memo[K comparable] struct {
+	key  K
+	ok   bool
+	view string
+}
+
+func (c *memo[K]) get(key K, draw func() string) string {
+	if !c.ok || c.key != key {
+		c.key, c.ok, c.view = key, true, draw()
+	}
+	return c.view
+}
+
+// composerKey is what an unfocused composer's drawing depends on.
+type composerKey struct {
+	text, placeholder string
+	width, height     int
 }
 
 // tooSmallView is the whole screen below minWidth×minHeight.

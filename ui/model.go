@@ -78,6 +78,11 @@ type model struct {
 
 	lay   layoutSpec // the layout the last Update arranged
 	frame string     // the frame it drew, which View returns
+	// What the last frames drew of the transcript and the composer, kept
+	// while what they draw stays the same (frame.go).
+	vpGen    int // bumped whenever the transcript's content is set
+	vpMemo   memo[[5]int]
+	compMemo memo[composerKey]
 
 	unread       *readFailure    // a read the screen needs that failed (unread.go)
 	notice       status.Notice   // the notice line (ui/status)

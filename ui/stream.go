@@ -229,6 +229,7 @@ func newestOfRun(msgs []chat.Message, runID string) int64 {
 // stream's after them.
 func (m *model) refreshTranscript() {
 	m.vp.SetContent(m.transcriptContent())
+	m.vpGen++
 	if m.follow {
 		m.vp.GotoBottom()
 	}
