@@ -58,6 +58,9 @@ func (s *Service) InvalidateTemplate(ctx context.Context, name string) error {
 	})
 }
 
+// Skills are the skills the agent may use, as found when the host opened.
+func (s *Service) Skills() *skills.Set { return s.skills }
+
 // useSkills offers the agent its skills (docs/skills.md) and makes their
 // forms the templates SKILL:NAME: a form new or changed is registered, and
 // a template whose form changed or is gone first expires its pending

@@ -158,7 +158,7 @@ func (m *model) strayKey(msg tea.KeyMsg) bool {
 func (m *model) isScreenKey(msg tea.KeyMsg) bool {
 	k := m.keys
 	for _, b := range []key.Binding{k.Quit, k.Help, k.Chats, k.ScrollUp, k.ScrollDown, k.StopTask, k.Resend,
-		k.ToolRows, k.Servers, k.Focus, k.NextReq, k.PrevReq, k.CancelReq} {
+		k.ToolRows, k.Servers, k.Skills, k.Focus, k.NextReq, k.PrevReq, k.CancelReq} {
 		if key.Matches(msg, b) {
 			return true
 		}

@@ -108,6 +108,8 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, true
 	case m.matches(msg, k.Servers):
 		return m.open(newServers(m.keys, m.mcp.status), false), true
+	case m.matches(msg, k.Skills):
+		return m.open(skillsPage(m.keys, m.svc.Skills()), false), true
 	case m.matches(msg, k.Focus) && (m.pane.live != nil || m.hasPaneDialog()):
 		return m.toggleFocus(), true
 	case (m.matches(msg, k.NextReq) || m.matches(msg, k.PrevReq)) && m.pane.live == nil && len(m.pane.pending) == 0:

@@ -23,6 +23,7 @@ type keyMap struct {
 	Resend     key.Binding
 	ToolRows   key.Binding // fold or unfold every tool call in the transcript
 	Servers    key.Binding // the MCP servers
+	Skills     key.Binding // the agent's skills
 
 	// In the composer.
 	Send    key.Binding
@@ -54,6 +55,7 @@ type keyMap struct {
 	HelpClose    key.Binding // closes help
 	ReadClose    key.Binding // closes the whole of why a question is asked
 	ServersClose key.Binding // closes the MCP servers list
+	SkillsClose  key.Binding // closes the skills list
 	// ServersRestart starts the failed MCP servers again, in their list.
 	ServersRestart key.Binding
 	ChatList       chatKeys
@@ -92,12 +94,13 @@ func defaultKeys() keyMap {
 		Suspend:    bind([]string{"ctrl+z"}, "ctrl+z", "suspend (fg resumes)"),
 		Help:       bind([]string{"f1", "ctrl+g"}, "f1/ctrl+g", "help"),
 		Chats:      bind([]string{"ctrl+o"}, "ctrl+o", "chats"),
-		ScrollUp:   bind([]string{"pgup"}, "pgup", "scroll up"),
+		ScrollUp:   bind([]string{"pgup"}, "pgup/pgdn", "scroll"), // help lists the pair once
 		ScrollDown: bind([]string{"pgdown"}, "pgdn", "scroll down"),
 		StopTask:   bind([]string{"ctrl+s"}, "ctrl+s", "stop the task"),
 		Resend:     bind([]string{"ctrl+r"}, "ctrl+r", "resume or retry a run"),
 		ToolRows:   bind([]string{"ctrl+t"}, "ctrl+t", "fold / unfold tools"),
 		Servers:    bind([]string{"f2", "ctrl+l"}, "f2/ctrl+l", "MCP servers"),
+		Skills:     bind([]string{"f4"}, "f4", "skills"),
 
 		Send:    bind([]string{"enter"}, "enter", "send message"),
 		Newline: bind([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
@@ -164,6 +167,7 @@ func defaultKeys() keyMap {
 		ReadClose:      bind([]string{"esc", "q", "f3"}, "esc", "close"),
 		HelpClose:      bind([]string{"esc", "q", "f1", "ctrl+g", "?"}, "esc", "close help"),
 		ServersClose:   bind([]string{"esc", "q", "f2", "ctrl+l"}, "esc", "close"),
+		SkillsClose:    bind([]string{"esc", "q", "f4"}, "esc", "close"),
 		ServersRestart: bind([]string{"r"}, "r", "restart failed servers"),
 		ChatList: chatKeys{
 			Up:      bind([]string{"up", "k"}, "↑/k", "previous"),
@@ -187,7 +191,7 @@ type keySection struct {
 // place. Help is drawn from it.
 func (k keyMap) sections() []keySection {
 	return []keySection{
-		{"Anywhere", []key.Binding{k.Help, k.Chats, k.ScrollUp, k.ScrollDown, k.StopTask, k.Resend, k.ToolRows, k.Servers, k.Suspend, k.Quit}},
+		{"Anywhere", []key.Binding{k.Help, k.Chats, k.ScrollUp, k.StopTask, k.Resend, k.ToolRows, k.Servers, k.Skills, k.Suspend, k.Quit}},
 		{"Composer", []key.Binding{k.Send, k.Newline, k.HelpQ}},
 		{"While a question waits", []key.Binding{k.Focus, k.NextReq, k.PrevReq, k.CancelReq, k.ReadAll}},
 		{"Form", []key.Binding{k.NextField, k.PrevField, k.Continue, k.LeaveForm}},
