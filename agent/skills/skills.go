@@ -127,8 +127,8 @@ func Discover(dirs ...string) *Set {
 		}
 		for _, e := range entries {
 			dir := filepath.Join(root, e.Name())
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				continue // a file beside the skills, or a dangling link
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() || strings.HasPrefix(e.Name(), ".") {
+				continue // a file beside the skills, a dangling link, a hidden folder (.git)
 			}
 			open := func(name string) (fs.File, error) { return os.OpenInRoot(dir, name) }
 			set.add(load(e.Name(), root, dir, os.DirFS(dir), open))
@@ -205,7 +205,7 @@ func load(folder, source, dir string, fsys fs.FS, open func(string) (fs.File, er
 	}
 	raw, err := readBounded(open, "SKILL.md")
 	if err != nil {
-		return bad("%v", err)
+		return bad("%s", strings.TrimPrefix(err.Error(), "SKILL.md: ")) // the line names it already
 	}
 	fm, body, ok := splitFrontMatter(raw)
 	if !ok {
@@ -314,6 +314,9 @@ func readBounded(open func(string) (fs.File, error), name string) ([]byte, error
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: no such file", name)
+		}
+		if strings.Contains(err.Error(), "escapes") { // os.OpenInRoot's error for a link out
+			return nil, fmt.Errorf("%s: a link that leads out of the skill's folder", name)
 		}
 		return nil, fmt.Errorf("%s: cannot be read (%v)", name, unwrapPath(err))
 	}

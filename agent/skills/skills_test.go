@@ -43,6 +43,7 @@ func TestDiscoverSourcesShadowingAndBadSkills(t *testing.T) {
 	write(t, filepath.Join(agents, "pdf-tools", "SKILL.md"), skillMD("pdf-tools", "Better PDF work."))
 	write(t, filepath.Join(project, "supplemental-information", "SKILL.md"), skillMD("supplemental-information", "Our own way to ask."))
 	write(t, filepath.Join(project, "README.md"), "not a skill")
+	os.MkdirAll(filepath.Join(project, ".git", "objects"), 0o755) // a hidden folder is no skill, nor a problem
 
 	bad := map[string]string{
 		"no-front":   "# just markdown\n",
@@ -59,7 +60,7 @@ func TestDiscoverSourcesShadowingAndBadSkills(t *testing.T) {
 		"no-front": "no YAML front matter", "Bad_Name": "a name is 1–64", "double--h": "no hyphen first, last or doubled",
 		"elsewhere": `differs from its folder "elsewhere"`, "long-desc": "the limit is 1024", "no-desc": "no description",
 		"huge": "larger than the limit of 256 KiB", "not-yaml": "not YAML", "missing-md": "no such file",
-		"escape": "cannot be read", "bad-form": "/fields/0/type",
+		"escape": "a link that leads out of the skill's folder", "bad-form": "/fields/0/type",
 	}
 	for name, text := range bad {
 		if text == "" {
