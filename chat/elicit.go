@@ -93,6 +93,7 @@ func (e elicitor) Elicit(ctx context.Context, el mcp.Elicitation) (mcp.Reply, er
 // a stop), the server withdraws it, or the drive ends.
 func (h *mcpHost) waitLive(ctx context.Context, drive driveInfo, r store.Request, key stepKey) (mcp.Reply, error) {
 	s := h.s
+	defer s.await(r.ID)()
 	wake := s.Subscribe(ctx)
 	var deadline <-chan time.Time
 	if r.ExpiresAt.Valid {
@@ -136,12 +137,10 @@ func (h *mcpHost) waitLive(ctx context.Context, drive driveInfo, r store.Request
 }
 
 // mayClose reports whether ev may tell of the request's end: its own
-// event, one naming no request in its chat (a stop), its run's or chat's
-// change, or another process's commit.
+// event (another process's change to it too: awaited.go), one naming no
+// request in its chat (a stop), or its run's or chat's change.
 func mayClose(ev Event, r store.Request) bool {
 	switch ev.Kind {
-	case EvExternal:
-		return true
 	case EvRequest:
 		return ev.RequestID == r.ID || ev.RequestID == "" && ev.ChatID == r.ChatID
 	case EvRun:

@@ -215,7 +215,7 @@ func TestLiveQuestionWakesForItsOwnEvents(t *testing.T) {
 	}{
 		{Event{Kind: EvRequest, ChatID: "ch_1", RequestID: "rq_1"}, true},
 		{Event{Kind: EvRequest, ChatID: "ch_1", RunID: "run_1"}, true}, // a stop
-		{Event{Kind: EvExternal}, true},
+		{Event{Kind: EvExternal}, false},                               // another process's change to it comes as EvRequest
 		{Event{Kind: EvRun, ChatID: "ch_1", RunID: "run_1"}, true},
 		{Event{Kind: EvChat, ChatID: "ch_1"}, true},
 		{Event{Kind: EvRequest, ChatID: "ch_1", RunID: "run_1", RequestID: "rq_2"}, false},

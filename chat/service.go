@@ -100,6 +100,7 @@ type Service struct {
 	stopWatch   context.CancelFunc
 	watchDone   chan struct{}
 	watchLooks  atomic.Int64  // looks the watch made (tests see it sleep)
+	awaited     awaited       // requests waited for (awaited.go)
 	closing     chan struct{} // closed by Close
 	closed      bool
 }

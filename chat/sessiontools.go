@@ -73,7 +73,7 @@ func (ss *ServeSession) Cancel(ctx context.Context, args json.RawMessage) json.R
 
 // Wait is input_wait: ReadAnswer as soon as the request is no longer
 // pending — changed by this process, or by another (the chat screen), which
-// the host's watch announces — or at timeout with state pending. When ctx
+// the host's watch announces for this request alone — or at timeout with state pending. When ctx
 // ends first (its client cancelled the call, or its session ended and
 // expired the request) it returns the request's state at that moment, as a
 // result the agent can act on, never the cancellation; nothing is marked
@@ -81,6 +81,7 @@ func (ss *ServeSession) Cancel(ctx context.Context, args json.RawMessage) json.R
 func (ss *ServeSession) Wait(ctx context.Context, requestID string, timeout time.Duration) json.RawMessage {
 	// ctx only ends the waiting: the reads after it must still succeed.
 	rd := context.WithoutCancel(ctx)
+	defer ss.s.await(requestID)()
 	first, err := ss.read(rd, requestID)
 	if err != nil {
 		return ErrorJSON(err)
@@ -101,8 +102,9 @@ func (ss *ServeSession) Wait(ctx context.Context, requestID string, timeout time
 		for changed := false; !changed; {
 			select {
 			case e := <-events:
-				// A chat deleted in this process announces only the chat.
-				changed = e.RequestID == requestID || e.Kind == EvExternal || e.Kind == EvChat && e.ChatID == first.ChatID
+				// A chat deleted in this process announces only the chat;
+				// other processes' changes come as EvRequest (awaited.go).
+				changed = e.RequestID == requestID || e.Kind == EvChat && e.ChatID == first.ChatID
 			case <-deadline.C:
 				if v, err = ss.read(rd, requestID); err != nil {
 					return ErrorJSON(err)

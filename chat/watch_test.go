@@ -158,3 +158,58 @@ func TestAWatchedQuestionExpiresAtItsDeadline(t *testing.T) {
 		}
 	}
 }
+
+// Another process's commit wakes the waiters of the requests it changed,
+// each for its own request only, within milliseconds of the commit.
+func TestAwaitedRequestsWakeAlone(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := fxOpen(t, nil)
+	other, err := Open(ctx, Options{DBPath: s.Path()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	sent := fxRun(t, s)
+	var ids []string
+	for _, key := range []string{"a", "b"} {
+		res, err := s.OpenRequest(ctx, sent.RunID, "call_"+key, fxDecl(t, map[string]any{"requestKey": key, "source": fxTextDef("Q", "a")}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, res.RequestID)
+	}
+	defer s.await(ids[0])()
+	events := s.Subscribe(ctx)
+	if !nextExternal(events, 10*time.Second) {
+		t.Fatal("no catch-up look")
+	}
+	wakes := func(id string) (time.Duration, bool) {
+		t.Helper()
+		start := time.Now()
+		if _, err := other.Answer(ctx, AnswerInput{RequestID: id, Values: map[string]any{"a": "x"}}); err != nil {
+			t.Fatal(err)
+		}
+		timeout := time.After(2 * time.Second)
+		for {
+			select {
+			case e := <-events:
+				if e.Kind == EvRequest && e.RequestID != "" {
+					return time.Since(start), e.RequestID == ids[0]
+				}
+			case <-timeout:
+				return 0, false
+			}
+		}
+	}
+	if _, woke := wakes(ids[1]); woke {
+		t.Error("an answer to another request woke the waiter")
+	}
+	d, woke := wakes(ids[0])
+	if !woke {
+		t.Fatal("the answer to the awaited request woke nobody")
+	}
+	if d > 150*time.Millisecond {
+		t.Errorf("the waiter heard of the answer %v after it was committed", d)
+	}
+}

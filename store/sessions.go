@@ -23,6 +23,7 @@ type SessionStore interface {
 	MoveRequest(ctx context.Context, h Handle, requestID, sessionID string) error
 	TouchSession(ctx context.Context, h Handle, id string, now int64) error
 	LapsedUnread(ctx context.Context, h Handle, lifetime, now int64) ([]Delivery, error)
+	RequestMarks(ctx context.Context, h Handle, ids []string) ([]RequestMark, error)
 	SessionRequests(ctx context.Context, h Handle, sessionID, state string) ([]Request, error)
 	CountSessionRequests(ctx context.Context, h Handle, sessionID, state string) (int, error)
 	RequestDeliveries(ctx context.Context, h Handle, requestID string, states ...string) ([]Delivery, error)
@@ -150,6 +151,32 @@ func (queries) LapsedUnread(ctx context.Context, h Handle, lifetime, now int64) 
 	return queryDeliveries(ctx, h, `state IN (?, ?) AND run_id IS NULL AND EXISTS (SELECT 1 FROM requests AS r
 		JOIN serve_sessions AS s ON s.id = r.session_id WHERE r.id = deliveries.request_id AND s.state = 'ended'
 		AND coalesce(r.expires_at, r.created_at + ?) <= ?)`, DeliveryPending, DeliveryUnknown, lifetime, now)
+}
+
+// RequestMark tells whether a request changed: Mark is its state and when
+// it last changed.
+type RequestMark struct{ ID, ChatID, Mark string }
+
+// RequestMarks reads the marks of the named requests (a gone one has none).
+func (queries) RequestMarks(ctx context.Context, h Handle, ids []string) ([]RequestMark, error) {
+	var out []RequestMark
+	err := chunks(ids, func(part []string) error {
+		marks, args := inList(part)
+		rows, err := h.QueryContext(ctx, `SELECT id, chat_id, state || ':' || updated_at FROM requests WHERE id IN (`+marks+`)`, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var m RequestMark
+			if err := rows.Scan(&m.ID, &m.ChatID, &m.Mark); err != nil {
+				return err
+			}
+			out = append(out, m)
+		}
+		return rows.Err()
+	})
+	return out, err
 }
 
 // SessionRequests lists a session's requests in one state (every state

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -127,4 +128,41 @@ func containsAll(m map[string]any, words ...string) bool {
 		}
 	}
 	return true
+}
+
+// A screen that only watches notices a killed serve process at once: the
+// kernel closes its lease file, which wakes the watch (nothing polls).
+func TestWatchNoticesKilledServe(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "f.db")
+	agent := connectStdio(t, db, "agent")
+	id := callTool(t, agent.ClientSession, "input_request", tripRequest("k"))["requestId"].(string)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	svc, err := chat.Open(ctx, chat.Options{DBPath: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	events := svc.Subscribe(ctx)
+	time.Sleep(3 * time.Second) // the watch has settled: it looks no more
+	agent.cmd.Process.Kill()
+	killed := time.Now()
+	for {
+		select {
+		case e := <-events:
+			if e.RequestID != id {
+				continue
+			}
+			if v, err := svc.Request(ctx, id); err != nil || v.State != "expired" {
+				t.Fatalf("the killed server's question: %v %v", v.State, err)
+			}
+			if d := time.Since(killed); d > time.Second {
+				t.Errorf("noticed %v after the kill", d)
+			}
+			return
+		case <-time.After(5 * time.Second):
+			t.Fatal("the watch never noticed the killed server")
+		}
+	}
 }

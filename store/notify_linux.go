@@ -21,14 +21,16 @@ import (
 // index afterwards, which inotify does not see): look again a little later.
 
 // writtenMask is what a watch of the database's directory reports: a file
-// written, created, deleted or renamed into place, and the directory itself
-// going away.
-const writtenMask = unix.IN_MODIFY | unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_TO |
+// written, created, deleted or renamed into place, a file opened for
+// writing closed (a process that dies, however it dies, closes the
+// database and its lease file), and the directory itself going away.
+const writtenMask = unix.IN_MODIFY | unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_TO | unix.IN_CLOSE_WRITE |
 	unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR
 
 // Written returns a channel that receives a value after any process writes
 // the database file, its write-ahead log or its journal — this process's
-// own commits too. Writes are coalesced: at most one value waits. The
+// own commits too — or closes one of them or the lease file, as a process
+// that dies does. Writes are coalesced: at most one value waits. The
 // channel closes when ctx ends or the watch ends (the directory was
 // removed or renamed); an error means the files cannot be watched here (no
 // inotify, or its limit reached) and the caller must poll.
@@ -45,7 +47,7 @@ func (s *Store) Written(ctx context.Context) (<-chan struct{}, error) {
 	// Non-blocking, so reads wait in the runtime's poller and Close ends
 	// a read under way.
 	f := os.NewFile(uintptr(fd), "inotify")
-	names := [][]byte{[]byte(base), []byte(base + "-wal"), []byte(base + "-journal")}
+	names := [][]byte{[]byte(base), []byte(base + "-wal"), []byte(base + "-journal"), []byte(base + "-lease")}
 	ch := make(chan struct{}, 1)
 	stop := make(chan struct{})
 	go func() {

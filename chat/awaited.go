@@ -1,0 +1,73 @@
+package chat
+
+import (
+	"context"
+	"strings"
+	"sync"
+)
+
+// A waiter for one request — a serve session's input_wait, a server's
+// elicitation — is woken only for that request: this process's changes
+// name it (EvRequest), and for other processes' commits the watch reads
+// the marks of every awaited request in one query and announces each that
+// changed or went away (watch.go). A hundred agents waiting cost nothing
+// while nothing happens, and one query per commit when something does.
+type awaited struct {
+	mu    sync.Mutex
+	count map[string]int    // waiters per request id
+	seen  map[string]string // the mark the watch last read, per id
+}
+
+// await counts a waiter of request id until the returned func is called.
+func (s *Service) await(id string) func() {
+	a := &s.awaited
+	a.mu.Lock()
+	if a.count == nil {
+		a.count, a.seen = map[string]int{}, map[string]string{}
+	}
+	a.count[id]++
+	a.mu.Unlock()
+	return func() {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if a.count[id]--; a.count[id] <= 0 {
+			delete(a.count, id)
+			delete(a.seen, id)
+		}
+	}
+}
+
+// wakeAwaited announces the awaited requests another process changed (or
+// that the watch reads for the first time: it cannot tell).
+func (s *Service) wakeAwaited(ctx context.Context) {
+	a := &s.awaited
+	a.mu.Lock()
+	ids := make([]string, 0, len(a.count))
+	for id := range a.count {
+		ids = append(ids, id)
+	}
+	a.mu.Unlock()
+	if len(ids) == 0 {
+		return
+	}
+	marks, err := s.store.RequestMarks(ctx, s.reader(), ids)
+	now := map[string]string{}
+	for _, m := range marks {
+		now[m.ID] = m.ChatID + "\x00" + m.Mark
+	}
+	var wake []string
+	a.mu.Lock()
+	for _, id := range ids {
+		if m, ok := now[id]; err != nil || !ok || a.seen[id] != m {
+			wake = append(wake, id)
+			if _, still := a.count[id]; still {
+				a.seen[id] = m
+			}
+		}
+	}
+	a.mu.Unlock()
+	for _, id := range wake {
+		chatID, _, _ := strings.Cut(now[id], "\x00")
+		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RequestID: id})
+	}
+}
