@@ -133,11 +133,11 @@ func (m *model) do(a action) tea.Cmd {
 		m.pane.decided(a.proposalID)
 		return decide(m.svc, a.proposalID, a.accept, draft)
 	case openChatAct:
-		return tea.Batch(m.switchChat(a.chatID), m.load(m.chatID))
+		return tea.Batch(m.switchChat(a.chatID), m.load(m.cur.chatID))
 	case newChatAct:
 		cmd := tea.Batch(m.switchChat(""), m.countElsewhere())
-		m.chat, m.messages, m.run = nil, nil, nil
-		m.requests = map[string]chat.RequestView{}
+		m.cur.chat, m.cur.messages, m.cur.run = nil, nil, nil
+		m.cur.requests = map[string]chat.RequestView{}
 		m.tr.changed()
 		m.refreshTranscript()
 		return cmd
@@ -149,7 +149,7 @@ func (m *model) do(a action) tea.Cmd {
 		return lifecycleCmd(m.svc, op, a.chatID, a.title, a.limit)
 	case deleteAct:
 		var left tea.Cmd
-		if a.chatID == m.chatID {
+		if a.chatID == m.cur.chatID {
 			left = m.leaveForNewChat()
 			m.setStatus("", false) // it spoke of the chat now gone
 		}

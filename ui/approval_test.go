@@ -30,7 +30,7 @@ func letter(r rune) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []
 // settleFocus lets the focus rule run: the user paused.
 func (k *kit) settleFocus() {
 	k.clock.advance(time.Second)
-	k.m.Update(focusTickMsg{k.m.focusSeq})
+	k.m.Update(focusTickMsg{k.m.moves.seq})
 	k.clock.advance(time.Second) // past the grace after the focus moved
 }
 
@@ -86,11 +86,11 @@ func TestTypingForTheComposerNeverDecidesAnApproval(t *testing.T) {
 	for _, r := range "yany" {
 		k.clock.advance(100 * time.Millisecond)
 		k.hit(letter(r))
-		k.m.Update(focusTickMsg{k.m.focusSeq})
+		k.m.Update(focusTickMsg{k.m.moves.seq})
 	}
 	// A long pause with text in the composer: the card keeps waiting.
 	k.clock.advance(5 * time.Second)
-	k.m.Update(focusTickMsg{k.m.focusSeq})
+	k.m.Update(focusTickMsg{k.m.moves.seq})
 	k.hit(letter('a'))
 	if got := k.m.composer.Value(); got != "yayanya" || k.m.focus != focusComposer {
 		t.Fatalf("composer %q, focus %v; want every letter typed in the composer", got, k.m.focus)
@@ -99,7 +99,7 @@ func TestTypingForTheComposerNeverDecidesAnApproval(t *testing.T) {
 	// once was meant for the composer and goes there.
 	k.m.composer.Reset()
 	k.clock.advance(time.Second)
-	k.m.Update(focusTickMsg{k.m.focusSeq})
+	k.m.Update(focusTickMsg{k.m.moves.seq})
 	if k.m.focus != focusDialog {
 		t.Fatalf("the card did not take the focus after a pause with the composer empty")
 	}

@@ -53,16 +53,16 @@ func openScreen(b *testing.B, svc *chat.Service, active string) *model {
 // withFullTranscript loads older pages until the whole chat is shown.
 func withFullTranscript(b *testing.B, m *model) {
 	for {
-		m.vp.GotoTop()
+		m.tr.vp.GotoTop()
 		cmd := m.maybeLoadOlder()
 		if cmd == nil {
 			break
 		}
 		m.onOlder(cmd().(olderMsg))
 	}
-	m.vp.GotoBottom()
-	if len(m.messages) < 1500 {
-		b.Fatalf("only %d messages shown", len(m.messages))
+	m.tr.vp.GotoBottom()
+	if len(m.cur.messages) < 1500 {
+		b.Fatalf("only %d messages shown", len(m.cur.messages))
 	}
 }
 
@@ -137,13 +137,13 @@ func BenchmarkScroll(b *testing.B) {
 	svc, sum := largeService(b)
 	m := openScreen(b, svc, sum.BigRequestID)
 	withFullTranscript(b, m)
-	m.vp.GotoTop()
-	m.follow = false
+	m.tr.vp.GotoTop()
+	m.tr.follow = false
 	down := tea.KeyMsg{Type: tea.KeyPgDown}
 	b.ReportAllocs()
 	for b.Loop() {
-		if m.vp.AtBottom() {
-			m.vp.GotoTop()
+		if m.tr.vp.AtBottom() {
+			m.tr.vp.GotoTop()
 		}
 		m.Update(down)
 		_ = m.View()
@@ -183,7 +183,7 @@ func BenchmarkStartup(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m := newScreen()
-		m.dbPath, m.width, m.height, m.sized = path, 120, 40, true
+		m.start.dbPath, m.width, m.height, m.sized = path, 120, 40, true
 		m.pane.resize(m.formWidth(), m.formHeight())
 		m.refreshTranscript()
 		m.arrange()

@@ -36,18 +36,18 @@ func (linkDeclineAct) decides() {}
 // afterDecision drops the rest of the burst when a is a decision.
 func (m *model) afterDecision(a action) {
 	if _, ok := a.(decision); ok {
-		m.muted = true
+		m.moves.muted = true
 	}
 }
 
 // dropsKey reports whether msg, typed at now, belongs to the burst of a
 // decision (prev is when the key before it came).
 func (m *model) dropsKey(msg tea.KeyMsg, prev, now time.Time) bool {
-	if !m.muted {
+	if !m.moves.muted {
 		return false
 	}
 	if now.Sub(prev) >= burstGap || m.isScreenKey(msg) {
-		m.muted = false
+		m.moves.muted = false
 		return false
 	}
 	return m.focus != focusComposer

@@ -44,13 +44,13 @@ func TestTheNewChatsDraftIsTheTopRow(t *testing.T) {
 		t.Fatalf("d on the new chat says nothing:\n%s", v)
 	}
 	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyEnter}))
-	if !m.newChat || m.composer.Value() != "a note for later" {
-		t.Fatalf("enter on the draft row: new chat %v, composer %q", m.newChat, m.composer.Value())
+	if !m.cur.newChat || m.composer.Value() != "a note for later" {
+		t.Fatalf("enter on the draft row: new chat %v, composer %q", m.cur.newChat, m.composer.Value())
 	}
 
 	// On the new chat, after n: its row is there, on screen, counted.
 	k.load(trip.ChatID)
-	m.newChat = false
+	m.cur.newChat = false
 	openChats(m)
 	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")}))
 	m.composer.SetValue("")

@@ -166,7 +166,7 @@ func (m *model) notAnswered(a answeredMsg) tea.Cmd {
 		m.dropForm()
 		svc, q := m.svc, a.sent
 		m.setErr("Nothing was sent: ", a.err)
-		return tea.Batch(m.load(m.chatID), func() tea.Msg {
+		return tea.Batch(m.load(m.cur.chatID), func() tea.Msg {
 			final, err := svc.Request(context.Background(), q.was.ID)
 			return closedMsg{q: q, final: final, err: err}
 		})
@@ -188,5 +188,5 @@ func (m *model) notAnswered(a answeredMsg) tea.Cmd {
 		// Only a key after the send took the user to the composer.
 		back = m.backToForm(time.Time{})
 	}
-	return tea.Batch(back, m.load(m.chatID), m.pane.edit())
+	return tea.Batch(back, m.load(m.cur.chatID), m.pane.edit())
 }

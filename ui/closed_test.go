@@ -37,7 +37,7 @@ func TestAnsweredElsewhereKeepsWhatWasTypedReadable(t *testing.T) {
 	// It takes the focus by the focus rule; esc then dismisses it.
 	k.clock.advance(focusPause)
 	k.tick()
-	m.movedAt = m.movedAt.Add(-dialogGrace)
+	m.moves.at = m.moves.at.Add(-dialogGrace)
 	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyEsc}))
 	if !m.dialogs.empty() {
 		t.Fatalf("esc left %v", m.dialogs.items)
@@ -79,7 +79,7 @@ func TestEveryCloseIsSaid(t *testing.T) {
 	m.setFocus(focusForm)
 	deliver(m, m.updateForm(tea.KeyMsg{Type: tea.KeyEnter}))
 	answered := cmdtest.Run(m.onKey(tea.KeyMsg{Type: tea.KeyEnter})) // recorded, not yet reported
-	deliver(m, m.load(m.chatID))                                     // the host's event came first
+	deliver(m, m.load(m.cur.chatID))                                 // the host's event came first
 	for _, msg := range answered {
 		_, next := m.Update(msg)
 		deliver(m, next)
@@ -110,12 +110,12 @@ func TestStrayKeyAsksForTheFocusAgain(t *testing.T) {
 	if m.focus != focusDialog || !showing[closedCard](m) {
 		t.Fatalf("focus %v, dialogs %v", m.focus, m.dialogs.items)
 	}
-	before := m.focusSeq
+	before := m.moves.seq
 	k.press(tea.KeyMsg{Type: tea.KeyEsc}) // within the grace
 	if m.focus != focusComposer || !showing[closedCard](m) {
 		t.Fatalf("the stray key acted on the card: focus %v, dialogs %v", m.focus, m.dialogs.items)
 	}
-	if m.focusSeq == before {
+	if m.moves.seq == before {
 		t.Fatal("no focus check is on its way: the card waits for another key")
 	}
 }
@@ -188,7 +188,7 @@ func TestClosedCardDoesNotCoverTheNextQuestion(t *testing.T) {
 	if v := frameOf(m); !containsAll(v, "What you had typed (not sent):", "eu-west", "Answered there: Pick a region: us-east") {
 		t.Fatalf("ctrl+f from the form does not open the card:\n%s", v)
 	}
-	m.movedAt = m.movedAt.Add(-dialogGrace)
+	m.moves.at = m.moves.at.Add(-dialogGrace)
 	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyEsc}))
 	if v := frameOf(m); !m.dialogs.empty() || !containsAll(v, "Pick a size") || strings.Contains(v, "what you typed: ctrl+f") {
 		t.Fatalf("after esc: dialogs %v\n%s", m.dialogs.items, v)

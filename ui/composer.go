@@ -49,10 +49,10 @@ func (m *model) composerEdited() tea.Cmd {
 // saveComposer saves the composer's text as the open chat's draft now,
 // unless that is what the store already has (or is being given).
 func (m *model) saveComposer() tea.Cmd {
-	if m.svc == nil || !m.loaded && !m.newChat && m.unread == nil {
+	if m.svc == nil || !m.cur.loaded && !m.cur.newChat && m.unread == nil {
 		return nil // no chat is on screen yet: the keys typed are replayed into it
 	}
-	chatID, text := m.chatID, m.composer.Value()
+	chatID, text := m.cur.chatID, m.composer.Value()
 	m.composer.Looked() // a scheduled autosave has nothing left to do
 	if old, known := m.composer.Kept(chatID); known && old == text {
 		return nil

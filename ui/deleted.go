@@ -16,7 +16,7 @@ import (
 
 // deletedElsewhere reports whether err says the chat on screen is gone.
 func (m *model) deletedElsewhere(chatID string, err error) bool {
-	return err != nil && chat.CodeOf(err) == chat.CodeNotFound && chatID != "" && chatID == m.chatID && !m.newChat
+	return err != nil && chat.CodeOf(err) == chat.CodeNotFound && chatID != "" && chatID == m.cur.chatID && !m.cur.newChat
 }
 
 // chatGone follows the open chat deleted elsewhere, and says so.
@@ -46,12 +46,12 @@ func (m *model) leaveForNewChat() tea.Cmd {
 // leaveChat forgets the chat on screen (it is gone); toNew shows the empty
 // new chat, else the newest chat once loaded.
 func (m *model) leaveChat(toNew bool) {
-	m.composer.Forget(m.chatID)
-	m.newChat, m.chatID, m.chat, m.messages, m.run = toNew, "", nil, nil, nil
-	m.loaded = toNew
-	m.requests = map[string]chat.RequestView{}
-	m.stream.clear()
-	m.thinking = false
+	m.composer.Forget(m.cur.chatID)
+	m.cur.newChat, m.cur.chatID, m.cur.chat, m.cur.messages, m.cur.run = toNew, "", nil, nil, nil
+	m.cur.loaded = toNew
+	m.cur.requests = map[string]chat.RequestView{}
+	m.tr.stream.clear()
+	m.tr.thinking = false
 	m.tr.changed()
 	m.pane.clear()
 	m.dropForm()

@@ -21,9 +21,9 @@ func TestChatDeletedElsewhereKeepsWhatWasTyped(t *testing.T) {
 	if err := svc.Delete(ctx, sent.ChatID, ""); err != nil {
 		t.Fatal(err)
 	}
-	deliver(m, m.load(m.chatID)) // the event of another process's commit
-	if !m.newChat || m.composer.Value() != "and book a hotel" || !strings.Contains(m.notice.Text(), "deleted elsewhere") {
-		t.Fatalf("new chat %v, composer %q, status %q", m.newChat, m.composer.Value(), m.notice.Text())
+	deliver(m, m.load(m.cur.chatID)) // the event of another process's commit
+	if !m.cur.newChat || m.composer.Value() != "and book a hotel" || !strings.Contains(m.notice.Text(), "deleted elsewhere") {
+		t.Fatalf("new chat %v, composer %q, status %q", m.cur.newChat, m.composer.Value(), m.notice.Text())
 	}
 	if v := frameOf(m); strings.Contains(v, "Plan the trip") || !strings.Contains(v, "deleted elsewhere") {
 		t.Fatalf("the deleted chat's question is still drawn:\n%s", v)
@@ -52,9 +52,9 @@ func TestChatDeletedElsewhereShowsAnotherChat(t *testing.T) {
 	if err := svc.Delete(ctx, gone.ChatID, ""); err != nil {
 		t.Fatal(err)
 	}
-	deliver(m, m.load(m.chatID))
-	if m.newChat || m.chatID != other.ChatID || !strings.Contains(m.notice.Text(), "deleted elsewhere") {
-		t.Fatalf("on chat %q (new %v), want %q; status %q", m.chatID, m.newChat, other.ChatID, m.notice.Text())
+	deliver(m, m.load(m.cur.chatID))
+	if m.cur.newChat || m.cur.chatID != other.ChatID || !strings.Contains(m.notice.Text(), "deleted elsewhere") {
+		t.Fatalf("on chat %q (new %v), want %q; status %q", m.cur.chatID, m.cur.newChat, other.ChatID, m.notice.Text())
 	}
 
 	again := k.ask("Plan a trip")
@@ -65,7 +65,7 @@ func TestChatDeletedElsewhereShowsAnotherChat(t *testing.T) {
 	m.setFocus(focusComposer)
 	typeInto(m, "one more thing")
 	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyEnter})) // refused: NOT_FOUND
-	if !m.newChat || m.composer.Value() != "one more thing" {
-		t.Fatalf("new chat %v, composer %q", m.newChat, m.composer.Value())
+	if !m.cur.newChat || m.composer.Value() != "one more thing" {
+		t.Fatalf("new chat %v, composer %q", m.cur.newChat, m.composer.Value())
 	}
 }

@@ -147,11 +147,11 @@ func firstNonEmpty(ss ...string) string {
 // approvalArrives is the arrivals entry (question.go) of the open chat's
 // oldest pending approval.
 func approvalArrives(m *model) (dialog, bool) {
-	if len(m.mcp.approvals) == 0 || m.archived() || m.newChat {
+	if len(m.mcp.approvals) == 0 || m.archived() || m.cur.newChat {
 		return nil, false
 	}
 	a := m.mcp.approvals[0]
-	if a.ChatID != m.chatID {
+	if a.ChatID != m.cur.chatID {
 		return nil, false
 	}
 	return newApproval(m.keys, a), true
@@ -178,7 +178,7 @@ func (m *model) onApproved(msg approvedMsg) tea.Cmd {
 	told := m.tell(msg)
 	if msg.err != nil {
 		m.setErr("", msg.err)
-		return tea.Batch(told, m.load(m.chatID))
+		return tea.Batch(told, m.load(m.cur.chatID))
 	}
 	what := "the tool call"
 	for _, a := range m.mcp.approvals {
@@ -195,7 +195,7 @@ func (m *model) onApproved(msg approvedMsg) tea.Cmd {
 		m.setStatus("Allowed "+what+" once — the call is made.", false)
 	}
 	m.driving = true
-	return tea.Batch(told, m.load(m.chatID), driveRun(m.svc, msg.d.RunID))
+	return tea.Batch(told, m.load(m.cur.chatID), driveRun(m.svc, msg.d.RunID))
 }
 
 // doMCP carries out the MCP dialogs' actions.

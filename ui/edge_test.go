@@ -342,7 +342,7 @@ func TestDeletingTheOpenChatClearsItsStatus(t *testing.T) {
 	m.Update(listChats(svc, "", chat.DefaultChatPage)())
 	m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
 	cmd := m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")})
-	if cmd == nil || m.notice.Text() != "" || m.chatID != "" {
-		t.Fatalf("after deleting the open chat: status %q, chat %q", m.notice.Text(), m.chatID)
+	if cmd == nil || m.notice.Text() != "" || m.cur.chatID != "" {
+		t.Fatalf("after deleting the open chat: status %q, chat %q", m.notice.Text(), m.cur.chatID)
 	}
 }

@@ -18,12 +18,12 @@ func TestElsewhereCountFollowsEveryCommit(t *testing.T) {
 	m, ctx := k.m, context.Background()
 	deploy := k.ask("Check deployment")
 	k.load(deploy.ChatID)
-	if m.elsewhere > 0 {
-		t.Fatalf("elsewhere %d on the only chat", m.elsewhere)
+	if m.cur.elsewhere > 0 {
+		t.Fatalf("elsewhere %d on the only chat", m.cur.elsewhere)
 	}
 	deliver(m, m.do(newChatAct{}))
-	if m.elsewhere != 1 || !strings.Contains(frameOf(m), "1 question waits in another chat") {
-		t.Fatalf("on a new chat: elsewhere %d\n%s", m.elsewhere, frameOf(m))
+	if m.cur.elsewhere != 1 || !strings.Contains(frameOf(m), "1 question waits in another chat") {
+		t.Fatalf("on a new chat: elsewhere %d\n%s", m.cur.elsewhere, frameOf(m))
 	}
 
 	// Another process asks in a chat of its own.
@@ -40,20 +40,20 @@ func TestElsewhereCountFollowsEveryCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-	if m.elsewhere != 2 || !strings.Contains(frameOf(m), "2 questions wait in other chats") {
-		t.Fatalf("after an ask elsewhere: elsewhere %d\n%s", m.elsewhere, frameOf(m))
+	if m.cur.elsewhere != 2 || !strings.Contains(frameOf(m), "2 questions wait in other chats") {
+		t.Fatalf("after an ask elsewhere: elsewhere %d\n%s", m.cur.elsewhere, frameOf(m))
 	}
 
 	// Back on the deploy chat, this process asks in another chat: its
 	// event names that chat.
 	deliver(m, m.do(openChatAct{chatID: deploy.ChatID}))
-	if m.elsewhere != 1 {
-		t.Fatalf("on the deploy chat: elsewhere %d", m.elsewhere)
+	if m.cur.elsewhere != 1 {
+		t.Fatalf("on the deploy chat: elsewhere %d", m.cur.elsewhere)
 	}
 	more := k.ask("Check deployment")
 	deliver(m, m.update(eventMsg{Kind: chat.EvRequest, ChatID: more.ChatID}))
-	if m.elsewhere != 2 {
-		t.Fatalf("after a question in another chat: elsewhere %d", m.elsewhere)
+	if m.cur.elsewhere != 2 {
+		t.Fatalf("after a question in another chat: elsewhere %d", m.cur.elsewhere)
 	}
 
 	// Answered elsewhere, it no longer waits.
@@ -68,7 +68,7 @@ func TestElsewhereCountFollowsEveryCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-	if m.elsewhere != 1 || !strings.Contains(frameOf(m), "1 question waits in another chat") {
-		t.Fatalf("after one was closed elsewhere: elsewhere %d\n%s", m.elsewhere, frameOf(m))
+	if m.cur.elsewhere != 1 || !strings.Contains(frameOf(m), "1 question waits in another chat") {
+		t.Fatalf("after one was closed elsewhere: elsewhere %d\n%s", m.cur.elsewhere, frameOf(m))
 	}
 }

@@ -34,6 +34,17 @@ const (
 	focusDialog // the dialog on top of the pane
 )
 
+// focusMoves is what the focus rule needs to move the focus by itself.
+type focusMoves struct {
+	onInstall time.Time // when a decision, or its chat opening, asked for the next form installed to be focused
+	lastKey   time.Time // when the user last typed (or when a newcomer first waited)
+	waiting   bool      // a newcomer waits for the focus
+	seq       int       // the focus check on its way
+	at        time.Time // when the focus last moved by itself
+	from      focusArea // and from where
+	muted     bool      // the rest of a decision's burst of keys is dropped (burst.go)
+}
+
 // focusPause is how long the user must pause typing, with the composer
 // empty, before a newcomer takes the focus.
 const focusPause = 500 * time.Millisecond
@@ -48,7 +59,7 @@ type focusTickMsg struct{ seq int }
 // setFocus moves the focus where the user (or the root for them) chose.
 func (m *model) setFocus(f focusArea) {
 	m.focus = f
-	m.movedAt = time.Time{}
+	m.moves.at = time.Time{}
 	if f == focusComposer {
 		m.composer.Focus()
 	} else {
@@ -67,18 +78,18 @@ func (m *model) showFormFocus() {
 
 // awaitFocus marks a newcomer waiting for the focus.
 func (m *model) awaitFocus() tea.Cmd {
-	if m.lastKey.IsZero() {
-		m.lastKey = m.now() // no key seen yet: that is no pause seen either
+	if m.moves.lastKey.IsZero() {
+		m.moves.lastKey = m.now() // no key seen yet: that is no pause seen either
 	}
-	m.waiting = true
+	m.moves.waiting = true
 	return m.focusCheck()
 }
 
 // focusCheck asks again when the user will have paused long enough; an
 // earlier check still on its way is ignored.
 func (m *model) focusCheck() tea.Cmd {
-	m.focusSeq++
-	seq := m.focusSeq
+	m.moves.seq++
+	seq := m.moves.seq
 	wait := max(0, focusPause-m.pausedFor())
 	return tea.Tick(wait, func(time.Time) tea.Msg { return focusTickMsg{seq} })
 }
@@ -87,7 +98,7 @@ func (m *model) focusCheck() tea.Cmd {
 // paused with the composer empty. With text in the composer it waits for
 // the next key to ask again.
 func (m *model) onFocusTick(msg focusTickMsg) tea.Cmd {
-	if !m.waiting || msg.seq != m.focusSeq {
+	if !m.moves.waiting || msg.seq != m.moves.seq {
 		return nil
 	}
 	if m.pausedFor() < focusPause {
@@ -100,26 +111,26 @@ func (m *model) onFocusTick(msg focusTickMsg) tea.Cmd {
 	if !ok {
 		return nil // its form is still loading: installing it asks again
 	}
-	m.waiting = false
+	m.moves.waiting = false
 	from := m.focus
 	m.setFocus(to)
 	if to == focusDialog {
 		// A decision waits behind a moment's grace; a form only takes text.
-		m.movedAt, m.movedFrom = m.now(), from
+		m.moves.at, m.moves.from = m.now(), from
 	}
 	return nil
 }
 
 // pausedFor is how long the user has not typed: since the last key (or
 // the first wait, before any key).
-func (m *model) pausedFor() time.Duration { return m.now().Sub(m.lastKey) }
+func (m *model) pausedFor() time.Duration { return m.now().Sub(m.moves.lastKey) }
 
 // backToForm puts the focus back in the form the user was working in (an
 // accepted proposal's form installed, an answer refused), unless they are
 // in the composer and typed there after since: keys typed there are the
 // composer's, so the form waits for the focus by the rule instead.
 func (m *model) backToForm(since time.Time) tea.Cmd {
-	if m.focus == focusComposer && m.lastKey.After(since) {
+	if m.focus == focusComposer && m.moves.lastKey.After(since) {
 		return m.awaitFocus()
 	}
 	m.setFocus(focusForm)
@@ -145,11 +156,11 @@ func (m *model) newcomer() (focusArea, bool) {
 // an instant after the focus moved by itself to a dialog, and reports
 // whether it did: the key was meant for there.
 func (m *model) strayKey(msg tea.KeyMsg) bool {
-	if m.movedAt.IsZero() || m.now().Sub(m.movedAt) >= dialogGrace || m.isScreenKey(msg) {
+	if m.moves.at.IsZero() || m.now().Sub(m.moves.at) >= dialogGrace || m.isScreenKey(msg) {
 		return false
 	}
-	m.setFocus(m.movedFrom)
-	m.waiting = true
+	m.setFocus(m.moves.from)
+	m.moves.waiting = true
 	return true
 }
 
@@ -170,7 +181,7 @@ func (m *model) isScreenKey(msg tea.KeyMsg) bool {
 // the form), from the pane back to the composer; from a form with a
 // dialog waiting above it, to that dialog.
 func (m *model) toggleFocus() tea.Cmd {
-	m.waiting = false
+	m.moves.waiting = false
 	_, hasDialog := m.dialogs.pane()
 	switch {
 	case m.focus == focusComposer && hasDialog && !m.quietCard():

@@ -21,7 +21,7 @@ func (k *kit) press(msgs ...tea.KeyMsg) {
 
 // tick runs the focus check the screen has on its way, as if its time had
 // come.
-func (k *kit) tick() { k.m.Update(focusTickMsg{seq: k.m.focusSeq}) }
+func (k *kit) tick() { k.m.Update(focusTickMsg{seq: k.m.moves.seq}) }
 
 func typed(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 
@@ -34,8 +34,8 @@ func TestANewFormWaitsWhileTheComposerHoldsText(t *testing.T) {
 	k.clock.stop()
 	k.press(typed("and also"))
 	k.load(k.ask("Check deployment").ChatID)
-	if !k.m.waiting || k.m.pane.live == nil {
-		t.Fatalf("waiting %v, form %v", k.m.waiting, k.m.pane.live != nil)
+	if !k.m.moves.waiting || k.m.pane.live == nil {
+		t.Fatalf("waiting %v, form %v", k.m.moves.waiting, k.m.pane.live != nil)
 	}
 	k.clock.advance(focusPause)
 	k.tick()
@@ -190,9 +190,9 @@ func TestKeysTypedBeforeTheAcceptedFormStayInTheComposer(t *testing.T) {
 			t.Fatal("the accepted proposal's form is not on screen")
 		case !typing && k.m.focus != focusForm:
 			t.Fatalf("focus %v after accepting, want the form", k.m.focus)
-		case typing && (k.m.focus != focusComposer || k.m.composer.Value() != "typing" || !k.m.waiting):
+		case typing && (k.m.focus != focusComposer || k.m.composer.Value() != "typing" || !k.m.moves.waiting):
 			t.Fatalf("focus %v, composer %q, waiting %v: the form took the focus from the composer's keys",
-				k.m.focus, k.m.composer.Value(), k.m.waiting)
+				k.m.focus, k.m.composer.Value(), k.m.moves.waiting)
 		}
 	}
 }
@@ -209,9 +209,9 @@ func TestARefusedAnswerDoesNotTakeTheComposersKeys(t *testing.T) {
 		t.Fatalf("focus %v after ctrl+f from the review", k.m.focus)
 	}
 	deliver(k.m, k.m.update(answeredMsg{err: &chat.Error{Code: chat.CodeStaleTarget, Message: "revised"}, sent: closedQuestion{was: r}}))
-	if k.m.focus != focusComposer || k.m.composer.Value() != "typing" || !k.m.waiting {
+	if k.m.focus != focusComposer || k.m.composer.Value() != "typing" || !k.m.moves.waiting {
 		t.Fatalf("focus %v, composer %q, waiting %v: the refused answer took the focus from the composer",
-			k.m.focus, k.m.composer.Value(), k.m.waiting)
+			k.m.focus, k.m.composer.Value(), k.m.moves.waiting)
 	}
 }
 

@@ -33,10 +33,10 @@ func (m *model) compose() string {
 	if d, ok := m.dialogs.screen(); ok {
 		return d.view(m.width, m.height, true)
 	}
-	if !m.loaded && m.notice.Text() == "" && !m.newChat && m.unread == nil {
+	if !m.cur.loaded && m.notice.Text() == "" && !m.cur.newChat && m.unread == nil {
 		// Until the chat is read, one line: the frames before it would be
 		// drawn only to be replaced, on the cores the read needs.
-		return style.Dim.Render(" opening " + forms.SanitizeLine(m.dbPath) + " …")
+		return style.Dim.Render(" opening " + forms.SanitizeLine(m.start.dbPath) + " …")
 	}
 	pane := m.paneView(base)
 	paneLines := 0
@@ -51,7 +51,7 @@ func (m *model) compose() string {
 	m.apply(spec)
 	// A key typed in the form changes neither the transcript nor the
 	// unfocused composer: their drawings are kept.
-	parts := []string{m.vpMemo.get([5]int{m.vpGen, m.vp.YOffset, m.vp.Width, m.vp.Height, m.vp.Style.GetVerticalFrameSize()}, m.vp.View)}
+	parts := []string{m.tr.vpMemo.get([5]int{m.tr.vpGen, m.tr.vp.YOffset, m.tr.vp.Width, m.tr.vp.Height, m.tr.vp.Style.GetVerticalFrameSize()}, m.tr.vp.View)}
 	if pane != "" {
 		parts = append(parts, pane)
 	}
@@ -125,11 +125,11 @@ func (m *model) apply(s layoutSpec) {
 		m.composer.SetHeight(s.composer)
 	}
 	m.lay = s
-	m.vp.Width = s.width
-	if s.transcript != m.vp.Height {
-		m.vp.Height = s.transcript
-		if m.follow {
-			m.vp.GotoBottom()
+	m.tr.vp.Width = s.width
+	if s.transcript != m.tr.vp.Height {
+		m.tr.vp.Height = s.transcript
+		if m.tr.follow {
+			m.tr.vp.GotoBottom()
 		}
 	}
 }

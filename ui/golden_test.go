@@ -122,7 +122,7 @@ func TestGoldenScreens(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				k := newKit(t, withClock)
-				k.m.dbPath = "followup.db"
+				k.m.start.dbPath = "followup.db"
 				k.m.Update(tea.WindowSizeMsg{Width: size.w, Height: size.h})
 				if sc.name == "start" {
 					k.load("")

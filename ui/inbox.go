@@ -23,7 +23,7 @@ import (
 // waits, counting those of other chats once this chat has one of its own.
 func (m *model) showTabs() bool {
 	n := len(m.pane.pending)
-	return n > 1 || n == 1 && len(m.others) > 0
+	return n > 1 || n == 1 && len(m.cur.others) > 0
 }
 
 // otherTab is the tab of a question waiting in another chat.
@@ -45,7 +45,7 @@ func whoAsks(o chat.Owner) string {
 // elsewhere, before its first the newest.
 func (m *model) otherAt(next bool) (chat.RequestView, bool) {
 	own := m.pane.pending
-	if len(m.others) == 0 || m.archived() && len(own) > 0 {
+	if len(m.cur.others) == 0 || m.archived() && len(own) > 0 {
 		return chat.RequestView{}, false
 	}
 	if len(own) > 0 {
@@ -58,9 +58,9 @@ func (m *model) otherAt(next bool) (chat.RequestView, bool) {
 		}
 	}
 	if next {
-		return m.others[0], true
+		return m.cur.others[0], true
 	}
-	return m.others[len(m.others)-1], true
+	return m.cur.others[len(m.cur.others)-1], true
 }
 
 // goToQuestion turns the screen to r's chat with r shown.
@@ -69,7 +69,7 @@ func (m *model) goToQuestion(r chat.RequestView) tea.Cmd {
 	m.pane.keep()
 	cmd := m.switchChat(r.ChatID)
 	m.pane.active = r.ID
-	m.others, m.elsewhere = nil, -1 // counted again for the chat shown
+	m.cur.others, m.cur.elsewhere = nil, -1 // counted again for the chat shown
 	return tea.Batch(save, cmd, m.load(r.ChatID))
 }
 
@@ -77,16 +77,16 @@ func (m *model) goToQuestion(r chat.RequestView) tea.Cmd {
 // chats: how many, and who asks what (the newest).
 func (m *model) elsewhereLine() string {
 	count := "1 question waits in another chat"
-	if m.elsewhere > 1 {
-		count = fmt.Sprintf("%d questions wait in other chats", m.elsewhere)
+	if m.cur.elsewhere > 1 {
+		count = fmt.Sprintf("%d questions wait in other chats", m.cur.elsewhere)
 	}
-	if len(m.others) == 0 {
+	if len(m.cur.others) == 0 {
 		return count + " — " + m.keys.Chats.Help().Key
 	}
-	r := m.others[len(m.others)-1]
+	r := m.cur.others[len(m.cur.others)-1]
 	who := whoAsks(r.Owner)
 	newest := ""
-	if m.elsewhere > 1 {
+	if m.cur.elsewhere > 1 {
 		newest = "newest: "
 	}
 	return count + ": " + newest + who + " asks “" + forms.PlainLine(r.Title) + "” — " + m.keys.NextReq.Help().Key + " shows it"

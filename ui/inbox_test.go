@@ -51,16 +51,16 @@ func TestQuestionsOfOtherChatsJoinTheTabRow(t *testing.T) {
 		t.Fatalf("the inbox on the trip's chat:\n%s", v)
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlN}))
-	deliver(m, countElsewhere(k.svc, m.chatID, m.width))
-	if r, ok := m.activeRequest(); m.chatID != region.ChatID || !ok || r.ID != region.ID {
-		t.Fatalf("after ctrl+n: chat %s (want %s), question %q", m.chatID, region.ChatID, r.Title)
+	deliver(m, countElsewhere(k.svc, m.cur.chatID, m.width))
+	if r, ok := m.activeRequest(); m.cur.chatID != region.ChatID || !ok || r.ID != region.ID {
+		t.Fatalf("after ctrl+n: chat %s (want %s), question %q", m.cur.chatID, region.ChatID, r.Title)
 	}
 	if v := frameOf(m); !containsAll(v, "asked by Claude Code", "↗ The agent: Plan the trip") {
 		t.Fatalf("the client's chat:\n%s", v)
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlP}))
-	if r, _ := m.activeRequest(); m.chatID != trip.ChatID || r.Title != "Plan the trip" {
-		t.Fatalf("after ctrl+p: chat %s, question %q", m.chatID, r.Title)
+	if r, _ := m.activeRequest(); m.cur.chatID != trip.ChatID || r.Title != "Plan the trip" {
+		t.Fatalf("after ctrl+p: chat %s, question %q", m.cur.chatID, r.Title)
 	}
 	if strings.Contains(frameOf(m), "Pick a region") && !strings.Contains(frameOf(m), "↗ Claude Code: Pick a region") {
 		t.Fatalf("the client's question is drawn outside its tab:\n%s", frameOf(m))
@@ -73,8 +73,8 @@ func TestQuestionsOfOtherChatsJoinTheTabRow(t *testing.T) {
 		t.Fatalf("a new chat:\n%s", v)
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlP}))
-	if r, _ := m.activeRequest(); m.chatID != region.ChatID || r.ID != region.ID {
-		t.Fatalf("ctrl+p from a new chat: chat %s, question %q", m.chatID, r.Title)
+	if r, _ := m.activeRequest(); m.cur.chatID != region.ChatID || r.ID != region.ID {
+		t.Fatalf("ctrl+p from a new chat: chat %s, question %q", m.cur.chatID, r.Title)
 	}
 }
 
@@ -92,10 +92,10 @@ func TestTabRowDrawsOnlyTheOtherQuestionsInReach(t *testing.T) {
 	for i := range many {
 		many[i].ID, many[i].Title, many[i].ChatID = "r"+strings.Repeat("x", i%7), "A question waiting elsewhere", "other"
 	}
-	m.others = many[:40]
+	m.cur.others = many[:40]
 	few := m.tabRow()
 	fewAllocs := testing.AllocsPerRun(5, func() { m.tabRow() })
-	m.others = many
+	m.cur.others = many
 	if row := m.tabRow(); row != few || !strings.HasSuffix(row, "›") {
 		t.Fatalf("with 2,000 questions elsewhere the row is\n%q\nwant the row drawn with 40 of them,\n%q", row, few)
 	}
@@ -116,8 +116,8 @@ func TestChatListStartsOnTheChatOnScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, loadChat(k.svc, "", prep{}))
-	if !m.newChat || m.composer.Value() != "half a thought" || m.elsewhere != 1 {
-		t.Fatalf("new chat %v, composer %q, %d waiting elsewhere", m.newChat, m.composer.Value(), m.elsewhere)
+	if !m.cur.newChat || m.composer.Value() != "half a thought" || m.cur.elsewhere != 1 {
+		t.Fatalf("new chat %v, composer %q, %d waiting elsewhere", m.cur.newChat, m.composer.Value(), m.cur.elsewhere)
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyEsc}))
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlO}))
@@ -129,7 +129,7 @@ func TestChatListStartsOnTheChatOnScreen(t *testing.T) {
 		t.Fatalf("the cursor is on %q, not on the new chat on screen", c.Title)
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyEnter}))
-	if !m.newChat || m.composer.Value() != "half a thought" {
-		t.Fatalf("enter left the new chat: new %v, composer %q", m.newChat, m.composer.Value())
+	if !m.cur.newChat || m.composer.Value() != "half a thought" {
+		t.Fatalf("enter left the new chat: new %v, composer %q", m.cur.newChat, m.composer.Value())
 	}
 }

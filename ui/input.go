@@ -82,25 +82,25 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case m.matches(msg, k.Help):
 		return m.open(newHelp(m.keys), false), true
 	case m.matches(msg, k.Chats):
-		d := newChats(m.keys, m.chatID)
-		if m.newChat {
+		d := newChats(m.keys, m.cur.chatID)
+		if m.cur.newChat {
 			d.newChat, d.newText = true, m.composer.Value()
 		}
 		return tea.Batch(m.pane.saveNow(), m.open(d, false), listChats(m.svc, "", chatPage(m.height))), true
 	case m.matches(msg, k.ScrollUp):
-		m.vp.HalfPageUp()
-		m.follow = false
+		m.tr.vp.HalfPageUp()
+		m.tr.follow = false
 		return m.maybeLoadOlder(), true
 	case m.matches(msg, k.ScrollDown):
-		m.vp.HalfPageDown()
-		m.follow = m.vp.AtBottom()
+		m.tr.vp.HalfPageDown()
+		m.tr.follow = m.tr.vp.AtBottom()
 		return nil, true
 	case m.matches(msg, k.StopTask):
-		if m.run == nil || !m.run.State.Active() {
+		if m.cur.run == nil || !m.cur.run.State.Active() {
 			m.setStatus("No task is running in this chat.", false)
 			return nil, true
 		}
-		return m.open(newStopConfirm(m.keys, m.run.ID), false), true
+		return m.open(newStopConfirm(m.keys, m.cur.run.ID), false), true
 	case m.matches(msg, k.Resend):
 		return m.retry(), true
 	case m.matches(msg, k.ToolRows):
@@ -144,7 +144,7 @@ func (m *model) sendComposer() tea.Cmd {
 			m.keys.Chats.Help().Key+", "+m.keys.ChatList.New.Help().Key+" starts a new chat.", true)
 		return nil
 	}
-	if s := m.serveChat(); s != nil && !m.newChat {
+	if s := m.serveChat(); s != nil && !m.cur.newChat {
 		// The text stays in the composer: nothing typed is lost.
 		m.setStatus(clientName(s.Client)+" reads only answers here, not messages; start a new chat with "+
 			m.keys.Chats.Help().Key+", "+m.keys.ChatList.New.Help().Key+".", true)
@@ -152,9 +152,9 @@ func (m *model) sendComposer() tea.Cmd {
 	}
 	m.composer.Reset()
 	m.setStatus("", false)
-	m.follow = true
-	chatID := m.chatID
-	if m.newChat {
+	m.tr.follow = true
+	chatID := m.cur.chatID
+	if m.cur.newChat {
 		chatID = ""
 	}
 	emptied := m.sentComposer(chatID)
@@ -189,12 +189,12 @@ func (m *model) switchRequest(next bool) tea.Cmd {
 func (m *model) switchChat(chatID string) tea.Cmd {
 	save := m.saveComposer()
 	m.dialogs.clear()
-	m.newChat, m.chatID, m.follow = chatID == "", chatID, true
-	m.stream.clear()
+	m.cur.newChat, m.cur.chatID, m.tr.follow = chatID == "", chatID, true
+	m.tr.stream.clear()
 	m.tr = newTranscript() // the chat left behind keeps no drawing in memory
-	m.thinking = false
+	m.tr.thinking = false
 	m.setStatus("", false)
-	m.others, m.elsewhere = nil, -1 // counted again for the chat shown
+	m.cur.others, m.cur.elsewhere = nil, -1 // counted again for the chat shown
 	m.start.opening = true
 	m.pane.clear()
 	m.dropForm()

@@ -45,9 +45,9 @@ func (m *model) load(chatID string) tea.Cmd {
 
 // nextLoad is the prep of a load starting now.
 func (m *model) nextLoad() prep {
-	m.loadSeq++
+	m.cur.loadSeq++
 	p := m.prep()
-	p.seq = m.loadSeq
+	p.seq = m.cur.loadSeq
 	return p
 }
 

@@ -54,7 +54,7 @@ func TestLoadPreparesTheFrame(t *testing.T) {
 	}
 
 	// A reload with the form on screen builds nothing and draws nothing.
-	again := loadChat(svc, m.chatID, prep{active: m.pane.active, installed: m.pane.liveKey, formWidth: m.formWidth(), formHeight: m.formHeight()})().(snapshotMsg)
+	again := loadChat(svc, m.cur.chatID, prep{active: m.pane.active, installed: m.pane.liveKey, formWidth: m.formWidth(), formHeight: m.formHeight()})().(snapshotMsg)
 	if again.built != nil || again.entries != nil {
 		t.Fatal("a reload prepared what the screen already shows")
 	}
@@ -110,13 +110,13 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 	t.Parallel()
 	k := newKit(t)
 	m := k.m
-	m.chatID = "ch_1"
+	m.cur.chatID = "ch_1"
 	var msgs []chat.Message
 	for i := 1; i <= 200; i++ {
 		role := []string{"user", "assistant"}[i%2]
 		msgs = append(msgs, chat.Message{ID: int64(i), Role: role, Content: fmt.Sprintf("message %d with **bold** and `code`", i)})
 	}
-	m.messages = msgs
+	m.cur.messages = msgs
 	m.tr.changed()
 	m.refreshTranscript()
 	if m.tr.undrawn == 0 || m.tr.undrawn >= len(msgs) {
@@ -130,8 +130,8 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 	}
 	// The user scrolls up a little: the older entries are drawn, and
 	// arrive after.
-	m.follow = false
-	m.vp.SetYOffset(m.vp.YOffset - 3)
+	m.tr.follow = false
+	m.tr.vp.SetYOffset(m.tr.vp.YOffset - 3)
 	rest := m.drawRest()
 	if rest == nil {
 		t.Fatal("nothing scheduled to draw the older entries")
@@ -139,7 +139,7 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 	if m.drawRest() != nil {
 		t.Fatal("the older entries were scheduled twice")
 	}
-	before := m.vp.View()
+	before := m.tr.vp.View()
 	m.Update(rest())
 	if m.tr.undrawn != 0 {
 		t.Fatalf("%d entries still undrawn", m.tr.undrawn)
@@ -147,17 +147,17 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 	if want := newTranscript().render(msgs, m.entryData(), m.width, 0); m.transcriptContent() != want {
 		t.Fatal("the full transcript differs from drawing it all at once")
 	}
-	if got := m.vp.View(); got != before {
+	if got := m.tr.vp.View(); got != before {
 		t.Fatalf("the lines in view moved:\n%s\n--- before ---\n%s", got, before)
 	}
 	// Back at the newest line, what is far above it is forgotten again:
 	// the transcript keeps drawn only what is near the screen.
-	m.follow = true
+	m.tr.follow = true
 	m.refreshTranscript()
 	if len(m.tr.cache) == 0 || len(m.tr.cache) > m.height || m.tr.undrawn == 0 {
 		t.Fatalf("following, %d of %d entries kept drawn (undrawn %d)", len(m.tr.cache), len(msgs), m.tr.undrawn)
 	}
-	if !strings.Contains(m.vp.View(), "message 200 ") {
+	if !strings.Contains(m.tr.vp.View(), "message 200 ") {
 		t.Fatal("the newest message is not in view")
 	}
 }
@@ -182,15 +182,15 @@ func TestCardChangeKeepsTheLinesInView(t *testing.T) {
 	}
 	m.Update(snap("pending"))
 	drawAll(m)
-	m.follow = false
-	m.vp.SetYOffset(100)
-	before := m.vp.View()
+	m.tr.follow = false
+	m.tr.vp.SetYOffset(100)
+	before := m.tr.vp.View()
 	if !strings.Contains(before, "message 3") {
 		t.Fatalf("not scrolled up: %s", before)
 	}
 	m.Update(snap("expired"))
 	drawAll(m)
-	if got := m.vp.View(); got != before {
+	if got := m.tr.vp.View(); got != before {
 		t.Fatalf("the lines in view moved:\n%s\n--- before ---\n%s", got, before)
 	}
 	if !strings.Contains(m.transcriptContent(), "expired") {
@@ -228,7 +228,7 @@ func TestChatSwitchAndReloadArePrepared(t *testing.T) {
 // drawAll scrolls up and runs the drawRest commands Update schedules
 // until the whole transcript is drawn.
 func drawAll(m *model) {
-	m.follow = false
+	m.tr.follow = false
 	for m.tr.undrawn > 0 {
 		m.tr.drawing = false
 		m.Update(m.drawRest()())
@@ -253,8 +253,8 @@ func TestOlderLoadDoesNotOverwriteNewer(t *testing.T) {
 	newer := m.load(sent.ChatID)()
 	m.Update(newer)
 	m.Update(older)
-	if m.run == nil || m.run.State != "succeeded" || len(m.pane.pending) != 0 {
-		t.Fatalf("the older snapshot came back: run %+v, %d pending", m.run, len(m.pane.pending))
+	if m.cur.run == nil || m.cur.run.State != "succeeded" || len(m.pane.pending) != 0 {
+		t.Fatalf("the older snapshot came back: run %+v, %d pending", m.cur.run, len(m.pane.pending))
 	}
 }
 
@@ -265,29 +265,29 @@ func TestTranscriptFrameFollowsItsContent(t *testing.T) {
 	t.Parallel()
 	k := newKit(t)
 	m := k.m
-	m.chatID = "ch_1"
+	m.cur.chatID = "ch_1"
 	var msgs []chat.Message
 	for i := 1; i <= 40; i++ {
 		msgs = append(msgs, chat.Message{ID: int64(i), Role: "user", Content: fmt.Sprintf("line %d", i)})
 	}
-	m.messages, m.loaded = msgs, true
+	m.cur.messages, m.cur.loaded = msgs, true
 	m.tr.changed()
 	m.refreshTranscript()
 	first := frameOf(m)
 	if !strings.Contains(first, "line 40") {
 		t.Fatalf("newest message not drawn:\n%s", first)
 	}
-	m.messages = append(m.messages, chat.Message{ID: 41, Role: "user", Content: "line 41"})
+	m.cur.messages = append(m.cur.messages, chat.Message{ID: 41, Role: "user", Content: "line 41"})
 	m.tr.changed()
 	m.refreshTranscript()
 	if v := frameOf(m); !strings.Contains(v, "line 41") {
 		t.Fatalf("a new message did not reach the frame:\n%s", v)
 	}
-	m.follow = false
+	m.tr.follow = false
 	before := frameOf(m)
-	m.vp.SetYOffset(m.vp.YOffset - 3)
+	m.tr.vp.SetYOffset(m.tr.vp.YOffset - 3)
 	after := frameOf(m)
-	if after == before || strings.Split(after, "\n")[0] != strings.Split(m.vp.View(), "\n")[0] {
+	if after == before || strings.Split(after, "\n")[0] != strings.Split(m.tr.vp.View(), "\n")[0] {
 		t.Fatalf("scrolling up did not reach the frame:\n%s", after)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})

@@ -48,7 +48,7 @@ func TestGoldenMCPScreens(t *testing.T) {
 			name := fmt.Sprintf("mcp_%s_%dx%d", sc.name, size.w, size.h)
 			t.Run(name, func(t *testing.T) {
 				k := newMCPKit(t, withClock)
-				k.m.dbPath = "followup.db"
+				k.m.start.dbPath = "followup.db"
 				k.m.Update(tea.WindowSizeMsg{Width: size.w, Height: size.h})
 				sc.setup(k)
 				k.m.setStatus("", false)

@@ -236,7 +236,7 @@ func (m *model) mcpCount() string {
 
 // approvalWords says a run waits for the user's approval, when it does.
 func (m *model) approvalWords(run string) string {
-	if m.run != nil && m.run.State == chat.RunWaitingInput && len(m.mcp.approvals) > 0 {
+	if m.cur.run != nil && m.cur.run.State == chat.RunWaitingInput && len(m.mcp.approvals) > 0 {
 		return "waiting for your approval"
 	}
 	return run

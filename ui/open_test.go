@@ -59,7 +59,7 @@ func TestDueQuestionsCloseOnOpen(t *testing.T) {
 	if m.pane.live != nil || !strings.Contains(m.View(), "expired") {
 		t.Fatalf("a due question drawn as open:\n%s", m.View())
 	}
-	countElsewhere(svc, m.chatID, m.width)()
+	countElsewhere(svc, m.cur.chatID, m.width)()
 	if v, err := svc.Request(ctx, other); err != nil || v.State != "expired" || v.ClosedReason != "deadline" {
 		t.Fatalf("the other chat's due question is %s/%s, %v", v.State, v.ClosedReason, err)
 	}
@@ -84,10 +84,10 @@ func TestKeysBeforeTheDatabaseOpens(t *testing.T) {
 		t.Fatalf("no opening line:\n%s", m.View())
 	}
 	deliver(m, m.update(serviceMsg{svc, loadChat(svc, "", first)()}))
-	if m.chatID != trip.ChatID || m.focus != focusForm || m.composer.Value() != "" ||
+	if m.cur.chatID != trip.ChatID || m.focus != focusForm || m.composer.Value() != "" ||
 		!strings.Contains(frameOf(m), "> Oslo") {
 		t.Fatalf("chat %q, focus %v, composer %q: the keys did not reach the form on the first frame:\n%s",
-			m.chatID, m.focus, m.composer.Value(), frameOf(m))
+			m.cur.chatID, m.focus, m.composer.Value(), frameOf(m))
 	}
 
 	// A chat with no question: the keys are a message to it.
@@ -107,8 +107,8 @@ func TestKeysBeforeTheDatabaseOpens(t *testing.T) {
 		m.Update(k)
 	}
 	_, cmd := m.Update(serviceMsg{k2.svc, loadChat(k2.svc, "", first)()})
-	if m.chatID != sent.ChatID || m.composer.Value() != "" {
-		t.Fatalf("chat %q, composer %q: the typed message was not sent to the chat on screen", m.chatID, m.composer.Value())
+	if m.cur.chatID != sent.ChatID || m.composer.Value() != "" {
+		t.Fatalf("chat %q, composer %q: the typed message was not sent to the chat on screen", m.cur.chatID, m.composer.Value())
 	}
 	var got *sentMsg
 	for _, msg := range cmdtest.Run(cmd) {

@@ -67,11 +67,11 @@ func (m *model) openReview() tea.Cmd { return m.open(newReview(m.keys, m.questio
 // pane (a proposal accepted), the form that replaces the dialog keeps
 // the focus there, unless the user typed in the composer meanwhile.
 func (m *model) formInstalled() tea.Cmd {
-	if since := m.focusOnInstall; !since.IsZero() {
-		m.focusOnInstall = time.Time{}
+	if since := m.moves.onInstall; !since.IsZero() {
+		m.moves.onInstall = time.Time{}
 		return m.backToForm(since)
 	}
-	if m.waiting {
+	if m.moves.waiting {
 		return m.focusCheck() // it was waiting for this form
 	}
 	return nil
@@ -128,4 +128,4 @@ func (m *model) arrive() tea.Cmd {
 }
 
 // archived reports whether the open chat is read-only.
-func (m *model) archived() bool { return m.chat != nil && m.chat.State.Archived() }
+func (m *model) archived() bool { return m.cur.chat != nil && m.cur.chat.State.Archived() }

@@ -34,8 +34,8 @@ func resumeRun(svc *chat.Service, runID string) tea.Cmd {
 
 // retry asks the host what ctrl+r may move on now.
 func (m *model) retry() tea.Cmd {
-	svc, chatID, orphans := m.svc, m.chatID, m.orphans
-	if m.newChat {
+	svc, chatID, orphans := m.svc, m.cur.chatID, m.cur.orphans
+	if m.cur.newChat {
 		chatID = ""
 	}
 	return func() tea.Msg {
@@ -67,39 +67,47 @@ func (m *model) onRetry(msg retryMsg) tea.Cmd {
 		return nil
 	}
 	failed := 0
-	m.resuming = map[string]bool{}
+	m.retrying.runs = map[string]bool{}
 	var cmds []tea.Cmd
 	for _, r := range msg.runs {
 		if r.State == chat.RunFailed {
 			failed++
 		}
-		m.resuming[r.ID] = true
+		m.retrying.runs[r.ID] = true
 		cmds = append(cmds, resumeRun(m.svc, r.ID))
 	}
-	m.orphans = nil
+	m.cur.orphans = nil
 	m.driving = true
-	m.retried = retryDone{failed: failed, interrupted: len(msg.runs) - failed}
-	m.resumingSays = retryingText(failed, len(msg.runs)-failed)
-	m.setStatus(m.resumingSays, false)
+	m.retrying.done = retryDone{failed: failed, interrupted: len(msg.runs) - failed}
+	m.retrying.says = retryingText(failed, len(msg.runs)-failed)
+	m.setStatus(m.retrying.says, false)
 	return tea.Batch(cmds...)
 }
 
 // retryDone is what one ctrl+r moved on.
 type retryDone struct{ failed, interrupted int }
 
+// retrying is the runs ctrl+r is resuming or retrying, the notice that
+// says so, and what the last ctrl+r moved on.
+type retrying struct {
+	runs map[string]bool
+	says string
+	done retryDone
+}
+
 // resumed follows one run ctrl+r moved on reaching its next wait or end:
 // once the last has, the status line says what was done (an error says
 // itself).
 func (m *model) resumed(msg driveDoneMsg) {
-	delete(m.resuming, msg.runID)
-	if len(m.resuming) > 0 || msg.err != nil {
+	delete(m.retrying.runs, msg.runID)
+	if len(m.retrying.runs) > 0 || msg.err != nil {
 		return
 	}
-	if t := m.notice.Text(); t != "" && t != m.resumingSays {
+	if t := m.notice.Text(); t != "" && t != m.retrying.says {
 		return // something newer holds the line
 	}
 	var did string
-	switch r := m.retried; {
+	switch r := m.retrying.done; {
 	case r.failed > 0 && r.interrupted > 0:
 		did = "Retried the failed run and resumed " + style.Plural(r.interrupted, "interrupted run", "interrupted runs") + "."
 	case r.failed > 0:
@@ -137,10 +145,10 @@ func (m *model) nothingToRetry() string {
 	switch {
 	case m.archived():
 		return "This chat is archived: " + m.unarchiveHint() + " before its run can be retried."
-	case m.run != nil && m.run.State == chat.RunFailed:
+	case m.cur.run != nil && m.cur.run.State == chat.RunFailed:
 		return "The failed run is being driven by another process; it is not retried here."
-	case m.run != nil && m.run.State.Active():
-		return "Nothing to resume: the task " + m.run.State.Words() + "."
+	case m.cur.run != nil && m.cur.run.State.Active():
+		return "Nothing to resume: the task " + m.cur.run.State.Words() + "."
 	}
 	return "Nothing to resume or retry in this chat."
 }

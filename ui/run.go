@@ -55,7 +55,7 @@ func Run(ctx context.Context, o chat.Options) error {
 // name.
 func run(ctx context.Context, o chat.Options, width, height int, opts ...tea.ProgramOption) error {
 	root := newScreen()
-	root.dbPath, root.provider = o.DBPath, o.ProviderName()
+	root.start.dbPath, root.start.provider = o.DBPath, o.ProviderName()
 	if width > 0 && height > 0 {
 		// The first load builds its form at the terminal's size.
 		root.width, root.height, root.sized = width, height, true

@@ -13,10 +13,10 @@ import (
 // serveChat is the open chat's serve session, nil for a chat of
 // followup's own agent.
 func (m *model) serveChat() *chat.ServeInfo {
-	if m.chat == nil {
+	if m.cur.chat == nil {
 		return nil
 	}
-	return m.chat.Serve
+	return m.cur.chat.Serve
 }
 
 // composerPlaceholder is what the empty composer says in the open chat.

@@ -26,7 +26,7 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		if m.deletedElsewhere(s.chatID, s.err) {
 			return m.chatGone()
 		}
-		if !m.loaded && !m.newChat {
+		if !m.cur.loaded && !m.cur.newChat {
 			// Nothing is on screen: where the chat would be, it says why.
 			m.readFailed(&readFailure{s.errWhat, s.err})
 			return nil
@@ -37,30 +37,30 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		m.setErr(s.errWhat, s.err)
 		return nil
 	}
-	if m.newChat || (m.chatID != "" && s.chatID != m.chatID) {
+	if m.cur.newChat || (m.cur.chatID != "" && s.chatID != m.cur.chatID) {
 		return nil // a stale load for a chat we left
 	}
 	if s.seq != 0 {
-		if s.seq < m.shownSeq {
+		if s.seq < m.cur.shownSeq {
 			return nil // a load that began before the one on screen
 		}
-		m.shownSeq = s.seq
+		m.cur.shownSeq = s.seq
 	}
-	m.loaded = true
+	m.cur.loaded = true
 	if s.aside != nil || m.unread != nil {
 		m.readFailed(s.aside) // a chat read at last, or what could not be read beside it
 	}
 	opening := m.start.opening
 	m.start.opening = false
-	m.chatID, m.chat, m.messages, m.requests, m.run = s.chatID, s.chat, s.messages, s.requests, s.run
+	m.cur.chatID, m.cur.chat, m.cur.messages, m.cur.requests, m.cur.run = s.chatID, s.chat, s.messages, s.requests, s.run
 	m.adoptComposer(s.chatID, s.composer)
 	if s.chatID == "" {
-		m.orphans = s.orphans // with a chat open, they come with the count of questions elsewhere
+		m.cur.orphans = s.orphans // with a chat open, they come with the count of questions elsewhere
 	}
 	if s.fresh {
 		// The text typed in a new chat is the newest thing the user did:
 		// the screen stays on that new chat, whatever the others do.
-		m.newChat = true
+		m.cur.newChat = true
 		m.setStatus("Back in the new chat you were typing in — "+m.keys.Chats.Help().Key+" shows your other chats.", false)
 	}
 	m.mcp.adopt(s.mcp)
@@ -80,12 +80,12 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 			// A question waiting when its chat opens has the focus from
 			// the first frame that shows its form: the pause is for a
 			// newcomer that interrupts typing.
-			m.focusOnInstall = m.now()
+			m.moves.onInstall = m.now()
 		} else {
 			await = m.awaitFocus()
 		}
 	}
-	cmds := []tea.Cmd{save, m.ensureForm(), countElsewhere(m.svc, m.chatID, m.width), await}
+	cmds := []tea.Cmd{save, m.ensureForm(), countElsewhere(m.svc, m.cur.chatID, m.width), await}
 	cmds = append(cmds, m.tell(questionMsg(m.questionNow())), m.tell(approvalsMsg(m.mcp.approvals)))
 	cmds = append(cmds, m.arrive(), m.sayClosed(gone, s))
 	return tea.Batch(cmds...)
@@ -94,32 +94,32 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 func (m *model) onEvent(e chat.Event) tea.Cmd {
 	if d, ok := find[chatsDialog](&m.dialogs); ok && e.Kind == chat.EvChat {
 		list := listChats(m.svc, "", d.refreshLimit())
-		if e.ChatID == m.chatID && !m.newChat {
+		if e.ChatID == m.cur.chatID && !m.cur.newChat {
 			// Archived or unarchived from the list: the screen behind it
 			// follows.
-			return tea.Batch(list, m.load(m.chatID))
+			return tea.Batch(list, m.load(m.cur.chatID))
 		}
 		return list
 	}
-	other := e.ChatID != "" && e.ChatID != m.chatID && !(m.chatID == "" && !m.newChat)
+	other := e.ChatID != "" && e.ChatID != m.cur.chatID && !(m.cur.chatID == "" && !m.cur.newChat)
 	switch {
 	case other && (e.Kind == chat.EvStream || e.Kind == chat.EvThinking):
 		return nil
 	case e.Kind == chat.EvStream:
 		return m.onStream(e)
 	case e.Kind == chat.EvThinking:
-		m.thinking = e.On
+		m.tr.thinking = e.On
 		return nil
 	case e.Kind == chat.EvMCP:
 		return readMCPStatus(m.svc)
-	case other || m.newChat:
+	case other || m.cur.newChat:
 		// Nothing on screen changed but what waits in other chats, which
 		// the notice line counts: it follows every commit too.
 		return m.countElsewhere()
 	}
-	return m.load(m.chatID)
+	return m.load(m.cur.chatID)
 }
 
 // countElsewhere counts again the questions waiting in the chats not on
 // screen (all of them, on a new chat).
-func (m *model) countElsewhere() tea.Cmd { return countElsewhere(m.svc, m.chatID, m.width) }
+func (m *model) countElsewhere() tea.Cmd { return countElsewhere(m.svc, m.cur.chatID, m.width) }

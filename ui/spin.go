@@ -13,28 +13,35 @@ import (
 // user — a server's question in the middle of a tool call keeps the drive
 // going — is not working: nothing turns while the user has the word.
 
+// spinState is the spinner, and whether its ticks stopped while it was
+// not drawn.
+type spinState struct {
+	spinner.Model
+	stopped bool
+}
+
 func (m *model) spinning() bool {
-	return (m.driving || m.thinking) && (m.run == nil || m.run.State != store.RunWaitingInput)
+	return (m.driving || m.tr.thinking) && (m.cur.run == nil || m.cur.run.State != store.RunWaitingInput)
 }
 
 // onSpinTick turns the spinner, or lets its ticks stop while it is not
 // drawn.
 func (m *model) onSpinTick(msg spinner.TickMsg) tea.Cmd {
 	if !m.spinning() {
-		m.spinStopped = true
+		m.spin.stopped = true
 		return nil
 	}
 	var cmd tea.Cmd
-	m.spin, cmd = m.spin.Update(msg)
+	m.spin.Model, cmd = m.spin.Update(msg)
 	m.spinRows()
 	return cmd
 }
 
 // spinAgain starts the ticks again when the spinner is drawn once more.
 func (m *model) spinAgain() tea.Cmd {
-	if !m.spinStopped || !m.spinning() {
+	if !m.spin.stopped || !m.spinning() {
 		return nil
 	}
-	m.spinStopped = false
+	m.spin.stopped = false
 	return m.spin.Tick
 }

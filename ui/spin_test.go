@@ -31,7 +31,7 @@ func TestSpinnerIdleStops(t *testing.T) {
 	if _, cmd := m.Update(m.spin.Tick()); ticks(cmd) {
 		t.Fatal("an idle screen keeps its spinner ticking")
 	}
-	_, cmd := m.Update(eventMsg(chat.Event{Kind: chat.EvThinking, ChatID: m.chatID, On: true}))
+	_, cmd := m.Update(eventMsg(chat.Event{Kind: chat.EvThinking, ChatID: m.cur.chatID, On: true}))
 	if !ticks(cmd) {
 		t.Fatal("the spinner did not start again when the model began to answer")
 	}
@@ -47,15 +47,15 @@ func TestSpinnerStopsWhileTheRunWaitsForTheUser(t *testing.T) {
 	k := newKit(t)
 	m := k.m
 	m.driving = true
-	m.run = &chat.RunView{ID: "run_1", State: store.RunWaitingInput}
+	m.cur.run = &chat.RunView{ID: "run_1", State: store.RunWaitingInput}
 	if _, cmd := m.Update(m.spin.Tick()); ticks(cmd) {
 		t.Fatal("the spinner turns while the run waits for the user's answer")
 	}
 	if strings.Contains(m.statusLine(), m.spin.View()) {
 		t.Fatalf("the status line shows a spinner while waiting: %q", m.statusLine())
 	}
-	m.run.State = store.RunRunning
-	if _, cmd := m.Update(eventMsg(chat.Event{Kind: chat.EvThinking, ChatID: m.chatID, On: true})); !ticks(cmd) {
+	m.cur.run.State = store.RunRunning
+	if _, cmd := m.Update(eventMsg(chat.Event{Kind: chat.EvThinking, ChatID: m.cur.chatID, On: true})); !ticks(cmd) {
 		t.Fatal("the spinner did not start again once the run went on")
 	}
 }

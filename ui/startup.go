@@ -5,6 +5,8 @@ import tea "github.com/charmbracelet/bubbletea"
 // startup is what the screen holds while it starts and while a first
 // message makes a new chat.
 type startup struct {
+	// dbPath and provider are known before the database opens.
+	dbPath, provider string
 	// early holds keys typed before the database opened.
 	early []tea.KeyMsg
 	// preloaded: the first chat load was started before the program, by Run.

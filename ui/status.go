@@ -17,11 +17,11 @@ import (
 
 // setStatus, setErr and sayDone set the notice (ui/status) as of the
 // loads begun so far.
-func (m *model) setStatus(s string, isErr bool) { m.notice.Set(s, isErr, m.loadSeq) }
+func (m *model) setStatus(s string, isErr bool) { m.notice.Set(s, isErr, m.cur.loadSeq) }
 
-func (m *model) setErr(prefix string, err error) { m.notice.SetErr(prefix, err, m.loadSeq) }
+func (m *model) setErr(prefix string, err error) { m.notice.SetErr(prefix, err, m.cur.loadSeq) }
 
-func (m *model) sayDone(s string) { m.notice.SayDone(s, m.loadSeq, m.pendingIDs()) }
+func (m *model) sayDone(s string) { m.notice.SayDone(s, m.cur.loadSeq, m.pendingIDs()) }
 
 func (m *model) pendingIDs() []string {
 	ids := make([]string, len(m.pane.pending))
@@ -34,14 +34,14 @@ func (m *model) pendingIDs() []string {
 // newElsewhere reports whether msg counts a question waiting in another
 // chat that the screen had not counted.
 func (m *model) newElsewhere(msg elsewhereMsg) bool {
-	if m.elsewhere < 0 {
+	if m.cur.elsewhere < 0 {
 		return false // the first count for this chat
 	}
-	if msg.n > m.elsewhere {
+	if msg.n > m.cur.elsewhere {
 		return true
 	}
-	seen := make(map[string]bool, len(m.others))
-	for _, r := range m.others {
+	seen := make(map[string]bool, len(m.cur.others))
+	for _, r := range m.cur.others {
 		seen[r.ID] = true
 	}
 	for _, r := range msg.others {
@@ -56,11 +56,11 @@ func (m *model) newElsewhere(msg elsewhereMsg) bool {
 // not), its run's state and its open questions with their proposals.
 func (m *model) moment() string {
 	var b strings.Builder
-	if m.chat != nil {
-		b.WriteString(string(m.chat.State) + "|")
+	if m.cur.chat != nil {
+		b.WriteString(string(m.cur.chat.State) + "|")
 	}
-	if m.run != nil {
-		b.WriteString(m.run.ID + ":" + string(m.run.State))
+	if m.cur.run != nil {
+		b.WriteString(m.cur.run.ID + ":" + string(m.cur.run.State))
 	}
 	for _, r := range m.pane.pending {
 		fmt.Fprintf(&b, "|%s@%d:%d", r.ID, r.Revision, len(r.Proposals))
@@ -73,8 +73,8 @@ func (m *model) moment() string {
 // process is not running.
 func (m *model) interrupted() map[string]bool {
 	out := map[string]bool{}
-	for _, r := range m.orphans {
-		if !m.resuming[r.ID] {
+	for _, r := range m.cur.orphans {
+		if !m.retrying.runs[r.ID] {
 			out[r.ID] = true
 		}
 	}
@@ -88,12 +88,12 @@ var runWords = map[chat.RunState]string{chat.RunWaitingInput: "waiting for your 
 // get help; on a narrow screen the database goes first.
 func (m *model) statusLine() string {
 	run := "no task"
-	if m.run != nil {
-		run = runWords[m.run.State]
+	if m.cur.run != nil {
+		run = runWords[m.cur.run.State]
 		if run == "" {
-			run = string(m.run.State)
+			run = string(m.cur.run.State)
 		}
-		if m.interrupted()[m.run.ID] {
+		if m.interrupted()[m.cur.run.ID] {
 			run = "interrupted — " + m.keys.Resend.Help().Key + " resumes it"
 		}
 	}
@@ -115,9 +115,9 @@ func (m *model) statusLine() string {
 		help = m.keys.HelpQ
 	}
 	right := " " + style.Hints(style.Relabel(help, "help")) + " "
-	left := fmt.Sprintf(" %s · %s · %s ", m.withMCP(m.provider), run, m.dbPath)
+	left := fmt.Sprintf(" %s · %s · %s ", m.withMCP(m.start.provider), run, m.start.dbPath)
 	if lipgloss.Width(left)+lipgloss.Width(right) > m.width {
-		left = fmt.Sprintf(" %s · %s ", m.withMCP(m.provider), run)
+		left = fmt.Sprintf(" %s · %s ", m.withMCP(m.start.provider), run)
 		right = " " + style.Bold.Render(help.Keys()[0]) + " help "
 	}
 	pad := m.width - lipgloss.Width(left) - lipgloss.Width(right)
@@ -150,7 +150,7 @@ func (m *model) tabRow() string {
 	for _, t := range tabs[active:] {
 		reach += lipgloss.Width(t) + 1
 	}
-	for _, r := range m.others {
+	for _, r := range m.cur.others {
 		if reach > m.width {
 			break
 		}
@@ -198,12 +198,12 @@ func (m *model) noticeLine() string {
 	switch resume := m.keys.Resend.Help().Key; {
 	case m.readOnly != "":
 		return status.Lines("Read-only database: nothing typed is saved or sent — "+m.readOnly+".", "", style.Error, m.width)
-	case m.elsewhere > 0:
+	case m.cur.elsewhere > 0:
 		return status.Lines(m.elsewhereLine(), "", style.States["pending"], m.width)
-	case len(m.orphans) == 1:
+	case len(m.cur.orphans) == 1:
 		return status.Lines("1 interrupted run found — "+resume+" resumes it", "", style.Error, m.width)
-	case len(m.orphans) > 1:
-		return status.Lines(fmt.Sprintf("%d interrupted runs found — %s resumes them", len(m.orphans), resume), "", style.Error, m.width)
+	case len(m.cur.orphans) > 1:
+		return status.Lines(fmt.Sprintf("%d interrupted runs found — %s resumes them", len(m.cur.orphans), resume), "", style.Error, m.width)
 	}
 	return ""
 }

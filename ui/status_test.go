@@ -78,7 +78,7 @@ func TestWordsAgreeWithTheirNumber(t *testing.T) {
 	k := newKit(t)
 	k.load(k.ask("Check deployment").ChatID)
 	for n, want := range map[int]string{1: "1 question waits in another chat", 2: "2 questions wait in other chats"} {
-		k.m.Update(elsewhereMsg{chatID: k.m.chatID, n: n})
+		k.m.Update(elsewhereMsg{chatID: k.m.cur.chatID, n: n})
 		if v := frameOf(k.m); !containsAll(v, want, "waiting for your answer") {
 			t.Fatalf("want %q:\n%s", want, v)
 		}

@@ -131,7 +131,7 @@ func splitLines(s string) []string { return strings.Split(s, "\n") }
 // onStream takes a stream event for the chat on screen. A delta is only
 // kept: the frame after it draws it.
 func (m *model) onStream(e chat.Event) tea.Cmd {
-	s := &m.stream
+	s := &m.tr.stream
 	if e.Reset {
 		if s.runID != e.RunID {
 			return nil // another run's: this one's text stands
@@ -142,15 +142,15 @@ func (m *model) onStream(e chat.Event) tea.Cmd {
 		}
 		// The text stays until a load begun now or later shows what became
 		// of the call.
-		s.closed, s.closedSeq = true, m.loadSeq
-		return m.load(m.chatID)
+		s.closed, s.closedSeq = true, m.cur.loadSeq
+		return m.load(m.cur.chatID)
 	}
 	if s.recorded && s.runID == e.RunID {
 		return nil
 	}
 	if s.closed || s.runID != e.RunID {
 		s.clear()
-		s.runID, s.startSeq, s.after = e.RunID, m.loadSeq, newestOfRun(m.messages, e.RunID)
+		s.runID, s.startSeq, s.after = e.RunID, m.cur.loadSeq, newestOfRun(m.cur.messages, e.RunID)
 	}
 	s.raw.WriteString(e.Delta)
 	s.dirty = true
@@ -163,9 +163,9 @@ func (m *model) onStream(e chat.Event) tea.Cmd {
 
 // onStreamFrame draws what streamed since the last frame.
 func (m *model) onStreamFrame() {
-	m.stream.pending = false
-	if m.stream.dirty {
-		m.stream.dirty = false
+	m.tr.stream.pending = false
+	if m.tr.stream.dirty {
+		m.tr.stream.dirty = false
 		m.refreshTranscript()
 	}
 }
@@ -173,7 +173,7 @@ func (m *model) onStreamFrame() {
 // settleStream takes from a snapshot what became of the call streaming:
 // its reply stored, or its run no longer running.
 func (m *model) settleStream(snap snapshotMsg) {
-	s := &m.stream
+	s := &m.tr.stream
 	if s.runID == "" || s.recorded || snap.seq == 0 || snap.seq <= s.startSeq {
 		return
 	}
@@ -228,10 +228,10 @@ func newestOfRun(msgs []chat.Message, runID string) int64 {
 // refreshTranscript gives the viewport the transcript's lines and the
 // stream's after them.
 func (m *model) refreshTranscript() {
-	m.vp.SetContent(m.transcriptContent())
-	m.vpGen++
-	if m.follow {
-		m.vp.GotoBottom()
+	m.tr.vp.SetContent(m.transcriptContent())
+	m.tr.vpGen++
+	if m.tr.follow {
+		m.tr.vp.GotoBottom()
 	}
 }
 
@@ -240,21 +240,21 @@ func (m *model) transcriptContent() string {
 	// Following the newest line, the screenful above it is all that shows;
 	// scrolled up, everything is drawn now so the lines in view stay put.
 	need := 0
-	if m.follow {
+	if m.tr.follow {
 		need = m.height
 	}
 	var base, tail []string
-	if len(m.messages) > 0 {
-		base = m.tr.renderLines(m.messages, m.entryData(), m.width, need)
+	if len(m.cur.messages) > 0 {
+		base = m.tr.renderLines(m.cur.messages, m.entryData(), m.width, need)
 	}
-	if m.stream.shown() && !m.stream.storedIn(m.messages) {
-		tail = m.stream.draw(m.width)
+	if m.tr.stream.shown() && !m.tr.stream.storedIn(m.cur.messages) {
+		tail = m.tr.stream.draw(m.width)
 		if base == nil {
 			tail = tail[1:] // no blank line above the first entry
 		}
 	}
 	if base == nil && tail == nil {
-		base = m.tr.placeholder(m.width, m.keys.Help.Help().Key, m.provider == agent.Offline{}.Name())
+		base = m.tr.placeholder(m.width, m.keys.Help.Help().Key, m.start.provider == agent.Offline{}.Name())
 	}
 	return strings.Join(slices.Concat(base, tail), "\n")
 }

@@ -26,9 +26,9 @@ func BenchmarkStream(b *testing.B) {
 				frames := 0
 				b.ReportAllocs()
 				for b.Loop() {
-					m.stream.clear()
+					m.tr.stream.clear()
 					for i, d := range ds {
-						m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: "run_bench", Delta: d}))
+						m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: "run_bench", Delta: d}))
 						if (i+1)%perFrame == 0 || i == len(ds)-1 {
 							m.Update(streamFrameMsg{})
 							frames++
@@ -59,9 +59,9 @@ func BenchmarkStreamLongVsShort(b *testing.B) {
 			step := func(m *model, ds []string, i int) time.Duration {
 				start := time.Now()
 				if i == 0 {
-					m.stream.clear()
+					m.tr.stream.clear()
 				}
-				m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: "run_bench", Delta: ds[i]}))
+				m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: "run_bench", Delta: ds[i]}))
 				if (i+1)%perFrame == 0 || i == len(ds)-1 {
 					m.Update(streamFrameMsg{})
 				}

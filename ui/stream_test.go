@@ -84,7 +84,7 @@ func TestStreamDrawsOncePerFrame(t *testing.T) {
 	for i := range 200 {
 		text := strings.Repeat("word ", i%7) + "\n"
 		want.WriteString(text)
-		_, cmd := m.Update(delta(m.chatID, runID, text))
+		_, cmd := m.Update(delta(m.cur.chatID, runID, text))
 		if cmd != nil {
 			ticks++
 		}
@@ -94,13 +94,13 @@ func TestStreamDrawsOncePerFrame(t *testing.T) {
 			ticks, m.View() != frame)
 	}
 	m.Update(streamFrameMsg{})
-	if m.View() == frame || m.stream.text() != want.String() {
-		t.Fatalf("after the frame: frame changed %v, text %d bytes of %d", m.View() != frame, len(m.stream.text()), want.Len())
+	if m.View() == frame || m.tr.stream.text() != want.String() {
+		t.Fatalf("after the frame: frame changed %v, text %d bytes of %d", m.View() != frame, len(m.tr.stream.text()), want.Len())
 	}
-	if !strings.HasSuffix(m.transcriptContent(), strings.Join(m.stream.draw(m.width)[1:], "\n")) {
+	if !strings.HasSuffix(m.transcriptContent(), strings.Join(m.tr.stream.draw(m.width)[1:], "\n")) {
 		t.Fatal("the frame does not end with the streamed reply")
 	}
-	if _, cmd := m.Update(delta(m.chatID, runID, "more")); cmd == nil {
+	if _, cmd := m.Update(delta(m.cur.chatID, runID, "more")); cmd == nil {
 		t.Fatal("a delta after the frame asks for no frame")
 	}
 }
@@ -110,7 +110,7 @@ func TestStreamOtherChatNotDrawn(t *testing.T) {
 	k, runID := streamKit(t)
 	k.m.Update(delta("other-chat", runID, "not here"))
 	k.m.Update(streamFrameMsg{})
-	if k.m.stream.shown() || strings.Contains(k.m.transcriptContent(), "not here") {
+	if k.m.tr.stream.shown() || strings.Contains(k.m.transcriptContent(), "not here") {
 		t.Fatal("another chat's stream is drawn")
 	}
 }
@@ -121,19 +121,19 @@ func TestStreamOtherChatNotDrawn(t *testing.T) {
 func TestStreamStaysUntilReplyStored(t *testing.T) {
 	k, runID := streamKit(t)
 	m := k.m
-	m.Update(delta(m.chatID, runID, "partial reply"))
+	m.Update(delta(m.cur.chatID, runID, "partial reply"))
 	m.Update(streamFrameMsg{})
-	early := loadChat(k.svc, m.chatID, m.nextLoad()) // begun before the Reset
-	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: runID, Reset: true}))
+	early := loadChat(k.svc, m.cur.chatID, m.nextLoad()) // begun before the Reset
+	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: runID, Reset: true}))
 	if !strings.Contains(m.transcriptContent(), "partial reply") {
 		t.Fatal("the Reset took the streamed text away before the reply was shown")
 	}
 	m.Update(early())
-	if !m.stream.shown() {
+	if !m.tr.stream.shown() {
 		t.Fatal("a snapshot begun before the Reset cleared the stream")
 	}
-	m.Update(loadChat(k.svc, m.chatID, m.nextLoad())())
-	if m.stream.shown() || strings.Contains(m.transcriptContent(), "partial reply") {
+	m.Update(loadChat(k.svc, m.cur.chatID, m.nextLoad())())
+	if m.tr.stream.shown() || strings.Contains(m.transcriptContent(), "partial reply") {
 		t.Fatal("the run ended, yet its streamed text is still drawn")
 	}
 }
@@ -143,9 +143,9 @@ func TestStreamStaysUntilReplyStored(t *testing.T) {
 func TestStreamRetryReplacesText(t *testing.T) {
 	k, runID := streamKit(t)
 	m := k.m
-	m.Update(delta(m.chatID, runID, "broken stream"))
-	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: runID, Reset: true}))
-	m.Update(delta(m.chatID, runID, "second try"))
+	m.Update(delta(m.cur.chatID, runID, "broken stream"))
+	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: runID, Reset: true}))
+	m.Update(delta(m.cur.chatID, runID, "second try"))
 	m.Update(streamFrameMsg{})
 	if c := m.transcriptContent(); strings.Contains(c, "broken") || !strings.Contains(c, "second try") {
 		t.Fatalf("after a retry the transcript ends %q", c[max(0, len(c)-200):])
@@ -157,12 +157,12 @@ func TestStreamRetryReplacesText(t *testing.T) {
 func TestStreamOtherRunResetKeepsText(t *testing.T) {
 	k, runID := streamKit(t)
 	m := k.m
-	m.Update(delta(m.chatID, runID, "still streaming"))
-	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: "run_other", Reset: true}))
-	m.Update(delta(m.chatID, runID, " on"))
+	m.Update(delta(m.cur.chatID, runID, "still streaming"))
+	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: "run_other", Reset: true}))
+	m.Update(delta(m.cur.chatID, runID, " on"))
 	m.Update(streamFrameMsg{})
-	if m.stream.text() != "still streaming on" || !strings.Contains(m.transcriptContent(), "still streaming on") {
-		t.Fatalf("after another run's Reset the stream is %q", m.stream.text())
+	if m.tr.stream.text() != "still streaming on" || !strings.Contains(m.transcriptContent(), "still streaming on") {
+		t.Fatalf("after another run's Reset the stream is %q", m.tr.stream.text())
 	}
 }
 
@@ -178,7 +178,7 @@ func TestStreamNotDrawnUnderItsStoredReply(t *testing.T) {
 		m := k.m
 		var reply string
 		at := -1
-		for i, msg := range m.messages {
+		for i, msg := range m.cur.messages {
 			if msg.Role == "assistant" && msg.RunID == sent.RunID {
 				reply, at = msg.Content, i
 			}
@@ -187,14 +187,14 @@ func TestStreamNotDrawnUnderItsStoredReply(t *testing.T) {
 		if len(first) < 4 {
 			t.Fatalf("the demo reply %q is too short", reply)
 		}
-		m.stream.clear()
-		m.messages = m.messages[:at] // the screen before the reply was stored
+		m.tr.stream.clear()
+		m.cur.messages = m.cur.messages[:at] // the screen before the reply was stored
 		m.tr.changed()
-		early := loadChat(k.svc, m.chatID, m.nextLoad()) // begun before the stream
-		m.Update(delta(m.chatID, sent.RunID, reply))
+		early := loadChat(k.svc, m.cur.chatID, m.nextLoad()) // begun before the stream
+		m.Update(delta(m.cur.chatID, sent.RunID, reply))
 		m.Update(streamFrameMsg{})
 		if afterReset {
-			m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: sent.RunID, Reset: true}))
+			m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: sent.RunID, Reset: true}))
 		}
 		m.Update(early())
 		if n := strings.Count(m.transcriptContent(), first); n != 1 {
@@ -212,7 +212,7 @@ func TestStreamLateDeltasNotDrawn(t *testing.T) {
 	m := k.m
 	// The run's stored reply, as the stream would have spelt it.
 	var reply string
-	for _, msg := range m.messages {
+	for _, msg := range m.cur.messages {
 		if msg.Role == "assistant" && msg.RunID == sent.RunID {
 			reply = msg.Content
 		}
@@ -220,19 +220,19 @@ func TestStreamLateDeltasNotDrawn(t *testing.T) {
 	if len(reply) < 4 {
 		t.Fatalf("the demo reply %q is too short", reply)
 	}
-	m.stream.clear()
-	m.messages = m.messages[:len(m.messages)-1] // the screen before the reply was stored
+	m.tr.stream.clear()
+	m.cur.messages = m.cur.messages[:len(m.cur.messages)-1] // the screen before the reply was stored
 	m.tr.changed()
-	m.Update(delta(m.chatID, sent.RunID, reply[:2]))
+	m.Update(delta(m.cur.chatID, sent.RunID, reply[:2]))
 	m.Update(streamFrameMsg{})
-	m.Update(loadChat(k.svc, m.chatID, m.nextLoad())()) // it shows the reply
-	m.Update(delta(m.chatID, sent.RunID, reply[2:]))
+	m.Update(loadChat(k.svc, m.cur.chatID, m.nextLoad())()) // it shows the reply
+	m.Update(delta(m.cur.chatID, sent.RunID, reply[2:]))
 	m.Update(streamFrameMsg{})
-	if m.stream.shown() {
-		t.Fatalf("deltas after the stored reply are drawn: %q", m.stream.text())
+	if m.tr.stream.shown() {
+		t.Fatalf("deltas after the stored reply are drawn: %q", m.tr.stream.text())
 	}
-	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.chatID, RunID: sent.RunID, Reset: true}))
-	m.Update(delta(m.chatID, sent.RunID, "the next call"))
+	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: sent.RunID, Reset: true}))
+	m.Update(delta(m.cur.chatID, sent.RunID, "the next call"))
 	m.Update(streamFrameMsg{})
 	if !strings.Contains(m.transcriptContent(), "the next call") {
 		t.Fatal("the run's next call is not drawn")

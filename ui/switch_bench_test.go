@@ -103,7 +103,7 @@ func BenchmarkSwitchChat(b *testing.B) {
 					settle(b, m, cmd)
 				}
 				_ = m.View()
-				opened[m.chatID] = true
+				opened[m.cur.chatID] = true
 			}
 			b.ReportMetric(float64(cpuNow()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/switch")
 			if len(opened) < min(b.N, 2) {

@@ -205,7 +205,7 @@ func (m *model) entryData() entryData {
 	if m.spinning() {
 		look.spin = m.spin.View()
 	}
-	return entryData{reqs: m.requests, steps: m.mcp.steps, look: look}
+	return entryData{reqs: m.cur.requests, steps: m.mcp.steps, look: look}
 }
 
 // toggleRows folds or unfolds every tool row.

@@ -12,11 +12,21 @@ import (
 	"followup/chat"
 	"followup/forms"
 	"followup/ui/style"
+	"github.com/charmbracelet/bubbles/viewport"
 )
 
 // transcript renders messages, caching each finished entry by width and
 // version so a frame re-renders only what changed.
 type transcript struct {
+	vp       viewport.Model
+	follow   bool // it stays on its newest line
+	stream   stream
+	thinking bool // the model is answering
+	// The viewport's drawing, kept while what it shows stays the same
+	// (frame.go); vpGen is bumped whenever its content is set.
+	vpGen  int
+	vpMemo memo[[5]int]
+
 	cache  map[int64]renderedEntry
 	unread *readFailure // the read of what it would show failed: it says so
 
@@ -50,7 +60,9 @@ type renderedEntry struct {
 	text    string
 }
 
-func newTranscript() *transcript { return &transcript{cache: map[int64]renderedEntry{}} }
+func newTranscript() *transcript {
+	return &transcript{vp: viewport.New(80, 10), follow: true, cache: map[int64]renderedEntry{}}
+}
 
 // render draws the entries at width, newest first, and joins them. Once
 // need lines are drawn, the older entries are left out (undrawn counts
@@ -149,26 +161,26 @@ type entriesMsg struct {
 // (a chat looked at in passing costs only the screenful it shows).
 func (m *model) drawRest() tea.Cmd {
 	t := m.tr
-	if t.undrawn == 0 || t.drawing || m.follow {
+	if t.undrawn == 0 || t.drawing || m.tr.follow {
 		return nil
 	}
 	t.drawing = true
-	msgs, d, width, chatID := m.messages[:t.undrawn], m.entryData(), t.joinedWidth, m.chatID
+	msgs, d, width, chatID := m.cur.messages[:t.undrawn], m.entryData(), t.joinedWidth, m.cur.chatID
 	return func() tea.Msg { return entriesMsg{chatID, renderEntries(msgs, d, width, 0)} }
 }
 
 // onEntries shows entries drawRest drew, keeping the lines in view still.
 func (m *model) onEntries(msg entriesMsg) {
 	m.tr.drawing = false
-	if msg.chatID != m.chatID {
+	if msg.chatID != m.cur.chatID {
 		return
 	}
 	m.tr.adopt(msg.entries)
-	lines, offset := m.vp.TotalLineCount(), m.vp.YOffset
+	lines, offset := m.tr.vp.TotalLineCount(), m.tr.vp.YOffset
 	m.tr.changed()
 	m.refreshTranscript()
-	if !m.follow {
-		m.vp.SetYOffset(offset + m.vp.TotalLineCount() - lines)
+	if !m.tr.follow {
+		m.tr.vp.SetYOffset(offset + m.tr.vp.TotalLineCount() - lines)
 	}
 }
 
@@ -218,11 +230,11 @@ func markdown(s string) string {
 // transcript is scrolled to its top. Call it after scrolling up.
 func (m *model) maybeLoadOlder() tea.Cmd {
 	t := m.tr
-	if !m.vp.AtTop() || len(m.messages) == 0 || m.messages[0].ID == t.completeAt || t.loadingBefore != 0 || m.chatID == "" {
+	if !m.tr.vp.AtTop() || len(m.cur.messages) == 0 || m.cur.messages[0].ID == t.completeAt || t.loadingBefore != 0 || m.cur.chatID == "" {
 		return nil
 	}
-	t.loadingBefore = m.messages[0].ID
-	return loadOlder(m.svc, m.chatID, t.loadingBefore)
+	t.loadingBefore = m.cur.messages[0].ID
+	return loadOlder(m.svc, m.cur.chatID, t.loadingBefore)
 }
 
 // onOlder puts an older page above the transcript, keeping the lines the
@@ -237,27 +249,27 @@ func (m *model) onOlder(msg olderMsg) tea.Cmd {
 		m.setErr("", msg.err)
 		return nil
 	}
-	if msg.chatID != m.chatID || len(m.messages) == 0 || m.messages[0].ID != msg.before {
+	if msg.chatID != m.cur.chatID || len(m.cur.messages) == 0 || m.cur.messages[0].ID != msg.before {
 		return nil // the chat or its first page changed meanwhile
 	}
 	if len(msg.messages) == 0 {
 		t.completeAt = msg.before
 		return nil
 	}
-	reqs := make(map[string]chat.RequestView, len(m.requests)+len(msg.requests))
+	reqs := make(map[string]chat.RequestView, len(m.cur.requests)+len(msg.requests))
 	for _, r := range msg.requests {
 		reqs[r.ID] = r
 	}
-	for id, r := range m.requests {
+	for id, r := range m.cur.requests {
 		reqs[id] = r
 	}
-	lines, offset := m.vp.TotalLineCount(), m.vp.YOffset
-	m.messages = append(append(make([]chat.Message, 0, len(msg.messages)+len(m.messages)), msg.messages...), m.messages...)
-	m.requests = reqs
+	lines, offset := m.tr.vp.TotalLineCount(), m.tr.vp.YOffset
+	m.cur.messages = append(append(make([]chat.Message, 0, len(msg.messages)+len(m.cur.messages)), msg.messages...), m.cur.messages...)
+	m.cur.requests = reqs
 	m.mcp.addSteps(msg.steps)
 	m.tr.changed()
 	m.refreshTranscript()
-	m.vp.SetYOffset(offset + m.vp.TotalLineCount() - lines)
+	m.tr.vp.SetYOffset(offset + m.tr.vp.TotalLineCount() - lines)
 	return nil
 }
 

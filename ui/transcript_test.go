@@ -16,7 +16,7 @@ func TestSwitchForgetsTheDrawing(t *testing.T) {
 	second := k.ask("Plan a trip")
 	m.Update(m.load(first.ChatID)())
 	firstIDs := map[int64]bool{}
-	for _, msg := range m.messages {
+	for _, msg := range m.cur.messages {
 		firstIDs[msg.ID] = true
 	}
 	if len(firstIDs) == 0 || len(m.tr.cache) == 0 {
@@ -25,8 +25,8 @@ func TestSwitchForgetsTheDrawing(t *testing.T) {
 	for _, msg := range cmdtest.Run(m.do(openChatAct{chatID: second.ChatID})) {
 		m.Update(msg)
 	}
-	if m.chatID != second.ChatID || len(m.tr.cache) == 0 {
-		t.Fatalf("not on the second chat: %s, %d entries", m.chatID, len(m.tr.cache))
+	if m.cur.chatID != second.ChatID || len(m.tr.cache) == 0 {
+		t.Fatalf("not on the second chat: %s, %d entries", m.cur.chatID, len(m.tr.cache))
 	}
 	for id := range m.tr.cache {
 		if firstIDs[id] {

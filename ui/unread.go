@@ -68,10 +68,10 @@ func (m *model) readFailed(f *readFailure) {
 // sends there (ctrl+o says it is here), so nothing of the chat left may
 // stay in view as if it were this one.
 func (m *model) turnedTo(s snapshotMsg) bool {
-	if m.newChat || s.chatID == "" || s.chatID != m.chatID || s.seq != 0 && s.seq < m.shownSeq {
+	if m.cur.newChat || s.chatID == "" || s.chatID != m.cur.chatID || s.seq != 0 && s.seq < m.cur.shownSeq {
 		return false
 	}
-	return m.unread != nil || m.chat == nil || m.chat.ID != s.chatID
+	return m.unread != nil || m.cur.chat == nil || m.cur.chat.ID != s.chatID
 }
 
 // chatUnread takes the failed read of the chat turned to: the screen is
@@ -80,12 +80,12 @@ func (m *model) turnedTo(s snapshotMsg) bool {
 // The chat's unsent text, which came with the read, is read alone.
 func (m *model) chatUnread(s snapshotMsg) tea.Cmd {
 	if s.seq != 0 {
-		m.shownSeq = s.seq
+		m.cur.shownSeq = s.seq
 	}
-	m.chat, m.messages, m.run = s.chat, nil, nil
-	m.requests = map[string]chat.RequestView{}
+	m.cur.chat, m.cur.messages, m.cur.run = s.chat, nil, nil
+	m.cur.requests = map[string]chat.RequestView{}
 	m.mcp.adopt(mcpSnap{})
-	m.stream.clear()
+	m.tr.stream.clear()
 	m.pane.clear()
 	m.dropForm()
 	what := readingChat

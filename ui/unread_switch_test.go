@@ -45,8 +45,8 @@ func TestAFailedSwitchShowsTheChatTurnedTo(t *testing.T) {
 	if !containsAll(v, "Could not read the chat “a long message", "DATABASE_CORRUPT", "is damaged") {
 		t.Fatalf("the failure is not said in full, with the chat's title:\n%s", v)
 	}
-	if m.chatID != badID {
-		t.Fatalf("the screen is on %q, not the chat turned to", m.chatID)
+	if m.cur.chatID != badID {
+		t.Fatalf("the screen is on %q, not the chat turned to", m.cur.chatID)
 	}
 	// Its unsent text, which the failed read would have brought, is read
 	// alone: an autosave never writes over it with what is typed.

@@ -98,14 +98,14 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.start.early = append(m.start.early, msg)
 			return nil
 		}
-		prev := m.lastKey
-		m.lastKey = m.now()
-		if m.dropsKey(msg, prev, m.lastKey) {
+		prev := m.moves.lastKey
+		m.moves.lastKey = m.now()
+		if m.dropsKey(msg, prev, m.moves.lastKey) {
 			return nil // typed in the burst of a decision (burst.go)
 		}
 		m.setStatus("", false) // a status speaks of the moment before this key
 		var check tea.Cmd
-		if m.waiting {
+		if m.moves.waiting {
 			check = m.focusCheck() // the pause starts again
 		}
 		if spellsAKey(msg) {
@@ -113,7 +113,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			// text, not the key it names. Feed it one letter at a time.
 			cmds := []tea.Cmd{check}
 			for _, r := range msg.Runes {
-				if m.muted && m.focus != focusComposer {
+				if m.moves.muted && m.focus != focusComposer {
 					break // the letters after a decision's (burst.go)
 				}
 				cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
@@ -146,13 +146,13 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			// Text typed while the chat was made is the new chat's draft.
 			moved = tea.Batch(m.putComposer("", ""), m.putComposer(msg.sent.ChatID, m.composer.Value()))
 		}
-		m.chatID, m.newChat = msg.sent.ChatID, false
+		m.cur.chatID, m.cur.newChat = msg.sent.ChatID, false
 		m.driving = true
-		cmds := []tea.Cmd{moved, m.load(m.chatID), driveRun(m.svc, msg.sent.RunID)}
+		cmds := []tea.Cmd{moved, m.load(m.cur.chatID), driveRun(m.svc, msg.sent.RunID)}
 		if len(queued) > 0 {
 			sends := make([]tea.Cmd, len(queued))
 			for i, text := range queued {
-				sends[i] = sendMessage(m.svc, m.chatID, text)
+				sends[i] = sendMessage(m.svc, m.cur.chatID, text)
 			}
 			cmds = append(cmds, tea.Sequence(sends...))
 		}
@@ -160,17 +160,17 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case driveDoneMsg:
 		// What streamed stays until the stored reply replaces it (stream.go).
 		m.driving = false
-		if m.resuming[msg.runID] {
+		if m.retrying.runs[msg.runID] {
 			m.resumed(msg)
 		}
 		if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeRunBusy {
 			m.setErr("", msg.err)
 		}
-		return m.load(m.chatID)
+		return m.load(m.cur.chatID)
 	case retryMsg:
 		return m.onRetry(msg)
 	case closedMsg:
-		if msg.err == nil && msg.final.ChatID == m.chatID {
+		if msg.err == nil && msg.final.ChatID == m.cur.chatID {
 			return m.showClosed(msg.q, msg.final)
 		}
 		return nil
@@ -180,12 +180,12 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			m.pane.notClosing(msg.closing) // a close elsewhere later is news
 			m.setErr("", msg.err)
-			return m.load(m.chatID)
+			return m.load(m.cur.chatID)
 		}
 		m.sayDone(m.cancelWords())
 		m.dropForm()
 		m.driving = true
-		return tea.Batch(m.load(m.chatID), driveRun(m.svc, msg.receipt.RunID))
+		return tea.Batch(m.load(m.cur.chatID), driveRun(m.svc, msg.receipt.RunID))
 	case stoppedMsg:
 		if msg.err != nil {
 			m.pane.notClosing(msg.closing)
@@ -193,13 +193,13 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		} else {
 			m.dropForm() // the transcript says the task was stopped
 		}
-		return m.load(m.chatID)
+		return m.load(m.cur.chatID)
 	case decidedMsg:
 		if msg.err != nil {
 			m.setErr("", msg.err)
 		} else if msg.res.State == "accepted" {
 			m.setStatus("Proposal accepted — review the form and submit when ready.", false)
-			m.focusOnInstall = m.now() // the user was just answering about this form
+			m.moves.onInstall = m.now() // the user was just answering about this form
 			// The store now holds the accepted draft; what this screen kept
 			// from before is older.
 			m.pane.forget(m.pane.liveKey)
@@ -207,26 +207,26 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus("Kept your values.", false)
 		}
 		m.dropForm()
-		return m.load(m.chatID)
+		return m.load(m.cur.chatID)
 	case olderMsg:
 		return m.onOlder(msg)
 	case elsewhereMsg:
-		if msg.err == nil && !sameRuns(m.orphans, msg.orphans) {
-			m.orphans = msg.orphans
+		if msg.err == nil && !sameRuns(m.cur.orphans, msg.orphans) {
+			m.cur.orphans = msg.orphans
 			m.tr.changed() // a tool row of an interrupted run says so
 			m.refreshTranscript()
 		}
-		if msg.chatID == m.chatID {
+		if msg.chatID == m.cur.chatID {
 			if m.newElsewhere(msg) {
 				// A question that arrives elsewhere ends the notice's
 				// moment: the inbox takes the line.
 				m.setStatus("", false)
 			}
-			m.elsewhere, m.others = msg.n, msg.others
+			m.cur.elsewhere, m.cur.others = msg.n, msg.others
 		}
 		return nil
 	case status.EndMsg:
-		if msg.Gen == m.notice.Gen() && !(len(m.resuming) > 0 && m.notice.Text() == m.resumingSays) {
+		if msg.Gen == m.notice.Gen() && !(len(m.retrying.runs) > 0 && m.notice.Text() == m.retrying.says) {
 			m.setStatus("", false)
 		}
 		return nil
@@ -242,8 +242,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		if code := chat.CodeOf(msg.err); msg.err != nil && code != chat.CodeTargetClosed && code != chat.CodeStaleTarget && code != chat.CodeNotFound {
 			m.setErr("Draft not saved: ", msg.err)
 		}
-		if m.pane.sync.landedNow(msg.key, m.loadSeq) {
-			return m.load(m.chatID) // a read too early may have missed another hand's draft
+		if m.pane.sync.landedNow(msg.key, m.cur.loadSeq) {
+			return m.load(m.cur.chatID) // a read too early may have missed another hand's draft
 		}
 		return nil
 	case autosaveMsg:
@@ -259,7 +259,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case composerLoadedMsg:
 		// A draft that could not be read is not an empty one: taken as
 		// one, the next autosave would write over it.
-		if msg.err == nil && msg.chatID == m.chatID && m.newChat == (msg.chatID == "") {
+		if msg.err == nil && msg.chatID == m.cur.chatID && m.cur.newChat == (msg.chatID == "") {
 			m.adoptComposer(msg.chatID, msg.text)
 		}
 		return nil
@@ -316,12 +316,12 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 	if a.receipt.ApplyState == chat.Partial {
 		r, _ := m.activeRequest()
 		m.setStatus("Saved as a partial answer; still missing: "+labelsOf(r, a.receipt.Missing), false)
-		return tea.Batch(m.load(m.chatID), m.pane.edit())
+		return tea.Batch(m.load(m.cur.chatID), m.pane.edit())
 	}
 	m.sayDone("Answer sent.")
 	m.dropForm()
 	m.driving = true
-	return tea.Batch(m.load(m.chatID), driveRun(m.svc, a.receipt.RunID))
+	return tea.Batch(m.load(m.cur.chatID), driveRun(m.svc, a.receipt.RunID))
 }
 
 func (m *model) matches(msg tea.KeyMsg, b key.Binding) bool { return key.Matches(msg, b) }

@@ -132,7 +132,7 @@ func (m *model) onLinkMessage(msg tea.Msg) (tea.Cmd, bool) {
 		told := m.tell(msg)
 		if msg.err != nil {
 			m.setErr("", msg.err)
-			return tea.Batch(told, m.load(m.chatID)), true
+			return tea.Batch(told, m.load(m.cur.chatID)), true
 		}
 		if msg.done {
 			m.setStatus("Told "+msg.server+" you are done; the call goes on.", false)
@@ -141,7 +141,7 @@ func (m *model) onLinkMessage(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		m.dropForm()
 		m.driving = true
-		return tea.Batch(told, m.load(m.chatID), driveRun(m.svc, msg.runID)), true
+		return tea.Batch(told, m.load(m.cur.chatID), driveRun(m.svc, msg.runID)), true
 	default:
 		return nil, false
 	}
