@@ -38,6 +38,7 @@ type Live struct {
 	unfocused bool    // the screen's focus is elsewhere (SetFocused)
 	jumping   bool    // moving the focus for the screen, not the user: nothing is confirmed
 	drawing   *string // the form as View last drew it, until something changes
+	fitted    *slot   // the field whose description fit cut last
 }
 
 // Build makes a live form. Fields in supplied are not asked. Each asked
@@ -101,6 +102,11 @@ func (l *Live) build() {
 	}
 	l.form = huh.NewForm(l.groups...).WithTheme(l.base).WithKeyMap(keyMap).
 		WithShowHelp(false).WithShowErrors(false)
+	for _, s := range l.slots {
+		if s.keys != nil {
+			s.field.WithKeyMap(s.keys)
+		}
+	}
 	l.form.WithWidth(l.fieldWidth())
 	l.resync()
 	l.titles()

@@ -145,7 +145,7 @@ func inputWidget(s *slot) huh.Field {
 	in.WithTheme(s.theme)
 	in.Accessor(drawnAccess{s})
 	s.set = func(t, d string) { in.Title(t).Description(d) }
-	s.field, s.resync = in, func() { in.Accessor(drawnAccess{s}) }
+	s.field, s.resync, s.key = in, func() { in.Accessor(drawnAccess{s}) }, s.typeKey
 	return in
 }
 
@@ -157,19 +157,29 @@ func textareaWidget(s *slot) huh.Field {
 	t.WithTheme(s.theme)
 	t.Accessor(drawnAccess{s})
 	s.set = func(title, d string) { t.Title(title).Description(d) }
-	s.field, s.resync = t, func() { t.Accessor(drawnAccess{s}) }
+	s.field, s.resync, s.key = t, func() { t.Accessor(drawnAccess{s}) }, s.typeKey
 	return t
 }
 
 // confirmWidget is yes or no; it marks no choice until one is made
-// (restyle), so an untouched boolean answers nothing.
+// (restyle), so an untouched boolean answers nothing. y and n answer and
+// move on; a choice made with the arrows stays on the field (huh's
+// Confirm would move on after either).
 func confirmWidget(s *slot) huh.Field {
 	c := huh.NewConfirm().Key(s.f.Name).Affirmative("Yes").Negative("No").
 		Validate(func(bool) error { s.confirmed(); return nil })
 	c.WithTheme(s.theme)
 	c.Accessor(boolAccess{s})
 	s.set = func(t, d string) { c.Title(t).Description(d) }
-	s.field = c
+	s.field, s.yesNo = c, true
+	s.key = func(k tea.KeyMsg, forward func(tea.Msg) tea.Cmd) tea.Cmd {
+		if y := strings.ToLower(k.String()); y == "y" || y == "n" {
+			boolAccess{s}.Set(y == "y")
+			return s.live.move(true)
+		}
+		forward(k)
+		return nil
+	}
 	return c
 }
 
@@ -185,6 +195,8 @@ func selectWidget(s *slot) huh.Field {
 	sel := huh.NewSelect[string]().Key(s.f.Name).Options(opts...)
 	if len(opts) > longList {
 		sel.Height(listWindow)
+	} else {
+		s.keys = shortListKeys
 	}
 	sel.WithTheme(s.theme)
 	sel.Accessor(textAccess{s})

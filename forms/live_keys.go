@@ -29,11 +29,18 @@ var keyMap = func() *huh.KeyMap {
 	return k
 }()
 
+// shortListKeys are keyMap for a select short enough to be seen whole:
+// no filter (huh's Select has no option to turn it off).
+var shortListKeys = func() *huh.KeyMap {
+	k := *keyMap
+	k.Select.Filter = key.NewBinding()
+	return &k
+}()
+
 // Update forwards a message to the form. Tab and enter move to the next
 // field (past the last, the form is submitted), shift+tab to the one
-// before; y and n answer a yes/no and move on. Typing into a field that
-// still shows a suggestion replaces the suggestion, as typing over a
-// selected default does, instead of appending to it.
+// before; other keys go to the focused field, through its slot's key
+// handler when its widget set one.
 //
 // Messages that are not the form's — a spinner's tick, the screen's own,
 // a window size (Resize says it) — are ignored without drawing anything
@@ -45,31 +52,23 @@ func (l *Live) Update(msg tea.Msg) tea.Cmd {
 	l.drawing = nil
 	s, _, _ := l.focused()
 	k, isKey := msg.(tea.KeyMsg)
-	if isKey && s != nil && !claims(s.field, k) {
-		switch {
-		case k.Type == tea.KeyTab || k.Type == tea.KeyEnter:
+	if !isKey || s == nil {
+		_, cmd := l.form.Update(msg)
+		return cmd
+	}
+	if !claims(s.field, k) {
+		switch k.Type {
+		case tea.KeyTab, tea.KeyEnter:
 			return l.move(true)
-		case k.Type == tea.KeyShiftTab:
+		case tea.KeyShiftTab:
 			return l.move(false)
-		case s.f.Type == Boolean && (k.String() == "y" || k.String() == "n" || k.String() == "Y" || k.String() == "N"):
-			boolAccess{s}.Set(strings.EqualFold(k.String(), "y"))
-			return l.move(true)
 		}
 	}
-	if isKey && s != nil && s.k.typed && (k.Type == tea.KeyRunes || k.Type == tea.KeySpace) && s.suggested {
-		s.quiet = true // clearing is not yet the user's edit
-		s.text = ""
-		s.resync()
-		s.quiet = false
+	forward := func(m tea.Msg) tea.Cmd { _, c := l.form.Update(m); return c }
+	if s.key != nil {
+		return s.key(k, forward)
 	}
-	if isKey && s != nil && s.k.typed {
-		return s.typeKey(k, func(m tea.Msg) tea.Cmd { _, c := l.form.Update(m); return c })
-	}
-	_, cmd := l.form.Update(msg)
-	if isKey && s != nil && s.f.Type == Boolean {
-		return nil // huh's Confirm moves on after a choice; here it stays
-	}
-	return cmd
+	return forward(k)
 }
 
 // claims reports that the focused field takes the key itself (a

@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// A short multi-select neither offers "/ filter" nor takes "/" (huh's
-// Select always filters); a long list offers and takes it. Moving between
-// fields and submitting are never the field's to name.
+// A list short enough to be seen whole neither offers "/ filter" nor takes
+// "/": typed there it filters nothing. A long list offers and takes it.
+// Moving between fields and submitting are never the field's to name.
 func TestOnlyLongListsFilter(t *testing.T) {
-	short := Field{Name: "transport", Type: Multiselect, Options: []Option{{Value: "train"}, {Value: "plane"}, {Value: "car"}}}
+	short := Field{Name: "transport", Type: Select, Options: []Option{{Value: "train"}, {Value: "plane"}, {Value: "car"}}}
 	long := Field{Name: "city", Type: Select}
 	for _, c := range "abcdefghijkl" {
 		long.Options = append(long.Options, Option{Value: "city " + string(c)})

@@ -1,6 +1,7 @@
 package forms
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
 	"slices"
 
 	"github.com/charmbracelet/huh"
@@ -36,9 +37,12 @@ type slot struct {
 	field  huh.Field // the huh field that edits it
 	resync func()    // typed fields: draw the widget anew from s.text
 	set    func(title, description string)
-	area   DrawnText // typed fields: the text as clusters, raw and drawn
-	typed  string    // the text of the key being typed, as typed
-	redraw bool      // the widget holds text to draw anew
+	key    func(k tea.KeyMsg, forward func(tea.Msg) tea.Cmd) tea.Cmd // the widget's own key handling (nil: forward)
+	keys   *huh.KeyMap                                               // the field's own keymap, when not the form's
+	yesNo  bool                                                      // marks no choice until one is made (restyle)
+	area   DrawnText                                                 // typed fields: the text as clusters, raw and drawn
+	typed  string                                                    // the text of the key being typed, as typed
+	redraw bool                                                      // the widget holds text to draw anew
 
 	theme *huh.Theme // the field's own theme (restyle)
 	title string     // last title and description set, to skip redundant work

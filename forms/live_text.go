@@ -37,11 +37,19 @@ func (a drawnAccess) Set(v string) {
 
 // typeKey sends a key to the form, the focused field being typed: typed
 // text goes in as it is drawn (remembered as typed), and a delete that
-// leaves part of a cluster takes the rest of it.
+// leaves part of a cluster takes the rest of it. Typing into a field that
+// still shows a suggestion replaces the suggestion, as typing over a
+// selected default does, instead of appending to it.
 func (s *slot) typeKey(k tea.KeyMsg, forward func(tea.Msg) tea.Cmd) tea.Cmd {
 	var cmds []tea.Cmd
 	switch k.Type {
 	case tea.KeyRunes, tea.KeySpace:
+		if s.suggested {
+			s.quiet = true // clearing is not yet the user's edit
+			s.text = ""
+			s.resync()
+			s.quiet = false
+		}
 		s.typed = string(k.Runes)
 		k.Runes = []rune(DrawTyped(s.typed))
 		cmds = append(cmds, forward(k))

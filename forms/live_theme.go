@@ -53,7 +53,7 @@ func (s *slot) restyle() {
 			fs.SelectedOption = fs.SelectedOption.Faint(true).Italic(true)
 			fs.FocusedButton = fs.FocusedButton.Faint(true)
 		}
-		if s.f.Type == Boolean && !s.has {
+		if s.yesNo && !s.has {
 			fs.FocusedButton = fs.BlurredButton
 		}
 	}

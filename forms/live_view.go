@@ -1,12 +1,15 @@
 package forms
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/cellbuf"
 )
 
 // View draws the page on screen (the keys are the screen's to draw, from
@@ -26,13 +29,102 @@ func (l *Live) View() string {
 		g := l.groups[page]
 		v = strings.TrimSuffix(joinNonEmpty("\n", g.Header(), g.Content()), " ")
 		if l.maxHeight > 0 && lipgloss.Height(v) > l.maxHeight {
-			g.WithHeight(l.maxHeight)
-			l.form.Update(redrawMsg{}) // the group draws its viewport on an update
-			v = g.View()
+			v = l.scrolled(g, page)
 		}
 	}
 	l.drawing = &v
 	return v
+}
+
+// scrolled draws a page taller than the form's height: huh's group
+// viewport starts at the focused field, and a line under the page's title
+// says what problems the fields above it show.
+func (l *Live) scrolled(g *huh.Group, page int) string {
+	// Where huh's viewport starts: at the focused field, or higher when the
+	// fields below it do not fill the rows (a note line taken).
+	gap := lipgloss.Height(l.base.FieldSeparator.String()) - 1
+	rows := l.maxHeight - lipgloss.Height(g.Header()) - 1
+	var ends []int
+	top, start := 0, 0
+	for _, s := range l.pages[page] {
+		if s.field == l.form.GetFocusedField() {
+			start = top
+		}
+		top += lipgloss.Height(s.field.View())
+		ends = append(ends, top)
+		top += gap
+	}
+	offset := min(start, max(top-gap-rows, 0))
+	var above []*slot
+	for i, s := range l.pages[page] {
+		if ends[i] <= offset && len(s.problems()) > 0 {
+			above = append(above, s)
+		}
+	}
+	h := l.maxHeight
+	if len(above) > 0 {
+		h--
+	}
+	if page == 0 && l.def.Description != "" {
+		g.Description(Describe(l.def.Description))
+		if l.fit(g, h) > 0 {
+			g.Description("") // the form's description goes before the field's
+		}
+	}
+	l.fit(g, h)
+	g.WithHeight(h)
+	l.form.Update(redrawMsg{}) // the group draws its viewport on an update
+	v := g.View()
+	if len(above) == 0 {
+		return v
+	}
+	msg := SanitizeLine(above[0].problems()[0])
+	if label := above[0].label(); !strings.HasPrefix(msg, label) {
+		msg = label + ": " + msg
+	}
+	if len(above) > 1 {
+		msg = fmt.Sprintf("%d problems: %s", len(above), msg)
+	}
+	note := ansi.Truncate("↑ "+problemMark+msg, max(1, l.fieldWidth()), "…")
+	note = lipgloss.NewStyle().Foreground(l.base.Focused.ErrorMessage.GetForeground()).Render(note)
+	lines := strings.Split(v, "\n")
+	at := 0
+	if hd := g.Header(); hd != "" {
+		at = lipgloss.Height(hd)
+	}
+	return strings.Join(slices.Insert(lines, at, note), "\n")
+}
+
+// fit cuts the focused field's description so that its input shows in a
+// form shorter than the field: huh's group shows a focused field from its
+// top, and a field taller than the group is cut below. A field the focus
+// left gets its whole description back. It returns the rows the field
+// with its whole description is too tall by.
+func (l *Live) fit(g *huh.Group, height int) int {
+	s, _, _ := l.focused()
+	if l.fitted != nil && l.fitted != s {
+		l.fitted.set(l.fitted.title, l.fitted.desc)
+	}
+	if l.fitted = s; s == nil {
+		return 0
+	}
+	s.set(s.title, s.desc)
+	over := lipgloss.Height(s.field.View()) - (height - lipgloss.Height(g.Header()))
+	if over <= 0 || s.desc == "" {
+		return max(over, 0)
+	}
+	w := max(l.fieldWidth()-s.theme.Focused.Base.GetHorizontalFrameSize(), 1)
+	lines := strings.Split(cellbuf.Wrap(s.desc, w, ",.-; "), "\n")
+	keep := len(lines) - over
+	switch {
+	case keep <= 0:
+		s.set(s.title, "")
+	case keep == 1:
+		s.set(s.title, ansi.Truncate(lines[0], w-1, "")+"…")
+	default:
+		s.set(s.title, strings.Join(lines[:keep-1], "\n")+"\n"+ansi.Truncate(lines[keep-1], w-1, "")+"…")
+	}
+	return over
 }
 
 // redrawMsg makes huh's group draw its viewport anew.
