@@ -33,7 +33,10 @@ func TestREADMEKeyTableMatchesTheBindings(t *testing.T) {
 		t.Fatal("README.md has no | key | does | table")
 	}
 	keys := defaultKeys()
-	names := func(kb []string, help string) []string { return append([]string{help}, kb...) }
+	// A help key may name a pair: "pgup/pgdn".
+	names := func(kb []string, help string) []string {
+		return append(append([]string{help}, strings.Split(help, "/")...), kb...)
+	}
 	bound := map[string]bool{}
 	for _, sec := range keys.sections() {
 		for _, kb := range sec.keys {
