@@ -24,6 +24,12 @@ func (e streamEvents) Thinking(runID string, on bool) {
 	e.s.broker.Publish(Event{Kind: EvThinking, ChatID: e.chatID, RunID: runID, On: on})
 }
 
+// quietEvents streams a sub-agent's calls like any other, and shows none.
+type quietEvents struct{}
+
+func (quietEvents) Streaming(string, string, bool) {}
+func (quietEvents) Thinking(string, bool)          {}
+
 // RunView is a run as the CLI and UI show it.
 type RunView struct {
 	ID         string   `json:"id"`
@@ -161,7 +167,7 @@ func (s *Service) driveOnce(ctx context.Context, run store.Run) error {
 		Checkpoint: s.onStep, Delegate: runHost{s},
 	}
 	if run.ParentRunID != "" {
-		r.Events = nil // a sub-agent's text is its row's, not the chat's stream
+		r.Events = quietEvents{} // a sub-agent's text is its row's, not the chat's stream
 	}
 	if run.Tools.Valid {
 		var names []string

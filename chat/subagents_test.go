@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
 	"followup/agent"
+	"followup/agent/agenttest"
 	"followup/chat"
 	"followup/store"
 )
@@ -319,5 +321,62 @@ func (w *world) resumeTree(root string) {
 	orphans, _ := w.svc.Orphaned(context.Background())
 	if len(orphans) > 0 {
 		w.t.Fatalf("orphaned after resume: %+v", orphans)
+	}
+}
+
+// delegatingAgent is a model whose task "Ship the release" it hands to a
+// sub-agent, env, which asks for the environment (deployAgent); once env
+// has ended it reports what env said.
+func delegatingAgent(w http.ResponseWriter, r agenttest.Request, n int) {
+	var b fakeBody
+	json.Unmarshal(r.Raw, &b)
+	if len(b.Messages) < 2 || b.Messages[1].Content != "Ship the release" {
+		deployAgent(w, r, n)
+		return
+	}
+	last := b.Messages[len(b.Messages)-1]
+	var res struct{ Status, Reply string }
+	if json.Unmarshal([]byte(last.Content), &res) == nil && last.Role == "tool" {
+		agenttest.OpenAITurn(w, n, "env says: "+res.Reply+" ("+res.Status+")")
+		return
+	}
+	agenttest.OpenAITurn(w, n, "I'll hand that to a sub-agent.", "agent_delegate", `{"name":"env","brief":"Deploy the release"}`)
+}
+
+// TestProviderDelegates: a real provider's model (the OpenAI protocol, a
+// fake server on 127.0.0.1) is offered agent_delegate, calls it, and gets
+// the child's reply as the call's result once the child's question is
+// answered.
+func TestProviderDelegates(t *testing.T) {
+	t.Parallel()
+	f := newFakeModel(t)
+	f.Fallback(delegatingAgent)
+	w := newWorld(t, f.env(testKey)...)
+	r := w.cli.ok(nil, "ask", "Ship the release")
+	root := str(r.JSON, "runId")
+	if str(r.JSON, "state") != "waiting_children" {
+		in := w.cli.run(nil, "inspect", root)
+		t.Fatalf("ask: %s\n%s\n%d calls, last %s", r, in, f.Calls(), f.Request(f.Calls()-1).Raw)
+	}
+	offered := ""
+	for _, tl := range f.body(0).Tools {
+		if tl.Function.Name == "agent_delegate" {
+			offered = string(f.Request(0).Raw)
+		}
+	}
+	if !strings.Contains(offered, "child_done") || !strings.Contains(offered, `"brief"`) {
+		t.Fatalf("agent_delegate is not offered with its description: %s", f.Request(0).Raw)
+	}
+	rq := ownedPending(t, w, root)["env"]
+	if rq == "" {
+		t.Fatal("the sub-agent's question is not pending under its name")
+	}
+	w.cli.ok(nil, "answer", rq, "--values-json", `{"environment":"staging"}`)
+	v, err := w.svc.GetRun(context.Background(), root)
+	if err != nil || v.State != chat.RunSucceeded || v.Reply != "env says: Deploying to staging. (child_done)" {
+		t.Fatalf("root: %+v %v", v, err)
+	}
+	if f.Calls() != 4 {
+		t.Fatalf("%d model calls, want 4 (root, env, env, root)", f.Calls())
 	}
 }
