@@ -98,6 +98,7 @@ const DemoGuide = "I am the offline demo agent: no model key needed, the same an
 	"- “Plan a trip”: a longer form with a suggestion filled in, a review before it is sent, and a draft kept if you quit.\n" +
 	"- While a form waits, type an answer here (“staging”): I propose it, and you confirm before it replaces anything.\n" +
 	"- Ask for both, one after the other: two questions wait side by side; answer them in any order.\n" +
+	"- “Plan a team offsite”: two sub-agents, venue and travel, each ask you their own form; I sum up what they found.\n" +
 	"- `call SERVER.TOOL {\"arg\": \"value\"}`: a tool of an MCP server in your configuration (`followup mcp list`).\n" +
 	"- `followup mcp serve`: other agents (Claude Code, Codex, any MCP client) ask you here."
 

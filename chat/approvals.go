@@ -39,6 +39,20 @@ type ApprovalView struct {
 	Scope       string          `json:"scope,omitempty"`
 	CreatedAt   time.Time       `json:"createdAt"`
 	DecidedAt   *time.Time      `json:"decidedAt,omitempty"`
+	// Owner is the sub-agent whose call it is, when a sub-agent's.
+	Owner *Owner `json:"owner,omitempty"`
+}
+
+// ownedApproval is a's view with the sub-agent whose call it is.
+func (s *Service) ownedApproval(ctx context.Context, a store.Approval) (ApprovalView, error) {
+	v := approvalView(a)
+	run, err := s.store.GetRun(ctx, s.reader(), a.RunID)
+	if err != nil || run.ParentRunID == "" {
+		return v, err
+	}
+	o, err := s.runOwner(ctx, s.reader(), run)
+	v.Owner = &o
+	return v, err
 }
 
 func approvalView(a store.Approval) ApprovalView {
@@ -81,7 +95,11 @@ func (s *Service) PendingApprovals(ctx context.Context, chatID string) ([]Approv
 	}
 	out := []ApprovalView{}
 	for _, a := range as {
-		out = append(out, approvalView(a))
+		v, err := s.ownedApproval(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }
@@ -92,7 +110,7 @@ func (s *Service) Approval(ctx context.Context, id string) (ApprovalView, error)
 	if err != nil {
 		return ApprovalView{}, notFound(err, "approval", id)
 	}
-	return approvalView(a), nil
+	return s.ownedApproval(ctx, a)
 }
 
 // ApprovalDecision is the receipt of approving or denying a tool call.

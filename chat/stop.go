@@ -23,6 +23,7 @@ func (r *StopResult) setCommandID(id string) { r.CommandID = id }
 func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult, error) {
 	var chatID string
 	var stopped []string
+	var parent string
 	out, err := s.command(ctx, commandID, "stop", &chatID, map[string]any{"runId": runID}, func(tx store.Handle) (any, error) {
 		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
@@ -44,7 +45,7 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 				stopped = append(stopped, r.ID)
 			}
 		}
-		run.State = store.RunStopped
+		run.State, parent = store.RunStopped, run.ParentRunID
 		if err := s.childEnded(ctx, tx, run); err != nil {
 			return nil, err
 		}
@@ -67,6 +68,9 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 	s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
 	s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID})
 	s.broker.Publish(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
+	if parent != "" && len(stopped) > 0 {
+		s.DriveOn(ctx, parent) // a sub-agent stopped alone: its parent reads it failed and decides
+	}
 	return res, nil
 }
 

@@ -380,3 +380,29 @@ func TestProviderDelegates(t *testing.T) {
 		t.Fatalf("%d model calls, want 4 (root, env, env, root)", f.Calls())
 	}
 }
+
+// TestSubAgentsStopOneChild: stopping one sub-agent alone stops it only
+// (its question expires, its sibling's stays); once the sibling ends, the
+// parent reads the stopped one as failed and says so.
+func TestSubAgentsStopOneChild(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	root, rq := offsite(t, w)
+	kids, _ := w.svc.Children(context.Background(), root)
+	travel := kids[1]
+	if travel.Name != "travel" {
+		t.Fatalf("children: %+v", kids)
+	}
+	w.cli.ok(nil, "stop", travel.ID)
+	if got := ownedPending(t, w, root); len(got) != 1 || got["venue"] != rq["venue"] {
+		t.Fatalf("after stopping travel, pending = %v", got)
+	}
+	if v, _ := w.svc.GetRun(context.Background(), root); v.State != chat.RunWaitingChildren {
+		t.Fatalf("root is %s while venue still asks", v.State)
+	}
+	w.cli.ok(nil, "answer", rq["venue"], "--values-json", `{"city":"Porto","people":12}`)
+	v, _ := w.svc.GetRun(context.Background(), root)
+	if v.State != chat.RunSucceeded || !strings.Contains(v.Reply, "**travel** did not finish: the sub-agent was stopped") {
+		t.Fatalf("root: %+v", v)
+	}
+}

@@ -127,6 +127,9 @@ func (d approvalDialog) body() string {
 	if about != "" {
 		b.WriteString(style.Dim.Render(about) + "\n")
 	}
+	if a.Owner != nil {
+		b.WriteString(style.Dim.Render(askedBy(*a.Owner)) + "\n")
+	}
 	b.WriteString(style.Dim.Render("hints: "+forms.SanitizeLine(a.Annotations.Words())) + "\n")
 	b.WriteString("\n" + style.Bold.Render("Arguments") + "\n")
 	for _, l := range strings.Split(prettyJSON(a.Arguments), "\n") {

@@ -125,6 +125,9 @@ func addWaiting(b *blocks, pend []chat.RequestView, aps []chat.ApprovalView) {
 func approvalText(a chat.ApprovalView) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "approval %s  %s wants to call %s\n", a.ID, forms.SanitizeLine(a.Server), forms.SanitizeLine(a.Tool))
+	if a.Owner != nil {
+		fmt.Fprintf(&sb, "  %s\n", forms.SanitizeLine(ownerText(*a.Owner)))
+	}
 	if a.Title != "" && a.Title != a.Tool {
 		fmt.Fprintf(&sb, "  %s\n", forms.PlainLine(a.Title))
 	}
