@@ -29,7 +29,7 @@ func TestArchiveTogglesWithAWord(t *testing.T) {
 			t.Fatalf("the list does not say %q:\n%s", want, v)
 		}
 		d, _ := find[chatsDialog](&m.dialogs)
-		if ids := []string{d.list.chats[0].ID, d.list.chats[1].ID}; ids[0] != trip.ChatID || ids[1] != deploy.ChatID {
+		if ids := []string{d.list.Chats()[0].ID, d.list.Chats()[1].ID}; ids[0] != trip.ChatID || ids[1] != deploy.ChatID {
 			t.Fatalf("the list's order changed: %v", ids)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/chatlist"
 )
 
 // chatsDialog is the chat switcher: open, start, archive or delete a chat.
@@ -17,7 +18,7 @@ import (
 type chatsDialog struct {
 	keys     chatKeys
 	scrollK  scrollKeys
-	list     chatList
+	list     chatlist.List
 	onScreen string // the chat the screen shows: the cursor starts on its row
 	next     string // the cursor of the page after those read
 	complete bool   // no page follows
@@ -48,7 +49,7 @@ func chatPage(height int) int { return min(max(2*height, 20), chat.MaxChatPage) 
 // refreshLimit is how many chats a fresh read of the list takes: as many
 // as are shown, within a page's bounds.
 func (d chatsDialog) refreshLimit() int {
-	return min(max(len(d.list.chats), chatPage(d.height)), chat.MaxChatPage)
+	return min(max(len(d.list.Chats()), chatPage(d.height)), chat.MaxChatPage)
 }
 
 func (d chatsDialog) about() string    { return "" }
@@ -93,18 +94,18 @@ func (d chatsDialog) adopt(msg chatsMsg) (chatsDialog, action) {
 		if msg.draftErr != nil {
 			d.note, d.noteErr = "Could not read the text typed in the new chat: "+errText(msg.draftErr), true
 		}
-		d.list.adopt(append(d.newRow(), msg.page.Chats...), d.onScreen) // a fresh read from the top
+		d.list.Adopt(append(d.newRow(), msg.page.Chats...), d.onScreen) // a fresh read from the top
 	case msg.after == d.next:
-		d.list.adopt(append(slices.Clip(d.list.chats), msg.page.Chats...), d.onScreen)
+		d.list.Adopt(append(slices.Clip(d.list.Chats()), msg.page.Chats...), d.onScreen)
 	default:
 		return d, nil // a page of a list read again since
 	}
 	d.next, d.complete = msg.page.Next, !msg.page.More
 	if d.toEnd {
-		d.list.sel = len(d.list.chats) - 1
+		d.list.Last()
 		d.toEnd = !d.complete
 	}
-	if !d.complete && (d.toEnd || !d.list.found(d.onScreen)) {
+	if !d.complete && (d.toEnd || !d.list.Found(d.onScreen)) {
 		return d.more() // read on to the last chat, or to the older one on screen
 	}
 	return d, nil
@@ -119,9 +120,6 @@ func (d chatsDialog) newRow() []chat.ChatView {
 	return []chat.ChatView{{ID: "", Title: d.newText, State: "new"}}
 }
 
-// isNew reports the new chat's row.
-func isNew(c chat.ChatView) bool { return c.ID == "" }
-
 // key acts on a key; moving near the end of the chats read reads on.
 func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
 	k := d.keys
@@ -133,26 +131,26 @@ func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
 	case key.Matches(msg, k.Close):
 		return d, closeAct{}
 	case key.Matches(msg, k.Up):
-		d.list.move(-1)
+		d.list.Move(-1)
 	case key.Matches(msg, k.Down):
-		d.list.move(1)
+		d.list.Move(1)
 	case key.Matches(msg, d.scrollK.PageUp):
-		d.list.move(-d.rows())
+		d.list.Move(-d.rows())
 	case key.Matches(msg, d.scrollK.PageDown):
-		d.list.move(d.rows())
+		d.list.Move(d.rows())
 	case key.Matches(msg, d.scrollK.Top):
-		d.list.move(-len(d.list.chats))
+		d.list.Move(-len(d.list.Chats()))
 	case key.Matches(msg, d.scrollK.Bottom):
-		d.list.move(len(d.list.chats))
+		d.list.Move(len(d.list.Chats()))
 		d.toEnd = !d.complete // the last chat read is not the last chat
 	case key.Matches(msg, k.New):
 		return d, newChatAct{}
 	case key.Matches(msg, k.Open):
-		c, ok := d.list.selected()
+		c, ok := d.list.Selected()
 		switch {
-		case ok && isNew(c) && d.newChat:
+		case ok && chatlist.IsNew(c) && d.newChat:
 			return d, closeAct{} // it is on screen
-		case ok && isNew(c):
+		case ok && chatlist.IsNew(c):
 			return d, newChatAct{}
 		case ok:
 			return d, openChatAct{chatID: c.ID}
@@ -160,18 +158,18 @@ func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
 	case (key.Matches(msg, k.Archive) || key.Matches(msg, k.Delete)) && d.onNew():
 		d.note = "The new chat is not started yet: its first message starts it (" + k.Open.Help().Key + " opens it)."
 	case key.Matches(msg, k.Archive):
-		if c, ok := d.list.selected(); ok {
+		if c, ok := d.list.Selected(); ok {
 			return d, archiveAct{chatID: c.ID, title: c.Title, unarchive: c.State.Archived(), limit: d.refreshLimit()}
 		}
 	case key.Matches(msg, k.Delete):
-		if c, ok := d.list.selected(); ok && d.list.armDelete(c.ID) {
+		if c, ok := d.list.Selected(); ok && d.list.ArmDelete(c.ID) {
 			if c.ID == d.onScreen {
 				d.onScreen, d.newChat = "", true // the screen goes to a new chat
 			}
 			return d, deleteAct{chatID: c.ID, title: c.Title, limit: d.refreshLimit()}
 		}
 	}
-	if d.toEnd || d.list.sel >= len(d.list.chats)-d.rows() {
+	if d.toEnd || d.list.Cursor() >= len(d.list.Chats())-d.rows() {
 		return d.more()
 	}
 	return d, nil
@@ -179,19 +177,19 @@ func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
 
 // onNew reports the cursor on the new chat's row.
 func (d chatsDialog) onNew() bool {
-	c, ok := d.list.selected()
-	return ok && isNew(c)
+	c, ok := d.list.Selected()
+	return ok && chatlist.IsNew(c)
 }
 
 // window is the first row in view when rows fit: the last one kept
 // unless the cursor left it.
 func (d chatsDialog) window(rows int) int {
-	top := clampTop(d.top, len(d.list.chats), rows)
-	if d.list.sel < top {
-		top = d.list.sel
+	top := clampTop(d.top, len(d.list.Chats()), rows)
+	if d.list.Cursor() < top {
+		top = d.list.Cursor()
 	}
-	if d.list.sel >= top+rows {
-		top = d.list.sel - rows + 1
+	if d.list.Cursor() >= top+rows {
+		top = d.list.Cursor() - rows + 1
 	}
 	return max(0, top)
 }

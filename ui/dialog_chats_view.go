@@ -7,8 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 
-	"followup/chat"
 	"followup/forms"
+	"followup/ui/chatlist"
 	"followup/ui/status"
 	"followup/ui/style"
 )
@@ -20,34 +20,18 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 	k := d.keys
 	var b strings.Builder
 	// The count is of the rows listed, the new chat's among them.
-	count := style.Plural(len(d.list.chats), "chat", "chats")
+	count := style.Plural(len(d.list.Chats()), "chat", "chats")
 	if !d.complete {
-		count = fmt.Sprintf("%d+ chats", len(d.list.chats))
+		count = fmt.Sprintf("%d+ chats", len(d.list.Chats()))
 	}
 	head := style.Bold.Render(" Chats") + style.Dim.Render(" ("+count+")  ")
 	b.WriteString(style.Truncate(head+style.Dim.Render(style.HintsFit(width-lipgloss.Width(head), d.hintKeys()...)), width) + "\n")
 	rows := max(1, height-3)
 	top := d.window(rows)
-	end := min(len(d.list.chats), top+rows)
-	// The marks are compact in every row when a title in view would not
-	// fit beside them in words.
-	compact, used := false, chatMarks{}
-	for i := top; i < end; i++ {
-		mk := marksOf(d.list.chats[i], d.onScreen)
-		used = used.union(mk)
-		compact = compact || !isNew(d.list.chats[i]) && !fitsInWords(d.list.chats[i], mk, width)
-	}
-	var lines []string
-	for i := top; i < end; i++ {
-		c := d.list.chats[i]
-		row := chatRow(c, i == d.list.sel, marksOf(c, d.onScreen), compact, width)
-		if isNew(c) {
-			row = newChatRow(c, i == d.list.sel, marksOf(c, d.onScreen), compact, width)
-		}
-		lines = append(lines, style.Truncate(row, width))
-	}
-	switch c, _ := d.list.selected(); {
-	case d.list.confirmDel != "" && c.ID == d.list.confirmDel:
+	end := min(len(d.list.Chats()), top+rows)
+	lines, legend := d.list.Rows(top, end, d.onScreen, width)
+	switch c, _ := d.list.Selected(); {
+	case d.list.Deleting() != "" && c.ID == d.list.Deleting():
 		// On the note line, not after the row: a narrow row would cut it.
 		b.WriteString(style.Error.Render(style.Truncate(" press "+k.Delete.Help().Key+" again to delete everything in “"+
 			forms.SanitizeLine(c.Title)+"”", width)))
@@ -57,24 +41,24 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 		b.WriteString(style.Dim.Render(style.Truncate(" "+d.note, width)))
 	case d.listErr != nil:
 		b.WriteString(status.ErrLine(" Could not read the chats: ", d.listErr, width))
-	case compact:
-		b.WriteString(style.Dim.Render(style.Truncate(" "+compactLegend(used), width)))
+	case legend != "":
+		b.WriteString(style.Dim.Render(style.Truncate(" "+legend, width)))
 	}
 	b.WriteString("\n")
 	for _, line := range lines {
 		b.WriteString(line + "\n")
 	}
 	switch {
-	case len(d.list.chats) == 0 && d.loading:
+	case len(d.list.Chats()) == 0 && d.loading:
 		b.WriteString(style.Dim.Render("  reading chats…") + "\n")
-	case len(d.list.chats) == 0 && d.listErr != nil:
+	case len(d.list.Chats()) == 0 && d.listErr != nil:
 		b.WriteString(style.Dim.Render("  "+k.New.Help().Key+" starts a new chat; "+k.Close.Help().Key+" goes back") + "\n")
-	case len(d.list.chats) == 0:
+	case len(d.list.Chats()) == 0:
 		b.WriteString(style.Dim.Render("  no chats yet — "+k.New.Help().Key+" starts one") + "\n")
 	}
-	if len(d.list.chats) > rows || d.loading {
+	if len(d.list.Chats()) > rows || d.loading {
 		pos := fmt.Sprintf(" %d–%d of %s", top+1, end, count)
-		if d.loading && len(d.list.chats) > 0 {
+		if d.loading && len(d.list.Chats()) > 0 {
 			pos += " · reading more…"
 		}
 		b.WriteString(style.Dim.Render(style.Truncate(pos+" · "+style.Hints(k.Up, d.scrollK.PageUp), width)))
@@ -88,8 +72,8 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 func (d chatsDialog) hintKeys() []key.Binding {
 	k := d.keys
 	bs := []key.Binding{k.Open, style.Relabel(k.Close, "close"), style.Relabel(k.New, "new")}
-	c, ok := d.list.selected()
-	if !ok || isNew(c) {
+	c, ok := d.list.Selected()
+	if !ok || chatlist.IsNew(c) {
 		return bs
 	}
 	archive := "archive"
@@ -97,24 +81,4 @@ func (d chatsDialog) hintKeys() []key.Binding {
 		archive = "unarchive"
 	}
 	return append(bs, style.Relabel(k.Archive, archive), style.Relabel(k.Delete, "delete (twice)"))
-}
-
-// newChatRow is the new chat's line: where its date would be it says
-// "new chat", then the start of the text typed in it.
-func newChatRow(c chat.ChatView, cursor bool, mk chatMarks, compact bool, width int) string {
-	head := "  "
-	if cursor {
-		head = "› "
-	}
-	head += style.Bold.Render("new chat")
-	marks := mk.words()
-	if compact {
-		marks = mk.compact()
-	}
-	text := strings.Join(strings.Fields(forms.SanitizeLine(strings.ReplaceAll(c.Title, "\n", " "))), " ")
-	if text == "" {
-		return head + marks
-	}
-	room := width - lipgloss.Width(head) - lipgloss.Width(" · draft: ") - lipgloss.Width(marks)
-	return head + style.Dim.Render(" · draft: ") + style.Truncate(text, max(10, room)) + marks
 }

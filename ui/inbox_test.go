@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/chatlist"
 )
 
 // askFromServe asks title from an MCP client's serve session, as
@@ -125,7 +126,7 @@ func TestChatListStartsOnTheChatOnScreen(t *testing.T) {
 	if !ok {
 		t.Fatal("ctrl+o opened no chat list")
 	}
-	if c, _ := d.list.selected(); !isNew(c) {
+	if c, _ := d.list.Selected(); !chatlist.IsNew(c) {
 		t.Fatalf("the cursor is on %q, not on the new chat on screen", c.Title)
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyEnter}))
