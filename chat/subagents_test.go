@@ -19,7 +19,7 @@ import (
 func offsite(t *testing.T, w *world) (root string, byName map[string]string) {
 	t.Helper()
 	r := w.cli.ok(nil, "ask", "Plan a team offsite")
-	if str(r.JSON, "state") != "waiting_children" {
+	if str(r.JSON, "state") != "waiting_children" || str(r.JSON, "pending", 1, "owner", "kind") != "agent" {
 		t.Fatalf("ask: %s", r)
 	}
 	return str(r.JSON, "runId"), ownedPending(t, w, str(r.JSON, "runId"))

@@ -65,18 +65,32 @@ func ask(ctx context.Context, c *Call) error {
 
 func runPending(ctx context.Context, s *chat.Service, chatID, runID string) ([]chat.RequestView, error) {
 	all, err := s.Pending(ctx, chatID)
-	return ofRun(all, runID, func(r chat.RequestView) string { return r.RunID }), err
+	if err != nil {
+		return nil, err
+	}
+	return ofRun(ctx, s, all, runID, func(r chat.RequestView) string { return r.RunID })
 }
 
-// ofRun keeps what belongs to one run (never nil: JSON prints a list).
-func ofRun[T any](all []T, runID string, run func(T) string) []T {
+// ofRun keeps what belongs to one run or its sub-agents (never nil: JSON
+// prints a list).
+func ofRun[T any](ctx context.Context, s *chat.Service, all []T, runID string, run func(T) string) ([]T, error) {
+	tree := map[string]bool{runID: true}
+	var walk func([]chat.ChildView)
+	walk = func(kids []chat.ChildView) {
+		for _, k := range kids {
+			tree[k.ID] = true
+			walk(k.Children)
+		}
+	}
+	kids, err := s.Children(ctx, runID)
+	walk(kids)
 	out := []T{}
 	for _, v := range all {
-		if run(v) == runID {
+		if tree[run(v)] {
 			out = append(out, v)
 		}
 	}
-	return out
+	return out, err
 }
 
 func pending(ctx context.Context, c *Call) error {

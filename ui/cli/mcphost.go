@@ -108,7 +108,10 @@ func driveAfterDecision(ctx context.Context, c *Call, d chat.ApprovalDecision) e
 // runApprovals lists the pending approvals of one run.
 func runApprovals(ctx context.Context, s *chat.Service, chatID, runID string) ([]chat.ApprovalView, error) {
 	all, err := s.PendingApprovals(ctx, chatID)
-	return ofRun(all, runID, func(a chat.ApprovalView) string { return a.RunID }), err
+	if err != nil {
+		return nil, err
+	}
+	return ofRun(ctx, s, all, runID, func(a chat.ApprovalView) string { return a.RunID })
 }
 
 // addWaiting adds what a run waits for: its requests, then its approvals.
