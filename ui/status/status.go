@@ -126,7 +126,8 @@ func (n *Notice) View(width int) string {
 const MostLines = 3
 
 // Lines draws words in st, and code dim after them, width wide: words
-// wider than that wrap onto up to MostLines lines.
+// wider than that wrap onto up to MostLines lines, the code after them
+// where it has room.
 func Lines(words, code string, st lipgloss.Style, width int) string {
 	words = forms.SanitizeLine(words)
 	if code != "" {
@@ -143,9 +144,11 @@ func Lines(words, code string, st lipgloss.Style, width int) string {
 	for i, l := range lines {
 		lines[i] = st.Render(strings.TrimRight(l, " "))
 	}
-	last := &lines[len(lines)-1]
-	if lipgloss.Width(*last+code) <= width {
-		*last += dim(code)
+	switch last := len(lines) - 1; {
+	case lipgloss.Width(lines[last]+code) <= width:
+		lines[last] += dim(code)
+	case len(lines) < MostLines:
+		lines = append(lines, dim(code[1:])) // its own line
 	}
 	return strings.Join(lines, "\n")
 }
