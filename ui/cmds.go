@@ -93,7 +93,7 @@ type draftLoadedMsg struct {
 }
 
 // autosaveMsg fires after the user paused editing.
-type autosaveMsg struct{ seq int }
+type autosaveMsg struct{}
 
 // chatsMsg brings a page of the chat list: the one after the cursor
 // after ("" for the first).
@@ -200,6 +200,6 @@ func listChats(svc *chat.Service, after string, limit int) tea.Cmd {
 
 const autosaveDelay = 400 * time.Millisecond
 
-func autosaveAfter(seq int) tea.Cmd {
-	return tea.Tick(autosaveDelay, func(time.Time) tea.Msg { return autosaveMsg{seq} })
+func autosaveAfter(d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return autosaveMsg{} })
 }

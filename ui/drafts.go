@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"time"
 
 	"followup/chat"
 	"followup/forms"
@@ -52,11 +53,13 @@ func (p *formPane) saveNow() tea.Cmd {
 	return savedCmd(done, func(err error) tea.Msg { return draftSavedMsg{key, err} })
 }
 
-// autosave saves the draft if no edit came after the one that scheduled
-// the save.
-func (p *formPane) autosave(seq int) tea.Cmd {
-	if seq != p.draftSeq {
-		return nil
+// autosave saves the draft once the user has paused editing for
+// autosaveDelay; an edit since the timer started waits for its own pause.
+func (p *formPane) autosave() tea.Cmd {
+	p.saveTimer = false
+	if wait := time.Until(p.saveDue); wait > 0 {
+		p.saveTimer = true
+		return autosaveAfter(wait)
 	}
 	return p.saveNow()
 }

@@ -40,6 +40,7 @@ type focusMoves struct {
 	lastKey   time.Time // when the user last typed (or when a newcomer first waited)
 	waiting   bool      // a newcomer waits for the focus
 	seq       int       // the focus check on its way
+	ticking   bool      // its focusTickMsg has not come yet: a key need not start another
 	at        time.Time // when the focus last moved by itself
 	from      focusArea // and from where
 	muted     bool      // the rest of a decision's burst of keys is dropped (burst.go)
@@ -90,6 +91,7 @@ func (m *model) awaitFocus() tea.Cmd {
 func (m *model) focusCheck() tea.Cmd {
 	m.moves.seq++
 	seq := m.moves.seq
+	m.moves.ticking = true
 	wait := max(0, focusPause-m.pausedFor())
 	return tea.Tick(wait, func(time.Time) tea.Msg { return focusTickMsg{seq} })
 }
@@ -98,6 +100,9 @@ func (m *model) focusCheck() tea.Cmd {
 // paused with the composer empty. With text in the composer it waits for
 // the next key to ask again.
 func (m *model) onFocusTick(msg focusTickMsg) tea.Cmd {
+	if msg.seq == m.moves.seq {
+		m.moves.ticking = false
+	}
 	if !m.moves.waiting || msg.seq != m.moves.seq {
 		return nil
 	}

@@ -6,6 +6,7 @@ package ui
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -33,9 +34,10 @@ type formPane struct {
 	localDrafts  map[string]forms.Values   // drafts this screen left or saved, newer than any snapshot's
 	savedDraft   string                    // JSON of the last saved draft, to skip saving no change
 	pendingDraft string                    // JSON of the draft an autosave is scheduled for
-	draftSeq     int
-	problems     []forms.Problem // what the last check of the reply found wrong
-	unplaced     []forms.Problem // those of them no field shows beside it
+	saveDue      time.Time                 // when it is: a pause of autosaveDelay after the last edit
+	saveTimer    bool                      // an autosaveMsg is on its way (one at a time, not one per key)
+	problems     []forms.Problem           // what the last check of the reply found wrong
+	unplaced     []forms.Problem           // those of them no field shows beside it
 
 	// What the live form shows of the stored request (confirmed.go).
 	shownID       string
@@ -170,9 +172,11 @@ func (p *formPane) update(msg tea.Msg) (tea.Cmd, formOutcome) {
 	// Debounce on changes only: cursor blinks also pass through here and
 	// must not keep pushing the save back.
 	if k := valuesKey(p.live.Draft()); k != p.savedDraft && k != p.pendingDraft {
-		p.pendingDraft = k
-		p.draftSeq++
-		cmds = append(cmds, autosaveAfter(p.draftSeq))
+		p.pendingDraft, p.saveDue = k, time.Now().Add(autosaveDelay)
+		if !p.saveTimer {
+			p.saveTimer = true
+			cmds = append(cmds, autosaveAfter(autosaveDelay))
+		}
 	}
 	if len(p.problems) > 0 {
 		p.problems = p.replyProblems() // the list shrinks as the user fixes it

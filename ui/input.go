@@ -36,7 +36,11 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if m.strayKey(msg) {
 		// The newcomer waits again: it takes the focus after the next
 		// pause, not only after the next key.
-		return tea.Batch(m.focusCheck(), m.onKey(msg))
+		var check tea.Cmd
+		if !m.moves.ticking { // a check on its way measures the pause from this key too
+			check = m.focusCheck()
+		}
+		return tea.Batch(check, m.onKey(msg))
 	}
 	if o, ok := m.dialogs.pane(); ok && m.focus == focusDialog {
 		d, a := o.d.update(msg)

@@ -105,8 +105,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		m.setStatus("", false) // a status speaks of the moment before this key
 		var check tea.Cmd
-		if m.moves.waiting {
-			check = m.focusCheck() // the pause starts again
+		if m.moves.waiting && !m.moves.ticking {
+			check = m.focusCheck() // the pause starts again (a check on its way waits for it too)
 		}
 		if spellsAKey(msg) {
 			// Typed text arrives in bursts: "enter" or "up" typed quickly is
@@ -247,7 +247,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case autosaveMsg:
-		return m.pane.autosave(msg.seq)
+		return m.pane.autosave()
 	case composerSaveMsg:
 		if msg.seq == m.composer.Seq() {
 			return m.saveComposer()
