@@ -3,6 +3,8 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 
 	"followup/forms"
@@ -232,6 +234,27 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 		v.Children, err = s.Children(ctx, v.Run.ID)
 	}
 	return v, err
+}
+
+// UnreadWarning says, before chatID is deleted, which of its confirmed
+// answers the agent that asked has not read yet — deleting the chat
+// throws them away — or "" when there is none.
+func (s *Service) UnreadWarning(ctx context.Context, chatID string) (string, error) {
+	rs, err := s.store.UnreadAnswers(ctx, s.reader(), chatID)
+	if err != nil || len(rs) == 0 {
+		return "", err
+	}
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.ID
+		if r.Title != "" {
+			names[i] = fmt.Sprintf("“%s” (%s)", forms.SanitizeLine(r.Title), r.ID)
+		}
+	}
+	if len(rs) == 1 {
+		return "the answer confirmed to " + names[0] + " has not been read by its agent yet", nil
+	}
+	return fmt.Sprintf("%d confirmed answers have not been read by their agents yet: %s", len(rs), strings.Join(names, ", ")), nil
 }
 
 // Delete removes a chat and everything that belongs to it: messages, runs,

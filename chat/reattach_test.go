@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,5 +49,31 @@ func TestReattachLifetime(t *testing.T) {
 	}
 	if again := ok(t, fxServe(t, s, "agent").Request(ctx, travelArgs("k")))["requestId"]; again == id {
 		t.Error("a question past its lifetime was taken back")
+	}
+}
+
+// Deleting a chat throws away a confirmed answer its agent has not read:
+// the warning names it until the agent reads it.
+func TestUnreadWarning(t *testing.T) {
+	ctx := context.Background()
+	s := fxOpen(t, nil)
+	ss := fxServe(t, s, "agent")
+	id := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
+	other := ok(t, ss.Request(ctx, travelArgs("other")))["requestId"].(string)
+	v, _ := s.Request(ctx, id)
+	if w, err := s.UnreadWarning(ctx, v.ChatID); w != "" || err != nil {
+		t.Errorf("nothing answered: %q %v", w, err)
+	}
+	for _, r := range []string{id, other} {
+		if _, err := s.Answer(ctx, AnswerInput{RequestID: r, Values: map[string]any{"destination": "Rome", "travelers": 3}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w, _ := s.UnreadWarning(ctx, v.ChatID); !strings.Contains(w, "2 confirmed answers have not been read") || !strings.Contains(w, "“Trip” ("+id+")") {
+		t.Errorf("two unread: %q", w)
+	}
+	ok(t, ss.ReadAnswer(ctx, idArg(id)))
+	if w, _ := s.UnreadWarning(ctx, v.ChatID); w != "the answer confirmed to “Trip” ("+other+") has not been read by its agent yet" {
+		t.Errorf("one unread: %q", w)
 	}
 }

@@ -24,6 +24,7 @@ type SessionStore interface {
 	TouchSession(ctx context.Context, h Handle, id string, now int64) error
 	LapsedUnread(ctx context.Context, h Handle, lifetime, now int64) ([]Delivery, error)
 	RequestMarks(ctx context.Context, h Handle, ids []string) ([]RequestMark, error)
+	UnreadAnswers(ctx context.Context, h Handle, chatID string) ([]Request, error)
 	SessionRequests(ctx context.Context, h Handle, sessionID, state string) ([]Request, error)
 	CountSessionRequests(ctx context.Context, h Handle, sessionID, state string) (int, error)
 	RequestDeliveries(ctx context.Context, h Handle, requestID string, states ...string) ([]Delivery, error)
@@ -151,6 +152,14 @@ func (queries) LapsedUnread(ctx context.Context, h Handle, lifetime, now int64) 
 	return queryDeliveries(ctx, h, `state IN (?, ?) AND run_id IS NULL AND EXISTS (SELECT 1 FROM requests AS r
 		JOIN serve_sessions AS s ON s.id = r.session_id WHERE r.id = deliveries.request_id AND s.state = 'ended'
 		AND coalesce(r.expires_at, r.created_at + ?) <= ?)`, DeliveryPending, DeliveryUnknown, lifetime, now)
+}
+
+// UnreadAnswers lists a chat's answered requests whose answer has not
+// reached the agent that asked (a delivery still pending or unknown).
+func (queries) UnreadAnswers(ctx context.Context, h Handle, chatID string) ([]Request, error) {
+	return queryRequests(ctx, h, `SELECT `+reqCols+` FROM requests WHERE chat_id = ? AND state = ? AND EXISTS
+		(SELECT 1 FROM deliveries WHERE request_id = requests.id AND state IN (?, ?)) ORDER BY seq`,
+		chatID, ReqAnswered, DeliveryPending, DeliveryUnknown)
 }
 
 // RequestMark tells whether a request changed: Mark is its state and when

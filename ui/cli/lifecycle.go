@@ -157,8 +157,20 @@ const CodeDeclined = "DECLINED"
 
 // confirmDelete asks on the terminal before a chat is deleted, unless
 // --yes says so already; without a terminal to ask on, --yes is needed.
+// A confirmed answer its agent has not read yet is named first, and with
+// --yes still said on standard error.
 func confirmDelete(ctx context.Context, c *Call, id string) error {
+	unread, err := c.Service.UnreadWarning(ctx, id)
+	if err != nil {
+		return err
+	}
+	if unread != "" {
+		unread = "Note: " + unread + ", and goes with the chat.\n"
+	}
 	f, ok := c.Stdin.(*os.File)
+	if c.Args.Has("yes") || !ok || !term.IsTerminal(f.Fd()) {
+		fmt.Fprint(c.Stderr, unread)
+	}
 	if c.Args.Has("yes") {
 		return nil
 	} else if !ok || !term.IsTerminal(f.Fd()) {
@@ -168,7 +180,7 @@ func confirmDelete(ctx context.Context, c *Call, id string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.Stderr, "Delete chat %s %q and everything in it? [y/N] ", id, forms.SanitizeLine(v.Chat.Title))
+	fmt.Fprintf(c.Stderr, "%sDelete chat %s %q and everything in it? [y/N] ", unread, id, forms.SanitizeLine(v.Chat.Title))
 	answer, _ := bufio.NewReader(f).ReadString('\n')
 	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 		return &chat.Error{Code: CodeDeclined, Message: fmt.Sprintf("chat %s was not deleted", id)}

@@ -166,3 +166,24 @@ func TestWatchNoticesKilledServe(t *testing.T) {
 		}
 	}
 }
+
+// followup delete says first that a confirmed answer has not been read by
+// its agent, even with --yes (on standard error).
+func TestDeleteWarnsOfAnUnreadAnswer(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "f.db")
+	agent := connectStdio(t, db, "agent")
+	id := callTool(t, agent.ClientSession, "input_request", tripRequest("k"))["requestId"].(string)
+	if r := followup(t, db, "answer", id, "--values-json", `{"destination":"Bern","travelers":4}`); r.code != 0 {
+		t.Fatalf("answer: %s %s", r.stdout, r.stderr)
+	}
+	chatID := show(t, db, id)["chatId"].(string)
+	r := followup(t, db, "delete", chatID)
+	if r.code != 2 || !strings.Contains(r.stderr, "the answer confirmed to “Trip” ("+id+") has not been read by its agent yet") {
+		t.Errorf("delete without --yes: %d %q", r.code, r.stderr)
+	}
+	r = followup(t, db, "delete", chatID, "--yes")
+	if r.code != 0 || !strings.Contains(r.stderr, "has not been read by its agent yet, and goes with the chat") {
+		t.Errorf("delete --yes: %d %q", r.code, r.stderr)
+	}
+}
