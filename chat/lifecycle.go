@@ -238,11 +238,11 @@ func (s *Service) Inspect(ctx context.Context, id string) (InspectView, error) {
 
 // UnreadWarning says, before chatID is deleted, which of its confirmed
 // answers the agent that asked has not read yet — deleting the chat
-// throws them away — or "" when there is none.
-func (s *Service) UnreadWarning(ctx context.Context, chatID string) (string, error) {
+// throws them away — how many, and in words ("" when there is none).
+func (s *Service) UnreadWarning(ctx context.Context, chatID string) (int, string, error) {
 	rs, err := s.store.UnreadAnswers(ctx, s.reader(), chatID)
 	if err != nil || len(rs) == 0 {
-		return "", err
+		return 0, "", err
 	}
 	names := make([]string, len(rs))
 	for i, r := range rs {
@@ -252,9 +252,9 @@ func (s *Service) UnreadWarning(ctx context.Context, chatID string) (string, err
 		}
 	}
 	if len(rs) == 1 {
-		return "the answer confirmed to " + names[0] + " has not been read by its agent yet", nil
+		return 1, "the answer confirmed to " + names[0] + " has not been read by its agent yet", nil
 	}
-	return fmt.Sprintf("%d confirmed answers have not been read by their agents yet: %s", len(rs), strings.Join(names, ", ")), nil
+	return len(rs), fmt.Sprintf("%d confirmed answers have not been read by their agents yet: %s", len(rs), strings.Join(names, ", ")), nil
 }
 
 // Delete removes a chat and everything that belongs to it: messages, runs,

@@ -61,7 +61,7 @@ func TestUnreadWarning(t *testing.T) {
 	id := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
 	other := ok(t, ss.Request(ctx, travelArgs("other")))["requestId"].(string)
 	v, _ := s.Request(ctx, id)
-	if w, err := s.UnreadWarning(ctx, v.ChatID); w != "" || err != nil {
+	if _, w, err := s.UnreadWarning(ctx, v.ChatID); w != "" || err != nil {
 		t.Errorf("nothing answered: %q %v", w, err)
 	}
 	for _, r := range []string{id, other} {
@@ -69,11 +69,11 @@ func TestUnreadWarning(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if w, _ := s.UnreadWarning(ctx, v.ChatID); !strings.Contains(w, "2 confirmed answers have not been read") || !strings.Contains(w, "“Trip” ("+id+")") {
+	if n, w, _ := s.UnreadWarning(ctx, v.ChatID); n != 2 || !strings.Contains(w, "2 confirmed answers have not been read") || !strings.Contains(w, "“Trip” ("+id+")") {
 		t.Errorf("two unread: %q", w)
 	}
 	ok(t, ss.ReadAnswer(ctx, idArg(id)))
-	if w, _ := s.UnreadWarning(ctx, v.ChatID); w != "the answer confirmed to “Trip” ("+other+") has not been read by its agent yet" {
+	if _, w, _ := s.UnreadWarning(ctx, v.ChatID); w != "the answer confirmed to “Trip” ("+other+") has not been read by its agent yet" {
 		t.Errorf("one unread: %q", w)
 	}
 }

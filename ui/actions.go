@@ -38,10 +38,13 @@ type (
 		unarchive bool
 		limit     int // how many chats the list shows after
 	}
+	// deleteAct deletes a chat, or with ask only reads what its deletion
+	// would throw away (unreadMsg).
 	deleteAct struct {
 		chatID string
 		title  string
 		limit  int
+		ask    bool
 	}
 	// moreChatsAct reads the page of limit chats after the cursor after.
 	moreChatsAct struct {
@@ -148,6 +151,9 @@ func (m *model) do(a action) tea.Cmd {
 		}
 		return lifecycleCmd(m.svc, op, a.chatID, a.title, a.limit)
 	case deleteAct:
+		if a.ask {
+			return unreadCmd(m.svc, a.chatID)
+		}
 		var left tea.Cmd
 		if a.chatID == m.cur.chatID {
 			left = m.leaveForNewChat()

@@ -28,6 +28,7 @@ type chatsDialog struct {
 	height   int
 	note     string // what the list just did, until the next key
 	noteErr  bool
+	unread   unreadMsg // how many unread answers the chat a first d is on holds
 	// The new chat — the screen on one, or text saved in one — is the
 	// list's top row (ID ""), so its draft can be found and opened.
 	newChat bool   // the screen is on the new chat
@@ -65,6 +66,8 @@ func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
 		d.height = msg.height
 	case chatsMsg:
 		d, act = d.adopt(msg)
+	case unreadMsg:
+		d.unread = msg
 	case tea.KeyMsg:
 		d, act = d.key(msg)
 	}
@@ -167,6 +170,8 @@ func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
 				d.onScreen, d.newChat = "", true // the screen goes to a new chat
 			}
 			return d, deleteAct{chatID: c.ID, title: c.Title, limit: d.refreshLimit()}
+		} else if ok {
+			return d, deleteAct{chatID: c.ID, ask: true}
 		}
 	}
 	if d.toEnd || d.list.Cursor() >= len(d.list.Chats())-d.rows() {

@@ -33,7 +33,15 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 	switch c, _ := d.list.Selected(); {
 	case d.list.Deleting() != "" && c.ID == d.list.Deleting():
 		// On the note line, not after the row: a narrow row would cut it.
-		b.WriteString(style.Error.Render(style.Truncate(" press "+k.Delete.Help().Key+" again to delete everything in “"+
+		unread := ""
+		switch n := d.unread.n; {
+		case d.unread.chatID != c.ID:
+		case n == 1:
+			unread = " 1 confirmed answer its agent has not read yet goes too:"
+		case n > 1:
+			unread = fmt.Sprintf(" %d confirmed answers their agents have not read yet go too:", n)
+		}
+		b.WriteString(style.Error.Render(style.Truncate(unread+" press "+k.Delete.Help().Key+" again to delete everything in “"+
 			forms.SanitizeLine(c.Title)+"”", width)))
 	case d.note != "" && d.noteErr:
 		b.WriteString(style.Error.Render(style.Truncate(" "+d.note, width)))

@@ -346,3 +346,28 @@ func TestDeletingTheOpenChatClearsItsStatus(t *testing.T) {
 		t.Fatalf("after deleting the open chat: status %q, chat %q", m.notice.Text(), m.cur.chatID)
 	}
 }
+
+// The first d on a chat says what deleting it throws away: a confirmed
+// answer its agent has not read yet.
+func TestDeleteSaysAnAnswerIsUnread(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m, svc := k.m, k.svc
+	ctx := context.Background()
+	ss, err := svc.OpenServeSession(ctx, chat.ServeClient{Name: "agent", Transport: "stdio"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.End(ctx)
+	var res struct{ RequestID string }
+	json.Unmarshal(ss.Request(ctx, json.RawMessage(`{"requestKey":"k","reason":"r","source":{"kind":"dynamic","definition":{"title":"Trip","fields":[{"name":"a","type":"text","label":"A"}]}}}`)), &res)
+	if _, err := svc.Answer(ctx, chat.AnswerInput{RequestID: res.RequestID, Values: map[string]any{"a": "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	m.onKey(tea.KeyMsg{Type: tea.KeyCtrlO})
+	m.Update(listChats(svc, "", chat.DefaultChatPage)())
+	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")}))
+	if v := m.View(); !strings.Contains(v, "1 confirmed answer its agent has not read yet goes too: press d again") {
+		t.Fatalf("the first d:\n%s", v)
+	}
+}

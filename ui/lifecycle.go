@@ -44,6 +44,20 @@ func lifecycleCmd(svc *chat.Service, op lifecycleOp, chatID, title string, limit
 	}
 }
 
+// unreadMsg tells how many confirmed answers of a chat their agent has
+// not read yet: deleting it would throw them away.
+type unreadMsg struct {
+	chatID string
+	n      int
+}
+
+func unreadCmd(svc *chat.Service, chatID string) tea.Cmd {
+	return func() tea.Msg {
+		n, _, _ := svc.UnreadWarning(context.Background(), chatID)
+		return unreadMsg{chatID, n}
+	}
+}
+
 // lifecycleDone is what the chat list did to a chat.
 type lifecycleDone struct {
 	op    lifecycleOp

@@ -265,6 +265,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case focusTickMsg:
 		return m.onFocusTick(msg)
+	case unreadMsg:
+		return m.tell(msg)
 	case chatsMsg:
 		if msg.err != nil {
 			m.setErr("", msg.err) // the list says it too, while it is open

@@ -160,7 +160,7 @@ const CodeDeclined = "DECLINED"
 // A confirmed answer its agent has not read yet is named first, and with
 // --yes still said on standard error.
 func confirmDelete(ctx context.Context, c *Call, id string) error {
-	unread, err := c.Service.UnreadWarning(ctx, id)
+	_, unread, err := c.Service.UnreadWarning(ctx, id)
 	if err != nil {
 		return err
 	}
