@@ -114,18 +114,7 @@ func (m *model) statusLine() string {
 	if m.focus == focusComposer && m.composer.Value() == "" {
 		help = m.keys.HelpQ
 	}
-	right := " " + style.Hints(style.Relabel(help, "help")) + " "
-	left := fmt.Sprintf(" %s · %s · %s ", m.withMCP(m.start.provider), run, m.start.dbPath)
-	if lipgloss.Width(left)+lipgloss.Width(right) > m.width {
-		left = fmt.Sprintf(" %s · %s ", m.withMCP(m.start.provider), run)
-		right = " " + style.Bold.Render(help.Keys()[0]) + " help "
-	}
-	pad := m.width - lipgloss.Width(left) - lipgloss.Width(right)
-	if pad < 0 {
-		left = style.Truncate(left, max(1, m.width-lipgloss.Width(right)))
-		pad = max(0, m.width-lipgloss.Width(left)-lipgloss.Width(right))
-	}
-	return style.Status.Render(left + strings.Repeat(" ", pad) + right)
+	return status.Bar(m.width, m.withMCP(m.start.provider), run, m.start.dbPath, help)
 }
 
 // tabRow names the open questions, the shown one marked. When they do

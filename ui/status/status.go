@@ -1,13 +1,15 @@
-// Package status is the screen's notice line: a message about one moment
-// (what the user just did, what went wrong), and how it is drawn.
+// Package status is the screen's notice line — a message about one moment
+// (what the user just did, what went wrong) — and its status line.
 package status
 
 import (
+	"fmt"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -119,6 +121,23 @@ func (n *Notice) View(width int) string {
 		return Lines(n.text, n.code, style.Error, width)
 	}
 	return Lines(n.text, "", style.Dim, width)
+}
+
+// Bar is the status line, width wide: the provider, the task's state, the
+// database and the help key; on a narrow screen the database goes first.
+func Bar(width int, provider, run, dbPath string, help key.Binding) string {
+	right := " " + style.Hints(style.Relabel(help, "help")) + " "
+	left := fmt.Sprintf(" %s · %s · %s ", provider, run, dbPath)
+	if lipgloss.Width(left)+lipgloss.Width(right) > width {
+		left = fmt.Sprintf(" %s · %s ", provider, run)
+		right = " " + style.Bold.Render(help.Keys()[0]) + " help "
+	}
+	pad := width - lipgloss.Width(left) - lipgloss.Width(right)
+	if pad < 0 {
+		left = style.Truncate(left, max(1, width-lipgloss.Width(right)))
+		pad = max(0, width-lipgloss.Width(left)-lipgloss.Width(right))
+	}
+	return style.Status.Render(left + strings.Repeat(" ", pad) + right)
 }
 
 // MostLines is the most lines a notice takes: a longer one ends with an
