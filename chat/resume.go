@@ -58,6 +58,9 @@ func (s *Service) reopenFailed(ctx context.Context, runID string) error {
 		if run.State != store.RunFailed {
 			return nil
 		}
+		if run.ParentRunID != "" {
+			return errorf(CodeRunNotResumable, "run %s is a sub-agent: its failure was reported to its parent, which decides; resume the task instead", runID)
+		}
 		// One active run per chat: only the chat's newest run may go on.
 		if latest, err := s.store.LatestRun(ctx, tx, run.ChatID); err != nil {
 			return err

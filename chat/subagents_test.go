@@ -224,6 +224,10 @@ func TestSubAgentsCreditsAcrossTree(t *testing.T) {
 	for _, k := range kids {
 		if k.State == chat.RunFailed {
 			failed++
+			// Its parent was told and decided: it is not resumed alone.
+			if _, err := s.Resume(context.Background(), k.ID); chat.CodeOf(err) != chat.CodeRunNotResumable {
+				t.Fatalf("resume of a failed sub-agent: %v", err)
+			}
 		}
 	}
 	if failed == 0 {
