@@ -66,7 +66,10 @@ func TestSubAgentsHeadless(t *testing.T) {
 	if v, _ := w.svc.GetRun(context.Background(), root); v.State != chat.RunWaitingChildren {
 		t.Fatalf("root is %s while venue still asks", v.State)
 	}
-	w.cli.ok(nil, "answer", rq["venue"], "--values-json", `{"city":"Porto","people":12}`)
+	a := w.cli.ok(nil, "answer", rq["venue"], "--values-json", `{"city":"Porto","people":12}`)
+	if str(a.JSON, "task", "id") != root || str(a.JSON, "task", "state") != store.RunSucceeded {
+		t.Fatalf("answer does not show the task it moved: %s", a)
+	}
 	in := w.cli.ok(nil, "inspect", root)
 	reply := str(in.JSON, "run", "reply")
 	if str(in.JSON, "run", "state") != store.RunSucceeded || !strings.Contains(reply, "Porto") ||

@@ -198,7 +198,15 @@ func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *prin
 	if run.State == chat.RunFailed {
 		return failed(out, run, map[string]any{"receipt": rc})
 	}
-	out.ok(map[string]any{"receipt": rc, "run": runOut(run)}, func(w io.Writer) {
+	doc := map[string]any{"receipt": rc, "run": runOut(run)}
+	task := run // a sub-agent's answer moves its task: the root run, shown too
+	for task.ParentRunID != "" && err == nil {
+		task, err = s.GetRun(ctx, task.ParentRunID)
+	}
+	if task.ID != run.ID {
+		doc["task"] = runOut(task)
+	}
+	out.ok(doc, func(w io.Writer) {
 		if rc.ApplyState == chat.Partial {
 			// The run did not move: its old reply would read as news.
 			fmt.Fprintf(w, "%s kept as partial; still missing: %s\n", rc.RequestID, strings.Join(rc.Missing, ", "))
@@ -213,6 +221,12 @@ func driveAfter(ctx context.Context, s *chat.Service, rc chat.Receipt, out *prin
 		}
 		fmt.Fprintf(w, "run %s  %s\n", run.ID, run.State)
 		(&blocks{w: w, used: true}).add(replyText(run.Reply))
+		if task.ID != run.ID {
+			fmt.Fprintf(w, "task %s  %s\n", task.ID, task.State)
+			if task.State.Final() {
+				(&blocks{w: w, used: true}).add(replyText(task.Reply))
+			}
+		}
 	})
 	return nil
 }
