@@ -93,6 +93,9 @@ type ServeInfo struct {
 	// Connected is false once the session has ended — its client left or
 	// its server died: its open questions expired (disconnected).
 	Connected bool `json:"connected"`
+	// Quiet is set while questions wait and its client has made no call
+	// for a while (Options.ServeQuietAfter): it may be gone.
+	Quiet bool `json:"clientMayBeGone,omitempty"`
 }
 
 // serveInfo is the serve session of a chat, nil for a chat of followup's
@@ -111,6 +114,10 @@ func (s *Service) serveInfo(ctx context.Context, h store.Handle, chatID string) 
 		if held, err := s.db.SessionLeaseHeld(sess.Seq); err == nil && !held {
 			info.Connected = false
 		}
+	}
+	if info.Connected {
+		n, err := s.store.CountSessionRequests(ctx, h, sess.ID, store.ReqPending)
+		info.Quiet = err == nil && s.quiet(sess, n > 0)
 	}
 	return info, nil
 }

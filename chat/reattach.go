@@ -104,7 +104,7 @@ func (ss *ServeSession) reattach(ctx context.Context, raw json.RawMessage) (res 
 	}
 	if made != nil {
 		ss.lease.Release()
-		ss.row, ss.lease = made, lease
+		ss.row, ss.lease, ss.touched = made, lease, made.ActiveAt
 		ss.s.broker.Publish(Event{Kind: EvChat, ChatID: made.ChatID})
 	}
 	ss.remember(r.ID)
@@ -151,4 +151,50 @@ func (s *Service) failLapsedUnread(ctx context.Context) error {
 		}
 		return nil
 	})
+}
+
+// DefaultServeQuietAfter is how long a serve session with a question
+// waiting may go without a call from its client before the question shows
+// as "its client may be gone": an agent waiting calls input_wait at least
+// every 50 seconds.
+const DefaultServeQuietAfter = 5 * time.Minute
+
+// touchEvery bounds how often a session's activity is written: a call
+// within it of the last write counts as written.
+const touchEvery = 30 * time.Second
+
+// active records that the session's client called a tool.
+func (ss *ServeSession) active(ctx context.Context) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	now := ss.s.nowMS()
+	if ss.row == nil || now-ss.touched < touchEvery.Milliseconds() {
+		return
+	}
+	ss.touched = now
+	ss.s.db.Write(ctx, func(tx store.Handle) error { return ss.s.store.TouchSession(ctx, tx, ss.row.ID, now) })
+}
+
+// quiet reports whether an open session with questions waiting has had no
+// call from its client for s.quietAfter: its client may be gone, and the
+// user is told so rather than shown someone waiting.
+func (s *Service) quiet(sess store.Session, waiting bool) bool {
+	return waiting && sess.State == store.SessionOpen && s.nowMS()-max(sess.ActiveAt, sess.CreatedAt) >= s.quietAfter.Milliseconds()
+}
+
+// QuietChats lists the chats whose serve session is quiet (quiet): the
+// pending list says of their questions that the client may be gone.
+func (s *Service) QuietChats(ctx context.Context) (map[string]bool, error) {
+	open, err := s.store.OpenSessions(ctx, s.reader())
+	out := map[string]bool{}
+	for _, sess := range open {
+		n, err := s.store.CountSessionRequests(ctx, s.reader(), sess.ID, store.ReqPending)
+		if err != nil {
+			return nil, err
+		}
+		if s.quiet(sess, n > 0) {
+			out[sess.ChatID] = true
+		}
+	}
+	return out, err
 }

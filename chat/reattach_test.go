@@ -77,3 +77,51 @@ func TestUnreadWarning(t *testing.T) {
 		t.Errorf("one unread: %q", w)
 	}
 }
+
+// A session with a question waiting whose client has made no call for
+// ServeQuietAfter shows as quiet (its client may be gone) until it calls.
+func TestQuietClient(t *testing.T) {
+	ctx := context.Background()
+	clock := newFxClock()
+	s, err := Open(ctx, Options{DBPath: filepath.Join(t.TempDir(), "f.db"), Now: clock.Now, ServeQuietAfter: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ss := fxServe(t, s, "agent")
+	id := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
+	chatOf := func() *ServeInfo {
+		v, _ := s.Request(ctx, id)
+		in, err := s.Inspect(ctx, v.ChatID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in.Chat.Serve
+	}
+	quiet := func() bool {
+		q, err := s.QuietChats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(q) == 1 && chatOf().Quiet
+	}
+	clock.Advance(50 * time.Second)
+	if quiet() {
+		t.Error("quiet within the threshold")
+	}
+	clock.Advance(20 * time.Second)
+	if !quiet() {
+		t.Error("not quiet after a minute without a call")
+	}
+	ss.Wait(ctx, id, 0) // a call
+	if quiet() {
+		t.Error("still quiet after a call")
+	}
+	clock.Advance(2 * time.Minute)
+	if _, err := s.Answer(ctx, AnswerInput{RequestID: id, Values: map[string]any{"destination": "Rome", "travelers": 3}}); err != nil {
+		t.Fatal(err)
+	}
+	if quiet() {
+		t.Error("quiet with no question waiting")
+	}
+}

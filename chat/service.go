@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -58,6 +59,10 @@ type Options struct {
 	// (the Crash* constants) right after it is committed: the durability
 	// tests kill the process there (CrashAt).
 	Checkpoint func(step string)
+	// ServeQuietAfter is how long a serve session with a question waiting
+	// may go without a call from its client before the question shows as
+	// "its client may be gone" (DefaultServeQuietAfter when zero).
+	ServeQuietAfter time.Duration
 	// MCP names the MCP servers whose tools the agent may use (docs/mcp.md).
 	MCP MCPOptions
 	// Skills are the skills the agent may use (docs/skills.md); their forms
@@ -101,6 +106,7 @@ type Service struct {
 	watchDone   chan struct{}
 	watchLooks  atomic.Int64  // looks the watch made (tests see it sleep)
 	awaited     awaited       // requests waited for (awaited.go)
+	quietAfter  time.Duration // Options.ServeQuietAfter
 	closing     chan struct{} // closed by Close
 	closed      bool
 }
@@ -128,6 +134,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	s := &Service{
 		db: db, store: store.NewQueries(), provider: o.Provider, model: o.Model, policy: o.Policy, now: o.Now, onStep: o.Checkpoint,
 		broker: NewBroker(), driving: map[string]context.CancelFunc{}, closing: make(chan struct{}),
+		quietAfter: cmp.Or(o.ServeQuietAfter, DefaultServeQuietAfter),
 	}
 	s.mcp = newMCPHost(s, o.MCP)
 	s.tools = agent.NewRegistry()

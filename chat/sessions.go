@@ -43,11 +43,12 @@ type ServeSession struct {
 	id     string
 	client ServeClient
 
-	mu    sync.Mutex // serialises the session's requests and its end
-	row   *store.Session
-	lease *store.Lease
-	ended bool
-	asked map[string]bool // ids of the requests it opened, to tell a deleted one from a wrong id
+	mu      sync.Mutex // serialises the session's requests and its end
+	row     *store.Session
+	lease   *store.Lease
+	ended   bool
+	touched int64           // when its activity was last written (active)
+	asked   map[string]bool // ids of the requests it opened, to tell a deleted one from a wrong id
 }
 
 // OpenServeSession starts the session of an MCP client; nothing is written
@@ -106,7 +107,7 @@ func (ss *ServeSession) Request(ctx context.Context, args json.RawMessage) json.
 		lease.Release() // the session's row was rolled back with the request
 	case err == nil && made != nil:
 		ss.lease.Release() // of the row a deleted chat took with it, if any
-		ss.row, ss.lease = made, lease
+		ss.row, ss.lease, ss.touched = made, lease, made.ActiveAt
 		ss.s.broker.Publish(Event{Kind: EvChat, ChatID: made.ChatID})
 	}
 	if err == nil {

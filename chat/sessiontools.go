@@ -18,6 +18,7 @@ func (ss *ServeSession) Capabilities(ctx context.Context, _ json.RawMessage) jso
 
 // List is input_list: the session's requests in every state.
 func (ss *ServeSession) List(ctx context.Context, _ json.RawMessage) json.RawMessage {
+	ss.active(ctx)
 	id := ss.rowID()
 	if id == "" {
 		return OKJSON(map[string]any{"requests": []listItem{}})
@@ -44,6 +45,7 @@ func (ss *ServeSession) List(ctx context.Context, _ json.RawMessage) json.RawMes
 // the agent receives (docs/behaviour.md: input_received with the confirmed values,
 // input_cancelled, input_expired), and returning it records the delivery.
 func (ss *ServeSession) ReadAnswer(ctx context.Context, args json.RawMessage) json.RawMessage {
+	ss.active(ctx)
 	var a requestArg
 	if err := DecodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
@@ -81,6 +83,8 @@ func (ss *ServeSession) Cancel(ctx context.Context, args json.RawMessage) json.R
 func (ss *ServeSession) Wait(ctx context.Context, requestID string, timeout time.Duration) json.RawMessage {
 	// ctx only ends the waiting: the reads after it must still succeed.
 	rd := context.WithoutCancel(ctx)
+	ss.active(rd)
+	defer ss.active(rd) // a wait that returns is a call too
 	defer ss.s.await(requestID)()
 	first, err := ss.read(rd, requestID)
 	if err != nil {

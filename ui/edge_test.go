@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -369,5 +370,29 @@ func TestDeleteSaysAnAnswerIsUnread(t *testing.T) {
 	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")}))
 	if v := m.View(); !strings.Contains(v, "1 confirmed answer its agent has not read yet goes too: press d again") {
 		t.Fatalf("the first d:\n%s", v)
+	}
+}
+
+// A serve chat whose client has made no call for a while, with a question
+// waiting, says its client may be gone, on the form and in the composer.
+func TestQuietServeClientShown(t *testing.T) {
+	t.Parallel()
+	k := newKit(t, func(o *chat.Options) { o.ServeQuietAfter = time.Millisecond })
+	ctx := context.Background()
+	ss, err := k.svc.OpenServeSession(ctx, chat.ServeClient{Name: "Claude Code", Transport: "http"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.End(ctx)
+	var res struct{ RequestID string }
+	json.Unmarshal(ss.Request(ctx, json.RawMessage(`{"requestKey":"k","reason":"r","source":{"kind":"dynamic","definition":{"title":"Trip","fields":[{"name":"a","type":"text","label":"A"}]}}}`)), &res)
+	v, err := k.svc.Request(ctx, res.RequestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond)
+	k.load(v.ChatID)
+	if view := k.m.View(); !strings.Contains(view, "its client may be gone") || !strings.Contains(view, "may be gone: nobody may be waiting") {
+		t.Fatalf("a quiet client:\n%s", view)
 	}
 }

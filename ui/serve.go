@@ -29,6 +29,8 @@ func (m *model) composerPlaceholder() string {
 		return "Message the agent…"
 	case !s.Connected:
 		return clientName(s.Client) + " has disconnected; its questions here can no longer be answered."
+	case s.Quiet:
+		return clientName(s.Client) + " has made no call for minutes and may be gone: nobody may be waiting for your answer."
 	default:
 		return clientName(s.Client) + " asks here and reads only your answers — no messages."
 	}

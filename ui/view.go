@@ -67,6 +67,9 @@ func (m *model) paneView(s layoutSpec) string {
 			room--
 		}
 		who := askedBy(r.Owner)
+		if sc := m.serveChat(); sc != nil && sc.Quiet && r.Owner.Kind == chat.OwnerMCPClient {
+			who += " — its client may be gone (no call for minutes): " + m.keys.CancelReq.Help().Key + " cancels"
+		}
 		if r.Origin != nil {
 			who = strings.TrimSpace(cmp.Or(who, "asked") + forms.SanitizeLine(r.Origin.While()))
 		}

@@ -109,11 +109,20 @@ func pending(ctx context.Context, c *Call) error {
 	if err != nil {
 		return err
 	}
+	quiet, err := s.QuietChats(ctx)
+	if err != nil {
+		return err
+	}
 	out.ok(nil, func(w io.Writer) {
 		if len(rs) == 0 && len(list.Approvals) == 0 {
 			fmt.Fprintln(w, "no pending requests")
 		}
 		addWaiting(&blocks{w: w}, rs, list.Approvals)
+		for _, r := range rs {
+			if quiet[r.ChatID] && r.Owner.Kind == chat.OwnerMCPClient {
+				fmt.Fprintf(w, "\n%s: its client has made no call for minutes and may be gone (followup cancel %s withdraws it)\n", r.ID, r.ID)
+			}
+		}
 	})
 	return nil
 }
