@@ -5,9 +5,9 @@
 # (bench/ptyrun): the time until the pending form on the large database
 # takes keys, and the CPU over a window of WINDOW (3 s) from the start, in
 # which the servers start: followup's and its reaped children's (the
-# servers'), with the processes running at its end (followup and the two
-# stdio servers: 3). bench/floor runs beside them; interleaved, each run
-# on a fresh copy of the database.
+# servers'), with the processes running at its end (followup and the
+# stdio servers' processes: more than 1 says they started). bench/floor
+# runs beside them; interleaved, each run on a fresh copy of the database.
 # Usage: [DB_BIG=…] [WINDOW=3s] bench/mcp.sh [RUNS]   (default 21 runs of each)
 # Needs go and node_modules from `npm ci` at the repository root (or FOLLOWUP_NODE_MODULES naming one).
 set -euo pipefail
@@ -40,5 +40,5 @@ load_note
 FORM="┃ > \S*Z=env XDG_STATE_HOME=$WORK/state $WORK/followup --db @copy:$WORK/big.db --mcp-config"
 "$WORK/ptyrun" -runs "$RUNS" -ref none -window "$WINDOW" "floor=┃ > Z=$WORK/floor" \
 	"none=$FORM $WORK/none.json" "three=$FORM $WORK/three.json"
-echo "budget: three ×none ≤ 1.05 (the time and the CPU over the window); three runs 3 processes at the window's end"
+echo "budget: three ×none ≤ 1.05 (the time and the CPU over the window); the processes counted at the window's end show the servers started"
 load_note
