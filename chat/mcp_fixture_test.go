@@ -72,22 +72,3 @@ func fxSteps(t *testing.T, s *Service, chatID string) []ToolStepView {
 	}
 	return steps
 }
-
-// fxWaitState polls until the run reaches state.
-func fxWaitState(t *testing.T, s *Service, runID, state string) RunView {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		v, err := s.GetRun(context.Background(), runID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(v.State) == state {
-			return v
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("run %s is %s, want %s", runID, v.State, state)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}

@@ -39,15 +39,3 @@ func keysOf(l *Live) string {
 	}
 	return strings.Join(parts, " · ")
 }
-
-// focusedKeys is every enabled binding of the focused field, those moving
-// between fields and submitting too, as huh would offer them.
-func focusedKeys(l *Live) string {
-	var parts []string
-	for _, b := range l.Form().GetFocusedField().KeyBinds() {
-		if b.Enabled() {
-			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
-		}
-	}
-	return strings.Join(parts, " · ")
-}

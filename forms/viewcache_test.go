@@ -44,16 +44,6 @@ func TestKeptDrawingsAreNeverStale(t *testing.T) {
 	}
 }
 
-// trimLines drops what a terminal shows no differently: spaces ending a
-// line (the screen pads every line to its width).
-func trimLines(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n")
-}
-
 // A page whose descriptions wrap shows every field: huh's viewport, sized
 // before the fields knew their width, cut the last ones off.
 func TestWrappedDescriptionsHideNoField(t *testing.T) {

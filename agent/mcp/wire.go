@@ -281,30 +281,3 @@ func (o *schemaOrders) lookResult(result json.RawMessage) {
 		o.lookRequest(r.Method, r.Params)
 	}
 }
-
-// lookRaw records the schemas of one JSON-RPC message (or batch) as it
-// came over HTTP.
-func (o *schemaOrders) lookRaw(b []byte) {
-	if !bytes.Contains(b, []byte(`"requestedSchema"`)) {
-		return
-	}
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '[' {
-		var batch []json.RawMessage
-		if json.Unmarshal(b, &batch) == nil {
-			for _, m := range batch {
-				o.lookRaw(m)
-			}
-		}
-		return
-	}
-	var m struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-		Result json.RawMessage `json:"result"`
-	}
-	if json.Unmarshal(b, &m) == nil {
-		o.lookRequest(m.Method, m.Params)
-		o.lookResult(m.Result)
-	}
-}

@@ -144,11 +144,6 @@ func (tm *Term) Modes() (altScreen, cursor bool) {
 // Keys sends named keys (Enter, Tab, C-x, …).
 func (tm *Term) Keys(k ...string) { tm.tmux(append([]string{"send-keys", "-t", tm.session}, k...)...) }
 
-// Resize makes the terminal w×h.
-func (tm *Term) Resize(w, h int) {
-	tm.tmux("resize-window", "-t", tm.session, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h))
-}
-
 // Pid is the process id of the program in the terminal.
 func (tm *Term) Pid() int {
 	out := strings.TrimSpace(tm.tmux("list-panes", "-t", tm.session, "-F", "#{pane_pid}"))
