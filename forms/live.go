@@ -11,15 +11,14 @@ import (
 
 // BuildOptions tune a live form.
 type BuildOptions struct {
-	Width    int
-	PageSize int        // fields per page (huh group); 0 means DefaultPageSize
-	Theme    *huh.Theme // nil means huh.ThemeCharm()
-	Editor   bool       // offer ctrl+e in textareas (see EditorInstalled)
+	Width  int
+	Theme  *huh.Theme // nil means huh.ThemeCharm()
+	Editor bool       // offer ctrl+e in textareas (see EditorInstalled)
 }
 
-// DefaultPageSize keeps a keystroke cheap: huh re-renders the whole current
+// PageSize keeps a keystroke cheap: huh re-renders the whole current
 // group on every key (docs/performance.md).
-const DefaultPageSize = 4
+const PageSize = 4
 
 // Live is a huh form bound to a definition: one huh group per page of
 // PageSize fields, huh's own fields bound to heap slots through
@@ -62,12 +61,8 @@ func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *
 		}
 		l.slots = append(l.slots, s)
 	}
-	size := opts.PageSize
-	if size <= 0 {
-		size = DefaultPageSize
-	}
-	for i := 0; i < len(l.slots); i += size {
-		l.pages = append(l.pages, l.slots[i:min(i+size, len(l.slots))])
+	for i := 0; i < len(l.slots); i += PageSize {
+		l.pages = append(l.pages, l.slots[i:min(i+PageSize, len(l.slots))])
 	}
 	l.build()
 	for _, s := range l.slots {
@@ -110,7 +105,7 @@ func (l *Live) build() {
 	l.form.WithWidth(l.fieldWidth())
 	l.resync()
 	l.titles()
-	l.form.Init() // an embedded form has no focused field until it is (huh #421)
+	l.form.GetFocusedField().Focus() // an embedded form has no focused field until it is (huh #421); huh's Init would draw every page
 	l.drawing = nil
 	if l.unfocused {
 		l.unfocused = false

@@ -86,6 +86,7 @@ func (s *slot) decorate() {
 	if s.set != nil && (title != s.title || desc != s.desc) {
 		s.title, s.desc = title, desc
 		s.set(title, desc)
+		s.shown = nil
 	}
 	s.restyle()
 }
@@ -145,8 +146,8 @@ func inputWidget(s *slot) huh.Field {
 	in.WithTheme(s.theme)
 	in.Accessor(drawnAccess{s})
 	s.set = func(t, d string) { in.Title(t).Description(d) }
-	s.field, s.resync, s.key = in, func() { in.Accessor(drawnAccess{s}) }, s.typeKey
-	return in
+	s.resync, s.key = func() { in.Accessor(drawnAccess{s}); s.shown = nil }, s.typeKey
+	return s.wrap(in, nil)
 }
 
 // textareaWidget is several lines of text; ctrl+e opens an editor when
@@ -157,8 +158,8 @@ func textareaWidget(s *slot) huh.Field {
 	t.WithTheme(s.theme)
 	t.Accessor(drawnAccess{s})
 	s.set = func(title, d string) { t.Title(title).Description(d) }
-	s.field, s.resync, s.key = t, func() { t.Accessor(drawnAccess{s}) }, s.typeKey
-	return t
+	s.resync, s.key = func() { t.Accessor(drawnAccess{s}); s.shown = nil }, s.typeKey
+	return s.wrap(t, nil)
 }
 
 // confirmWidget is yes or no; it marks no choice until one is made
@@ -171,7 +172,7 @@ func confirmWidget(s *slot) huh.Field {
 	c.WithTheme(s.theme)
 	c.Accessor(boolAccess{s})
 	s.set = func(t, d string) { c.Title(t).Description(d) }
-	s.field, s.yesNo = c, true
+	s.yesNo = true
 	s.key = func(k tea.KeyMsg, forward func(tea.Msg) tea.Cmd) tea.Cmd {
 		if y := strings.ToLower(k.String()); y == "y" || y == "n" {
 			boolAccess{s}.Set(y == "y")
@@ -180,7 +181,7 @@ func confirmWidget(s *slot) huh.Field {
 		forward(k)
 		return nil
 	}
-	return c
+	return s.wrap(c, nil)
 }
 
 // noneLabel is the first option of an optional select: choosing it takes
@@ -192,67 +193,97 @@ func selectWidget(s *slot) huh.Field {
 	if !s.f.Required {
 		opts = append([]huh.Option[string]{huh.NewOption(noneLabel, "")}, opts...)
 	}
-	sel := huh.NewSelect[string]().Key(s.f.Name).Options(opts...)
+	sel := huh.NewSelect[string]()
+	sel.WithTheme(s.theme) // before the options: without one, huh builds a theme to measure them
+	sel.Key(s.f.Name).Options(opts...)
 	if len(opts) > longList {
 		sel.Height(listWindow)
 	} else {
 		s.keys = shortListKeys
 	}
-	sel.WithTheme(s.theme)
 	sel.Accessor(textAccess{s})
 	s.set = func(t, d string) { sel.Title(t).Description(d) }
-	return s.leaving(sel, func() {
+	return s.wrap(sel, func() {
 		if v, ok := sel.Hovered(); ok {
 			textAccess{s}.Set(v) // moving past a select chooses what it shows
 		}
 		dropFilter(sel)
 		sel.Accessor(textAccess{s}) // the cursor back on the choice in the whole list
 		sel.Update(nil)             // and its window on it
+		s.confirmed()
 	})
 }
 
 func multiselectWidget(s *slot) huh.Field {
-	m := huh.NewMultiSelect[string]().Key(s.f.Name).Options(s.options()...).Filterable(len(s.f.Options) > longList)
+	m := huh.NewMultiSelect[string]()
+	m.WithTheme(s.theme)
+	m.Key(s.f.Name).Options(s.options()...).Filterable(len(s.f.Options) > longList)
 	if len(s.f.Options) > longList {
 		m.Height(listWindow)
 	}
-	m.WithTheme(s.theme)
 	m.Accessor(picksAccess{s})
 	s.set = func(t, d string) { m.Title(t).Description(d) }
-	return s.leaving(m, func() { dropFilter(m) })
+	return s.wrap(m, func() { dropFilter(m); s.confirmed() })
 }
 
-// list is a huh Select or MultiSelect that drops its filter when the user
-// leaves it: huh v1.0.0 keeps it, drawing "/text" in place of the title and
-// blank rows for the options filtered out. Leaving confirms the choice.
-type list struct {
-	huh.Field
-	s     *slot
-	leave func()
-}
-
-// dropFilter ends a list's filter, then clears it (huh's esc, twice).
+// dropFilter ends a list's filter, then clears it (huh's esc, twice):
+// huh v1.0.0 keeps a filter after the list loses focus, drawing "/text"
+// in place of its title and blank rows for the options filtered out.
 func dropFilter(f huh.Field) {
 	f.Update(tea.KeyMsg{Type: tea.KeyEsc})
 	f.Update(tea.KeyMsg{Type: tea.KeyEsc})
 }
 
-func (s *slot) leaving(f huh.Field, leave func()) huh.Field {
-	l := &list{Field: f, s: s, leave: leave}
-	s.field = l
-	return l
+// field is a huh field whose drawing is kept until something it shows
+// changes: huh draws every field of a group on every message, which a key
+// typed in a long form cannot afford (docs/performance.md). Only the
+// focused field changes on a message; the slot's hooks (title,
+// description, look, text) drop the drawing for the others. leave, when
+// set, runs as the user leaves the field (huh has no such hook for its
+// lists; its other fields confirm through their validator).
+type field struct {
+	huh.Field
+	s       *slot
+	leave   func()
+	focused bool
 }
 
-func (l *list) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	_, cmd := l.Field.Update(msg)
-	return l, cmd
+// wrap makes f the slot's field.
+func (s *slot) wrap(f huh.Field, leave func()) huh.Field {
+	w := &field{Field: f, s: s, leave: leave}
+	s.field = w
+	return w
 }
 
-func (l *list) Blur() tea.Cmd {
-	if !l.s.live.jumping {
-		l.leave()
+func (f *field) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if f.focused {
+		f.s.shown = nil
 	}
-	cmd := l.Field.Blur()
-	l.s.confirmed()
-	return cmd
+	_, cmd := f.Field.Update(msg)
+	return f, cmd
 }
+
+func (f *field) View() string {
+	if f.s.shown == nil {
+		v := f.Field.View()
+		f.s.shown = &v
+	}
+	return *f.s.shown
+}
+
+func (f *field) Focus() tea.Cmd {
+	f.focused, f.s.shown = true, nil
+	return f.Field.Focus()
+}
+
+func (f *field) Blur() tea.Cmd {
+	if f.leave != nil && !f.s.live.jumping {
+		f.leave()
+	}
+	f.focused, f.s.shown = false, nil
+	return f.Field.Blur()
+}
+
+func (f *field) WithWidth(w int) huh.Field        { f.s.shown = nil; f.Field.WithWidth(w); return f }
+func (f *field) WithHeight(h int) huh.Field       { f.s.shown = nil; f.Field.WithHeight(h); return f }
+func (f *field) WithTheme(t *huh.Theme) huh.Field { f.s.shown = nil; f.Field.WithTheme(t); return f }

@@ -144,11 +144,12 @@ func (l *Live) KeyBinds() []key.Binding {
 }
 
 // ownPackages are where the messages a form acts on come from: keys,
-// huh's own, the cursors and inputs of the widgets huh builds on.
+// huh's own, the inputs of the widgets huh builds on. The cursor's blink
+// is not among them: the cursor stays drawn, and an idle form draws
+// nothing anew.
 var ownPackages = []string{
 	"github.com/charmbracelet/bubbletea",
 	"github.com/charmbracelet/huh",
-	"github.com/charmbracelet/bubbles/cursor",
 	"github.com/charmbracelet/bubbles/textarea",
 	"github.com/charmbracelet/bubbles/textinput",
 	"github.com/charmbracelet/bubbles/viewport",

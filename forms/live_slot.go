@@ -38,6 +38,7 @@ type slot struct {
 	resync func()    // typed fields: draw the widget anew from s.text
 	set    func(title, description string)
 	key    func(k tea.KeyMsg, forward func(tea.Msg) tea.Cmd) tea.Cmd // the widget's own key handling (nil: forward)
+	shown  *string                                                   // the field as last drawn, until something it shows changes (field)
 	keys   *huh.KeyMap                                               // the field's own keymap, when not the form's
 	yesNo  bool                                                      // marks no choice until one is made (restyle)
 	area   DrawnText                                                 // typed fields: the text as clusters, raw and drawn

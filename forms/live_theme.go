@@ -58,6 +58,7 @@ func (s *slot) restyle() {
 		}
 	}
 	*s.theme = t
+	s.shown = nil
 }
 
 // SetFocused tells the form whether the screen's focus is on it. A form

@@ -13,71 +13,106 @@ import (
 )
 
 // View draws the page on screen (the keys are the screen's to draw, from
-// KeyBinds). A page that fits the height given is drawn whole from its
-// fields as they are now; a taller one scrolls in huh's group viewport,
-// sized here because huh measures a group before its fields know their
-// width and their problems. The drawing is kept while nothing that shows
-// changed: a screen redrawn for other reasons (a message streaming in,
-// the composer's cursor) does not draw it again.
+// KeyBinds): its title and its fields as huh draws them. A page taller
+// than the height given shows the rows from its focused field down, as
+// huh's group viewport would — drawn here from the fields' own drawings,
+// since huh sizes that viewport before its fields know their width and
+// their problems, and draws every field again to fill it. The drawing is
+// kept while nothing that shows changed: a screen redrawn for other
+// reasons (a message streaming in, the composer's cursor) does not draw it
+// again.
 func (l *Live) View() string {
 	if l.drawing != nil {
 		return *l.drawing
 	}
 	var v string
-	if l.form.State == huh.StateNormal {
-		_, page, _ := l.focused()
-		g := l.groups[page]
-		v = strings.TrimSuffix(joinNonEmpty("\n", g.Header(), g.Content()), " ")
-		if l.maxHeight > 0 && lipgloss.Height(v) > l.maxHeight {
-			v = l.scrolled(g, page)
-		}
+	switch _, page, _ := l.focused(); {
+	case l.form.State != huh.StateNormal:
+	case len(l.pages) == 0: // the note that nothing is left to ask
+		v = joinNonEmpty("\n", l.groups[0].Header(), l.groups[0].Content())
+	default:
+		v = l.page(page)
 	}
 	l.drawing = &v
 	return v
 }
 
-// scrolled draws a page taller than the form's height: huh's group
-// viewport starts at the focused field, and a line under the page's title
-// says what problems the fields above it show.
-func (l *Live) scrolled(g *huh.Group, page int) string {
-	// Where huh's viewport starts: at the focused field, or higher when the
-	// fields below it do not fill the rows (a note line taken).
-	gap := lipgloss.Height(l.base.FieldSeparator.String()) - 1
-	rows := l.maxHeight - lipgloss.Height(g.Header()) - 1
-	var ends []int
-	top, start := 0, 0
-	for _, s := range l.pages[page] {
+// page draws page i: its header, then its fields, whole or from the
+// focused one down; a line under the title says what problems the fields
+// scrolled above show.
+func (l *Live) page(i int) string {
+	g, head := l.groups[i], ""
+	if i == 0 && l.def.Description != "" {
+		g.Description(Describe(l.def.Description))
+	}
+	views := l.views(i)
+	body := strings.Join(views, l.base.FieldSeparator.String())
+	if head = g.Header(); l.maxHeight <= 0 || lipgloss.Height(joinNonEmpty("\n", head, body)) <= l.maxHeight {
+		return strings.TrimSuffix(joinNonEmpty("\n", head, body), " ")
+	}
+	if i == 0 && l.def.Description != "" && l.fit(g, l.maxHeight-1) > 0 {
+		g.Description("") // the form's description goes before the field's
+		head = g.Header()
+	}
+	rows := l.maxHeight - lipgloss.Height(head)
+	above := l.above(i, views, rows-1) // with a line for the note
+	if len(above) > 0 {
+		rows--
+	}
+	l.fit(g, rows+lipgloss.Height(head))
+	views = l.views(i)
+	lines := strings.Split(strings.Join(views, l.base.FieldSeparator.String()), "\n")
+	start, _ := l.spans(i, views)
+	from := min(start, max(len(lines)-rows, 0))
+	lines = lines[from:min(from+rows, len(lines))]
+	if len(above) > 0 {
+		lines = append([]string{l.note(above)}, lines...)
+	}
+	return joinNonEmpty("\n", head, strings.Join(lines, "\n"))
+}
+
+// spans are where the focused field of page i starts and where each field
+// ends, in lines of the page's fields drawn as views.
+func (l *Live) spans(i int, views []string) (start int, ends []int) {
+	gap := lipgloss.Height(l.base.FieldSeparator.String()) - 2 // the lines a separator adds between two fields
+	top := 0
+	for j, s := range l.pages[i] {
 		if s.field == l.form.GetFocusedField() {
 			start = top
 		}
-		top += lipgloss.Height(s.field.View())
+		top += lipgloss.Height(views[j])
 		ends = append(ends, top)
 		top += gap
 	}
-	offset := min(start, max(top-gap-rows, 0))
-	var above []*slot
-	for i, s := range l.pages[page] {
-		if ends[i] <= offset && len(s.problems()) > 0 {
-			above = append(above, s)
+	return start, ends
+}
+
+// above are the fields of page i with a problem, scrolled out of rows
+// rows above the focused one.
+func (l *Live) above(i int, views []string, rows int) []*slot {
+	start, ends := l.spans(i, views)
+	total := ends[len(ends)-1]
+	var out []*slot
+	for j, s := range l.pages[i] {
+		if ends[j] <= min(start, max(total-rows, 0)) && len(s.problems()) > 0 {
+			out = append(out, s)
 		}
 	}
-	h := l.maxHeight
-	if len(above) > 0 {
-		h--
+	return out
+}
+
+// views are the drawings of page i's fields.
+func (l *Live) views(i int) []string {
+	out := make([]string, len(l.pages[i]))
+	for j, s := range l.pages[i] {
+		out[j] = s.field.View()
 	}
-	if page == 0 && l.def.Description != "" {
-		g.Description(Describe(l.def.Description))
-		if l.fit(g, h) > 0 {
-			g.Description("") // the form's description goes before the field's
-		}
-	}
-	l.fit(g, h)
-	g.WithHeight(h)
-	l.form.Update(redrawMsg{}) // the group draws its viewport on an update
-	v := g.View()
-	if len(above) == 0 {
-		return v
-	}
+	return out
+}
+
+// note says the problems of the fields scrolled above: how many when more
+// than one, and the first in words.
+func (l *Live) note(above []*slot) string {
 	msg := SanitizeLine(above[0].problems()[0])
 	if label := above[0].label(); !strings.HasPrefix(msg, label) {
 		msg = label + ": " + msg
@@ -86,13 +121,7 @@ func (l *Live) scrolled(g *huh.Group, page int) string {
 		msg = fmt.Sprintf("%d problems: %s", len(above), msg)
 	}
 	note := ansi.Truncate("↑ "+problemMark+msg, max(1, l.fieldWidth()), "…")
-	note = lipgloss.NewStyle().Foreground(l.base.Focused.ErrorMessage.GetForeground()).Render(note)
-	lines := strings.Split(v, "\n")
-	at := 0
-	if hd := g.Header(); hd != "" {
-		at = lipgloss.Height(hd)
-	}
-	return strings.Join(slices.Insert(lines, at, note), "\n")
+	return lipgloss.NewStyle().Foreground(l.base.Focused.ErrorMessage.GetForeground()).Render(note)
 }
 
 // fit cuts the focused field's description so that its input shows in a
@@ -104,11 +133,13 @@ func (l *Live) fit(g *huh.Group, height int) int {
 	s, _, _ := l.focused()
 	if l.fitted != nil && l.fitted != s {
 		l.fitted.set(l.fitted.title, l.fitted.desc)
+		l.fitted.shown = nil
 	}
 	if l.fitted = s; s == nil {
 		return 0
 	}
 	s.set(s.title, s.desc)
+	s.shown = nil
 	over := lipgloss.Height(s.field.View()) - (height - lipgloss.Height(g.Header()))
 	if over <= 0 || s.desc == "" {
 		return max(over, 0)
@@ -116,6 +147,7 @@ func (l *Live) fit(g *huh.Group, height int) int {
 	w := max(l.fieldWidth()-s.theme.Focused.Base.GetHorizontalFrameSize(), 1)
 	lines := strings.Split(cellbuf.Wrap(s.desc, w, ",.-; "), "\n")
 	keep := len(lines) - over
+	s.shown = nil
 	switch {
 	case keep <= 0:
 		s.set(s.title, "")
@@ -126,9 +158,6 @@ func (l *Live) fit(g *huh.Group, height int) int {
 	}
 	return over
 }
-
-// redrawMsg makes huh's group draw its viewport anew.
-type redrawMsg struct{}
 
 // SetMaxHeight bounds the pages' height: a taller page scrolls inside it,
 // a shorter one keeps its own height.
