@@ -39,7 +39,7 @@ type Approval struct {
 const approvalCols = `id, chat_id, run_id, tool_call_id, name, server, tool, title, description, arguments, annotations,
 	state, scope, created_at, decided_at`
 
-func scanApproval(sc interface{ Scan(...any) error }) (Approval, error) {
+func scanApproval(sc rowScanner) (Approval, error) {
 	var a Approval
 	err := sc.Scan(&a.ID, &a.ChatID, &a.RunID, &a.ToolCallID, &a.Name, &a.Server, &a.Tool, &a.Title, &a.Description,
 		&a.Arguments, &a.Annotations, &a.State, &a.Scope, &a.CreatedAt, &a.DecidedAt)
@@ -75,20 +75,7 @@ func (queries) UpdateApproval(ctx context.Context, h Handle, a Approval) error {
 }
 
 func queryApprovals(ctx context.Context, h Handle, query string, args ...any) ([]Approval, error) {
-	rows, err := h.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Approval
-	for rows.Next() {
-		a, err := scanApproval(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, h, scanApproval, query, args...)
 }
 
 // PendingApprovals lists the pending approvals of one chat, or of every

@@ -78,20 +78,10 @@ func (queries) ListChats(ctx context.Context, h Handle, after ChatCursor, limit 
 	if after != (ChatCursor{}) {
 		query, args = listChatsAfter, []any{after.UpdatedAt, after.UpdatedAt, after.ID, limit}
 	}
-	rows, err := h.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Chat
-	for rows.Next() {
-		var c Chat
-		if err := rows.Scan(&c.ID, &c.Title, &c.State, &c.CreatedAt, &c.UpdatedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, h, func(sc rowScanner) (c Chat, err error) {
+		err = sc.Scan(&c.ID, &c.Title, &c.State, &c.CreatedAt, &c.UpdatedAt)
+		return
+	}, query, args...)
 }
 
 // SetChatState archives or reactivates a chat. Its updated_at stays: the

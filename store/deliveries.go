@@ -48,7 +48,7 @@ type Delivery struct {
 
 const deliveryCols = `id, request_id, run_id, kind, state, attempts, last_error, payload, created_at, updated_at, target`
 
-func scanDelivery(sc interface{ Scan(...any) error }) (Delivery, error) {
+func scanDelivery(sc rowScanner) (Delivery, error) {
 	var d Delivery
 	err := sc.Scan(&d.ID, &d.RequestID, &d.RunID, &d.Kind, &d.State, &d.Attempts, &d.LastError, &d.Payload,
 		&d.CreatedAt, &d.UpdatedAt, &d.Target)
@@ -72,20 +72,7 @@ func (queries) InsertDelivery(ctx context.Context, h Handle, d Delivery) (int64,
 }
 
 func queryDeliveries(ctx context.Context, h Handle, where string, args ...any) ([]Delivery, error) {
-	rows, err := h.QueryContext(ctx, `SELECT `+deliveryCols+` FROM deliveries WHERE `+where+` ORDER BY id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Delivery
-	for rows.Next() {
-		d, err := scanDelivery(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, h, scanDelivery, `SELECT `+deliveryCols+` FROM deliveries WHERE `+where+` ORDER BY id`, args...)
 }
 
 // RunDeliveries lists a run's deliveries in the given states (all when none).

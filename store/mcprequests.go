@@ -22,7 +22,7 @@ type MCPRequest struct {
 
 const mcpReqCols = `request_id, run_id, tool_call_id, server, mode, classic, input_key, elicitation_id, open`
 
-func scanMCPRequest(sc interface{ Scan(...any) error }) (MCPRequest, error) {
+func scanMCPRequest(sc rowScanner) (MCPRequest, error) {
 	var m MCPRequest
 	err := sc.Scan(&m.RequestID, &m.RunID, &m.ToolCallID, &m.Server, &m.Mode, &m.Classic, &m.InputKey,
 		&m.ElicitationID, &m.Open)
@@ -54,21 +54,8 @@ func (queries) CloseMCPRequest(ctx context.Context, h Handle, requestID string) 
 // StepMCPRequests lists the requests one tool call asked, in the order
 // asked.
 func (queries) StepMCPRequests(ctx context.Context, h Handle, runID, toolCallID string) ([]MCPRequest, error) {
-	rows, err := h.QueryContext(ctx, `SELECT `+mcpReqCols+` FROM mcp_requests WHERE run_id = ? AND tool_call_id = ? ORDER BY rowid`,
+	return queryAll(ctx, h, scanMCPRequest, `SELECT `+mcpReqCols+` FROM mcp_requests WHERE run_id = ? AND tool_call_id = ? ORDER BY rowid`,
 		runID, toolCallID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []MCPRequest
-	for rows.Next() {
-		m, err := scanMCPRequest(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
 }
 
 // ClassicRequest is an open classic elicitation and the lease byte of the
@@ -95,18 +82,8 @@ func (queries) OpenClassicRequests(ctx context.Context, h Handle) ([]ClassicRequ
 }
 
 func classicRequests(ctx context.Context, h Handle, query string) ([]ClassicRequest, error) {
-	rows, err := h.QueryContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ClassicRequest
-	for rows.Next() {
-		var c ClassicRequest
-		if err := rows.Scan(&c.RequestID, &c.RunSeq); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, h, func(sc rowScanner) (c ClassicRequest, err error) {
+		err = sc.Scan(&c.RequestID, &c.RunSeq)
+		return
+	}, query)
 }

@@ -50,7 +50,7 @@ type Message struct {
 
 const msgCols = `id, chat_id, run_id, role, content, tool_calls, tool_call_id, tool_name, request_id, delivery_id, visible, for_model, created_at`
 
-func scanMessage(sc interface{ Scan(...any) error }) (Message, error) {
+func scanMessage(sc rowScanner) (Message, error) {
 	var m Message
 	err := sc.Scan(&m.ID, &m.ChatID, &m.RunID, &m.Role, &m.Content, &m.ToolCalls, &m.ToolCallID, &m.ToolName,
 		&m.RequestID, &m.DeliveryID, &m.Visible, &m.ForModel, &m.CreatedAt)
@@ -73,20 +73,7 @@ func insertMessage(ctx context.Context, h Handle, m Message) (int64, error) {
 }
 
 func queryMessages(ctx context.Context, h Handle, query string, args ...any) ([]Message, error) {
-	rows, err := h.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Message
-	for rows.Next() {
-		m, err := scanMessage(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, h, scanMessage, query, args...)
 }
 
 // Transcript returns up to limit visible messages of a chat with id below

@@ -79,39 +79,19 @@ func (queries) PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]
 
 // pendingItemRows runs a query of (request_id, item) rows.
 func pendingItemRows(ctx context.Context, h Handle, query string, args ...any) ([]PendingItem, error) {
-	rows, err := h.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []PendingItem
-	for rows.Next() {
-		var p PendingItem
-		if err := rows.Scan(&p.RequestID, &p.Item); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, h, func(sc rowScanner) (p PendingItem, err error) {
+		err = sc.Scan(&p.RequestID, &p.Item)
+		return
+	}, query, args...)
 }
 
 // PendingItems returns every stored item, in request creation order, for
 // checks that compare them with the requests.
 func (queries) PendingItems(ctx context.Context, h Handle) ([]PendingItem, error) {
-	rows, err := h.QueryContext(ctx, `SELECT seq, request_id, chat_id, item FROM pending_items ORDER BY seq`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []PendingItem
-	for rows.Next() {
-		var p PendingItem
-		if err := rows.Scan(&p.Seq, &p.RequestID, &p.ChatID, &p.Item); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, h, func(sc rowScanner) (p PendingItem, err error) {
+		err = sc.Scan(&p.Seq, &p.RequestID, &p.ChatID, &p.Item)
+		return
+	}, `SELECT seq, request_id, chat_id, item FROM pending_items ORDER BY seq`)
 }
 
 // PendingItemsStale reports whether the pending items must be rebuilt:

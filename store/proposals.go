@@ -53,7 +53,7 @@ func (queries) GetProposal(ctx context.Context, h Handle, id string) (Proposal, 
 		`SELECT id, request_id, kind, state, base_digest, payload, created_at, decided_at FROM proposals WHERE id = ?`, id))
 }
 
-func scanProposal(sc interface{ Scan(...any) error }) (Proposal, error) {
+func scanProposal(sc rowScanner) (Proposal, error) {
 	var p Proposal
 	err := sc.Scan(&p.ID, &p.RequestID, &p.Kind, &p.State, &p.BaseDigest, &p.Payload, &p.CreatedAt, &p.DecidedAt)
 	if errors.Is(err, sql.ErrNoRows) {

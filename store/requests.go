@@ -91,7 +91,7 @@ const reqCols = `id, seq, chat_id, run_id, request_key, args_hash, tool_call_id,
 	reason, title, template, context, partial, expires_at, created_at, updated_at, closed_at,
 	owner_kind, owner_name, session_id, owner_parent, origin`
 
-func scanRequest(sc interface{ Scan(...any) error }) (Request, error) {
+func scanRequest(sc rowScanner) (Request, error) {
 	var r Request
 	err := sc.Scan(r.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -220,20 +220,7 @@ func (queries) ListRequests(ctx context.Context, h Handle, f RequestFilter) ([]R
 
 // queryRequests runs a query selecting reqCols and scans every row.
 func queryRequests(ctx context.Context, h Handle, query string, args ...any) ([]Request, error) {
-	rows, err := h.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Request
-	for rows.Next() {
-		r, err := scanRequest(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, h, scanRequest, query, args...)
 }
 
 // RequestsByID reads the named requests, in creation order. Unknown ids are

@@ -175,20 +175,9 @@ func (queries) GetRevision(ctx context.Context, h Handle, requestID string, revi
 
 // Revisions lists every revision of a request, oldest first.
 func (queries) Revisions(ctx context.Context, h Handle, requestID string) ([]Revision, error) {
-	rows, err := h.QueryContext(ctx,
-		`SELECT request_id, revision, digest, definition, prefill, supplied, created_at
+	return queryAll(ctx, h, func(sc rowScanner) (v Revision, err error) {
+		err = sc.Scan(&v.RequestID, &v.Revision, &v.Digest, &v.Definition, &v.Prefill, &v.Supplied, &v.CreatedAt)
+		return
+	}, `SELECT request_id, revision, digest, definition, prefill, supplied, created_at
 		 FROM revisions WHERE request_id = ? ORDER BY revision`, requestID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Revision
-	for rows.Next() {
-		var v Revision
-		if err := rows.Scan(&v.RequestID, &v.Revision, &v.Digest, &v.Definition, &v.Prefill, &v.Supplied, &v.CreatedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
 }

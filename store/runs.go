@@ -66,7 +66,7 @@ type Run struct {
 const runCols = `id, seq, chat_id, state, step, questions, model_calls, reply, result, error, provider, model, seen, created_at, updated_at,
 	parent_run_id, name, parent_call_id, tools, waits_children, skills`
 
-func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
+func scanRun(sc rowScanner) (Run, error) {
 	var r Run
 	var children bool
 	var parent sql.NullString
@@ -116,22 +116,9 @@ func (queries) LatestRun(ctx context.Context, h Handle, chatID string) (Run, err
 
 // Tree lists the run rootID and its descendants, parents before children.
 func (queries) Tree(ctx context.Context, h Handle, rootID string) ([]Run, error) {
-	rows, err := h.QueryContext(ctx, `WITH RECURSIVE t(id, depth) AS (SELECT ?, 0
+	return queryAll(ctx, h, scanRun, `WITH RECURSIVE t(id, depth) AS (SELECT ?, 0
 		UNION ALL SELECT r.id, t.depth + 1 FROM runs r JOIN t ON r.parent_run_id = t.id)
 		SELECT `+prefixed("r.", runCols)+` FROM t JOIN runs r ON r.id = t.id ORDER BY t.depth, r.seq`, rootID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Run
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
 }
 
 // UpdateRun writes a run's mutable columns.
@@ -160,18 +147,5 @@ func resumableRuns(cols string) string {
 // of one per waiting run; whether a live process holds a run is the lease's
 // business, checked by the caller.
 func (queries) ResumableRuns(ctx context.Context, h Handle) ([]Run, error) {
-	rows, err := h.QueryContext(ctx, resumableRuns(prefixed("r.", runCols)))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Run
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, h, scanRun, resumableRuns(prefixed("r.", runCols)))
 }

@@ -54,7 +54,7 @@ type Session struct {
 
 const sessionCols = `seq, id, chat_id, client_name, client_version, transport, client_key, active_at, state, end_reason, created_at, ended_at`
 
-func scanSession(sc interface{ Scan(...any) error }) (Session, error) {
+func scanSession(sc rowScanner) (Session, error) {
 	var s Session
 	err := sc.Scan(&s.Seq, &s.ID, &s.ChatID, &s.ClientName, &s.ClientVersion, &s.Transport, &s.ClientKey, &s.ActiveAt, &s.State, &s.EndReason,
 		&s.CreatedAt, &s.EndedAt)
@@ -89,21 +89,7 @@ func (queries) ChatSession(ctx context.Context, h Handle, chatID string) (Sessio
 // OpenSessions lists the sessions not ended, oldest first: usually none or
 // a few, read from their own index.
 func (queries) OpenSessions(ctx context.Context, h Handle) ([]Session, error) {
-	rows, err := h.QueryContext(ctx,
-		`SELECT `+sessionCols+` FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open' ORDER BY seq`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Session
-	for rows.Next() {
-		s, err := scanSession(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, h, scanSession, `SELECT `+sessionCols+` FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open' ORDER BY seq`)
 }
 
 // EndSession ends an open session; it reports false when the session was

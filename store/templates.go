@@ -55,18 +55,8 @@ func (queries) UpsertTemplate(ctx context.Context, h Handle, t Template) error {
 
 // Templates lists every template.
 func (queries) Templates(ctx context.Context, h Handle) ([]Template, error) {
-	rows, err := h.QueryContext(ctx, `SELECT name, definition, state, updated_at FROM templates ORDER BY name`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Template
-	for rows.Next() {
-		var t Template
-		if err := rows.Scan(&t.Name, &t.Definition, &t.State, &t.UpdatedAt); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, h, func(sc rowScanner) (t Template, err error) {
+		err = sc.Scan(&t.Name, &t.Definition, &t.State, &t.UpdatedAt)
+		return
+	}, `SELECT name, definition, state, updated_at FROM templates ORDER BY name`)
 }

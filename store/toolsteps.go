@@ -66,7 +66,7 @@ type ToolStep struct {
 const stepCols = `run_id, tool_call_id, chat_id, name, server, tool, arguments, read_only, idempotent, state,
 	request_state, attempts, outcome, result, duration_ms, started_at, finished_at`
 
-func scanStep(sc interface{ Scan(...any) error }) (ToolStep, error) {
+func scanStep(sc rowScanner) (ToolStep, error) {
 	var s ToolStep
 	err := sc.Scan(&s.RunID, &s.ToolCallID, &s.ChatID, &s.Name, &s.Server, &s.Tool, &s.Arguments, &s.ReadOnly,
 		&s.Idempotent, &s.State, &s.RequestState, &s.Attempts, &s.Outcome, &s.Result, &s.DurationMS, &s.StartedAt,
@@ -101,20 +101,7 @@ func (queries) UpdateToolStep(ctx context.Context, h Handle, s ToolStep) error {
 }
 
 func querySteps(ctx context.Context, h Handle, where string, args ...any) ([]ToolStep, error) {
-	rows, err := h.QueryContext(ctx, `SELECT `+stepCols+` FROM tool_steps WHERE `+where+` ORDER BY started_at, rowid`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ToolStep
-	for rows.Next() {
-		s, err := scanStep(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, h, scanStep, `SELECT `+stepCols+` FROM tool_steps WHERE `+where+` ORDER BY started_at, rowid`, args...)
 }
 
 // ChatToolSteps lists a chat's steps, oldest first.

@@ -82,6 +82,27 @@ func chunks[T any](ids []T, fn func(part []T) error) error {
 	return nil
 }
 
+// rowScanner is a row a scan function reads: *sql.Row or *sql.Rows.
+type rowScanner = interface{ Scan(...any) error }
+
+// queryAll runs query and reads every row with scan (nil when none).
+func queryAll[T any](ctx context.Context, h Handle, scan func(rowScanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := h.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // prefixed qualifies each column of a column list with a table alias.
 func prefixed(alias, cols string) string {
 	parts := strings.Split(cols, ",")
