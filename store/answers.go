@@ -49,21 +49,15 @@ func (queries) AnswersOf(ctx context.Context, h Handle, ids []string) (map[strin
 	out := map[string]Answer{}
 	err := chunks(ids, func(part []string) error {
 		marks, args := inList(part)
-		rows, err := h.QueryContext(ctx,
-			`SELECT request_id, revision, digest, vals, origins, command_id, created_at FROM answers
-			 WHERE request_id IN (`+marks+`)`, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return eachRow(ctx, h, func(sc rowScanner) error {
 			var a Answer
-			if err := rows.Scan(&a.RequestID, &a.Revision, &a.Digest, &a.Values, &a.Origins, &a.CommandID, &a.CreatedAt); err != nil {
+			if err := sc.Scan(&a.RequestID, &a.Revision, &a.Digest, &a.Values, &a.Origins, &a.CommandID, &a.CreatedAt); err != nil {
 				return err
 			}
 			out[a.RequestID] = a
-		}
-		return rows.Err()
+			return nil
+		}, `SELECT request_id, revision, digest, vals, origins, command_id, created_at FROM answers
+			 WHERE request_id IN (`+marks+`)`, args...)
 	})
 	return out, err
 }

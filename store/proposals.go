@@ -81,21 +81,15 @@ func (queries) PendingProposalsOf(ctx context.Context, h Handle, ids []string) (
 	out := map[string][]Proposal{}
 	err := chunks(ids, func(part []string) error {
 		marks, args := inList(part)
-		rows, err := h.QueryContext(ctx,
-			`SELECT id, request_id, kind, state, base_digest, payload, created_at, decided_at FROM proposals
-			 WHERE request_id IN (`+marks+`) AND state = 'pending' ORDER BY created_at, id`, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			p, err := scanProposal(rows)
+		return eachRow(ctx, h, func(sc rowScanner) error {
+			p, err := scanProposal(sc)
 			if err != nil {
 				return err
 			}
 			out[p.RequestID] = append(out[p.RequestID], p)
-		}
-		return rows.Err()
+			return nil
+		}, `SELECT id, request_id, kind, state, base_digest, payload, created_at, decided_at FROM proposals
+			 WHERE request_id IN (`+marks+`) AND state = 'pending' ORDER BY created_at, id`, args...)
 	})
 	return out, err
 }

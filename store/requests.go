@@ -229,19 +229,14 @@ func (queries) RequestsByID(ctx context.Context, h Handle, ids []string) ([]Requ
 	var out []Request
 	err := chunks(ids, func(part []string) error {
 		marks, args := inList(part)
-		rows, err := h.QueryContext(ctx, `SELECT `+reqCols+` FROM requests WHERE id IN (`+marks+`) ORDER BY seq`, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanRequest(rows)
+		return eachRow(ctx, h, func(sc rowScanner) error {
+			r, err := scanRequest(sc)
 			if err != nil {
 				return err
 			}
 			out = append(out, r)
-		}
-		return rows.Err()
+			return nil
+		}, `SELECT `+reqCols+` FROM requests WHERE id IN (`+marks+`) ORDER BY seq`, args...)
 	})
 	if len(ids) > batchSize {
 		sortBySeq(out)

@@ -55,20 +55,15 @@ func (queries) PendingCounts(ctx context.Context, h Handle, chatIDs []string) (m
 	out := map[string]int{}
 	err := chunks(chatIDs, func(part []string) error {
 		marks, args := inList(part)
-		rows, err := h.QueryContext(ctx, pendingCounts(marks), args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return eachRow(ctx, h, func(sc rowScanner) error {
 			var id string
 			var n int
-			if err := rows.Scan(&id, &n); err != nil {
+			if err := sc.Scan(&id, &n); err != nil {
 				return err
 			}
 			out[id] = n
-		}
-		return rows.Err()
+			return nil
+		}, pendingCounts(marks), args...)
 	})
 	return out, err
 }

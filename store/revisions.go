@@ -21,22 +21,16 @@ func (queries) CurrentRevisions(ctx context.Context, h Handle, ids []string) (ma
 	out := make(map[string]Revision, len(ids))
 	err := chunks(ids, func(part []string) error {
 		marks, args := inList(part)
-		rows, err := h.QueryContext(ctx,
-			`SELECT v.request_id, v.revision, v.digest, v.definition, v.prefill, v.supplied, v.created_at
-			 FROM requests r JOIN revisions v ON v.request_id = r.id AND v.revision = r.revision
-			 WHERE r.id IN (`+marks+`)`, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return eachRow(ctx, h, func(sc rowScanner) error {
 			var v Revision
-			if err := rows.Scan(&v.RequestID, &v.Revision, &v.Digest, &v.Definition, &v.Prefill, &v.Supplied, &v.CreatedAt); err != nil {
+			if err := sc.Scan(&v.RequestID, &v.Revision, &v.Digest, &v.Definition, &v.Prefill, &v.Supplied, &v.CreatedAt); err != nil {
 				return err
 			}
 			out[v.RequestID] = v
-		}
-		return rows.Err()
+			return nil
+		}, `SELECT v.request_id, v.revision, v.digest, v.definition, v.prefill, v.supplied, v.created_at
+			 FROM requests r JOIN revisions v ON v.request_id = r.id AND v.revision = r.revision
+			 WHERE r.id IN (`+marks+`)`, args...)
 	})
 	return out, err
 }
@@ -122,20 +116,14 @@ func revisionBodies(ctx context.Context, h Handle, rowByDigest map[string]int64)
 	}
 	err := chunks(ids, func(part []int64) error {
 		marks, args := inList(part)
-		rows, err := h.QueryContext(ctx,
-			`SELECT digest, definition, prefill, supplied FROM revisions WHERE rowid IN (`+marks+`)`, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return eachRow(ctx, h, func(sc rowScanner) error {
 			var v Revision
-			if err := rows.Scan(&v.Digest, &v.Definition, &v.Prefill, &v.Supplied); err != nil {
+			if err := sc.Scan(&v.Digest, &v.Definition, &v.Prefill, &v.Supplied); err != nil {
 				return err
 			}
 			out[v.Digest] = v
-		}
-		return rows.Err()
+			return nil
+		}, `SELECT digest, definition, prefill, supplied FROM revisions WHERE rowid IN (`+marks+`)`, args...)
 	})
 	return out, err
 }

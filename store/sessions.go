@@ -157,19 +157,14 @@ func (queries) RequestMarks(ctx context.Context, h Handle, ids []string) ([]Requ
 	var out []RequestMark
 	err := chunks(ids, func(part []string) error {
 		marks, args := inList(part)
-		rows, err := h.QueryContext(ctx, `SELECT id, chat_id, state || ':' || updated_at FROM requests WHERE id IN (`+marks+`)`, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return eachRow(ctx, h, func(sc rowScanner) error {
 			var m RequestMark
-			if err := rows.Scan(&m.ID, &m.ChatID, &m.Mark); err != nil {
+			if err := sc.Scan(&m.ID, &m.ChatID, &m.Mark); err != nil {
 				return err
 			}
 			out = append(out, m)
-		}
-		return rows.Err()
+			return nil
+		}, `SELECT id, chat_id, state || ':' || updated_at FROM requests WHERE id IN (`+marks+`)`, args...)
 	})
 	return out, err
 }

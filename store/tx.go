@@ -85,22 +85,28 @@ func chunks[T any](ids []T, fn func(part []T) error) error {
 // rowScanner is a row a scan function reads: *sql.Row or *sql.Rows.
 type rowScanner = interface{ Scan(...any) error }
 
+// eachRow runs query and calls fn on every row.
+func eachRow(ctx context.Context, h Handle, fn func(rowScanner) error, query string, args ...any) error {
+	return eachRow(ctx, h, func(sc rowScanner) error {
+		if err := fn(sc); err != nil {
+			return err
+		}
+		return nil
+	}, query, args...)
+}
+
 // queryAll runs query and reads every row with scan (nil when none).
 func queryAll[T any](ctx context.Context, h Handle, scan func(rowScanner) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := h.QueryContext(ctx, query, args...)
+	var out []T
+	err := eachRow(ctx, h, func(sc rowScanner) error {
+		v, err := scan(sc)
+		out = append(out, v)
+		return err
+	}, query, args...)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // prefixed qualifies each column of a column list with a table alias.
