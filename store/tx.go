@@ -87,12 +87,17 @@ type rowScanner = interface{ Scan(...any) error }
 
 // eachRow runs query and calls fn on every row.
 func eachRow(ctx context.Context, h Handle, fn func(rowScanner) error, query string, args ...any) error {
-	return eachRow(ctx, h, func(sc rowScanner) error {
-		if err := fn(sc); err != nil {
+	rows, err := h.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
 			return err
 		}
-		return nil
-	}, query, args...)
+	}
+	return rows.Err()
 }
 
 // queryAll runs query and reads every row with scan (nil when none).
