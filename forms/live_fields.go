@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Choice lists longer than longList get a window of listWindow rows and a
@@ -266,9 +267,23 @@ func (f *field) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (f *field) View() string {
 	if f.s.shown == nil {
 		v := f.Field.View()
+		if f.leave != nil {
+			v = trimBlankRows(v)
+		}
 		f.s.shown = &v
 	}
 	return *f.s.shown
+}
+
+// trimBlankRows drops the empty rows that end a list: huh v1.0.0 scrolls a
+// windowed list to its cursor and pads the window below the last option
+// (#679).
+func trimBlankRows(v string) string {
+	lines := strings.Split(v, "\n")
+	for len(lines) > 1 && strings.Trim(ansi.Strip(lines[len(lines)-1]), " ┃│") == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (f *field) Focus() tea.Cmd {
