@@ -20,7 +20,7 @@ func TestSubAgentsOnScreen(t *testing.T) {
 	venueFirst := false
 	teatest.WaitFor(t, h.tm.Output(), func(b []byte) bool {
 		venueFirst = bytes.Contains(b, []byte("[1 Choose a venue]"))
-		return containsAll(string(b), "◆ venue · sub-agent · waiting_input", "◆ travel · sub-agent · waiting_input",
+		return containsAll(string(b), "◆ venue · sub-agent · waiting for your answer", "◆ travel · sub-agent · waiting for your answer",
 			"I'm looking for a venue", "enter continue") && (venueFirst || bytes.Contains(b, []byte("[1 Plan the trip]")))
 	}, teatest.WithDuration(5*time.Second))
 	if !venueFirst {

@@ -308,10 +308,7 @@ func labelsOf(r chat.RequestView, names []string) string {
 // last reply whole.
 func subAgentRow(m chat.Message, unfolded bool, width int) string {
 	inner := max(10, width-4)
-	state := string(m.State)
-	if st, ok := style.States[state]; ok {
-		state = st.Render(state)
-	}
+	state := strings.TrimPrefix(strings.TrimPrefix(m.State.Words(), "is "), "was ")
 	head := "  ◆ " + style.Bold.Render(forms.SanitizeLine(m.Name)) + style.Dim.Render(" · sub-agent · ") + state
 	text := forms.SanitizeBlock(strings.TrimSpace(forms.PlainText(m.Content)))
 	if text == "" {
