@@ -53,6 +53,11 @@ func (ss *ServeSession) reattach(ctx context.Context, raw json.RawMessage) (res 
 		return res, false, err
 	}
 	hash := requestArgsHash(raw)
+	// Usually there is nothing to take back: a read says so, without
+	// taking the write lock.
+	if _, err := ss.s.store.EndedSessionRequest(ctx, ss.s.reader(), ss.client.Name, ss.client.Key, a.RequestKey, hash); errors.Is(err, store.ErrNotFound) {
+		return res, false, nil
+	}
 	var made *store.Session
 	var lease *store.Lease
 	var r store.Request

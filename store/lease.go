@@ -54,11 +54,10 @@ func lockByte(f *os.File, b int64) error {
 
 // LeaseHeld reports whether some live process holds the run's lease.
 func (s *Store) LeaseHeld(runSeq int64) (bool, error) {
-	flags := os.O_RDWR | os.O_CREATE
-	if s.readOnly != "" {
-		flags = os.O_RDONLY // testing a lock needs no write access
-	}
-	f, err := s.openLeaseFile(flags)
+	// Testing a lock needs no write access, and a file opened only to
+	// read closes without waking the watches of other processes' writes
+	// (notify_linux.go), this one's included.
+	f, err := s.openLeaseFile(os.O_RDONLY)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil // no lock file: nobody has ever driven a run here
 	} else if err != nil {
