@@ -29,7 +29,7 @@ type OpenResult struct {
 // lookups of one declaration inside a transaction.
 type storeTemplates struct {
 	ctx   context.Context
-	store store.TemplateStore
+	store store.Queries
 	tx    store.Handle
 }
 

@@ -6,13 +6,6 @@ import (
 	"errors"
 )
 
-// AnswerStore records and reads confirmed answers.
-type AnswerStore interface {
-	InsertAnswer(ctx context.Context, h Handle, a Answer) error
-	GetAnswer(ctx context.Context, h Handle, requestID string) (Answer, error)
-	AnswersOf(ctx context.Context, h Handle, ids []string) (map[string]Answer, error)
-}
-
 // Answer is a confirmed answer.
 type Answer struct {
 	RequestID string
@@ -25,7 +18,7 @@ type Answer struct {
 }
 
 // InsertAnswer records a confirmed answer.
-func (queries) InsertAnswer(ctx context.Context, h Handle, a Answer) error {
+func (Queries) InsertAnswer(ctx context.Context, h Handle, a Answer) error {
 	_, err := h.ExecContext(ctx,
 		`INSERT INTO answers (request_id, revision, digest, vals, origins, command_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		a.RequestID, a.Revision, a.Digest, a.Values, a.Origins, a.CommandID, a.CreatedAt)
@@ -33,7 +26,7 @@ func (queries) InsertAnswer(ctx context.Context, h Handle, a Answer) error {
 }
 
 // GetAnswer reads a request's answer.
-func (queries) GetAnswer(ctx context.Context, h Handle, requestID string) (Answer, error) {
+func (Queries) GetAnswer(ctx context.Context, h Handle, requestID string) (Answer, error) {
 	var a Answer
 	err := h.QueryRowContext(ctx,
 		`SELECT request_id, revision, digest, vals, origins, command_id, created_at FROM answers WHERE request_id = ?`,
@@ -45,7 +38,7 @@ func (queries) GetAnswer(ctx context.Context, h Handle, requestID string) (Answe
 }
 
 // AnswersOf reads the answers of the named requests, by request id.
-func (queries) AnswersOf(ctx context.Context, h Handle, ids []string) (map[string]Answer, error) {
+func (Queries) AnswersOf(ctx context.Context, h Handle, ids []string) (map[string]Answer, error) {
 	out := map[string]Answer{}
 	err := chunks(ids, func(part []string) error {
 		marks, args := inList(part)

@@ -50,7 +50,7 @@ func scanApproval(sc rowScanner) (Approval, error) {
 }
 
 // InsertApproval records a pending approval.
-func (queries) InsertApproval(ctx context.Context, h Handle, a Approval) error {
+func (Queries) InsertApproval(ctx context.Context, h Handle, a Approval) error {
 	_, err := h.ExecContext(ctx, `INSERT INTO approvals (`+approvalCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		a.ID, a.ChatID, a.RunID, a.ToolCallID, a.Name, a.Server, a.Tool, a.Title, a.Description, a.Arguments,
 		a.Annotations, a.State, a.Scope, a.CreatedAt, a.DecidedAt)
@@ -58,18 +58,18 @@ func (queries) InsertApproval(ctx context.Context, h Handle, a Approval) error {
 }
 
 // GetApproval reads one approval.
-func (queries) GetApproval(ctx context.Context, h Handle, id string) (Approval, error) {
+func (Queries) GetApproval(ctx context.Context, h Handle, id string) (Approval, error) {
 	return scanApproval(h.QueryRowContext(ctx, `SELECT `+approvalCols+` FROM approvals WHERE id = ?`, id))
 }
 
 // ApprovalFor is the approval asked for one tool call.
-func (queries) ApprovalFor(ctx context.Context, h Handle, runID, toolCallID string) (Approval, error) {
+func (Queries) ApprovalFor(ctx context.Context, h Handle, runID, toolCallID string) (Approval, error) {
 	return scanApproval(h.QueryRowContext(ctx,
 		`SELECT `+approvalCols+` FROM approvals WHERE run_id = ? AND tool_call_id = ?`, runID, toolCallID))
 }
 
 // UpdateApproval writes an approval's decision.
-func (queries) UpdateApproval(ctx context.Context, h Handle, a Approval) error {
+func (Queries) UpdateApproval(ctx context.Context, h Handle, a Approval) error {
 	return expectOne(h.ExecContext(ctx, `UPDATE approvals SET state = ?, scope = ?, decided_at = ? WHERE id = ?`,
 		a.State, a.Scope, a.DecidedAt, a.ID))
 }
@@ -80,7 +80,7 @@ func queryApprovals(ctx context.Context, h Handle, query string, args ...any) ([
 
 // PendingApprovals lists the pending approvals of one chat, or of every
 // active chat when chatID is "", oldest first.
-func (queries) PendingApprovals(ctx context.Context, h Handle, chatID string) ([]Approval, error) {
+func (Queries) PendingApprovals(ctx context.Context, h Handle, chatID string) ([]Approval, error) {
 	if chatID != "" {
 		return queryApprovals(ctx, h, `SELECT `+approvalCols+` FROM approvals INDEXED BY approvals_pending
 			WHERE chat_id = ? AND state = 'pending' ORDER BY created_at, id`, chatID)
@@ -90,20 +90,20 @@ func (queries) PendingApprovals(ctx context.Context, h Handle, chatID string) ([
 }
 
 // RunApprovals lists a run's approvals in one state.
-func (queries) RunApprovals(ctx context.Context, h Handle, runID, state string) ([]Approval, error) {
+func (Queries) RunApprovals(ctx context.Context, h Handle, runID, state string) ([]Approval, error) {
 	return queryApprovals(ctx, h, `SELECT `+approvalCols+` FROM approvals WHERE run_id = ? AND state = ? ORDER BY created_at, id`,
 		runID, state)
 }
 
 // InsertGrant lets a tool run without asking in a chat.
-func (queries) InsertGrant(ctx context.Context, h Handle, chatID, server, tool string, now int64) error {
+func (Queries) InsertGrant(ctx context.Context, h Handle, chatID, server, tool string, now int64) error {
 	_, err := h.ExecContext(ctx, `INSERT OR IGNORE INTO chat_tool_grants (chat_id, server, tool, created_at) VALUES (?, ?, ?, ?)`,
 		chatID, server, tool, now)
 	return err
 }
 
 // HasGrant reports whether the tool may run without asking in the chat.
-func (queries) HasGrant(ctx context.Context, h Handle, chatID, server, tool string) (bool, error) {
+func (Queries) HasGrant(ctx context.Context, h Handle, chatID, server, tool string) (bool, error) {
 	var n int
 	err := h.QueryRowContext(ctx, `SELECT COUNT(*) FROM chat_tool_grants WHERE chat_id = ? AND server = ? AND tool = ?`,
 		chatID, server, tool).Scan(&n)

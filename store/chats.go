@@ -6,17 +6,6 @@ import (
 	"errors"
 )
 
-// ChatStore reads and writes chats.
-type ChatStore interface {
-	InsertChat(ctx context.Context, h Handle, c Chat) error
-	GetChat(ctx context.Context, h Handle, id string) (Chat, error)
-	ListChats(ctx context.Context, h Handle, after ChatCursor, limit int) ([]Chat, error)
-	SetChatState(ctx context.Context, h Handle, id, state string) error
-	TouchChat(ctx context.Context, h Handle, id string, now int64) error
-	DeleteChat(ctx context.Context, h Handle, id string) error
-	LatestChatID(ctx context.Context, h Handle) (string, error)
-}
-
 // Chat states.
 const (
 	ChatActive   = "active"
@@ -33,7 +22,7 @@ type Chat struct {
 }
 
 // InsertChat creates a chat.
-func (queries) InsertChat(ctx context.Context, h Handle, c Chat) error {
+func (Queries) InsertChat(ctx context.Context, h Handle, c Chat) error {
 	_, err := h.ExecContext(ctx,
 		`INSERT INTO chats (id, title, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
 		c.ID, c.Title, c.State, c.CreatedAt, c.UpdatedAt)
@@ -41,7 +30,7 @@ func (queries) InsertChat(ctx context.Context, h Handle, c Chat) error {
 }
 
 // GetChat reads one chat.
-func (queries) GetChat(ctx context.Context, h Handle, id string) (Chat, error) {
+func (Queries) GetChat(ctx context.Context, h Handle, id string) (Chat, error) {
 	var c Chat
 	err := h.QueryRowContext(ctx,
 		`SELECT id, title, state, created_at, updated_at FROM chats WHERE id = ?`, id).
@@ -73,7 +62,7 @@ const (
 
 // ListChats returns up to limit chats after the cursor, most recently
 // updated first.
-func (queries) ListChats(ctx context.Context, h Handle, after ChatCursor, limit int) ([]Chat, error) {
+func (Queries) ListChats(ctx context.Context, h Handle, after ChatCursor, limit int) ([]Chat, error) {
 	query, args := listChatsFirst, []any{limit}
 	if after != (ChatCursor{}) {
 		query, args = listChatsAfter, []any{after.UpdatedAt, after.UpdatedAt, after.ID, limit}
@@ -86,24 +75,24 @@ func (queries) ListChats(ctx context.Context, h Handle, after ChatCursor, limit 
 
 // SetChatState archives or reactivates a chat. Its updated_at stays: the
 // chat keeps its place in the list (docs/behaviour.md).
-func (queries) SetChatState(ctx context.Context, h Handle, id, state string) error {
+func (Queries) SetChatState(ctx context.Context, h Handle, id, state string) error {
 	return expectOne(h.ExecContext(ctx, `UPDATE chats SET state = ? WHERE id = ?`, state, id))
 }
 
 // TouchChat marks a chat as updated.
-func (queries) TouchChat(ctx context.Context, h Handle, id string, now int64) error {
+func (Queries) TouchChat(ctx context.Context, h Handle, id string, now int64) error {
 	_, err := h.ExecContext(ctx, `UPDATE chats SET updated_at = ? WHERE id = ?`, now, id)
 	return err
 }
 
 // DeleteChat removes a chat and, through cascades, everything that names it.
-func (queries) DeleteChat(ctx context.Context, h Handle, id string) error {
+func (Queries) DeleteChat(ctx context.Context, h Handle, id string) error {
 	return expectOne(h.ExecContext(ctx, `DELETE FROM chats WHERE id = ?`, id))
 }
 
 // LatestChatID is the most recently updated active chat, else the most
 // recently updated chat, else "".
-func (queries) LatestChatID(ctx context.Context, h Handle) (string, error) {
+func (Queries) LatestChatID(ctx context.Context, h Handle) (string, error) {
 	var id string
 	err := h.QueryRowContext(ctx,
 		`SELECT id FROM chats WHERE state = 'active' ORDER BY updated_at DESC, id LIMIT 1`).Scan(&id)

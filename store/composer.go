@@ -6,17 +6,9 @@ import (
 	"errors"
 )
 
-// ComposerStore keeps the composer's unsent text of each chat. The chat
-// not created yet has the draft of chat id "".
-type ComposerStore interface {
-	PutComposerDraft(ctx context.Context, h Handle, chatID, text string, now int64) error
-	GetComposerDraft(ctx context.Context, h Handle, chatID string) (string, error)
-	NewChatDraftIsNewest(ctx context.Context, h Handle) (bool, error)
-}
-
 // PutComposerDraft saves a chat's composer text; empty text deletes it.
 // Saving the text already saved changes nothing.
-func (queries) PutComposerDraft(ctx context.Context, h Handle, chatID, text string, now int64) error {
+func (Queries) PutComposerDraft(ctx context.Context, h Handle, chatID, text string, now int64) error {
 	if text == "" {
 		_, err := h.ExecContext(ctx, `DELETE FROM composer_drafts WHERE chat_id = ?`, chatID)
 		return err
@@ -29,7 +21,7 @@ func (queries) PutComposerDraft(ctx context.Context, h Handle, chatID, text stri
 }
 
 // GetComposerDraft reads a chat's composer text ("" when it has none).
-func (queries) GetComposerDraft(ctx context.Context, h Handle, chatID string) (string, error) {
+func (Queries) GetComposerDraft(ctx context.Context, h Handle, chatID string) (string, error) {
 	var text string
 	err := h.QueryRowContext(ctx, `SELECT text FROM composer_drafts WHERE chat_id = ?`, chatID).Scan(&text)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -41,7 +33,7 @@ func (queries) GetComposerDraft(ctx context.Context, h Handle, chatID string) (s
 // NewChatDraftIsNewest reports whether text typed in a new chat (the
 // draft of chat "") was saved after every active chat last changed: the
 // newest thing the user did is that text.
-func (queries) NewChatDraftIsNewest(ctx context.Context, h Handle) (bool, error) {
+func (Queries) NewChatDraftIsNewest(ctx context.Context, h Handle) (bool, error) {
 	var newest bool
 	err := h.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM composer_drafts d
 		WHERE d.chat_id = '' AND d.text <> ''

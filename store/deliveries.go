@@ -6,14 +6,6 @@ import (
 	"errors"
 )
 
-// DeliveryStore records deliveries to the agent.
-type DeliveryStore interface {
-	InsertDelivery(ctx context.Context, h Handle, d Delivery) (int64, error)
-	RunDeliveries(ctx context.Context, h Handle, runID string, states ...string) ([]Delivery, error)
-	UpdateDelivery(ctx context.Context, h Handle, d Delivery) error
-	DeliveriesOf(ctx context.Context, h Handle, ids []string) (map[string][]Delivery, error)
-}
-
 // Delivery states and kinds.
 const (
 	DeliveryPending   = "pending"
@@ -59,7 +51,7 @@ func scanDelivery(sc rowScanner) (Delivery, error) {
 }
 
 // InsertDelivery records a delivery to make and returns its id.
-func (queries) InsertDelivery(ctx context.Context, h Handle, d Delivery) (int64, error) {
+func (Queries) InsertDelivery(ctx context.Context, h Handle, d Delivery) (int64, error) {
 	var id int64
 	if d.Target == "" {
 		d.Target = TargetAgent
@@ -76,7 +68,7 @@ func queryDeliveries(ctx context.Context, h Handle, where string, args ...any) (
 }
 
 // RunDeliveries lists a run's deliveries in the given states (all when none).
-func (queries) RunDeliveries(ctx context.Context, h Handle, runID string, states ...string) ([]Delivery, error) {
+func (Queries) RunDeliveries(ctx context.Context, h Handle, runID string, states ...string) ([]Delivery, error) {
 	if len(states) == 0 {
 		return queryDeliveries(ctx, h, `run_id = ?`, runID)
 	}
@@ -92,7 +84,7 @@ func (queries) RunDeliveries(ctx context.Context, h Handle, runID string, states
 }
 
 // UpdateDelivery writes a delivery's state, attempts and last error.
-func (queries) UpdateDelivery(ctx context.Context, h Handle, d Delivery) error {
+func (Queries) UpdateDelivery(ctx context.Context, h Handle, d Delivery) error {
 	return expectOne(h.ExecContext(ctx,
 		`UPDATE deliveries SET state = ?, attempts = ?, last_error = ?, updated_at = ? WHERE id = ?`,
 		d.State, d.Attempts, d.LastError, d.UpdatedAt, d.ID))
@@ -100,7 +92,7 @@ func (queries) UpdateDelivery(ctx context.Context, h Handle, d Delivery) error {
 
 // DeliveriesOf lists the deliveries of the named requests, oldest first, by
 // request id.
-func (queries) DeliveriesOf(ctx context.Context, h Handle, ids []string) (map[string][]Delivery, error) {
+func (Queries) DeliveriesOf(ctx context.Context, h Handle, ids []string) (map[string][]Delivery, error) {
 	out := map[string][]Delivery{}
 	err := chunks(ids, func(part []string) error {
 		marks, args := inList(part)

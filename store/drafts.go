@@ -6,12 +6,6 @@ import (
 	"errors"
 )
 
-// DraftStore saves and reads drafts.
-type DraftStore interface {
-	UpsertDraft(ctx context.Context, h Handle, d Draft) error
-	GetDraft(ctx context.Context, h Handle, requestID string, revision int) (Draft, error)
-}
-
 // Draft is the user's unfinished values for one request revision.
 type Draft struct {
 	RequestID string
@@ -22,7 +16,7 @@ type Draft struct {
 }
 
 // UpsertDraft saves a draft, replacing the previous save of that revision.
-func (queries) UpsertDraft(ctx context.Context, h Handle, d Draft) error {
+func (Queries) UpsertDraft(ctx context.Context, h Handle, d Draft) error {
 	_, err := h.ExecContext(ctx,
 		`INSERT INTO drafts (request_id, revision, vals, edited, updated_at) VALUES (?, ?, ?, ?, ?)
 		 ON CONFLICT (request_id, revision) DO UPDATE SET vals = excluded.vals, edited = excluded.edited,
@@ -32,7 +26,7 @@ func (queries) UpsertDraft(ctx context.Context, h Handle, d Draft) error {
 }
 
 // GetDraft reads the draft of one revision.
-func (queries) GetDraft(ctx context.Context, h Handle, requestID string, revision int) (Draft, error) {
+func (Queries) GetDraft(ctx context.Context, h Handle, requestID string, revision int) (Draft, error) {
 	var d Draft
 	err := h.QueryRowContext(ctx,
 		`SELECT request_id, revision, vals, edited, updated_at FROM drafts WHERE request_id = ? AND revision = ?`,

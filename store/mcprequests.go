@@ -33,7 +33,7 @@ func scanMCPRequest(sc rowScanner) (MCPRequest, error) {
 }
 
 // InsertMCPRequest links a request to its server and call.
-func (queries) InsertMCPRequest(ctx context.Context, h Handle, m MCPRequest) error {
+func (Queries) InsertMCPRequest(ctx context.Context, h Handle, m MCPRequest) error {
 	_, err := h.ExecContext(ctx, `INSERT INTO mcp_requests (`+mcpReqCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`,
 		m.RequestID, m.RunID, m.ToolCallID, m.Server, m.Mode, m.Classic, m.InputKey, m.ElicitationID)
 	return err
@@ -41,19 +41,19 @@ func (queries) InsertMCPRequest(ctx context.Context, h Handle, m MCPRequest) err
 
 // GetMCPRequest reads a request's link (ErrNotFound for a request no MCP
 // server asked).
-func (queries) GetMCPRequest(ctx context.Context, h Handle, requestID string) (MCPRequest, error) {
+func (Queries) GetMCPRequest(ctx context.Context, h Handle, requestID string) (MCPRequest, error) {
 	return scanMCPRequest(h.QueryRowContext(ctx, `SELECT `+mcpReqCols+` FROM mcp_requests WHERE request_id = ?`, requestID))
 }
 
 // CloseMCPRequest marks a link closed: its request is no longer pending.
-func (queries) CloseMCPRequest(ctx context.Context, h Handle, requestID string) error {
+func (Queries) CloseMCPRequest(ctx context.Context, h Handle, requestID string) error {
 	_, err := h.ExecContext(ctx, `UPDATE mcp_requests SET open = 0 WHERE request_id = ?`, requestID)
 	return err
 }
 
 // StepMCPRequests lists the requests one tool call asked, in the order
 // asked.
-func (queries) StepMCPRequests(ctx context.Context, h Handle, runID, toolCallID string) ([]MCPRequest, error) {
+func (Queries) StepMCPRequests(ctx context.Context, h Handle, runID, toolCallID string) ([]MCPRequest, error) {
 	return queryAll(ctx, h, scanMCPRequest, `SELECT `+mcpReqCols+` FROM mcp_requests WHERE run_id = ? AND tool_call_id = ? ORDER BY rowid`,
 		runID, toolCallID)
 }
@@ -68,7 +68,7 @@ type ClassicRequest struct {
 // UnsentClassicReplies lists the classic elicitations whose reply to their
 // server is still pending: usually none, read from the deliveries' state
 // index.
-func (queries) UnsentClassicReplies(ctx context.Context, h Handle) ([]ClassicRequest, error) {
+func (Queries) UnsentClassicReplies(ctx context.Context, h Handle) ([]ClassicRequest, error) {
 	return classicRequests(ctx, h, `SELECT DISTINCT d.request_id, r.seq FROM deliveries d INDEXED BY deliveries_state
 		JOIN mcp_requests m ON m.request_id = d.request_id JOIN runs r ON r.id = m.run_id
 		WHERE d.state = 'pending' AND d.target = 'mcp_server' AND m.classic = 1`)
@@ -76,7 +76,7 @@ func (queries) UnsentClassicReplies(ctx context.Context, h Handle) ([]ClassicReq
 
 // OpenClassicRequests lists the open classic elicitations: usually none,
 // read from their own index.
-func (queries) OpenClassicRequests(ctx context.Context, h Handle) ([]ClassicRequest, error) {
+func (Queries) OpenClassicRequests(ctx context.Context, h Handle) ([]ClassicRequest, error) {
 	return classicRequests(ctx, h, `SELECT m.request_id, r.seq FROM mcp_requests m INDEXED BY mcp_requests_classic_open
 		JOIN runs r ON r.id = m.run_id WHERE m.classic = 1 AND m.open = 1`)
 }

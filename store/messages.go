@@ -5,22 +5,6 @@ import (
 	"database/sql"
 )
 
-// MessageStore reads and appends transcript and model-history messages.
-type MessageStore interface {
-	LastTurn(ctx context.Context, h Handle, runID string) (Message, error)
-	ToolResultsAfter(ctx context.Context, h Handle, runID string, id int64) ([]Message, error)
-	InsertMessage(ctx context.Context, h Handle, m Message) (int64, error)
-	Transcript(ctx context.Context, h Handle, chatID string, before int64, limit int) ([]Message, error)
-	History(ctx context.Context, h Handle, runID string) ([]Message, error)
-	ChatMessages(ctx context.Context, h Handle, chatID string) ([]Message, error)
-	RunMessages(ctx context.Context, h Handle, runID string) ([]Message, error)
-	MessageForDelivery(ctx context.Context, h Handle, deliveryID int64) (bool, error)
-	LastMessageID(ctx context.Context, h Handle, chatID string) (int64, error)
-	UnreadUserMessages(ctx context.Context, h Handle, runID string, id int64) (bool, error)
-	MoveAfter(ctx context.Context, h Handle, runID string, id int64) error
-	EarlierConversation(ctx context.Context, h Handle, chatID string, runSeq int64, limit int) ([]Message, error)
-}
-
 // Message roles. user, assistant and tool are model history; request and
 // notice are transcript-only entries (a request card, a status notice).
 const (
@@ -58,7 +42,7 @@ func scanMessage(sc rowScanner) (Message, error) {
 }
 
 // InsertMessage appends a message and returns its id.
-func (queries) InsertMessage(ctx context.Context, h Handle, m Message) (int64, error) {
+func (Queries) InsertMessage(ctx context.Context, h Handle, m Message) (int64, error) {
 	return insertMessage(ctx, h, m)
 }
 
@@ -78,7 +62,7 @@ func queryMessages(ctx context.Context, h Handle, query string, args ...any) ([]
 
 // Transcript returns up to limit visible messages of a chat with id below
 // before (0 = from the newest), oldest first: the UI loads old pages lazily.
-func (queries) Transcript(ctx context.Context, h Handle, chatID string, before int64, limit int) ([]Message, error) {
+func (Queries) Transcript(ctx context.Context, h Handle, chatID string, before int64, limit int) ([]Message, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
@@ -93,7 +77,7 @@ func (queries) Transcript(ctx context.Context, h Handle, chatID string, before i
 
 // LastTurn is the run's newest assistant turn (ErrNotFound before the
 // first), read through messages_run from the end.
-func (queries) LastTurn(ctx context.Context, h Handle, runID string) (Message, error) {
+func (Queries) LastTurn(ctx context.Context, h Handle, runID string) (Message, error) {
 	ms, err := queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages
 		WHERE run_id = ? AND role = 'assistant' AND for_model = 1 ORDER BY id DESC LIMIT 1`, runID)
 	if err == nil && len(ms) == 0 {
@@ -107,36 +91,36 @@ func (queries) LastTurn(ctx context.Context, h Handle, runID string) (Message, e
 
 // ToolResultsAfter lists the run's tool results newer than message id, in
 // order: what the tools of a turn returned.
-func (queries) ToolResultsAfter(ctx context.Context, h Handle, runID string, id int64) ([]Message, error) {
+func (Queries) ToolResultsAfter(ctx context.Context, h Handle, runID string, id int64) ([]Message, error) {
 	return queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages
 		WHERE run_id = ? AND id > ? AND role = 'tool' AND for_model = 1 ORDER BY id`, runID, id)
 }
 
 // History returns a run's model history in order.
-func (queries) History(ctx context.Context, h Handle, runID string) ([]Message, error) {
+func (Queries) History(ctx context.Context, h Handle, runID string) ([]Message, error) {
 	return queryMessages(ctx, h,
 		`SELECT `+msgCols+` FROM messages WHERE run_id = ? AND for_model = 1 ORDER BY id`, runID)
 }
 
 // ChatMessages returns every message of a chat (visible or not), in order.
-func (queries) ChatMessages(ctx context.Context, h Handle, chatID string) ([]Message, error) {
+func (Queries) ChatMessages(ctx context.Context, h Handle, chatID string) ([]Message, error) {
 	return queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages WHERE chat_id = ? ORDER BY id`, chatID)
 }
 
 // RunMessages returns every message of a run, in order.
-func (queries) RunMessages(ctx context.Context, h Handle, runID string) ([]Message, error) {
+func (Queries) RunMessages(ctx context.Context, h Handle, runID string) ([]Message, error) {
 	return queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages WHERE run_id = ? ORDER BY id`, runID)
 }
 
 // MessageForDelivery reports whether a delivery already reached the history.
-func (queries) MessageForDelivery(ctx context.Context, h Handle, deliveryID int64) (bool, error) {
+func (Queries) MessageForDelivery(ctx context.Context, h Handle, deliveryID int64) (bool, error) {
 	var n int
 	err := h.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE delivery_id = ?`, deliveryID).Scan(&n)
 	return n > 0, err
 }
 
 // LastMessageID is the newest message id of a chat (0 when empty).
-func (queries) LastMessageID(ctx context.Context, h Handle, chatID string) (int64, error) {
+func (Queries) LastMessageID(ctx context.Context, h Handle, chatID string) (int64, error) {
 	var id int64
 	err := h.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM messages WHERE chat_id = ?`, chatID).Scan(&id)
 	return id, err
@@ -144,7 +128,7 @@ func (queries) LastMessageID(ctx context.Context, h Handle, chatID string) (int6
 
 // UnreadUserMessages reports whether the run's history has a user message
 // newer than id.
-func (queries) UnreadUserMessages(ctx context.Context, h Handle, runID string, id int64) (bool, error) {
+func (Queries) UnreadUserMessages(ctx context.Context, h Handle, runID string, id int64) (bool, error) {
 	var n int
 	err := h.QueryRowContext(ctx,
 		`SELECT COUNT(*) FROM messages WHERE run_id = ? AND for_model = 1 AND role = 'user' AND id > ?`, runID, id).Scan(&n)
@@ -153,7 +137,7 @@ func (queries) UnreadUserMessages(ctx context.Context, h Handle, runID string, i
 
 // MoveAfter re-appends a run's user messages newer than id (those written
 // while a model call was in flight) so they follow what was written since.
-func (queries) MoveAfter(ctx context.Context, h Handle, runID string, id int64) error {
+func (Queries) MoveAfter(ctx context.Context, h Handle, runID string, id int64) error {
 	late, err := queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages
 		WHERE run_id = ? AND role = 'user' AND delivery_id IS NULL AND id > ? ORDER BY id`, runID, id)
 	if err != nil {
@@ -173,7 +157,7 @@ func (queries) MoveAfter(ctx context.Context, h Handle, runID string, id int64) 
 // EarlierConversation is the chat's conversation before a run: the user's
 // messages and the agent's replies of its earlier runs (no tool traffic, no
 // delivered answers), the newest limit of them, oldest first.
-func (queries) EarlierConversation(ctx context.Context, h Handle, chatID string, runSeq int64, limit int) ([]Message, error) {
+func (Queries) EarlierConversation(ctx context.Context, h Handle, chatID string, runSeq int64, limit int) ([]Message, error) {
 	ms, err := queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages
 		WHERE chat_id = ? AND for_model = 1 AND delivery_id IS NULL
 		  AND (role = 'user' OR (role = 'assistant' AND content <> ''))

@@ -2,17 +2,6 @@ package store
 
 import "context"
 
-// PendingStore reads the materialised pending list. Its entries are
-// written by the request writes (RequestStore); a refill replaces them all.
-type PendingStore interface {
-	PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]PendingItem, error)
-	PendingItemsOutside(ctx context.Context, h Handle, chatID string, limit int, newestFirst bool) ([]PendingItem, error)
-	PendingItems(ctx context.Context, h Handle) ([]PendingItem, error)
-	PendingItemsStale(ctx context.Context, h Handle) (bool, error)
-	MarkPendingItemsStale(ctx context.Context, h Handle) error
-	RefillPendingItems(ctx context.Context, h Handle, items []PendingItem) error
-}
-
 // The pending list is materialised in pending_items: one finished JSON
 // object per pending request, written in the transaction that changes the
 // request. The store only keeps and reads the rows; what an item says is
@@ -46,7 +35,7 @@ func putPendingItem(ctx context.Context, h Handle, p PendingItem) error {
 
 // RefillPendingItems replaces the whole pending list with items (one per
 // pending request) and records that it is complete.
-func (queries) RefillPendingItems(ctx context.Context, h Handle, items []PendingItem) error {
+func (Queries) RefillPendingItems(ctx context.Context, h Handle, items []PendingItem) error {
 	if _, err := h.ExecContext(ctx, `DELETE FROM pending_items`); err != nil {
 		return err
 	}
@@ -70,7 +59,7 @@ const (
 // PendingItemJSON returns the stored items in request creation order: of
 // one chat, or, when chatID is "", of every active chat (an archived chat's
 // questions can no longer be answered). Each has its RequestID and Item.
-func (queries) PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]PendingItem, error) {
+func (Queries) PendingItemJSON(ctx context.Context, h Handle, chatID string) ([]PendingItem, error) {
 	if chatID != "" {
 		return pendingItemRows(ctx, h, pendingItemsOfChat, chatID)
 	}
@@ -87,7 +76,7 @@ func pendingItemRows(ctx context.Context, h Handle, query string, args ...any) (
 
 // PendingItems returns every stored item, in request creation order, for
 // checks that compare them with the requests.
-func (queries) PendingItems(ctx context.Context, h Handle) ([]PendingItem, error) {
+func (Queries) PendingItems(ctx context.Context, h Handle) ([]PendingItem, error) {
 	return queryAll(ctx, h, func(sc rowScanner) (p PendingItem, err error) {
 		err = sc.Scan(&p.Seq, &p.RequestID, &p.ChatID, &p.Item)
 		return
@@ -97,7 +86,7 @@ func (queries) PendingItems(ctx context.Context, h Handle) ([]PendingItem, error
 // PendingItemsStale reports whether the pending items must be rebuilt:
 // migration 0005 asks for it for the requests that were pending before the
 // table existed, and so can a bulk load that wrote requests directly.
-func (queries) PendingItemsStale(ctx context.Context, h Handle) (bool, error) {
+func (Queries) PendingItemsStale(ctx context.Context, h Handle) (bool, error) {
 	var stale bool
 	err := h.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pending_items_stale)`).Scan(&stale)
 	return stale, err
@@ -105,7 +94,7 @@ func (queries) PendingItemsStale(ctx context.Context, h Handle) (bool, error) {
 
 // MarkPendingItemsStale asks the next chat.Open to rebuild the pending
 // items. Bulk loads that write requests without chat/ call it.
-func (queries) MarkPendingItemsStale(ctx context.Context, h Handle) error {
+func (Queries) MarkPendingItemsStale(ctx context.Context, h Handle) error {
 	_, err := h.ExecContext(ctx, `INSERT OR IGNORE INTO pending_items_stale (one) VALUES (1)`)
 	return err
 }
@@ -114,7 +103,7 @@ func (queries) MarkPendingItemsStale(ctx context.Context, h Handle) error {
 // chat but chatID, oldest first (or newest first): what a screen shows of
 // the questions waiting elsewhere, read by walking the list in seq order
 // and stopping there.
-func (queries) PendingItemsOutside(ctx context.Context, h Handle, chatID string, limit int, newestFirst bool) ([]PendingItem, error) {
+func (Queries) PendingItemsOutside(ctx context.Context, h Handle, chatID string, limit int, newestFirst bool) ([]PendingItem, error) {
 	order := "seq"
 	if newestFirst {
 		order = "seq DESC"

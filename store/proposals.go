@@ -9,16 +9,6 @@ import (
 	"strings"
 )
 
-// ProposalStore records and decides proposals.
-type ProposalStore interface {
-	InsertProposal(ctx context.Context, h Handle, p Proposal) error
-	GetProposal(ctx context.Context, h Handle, id string) (Proposal, error)
-	DecideProposal(ctx context.Context, h Handle, id, state string, now int64) error
-	SupersedeProposals(ctx context.Context, h Handle, requestID string, now int64) error
-	PendingProposalsOf(ctx context.Context, h Handle, ids []string) (map[string][]Proposal, error)
-	PendingListProposals(ctx context.Context, h Handle, chatID string) (map[string][]Proposal, error)
-}
-
 // Proposal states.
 const (
 	ProposalPending    = "pending"
@@ -40,7 +30,7 @@ type Proposal struct {
 }
 
 // InsertProposal records a proposal.
-func (queries) InsertProposal(ctx context.Context, h Handle, p Proposal) error {
+func (Queries) InsertProposal(ctx context.Context, h Handle, p Proposal) error {
 	_, err := h.ExecContext(ctx,
 		`INSERT INTO proposals (id, request_id, kind, state, base_digest, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		p.ID, p.RequestID, p.Kind, p.State, p.BaseDigest, p.Payload, p.CreatedAt)
@@ -48,7 +38,7 @@ func (queries) InsertProposal(ctx context.Context, h Handle, p Proposal) error {
 }
 
 // GetProposal reads one proposal.
-func (queries) GetProposal(ctx context.Context, h Handle, id string) (Proposal, error) {
+func (Queries) GetProposal(ctx context.Context, h Handle, id string) (Proposal, error) {
 	return scanProposal(h.QueryRowContext(ctx,
 		`SELECT id, request_id, kind, state, base_digest, payload, created_at, decided_at FROM proposals WHERE id = ?`, id))
 }
@@ -63,13 +53,13 @@ func scanProposal(sc rowScanner) (Proposal, error) {
 }
 
 // DecideProposal moves a pending proposal to a final state.
-func (queries) DecideProposal(ctx context.Context, h Handle, id, state string, now int64) error {
+func (Queries) DecideProposal(ctx context.Context, h Handle, id, state string, now int64) error {
 	return expectOne(h.ExecContext(ctx,
 		`UPDATE proposals SET state = ?, decided_at = ? WHERE id = ? AND state = 'pending'`, state, now, id))
 }
 
 // SupersedeProposals closes every pending proposal of a request.
-func (queries) SupersedeProposals(ctx context.Context, h Handle, requestID string, now int64) error {
+func (Queries) SupersedeProposals(ctx context.Context, h Handle, requestID string, now int64) error {
 	_, err := h.ExecContext(ctx,
 		`UPDATE proposals SET state = 'superseded', decided_at = ? WHERE request_id = ? AND state = 'pending'`, now, requestID)
 	return err
@@ -77,7 +67,7 @@ func (queries) SupersedeProposals(ctx context.Context, h Handle, requestID strin
 
 // PendingProposalsOf lists the undecided proposals of the named requests,
 // oldest first, by request id.
-func (queries) PendingProposalsOf(ctx context.Context, h Handle, ids []string) (map[string][]Proposal, error) {
+func (Queries) PendingProposalsOf(ctx context.Context, h Handle, ids []string) (map[string][]Proposal, error) {
 	out := map[string][]Proposal{}
 	err := chunks(ids, func(part []string) error {
 		marks, args := inList(part)
@@ -98,7 +88,7 @@ func (queries) PendingProposalsOf(ctx context.Context, h Handle, ids []string) (
 // the pending list (of one chat, or of all when chatID is ""), oldest first,
 // by request id. It reads the waiting proposals from their own index, so
 // it costs what waits, not the length of the list or of the history.
-func (queries) PendingListProposals(ctx context.Context, h Handle, chatID string) (map[string][]Proposal, error) {
+func (Queries) PendingListProposals(ctx context.Context, h Handle, chatID string) (map[string][]Proposal, error) {
 	// The waiting proposals are few: they are read from their own index and
 	// each is looked up in the list. One chat's list is short: its entries
 	// are walked and each looked up among the waiting proposals.

@@ -9,29 +9,8 @@ package store
 //		return queries.UpdateRun(ctx, tx, run)
 //	})
 //
-// A caller that needs only some aggregates can ask for just their
-// interfaces.
-type Queries interface {
-	ChatStore
-	RunStore
-	MessageStore
-	RequestStore
-	RevisionStore
-	PendingStore
-	DraftStore
-	ComposerStore
-	AnswerStore
-	ProposalStore
-	DeliveryStore
-	ReceiptStore
-	TemplateStore
-	SessionStore
-	MCPStore
-}
+// It holds nothing: the handle says where each query runs.
+type Queries struct{}
 
 // NewQueries returns the SQLite queries of followup's schema.
-func NewQueries() Queries { return queries{} }
-
-// queries implements Queries; it holds nothing: the handle says where each
-// query runs.
-type queries struct{}
+func NewQueries() Queries { return Queries{} }

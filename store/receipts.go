@@ -6,12 +6,6 @@ import (
 	"errors"
 )
 
-// ReceiptStore keeps the receipts of mutating commands.
-type ReceiptStore interface {
-	GetReceipt(ctx context.Context, h Handle, commandID string) (Receipt, error)
-	InsertReceipt(ctx context.Context, h Handle, r Receipt) error
-}
-
 // Receipt is the stored first result of a mutating command.
 type Receipt struct {
 	CommandID string
@@ -23,7 +17,7 @@ type Receipt struct {
 }
 
 // GetReceipt reads a receipt by command id.
-func (queries) GetReceipt(ctx context.Context, h Handle, commandID string) (Receipt, error) {
+func (Queries) GetReceipt(ctx context.Context, h Handle, commandID string) (Receipt, error) {
 	var r Receipt
 	err := h.QueryRowContext(ctx,
 		`SELECT command_id, chat_id, kind, args_hash, result, created_at FROM receipts WHERE command_id = ?`, commandID).
@@ -35,7 +29,7 @@ func (queries) GetReceipt(ctx context.Context, h Handle, commandID string) (Rece
 }
 
 // InsertReceipt stores a command's first result.
-func (queries) InsertReceipt(ctx context.Context, h Handle, r Receipt) error {
+func (Queries) InsertReceipt(ctx context.Context, h Handle, r Receipt) error {
 	_, err := h.ExecContext(ctx,
 		`INSERT INTO receipts (command_id, chat_id, kind, args_hash, result, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		r.CommandID, r.ChatID, r.Kind, r.ArgsHash, r.Result, r.CreatedAt)

@@ -8,29 +8,6 @@ import (
 	"slices"
 )
 
-// RequestStore reads and writes input requests at their current revision.
-//
-// Every write of a request takes its entry in the pending list (item, a
-// JSON object the caller builds) and keeps the list in step in the same
-// transaction: written while the request is pending, removed once it is
-// not. No write of a request can leave the list behind.
-type RequestStore interface {
-	InsertRequest(ctx context.Context, h Handle, r Request, first Revision, item string) (Request, error)
-	UpdateRequest(ctx context.Context, h Handle, r Request, item string) error
-	ReviseRequest(ctx context.Context, h Handle, r Request, rev Revision, item string) error
-	GetRequest(ctx context.Context, h Handle, id string) (Request, error)
-	RequestByKey(ctx context.Context, h Handle, runID, key string) (Request, error)
-	ListRequests(ctx context.Context, h Handle, f RequestFilter) ([]Request, error)
-	AnyDue(ctx context.Context, h Handle, now int64) (bool, error)
-	Look(ctx context.Context, h Handle, now int64) (Lookout, error)
-	DueRequests(ctx context.Context, h Handle, now int64) ([]Request, error)
-	NextDeadline(ctx context.Context, h Handle) (ms int64, ok bool, err error)
-	PendingCounts(ctx context.Context, h Handle, chatIDs []string) (map[string]int, error)
-	CountPendingOutside(ctx context.Context, h Handle, chatID string) (int, error)
-	RequestsByID(ctx context.Context, h Handle, ids []string) ([]Request, error)
-	PendingTemplateRequests(ctx context.Context, h Handle, name string) ([]Request, error)
-}
-
 // Request states and closed reasons.
 const (
 	ReqPending   = "pending"
@@ -109,7 +86,7 @@ func (r *Request) dest() []any {
 
 // InsertRequest creates a request at its first revision (Seq is assigned
 // here and returned) and, while it is pending, its pending-list entry.
-func (queries) InsertRequest(ctx context.Context, h Handle, r Request, first Revision, item string) (Request, error) {
+func (Queries) InsertRequest(ctx context.Context, h Handle, r Request, first Revision, item string) (Request, error) {
 	if err := needItem(r, item); err != nil {
 		return r, err
 	}
@@ -137,7 +114,7 @@ func (queries) InsertRequest(ctx context.Context, h Handle, r Request, first Rev
 // UpdateRequest writes a request's mutable columns and its pending-list
 // entry: item replaces it while r is pending; once r is not, the entry is
 // removed (item is not needed).
-func (queries) UpdateRequest(ctx context.Context, h Handle, r Request, item string) error {
+func (Queries) UpdateRequest(ctx context.Context, h Handle, r Request, item string) error {
 	if err := needItem(r, item); err != nil {
 		return err
 	}
@@ -152,14 +129,14 @@ func (queries) UpdateRequest(ctx context.Context, h Handle, r Request, item stri
 
 // ReviseRequest records rev as the new current revision of r (r.Revision
 // and r.Digest already name it) and saves r as UpdateRequest does.
-func (queries) ReviseRequest(ctx context.Context, h Handle, r Request, rev Revision, item string) error {
+func (Queries) ReviseRequest(ctx context.Context, h Handle, r Request, rev Revision, item string) error {
 	if rev.RequestID != r.ID || rev.Revision != r.Revision || rev.Digest != r.Digest {
 		return errors.New("store: the new revision is not the one the request names")
 	}
 	if err := insertRevision(ctx, h, rev); err != nil {
 		return err
 	}
-	return queries{}.UpdateRequest(ctx, h, r, item)
+	return Queries{}.UpdateRequest(ctx, h, r, item)
 }
 
 // errNoItem refuses to write a pending request without its pending-list
@@ -174,12 +151,12 @@ func needItem(r Request, item string) error {
 }
 
 // GetRequest reads one request.
-func (queries) GetRequest(ctx context.Context, h Handle, id string) (Request, error) {
+func (Queries) GetRequest(ctx context.Context, h Handle, id string) (Request, error) {
 	return scanRequest(h.QueryRowContext(ctx, `SELECT `+reqCols+` FROM requests WHERE id = ?`, id))
 }
 
 // RequestByKey finds a run's request by its requestKey.
-func (queries) RequestByKey(ctx context.Context, h Handle, runID, key string) (Request, error) {
+func (Queries) RequestByKey(ctx context.Context, h Handle, runID, key string) (Request, error) {
 	return scanRequest(h.QueryRowContext(ctx,
 		`SELECT `+reqCols+` FROM requests WHERE run_id = ? AND request_key = ?`, runID, key))
 }
@@ -195,7 +172,7 @@ type RequestFilter struct {
 }
 
 // ListRequests returns requests in creation order.
-func (queries) ListRequests(ctx context.Context, h Handle, f RequestFilter) ([]Request, error) {
+func (Queries) ListRequests(ctx context.Context, h Handle, f RequestFilter) ([]Request, error) {
 	query := `SELECT ` + reqCols + ` FROM requests WHERE 1=1`
 	var args []any
 	if f.ChatID != "" {
@@ -225,7 +202,7 @@ func queryRequests(ctx context.Context, h Handle, query string, args ...any) ([]
 
 // RequestsByID reads the named requests, in creation order. Unknown ids are
 // skipped.
-func (queries) RequestsByID(ctx context.Context, h Handle, ids []string) ([]Request, error) {
+func (Queries) RequestsByID(ctx context.Context, h Handle, ids []string) ([]Request, error) {
 	var out []Request
 	err := chunks(ids, func(part []string) error {
 		marks, args := inList(part)

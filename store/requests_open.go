@@ -29,21 +29,21 @@ const lookout = `SELECT
 	` + dueProbe
 
 // Look reads the Lookout at now, in one probe of three small indexes.
-func (queries) Look(ctx context.Context, h Handle, now int64) (Lookout, error) {
+func (Queries) Look(ctx context.Context, h Handle, now int64) (Lookout, error) {
 	var l Lookout
 	err := h.QueryRowContext(ctx, lookout, now).Scan(&l.Sessions, &l.Classic, &l.Due)
 	return l, err
 }
 
 // AnyDue reports whether a pending request's deadline is at or before now.
-func (queries) AnyDue(ctx context.Context, h Handle, now int64) (bool, error) {
+func (Queries) AnyDue(ctx context.Context, h Handle, now int64) (bool, error) {
 	var due bool
 	err := h.QueryRowContext(ctx, anyDue, now).Scan(&due)
 	return due, err
 }
 
 // DueRequests lists pending requests whose deadline is at or before now.
-func (queries) DueRequests(ctx context.Context, h Handle, now int64) ([]Request, error) {
+func (Queries) DueRequests(ctx context.Context, h Handle, now int64) ([]Request, error) {
 	return queryRequests(ctx, h,
 		`SELECT `+reqCols+` FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY seq`, now)
 }
@@ -51,7 +51,7 @@ func (queries) DueRequests(ctx context.Context, h Handle, now int64) ([]Request,
 // PendingCounts counts the open requests of each named chat that has any.
 // It reads, through requests_pending_chat, only the named chats' open
 // requests: a page of the chat list costs the same at any number of chats.
-func (queries) PendingCounts(ctx context.Context, h Handle, chatIDs []string) (map[string]int, error) {
+func (Queries) PendingCounts(ctx context.Context, h Handle, chatIDs []string) (map[string]int, error) {
 	out := map[string]int{}
 	err := chunks(chatIDs, func(part []string) error {
 		marks, args := inList(part)
@@ -84,7 +84,7 @@ const countPendingOutside = `SELECT COUNT(*) FROM requests INDEXED BY requests_p
 
 // CountPendingOutside counts the open requests of every active chat but
 // chatID.
-func (queries) CountPendingOutside(ctx context.Context, h Handle, chatID string) (int, error) {
+func (Queries) CountPendingOutside(ctx context.Context, h Handle, chatID string) (int, error) {
 	var n int
 	err := h.QueryRowContext(ctx, countPendingOutside, chatID).Scan(&n)
 	return n, err
@@ -92,14 +92,14 @@ func (queries) CountPendingOutside(ctx context.Context, h Handle, chatID string)
 
 // PendingTemplateRequests lists the pending requests whose form came from
 // the named template, oldest first.
-func (queries) PendingTemplateRequests(ctx context.Context, h Handle, name string) ([]Request, error) {
+func (Queries) PendingTemplateRequests(ctx context.Context, h Handle, name string) ([]Request, error) {
 	return queryRequests(ctx, h,
 		`SELECT `+reqCols+` FROM requests WHERE template = ? AND state = 'pending' ORDER BY seq`, name)
 }
 
 // NextDeadline is the earliest deadline of a pending request (unix
 // milliseconds); ok is false when none has one.
-func (queries) NextDeadline(ctx context.Context, h Handle) (ms int64, ok bool, err error) {
+func (Queries) NextDeadline(ctx context.Context, h Handle) (ms int64, ok bool, err error) {
 	var v sql.NullInt64
 	err = h.QueryRowContext(ctx, `SELECT MIN(expires_at) FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL`).Scan(&v)
 	return v.Int64, v.Valid, err

@@ -6,18 +6,9 @@ import (
 	"errors"
 )
 
-// RevisionStore reads the revisions (definitions) of requests. They are
-// recorded with the request they belong to (InsertRequest, ReviseRequest).
-type RevisionStore interface {
-	CurrentRevisions(ctx context.Context, h Handle, ids []string) (map[string]Revision, error)
-	ListRequestsWithRevisions(ctx context.Context, h Handle, f RequestFilter) ([]Request, []Revision, error)
-	GetRevision(ctx context.Context, h Handle, requestID string, revision int) (Revision, error)
-	Revisions(ctx context.Context, h Handle, requestID string) ([]Revision, error)
-}
-
 // CurrentRevisions reads the current revision of each named request, by
 // request id.
-func (queries) CurrentRevisions(ctx context.Context, h Handle, ids []string) (map[string]Revision, error) {
+func (Queries) CurrentRevisions(ctx context.Context, h Handle, ids []string) (map[string]Revision, error) {
 	out := make(map[string]Revision, len(ids))
 	err := chunks(ids, func(part []string) error {
 		marks, args := inList(part)
@@ -39,7 +30,7 @@ func (queries) CurrentRevisions(ctx context.Context, h Handle, ids []string) (ma
 // revision. Revisions that share a digest share their content, and a form's
 // definition is the large part of a row, so each distinct revision body is
 // read once: the first pass reads only the digests.
-func (queries) ListRequestsWithRevisions(ctx context.Context, h Handle, f RequestFilter) ([]Request, []Revision, error) {
+func (Queries) ListRequestsWithRevisions(ctx context.Context, h Handle, f RequestFilter) ([]Request, []Revision, error) {
 	from := `requests r`
 	if f.State == ReqPending && f.ChatID == "" && f.RunID == "" {
 		from = `requests r INDEXED BY requests_open`
@@ -149,7 +140,7 @@ func insertRevision(ctx context.Context, h Handle, v Revision) error {
 }
 
 // GetRevision reads one revision of a request.
-func (queries) GetRevision(ctx context.Context, h Handle, requestID string, revision int) (Revision, error) {
+func (Queries) GetRevision(ctx context.Context, h Handle, requestID string, revision int) (Revision, error) {
 	var v Revision
 	err := h.QueryRowContext(ctx,
 		`SELECT request_id, revision, digest, definition, prefill, supplied, created_at
@@ -162,7 +153,7 @@ func (queries) GetRevision(ctx context.Context, h Handle, requestID string, revi
 }
 
 // Revisions lists every revision of a request, oldest first.
-func (queries) Revisions(ctx context.Context, h Handle, requestID string) ([]Revision, error) {
+func (Queries) Revisions(ctx context.Context, h Handle, requestID string) ([]Revision, error) {
 	return queryAll(ctx, h, func(sc rowScanner) (v Revision, err error) {
 		err = sc.Scan(&v.RequestID, &v.Revision, &v.Digest, &v.Definition, &v.Prefill, &v.Supplied, &v.CreatedAt)
 		return

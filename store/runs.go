@@ -6,17 +6,6 @@ import (
 	"errors"
 )
 
-// RunStore reads and writes runs.
-type RunStore interface {
-	InsertRun(ctx context.Context, h Handle, r Run) (Run, error)
-	GetRun(ctx context.Context, h Handle, id string) (Run, error)
-	LatestRun(ctx context.Context, h Handle, chatID string) (Run, error)
-	UpdateRun(ctx context.Context, h Handle, r Run) error
-	ResumableRuns(ctx context.Context, h Handle) ([]Run, error)
-	// Tree lists the run rootID and its descendants, parents before children.
-	Tree(ctx context.Context, h Handle, rootID string) ([]Run, error)
-}
-
 // Run states.
 const (
 	RunRunning      = "running"
@@ -92,7 +81,7 @@ func dbState(state string) (string, bool) {
 }
 
 // InsertRun creates a run; its Seq is assigned here and returned.
-func (queries) InsertRun(ctx context.Context, h Handle, r Run) (Run, error) {
+func (Queries) InsertRun(ctx context.Context, h Handle, r Run) (Run, error) {
 	state, _ := dbState(r.State)
 	err := h.QueryRowContext(ctx,
 		`INSERT INTO runs (id, seq, chat_id, state, provider, model, created_at, updated_at, parent_run_id, name, parent_call_id, tools)
@@ -103,26 +92,26 @@ func (queries) InsertRun(ctx context.Context, h Handle, r Run) (Run, error) {
 }
 
 // GetRun reads one run.
-func (queries) GetRun(ctx context.Context, h Handle, id string) (Run, error) {
+func (Queries) GetRun(ctx context.Context, h Handle, id string) (Run, error) {
 	return scanRun(h.QueryRowContext(ctx, `SELECT `+runCols+` FROM runs WHERE id = ?`, id))
 }
 
 // LatestRun returns the chat's newest task (a sub-agent's run is part of
 // its parent's task, never the chat's run).
-func (queries) LatestRun(ctx context.Context, h Handle, chatID string) (Run, error) {
+func (Queries) LatestRun(ctx context.Context, h Handle, chatID string) (Run, error) {
 	return scanRun(h.QueryRowContext(ctx,
 		`SELECT `+runCols+` FROM runs WHERE chat_id = ? AND parent_run_id IS NULL ORDER BY seq DESC LIMIT 1`, chatID))
 }
 
 // Tree lists the run rootID and its descendants, parents before children.
-func (queries) Tree(ctx context.Context, h Handle, rootID string) ([]Run, error) {
+func (Queries) Tree(ctx context.Context, h Handle, rootID string) ([]Run, error) {
 	return queryAll(ctx, h, scanRun, `WITH RECURSIVE t(id, depth) AS (SELECT ?, 0
 		UNION ALL SELECT r.id, t.depth + 1 FROM runs r JOIN t ON r.parent_run_id = t.id)
 		SELECT `+prefixed("r.", runCols)+` FROM t JOIN runs r ON r.id = t.id ORDER BY t.depth, r.seq`, rootID)
 }
 
 // UpdateRun writes a run's mutable columns.
-func (queries) UpdateRun(ctx context.Context, h Handle, r Run) error {
+func (Queries) UpdateRun(ctx context.Context, h Handle, r Run) error {
 	state, children := dbState(r.State)
 	return expectOne(h.ExecContext(ctx,
 		`UPDATE runs SET state = ?, step = ?, questions = ?, model_calls = ?, reply = ?, result = ?, error = ?, seen = ?,
@@ -146,6 +135,6 @@ func resumableRuns(cols string) string {
 // an answer or cancellation not yet delivered (pending or unknown). One query instead
 // of one per waiting run; whether a live process holds a run is the lease's
 // business, checked by the caller.
-func (queries) ResumableRuns(ctx context.Context, h Handle) ([]Run, error) {
+func (Queries) ResumableRuns(ctx context.Context, h Handle) ([]Run, error) {
 	return queryAll(ctx, h, scanRun, resumableRuns(prefixed("r.", runCols)))
 }

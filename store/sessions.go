@@ -10,26 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// SessionStore reads and writes serve sessions: the MCP clients that ask
-// through `followup mcp serve`, one chat each (docs/mcp.md).
-type SessionStore interface {
-	InsertSession(ctx context.Context, h Handle, s Session) (Session, error)
-	GetSession(ctx context.Context, h Handle, id string) (Session, error)
-	ChatSession(ctx context.Context, h Handle, chatID string) (Session, error)
-	OpenSessions(ctx context.Context, h Handle) ([]Session, error)
-	EndSession(ctx context.Context, h Handle, id, reason string, now int64) (bool, error)
-	SessionRequestByKey(ctx context.Context, h Handle, sessionID, key string) (Request, error)
-	EndedSessionRequest(ctx context.Context, h Handle, clientName, clientKey, key, argsHash string) (Request, error)
-	MoveRequest(ctx context.Context, h Handle, requestID, sessionID string) error
-	TouchSession(ctx context.Context, h Handle, id string, now int64) error
-	LapsedUnread(ctx context.Context, h Handle, lifetime, now int64) ([]Delivery, error)
-	RequestMarks(ctx context.Context, h Handle, ids []string) ([]RequestMark, error)
-	UnreadAnswers(ctx context.Context, h Handle, chatID string) ([]Request, error)
-	SessionRequests(ctx context.Context, h Handle, sessionID, state string) ([]Request, error)
-	CountSessionRequests(ctx context.Context, h Handle, sessionID, state string) (int, error)
-	RequestDeliveries(ctx context.Context, h Handle, requestID string, states ...string) ([]Delivery, error)
-}
-
 // Session states.
 const (
 	SessionOpen  = "open"
@@ -65,7 +45,7 @@ func scanSession(sc rowScanner) (Session, error) {
 }
 
 // InsertSession records an open session; Seq is assigned here.
-func (queries) InsertSession(ctx context.Context, h Handle, s Session) (Session, error) {
+func (Queries) InsertSession(ctx context.Context, h Handle, s Session) (Session, error) {
 	s.State = SessionOpen
 	err := h.QueryRowContext(ctx,
 		`INSERT INTO serve_sessions (id, chat_id, client_name, client_version, transport, client_key, active_at, state, created_at)
@@ -75,26 +55,26 @@ func (queries) InsertSession(ctx context.Context, h Handle, s Session) (Session,
 }
 
 // GetSession reads one session.
-func (queries) GetSession(ctx context.Context, h Handle, id string) (Session, error) {
+func (Queries) GetSession(ctx context.Context, h Handle, id string) (Session, error) {
 	return scanSession(h.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM serve_sessions WHERE id = ?`, id))
 }
 
 // ChatSession is the session that asks in a chat (ErrNotFound for a chat
 // of followup's own agent).
-func (queries) ChatSession(ctx context.Context, h Handle, chatID string) (Session, error) {
+func (Queries) ChatSession(ctx context.Context, h Handle, chatID string) (Session, error) {
 	return scanSession(h.QueryRowContext(ctx,
 		`SELECT `+sessionCols+` FROM serve_sessions WHERE chat_id = ? ORDER BY seq DESC LIMIT 1`, chatID))
 }
 
 // OpenSessions lists the sessions not ended, oldest first: usually none or
 // a few, read from their own index.
-func (queries) OpenSessions(ctx context.Context, h Handle) ([]Session, error) {
+func (Queries) OpenSessions(ctx context.Context, h Handle) ([]Session, error) {
 	return queryAll(ctx, h, scanSession, `SELECT `+sessionCols+` FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open' ORDER BY seq`)
 }
 
 // EndSession ends an open session; it reports false when the session was
 // already ended or is gone.
-func (queries) EndSession(ctx context.Context, h Handle, id, reason string, now int64) (bool, error) {
+func (Queries) EndSession(ctx context.Context, h Handle, id, reason string, now int64) (bool, error) {
 	res, err := h.ExecContext(ctx,
 		`UPDATE serve_sessions SET state = 'ended', end_reason = ?, ended_at = ? WHERE id = ? AND state = 'open'`,
 		reason, now, id)
@@ -106,7 +86,7 @@ func (queries) EndSession(ctx context.Context, h Handle, id, reason string, now 
 }
 
 // SessionRequestByKey finds a session's request by its requestKey.
-func (queries) SessionRequestByKey(ctx context.Context, h Handle, sessionID, key string) (Request, error) {
+func (Queries) SessionRequestByKey(ctx context.Context, h Handle, sessionID, key string) (Request, error) {
 	return scanRequest(h.QueryRowContext(ctx,
 		`SELECT `+reqCols+` FROM requests WHERE session_id = ? AND request_key = ?`, sessionID, key))
 }
@@ -114,19 +94,19 @@ func (queries) SessionRequestByKey(ctx context.Context, h Handle, sessionID, key
 // EndedSessionRequest is the newest request with requestKey key and those
 // arguments asked in an ended session of the client with that name and
 // key: the question a client that comes back may take again.
-func (queries) EndedSessionRequest(ctx context.Context, h Handle, clientName, clientKey, key, argsHash string) (Request, error) {
+func (Queries) EndedSessionRequest(ctx context.Context, h Handle, clientName, clientKey, key, argsHash string) (Request, error) {
 	return scanRequest(h.QueryRowContext(ctx, `SELECT `+reqCols+` FROM requests WHERE request_key = ? AND args_hash = ? AND session_id IN
 		(SELECT id FROM serve_sessions WHERE state = 'ended' AND client_name = ? AND client_key = ?) ORDER BY seq DESC LIMIT 1`,
 		key, argsHash, clientName, clientKey))
 }
 
 // MoveRequest gives a request to another session.
-func (queries) MoveRequest(ctx context.Context, h Handle, requestID, sessionID string) error {
+func (Queries) MoveRequest(ctx context.Context, h Handle, requestID, sessionID string) error {
 	return expectOne(h.ExecContext(ctx, `UPDATE requests SET session_id = ? WHERE id = ?`, sessionID, requestID))
 }
 
 // TouchSession records that the session's client called a tool at now.
-func (queries) TouchSession(ctx context.Context, h Handle, id string, now int64) error {
+func (Queries) TouchSession(ctx context.Context, h Handle, id string, now int64) error {
 	_, err := h.ExecContext(ctx, `UPDATE serve_sessions SET active_at = ? WHERE id = ?`, now, id)
 	return err
 }
@@ -134,7 +114,7 @@ func (queries) TouchSession(ctx context.Context, h Handle, id string, now int64)
 // LapsedUnread lists the deliveries no agent read of questions whose
 // session has ended and whose lifetime (expires_at, else lifetime after
 // created_at) is over at now.
-func (queries) LapsedUnread(ctx context.Context, h Handle, lifetime, now int64) ([]Delivery, error) {
+func (Queries) LapsedUnread(ctx context.Context, h Handle, lifetime, now int64) ([]Delivery, error) {
 	return queryDeliveries(ctx, h, `state IN (?, ?) AND run_id IS NULL AND EXISTS (SELECT 1 FROM requests AS r
 		JOIN serve_sessions AS s ON s.id = r.session_id WHERE r.id = deliveries.request_id AND s.state = 'ended'
 		AND coalesce(r.expires_at, r.created_at + ?) <= ?)`, DeliveryPending, DeliveryUnknown, lifetime, now)
@@ -142,7 +122,7 @@ func (queries) LapsedUnread(ctx context.Context, h Handle, lifetime, now int64) 
 
 // UnreadAnswers lists a chat's answered requests whose answer has not
 // reached the agent that asked (a delivery still pending or unknown).
-func (queries) UnreadAnswers(ctx context.Context, h Handle, chatID string) ([]Request, error) {
+func (Queries) UnreadAnswers(ctx context.Context, h Handle, chatID string) ([]Request, error) {
 	return queryRequests(ctx, h, `SELECT `+reqCols+` FROM requests WHERE chat_id = ? AND state = ? AND EXISTS
 		(SELECT 1 FROM deliveries WHERE request_id = requests.id AND state IN (?, ?)) ORDER BY seq`,
 		chatID, ReqAnswered, DeliveryPending, DeliveryUnknown)
@@ -153,7 +133,7 @@ func (queries) UnreadAnswers(ctx context.Context, h Handle, chatID string) ([]Re
 type RequestMark struct{ ID, ChatID, Mark string }
 
 // RequestMarks reads the marks of the named requests (a gone one has none).
-func (queries) RequestMarks(ctx context.Context, h Handle, ids []string) ([]RequestMark, error) {
+func (Queries) RequestMarks(ctx context.Context, h Handle, ids []string) ([]RequestMark, error) {
 	var out []RequestMark
 	err := chunks(ids, func(part []string) error {
 		marks, args := inList(part)
@@ -171,7 +151,7 @@ func (queries) RequestMarks(ctx context.Context, h Handle, ids []string) ([]Requ
 
 // SessionRequests lists a session's requests in one state (every state
 // when ""), in creation order.
-func (queries) SessionRequests(ctx context.Context, h Handle, sessionID, state string) ([]Request, error) {
+func (Queries) SessionRequests(ctx context.Context, h Handle, sessionID, state string) ([]Request, error) {
 	q := `SELECT ` + reqCols + ` FROM requests WHERE session_id = ?`
 	args := []any{sessionID}
 	if state != "" {
@@ -182,7 +162,7 @@ func (queries) SessionRequests(ctx context.Context, h Handle, sessionID, state s
 }
 
 // CountSessionRequests counts a session's requests in one state.
-func (queries) CountSessionRequests(ctx context.Context, h Handle, sessionID, state string) (int, error) {
+func (Queries) CountSessionRequests(ctx context.Context, h Handle, sessionID, state string) (int, error) {
 	var n int
 	err := h.QueryRowContext(ctx,
 		`SELECT COUNT(*) FROM requests WHERE session_id = ? AND state = ?`, sessionID, state).Scan(&n)
@@ -192,7 +172,7 @@ func (queries) CountSessionRequests(ctx context.Context, h Handle, sessionID, st
 // RequestDeliveries lists one request's deliveries in the given states
 // (all when none), oldest first: a serve session's requests have no run
 // to list them by.
-func (queries) RequestDeliveries(ctx context.Context, h Handle, requestID string, states ...string) ([]Delivery, error) {
+func (Queries) RequestDeliveries(ctx context.Context, h Handle, requestID string, states ...string) ([]Delivery, error) {
 	if len(states) == 0 {
 		return queryDeliveries(ctx, h, `request_id = ?`, requestID)
 	}

@@ -6,14 +6,6 @@ import (
 	"errors"
 )
 
-// TemplateStore keeps host-registered templates.
-type TemplateStore interface {
-	GetTemplate(ctx context.Context, h Handle, name string) (Template, error)
-	SetTemplateState(ctx context.Context, h Handle, name, state string, now int64) error
-	UpsertTemplate(ctx context.Context, h Handle, t Template) error
-	Templates(ctx context.Context, h Handle) ([]Template, error)
-}
-
 // Template states.
 const (
 	TemplateActive      = "active"
@@ -21,7 +13,7 @@ const (
 )
 
 // GetTemplate reads one template by name.
-func (queries) GetTemplate(ctx context.Context, h Handle, name string) (Template, error) {
+func (Queries) GetTemplate(ctx context.Context, h Handle, name string) (Template, error) {
 	var t Template
 	err := h.QueryRowContext(ctx, `SELECT name, definition, state, updated_at FROM templates WHERE name = ?`, name).
 		Scan(&t.Name, &t.Definition, &t.State, &t.UpdatedAt)
@@ -32,7 +24,7 @@ func (queries) GetTemplate(ctx context.Context, h Handle, name string) (Template
 }
 
 // SetTemplateState marks a template active or invalidated.
-func (queries) SetTemplateState(ctx context.Context, h Handle, name, state string, now int64) error {
+func (Queries) SetTemplateState(ctx context.Context, h Handle, name, state string, now int64) error {
 	return expectOne(h.ExecContext(ctx, `UPDATE templates SET state = ?, updated_at = ? WHERE name = ?`, state, now, name))
 }
 
@@ -45,7 +37,7 @@ type Template struct {
 }
 
 // UpsertTemplate registers or replaces a template.
-func (queries) UpsertTemplate(ctx context.Context, h Handle, t Template) error {
+func (Queries) UpsertTemplate(ctx context.Context, h Handle, t Template) error {
 	_, err := h.ExecContext(ctx,
 		`INSERT INTO templates (name, definition, state, updated_at) VALUES (?, ?, ?, ?)
 		 ON CONFLICT (name) DO UPDATE SET definition = excluded.definition, state = excluded.state, updated_at = excluded.updated_at`,
@@ -54,7 +46,7 @@ func (queries) UpsertTemplate(ctx context.Context, h Handle, t Template) error {
 }
 
 // Templates lists every template.
-func (queries) Templates(ctx context.Context, h Handle) ([]Template, error) {
+func (Queries) Templates(ctx context.Context, h Handle) ([]Template, error) {
 	return queryAll(ctx, h, func(sc rowScanner) (t Template, err error) {
 		err = sc.Scan(&t.Name, &t.Definition, &t.State, &t.UpdatedAt)
 		return

@@ -6,33 +6,6 @@ import (
 	"errors"
 )
 
-// MCPStore reads and writes what followup does as an MCP host (docs/mcp.md):
-// tool-call steps, approvals, per-chat grants and the input
-// requests MCP servers asked.
-type MCPStore interface {
-	InsertToolStep(ctx context.Context, h Handle, s ToolStep) error
-	GetToolStep(ctx context.Context, h Handle, runID, toolCallID string) (ToolStep, error)
-	UpdateToolStep(ctx context.Context, h Handle, s ToolStep) error
-	ChatToolSteps(ctx context.Context, h Handle, chatID string) ([]ToolStep, error)
-	RunToolSteps(ctx context.Context, h Handle, runID string) ([]ToolStep, error)
-
-	InsertApproval(ctx context.Context, h Handle, a Approval) error
-	GetApproval(ctx context.Context, h Handle, id string) (Approval, error)
-	ApprovalFor(ctx context.Context, h Handle, runID, toolCallID string) (Approval, error)
-	UpdateApproval(ctx context.Context, h Handle, a Approval) error
-	PendingApprovals(ctx context.Context, h Handle, chatID string) ([]Approval, error)
-	RunApprovals(ctx context.Context, h Handle, runID, state string) ([]Approval, error)
-	InsertGrant(ctx context.Context, h Handle, chatID, server, tool string, now int64) error
-	HasGrant(ctx context.Context, h Handle, chatID, server, tool string) (bool, error)
-
-	InsertMCPRequest(ctx context.Context, h Handle, m MCPRequest) error
-	GetMCPRequest(ctx context.Context, h Handle, requestID string) (MCPRequest, error)
-	CloseMCPRequest(ctx context.Context, h Handle, requestID string) error
-	StepMCPRequests(ctx context.Context, h Handle, runID, toolCallID string) ([]MCPRequest, error)
-	OpenClassicRequests(ctx context.Context, h Handle) ([]ClassicRequest, error)
-	UnsentClassicReplies(ctx context.Context, h Handle) ([]ClassicRequest, error)
-}
-
 // Tool step states.
 const (
 	StepStarted       = "started"
@@ -78,7 +51,7 @@ func scanStep(sc rowScanner) (ToolStep, error) {
 }
 
 // InsertToolStep records a step.
-func (queries) InsertToolStep(ctx context.Context, h Handle, s ToolStep) error {
+func (Queries) InsertToolStep(ctx context.Context, h Handle, s ToolStep) error {
 	_, err := h.ExecContext(ctx, `INSERT INTO tool_steps (`+stepCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.RunID, s.ToolCallID, s.ChatID, s.Name, s.Server, s.Tool, s.Arguments, s.ReadOnly, s.Idempotent, s.State,
 		s.RequestState, s.Attempts, s.Outcome, s.Result, s.DurationMS, s.StartedAt, s.FinishedAt)
@@ -86,14 +59,14 @@ func (queries) InsertToolStep(ctx context.Context, h Handle, s ToolStep) error {
 }
 
 // GetToolStep reads one step.
-func (queries) GetToolStep(ctx context.Context, h Handle, runID, toolCallID string) (ToolStep, error) {
+func (Queries) GetToolStep(ctx context.Context, h Handle, runID, toolCallID string) (ToolStep, error) {
 	return scanStep(h.QueryRowContext(ctx, `SELECT `+stepCols+` FROM tool_steps WHERE run_id = ? AND tool_call_id = ?`,
 		runID, toolCallID))
 }
 
 // UpdateToolStep writes a step's state, what the server asked, attempts
 // and result.
-func (queries) UpdateToolStep(ctx context.Context, h Handle, s ToolStep) error {
+func (Queries) UpdateToolStep(ctx context.Context, h Handle, s ToolStep) error {
 	return expectOne(h.ExecContext(ctx,
 		`UPDATE tool_steps SET state = ?, request_state = ?, attempts = ?, outcome = ?, result = ?, duration_ms = ?,
 		   finished_at = ? WHERE run_id = ? AND tool_call_id = ?`,
@@ -105,11 +78,11 @@ func querySteps(ctx context.Context, h Handle, where string, args ...any) ([]Too
 }
 
 // ChatToolSteps lists a chat's steps, oldest first.
-func (queries) ChatToolSteps(ctx context.Context, h Handle, chatID string) ([]ToolStep, error) {
+func (Queries) ChatToolSteps(ctx context.Context, h Handle, chatID string) ([]ToolStep, error) {
 	return querySteps(ctx, h, `chat_id = ?`, chatID)
 }
 
 // RunToolSteps lists a run's steps, oldest first.
-func (queries) RunToolSteps(ctx context.Context, h Handle, runID string) ([]ToolStep, error) {
+func (Queries) RunToolSteps(ctx context.Context, h Handle, runID string) ([]ToolStep, error) {
 	return querySteps(ctx, h, `run_id = ?`, runID)
 }
