@@ -45,11 +45,7 @@ func ask(ctx context.Context, c *Call) error {
 	if run.State == chat.RunFailed {
 		return failed(out, run, map[string]any{"chatId": sent.ChatID})
 	}
-	pend, err := runPending(ctx, s, sent.ChatID, sent.RunID)
-	if err != nil {
-		return err
-	}
-	aps, err := runApprovals(ctx, s, sent.ChatID, sent.RunID)
+	pend, aps, err := runWaiting(ctx, s, sent.ChatID, sent.RunID)
 	if err != nil {
 		return err
 	}
@@ -63,12 +59,22 @@ func ask(ctx context.Context, c *Call) error {
 	return nil
 }
 
-func runPending(ctx context.Context, s *chat.Service, chatID, runID string) ([]chat.RequestView, error) {
+// runWaiting lists what one run waits for: its open requests and pending approvals.
+func runWaiting(ctx context.Context, s *chat.Service, chatID, runID string) ([]chat.RequestView, []chat.ApprovalView, error) {
 	all, err := s.Pending(ctx, chatID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return ofRun(ctx, s, all, runID, func(r chat.RequestView) string { return r.RunID })
+	pend, err := ofRun(ctx, s, all, runID, func(r chat.RequestView) string { return r.RunID })
+	if err != nil {
+		return nil, nil, err
+	}
+	aps, err := s.PendingApprovals(ctx, chatID)
+	if err != nil {
+		return nil, nil, err
+	}
+	aps, err = ofRun(ctx, s, aps, runID, func(a chat.ApprovalView) string { return a.RunID })
+	return pend, aps, err
 }
 
 // ofRun keeps what belongs to one run or its sub-agents (never nil: JSON
@@ -304,11 +310,7 @@ func resume(ctx context.Context, c *Call) error {
 	if run.State == chat.RunFailed {
 		return failed(out, run, nil)
 	}
-	pend, err := runPending(ctx, s, run.ChatID, run.ID)
-	if err != nil {
-		return err
-	}
-	aps, err := runApprovals(ctx, s, run.ChatID, run.ID)
+	pend, aps, err := runWaiting(ctx, s, run.ChatID, run.ID)
 	if err != nil {
 		return err
 	}

@@ -80,11 +80,7 @@ func driveAfterDecision(ctx context.Context, c *Call, d chat.ApprovalDecision) e
 	if run.State == chat.RunFailed {
 		return failed(out, run, map[string]any{"receipt": d})
 	}
-	pend, err := runPending(ctx, s, run.ChatID, run.ID)
-	if err != nil {
-		return err
-	}
-	aps, err := runApprovals(ctx, s, run.ChatID, run.ID)
+	pend, aps, err := runWaiting(ctx, s, run.ChatID, run.ID)
 	if err != nil {
 		return err
 	}
@@ -103,15 +99,6 @@ func driveAfterDecision(ctx context.Context, c *Call, d chat.ApprovalDecision) e
 		addWaiting(b, pend, aps)
 	})
 	return nil
-}
-
-// runApprovals lists the pending approvals of one run.
-func runApprovals(ctx context.Context, s *chat.Service, chatID, runID string) ([]chat.ApprovalView, error) {
-	all, err := s.PendingApprovals(ctx, chatID)
-	if err != nil {
-		return nil, err
-	}
-	return ofRun(ctx, s, all, runID, func(a chat.ApprovalView) string { return a.RunID })
 }
 
 // addWaiting adds what a run waits for: its requests, then its approvals.
