@@ -82,7 +82,10 @@ func (m *model) interrupted() map[string]bool {
 }
 
 // runWords says a run's state as a person would, where its name does not.
-var runWords = map[chat.RunState]string{chat.RunWaitingInput: "waiting for your answer"}
+var runWords = map[chat.RunState]string{
+	chat.RunWaitingInput:    "waiting for your answer",
+	chat.RunWaitingChildren: "waiting for its sub-agents",
+}
 
 // statusLine is the provider, the task's state, the database and how to
 // get help; on a narrow screen the database goes first.

@@ -21,7 +21,7 @@ func TestSubAgentsOnScreen(t *testing.T) {
 	teatest.WaitFor(t, h.tm.Output(), func(b []byte) bool {
 		venueFirst = bytes.Contains(b, []byte("[1 Choose a venue]"))
 		return containsAll(string(b), "◆ venue · sub-agent · waiting for your answer", "◆ travel · sub-agent · waiting for your answer",
-			"I'm looking for a venue", "enter continue") && (venueFirst || bytes.Contains(b, []byte("[1 Plan the trip]")))
+			"I'm looking for a venue", "enter continue", "waiting for its sub-agents") && (venueFirst || bytes.Contains(b, []byte("[1 Plan the trip]")))
 	}, teatest.WithDuration(5*time.Second))
 	if !venueFirst {
 		h.key(tea.KeyCtrlN)
