@@ -121,24 +121,20 @@ func recorded(ctx context.Context, h Handle, ms []migration) (map[int]bool, erro
 	for _, m := range ms {
 		known[m.version] = true
 	}
-	rows, err := h.QueryContext(ctx, "SELECT version FROM schema_migrations ORDER BY version")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	done := map[int]bool{}
-	for rows.Next() {
+	err := eachRow(ctx, h, func(sc rowScanner) error {
 		var v int
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
+		if err := sc.Scan(&v); err != nil {
+			return err
 		}
 		if !known[v] {
-			return nil, fmt.Errorf("the database was written by a newer followup (schema %d, this build knows %d)",
+			return fmt.Errorf("the database was written by a newer followup (schema %d, this build knows %d)",
 				v, ms[len(ms)-1].version)
 		}
 		done[v] = true
-	}
-	return done, rows.Err()
+		return nil
+	}, "SELECT version FROM schema_migrations ORDER BY version")
+	return done, err
 }
 
 // isCurrent reports whether every migration of this build is recorded.

@@ -143,20 +143,13 @@ func intact(ctx context.Context, q Handle) error {
 }
 
 func tableNames(ctx context.Context, q Handle) (map[string]bool, error) {
-	rows, err := q.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'table' LIMIT 1000")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	out := map[string]bool{}
-	for rows.Next() {
+	return out, eachRow(ctx, q, func(sc rowScanner) error {
 		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
+		err := sc.Scan(&n)
 		out[n] = true
-	}
-	return out, rows.Err()
+		return err
+	}, "SELECT name FROM sqlite_master WHERE type = 'table' LIMIT 1000")
 }
 
 // someTable names one table not followup's, cut short (the name is another
@@ -185,28 +178,18 @@ func someTable(tables map[string]bool) string {
 // and records only followup's own migrations, 0001 first: golang-migrate,
 // Rails and others use a table of the same name with other contents.
 func followupMigrations(ctx context.Context, q Handle, ms []migration) (bool, error) {
-	rows, err := q.QueryContext(ctx, "SELECT name FROM pragma_table_info('schema_migrations') ORDER BY cid")
-	if err != nil {
-		return false, err
-	}
-	var cols []string
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			rows.Close()
-			return false, err
-		}
-		cols = append(cols, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || strings.Join(cols, ",") != "version,name,applied_at" {
+	cols, err := queryAll(ctx, q, func(sc rowScanner) (c string, err error) {
+		err = sc.Scan(&c)
+		return
+	}, "SELECT name FROM pragma_table_info('schema_migrations') ORDER BY cid")
+	if err != nil || strings.Join(cols, ",") != "version,name,applied_at" {
 		return false, err
 	}
 	names := map[int64]string{}
 	for _, m := range ms {
 		names[int64(m.version)] = m.name
 	}
-	rows, err = q.QueryContext(ctx, "SELECT version, name FROM schema_migrations ORDER BY version LIMIT ?", len(ms)+1)
+	rows, err := q.QueryContext(ctx, "SELECT version, name FROM schema_migrations ORDER BY version LIMIT ?", len(ms)+1)
 	if err != nil {
 		return false, err
 	}
