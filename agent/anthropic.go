@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,7 +30,7 @@ func NewAnthropic(baseURL, key, model string) *Anthropic {
 	opts := []option.RequestOption{
 		// Config is the only source: no env, no profile files on disk.
 		option.WithoutEnvironmentDefaults(),
-		option.WithBaseURL(orDefault(baseURL, DefaultAnthropicBaseURL)),
+		option.WithBaseURL(cmp.Or(baseURL, DefaultAnthropicBaseURL)),
 		// WithRetry retries, honouring Retry-After and the streamed text;
 		// the SDK's own silent retries would multiply with ours.
 		option.WithMaxRetries(0),
@@ -91,7 +92,7 @@ func (p *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 // user turn, and consecutive turns of one role are merged: the API wants
 // roles to alternate, and all results of one assistant turn in one message.
 func (p *Anthropic) params(req Request) anthropic.MessageNewParams {
-	out := anthropic.MessageNewParams{Model: orDefault(req.Model, p.model), MaxTokens: AnthropicMaxTokens}
+	out := anthropic.MessageNewParams{Model: cmp.Or(req.Model, p.model), MaxTokens: AnthropicMaxTokens}
 	if req.System != "" {
 		out.System = []anthropic.TextBlockParam{{Text: req.System}}
 	}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"strings"
@@ -53,28 +54,21 @@ func ConfigFromEnv() Config {
 func NewRemoteProvider(c Config) (Provider, error) {
 	switch strings.ToLower(c.Provider) {
 	case "openai":
-		base := orDefault(c.OpenAIBaseURL, DefaultOpenAIBaseURL)
+		base := cmp.Or(c.OpenAIBaseURL, DefaultOpenAIBaseURL)
 		if c.OpenAIKey == "" && sameURL(base, DefaultOpenAIBaseURL) {
 			return nil, fmt.Errorf("provider openai: OPENAI_API_KEY is not set (for a local server such as Ollama set OPENAI_BASE_URL, e.g. http://localhost:11434/v1)")
 		}
-		p := NewOpenAI(base, c.OpenAIKey, orDefault(c.Model, DefaultOpenAIModel))
+		p := NewOpenAI(base, c.OpenAIKey, cmp.Or(c.Model, DefaultOpenAIModel))
 		return WithRetry(p, RetryAttempts, RetryBase), nil
 	case "anthropic":
-		base := orDefault(c.AnthropicBaseURL, DefaultAnthropicBaseURL)
+		base := cmp.Or(c.AnthropicBaseURL, DefaultAnthropicBaseURL)
 		if c.AnthropicKey == "" && sameURL(base, DefaultAnthropicBaseURL) {
 			return nil, fmt.Errorf("provider anthropic: ANTHROPIC_API_KEY is not set")
 		}
-		p := NewAnthropic(base, c.AnthropicKey, orDefault(c.Model, DefaultAnthropicModel))
+		p := NewAnthropic(base, c.AnthropicKey, cmp.Or(c.Model, DefaultAnthropicModel))
 		return WithRetry(p, RetryAttempts, RetryBase), nil
 	}
 	return nil, fmt.Errorf("unknown provider %q: valid providers are %s", c.Provider, strings.Join(ProviderNames, ", "))
-}
-
-func orDefault(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }
 
 func sameURL(a, b string) bool {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
@@ -120,7 +121,7 @@ func (d approvalDialog) body() string {
 	a := d.a
 	var b strings.Builder
 	b.WriteString(style.Bold.Render("Allow "+forms.SanitizeLine(a.Server)+" (MCP server) to run "+forms.SanitizeLine(a.Tool)+"?") + "\n")
-	about := forms.PlainLine(firstNonEmpty(a.Title, a.Annotations.Title))
+	about := forms.PlainLine(cmp.Or(a.Title, a.Annotations.Title))
 	if desc := forms.PlainLine(a.Description); desc != "" {
 		about = strings.TrimPrefix(about+" — "+desc, " — ")
 	}
@@ -136,15 +137,6 @@ func (d approvalDialog) body() string {
 		b.WriteString(hangingIndent(l, 2, d.box.inner()) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // approvalArrives is the arrivals entry (question.go) of the open chat's

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"os"
 	"strings"
 
@@ -130,7 +131,7 @@ func (d serversDialog) lines(width int) []string {
 			add(2, style.Plural(len(s.Tools), "tool:", "tools:"))
 			for _, t := range s.Tools {
 				line := style.Bold.Render(forms.SanitizeLine(t.Tool))
-				if desc := forms.PlainLine(firstNonEmpty(t.Title, t.Description)); desc != "" {
+				if desc := forms.PlainLine(cmp.Or(t.Title, t.Description)); desc != "" {
 					line += " — " + desc
 				}
 				if words := toolWords(t); words != "" {
