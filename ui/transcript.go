@@ -283,7 +283,7 @@ func (t *transcript) placeholder(width int, helpKey string, offline bool) []stri
 	if offline {
 		text = "\nType a message to start. The offline demo tries: “Check deployment” · “Plan a trip” · " +
 			"an answer typed here while a form waits (a proposal) · both questions at once · " +
-			"call SERVER.TOOL · followup mcp serve (other agents ask here).\n" +
+			"“Plan a team offsite” (two sub-agents ask) · “Release checklist” (a skill’s form) · call SERVER.TOOL · followup mcp serve (other agents ask here).\n" +
 			"Ask “what can you do?” for more; " + helpKey + " shows every key."
 	}
 	return splitLines(style.Dim.Width(max(10, width-2)).PaddingLeft(2).Render(text))
