@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -57,7 +58,7 @@ var (
 func (p *problems) unknownKeys(o *object, path string, allowed []string) {
 	var extra []string
 	for _, k := range o.keys {
-		if !contains(allowed, k) {
+		if !slices.Contains(allowed, k) {
 			extra = append(extra, k)
 		}
 	}
@@ -78,15 +79,6 @@ func (p *problems) unknownKeys(o *object, path string, allowed []string) {
 
 // maxListedKeys bounds the unknown keys one problem names.
 const maxListedKeys = 10
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
-}
 
 // asObject checks that v is an object.
 func (p *problems) asObject(v any, path, what string) (*object, bool) {
