@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -74,22 +75,8 @@ var inputCatalogue = []InputTool{
 // InputTools returns the catalogue of input tools in its order. The slice is a copy.
 func InputTools() []InputTool { return append([]InputTool(nil), inputCatalogue...) }
 
-// InputToolNames are the names reserved for the host's input tools.
-func InputToolNames() []string {
-	names := make([]string, len(inputCatalogue))
-	for i, t := range inputCatalogue {
-		names[i] = t.Name
-	}
-	return names
-}
-
 func reserved(name string) bool {
-	for _, t := range inputCatalogue {
-		if t.Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(inputCatalogue, func(t InputTool) bool { return t.Name == name })
 }
 
 // RegisterInputTools registers the host's input tools with their authority.

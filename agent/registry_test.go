@@ -17,7 +17,8 @@ func echoTool(context.Context, CallContext, json.RawMessage) json.RawMessage {
 // refused, and an input tool cannot be registered under another name.
 func TestRegistryReservesInputNames(t *testing.T) {
 	r := NewRegistry()
-	for _, name := range InputToolNames() {
+	for _, tool := range InputTools() {
+		name := tool.Name
 		if err := r.Register(ToolSpec{Name: name}, echoTool); err == nil {
 			t.Errorf("Register(%q) accepted a reserved name", name)
 		}

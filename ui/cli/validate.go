@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"followup/chat"
@@ -92,21 +93,12 @@ func (l *templateLookups) deferred(problems []forms.Problem) (string, []forms.Pr
 	case len(kept) == len(problems):
 		return "", problems // the lookup's problem is not listed (past the first 50)
 	case !chat.ValidTemplateName(name):
-		if name == "" && hasPath(kept, path) {
+		if name == "" && slices.ContainsFunc(kept, func(p forms.Problem) bool { return p.Path == path }) {
 			return "", kept // not a string: said already
 		}
 		return "", append(kept, forms.Problem{Path: path, Message: fmt.Sprintf("%s (got %q)", chat.TemplateNameRule, clipName(name))})
 	}
 	return name, kept
-}
-
-func hasPath(ps []forms.Problem, path string) bool {
-	for _, p := range ps {
-		if p.Path == path {
-			return true
-		}
-	}
-	return false
 }
 
 // clipName cuts a name quoted in a problem to 64 characters.
