@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"followup/forms"
 	"followup/store"
@@ -131,21 +132,12 @@ func (s *Service) checkReply(def forms.Definition, supplied forms.Values, values
 // are not asked, so neither an answer nor a proposal may change them.
 func suppliedProblems(vals, supplied forms.Values) []forms.Problem {
 	var ps []forms.Problem
-	for _, f := range sortedNames(vals) {
+	for _, f := range slices.Sorted(maps.Keys(vals)) {
 		if _, ok := supplied[f]; ok {
 			ps = append(ps, forms.Problem{Path: "/values/" + f, Message: "this value was supplied by the declaration and cannot be changed"})
 		}
 	}
 	return ps
-}
-
-func sortedNames(v forms.Values) []string {
-	names := make([]string, 0, len(v))
-	for k := range v {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // openTarget loads a request that must still be pending at digest (when

@@ -6,7 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"followup/agent"
@@ -100,11 +101,7 @@ func (h *mcpHost) askForStep(ctx context.Context, tx store.Handle, step *store.T
 			asks[fmt.Sprint(i)] = e
 		}
 	}
-	keys := make([]string, 0, len(asks))
-	for k := range asks {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(asks))
 	run, err := s.store.GetRun(ctx, tx, step.RunID)
 	if err != nil {
 		return agent.StepPlan{}, nil, err

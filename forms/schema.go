@@ -1,7 +1,8 @@
 package forms
 
 import (
-	"sort"
+	"maps"
+	"slices"
 )
 
 // Import of an MCP elicitation requestedSchema (spec 2025-11-25): a flat
@@ -78,11 +79,7 @@ func (p *problems) importSchema(v any, base string) (Definition, Values) {
 			}
 		}
 	}
-	leftover := make([]string, 0, len(required))
-	for name := range required {
-		leftover = append(leftover, name)
-	}
-	sort.Strings(leftover)
+	leftover := slices.Sorted(maps.Keys(required))
 	for _, name := range leftover {
 		p.add(base+"/required", "required names %q, which is not a property", clip(name))
 	}

@@ -2,7 +2,8 @@ package forms
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // ParseValues decodes a JSON object of values (the CLI's --values-json, a
@@ -33,11 +34,7 @@ func ParseValues(raw []byte, prefix string) (map[string]any, []Problem) {
 func Normalize(def Definition, values map[string]any, prefix string) (Values, []Problem) {
 	var p problems
 	out := Values{}
-	names := make([]string, 0, len(values))
-	for k := range values {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(values))
 	for _, name := range names {
 		path := ptr(prefix, name)
 		f, ok := def.field(name)

@@ -13,8 +13,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -151,11 +152,7 @@ func Parse(file string, data []byte, lookup Lookup) ([]ServerConfig, []Problem) 
 	if err := json.Unmarshal(raw, &entries); err != nil || entries == nil {
 		return nil, []Problem{{File: file, Pointer: "/mcpServers", Reason: "not an object"}}
 	}
-	names := make([]string, 0, len(entries))
-	for name := range entries {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(entries))
 	var servers []ServerConfig
 	var problems []Problem
 	for _, name := range names {
