@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -166,14 +167,9 @@ func withPropertyOrder(raw json.RawMessage, order []string) json.RawMessage {
 	top["properties"] = b.Bytes()
 	// The other keys stay sorted (encoding a map); only properties has an
 	// order that means something.
-	keys := make([]string, 0, len(top))
-	for k := range top {
-		keys = append(keys, k)
-	}
 	var out bytes.Buffer
 	out.WriteByte('{')
-	sort.Strings(keys)
-	for i, k := range keys {
+	for i, k := range slices.Sorted(maps.Keys(top)) {
 		if i > 0 {
 			out.WriteByte(',')
 		}
