@@ -34,6 +34,9 @@ type mcpContext struct {
 	URL  string `json:"url,omitempty"`
 	Tool string `json:"tool,omitempty"`
 	Live bool   `json:"live,omitempty"`
+	// Agent is the path of the sub-agent whose call the server asks
+	// during ("" for a task's own agent).
+	Agent string `json:"agent,omitempty"`
 	// Schema is the server's requestedSchema as it sent it: an accept
 	// is recorded with the content the server receives, checked against
 	// it (exactly what the user confirmed: no default is added).
@@ -137,7 +140,12 @@ func (h *mcpHost) askForStep(ctx context.Context, tx store.Handle, step *store.T
 // An invalid requestedSchema is INPUT_REQUEST_INVALID with its problems.
 func (h *mcpHost) openServerRequest(ctx context.Context, tx store.Handle, run store.Run, toolCallID string, e mcp.Elicitation, classic bool, key string) (store.Request, error) {
 	s := h.s
-	mc := mcpContext{Mode: e.Mode, Tool: e.Tool, Live: classic, Schema: e.RequestedSchema}
+	owner, err := s.runOwner(ctx, tx, run)
+	if err != nil {
+		return store.Request{}, err
+	}
+	owner.Kind, owner.Name = OwnerMCPServer, ownerName(e.Server)
+	mc := mcpContext{Mode: e.Mode, Tool: e.Tool, Live: classic, Schema: e.RequestedSchema, Agent: owner.Path}
 	var decl *forms.Declaration
 	switch e.Mode {
 	case mcp.ModeURL:
@@ -165,8 +173,7 @@ func (h *mcpHost) openServerRequest(ctx context.Context, tx store.Handle, run st
 	}
 	decl.RequestKey = NewID("mcp")
 	decl.Context = json.RawMessage(mustJSON(mc))
-	a := &asker{chatID: run.ChatID, run: &run, toolCallID: toolCallID,
-		owner: Owner{Kind: OwnerMCPServer, Name: ownerName(e.Server)}}
+	a := &asker{chatID: run.ChatID, run: &run, toolCallID: toolCallID, owner: owner}
 	r, err := s.insertRequest(ctx, tx, a, decl.RequestKey, decl)
 	if err != nil {
 		return r, err

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"followup/forms"
@@ -16,7 +17,9 @@ import (
 //
 // A sub-agent's request is its own agent's too: Kind agent with the
 // sub-agent's Name, its RunID and ParentRunID, and Path, the names from
-// the task's first sub-agent down to it ("research/venue").
+// the task's first sub-agent down to it ("research/venue"). An MCP
+// server's question during a sub-agent's call keeps Kind mcp_server and
+// the server's Name, with the sub-agent's RunID, ParentRunID and Path.
 type Owner struct {
 	Kind        string `json:"kind"`
 	Name        string `json:"name,omitempty"`
@@ -37,16 +40,27 @@ func ownerOf(r store.Request) Owner {
 	if r.OwnerKind == "" {
 		return Owner{Kind: OwnerAgent}
 	}
-	if r.OwnerParent != "" {
-		return Owner{Kind: r.OwnerKind, Name: r.OwnerName[strings.LastIndex(r.OwnerName, "/")+1:], RunID: r.RunID.String,
-			ParentRunID: r.OwnerParent, Path: r.OwnerName}
+	o := Owner{Kind: r.OwnerKind, Name: r.OwnerName}
+	if r.OwnerParent == "" {
+		return o
 	}
-	return Owner{Kind: r.OwnerKind, Name: r.OwnerName}
+	o.RunID, o.ParentRunID, o.Path = r.RunID.String, r.OwnerParent, r.OwnerName
+	if o.Kind == OwnerMCPServer {
+		// The server's name is its own column; the sub-agent's path is
+		// kept with the question's context (mcpContext.Agent).
+		var mc mcpContext
+		json.Unmarshal([]byte(r.Context.String), &mc)
+		o.Path = mc.Agent
+	} else {
+		o.Name = r.OwnerName[strings.LastIndex(r.OwnerName, "/")+1:]
+	}
+	return o
 }
 
-// ownerPath is what a request stores as its owner's name: a sub-agent's path.
+// ownerPath is what a request stores as its owner's name: a sub-agent's
+// path, or the server that asks.
 func ownerPath(o Owner) string {
-	if o.Path != "" {
+	if o.Path != "" && o.Kind == OwnerAgent {
 		return o.Path
 	}
 	return o.Name
@@ -54,6 +68,9 @@ func ownerPath(o Owner) string {
 
 // SubAgent reports a request a sub-agent of the task asks.
 func (o Owner) SubAgent() bool { return o.Kind == OwnerAgent && o.ParentRunID != "" }
+
+// ForSubAgent reports an MCP server's question asked during a sub-agent's call.
+func (o Owner) ForSubAgent() bool { return o.Kind == OwnerMCPServer && o.ParentRunID != "" }
 
 // runOwner is who asks for run: its agent, or the sub-agent it is.
 func (s *Service) runOwner(ctx context.Context, tx store.Handle, run store.Run) (Owner, error) {

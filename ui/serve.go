@@ -58,6 +58,9 @@ func askedBy(o chat.Owner) string {
 		}
 		return "asked by " + forms.SanitizeLine(o.Name)
 	case chat.OwnerMCPServer:
+		if o.ForSubAgent() {
+			return "asked by " + forms.SanitizeLine(o.Name) + " (MCP server) for " + forms.SanitizeLine(o.Path) + " (sub-agent of this task)"
+		}
 		return "asked by " + forms.SanitizeLine(o.Name) + " (MCP server)"
 	}
 	if o.SubAgent() {

@@ -7,7 +7,22 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
+
+	"followup/chat"
 )
+
+// The form's head names a server asking during a sub-agent's call and
+// the sub-agent.
+func TestAskedByServerForSubAgent(t *testing.T) {
+	o := chat.Owner{Kind: chat.OwnerMCPServer, Name: "booking", RunID: "r2", ParentRunID: "r1", Path: "venue"}
+	if got, want := askedBy(o), "asked by booking (MCP server) for venue (sub-agent of this task)"; got != want {
+		t.Fatalf("askedBy = %q, want %q", got, want)
+	}
+	o.ParentRunID, o.Path = "", ""
+	if got, want := askedBy(o), "asked by booking (MCP server)"; got != want {
+		t.Fatalf("askedBy = %q, want %q", got, want)
+	}
+}
 
 // TestSubAgentsOnScreen: the demo's delegation on the screen — a row per
 // sub-agent (name, state, last line), each form naming who asks, one

@@ -65,3 +65,22 @@ func TestReadInputNamesTheSize(t *testing.T) {
 		t.Fatalf("a file of exactly the limit: %d bytes, %v", len(raw), err)
 	}
 }
+
+// Who asks, in words: a server's question during a sub-agent's call names
+// both; the sub-agent's own question names it.
+func TestOwnerText(t *testing.T) {
+	for _, c := range []struct {
+		o    chat.Owner
+		want string
+	}{
+		{chat.Owner{Kind: chat.OwnerAgent}, "asked by the agent"},
+		{chat.Owner{Kind: chat.OwnerMCPServer, Name: "booking"}, "asked by booking (MCP server)"},
+		{chat.Owner{Kind: chat.OwnerAgent, Name: "venue", RunID: "r2", ParentRunID: "r1", Path: "plan/venue"}, "asked by plan/venue (sub-agent of this task)"},
+		{chat.Owner{Kind: chat.OwnerMCPServer, Name: "booking", RunID: "r2", ParentRunID: "r1", Path: "venue"},
+			"asked by booking (MCP server) for venue (sub-agent of this task)"},
+	} {
+		if got := ownerText(c.o); got != c.want {
+			t.Errorf("ownerText(%+v) = %q, want %q", c.o, got, c.want)
+		}
+	}
+}

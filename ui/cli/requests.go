@@ -123,6 +123,9 @@ func replyText(reply string) string {
 func ownerText(o chat.Owner) string {
 	switch o.Kind {
 	case chat.OwnerMCPServer:
+		if o.ForSubAgent() {
+			return fmt.Sprintf("asked by %s (MCP server) for %s (sub-agent of this task)", o.Name, o.Path)
+		}
 		return fmt.Sprintf("asked by %s (MCP server)", o.Name)
 	case chat.OwnerMCPClient:
 		if o.Name == "" {
