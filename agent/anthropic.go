@@ -40,9 +40,7 @@ func NewAnthropic(baseURL, key, model string) *Anthropic {
 	if key != "" {
 		opts = append(opts, option.WithAPIKey(key))
 	}
-	if model == "" {
-		model = DefaultAnthropicModel
-	}
+	model = cmp.Or(model, DefaultAnthropicModel)
 	return &Anthropic{client: anthropic.NewClient(opts...), model: model, key: key}
 }
 

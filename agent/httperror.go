@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,9 +32,7 @@ func transientStatus(status int) bool {
 // text; the key is scrubbed from it because some servers echo what they got.
 func statusError(status int, msg, key string, retryAfter time.Duration) *ProviderError {
 	msg = strings.TrimSpace(redact(msg, key))
-	if msg == "" {
-		msg = http.StatusText(status)
-	}
+	msg = cmp.Or(msg, http.StatusText(status))
 	return &ProviderError{Status: status, Message: msg, Transient: transientStatus(status), RetryAfter: retryAfter}
 }
 

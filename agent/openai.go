@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,9 +31,7 @@ func NewOpenAI(baseURL, key, model string) *OpenAI {
 	// The library never retries by itself; WithRetry does. No client
 	// timeout: a local model may take minutes, and ctx ends every call.
 	cfg.HTTPClient = &http.Client{Transport: hintTransport{base: http.DefaultTransport}}
-	if model == "" {
-		model = DefaultOpenAIModel
-	}
+	model = cmp.Or(model, DefaultOpenAIModel)
 	return &OpenAI{client: openai.NewClientWithConfig(cfg), model: model, key: key}
 }
 
@@ -79,9 +78,7 @@ func (p *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 // request converts our history into a chat-completions request.
 func (p *OpenAI) request(req Request) openai.ChatCompletionRequest {
 	model := req.Model
-	if model == "" {
-		model = p.model
-	}
+	model = cmp.Or(model, p.model)
 	out := openai.ChatCompletionRequest{Model: model}
 	if req.System != "" {
 		out.Messages = append(out.Messages, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: req.System})

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -164,9 +165,7 @@ func (h *mcpHost) openServerRequest(ctx context.Context, tx store.Handle, run st
 			return store.Request{}, problemsError(CodeRequestInvalid, "the requested schema is not a form followup can show", problems)
 		}
 		decl.Reason = e.Message
-		if decl.Definition.Title == "" {
-			decl.Definition.Title = "Question from " + e.Server
-		}
+		decl.Definition.Title = cmp.Or(decl.Definition.Title, "Question from "+e.Server)
 	}
 	if len([]rune(decl.Reason)) > 4096 {
 		decl.Reason = string([]rune(decl.Reason)[:4095]) + "…"

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"strings"
@@ -147,9 +148,7 @@ func (s *Service) refuseServeChat(ctx context.Context, h store.Handle, chatID st
 		return err
 	}
 	who := info.Client
-	if who == "" {
-		who = "an MCP client"
-	}
+	who = cmp.Or(who, "an MCP client")
 	return errorf(CodeInvalidArgument, "this chat holds the questions of %s (followup mcp serve): it takes answers, not messages", who)
 }
 

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -69,9 +70,7 @@ func (ss *ServeSession) ID() string { return ss.id }
 // within a minute are told apart.
 func serveTitle(c ServeClient) string {
 	name := c.Name
-	if name == "" {
-		name = "MCP client"
-	}
+	name = cmp.Or(name, "MCP client")
 	return fmt.Sprintf("%s · %s", name, c.Started.Local().Format("Jan 2 15:04:05"))
 }
 

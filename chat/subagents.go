@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"regexp"
@@ -114,9 +115,7 @@ func childResult(k store.Run) json.RawMessage {
 		return mustRaw(map[string]any{"status": "child_done", "name": k.Name, "runId": k.ID, "reply": k.Reply})
 	}
 	why := k.Error
-	if why == "" {
-		why = "the sub-agent was " + k.State
-	}
+	why = cmp.Or(why, "the sub-agent was "+k.State)
 	return mustRaw(map[string]any{"status": "child_failed", "name": k.Name, "runId": k.ID, "state": k.State, "error": why})
 }
 

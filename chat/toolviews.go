@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -136,9 +137,7 @@ func (s *Service) toolStepView(ctx context.Context, h store.Handle, st store.Too
 		}
 		json.Unmarshal([]byte(st.Result.String), &r)
 		v.Status, v.Text, v.Structured, v.Truncated = r.Status, r.Text, r.Structured, r.Truncated
-		if v.Text == "" {
-			v.Text = r.Message
-		}
+		v.Text = cmp.Or(v.Text, r.Message)
 	}
 	ms, err := s.store.StepMCPRequests(ctx, h, st.RunID, st.ToolCallID)
 	if err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -53,9 +54,7 @@ func scanDelivery(sc rowScanner) (Delivery, error) {
 // InsertDelivery records a delivery to make and returns its id.
 func (Queries) InsertDelivery(ctx context.Context, h Handle, d Delivery) (int64, error) {
 	var id int64
-	if d.Target == "" {
-		d.Target = TargetAgent
-	}
+	d.Target = cmp.Or(d.Target, TargetAgent)
 	err := h.QueryRowContext(ctx,
 		`INSERT INTO deliveries (request_id, run_id, kind, state, payload, created_at, updated_at, target)
 		 VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,

@@ -90,9 +90,7 @@ func (Queries) InsertRequest(ctx context.Context, h Handle, r Request, first Rev
 	if err := needItem(r, item); err != nil {
 		return r, err
 	}
-	if r.OwnerKind == "" {
-		r.OwnerKind = OwnerAgent
-	}
+	r.OwnerKind = cmp.Or(r.OwnerKind, OwnerAgent)
 	err := h.QueryRowContext(ctx,
 		`INSERT INTO requests (id, seq, chat_id, run_id, request_key, args_hash, tool_call_id, state, revision, digest,
 		   reason, title, template, context, expires_at, created_at, updated_at, owner_kind, owner_name, session_id, owner_parent, origin)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -93,9 +94,7 @@ func (m *model) statusLine() string {
 	run := "no task"
 	if m.cur.run != nil {
 		run = runWords[m.cur.run.State]
-		if run == "" {
-			run = string(m.cur.run.State)
-		}
+		run = cmp.Or(run, string(m.cur.run.State))
 		if m.interrupted()[m.cur.run.ID] {
 			run = "interrupted — " + m.keys.Resend.Help().Key + " resumes it"
 		}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -47,9 +48,7 @@ type Manager struct {
 
 // New prepares the configured servers; nothing starts before Start.
 func New(cfg Config, opts Options) *Manager {
-	if opts.Name == "" {
-		opts.Name = "followup"
-	}
+	opts.Name = cmp.Or(opts.Name, "followup")
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"sort"
@@ -96,9 +97,7 @@ func toolOf(cfg ServerConfig, t *sdk.Tool) Tool {
 	if a := t.Annotations; a != nil {
 		tool.Annotations = Annotations{Title: a.Title, ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint,
 			Destructive: a.DestructiveHint, OpenWorld: a.OpenWorldHint}
-		if tool.Title == "" {
-			tool.Title = a.Title
-		}
+		tool.Title = cmp.Or(tool.Title, a.Title)
 	}
 	return tool
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -120,9 +121,7 @@ func (p *printer) finish(err error, stderr io.Writer) int {
 	if ps, ok := e.Details["problems"].([]forms.Problem); ok {
 		for _, pr := range ps {
 			path := pr.Path
-			if path == "" {
-				path = "/"
-			}
+			path = cmp.Or(path, "/")
 			fmt.Fprintf(stderr, "  %s: %s\n", forms.SanitizeLine(path), forms.SanitizeLine(pr.Message))
 		}
 	}

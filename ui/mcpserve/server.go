@@ -73,9 +73,7 @@ func newServer(inbox Inbox, transport string, o Options) *server {
 	}
 	s := &server{inbox: inbox, transport: transport, now: o.Now, maxSessions: o.MaxSessions, sessions: map[*mcp.ServerSession]*session{}}
 	version := o.Version
-	if version == "" {
-		version = "dev"
-	}
+	version = cmp.Or(version, "dev")
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "followup", Title: "followup", Version: version}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       o.Logger,
