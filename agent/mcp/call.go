@@ -48,8 +48,7 @@ type Result struct {
 // (by the server's ids) and the opaque state to send back unchanged.
 type InputRequired struct {
 	Requests map[string]Elicitation `json:"requests"`
-	// Roots are ids of roots/list requests: followup has no roots and answers them with
-	// an empty list on Retry.
+	// Roots are ids of roots/list requests, answered with followup's roots on Retry.
 	Roots        []string `json:"roots,omitempty"`
 	RequestState string   `json:"requestState,omitempty"`
 }
@@ -86,7 +85,7 @@ func (m *Manager) Retry(ctx context.Context, req CallRequest, ir InputRequired, 
 		responses[id] = res
 	}
 	for _, id := range ir.Roots {
-		responses[id] = &sdk.ListRootsResult{Roots: []*sdk.Root{}}
+		responses[id] = &sdk.ListRootsResult{Roots: append([]*sdk.Root{}, m.roots...)}
 	}
 	return m.call(ctx, req, responses, ir.RequestState)
 }

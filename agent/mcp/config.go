@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"syscall"
 	"time"
@@ -82,6 +83,9 @@ type Config struct {
 	Path     string
 	Servers  []ServerConfig
 	Problems []Problem
+	// Roots are the directories followup declares to every server (docs/mcp.md): the
+	// config's top-level "roots" (relative to the file) and those the caller adds.
+	Roots []string
 }
 
 // Problem is one thing wrong with a configuration, reported in one line.
@@ -114,6 +118,20 @@ func Load(path string, explicit bool, lookup Lookup) Config {
 		return cfg
 	}
 	cfg.Servers, cfg.Problems = Parse(path, data, lookup)
+	var doc struct {
+		Roots json.RawMessage `json:"roots"`
+	}
+	if json.Unmarshal(data, &doc) == nil && doc.Roots != nil {
+		if err := json.Unmarshal(doc.Roots, &cfg.Roots); err != nil || slices.Contains(cfg.Roots, "") {
+			cfg.Roots = nil
+			cfg.Problems = append(cfg.Problems, Problem{File: path, Pointer: "/roots", Reason: "not a list of directory paths"})
+		}
+		for i, r := range cfg.Roots {
+			if !filepath.IsAbs(r) {
+				cfg.Roots[i] = filepath.Join(filepath.Dir(path), r)
+			}
+		}
+	}
 	return cfg
 }
 

@@ -88,6 +88,9 @@ func (s *server) answerElicitations(next sdk.MethodHandler) sdk.MethodHandler {
 		if er, ok := req.(*sdk.ElicitRequest); ok && method == "elicitation/create" && s.m.opts.Elicitor != nil {
 			return s.elicitHandler(ctx, er)
 		}
+		if method == "roots/list" && len(s.m.roots) == 0 {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "followup declares no roots"}
+		}
 		return next(ctx, method, req)
 	}
 }

@@ -4,10 +4,15 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"net/url"
 	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Options configure a Manager.
@@ -41,6 +46,8 @@ type Manager struct {
 	// open counts the questions open per run (admit).
 	openMu sync.Mutex
 	open   map[string]int
+	// roots are declared to every server, and answer roots/list (docs/mcp.md).
+	roots []*sdk.Root
 
 	startOnce sync.Once
 	closeOnce sync.Once
@@ -59,6 +66,11 @@ func New(cfg Config, opts Options) *Manager {
 		open: map[string]int{}}
 	if m.logDir == "" {
 		m.logDir = StateDir(os.Getenv)
+	}
+	for _, dir := range cfg.Roots {
+		if !slices.ContainsFunc(m.roots, func(r *sdk.Root) bool { return r.URI == fileURI(dir) }) {
+			m.roots = append(m.roots, &sdk.Root{URI: fileURI(dir), Name: filepath.Base(dir)})
+		}
 	}
 	for _, p := range cfg.Problems {
 		m.problems = append(m.problems, p.Error())
@@ -213,4 +225,9 @@ func (m *Manager) changed() {
 	if m.opts.OnChange != nil {
 		m.opts.OnChange()
 	}
+}
+
+// fileURI is the file: URI of a directory (a root).
+func fileURI(dir string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Clean(dir))}).String()
 }

@@ -93,7 +93,7 @@ func newServer(m *Manager, cfg ServerConfig) *server {
 }
 
 // newClient builds the server's SDK client: elicitation declared by followup itself (the
-// handler alone advertises form only), no roots (followup offers none), multi-round-trip
+// handler alone advertises form only), roots when there are any, multi-round-trip
 // results returned to the caller instead of being retried in memory.
 func (s *server) newClient(log *serverLog) *sdk.Client {
 	caps := &sdk.ClientCapabilities{}
@@ -120,7 +120,11 @@ func (s *server) newClient(log *serverLog) *sdk.Client {
 		}
 		opts.ElicitationHandler = s.elicitHandler
 	}
+	if len(s.m.roots) > 0 {
+		caps.RootsV2 = &sdk.RootCapabilities{}
+	}
 	c := sdk.NewClient(&sdk.Implementation{Name: s.m.opts.Name, Version: s.m.opts.Version}, opts)
+	c.AddRoots(s.m.roots...)
 	c.AddReceivingMiddleware(s.answerElicitations)
 	return c
 }

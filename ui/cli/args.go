@@ -52,11 +52,19 @@ func usagef(format string, args ...any) *UsageError {
 // an unset shell variable ("--db $DB") must not mean the default, for the
 // default database is the user's real chats. Its type is the placeholder
 // the help shows ("--chat ID").
-type text struct{ v, placeholder string }
+// text is a flag's value; a repeated flag's values are kept apart by NUL,
+// which no path or argument can hold.
+type text struct {
+	v, placeholder string
+	repeat         bool
+}
 
 func (t *text) Set(s string) error {
 	if s == "" {
 		return errors.New("is empty; give it a value or leave the flag out")
+	}
+	if t.repeat && t.v != "" {
+		s = t.v + "\x00" + s
 	}
 	t.v = s
 	return nil
@@ -70,7 +78,7 @@ func addFlags(fs *pflag.FlagSet, flags []Flag) {
 		if f.Value == "" {
 			fs.Bool(f.Name, false, f.Help)
 		} else {
-			fs.Var(&text{placeholder: f.Value}, f.Name, f.Help)
+			fs.Var(&text{placeholder: f.Value, repeat: f.Repeat}, f.Name, f.Help)
 		}
 	}
 }

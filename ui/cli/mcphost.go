@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"followup/agent/mcp"
@@ -37,6 +38,21 @@ func mcpOptions(a Args) (chat.MCPOptions, error) {
 			}
 		}
 	}
+	// The roots: the directory followup was started in, then --root, then the config's.
+	var roots []string
+	if wd, err := os.Getwd(); err == nil {
+		roots = append(roots, wd)
+	}
+	if v := a.Flags["root"]; v != "" {
+		for _, r := range strings.Split(v, "\x00") {
+			abs, err := filepath.Abs(r)
+			if st, serr := os.Stat(abs); err != nil || serr != nil || !st.IsDir() {
+				return chat.MCPOptions{}, &chat.Error{Code: chat.CodeInvalidArgument, Message: "--root " + r + ": not a directory"}
+			}
+			roots = append(roots, abs)
+		}
+	}
+	cfg.Roots = append(roots, cfg.Roots...)
 	return chat.MCPOptions{Config: &cfg, Version: Version()}, nil
 }
 

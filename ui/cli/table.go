@@ -59,6 +59,8 @@ type Flag struct {
 	// Choice names a set of switches of which at most one may be given
 	// (--accept|--reject).
 	Choice string
+	// Repeat flags may be given more than once (values split by NUL in Args).
+	Repeat bool
 }
 
 // Call is one run of a command: its parsed arguments, the service (when
@@ -101,6 +103,7 @@ var globalFlags = []Flag{
 	{Name: "questions", Value: "N", Help: "questions one run may ask, 1-32 (default 8)"},
 	{Name: "reply-size", Value: "BYTES", Help: "largest answer accepted, in bytes of JSON, up to 1048576 (default 65536)"},
 	flagMCP,
+	{Name: "root", Value: "DIR", Repeat: true, Help: "a directory MCP servers may work in, besides the current one (repeatable)"},
 	{Name: "json", Help: "print exactly one JSON document on stdout, errors included"},
 }
 
