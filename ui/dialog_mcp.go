@@ -145,6 +145,9 @@ func (d serversDialog) lines(width int) []string {
 		}
 		if s.Log != "" && s.State != mcp.StateDisabled {
 			add(2, style.Dim.Render("log: "+forms.SanitizeLine(homeShort(s.Log))))
+			for _, l := range s.LogTail {
+				add(4, style.Dim.Render(forms.SanitizeLine(l)))
+			}
 		}
 	}
 	return out

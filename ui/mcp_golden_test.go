@@ -39,6 +39,7 @@ func TestGoldenMCPScreens(t *testing.T) {
 				State: mcp.StateDisabled, Tools: []mcp.Tool{}})
 			for i := range st.Servers {
 				st.Servers[i].Log = "/home/me/.local/state/followup/mcp-" + st.Servers[i].Name + ".log"
+				st.Servers[i].LogTail = []string{"2026-01-02T03:04:05Z followup: connected", "2026-01-02T03:04:06Z info db: opened \x1b[31mred"}
 			}
 			k.m.Update(mcpStatusMsg{st})
 			k.hit(tea.KeyMsg{Type: tea.KeyF2})

@@ -50,6 +50,8 @@ type ServerConfig struct {
 	Disabled    bool
 	// Timeout bounds connecting (the file's `timeout`, in seconds; default 10).
 	Timeout time.Duration
+	// LogLevel is the level followup asks of a server that logs (`logLevel`; default info).
+	LogLevel string
 	// Secrets hides the values of the entry's ${VAR}s in what is shown, stored or logged.
 	Secrets Secrets
 }

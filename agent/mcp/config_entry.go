@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -21,6 +22,7 @@ type entry struct {
 	AutoApprove AutoApprove
 	Disabled    bool
 	Timeout     *float64
+	LogLevel    string
 }
 
 // decodeEntry reads the known keys one by one, so a wrong type is reported at its own
@@ -100,6 +102,12 @@ func decodeEntry(raw json.RawMessage) (entry, *Problem) {
 		}
 		e.Timeout = &t
 	}
+	if v, ok := keys["logLevel"]; ok && string(v) != "null" {
+		levels := []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+		if json.Unmarshal(v, &e.LogLevel) != nil || !slices.Contains(levels, e.LogLevel) {
+			return e, &Problem{Pointer: "/logLevel", Reason: "must be one of " + strings.Join(levels, ", ")}
+		}
+	}
 	aa, err := parseAutoApprove(keys["autoApprove"])
 	if err != nil {
 		return e, &Problem{Pointer: "/autoApprove", Reason: err.Error()}
@@ -121,7 +129,7 @@ func parseServer(name string, raw json.RawMessage, lookup Lookup) (ServerConfig,
 	if p != nil {
 		return ServerConfig{}, p
 	}
-	sc := ServerConfig{Name: name, Timeout: defaultTimeout, Disabled: e.Disabled, AutoApprove: e.AutoApprove}
+	sc := ServerConfig{Name: name, Timeout: defaultTimeout, Disabled: e.Disabled, AutoApprove: e.AutoApprove, LogLevel: e.LogLevel}
 	var secrets [][2]string
 	lookup = recording(lookup, &secrets)
 	switch {

@@ -1,11 +1,15 @@
 package mcp
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxLogBytes bounds one server's log file. A log at least half full when followup starts
@@ -21,7 +25,11 @@ type serverLog struct {
 	f       *os.File
 	written int64
 	cut     bool
+	tail    string // the last tailLines lines written in this process, for f2
 }
+
+// tailLines is how many of a log's last lines the servers dialog shows.
+const tailLines = 4
 
 // logPath is the log file of the named server in dir.
 func logPath(dir, server string) string {
@@ -54,6 +62,29 @@ func (l *serverLog) Note(format string, args ...any) {
 	_, _ = l.Write([]byte(line))
 }
 
+// Message writes a log message the server sent (notifications/message), with its level.
+func (l *serverLog) Message(p *sdk.LoggingMessageParams) {
+	data, ok := p.Data.(string)
+	if !ok {
+		b, _ := json.Marshal(p.Data)
+		data = string(b)
+	}
+	if p.Logger != "" {
+		data = p.Logger + ": " + data
+	}
+	_, _ = l.Write([]byte(time.Now().Format(time.RFC3339) + " " + string(p.Level) + " " + data + "\n"))
+}
+
+// Tail is the last lines written in this process.
+func (l *serverLog) Tail() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if t := strings.TrimRight(l.tail, "\n"); t != "" {
+		return strings.Split(t, "\n")
+	}
+	return nil
+}
+
 // Write appends what the server wrote to stderr until the bound, then drops the rest
 // (reporting success, so the server never blocks on a full pipe).
 func (l *serverLog) Write(in []byte) (int, error) {
@@ -63,6 +94,10 @@ func (l *serverLog) Write(in []byte) (int, error) {
 		return len(in), nil
 	}
 	p := []byte(l.secrets.Hide(string(in)))
+	l.tail += string(p[len(p)-min(len(p), 4096):])
+	if lines := strings.SplitAfter(l.tail, "\n"); len(lines) > tailLines+1 {
+		l.tail = strings.Join(lines[len(lines)-tailLines-1:], "")
+	}
 	room := maxLogBytes - l.written
 	if int64(len(p)) > room {
 		if room > 0 {

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -101,6 +102,11 @@ func (s *server) newClient(log *serverLog) *sdk.Client {
 		Logger:         sdkLogger(log),
 		Capabilities:   caps,
 		MultiRoundTrip: &sdk.MultiRoundTripOptions{Disabled: true},
+		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
+			if req.Params != nil {
+				log.Message(req.Params)
+			}
+		},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 			go s.refreshTools()
 		},
@@ -203,6 +209,12 @@ func (s *server) run(ready, ran chan struct{}) {
 		return
 	}
 	res := cs.InitializeResult()
+	if res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
+		level := cmp.Or(s.cfg.LogLevel, "info")
+		if err := cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(level)}); err != nil {
+			log.Note("cannot set its log level to %s: %v", level, err)
+		}
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

@@ -26,6 +26,8 @@ type ServerStatus struct {
 	// Tools are a connected server's, listed without their input schemas.
 	Tools []Tool `json:"tools"`
 	Log   string `json:"log"`
+	// LogTail is the last lines its log got in this process (stderr, log messages).
+	LogTail []string `json:"logTail,omitempty"`
 }
 
 // Words say the server's state in a sentence after its name ("MCP server x failed:
@@ -67,6 +69,9 @@ func (m *Manager) Status() Status {
 		ss := ServerStatus{Name: s.cfg.Name, Type: s.cfg.Type, Target: s.cfg.Shown, State: s.state,
 			Reason: s.reason, Protocol: s.protocol, Tools: []Tool{}, Log: s.logPath,
 			RestartsOnCall: s.state == StateFailed && s.restart.lost && !s.closed}
+		if s.log != nil {
+			ss.LogTail = s.log.Tail()
+		}
 		if s.info != nil {
 			ss.ServerName, ss.ServerVersion = s.info.Name, s.info.Version
 		}
