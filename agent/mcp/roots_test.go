@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -76,7 +77,8 @@ func TestConfigRoots(t *testing.T) {
 }
 
 // TestEverythingRoots: server-everything sees the roots followup declares (its
-// get-roots-list tool exists only for a client that declares roots).
+// get-roots-list tool exists only for a client that declares roots), and the log
+// message it sends about them lands in its log with its level.
 func TestEverythingRoots(t *testing.T) {
 	p := mcptest.Find(t)
 	command, args := p.EverythingStdio(t)
@@ -87,5 +89,14 @@ func TestEverythingRoots(t *testing.T) {
 	res := callEverything(t, m, "get-roots-list", `{}`)
 	if !strings.Contains(res.Text, "(1 total)") || !strings.Contains(res.Text, "URI: file://"+dir) {
 		t.Fatalf("get-roots-list: %q", res.Text)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		data, _ := os.ReadFile(m.Status().Servers[0].Log)
+		if strings.Contains(string(data), " info everything-server: Roots updated: 1 root") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no log message in %q", data)
+		}
 	}
 }
