@@ -69,6 +69,9 @@ type Options struct {
 	// become the templates SKILL:NAME. Nil means the built-in ones, and
 	// leaves the templates as they are.
 	Skills *skills.Set
+	// SyncTemplatesLater leaves SyncTemplates to the caller: the chat
+	// screen reads its first chat before that write (docs/performance.md).
+	SyncTemplatesLater bool
 }
 
 // defaultProvider is the offline demo agent (docs/behaviour.md).
@@ -93,9 +96,11 @@ type Service struct {
 	tools    *agent.Registry
 	system   string // the agent's system prompt, with its skills
 	skills   *skills.Set
-	broker   *Broker
-	onStep   func(step string) // Options.Checkpoint
-	mcp      *mcpHost          // the MCP servers and their calls (mcphost.go)
+	// syncSkills: the skills were given to Open, their forms are templates.
+	syncSkills bool
+	broker     *Broker
+	onStep     func(step string) // Options.Checkpoint
+	mcp        *mcpHost          // the MCP servers and their calls (mcphost.go)
 
 	mu      sync.Mutex
 	driving map[string]context.CancelFunc // runs this process is driving
@@ -142,7 +147,11 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 		db.Close()
 		return nil, err
 	}
-	if err := s.useSkills(ctx, o.Skills); err != nil {
+	err = s.useSkills(o.Skills)
+	if err == nil && !o.SyncTemplatesLater {
+		err = s.SyncTemplates(ctx)
+	}
+	if err != nil {
 		db.Close()
 		return nil, err
 	}

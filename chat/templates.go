@@ -61,21 +61,27 @@ func (s *Service) InvalidateTemplate(ctx context.Context, name string) error {
 // Skills are the skills the agent may use, as found when the host opened.
 func (s *Service) Skills() *skills.Set { return s.skills }
 
-// useSkills offers the agent its skills (docs/skills.md) and makes their
-// forms the templates SKILL:NAME: a form new or changed is registered, and
-// a template whose form changed or is gone first expires its pending
-// requests (InvalidateTemplate). Without a set given, the built-in skills
+// useSkills offers the agent its skills (docs/skills.md); SyncTemplates
+// makes their forms templates. Without a set given, the built-in skills
 // are offered and the templates left as they are.
-func (s *Service) useSkills(ctx context.Context, set *skills.Set) error {
-	given := set != nil
-	if !given {
+func (s *Service) useSkills(set *skills.Set) error {
+	s.syncSkills = set != nil
+	if set == nil {
 		set = skills.Discover()
 	}
 	s.system, s.skills = agent.SystemPrompt+set.Prompt(), set
-	if err := set.Register(s.tools); err != nil || !given || s.ReadOnly() != "" {
-		return err
+	return set.Register(s.tools)
+}
+
+// SyncTemplates makes the forms of the skills given to Open the templates
+// SKILL:NAME: a form new or changed is registered, and a template whose
+// form changed or is gone first expires its pending requests
+// (InvalidateTemplate). Open does it, unless Options.SyncTemplatesLater.
+func (s *Service) SyncTemplates(ctx context.Context) error {
+	if !s.syncSkills || s.ReadOnly() != "" {
+		return nil
 	}
-	defs := set.Templates()
+	defs := s.skills.Templates()
 	have, err := s.store.Templates(ctx, s.reader())
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,8 +14,10 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"followup/agent/skills"
 	"followup/chat"
 	"followup/forms/cmdtest"
+	"followup/store"
 )
 
 // A question past its deadline is closed before the chat showing it is
@@ -150,5 +153,35 @@ func TestRunReportsADatabaseThatWillNotOpen(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); string(b) != "shopping list\n" {
 		t.Fatalf("the file changed: %q", b)
+	}
+}
+
+// The screen registers its skills' forms as templates, after its first
+// chat is read.
+func TestRunRegistersSkillTemplates(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "f.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, chat.Options{DBPath: path, Skills: skills.Discover()}, 0, 0, tea.WithInput(nil), tea.WithOutput(io.Discard))
+	}()
+	registered := func() bool {
+		st, err := store.Open(context.Background(), path)
+		if err != nil {
+			return false
+		}
+		defer st.Close()
+		ts, _ := store.NewQueries().Templates(context.Background(), st.Reader())
+		return slices.ContainsFunc(ts, func(tp store.Template) bool { return tp.Name == "release-checklist:checklist" })
+	}
+	for deadline := time.Now().Add(10 * time.Second); !registered(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the skills' templates were not registered")
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("run = %v", err)
 	}
 }

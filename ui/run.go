@@ -73,6 +73,7 @@ func run(ctx context.Context, o chat.Options, width, height int, opts ...tea.Pro
 	defer sigs.relay(p)()
 	opened := make(chan *chat.Service, 1)
 	go func() {
+		o.SyncTemplatesLater = true
 		svc, err := chat.Open(ctx, o)
 		if err != nil {
 			p.Send(openFailedMsg{err})
@@ -80,7 +81,13 @@ func run(ctx context.Context, o chat.Options, width, height int, opts ...tea.Pro
 			return
 		}
 		p.Send(serviceMsg{svc, loadChat(svc, "", first)()})
-		go forward(ctx, svc, p)
+		// The skills' templates are written once the first chat is on
+		// screen; what that expires reaches it as events.
+		events := svc.Subscribe(ctx)
+		if err := svc.SyncTemplates(ctx); err != nil {
+			p.Send(openFailedMsg{err})
+		}
+		go forward(events, p)
 		opened <- svc
 	}()
 	_, err := p.Run()
@@ -210,8 +217,8 @@ func pasteLines(msg tea.Msg) tea.Msg {
 
 // forward relays the host's events, other processes' commits included, to
 // the program.
-func forward(ctx context.Context, svc *chat.Service, p *tea.Program) {
-	for e := range svc.Subscribe(ctx) {
+func forward(events <-chan chat.Event, p *tea.Program) {
+	for e := range events {
 		p.Send(eventMsg(e))
 	}
 }
