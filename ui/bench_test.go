@@ -100,7 +100,7 @@ func BenchmarkKeystroke(b *testing.B) {
 	m.setFocus(focusForm)
 	m.start.preloaded = true // Init reads no chat: it is on screen
 	frames := frameWriter(make(chan struct{}, 1))
-	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(frames), tea.WithFPS(frameRate), tea.WithoutSignalHandler())
+	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(frames), tea.WithoutSignalHandler())
 	done := make(chan struct{})
 	go func() { p.Run(); close(done) }()
 	defer func() { p.Quit(); <-done }()

@@ -68,7 +68,7 @@ func run(ctx context.Context, o chat.Options, width, height int, opts ...tea.Pro
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var sigs signals
-	p := tea.NewProgram(root, append(opts, tea.WithAltScreen(), tea.WithFPS(frameRate),
+	p := tea.NewProgram(root, append(opts, tea.WithAltScreen(),
 		tea.WithFilter(sigs.filter), tea.WithContext(ctx))...)
 	defer sigs.relay(p)()
 	opened := make(chan *chat.Service, 1)

@@ -12,17 +12,14 @@ import (
 	"followup/forms"
 )
 
-// frameRate is how many frames a second the screen draws at most (frames).
-// Frames are drawn only when the view changes, so the rate costs nothing
-// idle; it bounds what a streaming reply or a held key costs. A key after a
-// pause is drawn at once; in a burst its echo waits at most 33 ms, below
-// what a typist notices, and streamed text still moves smoothly.
-// bench/floor runs Bubble Tea's renderer at the same rate.
-const frameRate = 30
+// The screen draws at Bubble Tea's default rate, 60 frames a second at
+// most, and only when the view changed: a key's echo, the first frame
+// with the form, wait for the next frame (at 30 they waited 17 ms more,
+// docs/performance.md).
 
-// frameEvery is how often streamed text reaches the screen: more redraws
-// than the screen's frames would never be seen.
-const frameEvery = time.Second / frameRate
+// frameEvery is how often streamed text reaches the screen: 30 redraws a
+// second move it smoothly, and bound what a streaming reply costs.
+const frameEvery = time.Second / 30
 
 // streamFrameMsg draws the text streamed since the last frame.
 type streamFrameMsg struct{}
