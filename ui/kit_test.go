@@ -144,7 +144,8 @@ func (k *kit) runes(s string) {
 	}
 }
 
-// waitFor waits until the program's screen shows every one of want.
+// waitFor waits until the program's screen shows every one of want (15 s:
+// a whole-suite run on two loaded cores can hold a frame back seconds).
 func (k *kit) waitFor(want ...string) {
 	k.t.Helper()
 	teatest.WaitFor(k.t, k.tm.Output(), func(b []byte) bool {
@@ -154,7 +155,7 @@ func (k *kit) waitFor(want ...string) {
 			}
 		}
 		return true
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}, teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 }
 
 // onlyRun is the run of the only chat.

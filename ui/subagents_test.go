@@ -37,7 +37,7 @@ func TestSubAgentsOnScreen(t *testing.T) {
 		venueFirst = bytes.Contains(b, []byte("[1 Choose a venue]"))
 		return containsAll(string(b), "◆ venue · sub-agent · waiting for your answer", "◆ travel · sub-agent · waiting for your answer",
 			"I'm looking for a venue", "enter continue", "waiting for its sub-agents") && (venueFirst || bytes.Contains(b, []byte("[1 Plan the trip]")))
-	}, teatest.WithDuration(5*time.Second))
+	}, teatest.WithDuration(15*time.Second))
 	if !venueFirst {
 		h.key(tea.KeyCtrlN)
 		h.waitFor("asked by venue (sub-agent of this task)")
