@@ -35,13 +35,15 @@ type CallRequest struct {
 //   - URLRequired (a -32042 URLElicitationRequired error): show each URL for consent,
 //     then Call again.
 type Result struct {
-	Text          string          `json:"text"`
-	Structured    json.RawMessage `json:"structured,omitempty"`
-	IsError       bool            `json:"isError,omitempty"`
-	Truncated     bool            `json:"truncated,omitempty"`
-	InputRequired *InputRequired  `json:"inputRequired,omitempty"`
-	URLRequired   []Elicitation   `json:"urlRequired,omitempty"`
-	Duration      time.Duration   `json:"durationNs"`
+	Text       string          `json:"text"`
+	Structured json.RawMessage `json:"structured,omitempty"`
+	IsError    bool            `json:"isError,omitempty"`
+	Truncated  bool            `json:"truncated,omitempty"`
+	// Links are the result's resource links, which the user may attach.
+	Links         []Resource     `json:"resourceLinks,omitempty"`
+	InputRequired *InputRequired `json:"inputRequired,omitempty"`
+	URLRequired   []Elicitation  `json:"urlRequired,omitempty"`
+	Duration      time.Duration  `json:"durationNs"`
 }
 
 // InputRequired is what a server needs before it completes a call: its input requests

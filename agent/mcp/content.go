@@ -24,6 +24,11 @@ func resultOf(s *server, req CallRequest, res *sdk.CallToolResult) (Result, erro
 		limit = DefaultMaxBytes
 	}
 	out := Result{IsError: res.IsError}
+	for _, c := range res.Content {
+		if l, ok := c.(*sdk.ResourceLink); ok {
+			out.Links = append(out.Links, linkOf(s.cfg.Name, l))
+		}
+	}
 	out.Text, out.Truncated = bound(contentText(res.Content), limit)
 	if res.StructuredContent != nil {
 		raw, err := json.Marshal(res.StructuredContent)

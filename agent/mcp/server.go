@@ -46,10 +46,12 @@ type server struct {
 	// tools are the connected server's tools; after its connection ended
 	// by itself they are kept for the model, whose next call of one starts
 	// the server again (restart.go).
-	tools   []Tool
-	session *sdk.ClientSession
-	proc    *process
-	log     *serverLog
+	tools []Tool
+	// resources are the connected server's resources (resources.go).
+	resources []Resource
+	session   *sdk.ClientSession
+	proc      *process
+	log       *serverLog
 	// ready is closed when the current connection attempt ends, either
 	// way; each attempt (a restart) has its own. slow is closed when the
 	// attempt is still starting after the entry's timeout.
@@ -109,6 +111,9 @@ func (s *server) newClient(log *serverLog) *sdk.Client {
 		},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 			go s.refreshTools()
+		},
+		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
+			go s.refreshResources()
 		},
 		ElicitationCompleteHandler: func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
 			if f := s.m.opts.OnElicitationComplete; f != nil && req.Params != nil {
@@ -208,6 +213,10 @@ func (s *server) run(ready, ran chan struct{}) {
 		}
 		return
 	}
+	resources, err := listResources(ctx, cs, s.cfg.Name)
+	if err != nil {
+		log.Note("cannot list its resources: %v", err)
+	}
 	res := cs.InitializeResult()
 	if res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
 		level := cmp.Or(s.cfg.LogLevel, "info")
@@ -221,7 +230,7 @@ func (s *server) run(ready, ran chan struct{}) {
 		closeSession(cs, proc)
 		return
 	}
-	s.session, s.proc, s.tools, s.state, s.reason = cs, proc, tools, StateConnected, ""
+	s.session, s.proc, s.tools, s.resources, s.state, s.reason = cs, proc, tools, resources, StateConnected, ""
 	s.sessionDone = make(chan struct{})
 	s.sessionBroke, s.brokeOnce = make(chan struct{}), &sync.Once{}
 	s.restart.connectedAt = time.Now()

@@ -25,7 +25,9 @@ type ServerStatus struct {
 	RestartsOnCall bool `json:"restartsOnCall,omitempty"`
 	// Tools are a connected server's, listed without their input schemas.
 	Tools []Tool `json:"tools"`
-	Log   string `json:"log"`
+	// Resources are a connected server's (resources/list, bounded).
+	Resources []Resource `json:"resources,omitempty"`
+	Log       string     `json:"log"`
 	// LogTail is the last lines its log got in this process (stderr, log messages).
 	LogTail []string `json:"logTail,omitempty"`
 }
@@ -80,6 +82,7 @@ func (m *Manager) Status() Status {
 				t.InputSchema = nil
 				ss.Tools = append(ss.Tools, t)
 			}
+			ss.Resources = s.resources
 		}
 		s.mu.Unlock()
 		st.Servers = append(st.Servers, ss)

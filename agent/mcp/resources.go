@@ -1,0 +1,121 @@
+package mcp
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Resource is a resource a server lists (resources/list) or a tool's result
+// links to (resource_link): what the servers list, `mcp resources` and an
+// attachment show of it. Everything in it came from the server.
+type Resource struct {
+	Server      string `json:"server"`
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+	Size        int64  `json:"size,omitempty"`
+}
+
+// Listing bounds: a server's resources are read a page at a time, at most
+// resourcePages pages and maxResources resources.
+const (
+	resourcePages = 20
+	maxResources  = 500
+)
+
+// listResources reads a server's resources, when it declares any.
+func listResources(ctx context.Context, cs *sdk.ClientSession, server string) ([]Resource, error) {
+	if res := cs.InitializeResult(); res == nil || res.Capabilities == nil || res.Capabilities.Resources == nil {
+		return nil, nil
+	}
+	var out []Resource
+	params := &sdk.ListResourcesParams{}
+	for range resourcePages {
+		page, err := cs.ListResources(ctx, params)
+		if err != nil {
+			return out, err
+		}
+		for _, r := range page.Resources {
+			if r != nil && len(out) < maxResources {
+				out = append(out, Resource{Server: server, URI: r.URI, Name: r.Name, Title: r.Title,
+					Description: r.Description, MIMEType: r.MIMEType, Size: r.Size})
+			}
+		}
+		if page.NextCursor == "" || len(out) == maxResources {
+			break
+		}
+		params = &sdk.ListResourcesParams{Cursor: page.NextCursor}
+	}
+	return out, nil
+}
+
+// refreshResources reads the list again after the server said it changed.
+func (s *server) refreshResources() {
+	s.mu.Lock()
+	cs := s.session
+	s.mu.Unlock()
+	if cs == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.life, s.cfg.Timeout)
+	defer cancel()
+	rs, err := listResources(ctx, cs, s.cfg.Name)
+	if err != nil {
+		s.note("cannot list resources after a change: %v", err)
+		return
+	}
+	s.mu.Lock()
+	if s.session == cs {
+		s.resources = rs
+	}
+	s.mu.Unlock()
+	s.m.changed()
+}
+
+// linkOf is a resource_link of a tool's result.
+func linkOf(server string, l *sdk.ResourceLink) Resource {
+	r := Resource{Server: server, URI: l.URI, Name: l.Name, Title: l.Title, Description: l.Description, MIMEType: l.MIMEType}
+	if l.Size != nil {
+		r.Size = *l.Size
+	}
+	return r
+}
+
+// ReadResource reads a connected server's resource as text for a model:
+// its text cut at limit bytes on a character boundary (truncated says
+// so), binary contents as one line naming their type and size, never
+// their bytes.
+func (m *Manager) ReadResource(ctx context.Context, server, uri string, limit int) (text string, truncated bool, err error) {
+	s, ok := m.byName[server]
+	if !ok {
+		return "", false, fmt.Errorf("%w: %q", ErrUnknownServer, server)
+	}
+	s.mu.Lock()
+	cs := s.session
+	s.mu.Unlock()
+	if cs == nil {
+		return "", false, fmt.Errorf("MCP server %s is not connected", server)
+	}
+	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+	if err != nil {
+		return "", false, s.cfg.Secrets.hideErr(fmt.Errorf("MCP server %s cannot read %s: %w", server, uri, err))
+	}
+	var parts []string
+	for _, c := range res.Contents {
+		switch {
+		case c == nil:
+		case c.Blob != nil:
+			parts = append(parts, fmt.Sprintf("[binary content %s, %s, %d bytes: not included]", c.URI, cmp.Or(c.MIMEType, "no type given"), len(c.Blob)))
+		default:
+			parts = append(parts, c.Text)
+		}
+	}
+	text, truncated = bound(strings.Join(parts, "\n"), limit)
+	return text, truncated, nil
+}
