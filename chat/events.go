@@ -18,6 +18,7 @@ const (
 	EvApproval = "approval" // an MCP tool approval opened or was decided (ApprovalID)
 	EvToolStep = "toolstep" // an MCP tool call started, waits or ended (RunID, ToolCallID)
 	EvMCP      = "mcp"      // an MCP server's state or tools changed (MCPStatus)
+	EvProgress = "progress" // an MCP server's progress on a call (ToolCallID, Progress); never stored
 )
 
 // Event tells a subscriber what changed; it re-reads what it shows.
@@ -32,12 +33,14 @@ type Event struct {
 	RunID     string
 	RequestID string
 	// ApprovalID and ToolCallID name an EvApproval's approval and an
-	// EvToolStep's call.
+	// EvToolStep's or EvProgress's call.
 	ApprovalID string
 	ToolCallID string
 	Delta      string
-	Reset      bool
-	On         bool
+	// Progress is an EvProgress's "3/10 · message", from the server: sanitise it where drawn.
+	Progress string
+	Reset    bool
+	On       bool
 }
 
 // Broker fans events out to subscribers. Each subscriber receives every
@@ -46,12 +49,13 @@ type Event struct {
 //   - while a subscriber is behind, consecutive EvStream deltas of the same
 //     run queued for it are merged into one (their text concatenated), and
 //     a Reset drops the stream events of its run queued just before it
-//     (they would be discarded anyway). Nothing else is merged or dropped,
+//     (they would be discarded anyway). Nothing else of a stream is dropped,
 //     so the streamed text a subscriber assembles is exactly what was
 //     streamed, however slow it is;
 //   - events keep their order, so a run's deltas always arrive before the
 //     EvMessage and EvRun events published after them (the recorded reply,
-//     the run's end): a subscriber never sees a delta after its run ended.
+//     the run's end): a subscriber never sees a delta after its run ended;
+//   - an EvProgress queued last replaces the one of the same call before it.
 //
 // A subscriber that reads once per frame thus gets at most one stream
 // event per run per read, whatever the rate of deltas.
@@ -150,6 +154,11 @@ func (s *subscriber) push(e Event) {
 			q.text.WriteString(e.Delta)
 			return
 		}
+	}
+	if n := len(s.queue); n > 0 && e.Kind == EvProgress && s.queue[n-1].e.Kind == EvProgress &&
+		s.queue[n-1].e.RunID == e.RunID && s.queue[n-1].e.ToolCallID == e.ToolCallID {
+		s.queue[n-1].e = e // only the latest progress of a call matters
+		return
 	}
 	s.queue = append(s.queue, queued{e: e})
 	select {

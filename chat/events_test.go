@@ -174,3 +174,31 @@ func TestBrokerClose(t *testing.T) {
 		t.Fatal("a subscription after Close is open")
 	}
 }
+
+// TestBrokerKeepsLatestProgress: a subscriber that is behind gets only the
+// latest progress of a call, in its place among the other events.
+func TestBrokerKeepsLatestProgress(t *testing.T) {
+	t.Parallel()
+	b := NewBroker()
+	defer b.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := b.Subscribe(ctx)
+	b.Publish(Event{Kind: EvRun, RunID: "r"}) // handed over at once: the rest queue behind it
+	for i := range 100 {
+		b.Publish(Event{Kind: EvProgress, RunID: "r", ToolCallID: "t", Progress: fmt.Sprint(i)})
+	}
+	b.Publish(Event{Kind: EvProgress, RunID: "r", ToolCallID: "u", Progress: "u"})
+	b.Publish(Event{Kind: EvToolStep, RunID: "r", ToolCallID: "t"})
+	var got []string
+	for e := range ch {
+		got = append(got, e.Kind+":"+e.Progress)
+		if e.Kind == EvToolStep {
+			break
+		}
+	}
+	// The first progress may be handed over before the rest queue.
+	if s := strings.Join(got, " "); !strings.HasSuffix(s, "progress:99 progress:u toolstep:") || len(got) > 5 {
+		t.Fatalf("events %q", got)
+	}
+}

@@ -57,6 +57,9 @@ func newMCPHost(s *Service, o MCPOptions) *mcpHost {
 	h.m = mcp.New(*o.Config, mcp.Options{
 		Name: "followup", Version: o.Version, Elicitor: elicitor{h}, LogDir: o.LogDir,
 		OnChange: func() { s.broker.Publish(Event{Kind: EvMCP}) },
+		OnProgress: func(o mcp.Origin, p mcp.Progress) {
+			s.broker.Publish(Event{Kind: EvProgress, ChatID: o.ChatID, RunID: o.RunID, ToolCallID: o.ToolCallID, Progress: p.String()})
+		},
 	})
 	return h
 }

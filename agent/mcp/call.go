@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -118,9 +119,10 @@ func (s *server) call(ctx context.Context, req CallRequest, responses sdk.InputR
 		return Result{}, err
 	}
 	done := make(chan struct{})
-	s.setFlight(req.Tool, req.Origin, done)
+	token := fmt.Sprintf("followup-%d", m.calls.Add(1))
+	s.setFlight(req.Tool, req.Origin, token, done)
 	defer func() {
-		s.setFlight("", Origin{}, nil)
+		s.setFlight("", Origin{}, "", nil)
 		close(done)
 	}()
 
@@ -130,6 +132,7 @@ func (s *server) call(ctx context.Context, req CallRequest, responses sdk.InputR
 	}
 	sessionDone := s.doneOf(cs)
 	params := &sdk.CallToolParams{Name: req.Tool, Arguments: args, InputResponses: responses, RequestState: state}
+	params.SetProgressToken(token)
 	start := time.Now()
 	renewed := false // made again on a new session
 	for attempt := 0; ; attempt++ {
@@ -167,10 +170,45 @@ func (s *server) call(ctx context.Context, req CallRequest, responses sdk.InputR
 	}
 }
 
-func (s *server) setFlight(tool string, o Origin, done chan struct{}) {
+func (s *server) setFlight(tool string, o Origin, token string, done chan struct{}) {
 	s.flightMu.Lock()
-	s.flight.tool, s.flight.origin, s.flight.done = tool, o, done
+	s.flight.tool, s.flight.origin, s.flight.token, s.flight.done = tool, o, token, done
 	s.flightMu.Unlock()
+}
+
+// Progress is what a server said of a call's progress (notifications/progress).
+type Progress struct {
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"` // 0: unknown
+	Message  string  `json:"message,omitempty"`
+}
+
+// String is the progress as the screen and the CLI show it: "3/10 · message".
+func (p Progress) String() string {
+	s := strconv.FormatFloat(p.Progress, 'f', -1, 64)
+	if p.Total > 0 {
+		s += "/" + strconv.FormatFloat(p.Total, 'f', -1, 64)
+	}
+	if p.Message != "" {
+		s += " · " + p.Message
+	}
+	return s
+}
+
+// progress hands a server's progress on the call in flight to OnProgress;
+// progress on anything else (a call that ended, a token not followup's) is
+// dropped.
+func (s *server) progress(p *sdk.ProgressNotificationParams) {
+	f := s.m.opts.OnProgress
+	if f == nil || p == nil {
+		return
+	}
+	s.flightMu.Lock()
+	token, o := s.flight.token, s.flight.origin
+	s.flightMu.Unlock()
+	if t, ok := p.ProgressToken.(string); ok && t == token && token != "" {
+		f(o, Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+	}
 }
 
 // inFlight is the call in flight: its tool, its origin, and a channel

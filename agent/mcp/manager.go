@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,6 +32,9 @@ type Options struct {
 	OnChange func()
 	// OnElicitationComplete, when set, hears a server say a URL elicitation is done.
 	OnElicitationComplete func(server, elicitationID string)
+	// OnProgress, when set, hears a server's progress on a call in flight (called
+	// from the SDK's goroutines, as often as the server sends it).
+	OnProgress func(o Origin, p Progress)
 }
 
 // Manager runs one client per configured server. It is safe for concurrent use.
@@ -48,6 +52,9 @@ type Manager struct {
 	open   map[string]int
 	// roots are declared to every server, and answer roots/list (docs/mcp.md).
 	roots []*sdk.Root
+
+	// calls numbers the calls made, for their progress tokens.
+	calls atomic.Int64
 
 	startOnce sync.Once
 	closeOnce sync.Once

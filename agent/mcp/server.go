@@ -79,6 +79,7 @@ type server struct {
 	flight   struct {
 		tool   string
 		origin Origin
+		token  string        // the call's progress token
 		done   chan struct{} // closed when the call ends
 	}
 }
@@ -108,6 +109,9 @@ func (s *server) newClient(log *serverLog) *sdk.Client {
 			if req.Params != nil {
 				log.Message(req.Params)
 			}
+		},
+		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			s.progress(req.Params)
 		},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 			go s.refreshTools()
