@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"followup/ui/style"
+	"followup/ui/words"
+
 	"github.com/charmbracelet/lipgloss"
 )
 
@@ -43,13 +45,13 @@ func requestCard(r chat.RequestView, width int) string {
 	case chat.RequestExpired:
 		status = "expired — " + map[string]string{
 			"deadline": "its deadline passed", "template_invalidated": "its template was withdrawn",
-			"task_stopped": "the task was stopped", "withdrawn": "withdrawn by " + askedByName(r.Owner),
-			"disconnected": askedByName(r.Owner) + " is gone (its connection ended)",
+			"task_stopped": "the task was stopped", "withdrawn": "withdrawn by " + words.AskedByName(r.Owner),
+			"disconnected": words.AskedByName(r.Owner) + " is gone (its connection ended)",
 		}[r.ClosedReason]
 	}
 	status = linkCardWords(r, status)
 	if len(r.Unsent) > 0 {
-		status += " · you had typed: " + summarizeValues(r, r.Unsent)
+		status += " · you had typed: " + words.SummarizeValues(r, r.Unsent)
 	}
 	if n := len(r.Deliveries); n > 0 {
 		d := r.Deliveries[n-1]
@@ -77,26 +79,5 @@ func summarize(r chat.RequestView) string {
 	if r.Answer == nil {
 		return ""
 	}
-	return summarizeValues(r, r.Answer.Values)
-}
-
-// summarizeValues lists values by their fields' labels, in the form's
-// order, each as the review shows it (forms.Field.ValueLine).
-func summarizeValues(r chat.RequestView, vals forms.Values) string {
-	parts := make([]string, 0, len(r.Fields))
-	for _, f := range r.Fields {
-		if v, ok := vals[f.Name]; ok {
-			parts = append(parts, labelled(f.DisplayLabel(), f.ValueLine(v)))
-		}
-	}
-	return strings.Join(parts, " · ")
-}
-
-// labelled is a value after its label: "Environment: staging"; a label
-// that is a question keeps its own mark, the value quoted.
-func labelled(label, value string) string {
-	if strings.HasSuffix(label, "?") || strings.HasSuffix(label, ":") {
-		return label + " “" + value + "”"
-	}
-	return label + ": " + value
+	return words.SummarizeValues(r, r.Answer.Values)
 }

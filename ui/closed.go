@@ -8,6 +8,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/words"
 )
 
 // A question answered or closed elsewhere while its form is on screen (the
@@ -143,9 +144,9 @@ func closedWhy(r chat.RequestView) string {
 		case "task_stopped":
 			return "expired: the task was stopped"
 		case "withdrawn":
-			return "was withdrawn by " + askedByName(r.Owner)
+			return "was withdrawn by " + words.AskedByName(r.Owner)
 		case "disconnected":
-			return "was closed: " + askedByName(r.Owner) + " disconnected"
+			return "was closed: " + words.AskedByName(r.Owner) + " disconnected"
 		}
 		return "expired"
 	}

@@ -11,6 +11,7 @@ import (
 	"followup/chat"
 	"followup/forms"
 	"followup/ui/style"
+	"followup/ui/words"
 )
 
 // approvalDialog asks the user to allow one MCP tool call (docs/mcp.md):
@@ -129,12 +130,12 @@ func (d approvalDialog) body() string {
 		b.WriteString(style.Dim.Render(about) + "\n")
 	}
 	if a.Owner != nil {
-		b.WriteString(style.Dim.Render(askedBy(*a.Owner)) + "\n")
+		b.WriteString(style.Dim.Render(words.AskedBy(*a.Owner)) + "\n")
 	}
 	b.WriteString(style.Dim.Render("hints: "+forms.SanitizeLine(a.Annotations.Words())) + "\n")
 	b.WriteString("\n" + style.Bold.Render("Arguments") + "\n")
-	for _, l := range strings.Split(prettyJSON(a.Arguments), "\n") {
-		b.WriteString(hangingIndent(l, 2, d.box.inner()) + "\n")
+	for _, l := range strings.Split(words.PrettyJSON(a.Arguments), "\n") {
+		b.WriteString(words.HangingIndent(l, 2, d.box.inner()) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

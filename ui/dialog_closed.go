@@ -9,6 +9,7 @@ import (
 	"followup/chat"
 	"followup/forms"
 	"followup/ui/style"
+	"followup/ui/words"
 )
 
 // closedCard keeps readable what the user had typed in a question that
@@ -39,10 +40,10 @@ func newClosedCard(keys keyMap, q closedQuestion, final chat.RequestView, why st
 			c.typed = append(c.typed, label+":\n    "+strings.ReplaceAll(forms.SanitizeBlock(s), "\n", "\n    "))
 			continue
 		}
-		c.typed = append(c.typed, labelled(label, f.ValueLine(v)))
+		c.typed = append(c.typed, words.Labelled(label, f.ValueLine(v)))
 	}
 	if final.Answer != nil {
-		c.theirs = forms.SanitizeLine(summarizeValues(final, final.Answer.Values))
+		c.theirs = forms.SanitizeLine(words.SummarizeValues(final, final.Answer.Values))
 	}
 	return c
 }

@@ -6,6 +6,7 @@ import (
 
 	"followup/chat"
 	"followup/ui/style"
+	"followup/ui/words"
 )
 
 // confirmDialog asks before an action that cannot be undone: cancelling
@@ -25,10 +26,10 @@ type confirmDialog struct {
 // newCancelConfirm asks before cancelling the question q, saying who is
 // told what.
 func newCancelConfirm(keys keyMap, q question) confirmDialog {
-	promise, _ := cancelTells(q.req)
+	promise, _ := words.CancelTells(q.req)
 	title := "Cancel this question?"
 	if q.req.Owner.Kind == chat.OwnerMCPServer {
-		title = "Decline: tell " + askedByName(q.req.Owner) + " no?" // a server's word for it
+		title = "Decline: tell " + words.AskedByName(q.req.Owner) + " no?" // a server's word for it
 	}
 	return confirmDialog{keys: keys.Cancel, scrollK: keys.Scroll, title: title, target: q.key,
 		detail: promise, yes: cancelAct{requestID: q.req.ID}}

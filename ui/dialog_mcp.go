@@ -157,14 +157,14 @@ func (d serversDialog) lines(width int) []string {
 func serverState(s mcp.ServerStatus) string {
 	switch s.State {
 	case mcp.StateConnected:
-		return stRowOK.Render("connected") + style.Dim.Render(" · protocol "+forms.SanitizeLine(s.Protocol))
+		return style.Good.Render("connected") + style.Dim.Render(" · protocol "+forms.SanitizeLine(s.Protocol))
 	case mcp.StateFailed:
-		return stRowBad.Render("failed: " + forms.SanitizeLine(s.Reason))
+		return style.Error.Render("failed: " + forms.SanitizeLine(s.Reason))
 	case mcp.StateConnecting:
 		if s.Reason != "" { // still starting past its timeout
-			return stRowWait.Render("starting… " + forms.SanitizeLine(s.Reason))
+			return style.Waiting.Render("starting… " + forms.SanitizeLine(s.Reason))
 		}
-		return stRowWait.Render("starting…")
+		return style.Waiting.Render("starting…")
 	case mcp.StateDisabled:
 		return style.Dim.Render("disabled in the configuration")
 	case "":

@@ -6,6 +6,8 @@ import (
 	"followup/chat"
 	"followup/forms"
 	"followup/ui/style"
+	"followup/ui/words"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -31,7 +33,7 @@ func newHelp(keys keyMap) pageDialog {
 func readPage(keys keyMap, r chat.RequestView) pageDialog {
 	lines := func(width int) []string {
 		head := " " + style.Bold.Render(forms.PlainLine(r.Title))
-		if by := askedBy(r.Owner); by != "" {
+		if by := words.AskedBy(r.Owner); by != "" {
 			head += "  " + style.Dim.Render(by)
 		}
 		body := lipgloss.NewStyle().Width(max(10, width-2)).PaddingLeft(1).Render(forms.SanitizeBlock(r.Reason))

@@ -8,6 +8,7 @@ import (
 
 	"followup/forms"
 	"followup/ui/style"
+	"followup/ui/words"
 )
 
 // reviewDialog shows exactly what will be sent for one question revision;
@@ -60,7 +61,7 @@ func (d reviewDialog) body() string {
 	b.WriteString(style.Bold.Render("Review before sending") + "\n\n")
 	b.WriteString(forms.Review(d.q.req.Definition, d.q.req.Supplied, d.q.shown, d.box.inner()))
 	if len(d.q.problems) > 0 {
-		b.WriteString("\n" + problemList(d.q.problems))
+		b.WriteString("\n" + words.ProblemList(d.q.problems))
 	}
 	return b.String()
 }

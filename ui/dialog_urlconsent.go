@@ -9,6 +9,7 @@ import (
 	"followup/chat"
 	"followup/forms"
 	"followup/ui/style"
+	"followup/ui/words"
 )
 
 // urlDialog is the consent card of an MCP server's URL elicitation (and
@@ -117,12 +118,12 @@ func (d urlDialog) view(width, height int, focused bool) string {
 
 // waiting is the line drawn above the form while the user types in it.
 func (d urlDialog) waiting() string {
-	return askedByName(d.q.req.Owner) + " asks you to open a link — the card opens when you pause (" + d.keys.Focus.Help().Key + ")."
+	return words.AskedByName(d.q.req.Owner) + " asks you to open a link — the card opens when you pause (" + d.keys.Focus.Help().Key + ")."
 }
 
 func (d urlDialog) body() string {
 	r, l := d.q.req, d.link
-	server := askedByName(r.Owner)
+	server := words.AskedByName(r.Owner)
 	var b strings.Builder
 	b.WriteString(style.Bold.Render(server+" (MCP server) asks you to open a link") + "\n")
 	if reason := forms.PlainLine(r.Reason); reason != "" {

@@ -9,6 +9,7 @@ import (
 	"followup/chat"
 	"followup/forms"
 	"followup/ui/style"
+	"followup/ui/words"
 )
 
 // followup is the user's inbox (docs/mcp-serve.md): the questions waiting
@@ -33,7 +34,7 @@ func otherTab(r chat.RequestView) string {
 
 // whoAsks names who asked, at the start of a line: The agent, Claude Code.
 func whoAsks(o chat.Owner) string {
-	who := askedByName(o)
+	who := words.AskedByName(o)
 	if rest, ok := strings.CutPrefix(who, "the "); ok { // the agent, the MCP client
 		return "The " + rest
 	}

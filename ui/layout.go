@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/charmbracelet/lipgloss"
-
 	"followup/ui/style"
 )
 
@@ -106,21 +104,5 @@ func paneChrome(h int) int {
 // composer and a line of transcript their room.
 func formSize(w, h int) (width, height int) {
 	room := h - fixedRows - minComposer(h) - minTranscript(h) - paneChrome(h)
-	return max(20, paneInner(w)), max(3, min(max(6, h/2-4), room))
-}
-
-// paneWidth is how wide the pane's frame is drawn on a terminal w wide:
-// two columns short of it.
-func paneWidth(w int) int { return w - 2 }
-
-// paneInner is the cells inside the pane's frame on a terminal w wide: its
-// width less the frame's border and padding. A form is built that wide; a
-// wider one has its lines wrapped by the frame (a long value's text pushed
-// off its prompt's line).
-func paneInner(w int) int { return max(10, paneWidth(w)-style.Pane.GetHorizontalFrameSize()) }
-
-// framed draws body in style's frame (the pane's or a dialog's), paneWidth
-// wide in all on a terminal w wide.
-func framed(st lipgloss.Style, w int, body string) string {
-	return st.Width(paneWidth(w) - st.GetHorizontalBorderSize()).Render(body)
+	return max(20, style.PaneInner(w)), max(3, min(max(6, h/2-4), room))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"followup/ui/style"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -74,7 +75,7 @@ type paneBox struct {
 }
 
 // inner is the width inside the frame (border and padding).
-func (b paneBox) inner() int { return paneInner(b.width) }
+func (b paneBox) inner() int { return style.PaneInner(b.width) }
 
 // rows is how many body lines fit above the hint line.
 func (b paneBox) rows() int { return max(1, b.height-3) }
@@ -88,5 +89,5 @@ func (b paneBox) lines(body string) []string {
 func (b paneBox) draw(st lipgloss.Style, body, hint string, s scroll, k scrollKeys) string {
 	lines := s.window(b.lines(body), b.rows(), k)
 	lines = append(lines, style.Truncate(hint, b.inner()))
-	return framed(st, b.width, strings.Join(lines, "\n"))
+	return style.Framed(st, b.width, strings.Join(lines, "\n"))
 }

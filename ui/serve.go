@@ -48,36 +48,3 @@ func clientName(name string) string {
 	}
 	return forms.SanitizeLine(name)
 }
-
-// askedBy is the form's line about who asks, "" for followup's own agent.
-func askedBy(o chat.Owner) string {
-	switch o.Kind {
-	case chat.OwnerMCPClient:
-		if o.Name == "" {
-			return "asked by an MCP client"
-		}
-		return "asked by " + forms.SanitizeLine(o.Name)
-	case chat.OwnerMCPServer:
-		if o.ForSubAgent() {
-			return "asked by " + forms.SanitizeLine(o.Name) + " (MCP server) for " + forms.SanitizeLine(o.Path) + " (sub-agent of this task)"
-		}
-		return "asked by " + forms.SanitizeLine(o.Name) + " (MCP server)"
-	}
-	if o.SubAgent() {
-		return "asked by " + forms.SanitizeLine(o.Path) + " (sub-agent of this task)"
-	}
-	return ""
-}
-
-// askedByName names who asked a request, in a sentence.
-func askedByName(o chat.Owner) string {
-	switch {
-	case o.SubAgent():
-		return "sub-agent " + forms.SanitizeLine(o.Path)
-	case o.Kind == chat.OwnerAgent:
-		return "the agent"
-	case o.Name == "":
-		return "the MCP client"
-	}
-	return forms.SanitizeLine(o.Name)
-}

@@ -4,6 +4,7 @@ import (
 	"followup/agent/mcp"
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/words"
 )
 
 // An MCP server's questions on screen (docs/mcp.md). MCP forbids servers
@@ -34,7 +35,7 @@ func shownDefinition(r chat.RequestView) forms.Definition {
 		if fields == nil {
 			fields = append([]forms.Field(nil), def.Fields...)
 		}
-		w := secretWarning(askedByName(r.Owner))
+		w := secretWarning(words.AskedByName(r.Owner))
 		if f.Description != "" {
 			w += "\n" + f.Description
 		}
@@ -52,7 +53,7 @@ func deliveryTo(r chat.RequestView, d chat.DeliveryView) string {
 	if d.Target != "mcp_server" {
 		return deliveryWord(d)
 	}
-	server := askedByName(r.Owner)
+	server := words.AskedByName(r.Owner)
 	switch d.State {
 	case "delivered":
 		if r.Mode == mcp.ModeURL && !r.Live {
@@ -72,26 +73,6 @@ func deliveryTo(r chat.RequestView, d chat.DeliveryView) string {
 // cancelWords is the line after the user cancelled the question shown.
 func (m *model) cancelWords() string {
 	r, _ := m.activeRequest()
-	_, done := cancelTells(r)
+	_, done := words.CancelTells(r)
 	return done
-}
-
-// cancelTells says who is told what when the user cancels r (docs/mcp.md):
-// what the confirmation promises, and the line once it is done. An MCP
-// server's question is declined to it and its tool call goes on; an MCP
-// client reads it as cancelled; followup's own agent is told and its task
-// goes on without it.
-func cancelTells(r chat.RequestView) (promise, done string) {
-	title := "“" + forms.PlainLine(r.Title) + "”"
-	who := askedByName(r.Owner)
-	switch r.Owner.Kind {
-	case chat.OwnerMCPServer:
-		return title + " is declined: " + who + " (MCP server) is told no, and its tool call goes on without an answer.",
-			"Declined: " + who + " is told no, and the call goes on."
-	case chat.OwnerMCPClient:
-		return title + " is withdrawn: " + who + " reads it as cancelled (input_cancelled) and goes on without it.",
-			"Question cancelled — " + who + " reads it as cancelled."
-	}
-	return title + " is withdrawn and the agent is told; the task goes on without it.",
-		"Question cancelled — the agent was told and goes on without it."
 }

@@ -11,6 +11,8 @@ import (
 	"followup/chat"
 	"followup/forms/cmdtest"
 	"followup/ui/status"
+	"followup/ui/words"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -83,10 +85,10 @@ func TestWordsAgreeWithTheirNumber(t *testing.T) {
 			t.Fatalf("want %q:\n%s", want, v)
 		}
 	}
-	if got := labelled("What should I work on?", "build a website"); got != "What should I work on? “build a website”" {
+	if got := words.Labelled("What should I work on?", "build a website"); got != "What should I work on? “build a website”" {
 		t.Fatalf("labelled = %q", got)
 	}
-	if got := labelled("Environment", "staging"); got != "Environment: staging" {
+	if got := words.Labelled("Environment", "staging"); got != "Environment: staging" {
 		t.Fatalf("labelled = %q", got)
 	}
 }

@@ -9,17 +9,18 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"followup/chat"
+	"followup/ui/words"
 )
 
 // The form's head names a server asking during a sub-agent's call and
 // the sub-agent.
 func TestAskedByServerForSubAgent(t *testing.T) {
 	o := chat.Owner{Kind: chat.OwnerMCPServer, Name: "booking", RunID: "r2", ParentRunID: "r1", Path: "venue"}
-	if got, want := askedBy(o), "asked by booking (MCP server) for venue (sub-agent of this task)"; got != want {
+	if got, want := words.AskedBy(o), "asked by booking (MCP server) for venue (sub-agent of this task)"; got != want {
 		t.Fatalf("askedBy = %q, want %q", got, want)
 	}
 	o.ParentRunID, o.Path = "", ""
-	if got, want := askedBy(o), "asked by booking (MCP server)"; got != want {
+	if got, want := words.AskedBy(o), "asked by booking (MCP server)"; got != want {
 		t.Fatalf("askedBy = %q, want %q", got, want)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"followup/chat"
 	"followup/forms"
 	"followup/ui/style"
+	"followup/ui/words"
 )
 
 // An MCP tool call's row in the transcript: the server and tool, the
@@ -58,12 +59,6 @@ func rowVersion(m chat.Message, d entryData) string {
 	return s
 }
 
-var (
-	stRowOK   = lipgloss.NewStyle().Foreground(lipgloss.Color("10"))
-	stRowBad  = lipgloss.NewStyle().Foreground(lipgloss.Color("9"))
-	stRowWait = lipgloss.NewStyle().Foreground(lipgloss.Color("11"))
-)
-
 // toolRow draws one tool call at width.
 func toolRow(m chat.Message, d entryData, width int) string {
 	inner := max(10, width-4)
@@ -78,7 +73,7 @@ func toolRow(m chat.Message, d entryData, width int) string {
 	if d.look.unfolded {
 		lines = append(lines, head)
 		if args != "{}" {
-			for _, l := range strings.Split(prettyJSON(v.Arguments), "\n") {
+			for _, l := range strings.Split(words.PrettyJSON(v.Arguments), "\n") {
 				lines = append(lines, "    "+style.Truncate(l, inner-2))
 			}
 		}
@@ -122,19 +117,19 @@ func rowState(v chat.ToolStepView, d entryData) string {
 	}
 	switch {
 	case v.State == "input_required" || v.State == "started" && asks:
-		return stRowWait.Render("waiting for your answer to " + forms.SanitizeLine(v.Server) + "'s question")
+		return style.Waiting.Render("waiting for your answer to " + forms.SanitizeLine(v.Server) + "'s question")
 	}
 	switch v.State {
 	case chat.StepAwaitingApproval:
-		return stRowWait.Render("waiting for your approval")
+		return style.Waiting.Render("waiting for your approval")
 	case "started":
 		if look.idle[v.RunID] {
-			return stRowBad.Render("interrupted — followup stopped during the call")
+			return style.Error.Render("interrupted — followup stopped during the call")
 		}
 		if look.spin != "" {
-			return stRowWait.Render(look.spin + " running")
+			return style.Waiting.Render(look.spin + " running")
 		}
-		return stRowWait.Render("running")
+		return style.Waiting.Render("running")
 	}
 	took := ""
 	if v.Duration > 0 {
@@ -142,17 +137,17 @@ func rowState(v chat.ToolStepView, d entryData) string {
 	}
 	switch v.Outcome {
 	case chat.OutcomeOK:
-		return stRowOK.Render("✓ done" + took)
+		return style.Good.Render("✓ done" + took)
 	case chat.OutcomeToolError:
-		return stRowBad.Render("✗ the tool reported an error" + took)
+		return style.Error.Render("✗ the tool reported an error" + took)
 	case chat.OutcomeDenied:
-		return stRowBad.Render("✗ denied by you")
+		return style.Error.Render("✗ denied by you")
 	case chat.OutcomeInterrupted:
-		return stRowBad.Render("✗ interrupted" + took)
+		return style.Error.Render("✗ interrupted" + took)
 	case chat.OutcomeDeclined:
-		return stRowBad.Render("✗ declined" + took)
+		return style.Error.Render("✗ declined" + took)
 	case chat.OutcomeFailed:
-		return stRowBad.Render("✗ failed" + took)
+		return style.Error.Render("✗ failed" + took)
 	}
 	return forms.SanitizeLine(v.Outcome) + took
 }
@@ -175,18 +170,6 @@ func compactJSON(raw json.RawMessage) string {
 		return forms.SanitizeLine(string(raw))
 	}
 	return forms.SanitizeLine(b.String())
-}
-
-// prettyJSON is raw JSON indented, sanitised line by line.
-func prettyJSON(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if len(raw) == 0 {
-		return "{}"
-	}
-	if json.Indent(&b, raw, "", "  ") != nil {
-		return forms.SanitizeBlock(string(raw))
-	}
-	return forms.SanitizeBlock(b.String())
 }
 
 // toolRunning reports whether a tool row on screen shows a running call.
@@ -229,23 +212,4 @@ func (m *model) spinRows() {
 		m.tr.changed()
 		m.refreshTranscript()
 	}
-}
-
-// hangingIndent wraps one line of pretty-printed JSON to width, indented
-// by indent plus its own leading spaces, its continuation lines two more.
-func hangingIndent(line string, indent, width int) string {
-	lead := len(line) - len(strings.TrimLeft(line, " "))
-	first := strings.Repeat(" ", indent+lead)
-	rest := first + "  "
-	room := max(4, width-len(rest))
-	wrapped := strings.Split(lipgloss.NewStyle().Width(room).Render(strings.TrimLeft(line, " ")), "\n")
-	for i, w := range wrapped {
-		w = strings.TrimRight(w, " ")
-		if i == 0 {
-			wrapped[i] = first + w
-		} else {
-			wrapped[i] = rest + w
-		}
-	}
-	return strings.Join(wrapped, "\n")
 }

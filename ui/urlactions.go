@@ -15,6 +15,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/words"
 )
 
 // What the consent card's keys do: open the link in the browser, copy it,
@@ -106,7 +107,7 @@ func decideLink(svc *chat.Service, r chat.RequestView, done bool) tea.Cmd {
 		} else {
 			rc, err = svc.Cancel(ctx, r.ID, "")
 		}
-		return linkDecidedMsg{requestID: r.ID, runID: rc.RunID, server: askedByName(r.Owner), done: done, err: err}
+		return linkDecidedMsg{requestID: r.ID, runID: rc.RunID, server: words.AskedByName(r.Owner), done: done, err: err}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"followup/chat"
 	"followup/forms"
 	"followup/ui/style"
+	"followup/ui/words"
 )
 
 // formWidth and formHeight are the size forms are built at now.
@@ -40,7 +41,7 @@ func (m *model) paneView(s layoutSpec) string {
 		parts = append(parts, m.tabRow())
 	}
 	r, ok := m.activeRequest()
-	inner := paneInner(m.width)
+	inner := style.PaneInner(m.width)
 	var body string
 	switch {
 	case hasDialog:
@@ -48,11 +49,11 @@ func (m *model) paneView(s layoutSpec) string {
 	case !ok:
 		return ""
 	case m.archived():
-		body = framed(style.PaneDim, m.width, style.Bold.Render(forms.PlainLine(r.Title))+"\n"+
+		body = style.Framed(style.PaneDim, m.width, style.Bold.Render(forms.PlainLine(r.Title))+"\n"+
 			style.Dim.Render("This chat is archived: its questions cannot be answered or cancelled until it is unarchived ("+
 				m.keys.Chats.Help().Key+", then "+m.keys.ChatList.Archive.Help().Key+")."))
 	case m.pane.live == nil:
-		body = framed(style.PaneDim, m.width, style.Dim.Render("loading form…"))
+		body = style.Framed(style.PaneDim, m.width, style.Dim.Render("loading form…"))
 	default:
 		form := m.pane.live.View()
 		var tail []string
@@ -66,7 +67,7 @@ func (m *model) paneView(s layoutSpec) string {
 		if waitLine != "" {
 			room--
 		}
-		who := askedBy(r.Owner)
+		who := words.AskedBy(r.Owner)
 		if sc := m.serveChat(); sc != nil && sc.Quiet && r.Owner.Kind == chat.OwnerMCPClient {
 			who += " — its client may be gone (no call for minutes): " + m.keys.CancelReq.Help().Key + " cancels"
 		}
@@ -75,7 +76,7 @@ func (m *model) paneView(s layoutSpec) string {
 		}
 		lines := paneHead(r, who, s.paneHead, inner, room, m.keys.ReadAll)
 		lines = append(append(lines, form), tail...)
-		body = framed(style.PaneFrame(m.focus == focusForm), m.width, strings.Join(lines, "\n"))
+		body = style.Framed(style.PaneFrame(m.focus == focusForm), m.width, strings.Join(lines, "\n"))
 	}
 	if waitLine != "" {
 		parts = append(parts, waitLine)
@@ -136,15 +137,6 @@ func problemLine(ps []forms.Problem) string {
 		line = "✗ " + style.Plural(len(ps), "problem", "problems") + ": " + forms.SanitizeLine(ps[0].Message)
 	}
 	return style.Error.Render(line)
-}
-
-// problemList names every problem of the reply, one a line.
-func problemList(ps []forms.Problem) string {
-	lines := make([]string, len(ps))
-	for i, p := range ps {
-		lines[i] = style.Error.Render("✗ " + forms.SanitizeLine(p.Message))
-	}
-	return strings.Join(lines, "\n")
 }
 
 // trimValuesPath is the field name a problem's path points at.

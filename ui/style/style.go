@@ -36,10 +36,13 @@ var (
 	DialogDim  = Dialog.Border(lipgloss.NormalBorder()).BorderForeground(lipgloss.Color("8"))
 	LinkHost   = lipgloss.NewStyle().Bold(true).Underline(true).Foreground(lipgloss.Color("11"))
 
+	Good    = lipgloss.NewStyle().Foreground(lipgloss.Color("10"))
+	Waiting = lipgloss.NewStyle().Foreground(lipgloss.Color("11"))
+
 	States = map[string]lipgloss.Style{
-		"pending":   lipgloss.NewStyle().Foreground(lipgloss.Color("11")),
-		"answered":  lipgloss.NewStyle().Foreground(lipgloss.Color("10")),
-		"cancelled": lipgloss.NewStyle().Foreground(lipgloss.Color("9")),
+		"pending":   Waiting,
+		"answered":  Good,
+		"cancelled": Error,
 		"expired":   lipgloss.NewStyle().Foreground(lipgloss.Color("8")),
 	}
 )
@@ -127,4 +130,20 @@ func Truncate(s string, n int) string {
 		return ""
 	}
 	return ansi.Truncate(s, n, "…")
+}
+
+// PaneWidth is how wide the pane's frame is drawn on a terminal w wide:
+// two columns short of it.
+func PaneWidth(w int) int { return w - 2 }
+
+// PaneInner is the cells inside the pane's frame on a terminal w wide: its
+// width less the frame's border and padding. A form is built that wide; a
+// wider one has its lines wrapped by the frame (a long value's text pushed
+// off its prompt's line).
+func PaneInner(w int) int { return max(10, PaneWidth(w)-Pane.GetHorizontalFrameSize()) }
+
+// Framed draws body in st's frame (the pane's or a dialog's), PaneWidth
+// wide in all on a terminal w wide.
+func Framed(st lipgloss.Style, w int, body string) string {
+	return st.Width(PaneWidth(w) - st.GetHorizontalBorderSize()).Render(body)
 }
