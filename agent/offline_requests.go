@@ -1,6 +1,11 @@
 package agent
 
-import "strings"
+import (
+	_ "embed"
+	"encoding/json"
+	"slices"
+	"strings"
+)
 
 // demoDecl is an input_request the demo agent sends; intro is what it says
 // as it asks.
@@ -12,17 +17,22 @@ type demoDecl struct {
 	intro      string
 }
 
-func dynamic(def map[string]any) map[string]any {
-	return map[string]any{"kind": "dynamic", "definition": def}
-}
+// demoRequests are the demo's questions (docs/behaviour.md), each asked
+// for a message holding one of its match words; the last is the fallback.
+//
+//go:embed offline_requests.json
+var demoRequestsJSON []byte
 
-func field(name, typ, label string, required bool, extra ...any) map[string]any {
-	f := map[string]any{"name": name, "type": typ, "label": label, "required": required}
-	for i := 0; i+1 < len(extra); i += 2 {
-		f[extra[i].(string)] = extra[i+1]
+var demoRequests = func() (out []struct {
+	demoDecl
+	Match []string `json:"match"`
+	Intro string   `json:"intro"`
+}) {
+	if err := json.Unmarshal(demoRequestsJSON, &out); err != nil {
+		panic(err)
 	}
-	return f
-}
+	return out
+}()
 
 // taskRequest is the question of a message that names a demo task
 // (deploy, trip, travel); ok is false for anything else.
@@ -31,63 +41,16 @@ func taskRequest(text string) (demoDecl, bool) {
 	return d, d.RequestKey != "task-details"
 }
 
-// demoRequest picks the demo's question for a user's message (docs/behaviour.md).
+// demoRequest picks the demo's question for a user's message.
 func demoRequest(text string) demoDecl {
 	low := strings.ToLower(text)
-	switch {
-	case strings.Contains(low, "deploy"):
-		return demoDecl{
-			RequestKey: "deploy-environment",
-			Reason:     "The deployment needs a target environment",
-			Source: dynamic(map[string]any{
-				"title":  "Choose an environment",
-				"fields": []any{field("environment", "select", "Environment", true, "options", []string{"production", "staging"})},
-			}),
-			intro: "I can deploy that. Which environment should it go to?",
-		}
-	case strings.Contains(low, "trip") || strings.Contains(low, "travel"):
-		return demoDecl{
-			RequestKey: "travel-plan",
-			Reason:     "A destination and dates are needed to prepare the itinerary",
-			Source: dynamic(map[string]any{
-				"title":       "Plan the trip",
-				"description": "A few details so the itinerary fits.",
-				"fields": []any{
-					field("destination", "text", "Destination", true),
-					field("start", "text", "Start date", true, "format", "date"),
-					field("travelers", "integer", "Travellers", true, "min", 1, "max", 12),
-					field("budget", "number", "Budget", false, "min", 0),
-					field("transport", "select", "Transport", true, "options", []string{"train", "plane", "car"}),
-					field("interests", "multiselect", "Interests", false, "options", []string{"food", "museums", "hiking"}),
-					field("notes", "textarea", "Notes", false),
-				},
-			}),
-			Prefill: map[string]any{"destination": "Shanghai"},
-			intro:   "Happy to plan the trip. I need a few details first.",
-		}
-	case strings.Contains(low, "venue"):
-		return demoDecl{
-			RequestKey: "venue",
-			Reason:     "The venue depends on the place and the size of the team",
-			Source: dynamic(map[string]any{
-				"title": "Choose a venue",
-				"fields": []any{field("city", "text", "City", true),
-					field("people", "integer", "People", true, "min", 2, "max", 200)},
-			}),
-			Prefill: map[string]any{"city": "Lisbon"},
-			intro:   "I'm looking for a venue. Where, and for how many people?",
-		}
-	default:
-		return demoDecl{
-			RequestKey: "task-details",
-			Reason:     "The task needs more detail",
-			Source: dynamic(map[string]any{
-				"title":  "What should I work on?",
-				"fields": []any{field("details", "text", "What should I work on?", true)},
-			}),
-			intro: "Tell me a little more so I can start.",
+	for _, r := range demoRequests {
+		if len(r.Match) == 0 || slices.ContainsFunc(r.Match, func(w string) bool { return strings.Contains(low, w) }) {
+			r.intro = r.Intro
+			return r.demoDecl
 		}
 	}
+	panic("offline_requests.json has no fallback")
 }
 
 // DemoGuide is what the offline demo agent can show, in the words a newcomer

@@ -13,6 +13,5 @@ func ChatInbox(svc *chat.Service) Inbox { return chatInbox{svc} }
 type chatInbox struct{ svc *chat.Service }
 
 func (c chatInbox) OpenSession(ctx context.Context, cl Client) (Session, error) {
-	return c.svc.OpenServeSession(ctx, chat.ServeClient{Name: cl.Name, Version: cl.Version,
-		Transport: cl.Transport, Key: cl.Key, Started: cl.Started})
+	return c.svc.OpenServeSession(ctx, cl)
 }

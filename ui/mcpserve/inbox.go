@@ -15,6 +15,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"followup/chat"
 )
 
 // Inbox is what the server needs from followup's host: one Session per MCP
@@ -26,22 +28,11 @@ type Inbox interface {
 	OpenSession(ctx context.Context, c Client) (Session, error)
 }
 
-// Client is the MCP client on the other end of one session.
-type Client struct {
-	// Name is who asks, as the user knows the client: its clientInfo's
-	// title when it gave one ("Claude Code"), else its name ("" when it
-	// sent none). Version is its clientInfo's.
-	Name    string
-	Version string
-	// Transport is "stdio" or "http".
-	Transport string
-	// Key tells which client may take back the questions of its ended
-	// sessions (docs/mcp-serve.md#sessions): over HTTP a digest of the
-	// bearer token it sent, "" over stdio (the user's own process).
-	Key string
-	// Started is when the session began.
-	Started time.Time
-}
+// Client is the MCP client on the other end of one session: Name is its
+// clientInfo's title when it gave one ("Claude Code"), else its name; Key
+// tells which client may take back the questions of its ended sessions
+// (docs/mcp-serve.md#sessions).
+type Client = chat.ServeClient
 
 // Session is one MCP session's view of followup: its own chat and the
 // requests it opened there, nothing else (another session's request ids

@@ -42,12 +42,12 @@ var titles = map[string]string{
 }
 
 // runs binds each served catalogue tool to the Session method it calls.
-var runs = map[string]func(Session) func(context.Context, json.RawMessage) json.RawMessage{
-	"input_capabilities": func(in Session) func(context.Context, json.RawMessage) json.RawMessage { return in.Capabilities },
-	"input_list":         func(in Session) func(context.Context, json.RawMessage) json.RawMessage { return in.List },
-	"input_request":      func(in Session) func(context.Context, json.RawMessage) json.RawMessage { return in.Request },
-	"input_read_answer":  func(in Session) func(context.Context, json.RawMessage) json.RawMessage { return in.ReadAnswer },
-	"input_cancel":       func(in Session) func(context.Context, json.RawMessage) json.RawMessage { return in.Cancel },
+var runs = map[string]func(Session, context.Context, json.RawMessage) json.RawMessage{
+	"input_capabilities": Session.Capabilities,
+	"input_list":         Session.List,
+	"input_request":      Session.Request,
+	"input_read_answer":  Session.ReadAnswer,
+	"input_cancel":       Session.Cancel,
 }
 
 // serveTools is the tool list: the catalogue's tools that serve offers
@@ -70,7 +70,7 @@ func serveTools() []serveTool {
 		out = append(out, serveTool{
 			tool: &mcp.Tool{Name: t.Name, Title: titles[t.Name], Description: desc, InputSchema: t.Parameters, Annotations: annotations(t.Name)},
 			run: func(ctx context.Context, in Session, args json.RawMessage) json.RawMessage {
-				return bind(in)(ctx, args)
+				return bind(in, ctx, args)
 			},
 		})
 	}
