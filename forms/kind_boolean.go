@@ -17,7 +17,6 @@ var booleanKind = &kind{
 	schemaType: "boolean",
 	claims:     func(*object) bool { return true },
 	fromSchema: func(*importer, *object, *Field, string) {},
-	toSchema:   func(_ Field, prop *object) { prop.set("type", "boolean") },
 	widget:     confirmWidget,
 	load:       func(s *slot, v any) { s.on, s.has = v.(bool) },
 	value:      func(s *slot) (any, bool) { return s.on, s.has },

@@ -22,19 +22,6 @@ var multiselectKind = &kind{
 		f.MinItems, f.MaxItems = im.count(o, "minItems", path), im.count(o, "maxItems", path)
 		f.Options = im.items(o, f.Name, path)
 	},
-	toSchema: func(f Field, prop *object) {
-		prop.set("type", "array")
-		items := &object{}
-		items.set("type", "string")
-		exportChoices(f, items, "anyOf")
-		prop.set("items", items)
-		if f.MinItems != nil {
-			prop.set("minItems", *f.MinItems)
-		}
-		if f.MaxItems != nil {
-			prop.set("maxItems", *f.MaxItems)
-		}
-	},
 	widget: multiselectWidget,
 	load:   func(s *slot, v any) { s.picks = s.ordered(v) },
 	value:  func(s *slot) (any, bool) { return slices.Clone(s.picks), len(s.picks) > 0 },

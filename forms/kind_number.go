@@ -45,15 +45,6 @@ func newNumberKind(t FieldType, integer bool) *kind {
 		fromSchema: func(im *importer, o *object, f *Field, path string) {
 			f.Min, f.Max = im.num(o, "minimum", path), im.num(o, "maximum", path)
 		},
-		toSchema: func(f Field, prop *object) {
-			prop.set("type", string(t))
-			if f.Min != nil {
-				prop.set("minimum", json.Number(fmtNum(*f.Min)))
-			}
-			if f.Max != nil {
-				prop.set("maximum", json.Number(fmtNum(*f.Max)))
-			}
-		},
 		widget:  inputWidget,
 		load:    func(s *slot, v any) { s.text = numberText(v) },
 		value:   func(s *slot) (any, bool) { return parseNumber(s.text, integer) },

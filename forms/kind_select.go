@@ -34,10 +34,6 @@ var selectKind = &kind{
 		f.Options = opts
 		im.optPath[f.Name] = key
 	},
-	toSchema: func(f Field, prop *object) {
-		prop.set("type", "string")
-		exportChoices(f, prop, "oneOf")
-	},
 	widget: selectWidget,
 	load: func(s *slot, v any) {
 		s.text, _ = v.(string)
@@ -74,30 +70,4 @@ func optionLabel(f Field, value string) string {
 		}
 	}
 	return value
-}
-
-// exportChoices writes options as a plain enum, or, when any option has a
-// label of its own, as titled choices under the keyword titled (a select's
-// oneOf, a multi-select's items anyOf).
-func exportChoices(f Field, prop *object, titled string) {
-	labelled := false
-	for _, o := range f.Options {
-		labelled = labelled || o.Label != ""
-	}
-	if !labelled {
-		values := make([]any, len(f.Options))
-		for i, o := range f.Options {
-			values[i] = o.Value
-		}
-		prop.set("enum", values)
-		return
-	}
-	choices := make([]any, len(f.Options))
-	for i, o := range f.Options {
-		c := &object{}
-		c.set("const", o.Value)
-		c.set("title", o.DisplayLabel())
-		choices[i] = c
-	}
-	prop.set(titled, choices)
 }

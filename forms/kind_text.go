@@ -16,7 +16,6 @@ var textKind = &kind{
 	schemaType: "string",
 	claims:     func(o *object) bool { return !hasChoices(o) },
 	fromSchema: importString,
-	toSchema:   exportString,
 	widget:     inputWidget,
 	load:       loadText(false),
 	value:      textValue,
@@ -30,16 +29,13 @@ var textareaKind = &kind{
 	attrs:     []string{"minLength", "maxLength", "pattern"},
 	normalize: normalizeText(true),
 	answered:  answeredText,
-	// An elicitation schema has no multi-line string: a textarea is
-	// exported as a string and imports back as text.
-	toSchema: exportString,
-	widget:   textareaWidget,
-	load:     loadText(true),
-	value:    textValue,
-	draft:    textDraft,
-	hint:     textHint,
-	review:   reviewTextarea,
-	typed:    true,
+	widget:    textareaWidget,
+	load:      loadText(true),
+	value:     textValue,
+	draft:     textDraft,
+	hint:      textHint,
+	review:    reviewTextarea,
+	typed:     true,
 }
 
 func normalizeText(multiline bool) func(p *problems, f Field, v any, path string) (any, bool) {
@@ -130,22 +126,6 @@ func importString(im *importer, o *object, f *Field, path string) {
 	f.Format = im.str(o, "format", path)
 	f.Pattern = im.str(o, "pattern", path)
 	f.MinLength, f.MaxLength = im.count(o, "minLength", path), im.count(o, "maxLength", path)
-}
-
-func exportString(f Field, prop *object) {
-	prop.set("type", "string")
-	if f.MinLength != nil {
-		prop.set("minLength", *f.MinLength)
-	}
-	if f.MaxLength != nil {
-		prop.set("maxLength", *f.MaxLength)
-	}
-	if f.Pattern != "" {
-		prop.set("pattern", f.Pattern)
-	}
-	if f.Format != "" {
-		prop.set("format", f.Format)
-	}
 }
 
 func loadText(multiline bool) func(s *slot, v any) {

@@ -8,7 +8,7 @@ import (
 
 // A kind is everything forms knows about one field type, in one place: the
 // attributes it takes, its declaration rules, how an answer is checked and
-// normalised, how it maps to and from an MCP elicitation schema, the huh
+// normalised, how it imports from an MCP elicitation schema, the huh
 // widget that edits it, how a draft stores it and how the review shows it.
 //
 // Adding a field type is a FieldType constant, one kind value in its own
@@ -38,7 +38,6 @@ type kind struct {
 	schemaType string
 	claims     func(o *object) bool
 	fromSchema func(im *importer, o *object, f *Field, path string)
-	toSchema   func(f Field, prop *object)
 
 	// widget builds the huh field that edits a slot of this kind.
 	widget func(s *slot) huh.Field

@@ -1,8 +1,6 @@
 package forms
 
 import (
-	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -20,7 +18,7 @@ func TestKindTableIsComplete(t *testing.T) {
 		if k == nil {
 			t.Fatalf("no kind for %s", typ)
 		}
-		if k.normalize == nil || k.toSchema == nil || k.widget == nil || k.load == nil || k.value == nil || k.draft == nil {
+		if k.normalize == nil || k.widget == nil || k.load == nil || k.value == nil || k.draft == nil {
 			t.Errorf("kind %s lacks a part: %+v", typ, k)
 		}
 		if k.schemaType != "" && (k.claims == nil || k.fromSchema == nil) {
@@ -35,43 +33,8 @@ func TestKindTableIsComplete(t *testing.T) {
 	}
 }
 
-// A definition exported as an elicitation schema imports back as itself,
-// less what a schema cannot say (a textarea is a string, no placeholder).
-func TestRequestedSchemaRoundTrip(t *testing.T) {
-	def := travelDef
-	def.Description = "Where and when"
-	def.Fields = append([]Field(nil), travelDef.Fields...)
-	def.Fields = append(def.Fields,
-		Field{Name: "code", Type: Text, Label: "Code", Pattern: "^[A-Z]{3}$", MinLength: ip(3), MaxLength: ip(3), Required: true},
-		Field{Name: "tags", Type: Multiselect, Label: "Tags", MinItems: ip(1),
-			Options: []Option{{Value: "a", Label: "Alpha"}, {Value: "b", Label: "Beta"}}},
-		Field{Name: "ratio", Type: Number, Min: fp(0.5), Max: fp(1e20)})
-	schema := RequestedSchema(def)
-	if !json.Valid(schema) {
-		t.Fatalf("not JSON: %s", schema)
-	}
-	d, probs := ParseDeclaration([]byte(schemaDecl(string(schema), "")), nil)
-	if len(probs) > 0 {
-		t.Fatalf("exported schema refused: %v\n%s", probs, schema)
-	}
-	want := def
-	want.Fields = append([]Field(nil), def.Fields...)
-	for i := range want.Fields {
-		if want.Fields[i].Type == Textarea {
-			want.Fields[i].Type = Text
-		}
-		want.Fields[i].Placeholder = ""
-	}
-	if !reflect.DeepEqual(d.Definition, want) {
-		t.Fatalf("round trip changed the definition:\n got %+v\nwant %+v\nschema %s", d.Definition, want, schema)
-	}
-	if !strings.Contains(string(schema), `"properties":{"destination":`) {
-		t.Errorf("properties not in field order: %s", schema)
-	}
-}
-
 // Adding a field type is one kind in the table: declarations, answers,
-// the form, drafts, the review and the schema all follow it.
+// the form, drafts and the review all follow it.
 func TestAddingAFieldKind(t *testing.T) {
 	const Slug FieldType = "slug"
 	slug := *textKind
@@ -111,9 +74,6 @@ func TestAddingAFieldKind(t *testing.T) {
 	}
 	if got := Review(d.Definition, nil, l.Values(), 0); !strings.Contains(got, "s: x") {
 		t.Fatalf("review:\n%s", got)
-	}
-	if !strings.Contains(string(RequestedSchema(d.Definition)), `"s":{"type":"string","maxLength":8}`) {
-		t.Fatalf("schema %s", RequestedSchema(d.Definition))
 	}
 	if caps := Capabilities(); caps.FieldTypes[len(caps.FieldTypes)-1] != Slug {
 		t.Fatalf("capabilities %v", caps.FieldTypes)
