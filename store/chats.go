@@ -21,24 +21,20 @@ type Chat struct {
 	UpdatedAt int64
 }
 
+const chatCols = `id, title, state, created_at, updated_at`
+
+func (c *Chat) dest() []any { return []any{&c.ID, &c.Title, &c.State, &c.CreatedAt, &c.UpdatedAt} }
+
 // InsertChat creates a chat.
 func (Queries) InsertChat(ctx context.Context, h Handle, c Chat) error {
-	_, err := h.ExecContext(ctx,
-		`INSERT INTO chats (id, title, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
+	_, err := h.ExecContext(ctx, `INSERT INTO chats (`+chatCols+`) VALUES (?, ?, ?, ?, ?)`,
 		c.ID, c.Title, c.State, c.CreatedAt, c.UpdatedAt)
 	return err
 }
 
 // GetChat reads one chat.
 func (Queries) GetChat(ctx context.Context, h Handle, id string) (Chat, error) {
-	var c Chat
-	err := h.QueryRowContext(ctx,
-		`SELECT id, title, state, created_at, updated_at FROM chats WHERE id = ?`, id).
-		Scan(&c.ID, &c.Title, &c.State, &c.CreatedAt, &c.UpdatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		return c, ErrNotFound
-	}
-	return c, err
+	return scan[Chat](h.QueryRowContext(ctx, `SELECT `+chatCols+` FROM chats WHERE id = ?`, id))
 }
 
 // ChatCursor is a place in the list of chats, most recently updated first:
@@ -53,10 +49,8 @@ type ChatCursor struct {
 // (plus the few that share the cursor's time), however many chats there
 // are.
 const (
-	listChatsFirst = `SELECT id, title, state, created_at, updated_at FROM chats
-		ORDER BY updated_at DESC, id LIMIT ?`
-	listChatsAfter = `SELECT id, title, state, created_at, updated_at FROM chats
-		WHERE updated_at <= ? AND NOT (updated_at = ? AND id <= ?)
+	listChatsFirst = `SELECT ` + chatCols + ` FROM chats ORDER BY updated_at DESC, id LIMIT ?`
+	listChatsAfter = `SELECT ` + chatCols + ` FROM chats WHERE updated_at <= ? AND NOT (updated_at = ? AND id <= ?)
 		ORDER BY updated_at DESC, id LIMIT ?`
 )
 
@@ -67,10 +61,7 @@ func (Queries) ListChats(ctx context.Context, h Handle, after ChatCursor, limit 
 	if after != (ChatCursor{}) {
 		query, args = listChatsAfter, []any{after.UpdatedAt, after.UpdatedAt, after.ID, limit}
 	}
-	return queryAll(ctx, h, func(sc rowScanner) (c Chat, err error) {
-		err = sc.Scan(&c.ID, &c.Title, &c.State, &c.CreatedAt, &c.UpdatedAt)
-		return
-	}, query, args...)
+	return queryAll(ctx, h, scan[Chat], query, args...)
 }
 
 // SetChatState archives or reactivates a chat. Its updated_at stays: the

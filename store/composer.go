@@ -1,10 +1,6 @@
 package store
 
-import (
-	"context"
-	"database/sql"
-	"errors"
-)
+import "context"
 
 // PutComposerDraft saves a chat's composer text; empty text deletes it.
 // Saving the text already saved changes nothing.
@@ -24,7 +20,7 @@ func (Queries) PutComposerDraft(ctx context.Context, h Handle, chatID, text stri
 func (Queries) GetComposerDraft(ctx context.Context, h Handle, chatID string) (string, error) {
 	var text string
 	err := h.QueryRowContext(ctx, `SELECT text FROM composer_drafts WHERE chat_id = ?`, chatID).Scan(&text)
-	if errors.Is(err, sql.ErrNoRows) {
+	if noRow(err) == ErrNotFound {
 		return "", nil
 	}
 	return text, err

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 )
 
 // Delivery states and kinds.
@@ -41,14 +40,8 @@ type Delivery struct {
 
 const deliveryCols = `id, request_id, run_id, kind, state, attempts, last_error, payload, created_at, updated_at, target`
 
-func scanDelivery(sc rowScanner) (Delivery, error) {
-	var d Delivery
-	err := sc.Scan(&d.ID, &d.RequestID, &d.RunID, &d.Kind, &d.State, &d.Attempts, &d.LastError, &d.Payload,
-		&d.CreatedAt, &d.UpdatedAt, &d.Target)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	return d, err
+func (d *Delivery) dest() []any {
+	return []any{&d.ID, &d.RequestID, &d.RunID, &d.Kind, &d.State, &d.Attempts, &d.LastError, &d.Payload, &d.CreatedAt, &d.UpdatedAt, &d.Target}
 }
 
 // InsertDelivery records a delivery to make and returns its id.
@@ -63,17 +56,23 @@ func (Queries) InsertDelivery(ctx context.Context, h Handle, d Delivery) (int64,
 }
 
 func queryDeliveries(ctx context.Context, h Handle, where string, args ...any) ([]Delivery, error) {
-	return queryAll(ctx, h, scanDelivery, `SELECT `+deliveryCols+` FROM deliveries WHERE `+where+` ORDER BY id`, args...)
+	return queryAll(ctx, h, scan[Delivery], `SELECT `+deliveryCols+` FROM deliveries WHERE `+where+` ORDER BY id`, args...)
 }
 
 // RunDeliveries lists a run's deliveries in the given states (all when none).
 func (Queries) RunDeliveries(ctx context.Context, h Handle, runID string, states ...string) ([]Delivery, error) {
+	return deliveriesIn(ctx, h, `run_id = ?`, runID, states)
+}
+
+// deliveriesIn lists the deliveries where col = id, state by state in the
+// order given (all when no state is given), each state's oldest first.
+func deliveriesIn(ctx context.Context, h Handle, col, id string, states []string) ([]Delivery, error) {
 	if len(states) == 0 {
-		return queryDeliveries(ctx, h, `run_id = ?`, runID)
+		return queryDeliveries(ctx, h, col, id)
 	}
 	var out []Delivery
 	for _, st := range states {
-		ds, err := queryDeliveries(ctx, h, `run_id = ? AND state = ?`, runID, st)
+		ds, err := queryDeliveries(ctx, h, col+` AND state = ?`, id, st)
 		if err != nil {
 			return nil, err
 		}
@@ -93,13 +92,11 @@ func (Queries) UpdateDelivery(ctx context.Context, h Handle, d Delivery) error {
 // request id.
 func (Queries) DeliveriesOf(ctx context.Context, h Handle, ids []string) (map[string][]Delivery, error) {
 	out := map[string][]Delivery{}
-	err := chunks(ids, func(part []string) error {
-		marks, args := inList(part)
-		ds, err := queryDeliveries(ctx, h, `request_id IN (`+marks+`)`, args...)
-		for _, d := range ds {
-			out[d.RequestID] = append(out[d.RequestID], d)
-		}
+	return out, eachIn(ctx, h, ids, func(marks string) string {
+		return `SELECT ` + deliveryCols + ` FROM deliveries WHERE request_id IN (` + marks + `) ORDER BY id`
+	}, func(sc rowScanner) error {
+		d, err := scan[Delivery](sc)
+		out[d.RequestID] = append(out[d.RequestID], d)
 		return err
 	})
-	return out, err
 }

@@ -1,10 +1,6 @@
 package store
 
-import (
-	"context"
-	"database/sql"
-	"errors"
-)
+import "context"
 
 // Draft is the user's unfinished values for one request revision.
 type Draft struct {
@@ -31,8 +27,5 @@ func (Queries) GetDraft(ctx context.Context, h Handle, requestID string, revisio
 	err := h.QueryRowContext(ctx,
 		`SELECT request_id, revision, vals, edited, updated_at FROM drafts WHERE request_id = ? AND revision = ?`,
 		requestID, revision).Scan(&d.RequestID, &d.Revision, &d.Values, &d.Edited, &d.UpdatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	return d, err
+	return d, noRow(err)
 }

@@ -1,10 +1,6 @@
 package store
 
-import (
-	"context"
-	"database/sql"
-	"errors"
-)
+import "context"
 
 // MCPRequest links an input request to the MCP server and tool call that
 // asked it.
@@ -22,14 +18,8 @@ type MCPRequest struct {
 
 const mcpReqCols = `request_id, run_id, tool_call_id, server, mode, classic, input_key, elicitation_id, open`
 
-func scanMCPRequest(sc rowScanner) (MCPRequest, error) {
-	var m MCPRequest
-	err := sc.Scan(&m.RequestID, &m.RunID, &m.ToolCallID, &m.Server, &m.Mode, &m.Classic, &m.InputKey,
-		&m.ElicitationID, &m.Open)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	return m, err
+func (m *MCPRequest) dest() []any {
+	return []any{&m.RequestID, &m.RunID, &m.ToolCallID, &m.Server, &m.Mode, &m.Classic, &m.InputKey, &m.ElicitationID, &m.Open}
 }
 
 // InsertMCPRequest links a request to its server and call.
@@ -42,7 +32,7 @@ func (Queries) InsertMCPRequest(ctx context.Context, h Handle, m MCPRequest) err
 // GetMCPRequest reads a request's link (ErrNotFound for a request no MCP
 // server asked).
 func (Queries) GetMCPRequest(ctx context.Context, h Handle, requestID string) (MCPRequest, error) {
-	return scanMCPRequest(h.QueryRowContext(ctx, `SELECT `+mcpReqCols+` FROM mcp_requests WHERE request_id = ?`, requestID))
+	return scan[MCPRequest](h.QueryRowContext(ctx, `SELECT `+mcpReqCols+` FROM mcp_requests WHERE request_id = ?`, requestID))
 }
 
 // CloseMCPRequest marks a link closed: its request is no longer pending.
@@ -54,7 +44,7 @@ func (Queries) CloseMCPRequest(ctx context.Context, h Handle, requestID string) 
 // StepMCPRequests lists the requests one tool call asked, in the order
 // asked.
 func (Queries) StepMCPRequests(ctx context.Context, h Handle, runID, toolCallID string) ([]MCPRequest, error) {
-	return queryAll(ctx, h, scanMCPRequest, `SELECT `+mcpReqCols+` FROM mcp_requests WHERE run_id = ? AND tool_call_id = ? ORDER BY rowid`,
+	return queryAll(ctx, h, scan[MCPRequest], `SELECT `+mcpReqCols+` FROM mcp_requests WHERE run_id = ? AND tool_call_id = ? ORDER BY rowid`,
 		runID, toolCallID)
 }
 
@@ -64,6 +54,8 @@ type ClassicRequest struct {
 	RequestID string
 	RunSeq    int64
 }
+
+func (c *ClassicRequest) dest() []any { return []any{&c.RequestID, &c.RunSeq} }
 
 // UnsentClassicReplies lists the classic elicitations whose reply to their
 // server is still pending: usually none, read from the deliveries' state
@@ -82,8 +74,5 @@ func (Queries) OpenClassicRequests(ctx context.Context, h Handle) ([]ClassicRequ
 }
 
 func classicRequests(ctx context.Context, h Handle, query string) ([]ClassicRequest, error) {
-	return queryAll(ctx, h, func(sc rowScanner) (c ClassicRequest, err error) {
-		err = sc.Scan(&c.RequestID, &c.RunSeq)
-		return
-	}, query)
+	return queryAll(ctx, h, scan[ClassicRequest], query)
 }

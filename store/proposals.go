@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"slices"
 	"strings"
 )
@@ -31,25 +30,20 @@ type Proposal struct {
 
 // InsertProposal records a proposal.
 func (Queries) InsertProposal(ctx context.Context, h Handle, p Proposal) error {
-	_, err := h.ExecContext(ctx,
-		`INSERT INTO proposals (id, request_id, kind, state, base_digest, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	_, err := h.ExecContext(ctx, `INSERT INTO proposals (`+proposalCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)`,
 		p.ID, p.RequestID, p.Kind, p.State, p.BaseDigest, p.Payload, p.CreatedAt)
 	return err
 }
 
 // GetProposal reads one proposal.
 func (Queries) GetProposal(ctx context.Context, h Handle, id string) (Proposal, error) {
-	return scanProposal(h.QueryRowContext(ctx,
-		`SELECT id, request_id, kind, state, base_digest, payload, created_at, decided_at FROM proposals WHERE id = ?`, id))
+	return scan[Proposal](h.QueryRowContext(ctx, `SELECT `+proposalCols+` FROM proposals WHERE id = ?`, id))
 }
 
-func scanProposal(sc rowScanner) (Proposal, error) {
-	var p Proposal
-	err := sc.Scan(&p.ID, &p.RequestID, &p.Kind, &p.State, &p.BaseDigest, &p.Payload, &p.CreatedAt, &p.DecidedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	return p, err
+const proposalCols = `id, request_id, kind, state, base_digest, payload, created_at, decided_at`
+
+func (p *Proposal) dest() []any {
+	return []any{&p.ID, &p.RequestID, &p.Kind, &p.State, &p.BaseDigest, &p.Payload, &p.CreatedAt, &p.DecidedAt}
 }
 
 // DecideProposal moves a pending proposal to a final state.
@@ -69,19 +63,13 @@ func (Queries) SupersedeProposals(ctx context.Context, h Handle, requestID strin
 // oldest first, by request id.
 func (Queries) PendingProposalsOf(ctx context.Context, h Handle, ids []string) (map[string][]Proposal, error) {
 	out := map[string][]Proposal{}
-	err := chunks(ids, func(part []string) error {
-		marks, args := inList(part)
-		return eachRow(ctx, h, func(sc rowScanner) error {
-			p, err := scanProposal(sc)
-			if err != nil {
-				return err
-			}
-			out[p.RequestID] = append(out[p.RequestID], p)
-			return nil
-		}, `SELECT id, request_id, kind, state, base_digest, payload, created_at, decided_at FROM proposals
-			 WHERE request_id IN (`+marks+`) AND state = 'pending' ORDER BY created_at, id`, args...)
+	return out, eachIn(ctx, h, ids, func(marks string) string {
+		return `SELECT ` + proposalCols + ` FROM proposals WHERE request_id IN (` + marks + `) AND state = 'pending' ORDER BY created_at, id`
+	}, func(sc rowScanner) error {
+		p, err := scan[Proposal](sc)
+		out[p.RequestID] = append(out[p.RequestID], p)
+		return err
 	})
-	return out, err
 }
 
 // PendingListProposals lists the undecided proposals of the requests in
@@ -92,33 +80,24 @@ func (Queries) PendingListProposals(ctx context.Context, h Handle, chatID string
 	// The waiting proposals are few: they are read from their own index and
 	// each is looked up in the list. One chat's list is short: its entries
 	// are walked and each looked up among the waiting proposals.
-	query := `SELECT p.id, p.request_id, p.kind, p.state, p.base_digest, p.payload, p.created_at, p.decided_at
-		FROM proposals AS p INDEXED BY proposals_waiting CROSS JOIN pending_items AS i
-		ON i.request_id = p.request_id WHERE p.state = 'pending'`
+	query := `SELECT ` + prefixed("p.", proposalCols) + ` FROM proposals AS p INDEXED BY proposals_waiting
+		CROSS JOIN pending_items AS i ON i.request_id = p.request_id WHERE p.state = 'pending'`
 	var args []any
 	if chatID != "" {
-		query = `SELECT p.id, p.request_id, p.kind, p.state, p.base_digest, p.payload, p.created_at, p.decided_at
-		FROM pending_items AS i INDEXED BY pending_items_chat CROSS JOIN proposals AS p INDEXED BY proposals_waiting
-		ON p.request_id = i.request_id AND p.state = 'pending' WHERE i.chat_id = ?`
+		query = `SELECT ` + prefixed("p.", proposalCols) + ` FROM pending_items AS i INDEXED BY pending_items_chat
+		CROSS JOIN proposals AS p INDEXED BY proposals_waiting ON p.request_id = i.request_id AND p.state = 'pending' WHERE i.chat_id = ?`
 		args = append(args, chatID)
 	}
-	rows, err := h.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	out := map[string][]Proposal{}
-	for rows.Next() {
-		p, err := scanProposal(rows)
-		if err != nil {
-			return nil, err
-		}
+	err := eachRow(ctx, h, func(sc rowScanner) error {
+		p, err := scan[Proposal](sc)
 		out[p.RequestID] = append(out[p.RequestID], p)
-	}
+		return err
+	}, query, args...)
 	for _, ps := range out {
 		slices.SortFunc(ps, func(a, b Proposal) int {
 			return cmp.Or(cmp.Compare(a.CreatedAt, b.CreatedAt), strings.Compare(a.ID, b.ID))
 		})
 	}
-	return out, rows.Err()
+	return out, err
 }

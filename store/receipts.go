@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 )
 
 // Receipt is the stored first result of a mutating command.
@@ -22,10 +21,7 @@ func (Queries) GetReceipt(ctx context.Context, h Handle, commandID string) (Rece
 	err := h.QueryRowContext(ctx,
 		`SELECT command_id, chat_id, kind, args_hash, result, created_at FROM receipts WHERE command_id = ?`, commandID).
 		Scan(&r.CommandID, &r.ChatID, &r.Kind, &r.ArgsHash, &r.Result, &r.CreatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	return r, err
+	return r, noRow(err)
 }
 
 // InsertReceipt stores a command's first result.

@@ -68,15 +68,6 @@ const reqCols = `id, seq, chat_id, run_id, request_key, args_hash, tool_call_id,
 	reason, title, template, context, partial, expires_at, created_at, updated_at, closed_at,
 	owner_kind, owner_name, session_id, owner_parent, origin`
 
-func scanRequest(sc rowScanner) (Request, error) {
-	var r Request
-	err := sc.Scan(r.dest()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	return r, err
-}
-
 // dest is where a row of reqCols scans to, in order.
 func (r *Request) dest() []any {
 	return []any{&r.ID, &r.Seq, &r.ChatID, &r.RunID, &r.RequestKey, &r.ArgsHash, &r.ToolCallID, &r.State,
@@ -150,12 +141,12 @@ func needItem(r Request, item string) error {
 
 // GetRequest reads one request.
 func (Queries) GetRequest(ctx context.Context, h Handle, id string) (Request, error) {
-	return scanRequest(h.QueryRowContext(ctx, `SELECT `+reqCols+` FROM requests WHERE id = ?`, id))
+	return scan[Request](h.QueryRowContext(ctx, `SELECT `+reqCols+` FROM requests WHERE id = ?`, id))
 }
 
 // RequestByKey finds a run's request by its requestKey.
 func (Queries) RequestByKey(ctx context.Context, h Handle, runID, key string) (Request, error) {
-	return scanRequest(h.QueryRowContext(ctx,
+	return scan[Request](h.QueryRowContext(ctx,
 		`SELECT `+reqCols+` FROM requests WHERE run_id = ? AND request_key = ?`, runID, key))
 }
 
@@ -171,47 +162,55 @@ type RequestFilter struct {
 
 // ListRequests returns requests in creation order.
 func (Queries) ListRequests(ctx context.Context, h Handle, f RequestFilter) ([]Request, error) {
-	query := `SELECT ` + reqCols + ` FROM requests WHERE 1=1`
-	var args []any
+	where, args := f.where()
+	return queryRequests(ctx, h, `SELECT `+prefixed("r.", reqCols)+` FROM requests r`+where, args...)
+}
+
+// where is f's conditions on requests aliased r, with their order and limit.
+func (f RequestFilter) where() (string, []any) {
+	query, args := ` WHERE 1=1`, []any{}
 	if f.ChatID != "" {
-		query += ` AND chat_id = ?`
+		query += ` AND r.chat_id = ?`
 		args = append(args, f.ChatID)
 	}
 	if f.RunID != "" {
-		query += ` AND run_id = ?`
+		query += ` AND r.run_id = ?`
 		args = append(args, f.RunID)
 	}
-	if f.State != "" {
-		query += ` AND state = ?`
+	if f.ActiveChats {
+		query += ` AND r.` + notArchived
+	}
+	switch f.State {
+	case "":
+	case ReqPending:
+		query += ` AND r.state = 'pending'` // a literal, so requests_open serves it
+	default:
+		query += ` AND r.state = ?`
 		args = append(args, f.State)
 	}
-	query += ` ORDER BY seq`
+	query += ` ORDER BY r.seq`
 	if f.Limit > 0 {
 		query += ` LIMIT ?`
 		args = append(args, f.Limit)
 	}
-	return queryRequests(ctx, h, query, args...)
+	return query, args
 }
 
 // queryRequests runs a query selecting reqCols and scans every row.
 func queryRequests(ctx context.Context, h Handle, query string, args ...any) ([]Request, error) {
-	return queryAll(ctx, h, scanRequest, query, args...)
+	return queryAll(ctx, h, scan[Request], query, args...)
 }
 
 // RequestsByID reads the named requests, in creation order. Unknown ids are
 // skipped.
 func (Queries) RequestsByID(ctx context.Context, h Handle, ids []string) ([]Request, error) {
 	var out []Request
-	err := chunks(ids, func(part []string) error {
-		marks, args := inList(part)
-		return eachRow(ctx, h, func(sc rowScanner) error {
-			r, err := scanRequest(sc)
-			if err != nil {
-				return err
-			}
-			out = append(out, r)
-			return nil
-		}, `SELECT `+reqCols+` FROM requests WHERE id IN (`+marks+`) ORDER BY seq`, args...)
+	err := eachIn(ctx, h, ids, func(marks string) string {
+		return `SELECT ` + reqCols + ` FROM requests WHERE id IN (` + marks + `) ORDER BY seq`
+	}, func(sc rowScanner) error {
+		r, err := scan[Request](sc)
+		out = append(out, r)
+		return err
 	})
 	if len(ids) > batchSize {
 		sortBySeq(out)

@@ -53,19 +53,13 @@ func (Queries) DueRequests(ctx context.Context, h Handle, now int64) ([]Request,
 // requests: a page of the chat list costs the same at any number of chats.
 func (Queries) PendingCounts(ctx context.Context, h Handle, chatIDs []string) (map[string]int, error) {
 	out := map[string]int{}
-	err := chunks(chatIDs, func(part []string) error {
-		marks, args := inList(part)
-		return eachRow(ctx, h, func(sc rowScanner) error {
-			var id string
-			var n int
-			if err := sc.Scan(&id, &n); err != nil {
-				return err
-			}
-			out[id] = n
-			return nil
-		}, pendingCounts(marks), args...)
+	return out, eachIn(ctx, h, chatIDs, pendingCounts, func(sc rowScanner) error {
+		var id string
+		var n int
+		err := sc.Scan(&id, &n)
+		out[id] = n
+		return err
 	})
-	return out, err
 }
 
 func pendingCounts(marks string) string {

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 )
 
 // Run states.
@@ -62,14 +61,11 @@ func scanRun(sc rowScanner) (Run, error) {
 	err := sc.Scan(&r.ID, &r.Seq, &r.ChatID, &r.State, &r.Step, &r.Questions, &r.ModelCalls, &r.Reply,
 		&r.Result, &r.Error, &r.Provider, &r.Model, &r.Seen, &r.CreatedAt, &r.UpdatedAt,
 		&parent, &r.Name, &r.ParentCallID, &r.Tools, &children, &r.Skills)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
 	r.ParentRunID = parent.String
 	if children && r.State == RunWaitingInput {
 		r.State = RunWaitingChildren
 	}
-	return r, err
+	return r, noRow(err)
 }
 
 // dbState is how a state is stored, and whether it waits for children.

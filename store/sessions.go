@@ -87,7 +87,7 @@ func (Queries) EndSession(ctx context.Context, h Handle, id, reason string, now 
 
 // SessionRequestByKey finds a session's request by its requestKey.
 func (Queries) SessionRequestByKey(ctx context.Context, h Handle, sessionID, key string) (Request, error) {
-	return scanRequest(h.QueryRowContext(ctx,
+	return scan[Request](h.QueryRowContext(ctx,
 		`SELECT `+reqCols+` FROM requests WHERE session_id = ? AND request_key = ?`, sessionID, key))
 }
 
@@ -95,7 +95,7 @@ func (Queries) SessionRequestByKey(ctx context.Context, h Handle, sessionID, key
 // arguments asked in an ended session of the client with that name and
 // key: the question a client that comes back may take again.
 func (Queries) EndedSessionRequest(ctx context.Context, h Handle, clientName, clientKey, key, argsHash string) (Request, error) {
-	return scanRequest(h.QueryRowContext(ctx, `SELECT `+reqCols+` FROM requests WHERE request_key = ? AND args_hash = ? AND session_id IN
+	return scan[Request](h.QueryRowContext(ctx, `SELECT `+reqCols+` FROM requests WHERE request_key = ? AND args_hash = ? AND session_id IN
 		(SELECT id FROM serve_sessions WHERE state = 'ended' AND client_name = ? AND client_key = ?) ORDER BY seq DESC LIMIT 1`,
 		key, argsHash, clientName, clientKey))
 }
@@ -135,16 +135,13 @@ type RequestMark struct{ ID, ChatID, Mark string }
 // RequestMarks reads the marks of the named requests (a gone one has none).
 func (Queries) RequestMarks(ctx context.Context, h Handle, ids []string) ([]RequestMark, error) {
 	var out []RequestMark
-	err := chunks(ids, func(part []string) error {
-		marks, args := inList(part)
-		return eachRow(ctx, h, func(sc rowScanner) error {
-			var m RequestMark
-			if err := sc.Scan(&m.ID, &m.ChatID, &m.Mark); err != nil {
-				return err
-			}
-			out = append(out, m)
-			return nil
-		}, `SELECT id, chat_id, state || ':' || updated_at FROM requests WHERE id IN (`+marks+`)`, args...)
+	err := eachIn(ctx, h, ids, func(marks string) string {
+		return `SELECT id, chat_id, state || ':' || updated_at FROM requests WHERE id IN (` + marks + `)`
+	}, func(sc rowScanner) error {
+		var m RequestMark
+		err := sc.Scan(&m.ID, &m.ChatID, &m.Mark)
+		out = append(out, m)
+		return err
 	})
 	return out, err
 }
@@ -173,18 +170,7 @@ func (Queries) CountSessionRequests(ctx context.Context, h Handle, sessionID, st
 // (all when none), oldest first: a serve session's requests have no run
 // to list them by.
 func (Queries) RequestDeliveries(ctx context.Context, h Handle, requestID string, states ...string) ([]Delivery, error) {
-	if len(states) == 0 {
-		return queryDeliveries(ctx, h, `request_id = ?`, requestID)
-	}
-	var out []Delivery
-	for _, st := range states {
-		ds, err := queryDeliveries(ctx, h, `request_id = ? AND state = ?`, requestID, st)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ds...)
-	}
-	return out, nil
+	return deliveriesIn(ctx, h, `request_id = ?`, requestID, states)
 }
 
 // sessionLeaseBase puts the sessions' bytes of the lease file far past any

@@ -1,10 +1,6 @@
 package store
 
-import (
-	"context"
-	"database/sql"
-	"errors"
-)
+import "context"
 
 // Template states.
 const (
@@ -14,13 +10,7 @@ const (
 
 // GetTemplate reads one template by name.
 func (Queries) GetTemplate(ctx context.Context, h Handle, name string) (Template, error) {
-	var t Template
-	err := h.QueryRowContext(ctx, `SELECT name, definition, state, updated_at FROM templates WHERE name = ?`, name).
-		Scan(&t.Name, &t.Definition, &t.State, &t.UpdatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	return t, err
+	return scan[Template](h.QueryRowContext(ctx, `SELECT name, definition, state, updated_at FROM templates WHERE name = ?`, name))
 }
 
 // SetTemplateState marks a template active or invalidated.
@@ -36,6 +26,8 @@ type Template struct {
 	UpdatedAt  int64
 }
 
+func (t *Template) dest() []any { return []any{&t.Name, &t.Definition, &t.State, &t.UpdatedAt} }
+
 // UpsertTemplate registers or replaces a template.
 func (Queries) UpsertTemplate(ctx context.Context, h Handle, t Template) error {
 	_, err := h.ExecContext(ctx,
@@ -47,8 +39,5 @@ func (Queries) UpsertTemplate(ctx context.Context, h Handle, t Template) error {
 
 // Templates lists every template.
 func (Queries) Templates(ctx context.Context, h Handle) ([]Template, error) {
-	return queryAll(ctx, h, func(sc rowScanner) (t Template, err error) {
-		err = sc.Scan(&t.Name, &t.Definition, &t.State, &t.UpdatedAt)
-		return
-	}, `SELECT name, definition, state, updated_at FROM templates ORDER BY name`)
+	return queryAll(ctx, h, scan[Template], `SELECT name, definition, state, updated_at FROM templates ORDER BY name`)
 }

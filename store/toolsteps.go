@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 )
 
 // Tool step states.
@@ -39,15 +38,9 @@ type ToolStep struct {
 const stepCols = `run_id, tool_call_id, chat_id, name, server, tool, arguments, read_only, idempotent, state,
 	request_state, attempts, outcome, result, duration_ms, started_at, finished_at`
 
-func scanStep(sc rowScanner) (ToolStep, error) {
-	var s ToolStep
-	err := sc.Scan(&s.RunID, &s.ToolCallID, &s.ChatID, &s.Name, &s.Server, &s.Tool, &s.Arguments, &s.ReadOnly,
-		&s.Idempotent, &s.State, &s.RequestState, &s.Attempts, &s.Outcome, &s.Result, &s.DurationMS, &s.StartedAt,
-		&s.FinishedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	return s, err
+func (s *ToolStep) dest() []any {
+	return []any{&s.RunID, &s.ToolCallID, &s.ChatID, &s.Name, &s.Server, &s.Tool, &s.Arguments, &s.ReadOnly, &s.Idempotent,
+		&s.State, &s.RequestState, &s.Attempts, &s.Outcome, &s.Result, &s.DurationMS, &s.StartedAt, &s.FinishedAt}
 }
 
 // InsertToolStep records a step.
@@ -60,7 +53,7 @@ func (Queries) InsertToolStep(ctx context.Context, h Handle, s ToolStep) error {
 
 // GetToolStep reads one step.
 func (Queries) GetToolStep(ctx context.Context, h Handle, runID, toolCallID string) (ToolStep, error) {
-	return scanStep(h.QueryRowContext(ctx, `SELECT `+stepCols+` FROM tool_steps WHERE run_id = ? AND tool_call_id = ?`,
+	return scan[ToolStep](h.QueryRowContext(ctx, `SELECT `+stepCols+` FROM tool_steps WHERE run_id = ? AND tool_call_id = ?`,
 		runID, toolCallID))
 }
 
@@ -74,7 +67,7 @@ func (Queries) UpdateToolStep(ctx context.Context, h Handle, s ToolStep) error {
 }
 
 func querySteps(ctx context.Context, h Handle, where string, args ...any) ([]ToolStep, error) {
-	return queryAll(ctx, h, scanStep, `SELECT `+stepCols+` FROM tool_steps WHERE `+where+` ORDER BY started_at, rowid`, args...)
+	return queryAll(ctx, h, scan[ToolStep], `SELECT `+stepCols+` FROM tool_steps WHERE `+where+` ORDER BY started_at, rowid`, args...)
 }
 
 // ChatToolSteps lists a chat's steps, oldest first.

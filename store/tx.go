@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
 )
 
@@ -53,13 +54,24 @@ func (s *Store) ReadTx(ctx context.Context, fn func(tx Handle) error) error {
 	return asCorrupt(s.path, tx.Commit())
 }
 
-// Batched reads: a list of requests loads its revisions, answers,
-// deliveries and proposals with one IN list per table instead of several
-// queries per request.
-
 // batchSize bounds the ids bound to one IN list (SQLite allows 32,766
 // variables; smaller lists keep each statement cheap to prepare).
 const batchSize = 500
+
+// eachIn runs query(marks) for ids in IN lists of at most batchSize ("?,?,…"
+// in marks) and calls fn on every row: a list of requests loads what hangs
+// off them with one IN list per table instead of a query per request.
+func eachIn[T any](ctx context.Context, h Handle, ids []T, query func(marks string) string, fn func(rowScanner) error) error {
+	for len(ids) > 0 {
+		part := ids[:min(len(ids), batchSize)]
+		marks, args := inList(part)
+		if err := eachRow(ctx, h, fn, query(marks), args...); err != nil {
+			return err
+		}
+		ids = ids[len(part):]
+	}
+	return nil
+}
 
 // inList returns "?,?,…" for n ids and the ids as query arguments.
 func inList[T any](ids []T) (string, []any) {
@@ -70,20 +82,30 @@ func inList[T any](ids []T) (string, []any) {
 	return strings.TrimSuffix(strings.Repeat("?,", len(ids)), ","), args
 }
 
-// chunks calls fn with ids in slices of at most batchSize.
-func chunks[T any](ids []T, fn func(part []T) error) error {
-	for len(ids) > 0 {
-		n := min(len(ids), batchSize)
-		if err := fn(ids[:n]); err != nil {
-			return err
-		}
-		ids = ids[n:]
-	}
-	return nil
-}
-
 // rowScanner is a row a scan function reads: *sql.Row or *sql.Rows.
 type rowScanner = interface{ Scan(...any) error }
+
+// record is a stored type whose dest lists where a row of its columns
+// scans to, in order.
+type record[T any] interface {
+	*T
+	dest() []any
+}
+
+// scan reads one row into a T; no row is ErrNotFound.
+func scan[T any, P record[T]](sc rowScanner) (T, error) {
+	var v T
+	err := sc.Scan(P(&v).dest()...)
+	return v, noRow(err)
+}
+
+// noRow turns sql.ErrNoRows into ErrNotFound.
+func noRow(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
+}
 
 // eachRow runs query and calls fn on every row.
 func eachRow(ctx context.Context, h Handle, fn func(rowScanner) error, query string, args ...any) error {
