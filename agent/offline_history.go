@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -154,19 +155,12 @@ func unanswered(h []Message) string {
 
 // askedKey reports whether this run already asked requestKey.
 func (st *history) askedKey(key string) bool {
-	for _, r := range st.asked {
-		if r.key == key {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(st.asked, func(r *asked) bool { return r.key == key })
 }
 
 func (st *history) find(id string) *asked {
-	for _, r := range st.asked {
-		if r.id == id {
-			return r
-		}
+	if i := slices.IndexFunc(st.asked, func(r *asked) bool { return r.id == id }); i >= 0 {
+		return st.asked[i]
 	}
 	return nil
 }

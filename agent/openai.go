@@ -77,9 +77,7 @@ func (p *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 
 // request converts our history into a chat-completions request.
 func (p *OpenAI) request(req Request) openai.ChatCompletionRequest {
-	model := req.Model
-	model = cmp.Or(model, p.model)
-	out := openai.ChatCompletionRequest{Model: model}
+	out := openai.ChatCompletionRequest{Model: cmp.Or(req.Model, p.model)}
 	if req.System != "" {
 		out.Messages = append(out.Messages, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: req.System})
 	}

@@ -51,9 +51,8 @@ func usagef(format string, args ...any) *UsageError {
 // text is the value of a flag that takes one. An empty value is refused:
 // an unset shell variable ("--db $DB") must not mean the default, for the
 // default database is the user's real chats. Its type is the placeholder
-// the help shows ("--chat ID").
-// text is a flag's value; a repeated flag's values are kept apart by NUL,
-// which no path or argument can hold.
+// the help shows ("--chat ID"); a repeated flag's values are kept apart by
+// NUL, which no path or argument can hold.
 type text struct {
 	v, placeholder string
 	repeat         bool
@@ -284,7 +283,9 @@ func flagError(cmd *cobra.Command, err error) error {
 	case errors.As(err, &missing):
 		name := missing.GetSpecifiedName()
 		switch {
-		case !knownFlag(name):
+		case !slices.ContainsFunc(commands, func(c Command) bool {
+			return slices.ContainsFunc(c.Flags, func(f Flag) bool { return f.Name == name })
+		}):
 			return usagef("unknown flag --%s", name)
 		case !cmd.HasParent():
 			return usagef("--%s goes with a command; see followup help", name)
@@ -292,15 +293,6 @@ func flagError(cmd *cobra.Command, err error) error {
 		return usagef("%s does not take --%s", strings.TrimPrefix(cmd.CommandPath(), "followup "), name)
 	}
 	return usagef("%v", err)
-}
-
-func knownFlag(name string) bool {
-	for _, c := range commands {
-		if c.flag(name) != nil {
-			return true
-		}
-	}
-	return false
 }
 
 // checkArity refuses too few or too many arguments.
@@ -370,19 +362,8 @@ func nonEmptyArg(what string) func(Args) error {
 }
 
 func lookup(name string) *Command {
-	for i := range commands {
-		if commands[i].Name == name {
-			return &commands[i]
-		}
-	}
-	return nil
-}
-
-func (c *Command) flag(name string) *Flag {
-	for i := range c.Flags {
-		if c.Flags[i].Name == name {
-			return &c.Flags[i]
-		}
+	if i := slices.IndexFunc(commands, func(c Command) bool { return c.Name == name }); i >= 0 {
+		return &commands[i]
 	}
 	return nil
 }

@@ -38,10 +38,6 @@ func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer, ui UI) int {
 	return run(context.Background(), argv, Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}, ui)
 }
 
-// Exec runs one command line on env.Service, which stands in for the
-// database the command would open, and returns the exit code.
-func Exec(ctx context.Context, argv []string, env Env) int { return run(ctx, argv, env, nil) }
-
 func run(ctx context.Context, argv []string, env Env, ui UI) int {
 	code := 0
 	root := newRoot(env, argv, func(cmd *cobra.Command, c *Command, a Args) (err error) {
