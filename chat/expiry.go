@@ -35,7 +35,7 @@ func (s *Service) expireDue(ctx context.Context) error {
 		return err
 	}
 	if look.Sessions {
-		if _, err := s.expireDisconnected(ctx); err != nil {
+		if err := s.expireDisconnected(ctx); err != nil {
 			return err
 		}
 	}

@@ -323,25 +323,11 @@ func (s *Service) keepUnread(ctx context.Context, tx store.Handle, r store.Reque
 }
 
 // expireDisconnected ends the open sessions whose process has died: their
-// byte of the lease file is free. Usually no session is open and this is
-// one read of an empty index. It reports whether sessions are left open.
-func (s *Service) expireDisconnected(ctx context.Context) (bool, error) {
-	open, err := s.store.OpenSessions(ctx, s.reader())
-	if err != nil || len(open) == 0 {
-		return err != nil, err
+// byte of the lease file is free.
+func (s *Service) expireDisconnected(ctx context.Context) error {
+	dead, err := s.db.LostSessions(ctx)
+	if err != nil || len(dead) == 0 {
+		return err
 	}
-	var dead []store.Session
-	for _, sess := range open {
-		held, err := s.db.SessionLeaseHeld(sess.Seq)
-		if err != nil {
-			return true, err
-		}
-		if !held {
-			dead = append(dead, sess)
-		}
-	}
-	if len(dead) == 0 {
-		return true, nil
-	}
-	return len(dead) < len(open), s.endSessions(ctx, dead, true)
+	return s.endSessions(ctx, dead, true)
 }

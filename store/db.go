@@ -40,6 +40,7 @@ type Store struct {
 	watch   *sql.Conn
 
 	sessionLocks sessionLocks
+	writes       writeQueue
 }
 
 // OpenError says why a database file could not be used. The file is left as

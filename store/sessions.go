@@ -72,6 +72,30 @@ func (Queries) OpenSessions(ctx context.Context, h Handle) ([]Session, error) {
 	return queryAll(ctx, h, scanSession, `SELECT `+sessionCols+` FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open' ORDER BY seq`)
 }
 
+// LostSessions lists the open sessions whose byte of the lease file is
+// free: their server has died. Sessions this process holds are known
+// without a look at the file, and only the lost ones' rows are read, so a
+// server with many sessions pays little for asking on each request.
+func (s *Store) LostSessions(ctx context.Context) ([]Session, error) {
+	var lost []any
+	err := eachRow(ctx, s.r, func(sc rowScanner) error {
+		var seq int64
+		if err := sc.Scan(&seq); err != nil {
+			return err
+		}
+		held, err := s.SessionLeaseHeld(seq)
+		if err == nil && !held {
+			lost = append(lost, seq)
+		}
+		return err
+	}, `SELECT seq FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open'`)
+	if err != nil || len(lost) == 0 {
+		return nil, err
+	}
+	in, args := inList(lost)
+	return queryAll(ctx, s.r, scanSession, `SELECT `+sessionCols+` FROM serve_sessions WHERE seq IN (`+in+`) ORDER BY seq`, args...)
+}
+
 // EndSession ends an open session; it reports false when the session was
 // already ended or is gone.
 func (Queries) EndSession(ctx context.Context, h Handle, id, reason string, now int64) (bool, error) {
@@ -238,7 +262,16 @@ func (k *sessionLocks) closeIfIdle() error {
 }
 
 // SessionLeaseHeld reports whether a live process holds the session's
-// byte: an open session whose byte is free has lost its server.
+// byte: an open session whose byte is free has lost its server. A session
+// of this process is known without a look at the file, so a server with
+// many sessions does not open the lock file once per session per request.
 func (s *Store) SessionLeaseHeld(seq int64) (bool, error) {
+	k := &s.sessionLocks
+	k.mu.Lock()
+	mine := k.held[seq]
+	k.mu.Unlock()
+	if mine {
+		return true, nil
+	}
 	return s.LeaseHeld(sessionLeaseBase + seq)
 }

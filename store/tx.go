@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Handle is where a query runs: a transaction (Write, ReadTx) or the reader
@@ -22,21 +25,182 @@ type Handle interface {
 func (s *Store) Reader() Handle { return s.r }
 
 // Write runs fn in one BEGIN IMMEDIATE transaction on the writer connection
-// and commits it durably, or rolls back when fn fails. A database this
-// process cannot write refuses with a ReadOnlyError naming the file.
+// and commits it durably, or rolls back what fn wrote when fn fails. A
+// database this process cannot write refuses with a ReadOnlyError naming
+// the file.
+//
+// Writes that arrive while another is committing are committed together:
+// each fn runs in its own savepoint of one transaction, in arrival order,
+// and one durable commit answers them all. A hundred agents asking at once
+// then wait for one disk flush, not a hundred in a row
+// (docs/performance.md, the serve rows).
 func (s *Store) Write(ctx context.Context, fn func(tx Handle) error) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
+	w := &queuedWrite{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	q := &s.writes
+	q.mu.Lock()
+	q.queue = append(q.queue, w)
+	lead := !q.busy
+	q.busy = true
+	q.mu.Unlock()
+	if lead {
+		s.commitQueued()
+	}
+	for wait := ctx.Done(); ; {
+		select {
+		case err := <-w.done:
+			if err != errLead {
+				return err
+			}
+			s.commitQueued()
+		case <-wait:
+			if q.withdraw(w) {
+				return ctx.Err()
+			}
+			wait = nil // taken into a commit already: its outcome comes
+		}
+	}
+}
+
+// withdraw takes w out of the queue; false when a commit has taken it.
+func (q *writeQueue) withdraw(w *queuedWrite) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	i := slices.Index(q.queue, w)
+	if i < 0 {
+		return false
+	}
+	q.queue = slices.Delete(q.queue, i, i+1)
+	if i == 0 && len(q.queue) > 0 && len(w.done) > 0 {
+		// w was told to lead: the next in line leads instead.
+		<-w.done
+		q.queue[0].done <- errLead
+	} else if i == 0 && len(w.done) > 0 {
+		<-w.done
+		q.busy = false
+	}
+	return true
+}
+
+// writeQueue holds the writes waiting for the one committing now.
+type writeQueue struct {
+	mu    sync.Mutex
+	queue []*queuedWrite
+	busy  bool // a writer is committing; the next leads when it is done
+}
+
+type queuedWrite struct {
+	ctx  context.Context
+	fn   func(tx Handle) error
+	done chan error // errLead, then the write's outcome
+}
+
+// errLead tells a queued writer to commit the queue itself.
+var errLead = errors.New("lead the next group commit")
+
+// commitQueued commits every write queued so far in one transaction, then
+// hands the queue to the first writer that arrived meanwhile.
+func (s *Store) commitQueued() {
+	q := &s.writes
+	q.mu.Lock()
+	batch := q.queue
+	q.queue = nil
+	q.mu.Unlock()
+	outcome := make([]error, len(batch))
+	fill(outcome, errPanicked) // until each is known
+	var tx *sql.Tx
+	defer func() {
+		r := recover()
+		if r != nil && tx != nil {
+			tx.Rollback()
+			fill(outcome, errPanicked)
+		}
+		for i, w := range batch {
+			w.done <- outcome[i]
+		}
+		q.mu.Lock()
+		if len(q.queue) > 0 {
+			q.queue[0].done <- errLead
+		} else {
+			q.busy = false
+		}
+		q.mu.Unlock()
+		if r != nil {
+			panic(r)
+		}
+	}()
+	// A write alone begins under its caller's context, as it would
+	// without company; a shared transaction belongs to no one caller.
+	begin := context.Background()
+	if len(batch) == 1 {
+		begin = batch[0].ctx
+	}
+	tx, err := s.w.BeginTx(begin, nil)
 	if err != nil {
-		return s.writeError(err)
+		fill(outcome, s.writeError(err))
+		return
 	}
-	if err := fn(tx); err != nil {
+	shared, ok := len(batch) > 1, false
+	for i, w := range batch {
+		err := runSavepoint(tx, w, shared)
+		if errors.Is(err, errTxLost) {
+			tx.Rollback()
+			fill(outcome, s.writeError(err))
+			return
+		}
+		outcome[i], ok = s.writeError(err), ok || err == nil
+	}
+	if !ok {
 		tx.Rollback()
-		return s.writeError(err)
+		return
 	}
-	return s.writeError(tx.Commit())
+	if err := tx.Commit(); err != nil {
+		for i := range outcome {
+			if outcome[i] == nil {
+				outcome[i] = s.writeError(err)
+			}
+		}
+	}
+}
+
+// runSavepoint runs w's fn in tx, inside a savepoint when others share the
+// transaction, so that a failed fn takes back only what it wrote.
+func runSavepoint(tx *sql.Tx, w *queuedWrite, shared bool) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	if !shared {
+		return w.fn(tx)
+	}
+	if _, err := tx.Exec("SAVEPOINT write"); err != nil {
+		return fmt.Errorf("%w: %w", errTxLost, err)
+	}
+	err := w.fn(tx)
+	if err != nil {
+		if _, rerr := tx.Exec("ROLLBACK TO write"); rerr != nil {
+			return fmt.Errorf("%w: %w", errTxLost, err)
+		}
+	}
+	if _, rerr := tx.Exec("RELEASE write"); rerr != nil {
+		return fmt.Errorf("%w: %w", errTxLost, rerr)
+	}
+	return err
+}
+
+var (
+	// errTxLost: SQLite ended the shared transaction itself (a full disk,
+	// an I/O error): every write in it is lost and told so.
+	errTxLost = errors.New("the transaction was rolled back")
+	// errPanicked is the outcome of writes a panicking fn left undone.
+	errPanicked = errors.New("a write in the same transaction panicked")
+)
+
+func fill(errs []error, err error) {
+	for i := range errs {
+		errs[i] = err
+	}
 }
 
 // ReadTx runs fn in one read transaction on the reader pool, so every query
