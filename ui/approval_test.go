@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/forms/cmdtest"
+	"followup/ui/dialog"
 )
 
 // apply runs cmd and everything it leads to through the model (giving up
@@ -41,7 +42,7 @@ func TestApprovalCardAllowsOnceAndTheRunGoesOn(t *testing.T) {
 	k := newMCPKit(t)
 	sent := k.ask(`call fake.echo {"message":"hi"}`)
 	k.load(sent.ChatID)
-	if !showing[approvalDialog](k.m) || k.m.focus != focusComposer {
+	if !showing[dialog.Approval](k.m) || k.m.focus != focusComposer {
 		t.Fatalf("the approval card did not arrive unfocused:\n%s", frameOf(k.m))
 	}
 	f := frameOf(k.m)
@@ -59,7 +60,7 @@ func TestApprovalCardAllowsOnceAndTheRunGoesOn(t *testing.T) {
 		t.Fatalf("%d approvals still pending after y", n)
 	}
 	f = frameOf(k.m)
-	if showing[approvalDialog](k.m) || k.m.focus != focusComposer {
+	if showing[dialog.Approval](k.m) || k.m.focus != focusComposer {
 		t.Fatalf("the card stayed after its decision:\n%s", f)
 	}
 	for _, want := range []string{"fake · echo", `{"message":"hi"}`, "✓ done", "Echo: hi …", "second line of the echo"} {
@@ -122,15 +123,15 @@ func TestApprovalForTheChatAndDeny(t *testing.T) {
 	k.hit(letter('a'))
 	k.say(sent.ChatID, `call fake.echo {"message":"two"}`)
 	k.load(sent.ChatID)
-	if showing[approvalDialog](k.m) || len(k.pendingApprovals(sent.ChatID)) != 0 {
+	if showing[dialog.Approval](k.m) || len(k.pendingApprovals(sent.ChatID)) != 0 {
 		t.Fatalf("echo asked again in a chat that allows it:\n%s", frameOf(k.m))
 	}
 	if f := frameOf(k.m); !strings.Contains(f, "Echo: two") {
 		t.Fatalf("the second call did not run:\n%s", f)
 	}
 	other := k.ask(`call fake.echo {"message":"three"}`)
-	k.apply(k.m.do(openChatAct{other.ChatID}))
-	if !showing[approvalDialog](k.m) {
+	k.apply(k.m.do(dialog.OpenChat{ChatID: other.ChatID}))
+	if !showing[dialog.Approval](k.m) {
 		t.Fatalf("another chat did not ask:\n%s", frameOf(k.m))
 	}
 	k.settleFocus()
@@ -150,7 +151,7 @@ func TestApprovalCardComesBackAndClosesWhenDecidedElsewhere(t *testing.T) {
 	fresh.now = k.clock.now
 	fresh.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	fresh.Update(loadChat(k.svc, "", prep{})())
-	if !showing[approvalDialog](fresh) {
+	if !showing[dialog.Approval](fresh) {
 		t.Fatalf("a new screen does not show the pending approval:\n%s", frameOf(fresh))
 	}
 	a := k.pendingApprovals(sent.ChatID)[0]
@@ -158,7 +159,7 @@ func TestApprovalCardComesBackAndClosesWhenDecidedElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	fresh.Update(loadChat(k.svc, sent.ChatID, prep{})())
-	if showing[approvalDialog](fresh) {
+	if showing[dialog.Approval](fresh) {
 		t.Fatalf("the card stayed after a decision elsewhere:\n%s", frameOf(fresh))
 	}
 }

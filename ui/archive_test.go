@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/dialog"
 )
 
 // a in the chat list archives the chat under the cursor and, on an
@@ -28,8 +29,8 @@ func TestArchiveTogglesWithAWord(t *testing.T) {
 		if v := frameOf(m); !strings.Contains(v, want) {
 			t.Fatalf("the list does not say %q:\n%s", want, v)
 		}
-		d, _ := find[chatsDialog](&m.dialogs)
-		if ids := []string{d.list.Chats()[0].ID, d.list.Chats()[1].ID}; ids[0] != trip.ChatID || ids[1] != deploy.ChatID {
+		d, _ := dialog.Find[dialog.Chats](&m.dialogs)
+		if ids := []string{d.List().Chats()[0].ID, d.List().Chats()[1].ID}; ids[0] != trip.ChatID || ids[1] != deploy.ChatID {
 			t.Fatalf("the list's order changed: %v", ids)
 		}
 	}

@@ -3,6 +3,8 @@ package ui
 import (
 	"time"
 
+	"followup/ui/dialog"
+
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -21,21 +23,9 @@ import (
 // rule waits for.
 const burstGap = focusPause
 
-// decision is an action that decides something for the user.
-type decision interface{ decides() }
-
-func (sendAct) decides()        {}
-func (decideAct) decides()      {}
-func (cancelAct) decides()      {}
-func (stopAct) decides()        {}
-func (approveAct) decides()     {}
-func (denyAct) decides()        {}
-func (linkDoneAct) decides()    {}
-func (linkDeclineAct) decides() {}
-
 // afterDecision drops the rest of the burst when a is a decision.
-func (m *model) afterDecision(a action) {
-	if _, ok := a.(decision); ok {
+func (m *model) afterDecision(a dialog.Action) {
+	if dialog.Decides(a) {
 		m.moves.muted = true
 	}
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"testing"
 	"time"
+
+	"followup/ui/dialog"
 )
 
 // "a" accepts the proposal that has the focus; a "k" typed 100 ms later,
@@ -17,8 +19,8 @@ func TestKeysInTheBurstOfADecisionAreDropped(t *testing.T) {
 	k.load(sent.ChatID)
 	k.clock.advance(focusPause)
 	k.tick()
-	if !showing[proposalDialog](k.m) || k.m.focus != focusDialog {
-		t.Fatalf("proposal %v, focus %v", showing[proposalDialog](k.m), k.m.focus)
+	if !showing[dialog.Proposal](k.m) || k.m.focus != focusDialog {
+		t.Fatalf("proposal %v, focus %v", showing[dialog.Proposal](k.m), k.m.focus)
 	}
 	k.clock.advance(dialogGrace)
 	_, cmd := k.m.Update(typed("a"))

@@ -10,6 +10,7 @@ import (
 
 	"followup/chat"
 	"followup/forms/cmdtest"
+	"followup/ui/dialog"
 )
 
 // The cancel confirmation names who is told and what: followup's agent
@@ -42,7 +43,7 @@ func TestCancelConfirmationSaysWhoIsTold(t *testing.T) {
 		{r.ChatID, "“Release” is withdrawn: Claude Code reads it as cancelled (input_cancelled)",
 			"Question cancelled — Claude Code reads it as cancelled.", "the agent is told"},
 	} {
-		deliver(k.m, k.m.do(openChatAct{c.chatID}))
+		deliver(k.m, k.m.do(dialog.OpenChat{ChatID: c.chatID}))
 		k.m.setFocus(focusForm)
 		k.hit(tea.KeyMsg{Type: tea.KeyCtrlX})
 		if f := frameOf(k.m); !strings.Contains(f, c.want) || strings.Contains(f, c.not) {

@@ -2,9 +2,10 @@ package ui
 
 import (
 	"fmt"
+	"strings"
+
 	"followup/chat"
 	"followup/forms"
-	"strings"
 
 	"followup/ui/style"
 	"followup/ui/words"
@@ -80,4 +81,22 @@ func summarize(r chat.RequestView) string {
 		return ""
 	}
 	return words.SummarizeValues(r, r.Answer.Values)
+}
+
+// linkCardWords is what the transcript card of a link to visit says of
+// its state: the host, and done or declined rather than an answer.
+func linkCardWords(r chat.RequestView, status string) string {
+	if r.Mode != "url" {
+		return status
+	}
+	host := chat.CheckLink(r.URL).Host
+	switch r.State {
+	case chat.RequestPending:
+		return "waiting: open " + host + " and say done"
+	case chat.RequestAnswered:
+		return "you said done (" + host + ")"
+	case chat.RequestCancelled:
+		return "declined by you (" + host + ")"
+	}
+	return status
 }

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/dialog"
 )
 
 // openChats opens the chat list and reads it.
@@ -92,7 +93,7 @@ func TestAnUnreadableChatListSaysWhy(t *testing.T) {
 	k := newKit(t)
 	m := k.m
 	openChats(m)
-	deliver(m, m.update(chatsMsg{err: &chat.Error{Code: chat.CodeDatabaseCorrupt, Message: "the database file is damaged"}}))
+	deliver(m, m.update(dialog.ChatsRead{Err: &chat.Error{Code: chat.CodeDatabaseCorrupt, Message: "the database file is damaged"}}))
 	v := frameOf(m)
 	if !containsAll(v, "Could not read the chats: the database file is damaged. DATABASE_CORRUPT") || strings.Contains(v, "no chats yet") {
 		t.Fatalf("the list does not say why it is empty:\n%s", v)

@@ -8,6 +8,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/dialog"
 	"followup/ui/words"
 )
 
@@ -98,7 +99,7 @@ func (m *model) showClosed(q closedQuestion, final chat.RequestView) tea.Cmd {
 		return nil
 	}
 	m.setStatus("", false) // the card says it: one moment, one line
-	return m.open(newClosedCard(m.keys, q, final, why), true)
+	return m.open(dialog.NewClosed(m.keys.Keys, q.was, q.typed, final, why), true)
 }
 
 // closedValues is what a closed request holds: the values confirmed

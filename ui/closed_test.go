@@ -10,6 +10,7 @@ import (
 
 	"followup/chat"
 	"followup/forms/cmdtest"
+	"followup/ui/dialog"
 )
 
 // A question answered elsewhere while the user types in its form: one
@@ -25,8 +26,8 @@ func TestAnsweredElsewhereKeepsWhatWasTypedReadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-	if !showing[closedCard](m) {
-		t.Fatalf("dialogs %v", m.dialogs.items)
+	if !showing[dialog.Closed](m) {
+		t.Fatalf("dialogs %v", m.dialogs)
 	}
 	// Said once: by the card, not again by the status line.
 	v := frameOf(m)
@@ -39,8 +40,8 @@ func TestAnsweredElsewhereKeepsWhatWasTypedReadable(t *testing.T) {
 	k.tick()
 	m.moves.at = m.moves.at.Add(-dialogGrace)
 	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyEsc}))
-	if !m.dialogs.empty() {
-		t.Fatalf("esc left %v", m.dialogs.items)
+	if !m.dialogs.Empty() {
+		t.Fatalf("esc left %v", m.dialogs)
 	}
 }
 
@@ -58,8 +59,8 @@ func TestEveryCloseIsSaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-	if m.notice.Text() != "“Plan the trip” was cancelled elsewhere." || !m.dialogs.empty() {
-		t.Fatalf("status %q, dialogs %v", m.notice.Text(), m.dialogs.items)
+	if m.notice.Text() != "“Plan the trip” was cancelled elsewhere." || !m.dialogs.Empty() {
+		t.Fatalf("status %q, dialogs %v", m.notice.Text(), m.dialogs)
 	}
 	for reason, want := range map[string]string{
 		chat.ReasonWithdrawn: "was withdrawn by the agent", chat.ReasonDisconnected: "was closed: the agent disconnected",
@@ -74,7 +75,7 @@ func TestEveryCloseIsSaid(t *testing.T) {
 	// Answered here, even when the snapshot comes before the answer's
 	// receipt: no line about elsewhere, no card.
 	deploy := k.ask("Check deployment")
-	deliver(m, m.do(openChatAct{chatID: deploy.ChatID}))
+	deliver(m, m.do(dialog.OpenChat{ChatID: deploy.ChatID}))
 	dr, _ := m.activeRequest()
 	m.setFocus(focusForm)
 	deliver(m, m.updateForm(tea.KeyMsg{Type: tea.KeyEnter}))
@@ -87,8 +88,8 @@ func TestEveryCloseIsSaid(t *testing.T) {
 	if got, _ := k.svc.Request(ctx, dr.ID); got.State != "answered" {
 		t.Fatalf("the deploy question is %s", got.State)
 	}
-	if strings.Contains(m.notice.Text(), "another window") || showing[closedCard](m) {
-		t.Fatalf("this screen's own answer was said to come from elsewhere: %q, dialogs %v", m.notice.Text(), m.dialogs.items)
+	if strings.Contains(m.notice.Text(), "another window") || showing[dialog.Closed](m) {
+		t.Fatalf("this screen's own answer was said to come from elsewhere: %q, dialogs %v", m.notice.Text(), m.dialogs)
 	}
 }
 
@@ -107,13 +108,13 @@ func TestStrayKeyAsksForTheFocusAgain(t *testing.T) {
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
 	k.clock.advance(focusPause)
 	k.tick()
-	if m.focus != focusDialog || !showing[closedCard](m) {
-		t.Fatalf("focus %v, dialogs %v", m.focus, m.dialogs.items)
+	if m.focus != focusDialog || !showing[dialog.Closed](m) {
+		t.Fatalf("focus %v, dialogs %v", m.focus, m.dialogs)
 	}
 	before := m.moves.seq
 	k.press(tea.KeyMsg{Type: tea.KeyEsc}) // within the grace
-	if m.focus != focusComposer || !showing[closedCard](m) {
-		t.Fatalf("the stray key acted on the card: focus %v, dialogs %v", m.focus, m.dialogs.items)
+	if m.focus != focusComposer || !showing[dialog.Closed](m) {
+		t.Fatalf("the stray key acted on the card: focus %v, dialogs %v", m.focus, m.dialogs)
 	}
 	if m.moves.seq == before {
 		t.Fatal("no focus check is on its way: the card waits for another key")
@@ -135,8 +136,8 @@ func TestSentAfterAnsweredElsewhereKeepsWhatWasTyped(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, send)
-	if !showing[closedCard](m) || !containsAll(frameOf(m), "was answered from another window", "Travellers: 3") {
-		t.Fatalf("status %q, dialogs %v\n%s", m.notice.Text(), m.dialogs.items, frameOf(m))
+	if !showing[dialog.Closed](m) || !containsAll(frameOf(m), "was answered from another window", "Travellers: 3") {
+		t.Fatalf("status %q, dialogs %v\n%s", m.notice.Text(), m.dialogs, frameOf(m))
 	}
 	if got, _ := k.svc.Request(ctx, r.ID); !chat.SameValue(got.Answer.Values["travelers"], 2) {
 		t.Fatalf("answer %v", got.Answer.Values)
@@ -190,8 +191,8 @@ func TestClosedCardDoesNotCoverTheNextQuestion(t *testing.T) {
 	}
 	m.moves.at = m.moves.at.Add(-dialogGrace)
 	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyEsc}))
-	if v := frameOf(m); !m.dialogs.empty() || !containsAll(v, "Pick a size") || strings.Contains(v, "what you typed: ctrl+f") {
-		t.Fatalf("after esc: dialogs %v\n%s", m.dialogs.items, v)
+	if v := frameOf(m); !m.dialogs.Empty() || !containsAll(v, "Pick a size") || strings.Contains(v, "what you typed: ctrl+f") {
+		t.Fatalf("after esc: dialogs %v\n%s", m.dialogs, v)
 	}
 }
 
@@ -209,7 +210,7 @@ func TestFailedCancelLeavesTheQuestionOpenHere(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-	if !showing[closedCard](m) {
+	if !showing[dialog.Closed](m) {
 		t.Fatalf("no card after a failed cancel and an answer elsewhere: status %q", m.notice.Text())
 	}
 }
@@ -241,9 +242,9 @@ func TestAnsweredElsewhereListsOnlyWhatDiffers(t *testing.T) {
 	typeIn(k.m, "destination", "Oslo")
 	answer(k, r.ID, 2)
 	v := frameOf(k.m)
-	if !showing[closedCard](k.m) || !containsAll(v, "What you had typed (not sent):", "Travellers: 3") ||
+	if !showing[dialog.Closed](k.m) || !containsAll(v, "What you had typed (not sent):", "Travellers: 3") ||
 		strings.Contains(v, "Destination: Oslo\n") || strings.Contains(strings.SplitN(v, "What you had typed", 2)[1], "Oslo") {
-		t.Fatalf("dialogs %v, the card:\n%s", k.m.dialogs.items, v)
+		t.Fatalf("dialogs %v, the card:\n%s", k.m.dialogs, v)
 	}
 
 	// Everything typed was answered as typed: no card, one line.
@@ -251,8 +252,8 @@ func TestAnsweredElsewhereListsOnlyWhatDiffers(t *testing.T) {
 	r = tripOnScreen(t, k)
 	typeIn(k.m, "destination", "Oslo")
 	answer(k, r.ID, 3)
-	if showing[closedCard](k.m) || k.m.notice.Text() != "“Plan the trip” was answered from another window, with what you had typed." {
-		t.Fatalf("status %q, dialogs %v\n%s", k.m.notice.Text(), k.m.dialogs.items, frameOf(k.m))
+	if showing[dialog.Closed](k.m) || k.m.notice.Text() != "“Plan the trip” was answered from another window, with what you had typed." {
+		t.Fatalf("status %q, dialogs %v\n%s", k.m.notice.Text(), k.m.dialogs, frameOf(k.m))
 	}
 	if strings.Contains(frameOf(k.m), "What you had typed") {
 		t.Fatalf("an unsent part with nothing unsent:\n%s", frameOf(k.m))

@@ -9,6 +9,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/dialog"
 )
 
 // snapshotMsg carries everything the screen shows of one chat.
@@ -95,17 +96,6 @@ type draftLoadedMsg struct {
 // autosaveMsg fires after the user paused editing.
 type autosaveMsg struct{}
 
-// chatsMsg brings a page of the chat list: the one after the cursor
-// after ("" for the first).
-type chatsMsg struct {
-	page     chat.ChatPage
-	after    string
-	err      error
-	done     *lifecycleDone // what the list just did (or tried), for it to say
-	newDraft string         // a read from the top: the text saved in the new chat
-	draftErr error          // why that text could not be read
-}
-
 // errMsg is a failure to show on the status line.
 type errMsg struct{ err error }
 
@@ -189,10 +179,10 @@ func listChats(svc *chat.Service, after string, limit int) tea.Cmd {
 	return func() tea.Msg {
 		ctx := context.Background()
 		page, err := svc.ChatList(ctx, after, limit)
-		msg := chatsMsg{page: page, after: after, err: err}
+		msg := dialog.ChatsRead{Page: page, After: after, Err: err}
 		if after == "" && err == nil {
 			// The list's top row is the new chat when text waits there.
-			msg.newDraft, msg.draftErr = svc.ComposerDraft(ctx, "")
+			msg.NewDraft, msg.DraftErr = svc.ComposerDraft(ctx, "")
 		}
 		return msg
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"followup/ui/dialog"
+
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -58,7 +60,7 @@ func TestChatDeletedElsewhereShowsAnotherChat(t *testing.T) {
 	}
 
 	again := k.ask("Plan a trip")
-	deliver(m, m.do(openChatAct{chatID: again.ChatID}))
+	deliver(m, m.do(dialog.OpenChat{ChatID: again.ChatID}))
 	if err := svc.Delete(ctx, again.ChatID, ""); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"followup/chat"
 	"followup/forms/cmdtest"
+	"followup/ui/dialog"
 )
 
 // deliver runs cmd and gives the screen every message it brings, and
@@ -74,7 +75,7 @@ func TestComposerTextIsAChatDraft(t *testing.T) {
 
 	// Leaving the chat saves at once; each chat has its own text.
 	deliver(m, typeInto(m, "age"))
-	deliver(m, m.do(openChatAct{chatID: b.ChatID}))
+	deliver(m, m.do(dialog.OpenChat{ChatID: b.ChatID}))
 	if got := composerDraft(t, svc, a.ChatID); got != "half a message" {
 		t.Fatalf("left chat's draft %q", got)
 	}
@@ -82,7 +83,7 @@ func TestComposerTextIsAChatDraft(t *testing.T) {
 		t.Fatalf("the other chat's composer holds %q", got)
 	}
 	typeInto(m, "for b")
-	deliver(m, m.do(openChatAct{chatID: a.ChatID}))
+	deliver(m, m.do(dialog.OpenChat{ChatID: a.ChatID}))
 	if got := m.composer.Value(); got != "half a message" {
 		t.Fatalf("back in the first chat the composer holds %q", got)
 	}

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/dialog"
 )
 
 // storedDraftOf is the stored draft of the request's current revision.
@@ -39,7 +40,7 @@ func TestFormTakesAProposalAcceptedElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-	if !showing[proposalDialog](m) {
+	if !showing[dialog.Proposal](m) {
 		t.Fatalf("no proposal card:\n%s", frameOf(m))
 	}
 	if _, err := other.Decide(ctx, chat.Decision{ProposalID: p.ProposalID, Accept: true}, ""); err != nil {
@@ -47,7 +48,7 @@ func TestFormTakesAProposalAcceptedElsewhere(t *testing.T) {
 	}
 	_, cmd := m.Update(eventMsg{Kind: chat.EvExternal})
 	deliver(m, cmd)
-	if showing[proposalDialog](m) {
+	if showing[dialog.Proposal](m) {
 		t.Fatal("the proposal card stayed after it was decided elsewhere")
 	}
 	if !strings.Contains(m.notice.Text(), "The proposal was accepted elsewhere, now in the form: Travellers, Transport.") {

@@ -13,6 +13,7 @@ import (
 	"followup/chat"
 	"followup/forms"
 	"followup/forms/cmdtest"
+	"followup/ui/dialog"
 )
 
 func TestEmptyChatListKeysDoNotPanic(t *testing.T) {
@@ -20,7 +21,7 @@ func TestEmptyChatListKeysDoNotPanic(t *testing.T) {
 	k := newKit(t)
 	m := k.m
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
-	m.Update(chatsMsg{})
+	m.Update(dialog.ChatsRead{})
 	for _, k := range []string{"j", "down", "a", "d", "d"} {
 		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)})
 	}
@@ -54,15 +55,15 @@ func TestConfirmationFollowsItsQuestion(t *testing.T) {
 	k.load(sent.ChatID)
 	m.pane.active = opened.RequestID
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlX})
-	if !showing[confirmDialog](m) {
-		t.Fatalf("dialogs %v", m.dialogs.items)
+	if !showing[dialog.Confirm](m) {
+		t.Fatalf("dialogs %v", m.dialogs)
 	}
 	if _, err := svc.Cancel(ctx, opened.RequestID, ""); err != nil { // elsewhere
 		t.Fatal(err)
 	}
 	k.load(sent.ChatID)
-	if !m.dialogs.empty() || !strings.Contains(m.notice.Text(), "“Pick a region” was cancelled elsewhere") {
-		t.Fatalf("dialogs %v, status %q", m.dialogs.items, m.notice.Text())
+	if !m.dialogs.Empty() || !strings.Contains(m.notice.Text(), "“Pick a region” was cancelled elsewhere") {
+		t.Fatalf("dialogs %v, status %q", m.dialogs, m.notice.Text())
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
 	pend, _ := svc.Pending(ctx, sent.ChatID)
@@ -166,7 +167,7 @@ func TestHelpScrollsOnASmallScreen(t *testing.T) {
 		}
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
-	if showing[pageDialog](m) {
+	if showing[dialog.Page](m) {
 		t.Fatal("esc did not close help")
 	}
 }
@@ -200,8 +201,8 @@ func TestBackToTheFormLandsOnTheField(t *testing.T) {
 		t.Fatalf("the review's hint for one problem:\n%s", v)
 	}
 	m.onKey(tea.KeyMsg{Type: tea.KeyEsc})
-	if f := m.pane.live.Focused(); !m.dialogs.empty() || f != "start" {
-		t.Fatalf("back from the review: dialogs %v, focus on %q", m.dialogs.items, f)
+	if f := m.pane.live.Focused(); !m.dialogs.Empty() || f != "start" {
+		t.Fatalf("back from the review: dialogs %v, focus on %q", m.dialogs, f)
 	}
 	m.pane.problems = nil
 	m.openReview()
@@ -326,8 +327,8 @@ func TestProposalOnTheOtherQuestionIsShown(t *testing.T) {
 	k.load(sent.ChatID)
 	k.say(sent.ChatID, "use staging") // an option of the other question
 	k.load(sent.ChatID)
-	if m.pane.active != deploy.ID || !showing[proposalDialog](m) || !strings.Contains(m.View(), "Environment: (no answer) → staging") {
-		t.Fatalf("active %s (deploy %s), dialogs %v:\n%s", m.pane.active, deploy.ID, m.dialogs.items, m.View())
+	if m.pane.active != deploy.ID || !showing[dialog.Proposal](m) || !strings.Contains(m.View(), "Environment: (no answer) → staging") {
+		t.Fatalf("active %s (deploy %s), dialogs %v:\n%s", m.pane.active, deploy.ID, m.dialogs, m.View())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"followup/chat"
+	"followup/ui/dialog"
 )
 
 // The count of questions waiting in other chats follows every commit: on
@@ -21,7 +22,7 @@ func TestElsewhereCountFollowsEveryCommit(t *testing.T) {
 	if m.cur.elsewhere > 0 {
 		t.Fatalf("elsewhere %d on the only chat", m.cur.elsewhere)
 	}
-	deliver(m, m.do(newChatAct{}))
+	deliver(m, m.do(dialog.NewChat{}))
 	if m.cur.elsewhere != 1 || !strings.Contains(frameOf(m), "1 question waits in another chat") {
 		t.Fatalf("on a new chat: elsewhere %d\n%s", m.cur.elsewhere, frameOf(m))
 	}
@@ -46,7 +47,7 @@ func TestElsewhereCountFollowsEveryCommit(t *testing.T) {
 
 	// Back on the deploy chat, this process asks in another chat: its
 	// event names that chat.
-	deliver(m, m.do(openChatAct{chatID: deploy.ChatID}))
+	deliver(m, m.do(dialog.OpenChat{ChatID: deploy.ChatID}))
 	if m.cur.elsewhere != 1 {
 		t.Fatalf("on the deploy chat: elsewhere %d", m.cur.elsewhere)
 	}

@@ -3,6 +3,8 @@ package ui
 import (
 	"time"
 
+	"followup/ui/dialog"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -145,8 +147,8 @@ func (m *model) backToForm(since time.Time) tea.Cmd {
 // newcomer is where a waiting newcomer is: a dialog that arrived on top
 // of the pane, else the form.
 func (m *model) newcomer() (focusArea, bool) {
-	if o, ok := m.dialogs.top(); ok && !o.d.fullScreen() && !m.quietCard() {
-		if o.arrived && m.focus != focusDialog {
+	if o, ok := m.dialogs.Top(); ok && !o.D.FullScreen() && !m.quietCard() {
+		if o.Arrived && m.focus != focusDialog {
 			return focusDialog, true
 		}
 		return 0, false
@@ -187,7 +189,7 @@ func (m *model) isScreenKey(msg tea.KeyMsg) bool {
 // dialog waiting above it, to that dialog.
 func (m *model) toggleFocus() tea.Cmd {
 	m.moves.waiting = false
-	_, hasDialog := m.dialogs.pane()
+	_, hasDialog := m.dialogs.Pane()
 	switch {
 	case m.focus == focusComposer && hasDialog && !m.quietCard():
 		m.setFocus(focusDialog)
@@ -207,11 +209,11 @@ func (m *model) toggleFocus() tea.Cmd {
 
 // refocus puts the focus somewhere that exists after dialogs closed: where
 // the first closed one took it from, when that is still on screen.
-func (m *model) refocus(closed []openDialog) {
+func (m *model) refocus(closed []dialog.Entry) {
 	if len(closed) == 0 || m.focus != focusDialog {
 		return
 	}
-	to := closed[0].from
+	to := focusArea(closed[0].From)
 	switch {
 	case to == focusDialog && m.hasPaneDialog():
 	case to == focusForm && m.pane.live != nil:
@@ -221,4 +223,4 @@ func (m *model) refocus(closed []openDialog) {
 	m.setFocus(to)
 }
 
-func (m *model) hasPaneDialog() bool { _, ok := m.dialogs.pane(); return ok }
+func (m *model) hasPaneDialog() bool { _, ok := m.dialogs.Pane(); return ok }

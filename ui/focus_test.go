@@ -9,6 +9,7 @@ import (
 
 	"followup/chat"
 	"followup/forms/cmdtest"
+	"followup/ui/dialog"
 )
 
 // press gives the screen a key and then what its commands bring back at
@@ -75,8 +76,8 @@ func TestProposalKeysActOnlyWithTheFocus(t *testing.T) {
 	sent := k.ask("Check deployment")
 	k.say(sent.ChatID, "use staging")
 	k.load(sent.ChatID)
-	if !showing[proposalDialog](k.m) || k.m.focus != focusComposer {
-		t.Fatalf("proposal %v, focus %v", showing[proposalDialog](k.m), k.m.focus)
+	if !showing[dialog.Proposal](k.m) || k.m.focus != focusComposer {
+		t.Fatalf("proposal %v, focus %v", showing[dialog.Proposal](k.m), k.m.focus)
 	}
 	k.press(typed("a"))
 	if k.m.composer.Value() != "a" {
@@ -125,8 +126,8 @@ func TestCancelAndStopFromTheReview(t *testing.T) {
 			t.Fatalf("%v on the review:\n%s", c.key, v)
 		}
 		k.press(typed("n"))
-		if !showing[reviewDialog](k.m) || k.m.focus != focusDialog {
-			t.Fatalf("after n: back on the review %v, focus %v", showing[reviewDialog](k.m), k.m.focus)
+		if !showing[dialog.Review](k.m) || k.m.focus != focusDialog {
+			t.Fatalf("after n: back on the review %v, focus %v", showing[dialog.Review](k.m), k.m.focus)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"followup/forms"
+	"followup/ui/dialog"
 	"followup/ui/style"
 )
 
@@ -30,8 +31,8 @@ func (m *model) compose() string {
 		m.dialogBox = box
 		m.sizeDialogs()
 	}
-	if d, ok := m.dialogs.screen(); ok {
-		return d.view(m.width, m.height, true)
+	if d, ok := m.dialogs.Screen(); ok {
+		return d.View(m.width, m.height, true)
 	}
 	if !m.cur.loaded && m.notice.Text() == "" && !m.cur.newChat && m.unread == nil {
 		// Until the chat is read, one line: the frames before it would be
@@ -101,18 +102,18 @@ func (m *model) layoutState(notice string) layoutState {
 
 // paneDialogBox is the box a dialog in the pane is drawn in: the pane's
 // most, less the tab row.
-func (m *model) paneDialogBox(s layoutSpec) sizeMsg {
+func (m *model) paneDialogBox(s layoutSpec) dialog.Size {
 	h := s.paneMax
 	if m.showTabs() {
 		h--
 	}
-	return sizeMsg{m.width, max(3, h)}
+	return dialog.Size{Width: m.width, Height: max(3, h)}
 }
 
 // dialogSize is the box a dialog is drawn in.
-func (m *model) dialogSize(d dialog) sizeMsg {
-	if d.fullScreen() {
-		return sizeMsg{m.width, m.height}
+func (m *model) dialogSize(d dialog.Dialog) dialog.Size {
+	if d.FullScreen() {
+		return dialog.Size{Width: m.width, Height: m.height}
 	}
 	return m.paneDialogBox(layout(m.width, m.height, m.layoutState(m.noticeLine())))
 }
@@ -136,3 +137,8 @@ func (m *model) apply(s layoutSpec) {
 
 // View implements tea.Model: the frame the last Update arranged.
 func (m *model) View() string { return m.frame }
+
+// sizeDialogs tells every dialog the box it is drawn in now.
+func (m *model) sizeDialogs() {
+	m.dialogs.Resize(m.dialogSize)
+}

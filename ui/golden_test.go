@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/dialog"
 )
 
 // updating reports whether -update was given: teatest defines the flag
@@ -89,7 +90,7 @@ func TestGoldenScreens(t *testing.T) {
 			k.ask("Check deployment")
 			k.load(k.ask("Plan a trip").ChatID)
 			k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
-			k.m.Update(listChats(k.svc, "", chatPage(k.m.height))())
+			k.m.Update(listChats(k.svc, "", dialog.ChatPage(k.m.height))())
 		}},
 		{"chats_new_draft", func(k *kit) {
 			k.load(k.ask("Plan a trip").ChatID)
@@ -97,7 +98,7 @@ func TestGoldenScreens(t *testing.T) {
 				k.t.Fatal(err)
 			}
 			k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlO})
-			k.m.Update(listChats(k.svc, "", chatPage(k.m.height))())
+			k.m.Update(listChats(k.svc, "", dialog.ChatPage(k.m.height))())
 		}},
 		{"trip_problem_above", func(k *kit) {
 			k.load(k.ask("Plan a trip").ChatID)

@@ -10,6 +10,7 @@ import (
 
 	"followup/chat"
 	"followup/ui/chatlist"
+	"followup/ui/dialog"
 )
 
 // askFromServe asks title from an MCP client's serve session, as
@@ -122,11 +123,11 @@ func TestChatListStartsOnTheChatOnScreen(t *testing.T) {
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyEsc}))
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlO}))
-	d, ok := find[chatsDialog](&m.dialogs)
+	d, ok := dialog.Find[dialog.Chats](&m.dialogs)
 	if !ok {
 		t.Fatal("ctrl+o opened no chat list")
 	}
-	if c, _ := d.list.Selected(); !chatlist.IsNew(c) {
+	if c, _ := d.List().Selected(); !chatlist.IsNew(c) {
 		t.Fatalf("the cursor is on %q, not on the new chat on screen", c.Title)
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyEnter}))

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"followup/ui/dialog"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -24,10 +26,8 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 	if m.matches(msg, k.Suspend) {
 		return m.suspend()
 	}
-	if d, ok := m.dialogs.screen(); ok {
-		d, a := d.update(msg)
-		m.dialogs.replaceTop(d)
-		if _, pass := a.(passAct); !pass {
+	if _, ok := m.dialogs.Screen(); ok {
+		if a := m.dialogs.UpdateTop(msg); a != (dialog.Pass{}) {
 			m.afterDecision(a)
 			return m.do(a)
 		}
@@ -42,10 +42,8 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return tea.Batch(check, m.onKey(msg))
 	}
-	if o, ok := m.dialogs.pane(); ok && m.focus == focusDialog {
-		d, a := o.d.update(msg)
-		m.dialogs.replaceTop(d)
-		if _, pass := a.(passAct); !pass {
+	if _, ok := m.dialogs.Pane(); ok && m.focus == focusDialog {
+		if a := m.dialogs.UpdateTop(msg); a != (dialog.Pass{}) {
 			m.afterDecision(a)
 			return m.do(a)
 		}
@@ -71,7 +69,7 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case m.matches(msg, k.Send):
 		return m.sendComposer()
 	case m.matches(msg, k.HelpQ) && m.composer.Value() == "":
-		return m.open(newHelp(m.keys), false)
+		return m.open(dialog.NewHelp(m.keys.Keys, m.keys.sections()), false)
 	}
 	var cmd tea.Cmd
 	m.composer, cmd = m.composer.Update(msg)
@@ -84,13 +82,10 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := m.keys
 	switch {
 	case m.matches(msg, k.Help):
-		return m.open(newHelp(m.keys), false), true
+		return m.open(dialog.NewHelp(m.keys.Keys, m.keys.sections()), false), true
 	case m.matches(msg, k.Chats):
-		d := newChats(m.keys, m.cur.chatID)
-		if m.cur.newChat {
-			d.newChat, d.newText = true, m.composer.Value()
-		}
-		return tea.Batch(m.pane.saveNow(), m.open(d, false), listChats(m.svc, "", chatPage(m.height))), true
+		d := dialog.NewChats(m.keys.Keys, m.cur.chatID, m.cur.newChat, m.composer.Value())
+		return tea.Batch(m.pane.saveNow(), m.open(d, false), listChats(m.svc, "", dialog.ChatPage(m.height))), true
 	case m.matches(msg, k.ScrollUp):
 		m.tr.vp.HalfPageUp()
 		m.tr.follow = false
@@ -104,16 +99,16 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 			m.setStatus("No task is running in this chat.", false)
 			return nil, true
 		}
-		return m.open(newStopConfirm(m.keys, m.cur.run.ID), false), true
+		return m.open(dialog.NewStopConfirm(m.keys.Keys, m.cur.run.ID), false), true
 	case m.matches(msg, k.Resend):
 		return m.retry(), true
 	case m.matches(msg, k.ToolRows):
 		m.toggleRows()
 		return nil, true
 	case m.matches(msg, k.Servers):
-		return m.open(newServers(m.keys, m.mcp.status), false), true
+		return m.open(dialog.NewServers(m.keys.Keys, m.mcp.status), false), true
 	case m.matches(msg, k.Skills):
-		return m.open(skillsPage(m.keys, m.svc.Skills()), false), true
+		return m.open(dialog.NewSkills(m.keys.Keys, m.svc.Skills()), false), true
 	case m.matches(msg, k.Focus) && (m.pane.live != nil || m.hasPaneDialog()):
 		return m.toggleFocus(), true
 	case (m.matches(msg, k.NextReq) || m.matches(msg, k.PrevReq)) && m.pane.live == nil && len(m.pane.pending) == 0:
@@ -123,7 +118,7 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return nil, false
 	case m.matches(msg, k.ReadAll):
 		if r, ok := m.activeRequest(); ok && r.Reason != "" {
-			return m.open(readPage(m.keys, r), false), true
+			return m.open(dialog.NewReadPage(m.keys.Keys, r), false), true
 		}
 		return nil, false
 	case m.pane.live == nil:
@@ -131,7 +126,7 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case m.matches(msg, k.NextReq), m.matches(msg, k.PrevReq):
 		return m.switchRequest(m.matches(msg, k.NextReq)), true
 	case m.matches(msg, k.CancelReq):
-		return m.open(newCancelConfirm(m.keys, m.questionNow()), false), true
+		return m.open(dialog.NewCancelConfirm(m.keys.Keys, m.questionNow()), false), true
 	}
 	return nil, false
 }
@@ -192,7 +187,7 @@ func (m *model) switchRequest(next bool) tea.Cmd {
 // its own unsent composer text, saved as the chat's draft.
 func (m *model) switchChat(chatID string) tea.Cmd {
 	save := m.saveComposer()
-	m.dialogs.clear()
+	m.dialogs.Clear()
 	m.cur.newChat, m.cur.chatID, m.tr.follow = chatID == "", chatID, true
 	m.tr.stream.clear()
 	m.tr = newTranscript() // the chat left behind keeps no drawing in memory

@@ -16,6 +16,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"followup/chat"
+	"followup/ui/dialog"
 )
 
 // Screens are compared as text: no colour, and times in one zone.
@@ -216,12 +217,12 @@ func frameOf(m *model) string {
 }
 
 // showing reports whether the top dialog is a T.
-func showing[T dialog](m *model) bool {
-	o, ok := m.dialogs.top()
+func showing[T dialog.Dialog](m *model) bool {
+	o, ok := m.dialogs.Top()
 	if !ok {
 		return false
 	}
-	_, is := o.d.(T)
+	_, is := o.D.(T)
 	return is
 }
 

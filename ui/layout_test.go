@@ -3,8 +3,9 @@ package ui
 import (
 	"testing"
 
-	"followup/ui/style"
 	"github.com/charmbracelet/lipgloss"
+
+	"followup/ui/style"
 )
 
 // The layout is a pure function of the terminal's size and the screen's

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/agent/mcp"
+	"followup/ui/dialog"
 )
 
 // The MCP screens, pinned (no colour, a fixed clock, a fixed database
@@ -41,7 +42,7 @@ func TestGoldenMCPScreens(t *testing.T) {
 				st.Servers[i].Log = "/home/me/.local/state/followup/mcp-" + st.Servers[i].Name + ".log"
 				st.Servers[i].LogTail = []string{"2026-01-02T03:04:05Z followup: connected", "2026-01-02T03:04:06Z info db: opened \x1b[31mred"}
 			}
-			k.m.Update(mcpStatusMsg{st})
+			k.m.Update(dialog.ServerStatus{Status: st})
 			k.hit(tea.KeyMsg{Type: tea.KeyF2})
 		}},
 	} {

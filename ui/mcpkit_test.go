@@ -13,6 +13,7 @@ import (
 
 	"followup/agent/mcp"
 	"followup/chat"
+	"followup/ui/dialog"
 )
 
 // A go-sdk server on 127.0.0.1 inside the test, for screens that must be
@@ -100,7 +101,7 @@ func newMCPKit(t *testing.T, opts ...func(*chat.Options)) *kit {
 	if st := k.svc.MCPStatus(); st.Connected() != 1 {
 		t.Fatalf("the fake server is not connected: %+v", st)
 	}
-	k.m.Update(mcpStatusMsg{k.svc.MCPStatus()})
+	k.m.Update(dialog.ServerStatus{Status: k.svc.MCPStatus()})
 	return k
 }
 

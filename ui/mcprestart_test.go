@@ -15,6 +15,7 @@ import (
 	"followup/agent/mcp"
 	"followup/agent/mcp/mcptest"
 	"followup/chat"
+	"followup/ui/dialog"
 )
 
 // serveLate serves a one-tool MCP server on addr from now on; each request
@@ -65,7 +66,7 @@ func TestServersDialogRestartKey(t *testing.T) {
 	if err := k.svc.WaitMCP(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	k.m.Update(mcpStatusMsg{k.svc.MCPStatus()})
+	k.m.Update(dialog.ServerStatus{Status: k.svc.MCPStatus()})
 	k.hit(tea.KeyMsg{Type: tea.KeyF2})
 	f := frameOf(k.m)
 	if !containsAll(f, "late  failed: cannot connect", "r restart failed servers") {
@@ -87,7 +88,7 @@ func TestServersDialogRestartKey(t *testing.T) {
 	if !containsAll(f, "late  connected", "1 tool:", "hello — Says hello", "esc close") || strings.Contains(f, "r restart") {
 		t.Fatalf("the restarted server is not shown connected with its tools:\n%s", f)
 	}
-	if !showing[serversDialog](k.m) {
+	if !showing[dialog.Servers](k.m) {
 		t.Fatal("r closed the servers dialog")
 	}
 }
@@ -118,7 +119,7 @@ func TestKilledServerComesBackOnTheNextCall(t *testing.T) {
 	if !strings.Contains(first.Reply, "before the kill") {
 		t.Fatalf("first echo: %+v", first)
 	}
-	k.m.Update(mcpStatusMsg{k.svc.MCPStatus()})
+	k.m.Update(dialog.ServerStatus{Status: k.svc.MCPStatus()})
 	p.KillEverything(t)
 	deadline := time.Now().Add(10 * time.Second)
 	for k.svc.MCPStatus().Servers[0].State != mcp.StateFailed {
@@ -127,7 +128,7 @@ func TestKilledServerComesBackOnTheNextCall(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	k.m.Update(mcpStatusMsg{k.svc.MCPStatus()})
+	k.m.Update(dialog.ServerStatus{Status: k.svc.MCPStatus()})
 	if f := frameOf(k.m); !strings.Contains(f, "everything stopped — the next call of its tools starts it again (f2/ctrl+l: servers)") {
 		t.Fatalf("the notice line does not say the server stopped:\n%s", f)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"followup/agent/mcp"
 	"followup/forms/cmdtest"
+	"followup/ui/dialog"
 )
 
 // A tool row is folded to a line of arguments and a line of result; ctrl+t
@@ -71,7 +72,7 @@ func TestServersDialogAndCount(t *testing.T) {
 	if err := k.svc.WaitMCP(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	k.m.Update(mcpStatusMsg{k.svc.MCPStatus()})
+	k.m.Update(dialog.ServerStatus{Status: k.svc.MCPStatus()})
 	f := frameOf(k.m)
 	if !strings.Contains(f, "offline · 1/2 MCP") || !strings.Contains(f, "/mcpServers/bad/url") {
 		t.Fatalf("the status line does not count the servers or tell the problem:\n%s", f)
@@ -88,11 +89,11 @@ func TestServersDialogAndCount(t *testing.T) {
 		}
 	}
 	k.hit(tea.KeyMsg{Type: tea.KeyEsc})
-	if _, ok := k.m.dialogs.screen(); ok {
+	if _, ok := k.m.dialogs.Screen(); ok {
 		t.Fatal("esc did not close the servers dialog")
 	}
 	// Said once: a second reading does not say it again.
-	k.m.Update(mcpStatusMsg{k.svc.MCPStatus()})
+	k.m.Update(dialog.ServerStatus{Status: k.svc.MCPStatus()})
 	if strings.Contains(frameOf(k.m), "/mcpServers/bad/url") {
 		t.Fatal("the problem was said on the notice line again")
 	}

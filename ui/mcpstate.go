@@ -12,6 +12,7 @@ import (
 	"followup/agent/mcp"
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/dialog"
 	"followup/ui/style"
 )
 
@@ -90,9 +91,6 @@ func (s *mcpState) addSteps(steps map[string]chat.ToolStepView) {
 	s.steps = merged
 }
 
-// mcpStatusMsg brings the servers' status.
-type mcpStatusMsg struct{ status mcp.Status }
-
 // startMCPMsg starts the servers: it comes a frame after the first one.
 type startMCPMsg struct{}
 
@@ -112,20 +110,14 @@ func startMCPAfterFirstFrame() tea.Cmd {
 func startMCP(svc *chat.Service) tea.Cmd {
 	return func() tea.Msg {
 		svc.StartMCP()
-		return mcpStatusMsg{svc.MCPStatus()}
+		return dialog.ServerStatus{Status: svc.MCPStatus()}
 	}
 }
 
 // readMCPStatus reads the servers' status.
 func readMCPStatus(svc *chat.Service) tea.Cmd {
-	return func() tea.Msg { return mcpStatusMsg{svc.MCPStatus()} }
+	return func() tea.Msg { return dialog.ServerStatus{Status: svc.MCPStatus()} }
 }
-
-// restartServersAct starts failed servers again (r in the servers
-// dialog).
-type restartServersAct struct{ names []string }
-
-func (restartServersAct) isAction() {}
 
 // restartedMsg is the servers' status right after a restart began: the
 // servers are starting; EvMCP brings how it went.
@@ -157,9 +149,9 @@ func (m *model) onMCPMessage(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		m.mcp.started = true
 		return tea.Batch(startMCP(m.svc), findOpener()), true
-	case mcpStatusMsg:
+	case dialog.ServerStatus:
 		prev := m.mcp.status
-		m.mcp.status, m.mcp.statusRead = msg.status, true
+		m.mcp.status, m.mcp.statusRead = msg.Status, true
 		m.tellProblemsOnce()
 		m.tellStopped(prev)
 		return m.tell(msg), true
@@ -167,8 +159,8 @@ func (m *model) onMCPMessage(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.err != nil {
 			m.setErr("", msg.err)
 		}
-		return m.onMCPMessage(mcpStatusMsg{msg.status})
-	case approvedMsg:
+		return m.onMCPMessage(dialog.ServerStatus{Status: msg.status})
+	case dialog.Approved:
 		return m.onApproved(msg), true
 	}
 	return m.onLinkMessage(msg)
@@ -240,4 +232,71 @@ func (m *model) approvalWords(run string) string {
 		return "waiting for your approval"
 	}
 	return run
+}
+
+// approvalArrives is the arrivals entry (question.go) of the open chat's
+// oldest pending approval.
+func approvalArrives(m *model) (dialog.Dialog, bool) {
+	if len(m.mcp.approvals) == 0 || m.archived() || m.cur.newChat {
+		return nil, false
+	}
+	a := m.mcp.approvals[0]
+	if a.ChatID != m.cur.chatID {
+		return nil, false
+	}
+	return dialog.NewApproval(m.keys.Keys, a), true
+}
+
+// decideApproval allows or denies a tool call.
+func decideApproval(svc *chat.Service, id string, forChat, deny bool) tea.Cmd {
+	return func() tea.Msg {
+		ctx := context.Background()
+		var d chat.ApprovalDecision
+		var err error
+		if deny {
+			d, err = svc.Deny(ctx, id, "")
+		} else {
+			d, err = svc.Approve(ctx, id, forChat, "")
+		}
+		return dialog.Approved{ID: id, ForChat: forChat, Deny: deny, D: d, Err: err}
+	}
+}
+
+// onApproved follows a decision: the run goes on (an allowed call is
+// made, a denied one is told to the model).
+func (m *model) onApproved(msg dialog.Approved) tea.Cmd {
+	told := m.tell(msg)
+	if msg.Err != nil {
+		m.setErr("", msg.Err)
+		return tea.Batch(told, m.load(m.cur.chatID))
+	}
+	what := "the tool call"
+	for _, a := range m.mcp.approvals {
+		if a.ID == msg.ID {
+			what = forms.SanitizeLine(a.Server) + " · " + forms.SanitizeLine(a.Tool)
+		}
+	}
+	switch {
+	case msg.Deny:
+		m.setStatus("Denied "+what+" — the agent is told and goes on.", false)
+	case msg.ForChat:
+		m.setStatus("Allowed "+what+" for this chat — it runs without asking here from now on.", false)
+	default:
+		m.setStatus("Allowed "+what+" once — the call is made.", false)
+	}
+	m.driving = true
+	return tea.Batch(told, m.load(m.cur.chatID), driveRun(m.svc, msg.D.RunID))
+}
+
+// doMCP carries out the MCP dialogs' actions.
+func (m *model) doMCP(a dialog.Action) tea.Cmd {
+	switch a := a.(type) {
+	case dialog.Approve:
+		return decideApproval(m.svc, a.ID, a.ForChat, false)
+	case dialog.Deny:
+		return decideApproval(m.svc, a.ID, false, true)
+	case dialog.RestartServers:
+		return restartServers(m.svc, a.Names)
+	}
+	return m.doLink(a)
 }

@@ -9,6 +9,7 @@ import (
 
 	"followup/chat"
 	"followup/ui/composer"
+	"followup/ui/dialog"
 	"followup/ui/status"
 )
 
@@ -31,8 +32,8 @@ type model struct {
 	pane formPane
 	mcp  mcpState // tool calls, approvals and servers (mcpstate.go)
 
-	dialogs   dialogStack
-	dialogBox sizeMsg // the box the pane's dialogs were last told
+	dialogs   dialog.Stack
+	dialogBox dialog.Size // the box the pane's dialogs were last told
 	// now is the screen's clock: the dialog grace and the pause before
 	// focus moves are measured on it (tests move it).
 	now func() time.Time

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"followup/ui/dialog"
+
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -70,7 +72,7 @@ func TestCutReasonReadsInFull(t *testing.T) {
 	}
 	k.m.Update(tea.KeyMsg{Type: tea.KeyF3})
 	v := frameOf(k.m)
-	if !showing[pageDialog](k.m) || !strings.Contains(v, "Pick an environment") {
+	if !showing[dialog.Page](k.m) || !strings.Contains(v, "Pick an environment") {
 		t.Fatalf("f3 did not open the whole reason:\n%s", v)
 	}
 	for i := 0; !strings.Contains(v, "zebra") && i < 10; i++ {
@@ -81,7 +83,7 @@ func TestCutReasonReadsInFull(t *testing.T) {
 		t.Fatalf("the page does not hold the whole reason:\n%s", v)
 	}
 	k.m.Update(tea.KeyMsg{Type: tea.KeyEsc})
-	if v := frameOf(k.m); showing[pageDialog](k.m) || !strings.Contains(v, "Pick an environment") || k.m.focus != focusForm {
+	if v := frameOf(k.m); showing[dialog.Page](k.m) || !strings.Contains(v, "Pick an environment") || k.m.focus != focusForm {
 		t.Fatalf("esc did not come back to the form (focus %v):\n%s", k.m.focus, v)
 	}
 }

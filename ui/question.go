@@ -5,41 +5,28 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"followup/chat"
 	"followup/forms"
+	"followup/ui/dialog"
 )
 
 // The root's side of the shown question: its form coming and going, and
 // the dialogs about it.
 
-// question is what the dialogs about the shown question show of it; the
-// root sends it to them (questionMsg) after every snapshot.
-type question struct {
-	key      string // liveKey
-	req      chat.RequestView
-	mine     forms.Values    // the form's values now
-	shown    forms.Values    // what a review sends, number text as typed
-	problems []forms.Problem // what is wrong with sending it
-}
-
-// questionMsg brings the shown question as it is now.
-type questionMsg question
-
 // questionNow is the shown question for the dialogs about it.
-func (m *model) questionNow() question {
+func (m *model) questionNow() dialog.Question {
 	r, ok := m.activeRequest()
 	if !ok {
-		return question{}
+		return dialog.Question{}
 	}
-	q := question{key: liveKey(r), req: r, mine: forms.Values{}, problems: m.pane.problems}
+	q := dialog.Question{Key: liveKey(r), Req: r, Mine: forms.Values{}, Problems: m.pane.problems}
 	if l := m.pane.live; l != nil {
-		q.mine = l.Values()
+		q.Mine = l.Values()
 		// Show what was typed, even number text that does not parse.
-		q.shown = mergeValues(r.Partial, q.mine)
+		q.Shown = mergeValues(r.Partial, q.Mine)
 		raw := l.RawText()
 		for _, p := range l.Problems() {
 			if name := trimValuesPath(p.Path); raw[name] != "" {
-				q.shown[name] = raw[name]
+				q.Shown[name] = raw[name]
 			}
 		}
 	}
@@ -61,7 +48,9 @@ func (m *model) ensureForm() tea.Cmd {
 }
 
 // openReview shows what the form will send.
-func (m *model) openReview() tea.Cmd { return m.open(newReview(m.keys, m.questionNow()), false) }
+func (m *model) openReview() tea.Cmd {
+	return m.open(dialog.NewReview(m.keys.Keys, m.questionNow()), false)
+}
 
 // formInstalled follows a form put on screen: after a decision in the
 // pane (a proposal accepted), the form that replaces the dialog keeps
@@ -102,13 +91,13 @@ func (m *model) updateForm(msg tea.Msg) tea.Cmd {
 // arrivals are the dialogs that open by themselves when the shown
 // question needs the user's decision; each says whether it arrives now.
 // An approval or consent card is one more entry.
-var arrivals = []func(m *model) (dialog, bool){
-	func(m *model) (dialog, bool) {
+var arrivals = []func(m *model) (dialog.Dialog, bool){
+	func(m *model) (dialog.Dialog, bool) {
 		r, ok := m.activeRequest()
 		if !ok || len(r.Proposals) == 0 {
 			return nil, false
 		}
-		return newProposal(m.keys, m.questionNow()), true
+		return dialog.NewProposal(m.keys.Keys, m.questionNow()), true
 	},
 	approvalArrives,
 	urlArrives,
@@ -116,7 +105,7 @@ var arrivals = []func(m *model) (dialog, bool){
 
 // arrive opens the first dialog that arrives now, unless one is open.
 func (m *model) arrive() tea.Cmd {
-	if !m.dialogs.empty() {
+	if !m.dialogs.Empty() {
 		return nil
 	}
 	for _, f := range arrivals {

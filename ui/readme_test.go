@@ -39,7 +39,7 @@ func TestREADMEKeyTableMatchesTheBindings(t *testing.T) {
 	}
 	bound := map[string]bool{}
 	for _, sec := range keys.sections() {
-		for _, kb := range sec.keys {
+		for _, kb := range sec.Keys {
 			for _, n := range names(kb.Keys(), kb.Help().Key) {
 				bound[n] = true
 			}
@@ -51,13 +51,13 @@ func TestREADMEKeyTableMatchesTheBindings(t *testing.T) {
 		}
 	}
 	for _, sec := range keys.sections()[:4] { // anywhere, composer, a waiting question, form
-		for _, kb := range sec.keys {
+		for _, kb := range sec.Keys {
 			found := false
 			for _, n := range names(kb.Keys(), kb.Help().Key) {
 				found = found || listed[n]
 			}
 			if !found {
-				t.Errorf("README's key table does not list %s (%s: %s)", kb.Help().Key, sec.title, kb.Help().Desc)
+				t.Errorf("README's key table does not list %s (%s: %s)", kb.Help().Key, sec.Title, kb.Help().Desc)
 			}
 		}
 	}

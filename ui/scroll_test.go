@@ -10,6 +10,7 @@ import (
 
 	"followup/chat"
 	"followup/forms/cmdtest"
+	"followup/ui/dialog"
 )
 
 // seen scrolls a view down with key until it stops changing, checking
@@ -78,9 +79,9 @@ func TestChatListScrollsAndPagesThroughEveryChat(t *testing.T) {
 	}
 	k.load(oldest)
 	press(k.m, tea.KeyMsg{Type: tea.KeyCtrlO})
-	d, _ := find[chatsDialog](&k.m.dialogs)
-	if len(d.list.Chats()) != n || !d.complete {
-		t.Fatalf("%d chats read (complete %v), want all %d", len(d.list.Chats()), d.complete, n)
+	d, _ := dialog.Find[dialog.Chats](&k.m.dialogs)
+	if complete := strings.Contains(frameOf(k.m), fmt.Sprintf("(%d chats)", n)); len(d.List().Chats()) != n || !complete {
+		t.Fatalf("%d chats read (complete %v), want all %d", len(d.List().Chats()), complete, n)
 	}
 	v := frameOf(k.m)
 	if !containsAll(v, "› ", "chat number 0 ", "on screen") || strings.Count(v, "\n")+1 > k.m.height {
@@ -113,11 +114,11 @@ func TestChatListEndReachesTheLastChat(t *testing.T) {
 	}
 	k.load(newest)
 	press(k.m, tea.KeyMsg{Type: tea.KeyCtrlO})
-	if v := frameOf(k.m); !strings.Contains(v, fmt.Sprintf("(%d+ chats)", chatPage(k.m.height))) {
+	if v := frameOf(k.m); !strings.Contains(v, fmt.Sprintf("(%d+ chats)", dialog.ChatPage(k.m.height))) {
 		t.Fatalf("the first page does not say more chats follow:\n%s", v)
 	}
-	if d, _ := find[chatsDialog](&k.m.dialogs); len(d.list.Chats()) > 2*k.m.height || len(d.list.Chats()) < k.m.height {
-		t.Fatalf("the first read took %d chats for a screen of %d lines, want about two screens", len(d.list.Chats()), k.m.height)
+	if d, _ := dialog.Find[dialog.Chats](&k.m.dialogs); len(d.List().Chats()) > 2*k.m.height || len(d.List().Chats()) < k.m.height {
+		t.Fatalf("the first read took %d chats for a screen of %d lines, want about two screens", len(d.List().Chats()), k.m.height)
 	}
 	press(k.m, tea.KeyMsg{Type: tea.KeyEnd})
 	v := frameOf(k.m)
@@ -129,8 +130,8 @@ func TestChatListEndReachesTheLastChat(t *testing.T) {
 	}
 	for i, key := range []tea.KeyType{tea.KeyUp, tea.KeyPgUp, tea.KeyDown, tea.KeyPgDown, tea.KeyHome, tea.KeyPgDown} {
 		press(k.m, tea.KeyMsg{Type: key})
-		d, _ := find[chatsDialog](&k.m.dialogs)
-		want := fmt.Sprintf("chat number %d", n-1-d.list.Cursor())
+		d, _ := dialog.Find[dialog.Chats](&k.m.dialogs)
+		want := fmt.Sprintf("chat number %d", n-1-d.List().Cursor())
 		if v := frameOf(k.m); !cursorOn(v, want) {
 			t.Fatalf("after key %d (%v) the cursor is not drawn on %q:\n%s", i, key, want, v)
 		}

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/forms/cmdtest"
+	"followup/ui/dialog"
 )
 
 // A server's form says who asks and warns on a field that looks like a
@@ -37,7 +38,7 @@ func TestServerFormSaysWhoAsksAndWarnsOnSecrets(t *testing.T) {
 	k.hit(tea.KeyMsg{Type: tea.KeyEnter})
 	k.hit(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Ada")})
 	k.hit(tea.KeyMsg{Type: tea.KeyEnter}) // the review
-	if !showing[reviewDialog](k.m) {
+	if !showing[dialog.Review](k.m) {
 		t.Fatalf("no review:\n%s", frameOf(k.m))
 	}
 	k.hit(tea.KeyMsg{Type: tea.KeyEnter})

@@ -8,7 +8,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"followup/agent/mcp"
 	"followup/agent/skills"
 	"followup/chat"
 )
@@ -53,16 +52,7 @@ func TestSkillsPage(t *testing.T) {
 		t.Fatalf("the page draws a skill's raw controls: %q", f)
 	}
 	k.m.Update(tea.KeyMsg{Type: tea.KeyEsc})
-	if _, ok := k.m.dialogs.screen(); ok {
+	if _, ok := k.m.dialogs.Screen(); ok {
 		t.Fatal("esc did not close the skills page")
-	}
-}
-
-// The servers list says why a tool is not offered, and that a tool the
-// server says nothing of may be destructive.
-func TestServersListSaysWhyAToolIsNotOffered(t *testing.T) {
-	got := toolWords(mcp.Tool{NotOffered: mcp.NeedsTasks})
-	if got != "may be destructive (not marked read-only), not offered: needs MCP tasks, which followup does not support" {
-		t.Fatalf("tool words %q", got)
 	}
 }

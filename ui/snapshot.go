@@ -2,6 +2,7 @@ package ui
 
 import (
 	"followup/chat"
+	"followup/ui/dialog"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -68,14 +69,14 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 	m.tr.changed()
 	m.settleStream(s)
 	gone := m.closedUnder(s) // before the pane forgets it
-	save, appeared := m.pane.adopt(s, !m.dialogs.empty())
+	save, appeared := m.pane.adopt(s, !m.dialogs.Empty())
 	m.notice.Moves(s.seq, m.moment(), m.pendingIDs())
 	if m.closeAbout(m.pane.activeKey()) {
 		m.setStatus("That question changed or closed meanwhile; nothing was sent.", true)
 	}
 	m.refreshTranscript()
 	var await tea.Cmd
-	if appeared && m.focus == focusComposer && m.dialogs.empty() {
+	if appeared && m.focus == focusComposer && m.dialogs.Empty() {
 		if opening && m.composer.Value() == "" {
 			// A question waiting when its chat opens has the focus from
 			// the first frame that shows its form: the pause is for a
@@ -86,14 +87,14 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		}
 	}
 	cmds := []tea.Cmd{save, m.ensureForm(), countElsewhere(m.svc, m.cur.chatID, m.width), await}
-	cmds = append(cmds, m.tell(questionMsg(m.questionNow())), m.tell(approvalsMsg(m.mcp.approvals)))
+	cmds = append(cmds, m.tell(dialog.Question(m.questionNow())), m.tell(dialog.Approvals(m.mcp.approvals)))
 	cmds = append(cmds, m.arrive(), m.sayClosed(gone, s))
 	return tea.Batch(cmds...)
 }
 
 func (m *model) onEvent(e chat.Event) tea.Cmd {
-	if d, ok := find[chatsDialog](&m.dialogs); ok && e.Kind == chat.EvChat {
-		list := listChats(m.svc, "", d.refreshLimit())
+	if d, ok := dialog.Find[dialog.Chats](&m.dialogs); ok && e.Kind == chat.EvChat {
+		list := listChats(m.svc, "", d.RefreshLimit())
 		if e.ChatID == m.cur.chatID && !m.cur.newChat {
 			// Archived or unarchived from the list: the screen behind it
 			// follows.

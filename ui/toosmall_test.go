@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"followup/ui/dialog"
+
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -39,7 +41,7 @@ func TestKeysDoNothingWhileTheTerminalIsTooSmall(t *testing.T) {
 	if k.m.composer.Value() != "" {
 		t.Fatalf("composer %q", k.m.composer.Value())
 	}
-	if showing[reviewDialog](k.m) {
+	if showing[dialog.Review](k.m) {
 		t.Fatal("the review opened while the terminal was too small")
 	}
 	rs, err := k.svc.Pending(context.Background(), sent.ChatID)

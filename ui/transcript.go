@@ -9,10 +9,11 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/charmbracelet/bubbles/viewport"
+
 	"followup/chat"
 	"followup/forms"
 	"followup/ui/style"
-	"github.com/charmbracelet/bubbles/viewport"
 )
 
 // transcript renders messages, caching each finished entry by width and

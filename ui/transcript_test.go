@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"followup/forms/cmdtest"
+	"followup/ui/dialog"
 )
 
 // TestSwitchForgetsTheDrawing: the transcript drawn for a chat is dropped
@@ -22,7 +23,7 @@ func TestSwitchForgetsTheDrawing(t *testing.T) {
 	if len(firstIDs) == 0 || len(m.tr.cache) == 0 {
 		t.Fatalf("the first chat drew nothing: %d messages, %d entries", len(firstIDs), len(m.tr.cache))
 	}
-	for _, msg := range cmdtest.Run(m.do(openChatAct{chatID: second.ChatID})) {
+	for _, msg := range cmdtest.Run(m.do(dialog.OpenChat{ChatID: second.ChatID})) {
 		m.Update(msg)
 	}
 	if m.cur.chatID != second.ChatID || len(m.tr.cache) == 0 {

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/dialog"
 )
 
 // Turning to a chat whose messages cannot be read leaves nothing of the
@@ -37,7 +38,7 @@ func TestAFailedSwitchShowsTheChatTurnedTo(t *testing.T) {
 	if v := frameOf(m); !containsAll(v, "hello", "What should I work on?") {
 		t.Fatalf("the intact chat is not on screen:\n%s", v)
 	}
-	deliver(m, m.do(openChatAct{chatID: badID}))
+	deliver(m, m.do(dialog.OpenChat{ChatID: badID}))
 	v := frameOf(m)
 	if strings.Contains(v, "hello") || strings.Contains(v, "What should I work on?") || m.pane.live != nil {
 		t.Fatalf("the chat left stays on screen:\n%s", v)
@@ -55,7 +56,7 @@ func TestAFailedSwitchShowsTheChatTurnedTo(t *testing.T) {
 	}
 	// Back on the chat that reads, the failure is gone with the chat it
 	// spoke of.
-	deliver(m, m.do(openChatAct{chatID: okID}))
+	deliver(m, m.do(dialog.OpenChat{ChatID: okID}))
 	if v := frameOf(m); strings.Contains(v, "Could not read") || !containsAll(v, "hello", "What should I work on?") {
 		t.Fatalf("back on the intact chat:\n%s", v)
 	}

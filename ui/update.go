@@ -10,6 +10,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/dialog"
 	"followup/ui/status"
 )
 
@@ -265,11 +266,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case focusTickMsg:
 		return m.onFocusTick(msg)
-	case unreadMsg:
+	case dialog.Unread:
 		return m.tell(msg)
-	case chatsMsg:
-		if msg.err != nil {
-			m.setErr("", msg.err) // the list says it too, while it is open
+	case dialog.ChatsRead:
+		if msg.Err != nil {
+			m.setErr("", msg.Err) // the list says it too, while it is open
 		}
 		return m.tell(msg)
 	case errMsg:
@@ -278,7 +279,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	var cmd tea.Cmd
-	if m.pane.live != nil && m.dialogs.empty() {
+	if m.pane.live != nil && m.dialogs.Empty() {
 		cmds = append(cmds, m.updateForm(msg))
 	} else {
 		m.composer, cmd = m.composer.Update(msg)

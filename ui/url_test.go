@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"followup/ui/dialog"
 )
 
 // fakeOpener is a script standing in for xdg-open: it writes the link it
@@ -35,7 +37,7 @@ func TestURLConsentCard(t *testing.T) {
 	k.m.mcp.term = &term
 	sent := k.ask("call fake.link")
 	k.load(sent.ChatID)
-	if !showing[urlDialog](k.m) {
+	if !showing[dialog.URL](k.m) {
 		t.Fatalf("no consent card:\n%s", frameOf(k.m))
 	}
 	f := frameOf(k.m)
@@ -49,7 +51,7 @@ func TestURLConsentCard(t *testing.T) {
 	// Typed for the composer, d and o do nothing to the card.
 	k.hit(letter('d'))
 	k.hit(letter('o'))
-	if k.m.composer.Value() != "do" || !showing[urlDialog](k.m) {
+	if k.m.composer.Value() != "do" || !showing[dialog.URL](k.m) {
 		t.Fatalf("keys for the composer reached the card (composer %q)", k.m.composer.Value())
 	}
 	k.m.composer.Reset()
@@ -77,7 +79,7 @@ func TestURLConsentCard(t *testing.T) {
 	}
 	k.hit(letter('d'))
 	f = frameOf(k.m)
-	if showing[urlDialog](k.m) || !strings.Contains(f, "visit: accept") || !strings.Contains(f, "you said done (xn--80ak6aa92e.com)") {
+	if showing[dialog.URL](k.m) || !strings.Contains(f, "visit: accept") || !strings.Contains(f, "you said done (xn--80ak6aa92e.com)") {
 		t.Fatalf("done did not let the call go on:\n%s", f)
 	}
 }
@@ -93,7 +95,7 @@ func TestURLConsentDecline(t *testing.T) {
 		t.Fatalf("the card offers to open a link with no opener:\n%s", f)
 	}
 	k.hit(letter('n'))
-	if f := frameOf(k.m); showing[urlDialog](k.m) || !strings.Contains(f, "visit: decline") || !strings.Contains(f, "declined by you (xn--80ak6aa92e.com)") {
+	if f := frameOf(k.m); showing[dialog.URL](k.m) || !strings.Contains(f, "visit: decline") || !strings.Contains(f, "declined by you (xn--80ak6aa92e.com)") {
 		t.Fatalf("decline did not reach the server:\n%s", f)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/dialog"
 	"followup/ui/words"
 )
 
@@ -30,15 +31,6 @@ type linkOpenedMsg struct{ err error }
 
 // linkCopiedMsg reports copying a link.
 type linkCopiedMsg struct{ err error }
-
-// linkDecidedMsg reports done or decline on a consent card.
-type linkDecidedMsg struct {
-	requestID string
-	runID     string
-	server    string
-	done      bool
-	err       error
-}
 
 // findOpener looks for xdg-open.
 func findOpener() tea.Cmd {
@@ -107,7 +99,7 @@ func decideLink(svc *chat.Service, r chat.RequestView, done bool) tea.Cmd {
 		} else {
 			rc, err = svc.Cancel(ctx, r.ID, "")
 		}
-		return linkDecidedMsg{requestID: r.ID, runID: rc.RunID, server: words.AskedByName(r.Owner), done: done, err: err}
+		return dialog.LinkDecided{RequestID: r.ID, RunID: rc.RunID, Server: words.AskedByName(r.Owner), Done: done, Err: err}
 	}
 }
 
@@ -129,20 +121,20 @@ func (m *model) onLinkMessage(msg tea.Msg) (tea.Cmd, bool) {
 		} else {
 			m.setStatus("Sent the link to the terminal's clipboard (OSC 52, if the terminal allows it); the card shows it in full too.", false)
 		}
-	case linkDecidedMsg:
+	case dialog.LinkDecided:
 		told := m.tell(msg)
-		if msg.err != nil {
-			m.setErr("", msg.err)
+		if msg.Err != nil {
+			m.setErr("", msg.Err)
 			return tea.Batch(told, m.load(m.cur.chatID)), true
 		}
-		if msg.done {
-			m.setStatus("Told "+msg.server+" you are done; the call goes on.", false)
+		if msg.Done {
+			m.setStatus("Told "+msg.Server+" you are done; the call goes on.", false)
 		} else {
-			m.setStatus("Declined: "+msg.server+" is told no.", false)
+			m.setStatus("Declined: "+msg.Server+" is told no.", false)
 		}
 		m.dropForm()
 		m.driving = true
-		return tea.Batch(told, m.load(m.cur.chatID), driveRun(m.svc, msg.runID)), true
+		return tea.Batch(told, m.load(m.cur.chatID), driveRun(m.svc, msg.RunID)), true
 	default:
 		return nil, false
 	}
@@ -150,27 +142,37 @@ func (m *model) onLinkMessage(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // doLink carries out the consent card's actions.
-func (m *model) doLink(a action) tea.Cmd {
+func (m *model) doLink(a dialog.Action) tea.Cmd {
 	switch a := a.(type) {
-	case openLinkAct:
+	case dialog.OpenLink:
 		if m.mcp.opener == "" {
 			return nil
 		}
-		return openLink(m.mcp.opener, a.url)
-	case copyLinkAct:
+		return openLink(m.mcp.opener, a.URL)
+	case dialog.CopyLink:
 		term := m.mcp.term
 		if term == nil {
 			term = os.Stdout
 		}
-		return copyLink(term, a.url)
-	case linkDoneAct:
-		return decideLink(m.svc, a.req, true)
-	case linkDeclineAct:
+		return copyLink(term, a.URL)
+	case dialog.LinkDone:
+		return decideLink(m.svc, a.Req, true)
+	case dialog.LinkDecline:
 		r, ok := m.activeRequest()
-		if !ok || r.ID != a.requestID {
+		if !ok || r.ID != a.RequestID {
 			return nil
 		}
 		return decideLink(m.svc, r, false)
 	}
 	return nil
+}
+
+// urlArrives is the arrivals entry (question.go) of a URL question shown
+// in the pane.
+func urlArrives(m *model) (dialog.Dialog, bool) {
+	r, ok := m.activeRequest()
+	if !ok || r.Mode != "url" || m.archived() {
+		return nil, false
+	}
+	return dialog.NewURL(m.keys.Keys, m.questionNow(), m.mcp.opener != ""), true
 }

@@ -10,6 +10,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/dialog"
 	"followup/ui/style"
 	"followup/ui/words"
 )
@@ -22,19 +23,19 @@ func (m *model) formHeight() int { _, h := formSize(m.width, m.height); return h
 // paneView is the area above the composer: tab row plus the active form,
 // or the dialog drawn in the pane (the review, a confirmation, a proposal).
 func (m *model) paneView(s layoutSpec) string {
-	o, hasDialog := m.dialogs.pane()
+	o, hasDialog := m.dialogs.Pane()
 	if len(m.pane.pending) == 0 && !hasDialog {
 		return ""
 	}
 	// A dialog that arrived while the user types in the form waits above
 	// it, in one line, until the focus rule gives it the focus.
 	var waitLine string
-	if c, ok := o.d.(closedCard); ok && hasDialog && m.quietCard() {
+	if c, ok := o.D.(dialog.Closed); ok && hasDialog && m.quietCard() {
 		hasDialog = false
-		waitLine = style.States["pending"].Render(style.Truncate(c.quiet(m.keys.Focus.Help().Key), m.width))
-	} else if w, ok := o.d.(waiter); ok && o.arrived && m.focus == focusForm {
+		waitLine = style.States["pending"].Render(style.Truncate(c.Quiet(m.keys.Focus.Help().Key), m.width))
+	} else if w, ok := o.D.(dialog.Waiter); ok && o.Arrived && m.focus == focusForm {
 		hasDialog = false
-		waitLine = style.States["pending"].Render(style.Truncate(w.waiting(), m.width))
+		waitLine = style.States["pending"].Render(style.Truncate(w.Waiting(), m.width))
 	}
 	var parts []string
 	if m.showTabs() {
@@ -45,7 +46,7 @@ func (m *model) paneView(s layoutSpec) string {
 	var body string
 	switch {
 	case hasDialog:
-		body = o.d.view(m.dialogBox.width, m.dialogBox.height, m.focus == focusDialog)
+		body = o.D.View(m.dialogBox.Width, m.dialogBox.Height, m.focus == focusDialog)
 	case !ok:
 		return ""
 	case m.archived():
@@ -150,4 +151,17 @@ func mergeValues(sets ...forms.Values) forms.Values {
 		}
 	}
 	return out
+}
+
+// quietCard reports whether the pane's top dialog is a closed card drawn
+// as one line above a question still open: it keeps what was typed in
+// the question that closed without covering the next one's form, and
+// opens (focus on it) from the form with the focus key.
+func (m *model) quietCard() bool {
+	o, ok := m.dialogs.Pane()
+	if !ok || m.focus == focusDialog || len(m.pane.pending) == 0 {
+		return false
+	}
+	_, card := o.D.(dialog.Closed)
+	return card
 }

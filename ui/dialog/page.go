@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"strings"
@@ -13,24 +13,25 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// pageDialog is a page of text over the whole screen that scrolls when
+// Page is a page of text over the whole screen that scrolls when
 // it is taller than the screen: help (every key, generated from the
 // keymap), or the whole of a question's reason (readPage).
-type pageDialog struct {
+type Page struct {
 	lines         func(width int) []string
 	close         key.Binding
-	scrollKeys    scrollKeys
+	scrollKeys    ScrollKeys
 	width, height int
 	scroll        scroll
 }
 
-func newHelp(keys keyMap) pageDialog {
-	return pageDialog{lines: helpLines(keys), close: keys.HelpClose, scrollKeys: keys.Scroll}
+// NewHelp is every key, one block per place the keys apply.
+func NewHelp(keys Keys, sections []Section) Page {
+	return Page{lines: helpLines(sections), close: keys.HelpClose, scrollKeys: keys.Scroll}
 }
 
-// readPage is the whole of why r is asked and by whom, which the pane
-// cuts at paneHeadMost lines (panehead.go).
-func readPage(keys keyMap, r chat.RequestView) pageDialog {
+// NewReadPage is the whole of why r is asked and by whom, which the pane
+// cuts to a few lines.
+func NewReadPage(keys Keys, r chat.RequestView) Page {
 	lines := func(width int) []string {
 		head := " " + style.Bold.Render(forms.PlainLine(r.Title))
 		if by := words.AskedBy(r.Owner); by != "" {
@@ -39,19 +40,19 @@ func readPage(keys keyMap, r chat.RequestView) pageDialog {
 		body := lipgloss.NewStyle().Width(max(10, width-2)).PaddingLeft(1).Render(forms.SanitizeBlock(r.Reason))
 		return append([]string{head, ""}, strings.Split(body, "\n")...)
 	}
-	return pageDialog{lines: lines, close: keys.ReadClose, scrollKeys: keys.Scroll}
+	return Page{lines: lines, close: keys.ReadClose, scrollKeys: keys.Scroll}
 }
 
-func (d pageDialog) about() string    { return "" }
-func (d pageDialog) fullScreen() bool { return true }
+func (d Page) About() string    { return "" }
+func (d Page) FullScreen() bool { return true }
 
-func (d pageDialog) update(msg tea.Msg) (dialog, action) {
+func (d Page) Update(msg tea.Msg) (Dialog, Action) {
 	switch msg := msg.(type) {
-	case sizeMsg:
-		d.width, d.height = msg.width, msg.height
+	case Size:
+		d.width, d.height = msg.Width, msg.Height
 	case tea.KeyMsg:
 		if key.Matches(msg, d.close) {
-			return d, closeAct{}
+			return d, Close{}
 		}
 		d.scroll.move(msg, d.scrollKeys, len(d.lines(d.width)), d.avail())
 	}
@@ -59,9 +60,9 @@ func (d pageDialog) update(msg tea.Msg) (dialog, action) {
 }
 
 // avail is how many lines fit above the footer.
-func (d pageDialog) avail() int { return max(1, d.height-1) }
+func (d Page) avail() int { return max(1, d.height-1) }
 
-func (d pageDialog) view(width, height int, focused bool) string {
+func (d Page) View(width, height int, focused bool) string {
 	lines := d.scroll.window(d.lines(width), max(1, height-1), d.scrollKeys)
 	return strings.Join(append(lines, " "+style.Dim.Render(style.Hints(d.close))), "\n")
 }
@@ -69,9 +70,9 @@ func (d pageDialog) view(width, height int, focused bool) string {
 // helpLines is the help drawn at width: one block per place the keys
 // apply, in as many columns as fit, each block going to the shortest
 // column.
-func helpLines(keys keyMap) func(width int) []string {
+func helpLines(sections []Section) func(width int) []string {
 	var blocks []string
-	for _, sec := range keys.sections() {
+	for _, sec := range sections {
 		blocks = append(blocks, helpBlock(sec))
 	}
 	return func(width int) []string { return helpGrid(blocks, width) }
@@ -114,13 +115,13 @@ func helpColumns(blocks []string, n int) []string {
 }
 
 // helpBlock is one place's keys under its heading, keys aligned.
-func helpBlock(sec keySection) string {
+func helpBlock(sec Section) string {
 	keyWidth := 0
-	for _, b := range sec.keys {
+	for _, b := range sec.Keys {
 		keyWidth = max(keyWidth, lipgloss.Width(b.Help().Key))
 	}
-	lines := []string{" " + style.Bold.Render(sec.title)}
-	for _, b := range sec.keys {
+	lines := []string{" " + style.Bold.Render(sec.Title)}
+	for _, b := range sec.Keys {
 		h := b.Help()
 		lines = append(lines, "  "+style.Bold.Render(h.Key)+strings.Repeat(" ", keyWidth-lipgloss.Width(h.Key)+2)+style.Dim.Render(h.Desc))
 	}

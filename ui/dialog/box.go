@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ func clampTop(top, total, rows int) int { return max(0, min(top, total-rows)) }
 
 // move takes a scroll key; it reports whether msg was one and the lines
 // do not all fit, so there was somewhere to go.
-func (s *scroll) move(msg tea.KeyMsg, k scrollKeys, total, height int) bool {
+func (s *scroll) move(msg tea.KeyMsg, k ScrollKeys, total, height int) bool {
 	if total <= height {
 		return false
 	}
@@ -57,7 +57,7 @@ func (s *scroll) move(msg tea.KeyMsg, k scrollKeys, total, height int) bool {
 
 // window is the lines that fit in height from the top, with a last line
 // saying where they are when not all fit.
-func (s scroll) window(lines []string, height int, k scrollKeys) []string {
+func (s scroll) window(lines []string, height int, k ScrollKeys) []string {
 	if len(lines) <= height {
 		return lines
 	}
@@ -86,7 +86,7 @@ func (b paneBox) lines(body string) []string {
 }
 
 // draw frames body (scrolled by s) and the hint.
-func (b paneBox) draw(st lipgloss.Style, body, hint string, s scroll, k scrollKeys) string {
+func (b paneBox) draw(st lipgloss.Style, body, hint string, s scroll, k ScrollKeys) string {
 	lines := s.window(b.lines(body), b.rows(), k)
 	lines = append(lines, style.Truncate(hint, b.inner()))
 	return style.Framed(st, b.width, strings.Join(lines, "\n"))

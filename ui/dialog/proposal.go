@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"fmt"
@@ -12,78 +12,78 @@ import (
 	"followup/ui/style"
 )
 
-// proposalDialog is the diff of the user's draft against the change the
+// Proposal is the diff of the user's draft against the change the
 // agent proposes, with accept and keep-mine. It arrives by itself: it takes
 // the focus by the focus rule, and its keys only while it has it.
-type proposalDialog struct {
-	keys    proposalKeys
-	scrollK scrollKeys
-	q       question
+type Proposal struct {
+	keys    ProposalKeys
+	scrollK ScrollKeys
+	q       Question
 	box     paneBox
 	scroll  scroll
 }
 
-func newProposal(keys keyMap, q question) proposalDialog {
-	return proposalDialog{keys: keys.Proposal, scrollK: keys.Scroll, q: q}
+func NewProposal(keys Keys, q Question) Proposal {
+	return Proposal{keys: keys.Proposal, scrollK: keys.Scroll, q: q}
 }
 
-func (d proposalDialog) about() string    { return d.q.key }
-func (d proposalDialog) fullScreen() bool { return false }
+func (d Proposal) About() string    { return d.q.Key }
+func (d Proposal) FullScreen() bool { return false }
 
 // proposal is the newest waiting proposal.
-func (d proposalDialog) proposal() (chat.ProposalView, bool) {
-	ps := d.q.req.Proposals
+func (d Proposal) proposal() (chat.ProposalView, bool) {
+	ps := d.q.Req.Proposals
 	if len(ps) == 0 {
 		return chat.ProposalView{}, false
 	}
 	return ps[len(ps)-1], true
 }
 
-func (d proposalDialog) update(msg tea.Msg) (dialog, action) {
+func (d Proposal) Update(msg tea.Msg) (Dialog, Action) {
 	switch msg := msg.(type) {
-	case sizeMsg:
-		d.box = paneBox{msg.width, msg.height}
-	case questionMsg:
-		if msg.key == d.q.key {
-			d.q = question(msg)
+	case Size:
+		d.box = paneBox{msg.Width, msg.Height}
+	case Question:
+		if msg.Key == d.q.Key {
+			d.q = Question(msg)
 			if _, ok := d.proposal(); !ok {
-				return d, closeAct{} // decided elsewhere
+				return d, Close{} // decided elsewhere
 			}
 		}
 	case tea.KeyMsg:
 		p, ok := d.proposal()
 		switch {
 		case !ok:
-			return d, closeAct{}
+			return d, Close{}
 		case key.Matches(msg, d.keys.Accept):
-			return d, decideAct{proposalID: p.ID, accept: true}
+			return d, Decide{ProposalID: p.ID, Accept: true}
 		case key.Matches(msg, d.keys.Keep):
-			return d, decideAct{proposalID: p.ID, accept: false}
+			return d, Decide{ProposalID: p.ID, Accept: false}
 		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
 			return d, nil
 		}
-		return d, passAct{}
+		return d, Pass{}
 	}
 	return d, nil
 }
 
-func (d proposalDialog) view(width, height int, focused bool) string {
+func (d Proposal) View(width, height int, focused bool) string {
 	hint := style.FocusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, style.Relabel(d.keys.Accept, "accept"), d.keys.Keep)
 	return paneBox{width, height}.draw(style.DialogFrame(focused), d.body(), hint, d.scroll, d.scrollK)
 }
 
-// waiting is the line drawn above the form while the user types in it.
-func (d proposalDialog) waiting() string {
+// Waiting is the line drawn above the form while the user types in it.
+func (d Proposal) Waiting() string {
 	return "The agent proposes a change to this question — it opens when you pause."
 }
 
-func (d proposalDialog) body() string {
-	r := d.q.req
+func (d Proposal) body() string {
+	r := d.q.Req
 	p, ok := d.proposal()
 	if !ok {
 		return ""
 	}
-	mine := d.q.mine
+	mine := d.q.Mine
 	var b strings.Builder
 	b.WriteString(style.Bold.Render("The agent proposes a change to “"+forms.PlainLine(r.Title)+"”") + "\n\n")
 	show := func(f forms.Field, v any) string {

@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"strings"
@@ -12,14 +12,14 @@ import (
 	"followup/ui/words"
 )
 
-// closedCard keeps readable what the user had typed in a question that
-// closed under its form (closed.go). It decides nothing: it arrives by
+// Closed keeps readable what the user had typed in a question that
+// closed under its form (ui/closed.go). It decides nothing: it arrives by
 // itself, takes the focus by the focus rule, and goes when dismissed or
 // when the user leaves the chat. It is about no open question, so a
 // change to one does not close it.
-type closedCard struct {
-	keys    closedKeys
-	scrollK scrollKeys
+type Closed struct {
+	keys    ClosedKeys
+	scrollK ScrollKeys
 	title   string
 	why     string
 	typed   []string // "Label: value", in the form's order
@@ -28,10 +28,12 @@ type closedCard struct {
 	scroll  scroll
 }
 
-func newClosedCard(keys keyMap, q closedQuestion, final chat.RequestView, why string) closedCard {
-	c := closedCard{keys: keys.Closed, scrollK: keys.Scroll, title: forms.PlainLine(q.was.Title), why: why}
-	for _, f := range q.was.Fields {
-		v, ok := q.typed[f.Name]
+// NewClosed is the card of the question was, closed with final (why says
+// how), and what the user had typed in it.
+func NewClosed(keys Keys, was chat.RequestView, typed forms.Values, final chat.RequestView, why string) Closed {
+	c := Closed{keys: keys.Closed, scrollK: keys.Scroll, title: forms.PlainLine(was.Title), why: why}
+	for _, f := range was.Fields {
+		v, ok := typed[f.Name]
 		if !ok {
 			continue
 		}
@@ -48,26 +50,26 @@ func newClosedCard(keys keyMap, q closedQuestion, final chat.RequestView, why st
 	return c
 }
 
-func (d closedCard) about() string    { return "" }
-func (d closedCard) fullScreen() bool { return false }
+func (d Closed) About() string    { return "" }
+func (d Closed) FullScreen() bool { return false }
 
-func (d closedCard) update(msg tea.Msg) (dialog, action) {
+func (d Closed) Update(msg tea.Msg) (Dialog, Action) {
 	switch msg := msg.(type) {
-	case sizeMsg:
-		d.box = paneBox{msg.width, msg.height}
+	case Size:
+		d.box = paneBox{msg.Width, msg.Height}
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, d.keys.Dismiss):
-			return d, closeAct{}
+			return d, Close{}
 		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
 			return d, nil
 		}
-		return d, passAct{}
+		return d, Pass{}
 	}
 	return d, nil
 }
 
-func (d closedCard) body() string {
+func (d Closed) body() string {
 	var b strings.Builder
 	b.WriteString(style.Bold.Render("“"+d.title+"” "+d.why) + "\n")
 	if d.theirs != "" {
@@ -80,7 +82,7 @@ func (d closedCard) body() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func (d closedCard) view(width, height int, focused bool) string {
+func (d Closed) View(width, height int, focused bool) string {
 	box := paneBox{width, height}
 	hint := style.HintsFit(box.inner(), d.keys.Dismiss, style.Relabel(d.keys.Focus, "to the composer"))
 	if !focused {
@@ -90,25 +92,12 @@ func (d closedCard) view(width, height int, focused bool) string {
 	return box.draw(style.DialogFrame(focused), d.body(), hint, d.scroll, d.scrollK)
 }
 
-// quietCard reports whether the pane's top dialog is a closed card drawn
-// as one line above a question still open: it keeps what was typed in
-// the question that closed without covering the next one's form, and
-// opens (focus on it) from the form with the focus key.
-func (m *model) quietCard() bool {
-	o, ok := m.dialogs.pane()
-	if !ok || m.focus == focusDialog || len(m.pane.pending) == 0 {
-		return false
-	}
-	_, card := o.d.(closedCard)
-	return card
-}
-
-// quiet is the card's one line above the next question's form.
-func (d closedCard) quiet(focusKey string) string {
+// Quiet is the card's one line above the next question's form.
+func (d Closed) Quiet(focusKey string) string {
 	return "“" + d.title + "” " + d.why + " · what you typed: " + focusKey + " from the form"
 }
 
-// waiting is the line drawn above the form while the user types in it.
-func (d closedCard) waiting() string {
+// Waiting is the line drawn above the form while the user types in it.
+func (d Closed) Waiting() string {
 	return "“" + d.title + "” " + d.why + " — what you had typed opens when you pause."
 }

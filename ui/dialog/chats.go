@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"slices"
@@ -11,13 +11,13 @@ import (
 	"followup/ui/chatlist"
 )
 
-// chatsDialog is the chat switcher: open, start, archive or delete a chat.
+// Chats is the chat switcher: open, start, archive or delete a chat.
 // It draws only the rows in view, keeps its cursor in view, and reads the
 // next page of the chat list as the cursor nears the end of those read,
 // so every chat can be reached.
-type chatsDialog struct {
-	keys     chatKeys
-	scrollK  scrollKeys
+type Chats struct {
+	keys     ChatKeys
+	scrollK  ScrollKeys
 	list     chatlist.List
 	onScreen string // the chat the screen shows: the cursor starts on its row
 	next     string // the cursor of the page after those read
@@ -28,7 +28,7 @@ type chatsDialog struct {
 	height   int
 	note     string // what the list just did, until the next key
 	noteErr  bool
-	unread   unreadMsg // how many unread answers the chat a first d is on holds
+	unread   Unread // how many unread answers the chat a first d is on holds
 	// The new chat — the screen on one, or text saved in one — is the
 	// list's top row (ID ""), so its draft can be found and opened.
 	newChat bool   // the screen is on the new chat
@@ -36,37 +36,43 @@ type chatsDialog struct {
 	listErr error  // why the list could not be read, until it is read
 }
 
-func newChats(keys keyMap, onScreen string) chatsDialog {
-	return chatsDialog{keys: keys.ChatList, scrollK: keys.Scroll, onScreen: onScreen, loading: true}
+// NewChats is the list opened on the chat on screen (onNew: the new
+// chat, typed its text).
+func NewChats(keys Keys, onScreen string, onNew bool, typed string) Chats {
+	d := Chats{keys: keys.ChatList, scrollK: keys.Scroll, onScreen: onScreen, loading: true, newChat: onNew}
+	if onNew {
+		d.newText = typed
+	}
+	return d
 }
 
-// chatPage is how many chats one read of the list takes on a screen of
+// ChatPage is how many chats one read of the list takes on a screen of
 // height lines: two screenfuls, so the first read fills the screen and the
 // next one starts while the cursor is still a screen from the end. A
 // switch reads the list each time: a page of 200 cost it a millisecond of
 // CPU it never showed.
-func chatPage(height int) int { return min(max(2*height, 20), chat.MaxChatPage) }
+func ChatPage(height int) int { return min(max(2*height, 20), chat.MaxChatPage) }
 
-// refreshLimit is how many chats a fresh read of the list takes: as many
+// RefreshLimit is how many chats a fresh read of the list takes: as many
 // as are shown, within a page's bounds.
-func (d chatsDialog) refreshLimit() int {
-	return min(max(len(d.list.Chats()), chatPage(d.height)), chat.MaxChatPage)
+func (d Chats) RefreshLimit() int {
+	return min(max(len(d.list.Chats()), ChatPage(d.height)), chat.MaxChatPage)
 }
 
-func (d chatsDialog) about() string    { return "" }
-func (d chatsDialog) fullScreen() bool { return true }
+func (d Chats) About() string    { return "" }
+func (d Chats) FullScreen() bool { return true }
 
 // rows is how many chats fit on screen under the header.
-func (d chatsDialog) rows() int { return max(1, d.height-3) }
+func (d Chats) rows() int { return max(1, d.height-3) }
 
-func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
-	var act action
+func (d Chats) Update(msg tea.Msg) (Dialog, Action) {
+	var act Action
 	switch msg := msg.(type) {
-	case sizeMsg:
-		d.height = msg.height
-	case chatsMsg:
+	case Size:
+		d.height = msg.Height
+	case ChatsRead:
 		d, act = d.adopt(msg)
-	case unreadMsg:
+	case Unread:
 		d.unread = msg
 	case tea.KeyMsg:
 		d, act = d.key(msg)
@@ -76,34 +82,34 @@ func (d chatsDialog) update(msg tea.Msg) (dialog, action) {
 }
 
 // adopt takes a page of the list (or the list read again from the top).
-func (d chatsDialog) adopt(msg chatsMsg) (chatsDialog, action) {
+func (d Chats) adopt(msg ChatsRead) (Chats, Action) {
 	d.loading = false
-	if msg.done != nil {
-		d.note, d.noteErr = msg.done.note(msg.err, d.keys.Archive.Help().Key), msg.err != nil
+	if msg.Done != nil {
+		d.note, d.noteErr = msg.Done.note(msg.Err, d.keys.Archive.Help().Key), msg.Err != nil
 	}
 	switch {
-	case msg.err != nil:
+	case msg.Err != nil:
 		d.toEnd = false
-		if msg.done == nil {
+		if msg.Done == nil {
 			// The list says why it shows nothing, in words, the code after.
-			d.listErr = msg.err
+			d.listErr = msg.Err
 		}
 		return d, nil
-	case msg.after == "":
+	case msg.After == "":
 		d.listErr = nil
 		if !d.newChat {
-			d.newText = msg.newDraft
+			d.newText = msg.NewDraft
 		}
-		if msg.draftErr != nil {
-			d.note, d.noteErr = "Could not read the text typed in the new chat: "+errText(msg.draftErr), true
+		if msg.DraftErr != nil {
+			d.note, d.noteErr = "Could not read the text typed in the new chat: "+chat.AsError(msg.DraftErr).Message, true
 		}
-		d.list.Adopt(append(d.newRow(), msg.page.Chats...), d.onScreen) // a fresh read from the top
-	case msg.after == d.next:
-		d.list.Adopt(append(slices.Clip(d.list.Chats()), msg.page.Chats...), d.onScreen)
+		d.list.Adopt(append(d.newRow(), msg.Page.Chats...), d.onScreen) // a fresh read from the top
+	case msg.After == d.next:
+		d.list.Adopt(append(slices.Clip(d.list.Chats()), msg.Page.Chats...), d.onScreen)
 	default:
 		return d, nil // a page of a list read again since
 	}
-	d.next, d.complete = msg.page.Next, !msg.page.More
+	d.next, d.complete = msg.Page.Next, !msg.Page.More
 	if d.toEnd {
 		d.list.Last()
 		d.toEnd = !d.complete
@@ -116,7 +122,7 @@ func (d chatsDialog) adopt(msg chatsMsg) (chatsDialog, action) {
 
 // newRow is the new chat's row, when it has one: the screen is on it, or
 // text typed in it waits.
-func (d chatsDialog) newRow() []chat.ChatView {
+func (d Chats) newRow() []chat.ChatView {
 	if !d.newChat && strings.TrimSpace(d.newText) == "" {
 		return nil
 	}
@@ -124,7 +130,7 @@ func (d chatsDialog) newRow() []chat.ChatView {
 }
 
 // key acts on a key; moving near the end of the chats read reads on.
-func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
+func (d Chats) key(msg tea.KeyMsg) (Chats, Action) {
 	k := d.keys
 	d.note, d.noteErr = "", false // it spoke of the moment before this key
 	if key.Matches(msg, k.Up, k.Down, d.scrollK.PageUp, d.scrollK.PageDown, d.scrollK.Top, d.scrollK.Bottom) {
@@ -132,7 +138,7 @@ func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
 	}
 	switch {
 	case key.Matches(msg, k.Close):
-		return d, closeAct{}
+		return d, Close{}
 	case key.Matches(msg, k.Up):
 		d.list.Move(-1)
 	case key.Matches(msg, k.Down):
@@ -147,31 +153,31 @@ func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
 		d.list.Move(len(d.list.Chats()))
 		d.toEnd = !d.complete // the last chat read is not the last chat
 	case key.Matches(msg, k.New):
-		return d, newChatAct{}
+		return d, NewChat{}
 	case key.Matches(msg, k.Open):
 		c, ok := d.list.Selected()
 		switch {
 		case ok && chatlist.IsNew(c) && d.newChat:
-			return d, closeAct{} // it is on screen
+			return d, Close{} // it is on screen
 		case ok && chatlist.IsNew(c):
-			return d, newChatAct{}
+			return d, NewChat{}
 		case ok:
-			return d, openChatAct{chatID: c.ID}
+			return d, OpenChat{ChatID: c.ID}
 		}
 	case (key.Matches(msg, k.Archive) || key.Matches(msg, k.Delete)) && d.onNew():
 		d.note = "The new chat is not started yet: its first message starts it (" + k.Open.Help().Key + " opens it)."
 	case key.Matches(msg, k.Archive):
 		if c, ok := d.list.Selected(); ok {
-			return d, archiveAct{chatID: c.ID, title: c.Title, unarchive: c.State.Archived(), limit: d.refreshLimit()}
+			return d, Lifecycle{Op: archiveOp(c), ChatID: c.ID, Title: c.Title, Limit: d.RefreshLimit()}
 		}
 	case key.Matches(msg, k.Delete):
 		if c, ok := d.list.Selected(); ok && d.list.ArmDelete(c.ID) {
 			if c.ID == d.onScreen {
 				d.onScreen, d.newChat = "", true // the screen goes to a new chat
 			}
-			return d, deleteAct{chatID: c.ID, title: c.Title, limit: d.refreshLimit()}
+			return d, Lifecycle{Op: OpDelete, ChatID: c.ID, Title: c.Title, Limit: d.RefreshLimit()}
 		} else if ok {
-			return d, deleteAct{chatID: c.ID, ask: true}
+			return d, AskUnread{c.ID}
 		}
 	}
 	if d.toEnd || d.list.Cursor() >= len(d.list.Chats())-d.rows() {
@@ -180,15 +186,23 @@ func (d chatsDialog) key(msg tea.KeyMsg) (chatsDialog, action) {
 	return d, nil
 }
 
+// archiveOp archives c, or unarchives it when it is archived.
+func archiveOp(c chat.ChatView) LifecycleOp {
+	if c.State.Archived() {
+		return OpUnarchive
+	}
+	return OpArchive
+}
+
 // onNew reports the cursor on the new chat's row.
-func (d chatsDialog) onNew() bool {
+func (d Chats) onNew() bool {
 	c, ok := d.list.Selected()
 	return ok && chatlist.IsNew(c)
 }
 
 // window is the first row in view when rows fit: the last one kept
 // unless the cursor left it.
-func (d chatsDialog) window(rows int) int {
+func (d Chats) window(rows int) int {
 	top := clampTop(d.top, len(d.list.Chats()), rows)
 	if d.list.Cursor() < top {
 		top = d.list.Cursor()
@@ -200,10 +214,13 @@ func (d chatsDialog) window(rows int) int {
 }
 
 // more reads the next page of chats, unless all are read or being read.
-func (d chatsDialog) more() (chatsDialog, action) {
+func (d Chats) more() (Chats, Action) {
 	if d.complete || d.loading {
 		return d, nil
 	}
 	d.loading = true
-	return d, moreChatsAct{after: d.next, limit: chatPage(d.height)}
+	return d, MoreChats{After: d.next, Limit: ChatPage(d.height)}
 }
+
+// List is the chats read so far, with the cursor.
+func (d Chats) List() *chatlist.List { return &d.list }

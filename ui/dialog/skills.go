@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"fmt"
@@ -11,10 +11,10 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// skillsPage lists every skill found (docs/skills.md): name, source, what
+// NewSkills lists every skill found (docs/skills.md): name, source, what
 // shadows it, its description, and each skill refused — a page that
 // scrolls. A skill's text is untrusted: it is drawn sanitised.
-func skillsPage(keys keyMap, set *skills.Set) pageDialog {
+func NewSkills(keys Keys, set *skills.Set) Page {
 	lines := func(width int) []string {
 		wrap := lipgloss.NewStyle().Width(max(10, width-4)).PaddingLeft(3)
 		head := fmt.Sprintf(" Skills — %d in use", len(set.Active()))
@@ -36,5 +36,5 @@ func skillsPage(keys keyMap, set *skills.Set) pageDialog {
 		tail := wrap.PaddingLeft(1).Render("The agent activates a skill when its description fits the task; `followup skills show NAME` prints one.")
 		return append(append(out, ""), strings.Split(style.Dim.Render(tail), "\n")...)
 	}
-	return pageDialog{lines: lines, close: keys.SkillsClose, scrollKeys: keys.Scroll}
+	return Page{lines: lines, close: keys.SkillsClose, scrollKeys: keys.Scroll}
 }

@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"cmp"
@@ -14,39 +14,39 @@ import (
 	"followup/ui/style"
 )
 
-// serversDialog lists the configured MCP servers (docs/mcp.md): each one's
+// Servers lists the configured MCP servers (docs/mcp.md): each one's
 // state — starting, connected with its protocol, failed with the
 // reason, disabled — its tools with what the server says of them, and
 // its log; above them, the configuration's problems (file, pointer,
 // reason). It takes the whole screen, scrolls, and follows the servers
 // while it is open; r starts the failed ones again.
-type serversDialog struct {
-	keys          keyMap
+type Servers struct {
+	keys          Keys
 	status        mcp.Status
 	width, height int
 	scroll        scroll
 }
 
-func newServers(keys keyMap, status mcp.Status) serversDialog {
-	return serversDialog{keys: keys, status: status}
+func NewServers(keys Keys, status mcp.Status) Servers {
+	return Servers{keys: keys, status: status}
 }
 
-func (d serversDialog) about() string    { return "" }
-func (d serversDialog) fullScreen() bool { return true }
+func (d Servers) About() string    { return "" }
+func (d Servers) FullScreen() bool { return true }
 
-func (d serversDialog) update(msg tea.Msg) (dialog, action) {
+func (d Servers) Update(msg tea.Msg) (Dialog, Action) {
 	switch msg := msg.(type) {
-	case sizeMsg:
-		d.width, d.height = msg.width, msg.height
-	case mcpStatusMsg:
-		d.status = msg.status
+	case Size:
+		d.width, d.height = msg.Width, msg.Height
+	case ServerStatus:
+		d.status = msg.Status
 	case tea.KeyMsg:
 		if key.Matches(msg, d.keys.ServersClose) {
-			return d, closeAct{}
+			return d, Close{}
 		}
 		if key.Matches(msg, d.keys.ServersRestart) {
 			if names := d.failed(); len(names) > 0 {
-				return d, restartServersAct{names}
+				return d, RestartServers{names}
 			}
 			return d, nil
 		}
@@ -56,9 +56,9 @@ func (d serversDialog) update(msg tea.Msg) (dialog, action) {
 }
 
 // avail is how many lines fit above the footer.
-func (d serversDialog) avail() int { return max(1, d.height-1) }
+func (d Servers) avail() int { return max(1, d.height-1) }
 
-func (d serversDialog) view(width, height int, focused bool) string {
+func (d Servers) View(width, height int, focused bool) string {
 	lines := d.scroll.window(d.lines(width), max(1, height-1), d.keys.Scroll)
 	keys := []key.Binding{d.keys.ServersClose}
 	if len(d.failed()) > 0 {
@@ -68,7 +68,7 @@ func (d serversDialog) view(width, height int, focused bool) string {
 }
 
 // failed names the failed servers, which r starts again.
-func (d serversDialog) failed() []string {
+func (d Servers) failed() []string {
 	var names []string
 	for _, s := range d.status.Servers {
 		if s.State == mcp.StateFailed {
@@ -79,7 +79,7 @@ func (d serversDialog) failed() []string {
 }
 
 // lines is the list drawn at width, each line cut to fit.
-func (d serversDialog) lines(width int) []string {
+func (d Servers) lines(width int) []string {
 	st := d.status
 	w := max(10, width-1)
 	var out []string

@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 // What the chat switcher draws: its header and hint, a note line, the rows
 // in view and where they lie among all.
 
-func (d chatsDialog) view(width, height int, focused bool) string {
+func (d Chats) View(width, height int, focused bool) string {
 	k := d.keys
 	var b strings.Builder
 	// The count is of the rows listed, the new chat's among them.
@@ -34,8 +34,8 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 	case d.list.Deleting() != "" && c.ID == d.list.Deleting():
 		// On the note line, not after the row: a narrow row would cut it.
 		unread := ""
-		switch n := d.unread.n; {
-		case d.unread.chatID != c.ID:
+		switch n := d.unread.N; {
+		case d.unread.ChatID != c.ID:
 		case n == 1:
 			unread = " 1 confirmed answer its agent has not read yet goes too:"
 		case n > 1:
@@ -77,7 +77,7 @@ func (d chatsDialog) view(width, height int, focused bool) string {
 // hintKeys are the list's keys that apply to the row under the cursor,
 // most needed first, for as many as fit: the new chat's row is neither
 // archived nor deleted.
-func (d chatsDialog) hintKeys() []key.Binding {
+func (d Chats) hintKeys() []key.Binding {
 	k := d.keys
 	bs := []key.Binding{k.Open, style.Relabel(k.Close, "close"), style.Relabel(k.New, "new")}
 	c, ok := d.list.Selected()

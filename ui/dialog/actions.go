@@ -1,0 +1,80 @@
+package dialog
+
+import "followup/chat"
+
+// An Action is what a dialog asks the root to do. nil asks nothing.
+type Action interface{ isAction() }
+
+type (
+	// Close closes the dialog.
+	Close struct{}
+	// Pass: the dialog did not take the key; the screen routes it on.
+	Pass struct{}
+	// Send sends the reviewed answer (the review stays until it lands).
+	Send struct{}
+	// Back goes back from the review to the form, on the field to fix.
+	Back struct{}
+	// Cancel cancels one question.
+	Cancel struct{ RequestID string }
+	// Stop stops the task.
+	Stop struct{ RunID string }
+	// Decide accepts or rejects a proposal.
+	Decide struct {
+		ProposalID string
+		Accept     bool
+	}
+	// OpenChat shows another chat; NewChat an empty new one.
+	OpenChat struct{ ChatID string }
+	NewChat  struct{}
+	// AskUnread reads what deleting a chat would throw away (Unread).
+	AskUnread struct{ ChatID string }
+	// MoreChats reads the page of Limit chats after the cursor After.
+	MoreChats struct {
+		After string
+		Limit int
+	}
+	// Approve allows an approval (once, or for the chat); Deny denies it.
+	Approve struct {
+		ID      string
+		ForChat bool
+	}
+	Deny struct{ ID string }
+	// RestartServers starts failed servers again.
+	RestartServers struct{ Names []string }
+	// OpenLink and CopyLink act on a consent card's link; LinkDone says
+	// done (accept, with no content), LinkDecline declines.
+	OpenLink    struct{ URL string }
+	CopyLink    struct{ URL string }
+	LinkDone    struct{ Req chat.RequestView }
+	LinkDecline struct{ RequestID string }
+)
+
+func (Close) isAction()          {}
+func (Pass) isAction()           {}
+func (Send) isAction()           {}
+func (Back) isAction()           {}
+func (Cancel) isAction()         {}
+func (Stop) isAction()           {}
+func (Decide) isAction()         {}
+func (OpenChat) isAction()       {}
+func (NewChat) isAction()        {}
+func (Lifecycle) isAction()      {}
+func (AskUnread) isAction()      {}
+func (MoreChats) isAction()      {}
+func (Approve) isAction()        {}
+func (Deny) isAction()           {}
+func (RestartServers) isAction() {}
+func (OpenLink) isAction()       {}
+func (CopyLink) isAction()       {}
+func (LinkDone) isAction()       {}
+func (LinkDecline) isAction()    {}
+
+// Decides reports whether a decides something for the user: the keys
+// typed right after it in the same burst are dropped.
+func Decides(a Action) bool {
+	switch a.(type) {
+	case Send, Decide, Cancel, Stop, Approve, Deny, LinkDone, LinkDecline:
+		return true
+	}
+	return false
+}

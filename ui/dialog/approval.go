@@ -1,0 +1,116 @@
+package dialog
+
+import (
+	"cmp"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+	"followup/forms"
+	"followup/ui/style"
+	"followup/ui/words"
+)
+
+// Approval asks the user to allow one MCP tool call (docs/mcp.md):
+// the server, the tool and its arguments, with allow once, allow for this
+// chat and deny. It arrives by itself like a proposal, so the focus rule
+// applies: it takes the focus only when the composer is empty and the user
+// paused, and its keys act only while it has the focus. The approval is
+// durable: the card is back after a restart until someone decides.
+type Approval struct {
+	keys    ApprovalKeys
+	scrollK ScrollKeys
+	a       chat.ApprovalView
+	box     paneBox
+	scroll  scroll
+	// deciding: a decision is on its way; further keys decide nothing.
+	deciding bool
+}
+
+func NewApproval(keys Keys, a chat.ApprovalView) Approval {
+	return Approval{keys: keys.Approval, scrollK: keys.Scroll, a: a}
+}
+
+func (d Approval) About() string    { return "" }
+func (d Approval) FullScreen() bool { return false }
+
+func (d Approval) Update(msg tea.Msg) (Dialog, Action) {
+	switch msg := msg.(type) {
+	case Size:
+		d.box = paneBox{msg.Width, msg.Height}
+	case Approvals:
+		for _, a := range msg {
+			if a.ID == d.a.ID {
+				d.a = a
+				return d, nil
+			}
+		}
+		return d, Close{} // decided elsewhere, or its task stopped
+	case Approved:
+		if msg.ID != d.a.ID {
+			return d, nil
+		}
+		if msg.Err == nil {
+			return d, Close{}
+		}
+		d.deciding = false
+	case tea.KeyMsg:
+		switch {
+		case d.deciding && (key.Matches(msg, d.keys.Once) || key.Matches(msg, d.keys.Chat) || key.Matches(msg, d.keys.Deny)):
+			return d, nil
+		case key.Matches(msg, d.keys.Once):
+			d.deciding = true
+			return d, Approve{ID: d.a.ID}
+		case key.Matches(msg, d.keys.Chat):
+			d.deciding = true
+			return d, Approve{ID: d.a.ID, ForChat: true}
+		case key.Matches(msg, d.keys.Deny):
+			d.deciding = true
+			return d, Deny{ID: d.a.ID}
+		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
+			return d, nil
+		}
+		return d, Pass{}
+	}
+	return d, nil
+}
+
+func (d Approval) View(width, height int, focused bool) string {
+	box := paneBox{width, height}
+	// Short words, so that deny fits beside the others on a narrow screen.
+	hint := style.FocusHint(box.inner(), focused, d.keys.Focus, d.keys.Once, style.Relabel(d.keys.Chat, "for this chat"), d.keys.Deny)
+	if d.deciding {
+		hint = style.Dim.Render("deciding…")
+	}
+	return box.draw(style.DialogFrame(focused), d.body(), hint, d.scroll, d.scrollK)
+}
+
+// Waiting is the line drawn above the form while the user types in it.
+func (d Approval) Waiting() string {
+	return forms.SanitizeLine(d.a.Server) + " asks to run " + forms.SanitizeLine(d.a.Tool) +
+		" — the card opens when you pause (" + d.keys.Focus.Help().Key + ")."
+}
+
+func (d Approval) body() string {
+	a := d.a
+	var b strings.Builder
+	b.WriteString(style.Bold.Render("Allow "+forms.SanitizeLine(a.Server)+" (MCP server) to run "+forms.SanitizeLine(a.Tool)+"?") + "\n")
+	about := forms.PlainLine(cmp.Or(a.Title, a.Annotations.Title))
+	if desc := forms.PlainLine(a.Description); desc != "" {
+		about = strings.TrimPrefix(about+" — "+desc, " — ")
+	}
+	if about != "" {
+		b.WriteString(style.Dim.Render(about) + "\n")
+	}
+	if a.Owner != nil {
+		b.WriteString(style.Dim.Render(words.AskedBy(*a.Owner)) + "\n")
+	}
+	b.WriteString(style.Dim.Render("hints: "+forms.SanitizeLine(a.Annotations.Words())) + "\n")
+	b.WriteString("\n" + style.Bold.Render("Arguments") + "\n")
+	for _, l := range strings.Split(words.PrettyJSON(a.Arguments), "\n") {
+		b.WriteString(words.HangingIndent(l, 2, d.box.inner()) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

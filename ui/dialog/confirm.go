@@ -1,0 +1,71 @@
+package dialog
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"followup/chat"
+	"followup/ui/style"
+	"followup/ui/words"
+)
+
+// Confirm asks before an action that cannot be undone: cancelling
+// one question, or stopping the whole task. The user opened it with their
+// own key, so it takes keys at once.
+type Confirm struct {
+	keys    ConfirmKeys
+	scrollK ScrollKeys
+	title   string // the question asked
+	detail  string // what yes does
+	target  string // the question (Question.Key) it is about, "" for the task
+	yes     Action
+	box     paneBox
+	scroll  scroll
+}
+
+// NewCancelConfirm asks before cancelling the question q, saying who is
+// told what.
+func NewCancelConfirm(keys Keys, q Question) Confirm {
+	promise, _ := words.CancelTells(q.Req)
+	title := "Cancel this question?"
+	if q.Req.Owner.Kind == chat.OwnerMCPServer {
+		title = "Decline: tell " + words.AskedByName(q.Req.Owner) + " no?" // a server's word for it
+	}
+	return Confirm{keys: keys.Cancel, scrollK: keys.Scroll, title: title, target: q.Key,
+		detail: promise, yes: Cancel{RequestID: q.Req.ID}}
+}
+
+// NewStopConfirm asks before stopping the task run.
+func NewStopConfirm(keys Keys, runID string) Confirm {
+	return Confirm{keys: keys.Stop, scrollK: keys.Scroll, title: "Stop the whole task?",
+		detail: "The agent stops working, its open questions expire (task stopped) and no model is called. The conversation stays.",
+		yes:    Stop{RunID: runID}}
+}
+
+func (d Confirm) About() string    { return d.target }
+func (d Confirm) FullScreen() bool { return false }
+
+func (d Confirm) Update(msg tea.Msg) (Dialog, Action) {
+	switch msg := msg.(type) {
+	case Size:
+		d.box = paneBox{msg.Width, msg.Height}
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, d.keys.Yes):
+			return d, d.yes
+		case key.Matches(msg, d.keys.No):
+			return d, Close{}
+		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
+			return d, nil
+		}
+		return d, Pass{}
+	}
+	return d, nil
+}
+
+func (d Confirm) body() string { return style.Bold.Render(d.title) + "\n" + d.detail }
+
+func (d Confirm) View(width, height int, focused bool) string {
+	return paneBox{width, height}.draw(style.DialogFrame(focused), d.body(),
+		style.FocusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, d.keys.Yes, d.keys.No), d.scroll, d.scrollK)
+}
