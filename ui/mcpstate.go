@@ -29,6 +29,10 @@ type mcpState struct {
 	steps map[string]chat.ToolStepView
 	// unfolded: tool rows show arguments and results in full.
 	unfolded bool
+	// progress is the latest progress a server sent on the open chat's
+	// running calls, by stepID: kept only here, drawn on the spinner's
+	// next frame.
+	progress map[string]string
 
 	status     mcp.Status
 	statusRead bool // status holds a reading (none before the servers start)
@@ -77,6 +81,19 @@ func readSteps(ctx context.Context, svc *chat.Service, msgs []chat.Message) map[
 func (s *mcpState) adopt(snap mcpSnap) {
 	s.approvals = snap.approvals
 	s.steps = snap.steps
+	for id := range s.progress {
+		if s.steps[id].State != "started" {
+			delete(s.progress, id) // the call ended: its row says how
+		}
+	}
+}
+
+// setProgress keeps a server's latest progress on a call.
+func (s *mcpState) setProgress(id, p string) {
+	if s.progress == nil {
+		s.progress = map[string]string{}
+	}
+	s.progress[id] = p
 }
 
 // addSteps takes the tool calls of an older page.

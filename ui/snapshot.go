@@ -104,10 +104,15 @@ func (m *model) onEvent(e chat.Event) tea.Cmd {
 	}
 	other := e.ChatID != "" && e.ChatID != m.cur.chatID && !(m.cur.chatID == "" && !m.cur.newChat)
 	switch {
-	case other && (e.Kind == chat.EvStream || e.Kind == chat.EvThinking):
+	case other && (e.Kind == chat.EvStream || e.Kind == chat.EvThinking || e.Kind == chat.EvProgress):
 		return nil
 	case e.Kind == chat.EvStream:
 		return m.onStream(e)
+	case e.Kind == chat.EvProgress:
+		if !other {
+			m.mcp.setProgress(stepID(e.RunID, e.ToolCallID), e.Progress)
+		}
+		return nil
 	case e.Kind == chat.EvThinking:
 		m.tr.thinking = e.On
 		return nil

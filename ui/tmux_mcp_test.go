@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,5 +115,24 @@ func TestTerminalEverythingApprovalNarrow(t *testing.T) {
 	tm.WaitFor("denied by you")
 	if n := pendingApprovalsIn(t, db); n != 0 {
 		t.Fatalf("%d approvals pending after n", n)
+	}
+}
+
+// server-everything's long-running operation reports its progress on the
+// call's row while it runs; the done row no longer shows it.
+func TestTerminalEverythingProgress(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "f.db")
+	tm := startWithEverything(t, db, 100, 30)
+	tm.Type(`call everything.trigger-long-running-operation {"duration":6,"steps":3}`)
+	tm.Keys("Enter")
+	tm.WaitFor("║ y allow once")
+	time.Sleep(500 * time.Millisecond)
+	tm.Keys("y")
+	tm.WaitFor("running · 1/3")
+	tm.WaitFor("running · 2/3")
+	tm.WaitFor("✓ done", "Long running operation completed")
+	if f := tm.Screen(); strings.Contains(f, "· 3/3") {
+		t.Fatalf("the done row still shows progress:\n%s", f)
 	}
 }

@@ -29,6 +29,8 @@ type entryData struct {
 	reqs  map[string]chat.RequestView
 	steps map[string]chat.ToolStepView // by stepID
 	look  rowLook
+	// progress is the servers' latest progress on running calls, by stepID.
+	progress map[string]string
 }
 
 // rowLook is how tool rows are drawn now.
@@ -54,7 +56,7 @@ func rowVersion(m chat.Message, d entryData) string {
 		s += "|" + string(d.reqs[id].State)
 	}
 	if v.State == "started" {
-		s += fmt.Sprintf("|%s|%t", d.look.spin, d.look.idle[v.RunID])
+		s += fmt.Sprintf("|%s|%t|%s", d.look.spin, d.look.idle[v.RunID], d.progress[stepID(v.RunID, v.ToolCallID)])
 	}
 	return s
 }
@@ -126,10 +128,14 @@ func rowState(v chat.ToolStepView, d entryData) string {
 		if look.idle[v.RunID] {
 			return style.Error.Render("interrupted — followup stopped during the call")
 		}
+		running := "running"
 		if look.spin != "" {
-			return style.Waiting.Render(look.spin + " running")
+			running = look.spin + " running"
 		}
-		return style.Waiting.Render("running")
+		if p := d.progress[stepID(v.RunID, v.ToolCallID)]; p != "" {
+			running += " · " + forms.SanitizeLine(p)
+		}
+		return style.Waiting.Render(running)
 	}
 	took := ""
 	if v.Duration > 0 {
@@ -188,7 +194,7 @@ func (m *model) entryData() entryData {
 	if m.spinning() {
 		look.spin = m.spin.View()
 	}
-	return entryData{reqs: m.cur.requests, steps: m.mcp.steps, look: look}
+	return entryData{reqs: m.cur.requests, steps: m.mcp.steps, look: look, progress: m.mcp.progress}
 }
 
 // toggleRows folds or unfolds every tool row.

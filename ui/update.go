@@ -16,7 +16,7 @@ import (
 
 // Update implements tea.Model.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if e, ok := msg.(eventMsg); ok && e.Kind == chat.EvStream {
+	if e, ok := msg.(eventMsg); ok && (e.Kind == chat.EvStream || e.Kind == chat.EvProgress) {
 		// Nothing on screen changes until the next frame draws it.
 		return m, m.update(msg)
 	}

@@ -194,10 +194,14 @@ func serverLine(srv mcp.ServerStatus) string {
 // sayWhileWaiting tells the user, once per question, about a question an
 // MCP server asks during a tool call: how to answer it while this command
 // keeps the server's connection and waits, or, with --no-wait (noWait),
-// that it was given up at once. It ends with ctx.
+// that it was given up at once; and writes the servers' progress on the
+// calls (progress.go). It ends with ctx.
 func sayWhileWaiting(ctx context.Context, s *chat.Service, stderr io.Writer, noWait bool) {
 	said := map[string]bool{}
+	progress := newProgressOut(stderr)
+	defer progress.endLine()
 	for ev := range s.Subscribe(ctx) {
+		progress.event(ctx, s, ev)
 		if ev.Kind != chat.EvRequest || ev.RequestID == "" || said[ev.RequestID] {
 			continue
 		}
@@ -213,6 +217,7 @@ func sayWhileWaiting(ctx context.Context, s *chat.Service, stderr io.Writer, noW
 		if noWait {
 			line = givenUpHint(r.RequestItem)
 		}
+		progress.endLine()
 		fmt.Fprintln(stderr, forms.SanitizeLine(line))
 	}
 }

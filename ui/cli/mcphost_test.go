@@ -388,3 +388,21 @@ func TestNamedMCPConfigMustBeUsable(t *testing.T) {
 		t.Errorf("the default file missing: exit %d, %q %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// A server's progress on a call the command makes goes to stderr: plain
+// lines when stderr is not a terminal, at most one a second, the latest
+// when the call ends; stdout has the result only.
+func TestMCPProgressOnStderr(t *testing.T) {
+	t.Parallel()
+	e := newMCPEnv(t, `["trigger-long-running-operation"]`)
+	r := mcpCLI(t, e, "ask", `call everything.trigger-long-running-operation {"duration": 2.4, "steps": 3}`)
+	if r.code != 0 || !strings.Contains(r.stdout, "Long running operation completed") {
+		t.Fatalf("ask: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	if !strings.Contains(r.stderr, "followup: everything · trigger-long-running-operation: 1/3\n") ||
+		!strings.HasSuffix(strings.TrimSpace(r.stderr), "followup: everything · trigger-long-running-operation: 3/3") ||
+		len(lines) > 3 || strings.ContainsAny(r.stderr, "\r\x1b") || strings.Contains(r.stdout, "1/3") {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+}
