@@ -276,7 +276,9 @@ func TestProblemsAreBounded(t *testing.T) {
 		t.Fatalf("unknown keys: %.300s", probs[0].Message)
 	}
 	// A bounded list bounds again when joined with another.
-	joined := CapProblems(append(probs, Problem{Path: "/values/x", Message: "one more"}))
+	var again problems
+	again.merge(append(probs, Problem{Path: "/values/x", Message: "one more"}))
+	joined := again.result()
 	if n := joined[len(joined)-1].More; len(joined) != MaxProblems+1 || n != last.More+1 {
 		t.Fatalf("joined: %d entries, count %d", len(joined), n)
 	}

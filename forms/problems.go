@@ -78,15 +78,6 @@ func (p *problems) result() []Problem {
 		Message: "and " + grouped(p.more) + " more problems, not listed", More: p.more})
 }
 
-// CapProblems bounds any problem list the way forms bounds its own: the
-// first MaxProblems listed, then one entry whose More counts the rest
-// (lists joined from several checks are bounded again).
-func CapProblems(ps []Problem) []Problem {
-	var p problems
-	p.merge(ps)
-	return p.result()
-}
-
 // grouped writes n with thousands separators: 99,950.
 func grouped(n int) string {
 	s := strconv.Itoa(n)
