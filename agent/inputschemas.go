@@ -2,7 +2,6 @@ package agent
 
 import (
 	"encoding/json"
-	"strings"
 
 	"followup/forms"
 )
@@ -14,15 +13,6 @@ import (
 // fieldTypesJSON is forms' field-type list (its kinds table) as the JSON
 // enum the tools advertise.
 var fieldTypesJSON, _ = json.Marshal(forms.FieldTypes)
-
-// fieldTypeWords is the same list in a sentence: "text, textarea, …".
-func fieldTypeWords() string {
-	names := make([]string, len(forms.FieldTypes))
-	for i, t := range forms.FieldTypes {
-		names[i] = string(t)
-	}
-	return strings.Join(names, ", ")
-}
 
 var fieldSchema = `{"type":"object","required":["name","type"],"properties":{
  "name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]{0,63}$","description":"unique key of the value in the answer"},

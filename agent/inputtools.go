@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"followup/forms"
 )
 
 // InputHost is what the input tools need from the chat host: each call gets
@@ -55,7 +57,7 @@ var inputCatalogue = []InputTool{
 		Description: "This chat's input requests and their state (pending, answered, cancelled, expired). Call it before asking again: reuse an answered request's values, and do not open a second request for something already pending.",
 		bind:        func(h InputHost) ToolFunc { return h.List }},
 	{Name: "input_request", Serve: true, Parameters: json.RawMessage(requestParams),
-		Description: `Ask the user for missing details with a form. Arguments: requestKey (stable, e.g. "trip-destination-1"; retrying with the same key and arguments is safe), reason (one sentence the user sees), source ({"kind":"dynamic","definition":{"title","description","fields":[...]}}, or a schema or template), prefill, supplied, context. Field types: ` + fieldTypeWords() + `; fields are required unless "required": false. Returns at once with a requestId.`,
+		Description: `Ask the user for missing details with a form. Arguments: requestKey (stable, e.g. "trip-destination-1"; retrying with the same key and arguments is safe), reason (one sentence the user sees), source ({"kind":"dynamic","definition":{"title","description","fields":[...]}}, or a schema or template), prefill, supplied, context. Field types: ` + forms.TypeList() + `; fields are required unless "required": false. Returns at once with a requestId.`,
 		RunNote:     `The run then pauses; the answer arrives as a message with status "input_received" or "input_cancelled".`,
 		bind:        func(h InputHost) ToolFunc { return h.Request }},
 	{Name: "input_read_answer", Serve: true, Parameters: json.RawMessage(idParams),

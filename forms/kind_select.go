@@ -2,6 +2,7 @@ package forms
 
 import (
 	"fmt"
+	"slices"
 )
 
 // select is one of the declared options, drawn by list (live_list.go)
@@ -55,12 +56,7 @@ var selectKind = &kind{
 }
 
 func (f Field) hasOption(v string) bool {
-	for _, o := range f.Options {
-		if o.Value == v {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(f.Options, func(o Option) bool { return o.Value == v })
 }
 
 func optionLabel(f Field, value string) string {

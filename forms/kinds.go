@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/huh"
@@ -88,17 +89,7 @@ func kindOf(t FieldType) *kind { return kindByType[t] }
 
 // takes reports that the kind takes attribute attr; an unknown kind
 // (nil) takes none.
-func (k *kind) takes(attr string) bool {
-	if k == nil {
-		return false
-	}
-	for _, a := range k.attrs {
-		if a == attr {
-			return true
-		}
-	}
-	return false
-}
+func (k *kind) takes(attr string) bool { return k != nil && slices.Contains(k.attrs, attr) }
 
 // kindsTaking names the field types that take attr, for messages:
 // "number and integer".
@@ -112,8 +103,8 @@ func kindsTaking(attr string) string {
 	return joinAnd(names)
 }
 
-// typeList is every field type, for messages: "text, textarea, …".
-func typeList() string {
+// TypeList is every field type in a sentence: "text, textarea, …".
+func TypeList() string {
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
 		names[i] = string(k.typ)

@@ -49,7 +49,7 @@ func Review(def Definition, supplied, values Values, width int) string {
 	if missing := Missing(def, supplied, values); len(missing) > 0 {
 		labels := make([]string, len(missing))
 		for i, name := range missing {
-			f, _ := def.field(name)
+			f, _ := def.FieldByName(name)
 			labels[i] = SanitizeLine(f.DisplayLabel())
 		}
 		b.WriteString("\n")

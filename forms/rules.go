@@ -80,7 +80,7 @@ func (p *problems) checkField(f Field, i int, at pathFunc) {
 	}
 	k := kindOf(f.Type)
 	if k == nil && !p.toldAt(at(i, "type")) { // a type refused while decoding is not refused twice
-		p.add(at(i, "type"), "unknown field type %q (known: %s)", clip(string(f.Type)), typeList())
+		p.add(at(i, "type"), "unknown field type %q (known: %s)", clip(string(f.Type)), TypeList())
 	}
 	p.checkString(at(i, "label"), "label", f.Label)
 	p.checkString(at(i, "description"), "description", f.Description)

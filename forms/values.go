@@ -37,7 +37,7 @@ func Normalize(def Definition, values map[string]any, prefix string) (Values, []
 	names := slices.Sorted(maps.Keys(values))
 	for _, name := range names {
 		path := ptr(prefix, name)
-		f, ok := def.field(name)
+		f, ok := def.FieldByName(name)
 		if !ok {
 			p.add(path, "unknown field %q", clip(name))
 			continue
@@ -49,18 +49,13 @@ func Normalize(def Definition, values map[string]any, prefix string) (Values, []
 	return out, p.result()
 }
 
-// field finds a field by name.
-func (def Definition) field(name string) (Field, bool) {
-	for _, f := range def.Fields {
-		if f.Name == name {
-			return f, true
-		}
+// FieldByName finds a field by name.
+func (def Definition) FieldByName(name string) (Field, bool) {
+	if i := slices.IndexFunc(def.Fields, func(f Field) bool { return f.Name == name }); i >= 0 {
+		return def.Fields[i], true
 	}
 	return Field{}, false
 }
-
-// FieldByName finds a field by name.
-func (def Definition) FieldByName(name string) (Field, bool) { return def.field(name) }
 
 // Missing returns the names of required fields that have no value in any of
 // the given value sets, in field order. An empty string or an empty
