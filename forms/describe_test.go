@@ -3,6 +3,8 @@ package forms
 import (
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // Descriptions draw their light markdown as text, sanitised.
@@ -24,7 +26,7 @@ func TestGoldenMarkdownDescriptions(t *testing.T) {
 			t.Fatalf("no %q:\n%s", want, view)
 		}
 	}
-	golden(t, "markdown_descriptions", view)
+	t.Run("markdown_descriptions", func(t *testing.T) { golden.RequireEqual(t, []byte(view)) })
 }
 
 // A one-question form whose label repeats its title draws it once, with
@@ -35,7 +37,7 @@ func TestLabelRepeatingTheTitleIsDrawnOnce(t *testing.T) {
 	if n := strings.Count(view, "What should I work on?"); n != 1 || !strings.Contains(view, "What should I work on? *") {
 		t.Fatalf("drawn %d times:\n%s", n, view)
 	}
-	golden(t, "label_is_title", view)
+	t.Run("label_is_title", func(t *testing.T) { golden.RequireEqual(t, []byte(view)) })
 	two := def
 	two.Fields = append(append([]Field(nil), def.Fields...), Field{Name: "more", Type: Text, Label: "More"})
 	if view := start(two, nil, nil, nil).View(); strings.Count(view, "What should I work on?") != 2 {

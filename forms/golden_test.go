@@ -1,36 +1,12 @@
 package forms
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
 )
-
-// ---- goldens ----
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 func TestGoldenFieldTypes(t *testing.T) {
 	long := Field{Name: "city", Type: Select, Label: "City", Required: true}
@@ -72,24 +48,26 @@ func TestGoldenFieldTypes(t *testing.T) {
 			for _, k := range tc.keys {
 				keys(l, k)
 			}
-			golden(t, "field_"+tc.name, l.View())
+			t.Run("field_"+tc.name, func(t *testing.T) { golden.RequireEqual(t, []byte(l.View())) })
 		})
 	}
 }
 
 func TestGoldenPagedForm(t *testing.T) {
 	l := start(travelDef, Values{"ok": true}, Values{"destination": "Shanghai"}, nil)
-	golden(t, "form_travel_page1", l.View())
+	t.Run("form_travel_page1", func(t *testing.T) { golden.RequireEqual(t, []byte(l.View())) })
 	for i := 0; i < 4; i++ {
 		pumpLive(l, []tea.Cmd{l.Update(press(tea.KeyTab))})
 	}
-	golden(t, "form_travel_page2", l.View())
+	t.Run("form_travel_page2", func(t *testing.T) { golden.RequireEqual(t, []byte(l.View())) })
 }
 
 func TestGoldenReview(t *testing.T) {
 	values := Values{"destination": "Shang\x1b[2Jhai", "start": "2026-05-01", "budget": 1500.5,
 		"transport": "train", "interests": []string{"food", "hiking"}, "notes": "window seat\naisle is fine"}
-	golden(t, "review", Review(travelDef, Values{"travelers": int64(2)}, values, 60))
+	t.Run("review", func(t *testing.T) {
+		golden.RequireEqual(t, []byte(Review(travelDef, Values{"travelers": int64(2)}, values, 60)))
+	})
 }
 
 func TestGoldenReviewMissing(t *testing.T) {
@@ -103,5 +81,5 @@ func TestGoldenReviewMissing(t *testing.T) {
 	if strings.ContainsAny(got, "\x1b\x07\u202e") {
 		t.Fatalf("raw control in review: %q", got)
 	}
-	golden(t, "review_missing", got)
+	t.Run("review_missing", func(t *testing.T) { golden.RequireEqual(t, []byte(got)) })
 }

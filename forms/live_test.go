@@ -2,7 +2,6 @@ package forms
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"reflect"
 	"strings"
@@ -15,8 +14,6 @@ import (
 
 	"followup/forms/cmdtest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func TestMain(m *testing.M) {
 	// Goldens and assertions read plain text: pin the colour profile.

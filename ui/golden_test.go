@@ -2,47 +2,15 @@ package ui
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"followup/chat"
 	"followup/ui/dialog"
 )
-
-// updating reports whether -update was given: teatest defines the flag
-// (for its own goldens), and these goldens follow it too.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// golden compares a whole screen with testdata/golden/NAME.golden; -update
-// rewrites the file instead.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".golden")
-	if updating() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./ui -run TestGolden -update writes it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from its golden screen:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 // The whole chat screen, pinned at a few sizes (no colour, a fixed clock,
 // a fixed database name in the status line).
@@ -129,7 +97,7 @@ func TestGoldenScreens(t *testing.T) {
 					k.load("")
 				}
 				sc.setup(k)
-				golden(t, name, frameOf(k.m))
+				golden.RequireEqual(t, []byte(frameOf(k.m)))
 			})
 		}
 	}

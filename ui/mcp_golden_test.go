@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"followup/agent/mcp"
 	"followup/ui/dialog"
@@ -54,7 +55,7 @@ func TestGoldenMCPScreens(t *testing.T) {
 				k.m.Update(tea.WindowSizeMsg{Width: size.w, Height: size.h})
 				sc.setup(k)
 				k.m.setStatus("", false)
-				golden(t, name, frameOf(k.m))
+				golden.RequireEqual(t, []byte(frameOf(k.m)))
 			})
 		}
 	}
