@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"followup/chat"
 )
@@ -24,7 +25,7 @@ func readInput(path string, stdin io.Reader) ([]byte, error) {
 	if path == "-" {
 		name = "standard input"
 		if stdin == nil {
-			r = eofReader{}
+			r = strings.NewReader("")
 		}
 	} else {
 		f, err := os.Open(path)
@@ -75,7 +76,3 @@ func sizeText(n int64) string {
 	}
 	return fmt.Sprintf("%.1f MiB (%d bytes)", float64(n)/mib, n)
 }
-
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

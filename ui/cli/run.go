@@ -120,9 +120,7 @@ func (p *printer) finish(err error, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "followup: %s: %s\n", e.Code, forms.SanitizeLine(e.Message))
 	if ps, ok := e.Details["problems"].([]forms.Problem); ok {
 		for _, pr := range ps {
-			path := pr.Path
-			path = cmp.Or(path, "/")
-			fmt.Fprintf(stderr, "  %s: %s\n", forms.SanitizeLine(path), forms.SanitizeLine(pr.Message))
+			fmt.Fprintf(stderr, "  %s: %s\n", forms.SanitizeLine(cmp.Or(pr.Path, "/")), forms.SanitizeLine(pr.Message))
 		}
 	}
 	return code

@@ -21,8 +21,6 @@ type Options struct {
 	// Logger receives the SDK's log; nil discards it. Over stdio it must not
 	// write to standard output, which carries the protocol.
 	Logger *slog.Logger
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
 	// MaxSessions bounds the sessions open at once (DefaultMaxSessions
 	// when zero); a session beyond it is refused in words.
 	MaxSessions int
@@ -38,7 +36,6 @@ type server struct {
 	mcp         *mcp.Server
 	transport   string
 	key         string // Client.Key of every session
-	now         func() time.Time
 	maxSessions int
 	abandon     time.Duration // see HTTPOptions.AbandonAfter; 0: never
 
@@ -62,19 +59,14 @@ type session struct {
 }
 
 func newServer(inbox Inbox, transport string, o Options) *server {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	if o.MaxSessions <= 0 {
 		o.MaxSessions = DefaultMaxSessions
 	}
-	s := &server{inbox: inbox, transport: transport, now: o.Now, maxSessions: o.MaxSessions, sessions: map[*mcp.ServerSession]*session{}}
-	version := o.Version
-	version = cmp.Or(version, "dev")
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "followup", Title: "followup", Version: version}, &mcp.ServerOptions{
+	s := &server{inbox: inbox, transport: transport, maxSessions: o.MaxSessions, sessions: map[*mcp.ServerSession]*session{}}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "followup", Title: "followup", Version: cmp.Or(o.Version, "dev")}, &mcp.ServerOptions{
 		Instructions: instructions,
 		Logger:       o.Logger,
 		// A session opens when its client says it is ready; a client on the
@@ -116,7 +108,7 @@ func (s *server) session(ctx context.Context, ss *mcp.ServerSession, info *mcp.I
 	s.ending.Add(1)
 	s.mu.Unlock()
 
-	c := Client{Transport: s.transport, Key: s.key, Started: s.now()}
+	c := Client{Transport: s.transport, Key: s.key, Started: time.Now()}
 	if info != nil {
 		c.Name, c.Version = cmp.Or(info.Title, info.Name), info.Version
 	}
