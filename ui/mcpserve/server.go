@@ -217,12 +217,43 @@ func (s *server) handler(t serveTool) mcp.ToolHandler {
 		defer s.touch(se, -1)
 		ctx, stop := untilDone(ctx, se.done)
 		defer stop()
+		if token := req.Params.GetProgressToken(); token != nil {
+			defer keepAlive(ctx, req.Session, token)()
+		}
 		args := req.Params.Arguments
 		if len(args) == 0 || string(args) == "null" {
 			args = json.RawMessage(`{}`)
 		}
 		return toolResult(t.run(ctx, se.in, args)), nil
 	}
+}
+
+// progressEvery is how often a call that takes long (input_wait) tells a
+// client that gave a progress token it is alive: well under the 10 s a
+// client's tool timeout may be, when progress resets it.
+const progressEvery = 3 * time.Second
+
+// keepAlive sends progress on the call every progressEvery until the
+// returned func is called.
+func keepAlive(ctx context.Context, ss *mcp.ServerSession, token any) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		start := time.Now()
+		for n := 1; ; n++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(n),
+				Message: fmt.Sprintf("waiting for the user's answer (%ds)", int(time.Since(start).Seconds()))})
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // untilDone is ctx, also cancelled when done closes.
