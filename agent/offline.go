@@ -112,6 +112,9 @@ func (o Offline) reply(h []Message) Message {
 	}
 	// Messages sent before the agent answered are read together.
 	text := unanswered(h)
+	if msg, ok := attachedTurn(h); ok {
+		return msg
+	}
 	if asksWhatItCanDo(text) {
 		if st.pending() != nil {
 			return Message{Content: DemoGuide + st.stillOpen()}

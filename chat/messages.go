@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"followup/agent/mcp"
 	"followup/store"
 )
 
@@ -28,17 +29,25 @@ func (r *Sent) setCommandID(id string) { r.CommandID = id }
 // message sent while the chat's run waits for input joins that run (the
 // agent reads it; it never fills or approves anything by itself); after a
 // run ended, the message starts a new one. Driving the run is separate.
-func (s *Service) Send(ctx context.Context, chatID, text, commandID string) (Sent, error) {
+// Resources attached are read now (attach.go).
+func (s *Service) Send(ctx context.Context, chatID, text, commandID string, attach ...mcp.Resource) (Sent, error) {
 	text = strings.TrimSpace(text)
 	switch {
-	case text == "":
+	case text == "" && len(attach) == 0:
 		return Sent{}, errorf(CodeInvalidArgument, "the message is empty")
 	case !utf8.ValidString(text):
 		return Sent{}, errorf(CodeInvalidArgument, "the message is not valid UTF-8")
 	case len(text) > MaxMessage:
 		return Sent{}, errorf(CodeLimitExceeded, "the message is %d bytes; the limit is %d", len(text), MaxMessage)
 	}
+	lines, attached, err := s.readAttachments(ctx, attach)
+	if err != nil {
+		return Sent{}, err
+	}
 	args := map[string]any{"chatId": chatID, "text": text}
+	if len(attach) > 0 {
+		args["attach"] = attach
+	}
 	var created bool
 	owner := chatID
 	out, err := s.command(ctx, commandID, "send", &owner, args, func(tx store.Handle) (any, error) {
@@ -48,7 +57,7 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string) (Sen
 			res.ChatID = NewID("ch")
 			owner = res.ChatID
 			created = true
-			if err := s.store.InsertChat(ctx, tx, store.Chat{ID: res.ChatID, Title: chatTitle(text), State: store.ChatActive,
+			if err := s.store.InsertChat(ctx, tx, store.Chat{ID: res.ChatID, Title: chatTitle(strings.TrimSpace(text + lines)), State: store.ChatActive,
 				CreatedAt: now, UpdatedAt: now}); err != nil {
 				return nil, err
 			}
@@ -78,11 +87,17 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string) (Sen
 		}
 		res.RunID = run.ID
 		id, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: res.ChatID, RunID: nullString(run.ID), Role: store.RoleUser,
-			Content: text, Visible: true, ForModel: true, CreatedAt: now})
+			Content: strings.TrimSpace(text + "\n" + lines), Visible: true, ForModel: true, CreatedAt: now})
 		if err != nil {
 			return nil, err
 		}
 		res.MessageID = id
+		for _, a := range attached {
+			if _, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: res.ChatID, RunID: nullString(run.ID), Role: store.RoleUser,
+				Content: a, ForModel: true, CreatedAt: now}); err != nil {
+				return nil, err
+			}
+		}
 		if err := s.clearSentDraft(ctx, tx, chatID, text); err != nil {
 			return nil, err
 		}

@@ -33,6 +33,9 @@ func toolResult(name string, res mcp.Result) json.RawMessage {
 	if res.Truncated {
 		m["truncated"] = true
 	}
+	if len(res.Links) > 0 {
+		m["resourceLinks"] = res.Links
+	}
 	return json.RawMessage(mustJSON(m))
 }
 

@@ -37,6 +37,8 @@ type ToolStepView struct {
 	Text       string          `json:"text,omitempty"`
 	Structured json.RawMessage `json:"structuredContent,omitempty"`
 	Truncated  bool            `json:"truncated,omitempty"`
+	// Links are the result's resource links, which the user may attach.
+	Links []mcp.Resource `json:"resourceLinks,omitempty"`
 	// RequestIDs are the questions the call's server asked, oldest first.
 	RequestIDs []string `json:"requestIds"`
 	// ApprovalID is the call's approval, when it needed one.
@@ -134,9 +136,10 @@ func (s *Service) toolStepView(ctx context.Context, h store.Handle, st store.Too
 			Message    string          `json:"message"`
 			Structured json.RawMessage `json:"structuredContent"`
 			Truncated  bool            `json:"truncated"`
+			Links      []mcp.Resource  `json:"resourceLinks"`
 		}
 		json.Unmarshal([]byte(st.Result.String), &r)
-		v.Status, v.Text, v.Structured, v.Truncated = r.Status, r.Text, r.Structured, r.Truncated
+		v.Status, v.Text, v.Structured, v.Truncated, v.Links = r.Status, r.Text, r.Structured, r.Truncated, r.Links
 		v.Text = cmp.Or(v.Text, r.Message)
 	}
 	ms, err := s.store.StepMCPRequests(ctx, h, st.RunID, st.ToolCallID)

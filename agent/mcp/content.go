@@ -25,7 +25,7 @@ func resultOf(s *server, req CallRequest, res *sdk.CallToolResult) (Result, erro
 	}
 	out := Result{IsError: res.IsError}
 	for _, c := range res.Content {
-		if l, ok := c.(*sdk.ResourceLink); ok {
+		if l, ok := c.(*sdk.ResourceLink); ok && len(out.Links) < maxLinks {
 			out.Links = append(out.Links, linkOf(s.cfg.Name, l))
 		}
 	}

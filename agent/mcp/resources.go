@@ -78,6 +78,9 @@ func (s *server) refreshResources() {
 	s.m.changed()
 }
 
+// maxLinks bounds the resource links kept of one result.
+const maxLinks = 20
+
 // linkOf is a resource_link of a tool's result.
 func linkOf(server string, l *sdk.ResourceLink) Resource {
 	r := Resource{Server: server, URI: l.URI, Name: l.Name, Title: l.Title, Description: l.Description, MIMEType: l.MIMEType}

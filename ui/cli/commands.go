@@ -33,7 +33,11 @@ func failed(out *printer, v chat.RunView, extra map[string]any) error {
 
 func ask(ctx context.Context, c *Call) error {
 	s, out := c.Service, c.out
-	sent, err := s.Send(ctx, c.Flag("chat"), c.Arg(0), c.Flag("command-id"))
+	attach, err := attachments(c.Flag("attach"))
+	if err != nil {
+		return err
+	}
+	sent, err := s.Send(ctx, c.Flag("chat"), c.Arg(0), c.Flag("command-id"), attach...)
 	if err != nil {
 		return err
 	}

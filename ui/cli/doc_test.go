@@ -91,6 +91,7 @@ var docSkipped = map[string]string{
 	`followup answer rq_5c0d1e9a7b3f2468 --values-json '{"env":"staging"}'`: "needs an MCP client asking through followup mcp serve",
 	`followup approve ap_b63a58e2f6f0c3f9`:                                  "needs an MCP server's tool call",
 	`followup mcp list`:                                                     "needs the everything server (npx)",
+	`followup mcp resources`:                                                "needs the everything server (npx)",
 }
 
 // The story: older chats first (a cancelled question, a stopped task), then

@@ -19,6 +19,7 @@ import (
 
 var (
 	flagNoWait = Flag{Name: "no-wait", Help: "if an MCP server asks a question during a tool call, give it up at once (it expires, the server is told cancel and the model is told the call was interrupted) instead of waiting for its answer from another shell"}
+	flagAttach = Flag{Name: "attach", Value: "SERVER:URI", Repeat: true, Help: "attach an MCP server's resource to the message (repeatable): the agent reads its text, up to 64 KiB, or a binary one's type and size; followup mcp resources lists them"}
 	flagMCP    = Flag{Name: "mcp-config", Value: "FILE", Help: "MCP servers, in Claude Code's .mcp.json shape (env FOLLOWUP_MCP_CONFIG; default $XDG_CONFIG_HOME/followup/mcp.json, else ~/.config/followup/mcp.json)"}
 )
 
@@ -174,6 +175,46 @@ func mcpList(ctx context.Context, c *Call) error {
 				}
 				fmt.Fprintln(w, forms.SanitizeLine(fmt.Sprintf("  tools (%d): %s", len(names), strings.Join(names, ", "))))
 			}
+		}
+	})
+	return nil
+}
+
+// attachments reads --attach SERVER:URI values.
+func attachments(v string) ([]mcp.Resource, error) {
+	var out []mcp.Resource
+	for _, a := range strings.Split(v, "\x00") {
+		if a == "" {
+			continue
+		}
+		server, uri, ok := strings.Cut(a, ":")
+		if !ok || server == "" || uri == "" {
+			return nil, usagef("--attach %q: write SERVER:URI, e.g. everything:demo://resource/static/document/features.md", a)
+		}
+		out = append(out, mcp.Resource{Server: server, URI: uri})
+	}
+	return out, nil
+}
+
+// mcpResources is `followup mcp resources [SERVER]`: the resources the
+// connected servers list, after they have finished connecting.
+func mcpResources(ctx context.Context, c *Call) error {
+	s := c.Service
+	if err := s.WaitMCP(ctx); err != nil {
+		return err
+	}
+	out := []mcp.Resource{}
+	for _, srv := range s.MCPStatus().Servers {
+		if c.Arg(0) == "" || c.Arg(0) == srv.Name {
+			out = append(out, srv.Resources...)
+		}
+	}
+	c.OK(map[string]any{"resources": out}, func(w io.Writer) {
+		if len(out) == 0 {
+			fmt.Fprintln(w, "no resources: no connected MCP server lists any (followup mcp list shows the servers)")
+		}
+		for _, r := range out {
+			fmt.Fprintln(w, forms.SanitizeLine(fmt.Sprintf("%s:%s  %s  %s", r.Server, r.URI, r.Name, r.MIMEType)))
 		}
 	})
 	return nil

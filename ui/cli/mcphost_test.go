@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -404,5 +405,28 @@ func TestMCPProgressOnStderr(t *testing.T) {
 		!strings.HasSuffix(strings.TrimSpace(r.stderr), "followup: everything · trigger-long-running-operation: 3/3") ||
 		len(lines) > 3 || strings.ContainsAny(r.stderr, "\r\x1b") || strings.Contains(r.stdout, "1/3") {
 		t.Fatalf("stderr %q", r.stderr)
+	}
+}
+
+// TestMCPResourcesAndAttach: `mcp resources` lists server-everything's
+// resources; `ask --attach SERVER:URI` sends one with the message, and the
+// demo agent's reply says what it read.
+func TestMCPResourcesAndAttach(t *testing.T) {
+	t.Parallel()
+	e := newMCPEnv(t, "")
+	const uri = "demo://resource/static/document/features.md"
+	list := decode(t, mcpCLI(t, e, "mcp", "resources", "everything", "--json"))
+	if !strings.Contains(fmt.Sprint(list["resources"]), "uri:"+uri) {
+		t.Fatalf("mcp resources = %v", list)
+	}
+	if text := mcpCLI(t, e, "mcp", "resources"); text.code != 0 || !strings.Contains(text.stdout, "everything:"+uri+"  features.md  text/markdown\n") {
+		t.Fatalf("mcp resources: %+v", text)
+	}
+	ask := mcpCLI(t, e, "ask", "What does it say?", "--attach", "everything:"+uri)
+	if ask.code != 0 || !strings.Contains(ask.stdout, "I read the resource you attached, "+uri+" from MCP server everything, text/markdown") {
+		t.Fatalf("ask --attach: %+v", ask)
+	}
+	if bad := mcpCLI(t, e, "ask", "this", "--attach", "everything"); bad.code != 2 {
+		t.Fatalf("ask --attach without a URI: %+v", bad)
 	}
 }

@@ -122,7 +122,7 @@ const (
 
 func init() {
 	commands = []Command{
-		{Name: "ask", Group: groupQuestions, Args: []string{"MESSAGE"}, Flags: []Flag{flagChat, flagCommandID, flagNoWait}, NeedsDB: true, Run: ask,
+		{Name: "ask", Group: groupQuestions, Args: []string{"MESSAGE"}, Flags: []Flag{flagChat, flagCommandID, flagNoWait, flagAttach}, NeedsDB: true, Run: ask,
 			Summary: "send a message; drive the run until it waits or ends",
 			Example: `followup ask "Check deployment"`, Check: nonEmptyArg("the message")},
 		{Name: "pending", Group: groupQuestions, Flags: []Flag{flagChat}, NeedsDB: true, Run: pending,
@@ -179,6 +179,9 @@ func init() {
 		{Name: "mcp list", Group: groupMCP, NeedsDB: true, Run: mcpList,
 			Summary: "the configured MCP servers: state, protocol, tools",
 			Example: `followup mcp list --json`},
+		{Name: "mcp resources", Group: groupMCP, Args: []string{"[SERVER]"}, NeedsDB: true, Run: mcpResources,
+			Summary: "the resources the MCP servers offer to attach",
+			Example: `followup mcp resources everything --json`},
 		{Name: "approve", Group: groupMCP, Args: []string{"APPROVAL_ID"}, NeedsDB: true, Run: approve,
 			Flags: []Flag{
 				{Name: "for-chat", Help: "allow this tool for the rest of the chat: later calls run without asking"},
