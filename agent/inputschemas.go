@@ -6,7 +6,7 @@ import (
 	"followup/forms"
 )
 
-// The parameters schemas of the input tools (docs/input-requests.md–§4), written by hand so that every
+// The parameters schemas of the input tools (docs/input-requests.md), written by hand so that every
 // client sees plain JSON Schema (no inferred "type": ["null","array"]). forms validates
 // the arguments fully; these tell the model what to send.
 

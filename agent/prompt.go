@@ -11,7 +11,7 @@ var runRules = []string{
 }
 
 // SystemPrompt teaches a real model (openai, anthropic) how followup works and
-// how to use the input tools. It is the contract of docs/input-requests.md–§5 told from the
+// how to use the input tools. It is the contract of docs/input-requests.md told from the
 // model's side; its tool list is the input-tool catalogue itself. The host adds its
 // skills (docs/skills.md).
 var SystemPrompt = buildSystemPrompt()

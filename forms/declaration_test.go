@@ -205,7 +205,7 @@ func TestParseDeclarationListsEveryProblem(t *testing.T) {
 		"/source/definition/fields/2/min", "/prefill/nope", "/expiresAt"}, "")
 }
 
-// The declaration checks docs/input-requests.md and §12 add: a lone surrogate escape is
+// The declaration checks docs/input-requests.md adds: a lone surrogate escape is
 // refused like invalid UTF-8, an integer's bounds are whole, and a hostile
 // input's problems are bounded.
 func TestDeclarationHardening(t *testing.T) {

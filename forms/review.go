@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// Review styles are built once, not per frame (STYLE §7).
+// Review styles are built once, not per frame.
 var (
 	reviewTitle   = lipgloss.NewStyle().Bold(true)
 	reviewLabel   = lipgloss.NewStyle().Bold(true)

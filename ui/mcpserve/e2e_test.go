@@ -66,7 +66,7 @@ func TestAnswerFromAnotherProcess(t *testing.T) {
 	result := got["result"].(map[string]any)
 	if result["status"] != "input_received" || result["requestId"] != nil || result["values"] != nil ||
 		got["requestId"] != id || canon(result["context"]) != `{"booking":7}` {
-		t.Errorf("the §5 result: %v", result)
+		t.Errorf("the input_wait result: %v", result)
 	}
 	req := show(t, db, id)
 	if ds := req["deliveries"].([]any); len(ds) != 1 || ds[0].(map[string]any)["state"] != "delivered" {

@@ -13,7 +13,7 @@ import (
 )
 
 // A client that deletes its HTTP session while it waits for an answer
-// receives the §5 result of its question, expired because it
+// receives the docs/input-requests.md result of its question, expired because it
 // disconnected — what its next look would find, never an internal error.
 func TestDeleteSessionDuringWait(t *testing.T) {
 	t.Parallel()
