@@ -13,10 +13,6 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 )
 
-// AnthropicMaxTokens caps one reply. The Messages API requires a cap; a
-// turn here is a short reply or a tool call, far below it.
-const AnthropicMaxTokens = 4096
-
 // Anthropic is a Provider for the Anthropic Messages API.
 type Anthropic struct {
 	client anthropic.Client
@@ -90,7 +86,7 @@ func (p *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 // user turn, and consecutive turns of one role are merged: the API wants
 // roles to alternate, and all results of one assistant turn in one message.
 func (p *Anthropic) params(req Request) anthropic.MessageNewParams {
-	out := anthropic.MessageNewParams{Model: cmp.Or(req.Model, p.model), MaxTokens: AnthropicMaxTokens}
+	out := anthropic.MessageNewParams{Model: cmp.Or(req.Model, p.model), MaxTokens: int64(cmp.Or(req.MaxTokens, MaxReplyTokens))}
 	if req.System != "" {
 		out.System = []anthropic.TextBlockParam{{Text: req.System}}
 	}

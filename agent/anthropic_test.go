@@ -44,7 +44,7 @@ func TestAnthropicNonStreaming(t *testing.T) {
 		want any
 	}{
 		{[]any{"model"}, DefaultAnthropicModel},
-		{[]any{"max_tokens"}, float64(AnthropicMaxTokens)},
+		{[]any{"max_tokens"}, float64(MaxReplyTokens)},
 		{[]any{"system", 0, "text"}, "be brief"},
 		{[]any{"messages", 0, "role"}, "user"},
 		{[]any{"messages", 0, "content", 0, "text"}, "Plan a trip"},

@@ -21,6 +21,9 @@ func (o Offline) Complete(ctx context.Context, req Request) (Response, error) {
 		return Response{}, err
 	}
 	msg := o.turn(req.Messages)
+	if req.MaxTokens > 0 { // an MCP server's sampling request: no tools, no history
+		msg = Message{Content: sampledReply(req.Messages)}
+	}
 	msg.Role = RoleAssistant
 	if req.OnText != nil && msg.Content != "" {
 		for _, w := range strings.SplitAfter(msg.Content, " ") {

@@ -97,3 +97,16 @@ func clipText(s string, n int) string {
 	}
 	return s
 }
+
+// sampledReply is the demo agent's answer to an MCP server's sampling
+// request: it cannot think, so it says what it read, the same every time.
+func sampledReply(h []Message) string {
+	last := ""
+	for _, m := range h {
+		if m.Role == RoleUser {
+			last = m.Content
+		}
+	}
+	return fmt.Sprintf("This is followup's offline demo model. I read %d message(s); the last of yours has %d words and begins %q.",
+		len(h), len(strings.Fields(last)), clipText(strings.Join(strings.Fields(last), " "), 60))
+}

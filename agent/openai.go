@@ -77,7 +77,7 @@ func (p *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 
 // request converts our history into a chat-completions request.
 func (p *OpenAI) request(req Request) openai.ChatCompletionRequest {
-	out := openai.ChatCompletionRequest{Model: cmp.Or(req.Model, p.model)}
+	out := openai.ChatCompletionRequest{Model: cmp.Or(req.Model, p.model), MaxTokens: req.MaxTokens}
 	if req.System != "" {
 		out.Messages = append(out.Messages, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: req.System})
 	}

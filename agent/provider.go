@@ -48,6 +48,9 @@ type Request struct {
 	System   string
 	Messages []Message
 	Tools    []ToolSpec
+	// MaxTokens caps the reply (0: MaxReplyTokens where the API needs a
+	// cap). Only an MCP server's sampling request sets it.
+	MaxTokens int
 	// OnText, when set, receives streamed assistant text as it arrives.
 	OnText func(delta string)
 	// OnReset, when set, is called when the text streamed so far is void
@@ -56,6 +59,10 @@ type Request struct {
 	// text is not retried, so text is never shown twice.
 	OnReset func()
 }
+
+// MaxReplyTokens is followup's own cap on one reply. The Anthropic API
+// requires a cap; a turn here is a short reply or a tool call, far below it.
+const MaxReplyTokens = 4096
 
 // Response is the model's turn.
 type Response struct {

@@ -16,6 +16,20 @@ const (
 	DefaultAnthropicModel   = "claude-sonnet-4-5"
 )
 
+// ModelName is the model a provider uses: model when set, else the
+// provider's default (the offline demo's name is its own).
+func ModelName(provider, model string) string {
+	switch {
+	case model != "":
+		return model
+	case provider == "openai":
+		return DefaultOpenAIModel
+	case provider == "anthropic":
+		return DefaultAnthropicModel
+	}
+	return provider
+}
+
 // Retry policy of remote providers: transient failures (429, 5xx, dropped
 // connections) are tried this often in all, backing off from RetryBase.
 const (

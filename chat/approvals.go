@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,9 +19,12 @@ import (
 // decision, never an input request; answering a request never grants one
 // and no message ever decides one.
 
-// ApprovalView is an approval as every surface shows it.
+// ApprovalView is an approval as every surface shows it: of a tool call
+// (kind "tool"), or of a server's sampling request during one (kind
+// "sampling", sampling.go).
 type ApprovalView struct {
 	ID         string `json:"id"`
+	Kind       string `json:"kind"`
 	ChatID     string `json:"chatId"`
 	RunID      string `json:"runId"`
 	ToolCallID string `json:"toolCallId"`
@@ -31,7 +35,9 @@ type ApprovalView struct {
 	Tool        string          `json:"tool"`
 	Title       string          `json:"title,omitempty"`
 	Description string          `json:"description,omitempty"`
-	Arguments   json.RawMessage `json:"arguments"`
+	Arguments   json.RawMessage `json:"arguments,omitempty"`
+	// Sampling is a sampling approval's request (and reply).
+	Sampling *SamplingView `json:"sampling,omitempty"`
 	// Annotations are the tool's hints, as its server gave them
 	// (untrusted).
 	Annotations mcp.Annotations `json:"annotations"`
@@ -56,10 +62,13 @@ func (s *Service) ownedApproval(ctx context.Context, a store.Approval) (Approval
 }
 
 func approvalView(a store.Approval) ApprovalView {
-	v := ApprovalView{ID: a.ID, ChatID: a.ChatID, RunID: a.RunID, ToolCallID: a.ToolCallID, Name: a.Name,
+	v := ApprovalView{ID: a.ID, Kind: a.Kind, ChatID: a.ChatID, RunID: a.RunID, ToolCallID: a.ToolCallID, Name: a.Name,
 		Server: a.Server, Tool: a.Tool, Title: a.Title, Description: a.Description,
 		Arguments: json.RawMessage(a.Arguments), State: a.State, Scope: a.Scope, CreatedAt: msTime(a.CreatedAt)}
 	json.Unmarshal([]byte(a.Annotations), &v.Annotations)
+	if a.Kind == store.ApprovalSampling {
+		v.Sampling, v.Arguments = samplingView(a), nil
+	}
 	if a.DecidedAt.Valid {
 		t := msTime(a.DecidedAt.Int64)
 		v.DecidedAt = &t
@@ -127,7 +136,8 @@ func (d *ApprovalDecision) setCommandID(id string) { d.CommandID = id }
 
 // Approve allows a pending tool call — once, or for the rest of the chat
 // (forChat: the tool then runs without asking in this chat) — and moves
-// its run back to running so a drive makes the call.
+// its run back to running so a drive makes the call. A sampling request
+// allowed for the chat lets its server sample without asking in the chat.
 func (s *Service) Approve(ctx context.Context, id string, forChat bool, commandID string) (ApprovalDecision, error) {
 	scope := store.ScopeOnce
 	if forChat {
@@ -158,7 +168,18 @@ func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope 
 			return nil, &Error{Code: CodeTargetClosed, Message: "the approval is " + a.State,
 				Details: map[string]any{"state": a.State}}
 		}
-		if state == store.ApprovalAllowed && !s.mcp.configures(a.Server) {
+		if a.Kind == store.ApprovalSampling {
+			// The process driving the run keeps the server's request;
+			// without it, nobody can act on the decision.
+			run, err := s.store.GetRun(ctx, tx, a.RunID)
+			if err != nil {
+				return nil, err
+			}
+			if held, err := s.db.LeaseHeld(run.Seq); err != nil || !held {
+				return nil, cmp.Or(err, error(&Error{Code: CodeTargetClosed,
+					Message: "the sampling request ended with the process that was driving its task", Details: map[string]any{"state": a.State}}))
+			}
+		} else if state == store.ApprovalAllowed && !s.mcp.configures(a.Server) {
 			return nil, s.mcp.notHere(a)
 		}
 		now := s.nowMS()
@@ -168,7 +189,11 @@ func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope 
 			return nil, err
 		}
 		if scope == store.ScopeChat {
-			if err := s.store.InsertGrant(ctx, tx, a.ChatID, a.Server, a.Tool, now); err != nil {
+			tool := a.Tool
+			if a.Kind == store.ApprovalSampling {
+				tool = "" // the server's sampling
+			}
+			if err := s.store.InsertGrant(ctx, tx, a.ChatID, a.Server, tool, now); err != nil {
 				return nil, err
 			}
 		}

@@ -55,7 +55,7 @@ func newMCPHost(s *Service, o MCPOptions) *mcpHost {
 		return h
 	}
 	h.m = mcp.New(*o.Config, mcp.Options{
-		Name: "followup", Version: o.Version, Elicitor: elicitor{h}, LogDir: o.LogDir,
+		Name: "followup", Version: o.Version, Elicitor: elicitor{h}, Sampler: sampler{h}, LogDir: o.LogDir,
 		OnChange: func() { s.broker.Publish(Event{Kind: EvMCP}) },
 		OnProgress: func(o mcp.Origin, p mcp.Progress) {
 			s.broker.Publish(Event{Kind: EvProgress, ChatID: o.ChatID, RunID: o.RunID, ToolCallID: o.ToolCallID, Progress: p.String()})
@@ -138,6 +138,7 @@ func (h *mcpHost) attach(ctx context.Context, r *agent.Runner, runID string) fun
 	}
 	noWait, _ := ctx.Value(noWaitKey{}).(bool)
 	h.s.expireStaleElicitations(ctx, runID)
+	h.s.expireStaleSampling(ctx, runID)
 	h.mu.Lock()
 	h.drives[runID] = driveInfo{ctx: ctx, noWait: noWait}
 	h.mu.Unlock()

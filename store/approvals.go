@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -15,14 +16,19 @@ const (
 
 	ScopeOnce = "once"
 	ScopeChat = "chat"
+
+	ApprovalTool     = "tool"
+	ApprovalSampling = "sampling"
 )
 
-// Approval is the user's permission for one MCP tool call.
+// Approval is the user's permission for one MCP tool call, or for one
+// sampling request a server made during a call (Kind).
 type Approval struct {
 	ID          string
 	ChatID      string
 	RunID       string
 	ToolCallID  string
+	Kind        string
 	Name        string // the model's name of the tool
 	Server      string
 	Tool        string
@@ -34,15 +40,16 @@ type Approval struct {
 	Scope       string
 	CreatedAt   int64
 	DecidedAt   sql.NullInt64
+	Result      string // a sampling request's reply, as JSON
 }
 
-const approvalCols = `id, chat_id, run_id, tool_call_id, name, server, tool, title, description, arguments, annotations,
-	state, scope, created_at, decided_at`
+const approvalCols = `id, chat_id, run_id, tool_call_id, kind, name, server, tool, title, description, arguments, annotations,
+	state, scope, created_at, decided_at, result`
 
 func scanApproval(sc rowScanner) (Approval, error) {
 	var a Approval
-	err := sc.Scan(&a.ID, &a.ChatID, &a.RunID, &a.ToolCallID, &a.Name, &a.Server, &a.Tool, &a.Title, &a.Description,
-		&a.Arguments, &a.Annotations, &a.State, &a.Scope, &a.CreatedAt, &a.DecidedAt)
+	err := sc.Scan(&a.ID, &a.ChatID, &a.RunID, &a.ToolCallID, &a.Kind, &a.Name, &a.Server, &a.Tool, &a.Title, &a.Description,
+		&a.Arguments, &a.Annotations, &a.State, &a.Scope, &a.CreatedAt, &a.DecidedAt, &a.Result)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}
@@ -51,9 +58,9 @@ func scanApproval(sc rowScanner) (Approval, error) {
 
 // InsertApproval records a pending approval.
 func (Queries) InsertApproval(ctx context.Context, h Handle, a Approval) error {
-	_, err := h.ExecContext(ctx, `INSERT INTO approvals (`+approvalCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		a.ID, a.ChatID, a.RunID, a.ToolCallID, a.Name, a.Server, a.Tool, a.Title, a.Description, a.Arguments,
-		a.Annotations, a.State, a.Scope, a.CreatedAt, a.DecidedAt)
+	_, err := h.ExecContext(ctx, `INSERT INTO approvals (`+approvalCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		a.ID, a.ChatID, a.RunID, a.ToolCallID, cmp.Or(a.Kind, ApprovalTool), a.Name, a.Server, a.Tool, a.Title, a.Description,
+		a.Arguments, a.Annotations, a.State, a.Scope, a.CreatedAt, a.DecidedAt, a.Result)
 	return err
 }
 
@@ -65,13 +72,13 @@ func (Queries) GetApproval(ctx context.Context, h Handle, id string) (Approval, 
 // ApprovalFor is the approval asked for one tool call.
 func (Queries) ApprovalFor(ctx context.Context, h Handle, runID, toolCallID string) (Approval, error) {
 	return scanApproval(h.QueryRowContext(ctx,
-		`SELECT `+approvalCols+` FROM approvals WHERE run_id = ? AND tool_call_id = ?`, runID, toolCallID))
+		`SELECT `+approvalCols+` FROM approvals WHERE run_id = ? AND tool_call_id = ? AND kind = 'tool'`, runID, toolCallID))
 }
 
-// UpdateApproval writes an approval's decision.
+// UpdateApproval writes an approval's decision and result.
 func (Queries) UpdateApproval(ctx context.Context, h Handle, a Approval) error {
-	return expectOne(h.ExecContext(ctx, `UPDATE approvals SET state = ?, scope = ?, decided_at = ? WHERE id = ?`,
-		a.State, a.Scope, a.DecidedAt, a.ID))
+	return expectOne(h.ExecContext(ctx, `UPDATE approvals SET state = ?, scope = ?, decided_at = ?, result = ? WHERE id = ?`,
+		a.State, a.Scope, a.DecidedAt, a.Result, a.ID))
 }
 
 func queryApprovals(ctx context.Context, h Handle, query string, args ...any) ([]Approval, error) {

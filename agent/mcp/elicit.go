@@ -95,29 +95,42 @@ func (s *server) answerElicitations(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
-// elicitHandler answers a server's elicitation/create: it names the request with the call in
-// flight on that server (calls are serialized per server because the SDK gives the
-// handler a context unrelated to the call) and hands it to the Elicitor.
+// elicitHandler answers a server's elicitation/create: it hands the request, named
+// with the call in flight, to the Elicitor.
 func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 	e, err := s.elicitation(req.Params)
 	if err != nil {
 		return nil, err
 	}
-	var callDone <-chan struct{}
-	e.Tool, e.Origin, callDone = s.inFlight()
-	release, err := s.admit(e.Origin)
+	ectx, done, err := s.during(ctx, req.Session, &e.Tool, &e.Origin)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	// The handler's context ends when the server cancels the request and when the
-	// connection closes; closing the manager ends it too, so no form outlives its
-	// connection. The Elicitor's context says which (ErrWithdrawn, ErrConnectionEnded).
+	defer done()
+	reply, err := s.m.opts.Elicitor.Elicit(ectx, e)
+	if err != nil {
+		return nil, err
+	}
+	return reply.result(e)
+}
+
+// during prepares the handling of a server's request that waits for the user: it
+// names the request with the call in flight on that server (calls are serialized per
+// server because the SDK gives the handler a context unrelated to the call) and
+// counts it in (admit). The context returned ends when the server cancels the
+// request, when the call ends, and when the connection closes — closing the manager
+// ends it too, so no question outlives its connection; its cause says which
+// (ErrWithdrawn, ErrConnectionEnded). done releases it all.
+func (s *server) during(ctx context.Context, cs *sdk.ClientSession, tool *string, origin *Origin) (context.Context, func(), error) {
+	var callDone <-chan struct{}
+	*tool, *origin, callDone = s.inFlight()
+	release, err := s.admit(*origin)
+	if err != nil {
+		return nil, nil, err
+	}
 	ectx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-	defer cancel(nil)
 	stopLife := context.AfterFunc(s.life, func() { cancel(ErrConnectionEnded) })
-	defer stopLife()
-	done := s.doneOf(req.Session)
+	done := s.doneOf(cs)
 	s.mu.Lock()
 	broke := s.sessionBroke
 	if done == nil || done != s.sessionDone {
@@ -136,7 +149,6 @@ func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sd
 			cancel(ErrWithdrawn)
 		}
 	})
-	defer stopReq()
 	// A question outlives the call it belongs to only by the server's
 	// mistake: the call has its result, so the question is withdrawn.
 	if callDone != nil {
@@ -157,11 +169,12 @@ func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sd
 			}
 		}()
 	}
-	reply, err := s.m.opts.Elicitor.Elicit(ectx, e)
-	if err != nil {
-		return nil, err
-	}
-	return reply.result(e)
+	return ectx, func() {
+		stopReq()
+		stopLife()
+		cancel(nil)
+		release()
+	}, nil
 }
 
 // Bounds on the questions open at once (docs/mcp.md): beyond them the server

@@ -23,6 +23,9 @@ type Options struct {
 	// Elicitor answers servers' elicitations; without one, followup declares no
 	// elicitation capability.
 	Elicitor Elicitor
+	// Sampler answers servers' sampling requests; without one, followup
+	// declares no sampling capability.
+	Sampler Sampler
 	// Modes are the elicitation modes declared (default form and url, with an Elicitor).
 	Modes []string
 	// LogDir holds the servers' stderr logs (default StateDir).

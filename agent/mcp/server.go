@@ -97,7 +97,7 @@ func newServer(m *Manager, cfg ServerConfig) *server {
 }
 
 // newClient builds the server's SDK client: elicitation declared by followup itself (the
-// handler alone advertises form only), roots when there are any, multi-round-trip
+// handler alone advertises form only), sampling with a Sampler, roots when there are any, multi-round-trip
 // results returned to the caller instead of being retried in memory.
 func (s *server) newClient(log *serverLog) *sdk.Client {
 	caps := &sdk.ClientCapabilities{}
@@ -134,6 +134,9 @@ func (s *server) newClient(log *serverLog) *sdk.Client {
 			caps.Elicitation.URL = &sdk.URLElicitationCapabilities{}
 		}
 		opts.ElicitationHandler = s.elicitHandler
+	}
+	if s.m.opts.Sampler != nil {
+		opts.CreateMessageHandler = s.sampleHandler
 	}
 	if len(s.m.roots) > 0 {
 		caps.RootsV2 = &sdk.RootCapabilities{}

@@ -1,0 +1,225 @@
+package chat
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"followup/agent"
+	"followup/agent/mcp"
+	"followup/store"
+)
+
+// Sampling (docs/mcp.md): a server's sampling/createMessage during a tool
+// call is a decision like a tool approval — an approval of kind sampling,
+// pending until the user allows it once, allows the server's sampling for
+// the chat (a grant with no tool), or denies it; the run waits meanwhile.
+// Only an allowed request reaches followup's model. The exchange is kept
+// on the approval and shown as a row of the transcript. Like a classic
+// elicitation the request lives as long as its connection: the process
+// driving the run waits for the decision, and if that process goes, the
+// approval expires.
+
+// RoleSampling is the transcript row of a sampling request's outcome.
+const RoleSampling = "sampling"
+
+// SamplingView is a server's sampling request as every surface shows it,
+// with what followup would do with it.
+type SamplingView struct {
+	SystemPrompt string                `json:"systemPrompt,omitempty"`
+	Messages     []mcp.SamplingMessage `json:"messages"`
+	MaxTokens    int64                 `json:"maxTokens"` // the server's cap
+	// Model and Cap are the model followup would use and its cap on the
+	// reply: the lesser of the server's and followup's own.
+	Model string `json:"model"`
+	Cap   int    `json:"cap"`
+	// Reply is the model's reply, once allowed and answered.
+	Reply *mcp.Sampled `json:"reply,omitempty"`
+}
+
+// sampler is the host's mcp.Sampler.
+type sampler struct{ h *mcpHost }
+
+// Sample records the server's request as a pending approval (allowed at
+// once where the chat allows the server's sampling), waits for the user's
+// decision and, if allowed, asks followup's model (mcp.Sampler).
+func (sm sampler) Sample(ctx context.Context, q mcp.Sampling) (mcp.Sampled, error) {
+	h, s := sm.h, sm.h.s
+	drive, ok := h.drive(q.Origin.RunID)
+	if !ok || q.Origin.ToolCallID == "" {
+		return mcp.Sampled{}, mcp.InvalidParams("followup samples its model only during a tool call it makes")
+	}
+	v := SamplingView{SystemPrompt: q.SystemPrompt, Messages: q.Messages, MaxTokens: q.MaxTokens,
+		Model: agent.ModelName(s.provider.Name(), s.model), Cap: int(min(max(q.MaxTokens, 1), agent.MaxReplyTokens))}
+	var a store.Approval
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		run, err := s.store.GetRun(ctx, tx, q.Origin.RunID)
+		if err != nil {
+			return err
+		}
+		if store.RunEnded(run.State) {
+			return errorf(CodeTargetClosed, "the task has ended")
+		}
+		granted, err := s.store.HasGrant(ctx, tx, run.ChatID, q.Server, "")
+		if err != nil {
+			return err
+		}
+		now := s.nowMS()
+		a = store.Approval{ID: NewID("ap"), ChatID: run.ChatID, RunID: run.ID, ToolCallID: q.Origin.ToolCallID,
+			Kind: store.ApprovalSampling, Name: mcp.ToolName(q.Server, q.Tool), Server: q.Server, Tool: q.Tool,
+			Arguments: mustJSON(v), State: store.ApprovalPending, CreatedAt: now}
+		if granted {
+			a.State, a.Scope, a.DecidedAt = store.ApprovalAllowed, store.ScopeChat, sql.NullInt64{Int64: now, Valid: true}
+		} else if run.State == store.RunRunning {
+			run.State, run.UpdatedAt = store.RunWaitingInput, now
+			if err := s.store.UpdateRun(ctx, tx, run); err != nil {
+				return err
+			}
+		}
+		return s.store.InsertApproval(ctx, tx, a)
+	})
+	if err != nil {
+		return mcp.Sampled{}, err
+	}
+	s.broker.Publish(Event{Kind: EvApproval, ChatID: a.ChatID, RunID: a.RunID, ApprovalID: a.ID})
+	s.broker.Publish(Event{Kind: EvRun, ChatID: a.ChatID, RunID: a.RunID})
+	if a.State == store.ApprovalPending {
+		if a, err = h.awaitDecision(ctx, drive, a); err != nil {
+			return mcp.Sampled{}, err
+		}
+	}
+	switch a.State {
+	case store.ApprovalDenied:
+		h.recordSampling(a, v, "denied by the user")
+		return mcp.Sampled{}, mcp.ErrSamplingRejected
+	case store.ApprovalExpired:
+		return mcp.Sampled{}, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+			Message: "the sampling request was given up before the user decided (the task stopped, or followup stopped waiting)"}
+	}
+	// The model's call ends with the drive, like the run's own.
+	mctx, cancel := context.WithCancel(ctx)
+	defer context.AfterFunc(drive.ctx, cancel)()
+	defer cancel()
+	msgs := make([]agent.Message, 0, len(q.Messages))
+	for _, m := range q.Messages {
+		role := agent.RoleUser
+		if m.Role == agent.RoleAssistant {
+			role = agent.RoleAssistant
+		}
+		msgs = append(msgs, agent.Message{Role: role, Content: m.Text})
+	}
+	resp, err := s.provider.Complete(mctx, agent.Request{Model: s.model, System: q.SystemPrompt, Messages: msgs, MaxTokens: v.Cap})
+	if err != nil {
+		h.recordSampling(a, v, "followup's model failed: "+err.Error())
+		return mcp.Sampled{}, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "followup's model failed: " + err.Error()}
+	}
+	v.Reply = &mcp.Sampled{Model: v.Model, Text: resp.Message.Content, StopReason: "endTurn"}
+	h.recordSampling(a, v, "")
+	return *v.Reply, nil
+}
+
+// awaitDecision waits until the sampling approval a is decided — here or
+// in another process — or expired by a stop; if the server withdraws the
+// request or the drive ends first, a expires. It returns a as it stands.
+func (h *mcpHost) awaitDecision(ctx context.Context, drive driveInfo, a store.Approval) (store.Approval, error) {
+	s := h.s
+	if drive.noWait {
+		return h.expireSampling(a)
+	}
+	wake := s.Subscribe(ctx)
+	for {
+		cur, err := s.store.GetApproval(context.Background(), s.reader(), a.ID)
+		if err != nil || cur.State != store.ApprovalPending {
+			return cur, err
+		}
+		select {
+		case <-ctx.Done():
+			h.expireSampling(a)
+			return a, ctx.Err()
+		case <-drive.ctx.Done():
+			return h.expireSampling(a)
+		case _, ok := <-wake: // any event may be the decision: reading it is one row
+			if !ok {
+				wake = nil // the host is closing: the drive ends
+			}
+		}
+	}
+}
+
+// expireSampling expires a sampling approval still pending, and returns it
+// as it stands.
+func (h *mcpHost) expireSampling(a store.Approval) (store.Approval, error) {
+	s, ctx := h.s, context.Background()
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		cur, err := s.store.GetApproval(ctx, tx, a.ID)
+		if a = cur; err != nil || cur.State != store.ApprovalPending {
+			return err
+		}
+		a.State, a.DecidedAt = store.ApprovalExpired, sql.NullInt64{Int64: s.nowMS(), Valid: true}
+		return s.store.UpdateApproval(ctx, tx, a)
+	})
+	if err == nil && a.State == store.ApprovalExpired {
+		s.broker.Publish(Event{Kind: EvApproval, ChatID: a.ChatID, RunID: a.RunID, ApprovalID: a.ID})
+	}
+	return a, err
+}
+
+// recordSampling records what a decided sampling request came to — the
+// reply on its approval, and a row of the transcript saying what was asked
+// and answered (or why nothing was: failed).
+func (h *mcpHost) recordSampling(a store.Approval, v SamplingView, failed string) {
+	s, ctx := h.s, context.Background()
+	var b strings.Builder
+	how := map[string]string{store.ScopeOnce: "allowed once", store.ScopeChat: "allowed for this chat"}[a.Scope]
+	fmt.Fprintf(&b, "%s (MCP server) asked followup's model, during %s — %s\n", a.Server, a.Tool, cmp.Or(failed, how))
+	if v.SystemPrompt != "" {
+		fmt.Fprintf(&b, "system: %s\n", clip(v.SystemPrompt, 300))
+	}
+	for _, m := range v.Messages {
+		fmt.Fprintf(&b, "%s: %s\n", m.Role, clip(m.Text, 300))
+	}
+	if v.Reply != nil {
+		fmt.Fprintf(&b, "%s replied (up to %d tokens): %s", v.Model, v.Cap, v.Reply.Text)
+		a.Result = mustJSON(v.Reply)
+	}
+	err := s.db.Write(ctx, func(tx store.Handle) error {
+		if err := s.store.UpdateApproval(ctx, tx, a); err != nil {
+			return err
+		}
+		_, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: a.ChatID, RunID: nullString(a.RunID), Role: RoleSampling,
+			Content: strings.TrimSpace(b.String()), Visible: true, CreatedAt: s.nowMS()})
+		return err
+	})
+	if err == nil {
+		s.broker.Publish(Event{Kind: EvMessage, ChatID: a.ChatID, RunID: a.RunID})
+	}
+}
+
+// samplingView reads a sampling approval's request and reply.
+func samplingView(a store.Approval) *SamplingView {
+	var v SamplingView
+	json.Unmarshal([]byte(a.Arguments), &v)
+	if a.Result != "" {
+		v.Reply = &mcp.Sampled{}
+		json.Unmarshal([]byte(a.Result), v.Reply)
+	}
+	return &v
+}
+
+// expireStaleSampling expires the pending sampling approvals of a run whose
+// drive is beginning: this process holds the run's lease now, so the
+// connection they came on is gone.
+func (s *Service) expireStaleSampling(ctx context.Context, runID string) error {
+	as, err := s.store.RunApprovals(ctx, s.reader(), runID, store.ApprovalPending)
+	for _, a := range as {
+		if a.Kind == store.ApprovalSampling && err == nil {
+			_, err = s.mcp.expireSampling(a)
+		}
+	}
+	return err
+}
