@@ -82,7 +82,7 @@ func (m *model) do(a dialog.Action) tea.Cmd {
 		cmd := tea.Batch(m.switchChat(""), m.countElsewhere())
 		m.cur.chat, m.cur.messages, m.cur.run = nil, nil, nil
 		m.cur.requests = map[string]chat.RequestView{}
-		m.tr.changed()
+		m.tr.Changed()
 		m.refreshTranscript()
 		return cmd
 	case dialog.AskUnread:

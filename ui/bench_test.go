@@ -53,14 +53,14 @@ func openScreen(b *testing.B, svc *chat.Service, active string) *model {
 // withFullTranscript loads older pages until the whole chat is shown.
 func withFullTranscript(b *testing.B, m *model) {
 	for {
-		m.tr.vp.GotoTop()
+		m.tr.Viewport().GotoTop()
 		cmd := m.maybeLoadOlder()
 		if cmd == nil {
 			break
 		}
 		m.onOlder(cmd().(olderMsg))
 	}
-	m.tr.vp.GotoBottom()
+	m.tr.Viewport().GotoBottom()
 	if len(m.cur.messages) < 1500 {
 		b.Fatalf("only %d messages shown", len(m.cur.messages))
 	}
@@ -137,13 +137,13 @@ func BenchmarkScroll(b *testing.B) {
 	svc, sum := largeService(b)
 	m := openScreen(b, svc, sum.BigRequestID)
 	withFullTranscript(b, m)
-	m.tr.vp.GotoTop()
-	m.tr.follow = false
+	m.tr.Viewport().GotoTop()
+	m.tr.SetFollow(false)
 	down := tea.KeyMsg{Type: tea.KeyPgDown}
 	b.ReportAllocs()
 	for b.Loop() {
-		if m.tr.vp.AtBottom() {
-			m.tr.vp.GotoTop()
+		if m.tr.Viewport().AtBottom() {
+			m.tr.Viewport().GotoTop()
 		}
 		m.Update(down)
 		_ = m.View()

@@ -10,6 +10,7 @@ import (
 	"followup/chat"
 	"followup/forms"
 	"followup/ui/dialog"
+	"followup/ui/transcript"
 )
 
 // snapshotMsg carries everything the screen shows of one chat.
@@ -24,7 +25,7 @@ type snapshotMsg struct {
 	drafts   map[string]draftLoadedMsg // saved drafts of the pending requests, by liveKey
 	composer string                    // the chat's saved composer text
 	fresh    bool                      // a new chat, opened for the text typed in it, while other chats exist
-	entries  map[int64]renderedEntry   // transcript entries drawn by the load
+	entries  transcript.Entries        // transcript entries drawn by the load
 	built    *builtForm                // the active question's form, built by the load
 	mcp      mcpSnap                   // approvals and tool calls (mcpstate.go)
 	seq      int                       // the load's prep.seq

@@ -7,6 +7,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/words"
 )
 
 // Another process may answer part of the open question (`followup answer
@@ -94,7 +95,7 @@ func confirmedNotice(r chat.RequestView, took, drafted, kept []string, decided b
 
 // fieldLabels names fields by their labels, as the screen draws them.
 func fieldLabels(r chat.RequestView, names []string) string {
-	return forms.SanitizeLine(labelsOf(r, names))
+	return forms.SanitizeLine(words.Labels(r, names))
 }
 
 // carryOver keeps, in the form of a new revision of the question on

@@ -50,9 +50,9 @@ func (m *model) leaveChat(toNew bool) {
 	m.cur.newChat, m.cur.chatID, m.cur.chat, m.cur.messages, m.cur.run = toNew, "", nil, nil, nil
 	m.cur.loaded = toNew
 	m.cur.requests = map[string]chat.RequestView{}
-	m.tr.stream.clear()
-	m.tr.thinking = false
-	m.tr.changed()
+	m.tr.ClearStream()
+	m.tr.SetThinking(false)
+	m.tr.Changed()
 	m.pane.clear()
 	m.dropForm()
 	m.refreshTranscript()

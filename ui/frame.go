@@ -52,7 +52,7 @@ func (m *model) compose() string {
 	m.apply(spec)
 	// A key typed in the form changes neither the transcript nor the
 	// unfocused composer: their drawings are kept.
-	parts := []string{m.tr.vpMemo.get([5]int{m.tr.vpGen, m.tr.vp.YOffset, m.tr.vp.Width, m.tr.vp.Height, m.tr.vp.Style.GetVerticalFrameSize()}, m.tr.vp.View)}
+	parts := []string{m.tr.View()}
 	if pane != "" {
 		parts = append(parts, pane)
 	}
@@ -126,13 +126,7 @@ func (m *model) apply(s layoutSpec) {
 		m.composer.SetHeight(s.composer)
 	}
 	m.lay = s
-	m.tr.vp.Width = s.width
-	if s.transcript != m.tr.vp.Height {
-		m.tr.vp.Height = s.transcript
-		if m.tr.follow {
-			m.tr.vp.GotoBottom()
-		}
-	}
+	m.tr.SetSize(s.width, s.transcript)
 }
 
 // View implements tea.Model: the frame the last Update arranged.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"followup/ui/dialog"
+	"followup/ui/transcript"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -87,12 +88,10 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		d := dialog.NewChats(m.keys.Keys, m.cur.chatID, m.cur.newChat, m.composer.Value())
 		return tea.Batch(m.pane.saveNow(), m.open(d, false), listChats(m.svc, "", dialog.ChatPage(m.height))), true
 	case m.matches(msg, k.ScrollUp):
-		m.tr.vp.HalfPageUp()
-		m.tr.follow = false
+		m.tr.ScrollUp()
 		return m.maybeLoadOlder(), true
 	case m.matches(msg, k.ScrollDown):
-		m.tr.vp.HalfPageDown()
-		m.tr.follow = m.tr.vp.AtBottom()
+		m.tr.ScrollDown()
 		return nil, true
 	case m.matches(msg, k.StopTask):
 		if m.cur.run == nil || !m.cur.run.State.Active() {
@@ -151,7 +150,7 @@ func (m *model) sendComposer() tea.Cmd {
 	}
 	m.composer.Reset()
 	m.setStatus("", false)
-	m.tr.follow = true
+	m.tr.Follow()
 	chatID := m.cur.chatID
 	if m.cur.newChat {
 		chatID = ""
@@ -188,10 +187,8 @@ func (m *model) switchRequest(next bool) tea.Cmd {
 func (m *model) switchChat(chatID string) tea.Cmd {
 	save := m.saveComposer()
 	m.dialogs.Clear()
-	m.cur.newChat, m.cur.chatID, m.tr.follow = chatID == "", chatID, true
-	m.tr.stream.clear()
-	m.tr = newTranscript() // the chat left behind keeps no drawing in memory
-	m.tr.thinking = false
+	m.cur.newChat, m.cur.chatID = chatID == "", chatID
+	m.tr = transcript.New() // the chat left behind keeps no drawing, stream or thinking
 	m.setStatus("", false)
 	m.cur.others, m.cur.elsewhere = nil, -1 // counted again for the chat shown
 	m.start.opening = true

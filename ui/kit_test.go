@@ -235,3 +235,11 @@ func containsAll(s string, want ...string) bool {
 	}
 	return true
 }
+
+// transcriptContent is the transcript's lines, then the stream's.
+func (m *model) transcriptContent() string { return m.tr.Content(m.trIn()) }
+
+// streamText is the reply streaming in, and whether it is drawn.
+func streamText(m *model) string { s, _ := m.tr.StreamShown(); return s }
+
+func streamShown(m *model) bool { _, ok := m.tr.StreamShown(); return ok }

@@ -7,6 +7,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/transcript"
 )
 
 // transcriptPage is how many messages a page of the transcript holds: more
@@ -114,7 +115,7 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 		snap.mcp = readMCP(ctx, svc, snap.chatID, snap.messages)
 		snap.built = buildActive(snap, p)
 		if p.width > 0 {
-			snap.entries = renderEntries(snap.messages, entryData{reqs: snap.requests, steps: snap.mcp.steps}, p.width, p.height)
+			snap.entries = transcript.Draw(snap.messages, transcript.Data{Reqs: snap.requests, Steps: snap.mcp.steps}, p.width, p.height)
 		}
 		return snap
 	}

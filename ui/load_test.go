@@ -10,6 +10,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/transcript"
 )
 
 // A chat load builds the shown question's form and draws the transcript
@@ -36,7 +37,7 @@ func TestLoadPreparesTheFrame(t *testing.T) {
 		t.Fatal("the screen built the form again instead of installing the load's")
 	}
 	for id, e := range snap.entries {
-		if m.tr.cache[id].text != e.text {
+		if m.tr.Cached()[id] != e {
 			t.Fatalf("message %d: the transcript drew the entry again", id)
 		}
 	}
@@ -117,47 +118,47 @@ func TestTranscriptDrawsTheRestLater(t *testing.T) {
 		msgs = append(msgs, chat.Message{ID: int64(i), Role: role, Content: fmt.Sprintf("message %d with **bold** and `code`", i)})
 	}
 	m.cur.messages = msgs
-	m.tr.changed()
+	m.tr.Changed()
 	m.refreshTranscript()
-	if m.tr.undrawn == 0 || m.tr.undrawn >= len(msgs) {
-		t.Fatalf("undrawn = %d of %d: the first render should draw only the newest", m.tr.undrawn, len(msgs))
+	if m.tr.Undrawn() == 0 || m.tr.Undrawn() >= len(msgs) {
+		t.Fatalf("undrawn = %d of %d: the first render should draw only the newest", m.tr.Undrawn(), len(msgs))
 	}
 	if strings.Contains(m.transcriptContent(), "message 1 ") || !strings.Contains(m.transcriptContent(), "message 200 ") {
 		t.Fatal("the first render did not draw just the newest messages")
 	}
-	if m.drawRest() != nil {
+	if m.tr.DrawRest(m.trIn()) != nil {
 		t.Fatal("the older entries are drawn while the screen shows only the newest")
 	}
 	// The user scrolls up a little: the older entries are drawn, and
 	// arrive after.
-	m.tr.follow = false
-	m.tr.vp.SetYOffset(m.tr.vp.YOffset - 3)
-	rest := m.drawRest()
+	m.tr.SetFollow(false)
+	m.tr.Viewport().SetYOffset(m.tr.Viewport().YOffset - 3)
+	rest := m.tr.DrawRest(m.trIn())
 	if rest == nil {
 		t.Fatal("nothing scheduled to draw the older entries")
 	}
-	if m.drawRest() != nil {
+	if m.tr.DrawRest(m.trIn()) != nil {
 		t.Fatal("the older entries were scheduled twice")
 	}
-	before := m.tr.vp.View()
+	before := m.tr.Viewport().View()
 	m.Update(rest())
-	if m.tr.undrawn != 0 {
-		t.Fatalf("%d entries still undrawn", m.tr.undrawn)
+	if m.tr.Undrawn() != 0 {
+		t.Fatalf("%d entries still undrawn", m.tr.Undrawn())
 	}
-	if want := newTranscript().render(msgs, m.entryData(), m.width, 0); m.transcriptContent() != want {
+	if want := transcript.New().Content(transcript.Input{Messages: msgs, Data: m.entryData(), Width: m.width}); m.transcriptContent() != want {
 		t.Fatal("the full transcript differs from drawing it all at once")
 	}
-	if got := m.tr.vp.View(); got != before {
+	if got := m.tr.Viewport().View(); got != before {
 		t.Fatalf("the lines in view moved:\n%s\n--- before ---\n%s", got, before)
 	}
 	// Back at the newest line, what is far above it is forgotten again:
 	// the transcript keeps drawn only what is near the screen.
-	m.tr.follow = true
+	m.tr.SetFollow(true)
 	m.refreshTranscript()
-	if len(m.tr.cache) == 0 || len(m.tr.cache) > m.height || m.tr.undrawn == 0 {
-		t.Fatalf("following, %d of %d entries kept drawn (undrawn %d)", len(m.tr.cache), len(msgs), m.tr.undrawn)
+	if len(m.tr.Cached()) == 0 || len(m.tr.Cached()) > m.height || m.tr.Undrawn() == 0 {
+		t.Fatalf("following, %d of %d entries kept drawn (undrawn %d)", len(m.tr.Cached()), len(msgs), m.tr.Undrawn())
 	}
-	if !strings.Contains(m.tr.vp.View(), "message 200 ") {
+	if !strings.Contains(m.tr.Viewport().View(), "message 200 ") {
 		t.Fatal("the newest message is not in view")
 	}
 }
@@ -182,15 +183,15 @@ func TestCardChangeKeepsTheLinesInView(t *testing.T) {
 	}
 	m.Update(snap("pending"))
 	drawAll(m)
-	m.tr.follow = false
-	m.tr.vp.SetYOffset(100)
-	before := m.tr.vp.View()
+	m.tr.SetFollow(false)
+	m.tr.Viewport().SetYOffset(100)
+	before := m.tr.Viewport().View()
 	if !strings.Contains(before, "message 3") {
 		t.Fatalf("not scrolled up: %s", before)
 	}
 	m.Update(snap("expired"))
 	drawAll(m)
-	if got := m.tr.vp.View(); got != before {
+	if got := m.tr.Viewport().View(); got != before {
 		t.Fatalf("the lines in view moved:\n%s\n--- before ---\n%s", got, before)
 	}
 	if !strings.Contains(m.transcriptContent(), "expired") {
@@ -213,7 +214,7 @@ func TestChatSwitchAndReloadArePrepared(t *testing.T) {
 	}
 	reload := m.load(second.ChatID)().(snapshotMsg)
 	newest := reload.messages[len(reload.messages)-1]
-	if _, ok := reload.entries[newest.ID]; !ok || !strings.Contains(reload.entries[newest.ID].text, "museum") {
+	if _, ok := reload.entries[newest.ID]; !ok || !strings.Contains(fmt.Sprint(reload.entries[newest.ID]), "museum") {
 		t.Fatal("a reload did not draw the new message")
 	}
 	if reload.built != nil {
@@ -228,10 +229,9 @@ func TestChatSwitchAndReloadArePrepared(t *testing.T) {
 // drawAll scrolls up and runs the drawRest commands Update schedules
 // until the whole transcript is drawn.
 func drawAll(m *model) {
-	m.tr.follow = false
-	for m.tr.undrawn > 0 {
-		m.tr.drawing = false
-		m.Update(m.drawRest()())
+	m.tr.SetFollow(false)
+	for n := m.tr.Undrawn(); n > 0; n = m.tr.Undrawn() {
+		m.Update(transcript.EntriesMsg{ChatID: m.cur.chatID, Entries: transcript.Draw(m.cur.messages[:n], m.entryData(), m.width, 0)})
 	}
 }
 
@@ -271,23 +271,23 @@ func TestTranscriptFrameFollowsItsContent(t *testing.T) {
 		msgs = append(msgs, chat.Message{ID: int64(i), Role: "user", Content: fmt.Sprintf("line %d", i)})
 	}
 	m.cur.messages, m.cur.loaded = msgs, true
-	m.tr.changed()
+	m.tr.Changed()
 	m.refreshTranscript()
 	first := frameOf(m)
 	if !strings.Contains(first, "line 40") {
 		t.Fatalf("newest message not drawn:\n%s", first)
 	}
 	m.cur.messages = append(m.cur.messages, chat.Message{ID: 41, Role: "user", Content: "line 41"})
-	m.tr.changed()
+	m.tr.Changed()
 	m.refreshTranscript()
 	if v := frameOf(m); !strings.Contains(v, "line 41") {
 		t.Fatalf("a new message did not reach the frame:\n%s", v)
 	}
-	m.tr.follow = false
+	m.tr.SetFollow(false)
 	before := frameOf(m)
-	m.tr.vp.SetYOffset(m.tr.vp.YOffset - 3)
+	m.tr.Viewport().SetYOffset(m.tr.Viewport().YOffset - 3)
 	after := frameOf(m)
-	if after == before || strings.Split(after, "\n")[0] != strings.Split(m.tr.vp.View(), "\n")[0] {
+	if after == before || strings.Split(after, "\n")[0] != strings.Split(m.tr.Viewport().View(), "\n")[0] {
 		t.Fatalf("scrolling up did not reach the frame:\n%s", after)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})

@@ -14,6 +14,7 @@ import (
 	"followup/forms"
 	"followup/ui/dialog"
 	"followup/ui/style"
+	"followup/ui/transcript"
 )
 
 // The screen as an MCP host (docs/mcp.md): what it knows of the open chat's
@@ -71,7 +72,7 @@ func readSteps(ctx context.Context, svc *chat.Service, msgs []chat.Message) map[
 			continue
 		}
 		if v, err := svc.ToolStep(ctx, msg.RunID, msg.ToolCallID); err == nil {
-			steps[stepID(v.RunID, v.ToolCallID)] = v
+			steps[transcript.StepID(v.RunID, v.ToolCallID)] = v
 		}
 	}
 	return steps

@@ -11,6 +11,7 @@ import (
 	"followup/ui/composer"
 	"followup/ui/dialog"
 	"followup/ui/status"
+	"followup/ui/transcript"
 )
 
 // model is the root: it owns routing, focus and layout. Its children are
@@ -42,7 +43,7 @@ type model struct {
 	moves focusMoves // the focus moving by itself (focus.go)
 
 	composer composer.Model // with each chat's unsent text (composer.go saves it)
-	tr       *transcript
+	tr       *transcript.Model
 	driving  bool
 	spin     spinState
 
@@ -94,7 +95,7 @@ func newScreen() *model {
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := &model{
 		keys: defaultKeys(), composer: composer.New(defaultKeys().Newline, 2), spin: spinState{Model: sp},
-		tr: newTranscript(), cur: chatOnScreen{requests: map[string]chat.RequestView{}, elsewhere: -1},
+		tr: transcript.New(), cur: chatOnScreen{requests: map[string]chat.RequestView{}, elsewhere: -1},
 		width: 80, height: 24, now: time.Now,
 	}
 	m.saver = newSaver()

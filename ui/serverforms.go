@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"followup/agent/mcp"
 	"followup/chat"
 	"followup/forms"
 	"followup/ui/words"
@@ -45,29 +44,6 @@ func shownDefinition(r chat.RequestView) forms.Definition {
 		def.Fields = fields
 	}
 	return def
-}
-
-// deliveryTo says where a request's answer went: to the agent, or to the
-// MCP server that asked, with what it was sent.
-func deliveryTo(r chat.RequestView, d chat.DeliveryView) string {
-	if d.Target != "mcp_server" {
-		return deliveryWord(d)
-	}
-	server := words.AskedByName(r.Owner)
-	switch d.State {
-	case "delivered":
-		if r.Mode == mcp.ModeURL && !r.Live {
-			// A link of -32042: nothing is sent, the call is made again.
-			return "done — " + server + " was called again"
-		}
-		return "sent to " + server + ": " + forms.SanitizeLine(d.Action)
-	case "failed":
-		if d.LastError == "" { // its connection was gone: the card says why
-			return "nothing was sent to " + server
-		}
-		return "not sent to " + server + ": " + forms.SanitizeLine(d.LastError)
-	}
-	return "to be sent to " + server + ": " + forms.SanitizeLine(d.Action)
 }
 
 // cancelWords is the line after the user cancelled the question shown.

@@ -3,6 +3,7 @@ package ui
 import (
 	"followup/chat"
 	"followup/ui/dialog"
+	"followup/ui/transcript"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -65,9 +66,9 @@ func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
 		m.setStatus("Back in the new chat you were typing in — "+m.keys.Chats.Help().Key+" shows your other chats.", false)
 	}
 	m.mcp.adopt(s.mcp)
-	m.tr.adopt(s.entries)
-	m.tr.changed()
-	m.settleStream(s)
+	m.tr.Adopt(s.entries)
+	m.tr.Changed()
+	m.tr.Settle(s.seq, s.run, s.messages)
 	gone := m.closedUnder(s) // before the pane forgets it
 	save, appeared := m.pane.adopt(s, !m.dialogs.Empty())
 	m.notice.Moves(s.seq, m.moment(), m.pendingIDs())
@@ -110,11 +111,11 @@ func (m *model) onEvent(e chat.Event) tea.Cmd {
 		return m.onStream(e)
 	case e.Kind == chat.EvProgress:
 		if !other {
-			m.mcp.setProgress(stepID(e.RunID, e.ToolCallID), e.Progress)
+			m.mcp.setProgress(transcript.StepID(e.RunID, e.ToolCallID), e.Progress)
 		}
 		return nil
 	case e.Kind == chat.EvThinking:
-		m.tr.thinking = e.On
+		m.tr.SetThinking(e.On)
 		return nil
 	case e.Kind == chat.EvMCP:
 		return readMCPStatus(m.svc)

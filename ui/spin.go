@@ -21,7 +21,7 @@ type spinState struct {
 }
 
 func (m *model) spinning() bool {
-	return (m.driving || m.tr.thinking) && (m.cur.run == nil || m.cur.run.State != store.RunWaitingInput)
+	return (m.driving || m.tr.Thinking()) && (m.cur.run == nil || m.cur.run.State != store.RunWaitingInput)
 }
 
 // onSpinTick turns the spinner, or lets its ticks stop while it is not

@@ -7,6 +7,7 @@ import (
 
 	"followup/bench/replies"
 	"followup/chat"
+	"followup/ui/transcript"
 )
 
 // BenchmarkStream streams a whole markdown reply into the screen on the
@@ -26,11 +27,11 @@ func BenchmarkStream(b *testing.B) {
 				frames := 0
 				b.ReportAllocs()
 				for b.Loop() {
-					m.tr.stream.clear()
+					m.tr.ClearStream()
 					for i, d := range ds {
 						m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: "run_bench", Delta: d}))
 						if (i+1)%perFrame == 0 || i == len(ds)-1 {
-							m.Update(streamFrameMsg{})
+							m.Update(transcript.FrameMsg{})
 							frames++
 						}
 						_ = m.View()
@@ -59,11 +60,11 @@ func BenchmarkStreamLongVsShort(b *testing.B) {
 			step := func(m *model, ds []string, i int) time.Duration {
 				start := time.Now()
 				if i == 0 {
-					m.tr.stream.clear()
+					m.tr.ClearStream()
 				}
 				m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: "run_bench", Delta: ds[i]}))
 				if (i+1)%perFrame == 0 || i == len(ds)-1 {
-					m.Update(streamFrameMsg{})
+					m.Update(transcript.FrameMsg{})
 				}
 				_ = m.View()
 				return time.Since(start)

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -12,53 +11,8 @@ import (
 
 	"followup/agent"
 	"followup/chat"
+	"followup/ui/transcript"
 )
-
-// streamTexts are replies that test where a line may be drawn once:
-// markdown, wrapping, blank lines, CR LF, tabs, wide characters, emoji
-// with modifiers, and escape sequences, some running past a line break or
-// never ending.
-var streamTexts = []string{
-	"Here is the **plan**:\n\n1. Run `make test` on the branch.\n2. Deploy it.\n",
-	strings.Repeat("a rather long sentence that has to wrap several times at narrow widths, ", 6) + "\nend",
-	"crlf line\r\nnext line\r\n\r\nlast\r",
-	"tab\tseparated\tcolumns\n\tindented\n",
-	"宽字符的句子，需要正确地换行和对齐。宽字符的句子，需要正确地换行和对齐。\n👍🏽 thumbs\n🏽 alone\n",
-	"colour \x1b[31mred\x1b[0m and\nmore \x9b31mC1\n",
-	"title \x1b]0;a title\nthat spans\x07 lines\nafter it\n",
-	"never ends \x1b]2;open\nand on\nand on\n",
-	"bidi \u202eevil\u202c and zero\u200bwidth\n\n\n",
-	"**bold across\nlines** stays plain\n`code across\nlines` too\n",
-}
-
-// TestStreamDrawsWhatIsStored: at every point of a stream, whatever its
-// deltas, the streaming reply is drawn exactly as the stored reply with
-// the same text would be.
-func TestStreamDrawsWhatIsStored(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 13))
-	texts := append([]string(nil), streamTexts...)
-	texts = append(texts, strings.Join(streamTexts, ""))
-	for _, width := range []int{12, 37, 100} {
-		for ti, text := range texts {
-			for trial := range 4 {
-				var s stream
-				for done := 0; done < len(text); {
-					n := 1 + r.IntN(12)
-					if trial == 0 {
-						n = 1 // a byte at a time
-					}
-					done = min(len(text), done+n)
-					s.raw.WriteString(text[len(s.raw.String()):done])
-					got := strings.Join(s.draw(width)[1:], "\n")
-					want := renderEntry(chat.Message{Role: "assistant", Content: text[:done]}, entryData{}, width)
-					if got != want {
-						t.Fatalf("text %d, width %d, after %d bytes:\n got %q\nwant %q", ti, width, done, got, want)
-					}
-				}
-			}
-		}
-	}
-}
 
 // streamKit is a screen on a chat whose run streams: the run's id and the
 // chat's, with a snapshot on screen taken before the reply was stored.
@@ -93,11 +47,11 @@ func TestStreamDrawsOncePerFrame(t *testing.T) {
 		t.Fatalf("200 deltas: %d frames asked for, frame changed %v; want 1 frame, nothing drawn",
 			ticks, m.View() != frame)
 	}
-	m.Update(streamFrameMsg{})
-	if m.View() == frame || m.tr.stream.text() != want.String() {
-		t.Fatalf("after the frame: frame changed %v, text %d bytes of %d", m.View() != frame, len(m.tr.stream.text()), want.Len())
+	m.Update(transcript.FrameMsg{})
+	if m.View() == frame || streamText(m) != want.String() {
+		t.Fatalf("after the frame: frame changed %v, text %d bytes of %d", m.View() != frame, len(streamText(m)), want.Len())
 	}
-	if !strings.HasSuffix(m.transcriptContent(), strings.Join(m.tr.stream.draw(m.width)[1:], "\n")) {
+	if !strings.HasSuffix(m.transcriptContent(), transcript.New().Content(transcript.Input{Messages: []chat.Message{{ID: 1, Role: "assistant", Content: want.String()}}, Width: m.width})) {
 		t.Fatal("the frame does not end with the streamed reply")
 	}
 	if _, cmd := m.Update(delta(m.cur.chatID, runID, "more")); cmd == nil {
@@ -109,8 +63,8 @@ func TestStreamDrawsOncePerFrame(t *testing.T) {
 func TestStreamOtherChatNotDrawn(t *testing.T) {
 	k, runID := streamKit(t)
 	k.m.Update(delta("other-chat", runID, "not here"))
-	k.m.Update(streamFrameMsg{})
-	if k.m.tr.stream.shown() || strings.Contains(k.m.transcriptContent(), "not here") {
+	k.m.Update(transcript.FrameMsg{})
+	if streamShown(k.m) || strings.Contains(k.m.transcriptContent(), "not here") {
 		t.Fatal("another chat's stream is drawn")
 	}
 }
@@ -122,18 +76,18 @@ func TestStreamStaysUntilReplyStored(t *testing.T) {
 	k, runID := streamKit(t)
 	m := k.m
 	m.Update(delta(m.cur.chatID, runID, "partial reply"))
-	m.Update(streamFrameMsg{})
+	m.Update(transcript.FrameMsg{})
 	early := loadChat(k.svc, m.cur.chatID, m.nextLoad()) // begun before the Reset
 	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: runID, Reset: true}))
 	if !strings.Contains(m.transcriptContent(), "partial reply") {
 		t.Fatal("the Reset took the streamed text away before the reply was shown")
 	}
 	m.Update(early())
-	if !m.tr.stream.shown() {
+	if !streamShown(m) {
 		t.Fatal("a snapshot begun before the Reset cleared the stream")
 	}
 	m.Update(loadChat(k.svc, m.cur.chatID, m.nextLoad())())
-	if m.tr.stream.shown() || strings.Contains(m.transcriptContent(), "partial reply") {
+	if streamShown(m) || strings.Contains(m.transcriptContent(), "partial reply") {
 		t.Fatal("the run ended, yet its streamed text is still drawn")
 	}
 }
@@ -146,7 +100,7 @@ func TestStreamRetryReplacesText(t *testing.T) {
 	m.Update(delta(m.cur.chatID, runID, "broken stream"))
 	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: runID, Reset: true}))
 	m.Update(delta(m.cur.chatID, runID, "second try"))
-	m.Update(streamFrameMsg{})
+	m.Update(transcript.FrameMsg{})
 	if c := m.transcriptContent(); strings.Contains(c, "broken") || !strings.Contains(c, "second try") {
 		t.Fatalf("after a retry the transcript ends %q", c[max(0, len(c)-200):])
 	}
@@ -160,9 +114,9 @@ func TestStreamOtherRunResetKeepsText(t *testing.T) {
 	m.Update(delta(m.cur.chatID, runID, "still streaming"))
 	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: "run_other", Reset: true}))
 	m.Update(delta(m.cur.chatID, runID, " on"))
-	m.Update(streamFrameMsg{})
-	if m.tr.stream.text() != "still streaming on" || !strings.Contains(m.transcriptContent(), "still streaming on") {
-		t.Fatalf("after another run's Reset the stream is %q", m.tr.stream.text())
+	m.Update(transcript.FrameMsg{})
+	if streamText(m) != "still streaming on" || !strings.Contains(m.transcriptContent(), "still streaming on") {
+		t.Fatalf("after another run's Reset the stream is %q", streamText(m))
 	}
 }
 
@@ -187,12 +141,12 @@ func TestStreamNotDrawnUnderItsStoredReply(t *testing.T) {
 		if len(first) < 4 {
 			t.Fatalf("the demo reply %q is too short", reply)
 		}
-		m.tr.stream.clear()
+		m.tr.ClearStream()
 		m.cur.messages = m.cur.messages[:at] // the screen before the reply was stored
-		m.tr.changed()
+		m.tr.Changed()
 		early := loadChat(k.svc, m.cur.chatID, m.nextLoad()) // begun before the stream
 		m.Update(delta(m.cur.chatID, sent.RunID, reply))
-		m.Update(streamFrameMsg{})
+		m.Update(transcript.FrameMsg{})
 		if afterReset {
 			m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: sent.RunID, Reset: true}))
 		}
@@ -220,20 +174,20 @@ func TestStreamLateDeltasNotDrawn(t *testing.T) {
 	if len(reply) < 4 {
 		t.Fatalf("the demo reply %q is too short", reply)
 	}
-	m.tr.stream.clear()
+	m.tr.ClearStream()
 	m.cur.messages = m.cur.messages[:len(m.cur.messages)-1] // the screen before the reply was stored
-	m.tr.changed()
+	m.tr.Changed()
 	m.Update(delta(m.cur.chatID, sent.RunID, reply[:2]))
-	m.Update(streamFrameMsg{})
+	m.Update(transcript.FrameMsg{})
 	m.Update(loadChat(k.svc, m.cur.chatID, m.nextLoad())()) // it shows the reply
 	m.Update(delta(m.cur.chatID, sent.RunID, reply[2:]))
-	m.Update(streamFrameMsg{})
-	if m.tr.stream.shown() {
-		t.Fatalf("deltas after the stored reply are drawn: %q", m.tr.stream.text())
+	m.Update(transcript.FrameMsg{})
+	if streamShown(m) {
+		t.Fatalf("deltas after the stored reply are drawn: %q", streamText(m))
 	}
 	m.Update(eventMsg(chat.Event{Kind: chat.EvStream, ChatID: m.cur.chatID, RunID: sent.RunID, Reset: true}))
 	m.Update(delta(m.cur.chatID, sent.RunID, "the next call"))
-	m.Update(streamFrameMsg{})
+	m.Update(transcript.FrameMsg{})
 	if !strings.Contains(m.transcriptContent(), "the next call") {
 		t.Fatal("the run's next call is not drawn")
 	}
@@ -320,7 +274,7 @@ func TestStreamEndsAsStored(t *testing.T) {
 			deadline := time.Now().Add(10 * time.Second)
 			for {
 				snap := loadChat(k.svc, sent.ChatID, prep{})().(snapshotMsg)
-				want = newTranscript().render(snap.messages, entryData{reqs: snap.requests}, 100, 0)
+				want = transcript.New().Content(transcript.Input{Messages: snap.messages, Data: transcript.Data{Reqs: snap.requests}, Width: 100})
 				p := probeMsg{make(chan string, 1)}
 				tm.Send(p)
 				got := <-p.reply

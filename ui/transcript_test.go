@@ -20,16 +20,16 @@ func TestSwitchForgetsTheDrawing(t *testing.T) {
 	for _, msg := range m.cur.messages {
 		firstIDs[msg.ID] = true
 	}
-	if len(firstIDs) == 0 || len(m.tr.cache) == 0 {
-		t.Fatalf("the first chat drew nothing: %d messages, %d entries", len(firstIDs), len(m.tr.cache))
+	if len(firstIDs) == 0 || len(m.tr.Cached()) == 0 {
+		t.Fatalf("the first chat drew nothing: %d messages, %d entries", len(firstIDs), len(m.tr.Cached()))
 	}
 	for _, msg := range cmdtest.Run(m.do(dialog.OpenChat{ChatID: second.ChatID})) {
 		m.Update(msg)
 	}
-	if m.cur.chatID != second.ChatID || len(m.tr.cache) == 0 {
-		t.Fatalf("not on the second chat: %s, %d entries", m.cur.chatID, len(m.tr.cache))
+	if m.cur.chatID != second.ChatID || len(m.tr.Cached()) == 0 {
+		t.Fatalf("not on the second chat: %s, %d entries", m.cur.chatID, len(m.tr.Cached()))
 	}
-	for id := range m.tr.cache {
+	for id := range m.tr.Cached() {
 		if firstIDs[id] {
 			t.Fatalf("entry %d of the chat left behind is still cached", id)
 		}

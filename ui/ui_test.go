@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/transcript"
 )
 
 func TestAnswerDeployForm(t *testing.T) {
@@ -132,7 +133,7 @@ func TestHelpIsGeneratedFromKeys(t *testing.T) {
 
 func TestUntrustedTextIsNeutralised(t *testing.T) {
 	msgs := []chat.Message{{ID: 1, Role: "assistant", Content: "hi \x1b]0;owned\x07 \x1b[31mred\x1b[0m \x07bell"}}
-	out := newTranscript().render(msgs, entryData{}, 80, 0)
+	out := transcript.New().Content(transcript.Input{Messages: msgs, Width: 80})
 	if strings.ContainsAny(out, "\x1b\x07") {
 		t.Fatalf("escape reached the terminal: %q", out)
 	}

@@ -5,8 +5,6 @@ import (
 
 	"followup/chat"
 	"followup/forms"
-	"followup/ui/status"
-	"followup/ui/style"
 )
 
 // A read the screen needs that failed — which chat to open, the chat
@@ -42,24 +40,14 @@ func firstFailure(reads ...readFailure) *readFailure {
 	return nil
 }
 
-// unreadLines is what the transcript shows in place of the chat a read
-// failed for.
-func unreadLines(f *readFailure, width int, helpKey string) []string {
-	words, code := status.ErrWords(f.what, f.err)
-	text := style.Error.Render(forms.SanitizeLine(words))
-	if code != "" {
-		text += " " + style.Dim.Render(code)
-	}
-	text += "\n" + style.Dim.Render("What you type stays in the composer. "+helpKey+" shows every key.")
-	return splitLines(style.Dim.Width(max(10, width-2)).PaddingLeft(2).Render("\n" + text))
-}
-
 // readFailed takes the failure of the screen's first read: it is said
 // where the chat would be, until a read succeeds.
 func (m *model) readFailed(f *readFailure) {
 	m.unread = f
-	m.tr.unread = f
-	m.tr.changed()
+	if f == nil {
+		f = &readFailure{} // a read succeeded: nothing to say
+	}
+	m.tr.SetUnread(f.what, f.err)
 	m.refreshTranscript()
 }
 
@@ -85,7 +73,7 @@ func (m *model) chatUnread(s snapshotMsg) tea.Cmd {
 	m.cur.chat, m.cur.messages, m.cur.run = s.chat, nil, nil
 	m.cur.requests = map[string]chat.RequestView{}
 	m.mcp.adopt(mcpSnap{})
-	m.tr.stream.clear()
+	m.tr.ClearStream()
 	m.pane.clear()
 	m.dropForm()
 	what := readingChat

@@ -12,6 +12,8 @@ import (
 	"followup/forms"
 	"followup/ui/dialog"
 	"followup/ui/status"
+	"followup/ui/transcript"
+	"followup/ui/words"
 )
 
 // Update implements tea.Model.
@@ -39,7 +41,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd = tea.Batch(cmd, m.spinAgain())
 	m.arrange()
 	m.showFormFocus() // a form installed by this message too
-	if rest := m.drawRest(); rest != nil {
+	if rest := m.tr.DrawRest(m.trIn()); rest != nil {
 		cmd = tea.Batch(cmd, rest)
 	}
 	return m, cmd
@@ -50,11 +52,13 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	switch msg := msg.(type) {
-	case entriesMsg:
-		m.onEntries(msg)
+	case transcript.EntriesMsg:
+		m.tr.OnEntries(msg, m.trIn())
 		return nil
-	case streamFrameMsg:
-		m.onStreamFrame()
+	case transcript.FrameMsg:
+		if m.tr.OnFrame() {
+			m.refreshTranscript()
+		}
 		return nil
 	case tea.WindowSizeMsg:
 		// huh asks for the size whenever a form starts: only a real change
@@ -214,7 +218,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case elsewhereMsg:
 		if msg.err == nil && !sameRuns(m.cur.orphans, msg.orphans) {
 			m.cur.orphans = msg.orphans
-			m.tr.changed() // a tool row of an interrupted run says so
+			m.tr.Changed() // a tool row of an interrupted run says so
 			m.refreshTranscript()
 		}
 		if msg.chatID == m.cur.chatID {
@@ -318,7 +322,7 @@ func (m *model) onAnswered(a answeredMsg) tea.Cmd {
 	m.pane.problems, m.pane.unplaced = nil, nil
 	if a.receipt.ApplyState == chat.Partial {
 		r, _ := m.activeRequest()
-		m.setStatus("Saved as a partial answer; still missing: "+labelsOf(r, a.receipt.Missing), false)
+		m.setStatus("Saved as a partial answer; still missing: "+words.Labels(r, a.receipt.Missing), false)
 		return tea.Batch(m.load(m.cur.chatID), m.pane.edit())
 	}
 	m.sayDone("Answer sent.")

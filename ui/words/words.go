@@ -128,3 +128,17 @@ func ProblemList(ps []forms.Problem) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Labels names fields by their labels, in the order given.
+func Labels(r chat.RequestView, names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		for _, f := range r.Fields {
+			if f.Name == n {
+				out[i] = f.DisplayLabel()
+			}
+		}
+	}
+	return strings.Join(out, ", ")
+}

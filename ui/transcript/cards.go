@@ -1,9 +1,10 @@
-package ui
+package transcript
 
 import (
 	"fmt"
 	"strings"
 
+	"followup/agent/mcp"
 	"followup/chat"
 	"followup/forms"
 
@@ -37,7 +38,7 @@ func requestCard(r chat.RequestView, width int) string {
 	case chat.RequestPending:
 		status = "waiting for your answer"
 		if len(r.Partial) > 0 {
-			status += " · partly answered, still missing " + labelsOf(r, r.Missing)
+			status += " · partly answered, still missing " + words.Labels(r, r.Missing)
 		}
 	case chat.RequestAnswered:
 		status = "answered: " + summarize(r)
@@ -99,4 +100,27 @@ func linkCardWords(r chat.RequestView, status string) string {
 		return "declined by you (" + host + ")"
 	}
 	return status
+}
+
+// deliveryTo says where a request's answer went: to the agent, or to the
+// MCP server that asked, with what it was sent.
+func deliveryTo(r chat.RequestView, d chat.DeliveryView) string {
+	if d.Target != "mcp_server" {
+		return deliveryWord(d)
+	}
+	server := words.AskedByName(r.Owner)
+	switch d.State {
+	case "delivered":
+		if r.Mode == mcp.ModeURL && !r.Live {
+			// A link of -32042: nothing is sent, the call is made again.
+			return "done — " + server + " was called again"
+		}
+		return "sent to " + server + ": " + forms.SanitizeLine(d.Action)
+	case "failed":
+		if d.LastError == "" { // its connection was gone: the card says why
+			return "nothing was sent to " + server
+		}
+		return "not sent to " + server + ": " + forms.SanitizeLine(d.LastError)
+	}
+	return "to be sent to " + server + ": " + forms.SanitizeLine(d.Action)
 }

@@ -1,13 +1,9 @@
-package ui
+package transcript
 
 import (
-	"slices"
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
-	"followup/agent"
 	"followup/chat"
 	"followup/forms"
 )
@@ -21,8 +17,8 @@ import (
 // second move it smoothly, and bound what a streaming reply costs.
 const frameEvery = time.Second / 30
 
-// streamFrameMsg draws the text streamed since the last frame.
-type streamFrameMsg struct{}
+// FrameMsg draws the text streamed since the last frame.
+type FrameMsg struct{}
 
 // stream is the reply of the model call streaming in the chat on screen.
 //
@@ -125,76 +121,6 @@ func lineEnds(text string) bool {
 
 func splitLines(s string) []string { return strings.Split(s, "\n") }
 
-// onStream takes a stream event for the chat on screen. A delta is only
-// kept: the frame after it draws it.
-func (m *model) onStream(e chat.Event) tea.Cmd {
-	s := &m.tr.stream
-	if e.Reset {
-		if s.runID != e.RunID {
-			return nil // another run's: this one's text stands
-		}
-		if s.recorded || s.raw.Len() == 0 {
-			s.clear()
-			return nil
-		}
-		// The text stays until a load begun now or later shows what became
-		// of the call.
-		s.closed, s.closedSeq = true, m.cur.loadSeq
-		return m.load(m.cur.chatID)
-	}
-	if s.recorded && s.runID == e.RunID {
-		return nil
-	}
-	if s.closed || s.runID != e.RunID {
-		s.clear()
-		s.runID, s.startSeq, s.after = e.RunID, m.cur.loadSeq, newestOfRun(m.cur.messages, e.RunID)
-	}
-	s.raw.WriteString(e.Delta)
-	s.dirty = true
-	if s.pending {
-		return nil
-	}
-	s.pending = true
-	return tea.Tick(frameEvery, func(time.Time) tea.Msg { return streamFrameMsg{} })
-}
-
-// onStreamFrame draws what streamed since the last frame.
-func (m *model) onStreamFrame() {
-	m.tr.stream.pending = false
-	if m.tr.stream.dirty {
-		m.tr.stream.dirty = false
-		m.refreshTranscript()
-	}
-}
-
-// settleStream takes from a snapshot what became of the call streaming:
-// its reply stored, or its run no longer running.
-func (m *model) settleStream(snap snapshotMsg) {
-	s := &m.tr.stream
-	if s.runID == "" || s.recorded || snap.seq == 0 || snap.seq <= s.startSeq {
-		return
-	}
-	ended := snap.run != nil && snap.run.ID == s.runID && snap.run.State != chat.RunRunning
-	var reply *chat.Message
-	for i := len(snap.messages) - 1; i >= 0; i-- {
-		if msg := &snap.messages[i]; msg.RunID == s.runID && msg.Role == "assistant" && msg.ID > s.after {
-			reply = msg
-			break
-		}
-	}
-	switch {
-	case s.closed:
-		if snap.seq > s.closedSeq && (ended || reply != nil) {
-			s.clear()
-		}
-	case ended || reply != nil && strings.HasPrefix(reply.Content, s.text()):
-		// The call ended before its last deltas got here.
-		runID := s.runID
-		s.clear()
-		s.runID, s.recorded = runID, true
-	}
-}
-
 // storedIn reports whether msgs already hold the stream's text: a reply
 // of its run, newer than the stream's start, that begins with it. A load
 // begun before the stream proves nothing to settleStream, yet it may read
@@ -220,38 +146,4 @@ func newestOfRun(msgs []chat.Message, runID string) int64 {
 		}
 	}
 	return id
-}
-
-// refreshTranscript gives the viewport the transcript's lines and the
-// stream's after them.
-func (m *model) refreshTranscript() {
-	m.tr.vp.SetContent(m.transcriptContent())
-	m.tr.vpGen++
-	if m.tr.follow {
-		m.tr.vp.GotoBottom()
-	}
-}
-
-// transcriptContent is the transcript's lines, then the stream's.
-func (m *model) transcriptContent() string {
-	// Following the newest line, the screenful above it is all that shows;
-	// scrolled up, everything is drawn now so the lines in view stay put.
-	need := 0
-	if m.tr.follow {
-		need = m.height
-	}
-	var base, tail []string
-	if len(m.cur.messages) > 0 {
-		base = m.tr.renderLines(m.cur.messages, m.entryData(), m.width, need)
-	}
-	if m.tr.stream.shown() && !m.tr.stream.storedIn(m.cur.messages) {
-		tail = m.tr.stream.draw(m.width)
-		if base == nil {
-			tail = tail[1:] // no blank line above the first entry
-		}
-	}
-	if base == nil && tail == nil {
-		base = m.tr.placeholder(m.width, m.keys.Help.Help().Key, m.start.provider == agent.Offline{}.Name())
-	}
-	return strings.Join(slices.Concat(base, tail), "\n")
 }

@@ -1,4 +1,4 @@
-package ui
+package transcript
 
 import (
 	"strings"
@@ -11,7 +11,7 @@ import (
 // process drives (the approval waits for the user, not for a driver).
 func TestRowOfACallAwaitingApproval(t *testing.T) {
 	v := chat.ToolStepView{RunID: "run_1", ToolCallID: "c1", Server: "everything", Tool: "echo", State: chat.StepAwaitingApproval}
-	got := rowState(v, entryData{look: rowLook{idle: map[string]bool{"run_1": true}}})
+	got := rowState(v, Data{Look: Look{Idle: map[string]bool{"run_1": true}}})
 	if !strings.Contains(got, "waiting for your approval") {
 		t.Fatalf("row state = %q", got)
 	}

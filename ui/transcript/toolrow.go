@@ -1,4 +1,4 @@
-package ui
+package transcript
 
 import (
 	"bytes"
@@ -22,49 +22,49 @@ import (
 // arguments are pretty-printed and the result shown whole. Everything in
 // a row came from the model or a server: it is sanitised where drawn.
 
-// entryData is what transcript entries are drawn from besides their
+// Data is what transcript entries are drawn from besides their
 // messages: the requests their cards name, the tool calls their rows name,
 // and how rows look now.
-type entryData struct {
-	reqs  map[string]chat.RequestView
-	steps map[string]chat.ToolStepView // by stepID
-	look  rowLook
-	// progress is the servers' latest progress on running calls, by stepID.
-	progress map[string]string
+type Data struct {
+	Reqs  map[string]chat.RequestView
+	Steps map[string]chat.ToolStepView // by StepID
+	Look  Look
+	// Progress is the servers' latest progress on running calls, by StepID.
+	Progress map[string]string
 }
 
-// rowLook is how tool rows are drawn now.
-type rowLook struct {
-	unfolded bool   // arguments and results in full
-	spin     string // the spinner's frame beside a running call; "" while nothing spins
+// Look is how tool rows are drawn now.
+type Look struct {
+	Unfolded bool   // arguments and results in full
+	Spin     string // the spinner's frame beside a running call; "" while nothing spins
 	// idle are the runs no live process drives: their started calls were
 	// interrupted, not running.
-	idle map[string]bool
+	Idle map[string]bool
 }
 
-// stepID names a tool call among the chat's.
-func stepID(runID, toolCallID string) string { return runID + "/" + toolCallID }
+// StepID names a tool call among the chat's.
+func StepID(runID, toolCallID string) string { return runID + "/" + toolCallID }
 
 // rowVersion changes whenever what a tool row shows changes.
-func rowVersion(m chat.Message, d entryData) string {
-	v, ok := d.steps[stepID(m.RunID, m.ToolCallID)]
+func rowVersion(m chat.Message, d Data) string {
+	v, ok := d.Steps[StepID(m.RunID, m.ToolCallID)]
 	if !ok {
 		return "?"
 	}
-	s := fmt.Sprintf("%s|%s|%d|%d|%t", v.State, v.Outcome, v.Duration, len(v.Text), d.look.unfolded)
+	s := fmt.Sprintf("%s|%s|%d|%d|%t", v.State, v.Outcome, v.Duration, len(v.Text), d.Look.Unfolded)
 	for _, id := range v.RequestIDs {
-		s += "|" + string(d.reqs[id].State)
+		s += "|" + string(d.Reqs[id].State)
 	}
 	if v.State == "started" {
-		s += fmt.Sprintf("|%s|%t|%s", d.look.spin, d.look.idle[v.RunID], d.progress[stepID(v.RunID, v.ToolCallID)])
+		s += fmt.Sprintf("|%s|%t|%s", d.Look.Spin, d.Look.Idle[v.RunID], d.Progress[StepID(v.RunID, v.ToolCallID)])
 	}
 	return s
 }
 
 // toolRow draws one tool call at width.
-func toolRow(m chat.Message, d entryData, width int) string {
+func toolRow(m chat.Message, d Data, width int) string {
 	inner := max(10, width-4)
-	v, ok := d.steps[stepID(m.RunID, m.ToolCallID)]
+	v, ok := d.Steps[StepID(m.RunID, m.ToolCallID)]
 	if !ok {
 		// The row's call is not read yet (an older page): its name only.
 		return "  " + style.Bold.Render("⚙ "+style.Truncate(forms.SanitizeLine(m.Content), inner))
@@ -72,7 +72,7 @@ func toolRow(m chat.Message, d entryData, width int) string {
 	head := "⚙ " + style.Bold.Render(forms.SanitizeLine(v.Server)+" · "+forms.SanitizeLine(v.Tool))
 	args := compactJSON(v.Arguments)
 	lines := []string{}
-	if d.look.unfolded {
+	if d.Look.Unfolded {
 		lines = append(lines, head)
 		if args != "{}" {
 			for _, l := range strings.Split(words.PrettyJSON(v.Arguments), "\n") {
@@ -91,7 +91,7 @@ func toolRow(m chat.Message, d entryData, width int) string {
 	text := forms.SanitizeBlock(strings.TrimSpace(v.Text))
 	if v.State != "done" || text == "" {
 		lines = append(lines, "  ⎿ "+style.Truncate(state, inner-2))
-	} else if !d.look.unfolded {
+	} else if !d.Look.Unfolded {
 		first, _, more := strings.Cut(text, "\n")
 		if more {
 			first += " …"
@@ -111,11 +111,11 @@ func toolRow(m chat.Message, d entryData, width int) string {
 }
 
 // rowState says where a call stands, with how long the server took.
-func rowState(v chat.ToolStepView, d entryData) string {
-	look := d.look
+func rowState(v chat.ToolStepView, d Data) string {
+	look := d.Look
 	asks := false
 	for _, id := range v.RequestIDs {
-		asks = asks || d.reqs[id].State.Open()
+		asks = asks || d.Reqs[id].State.Open()
 	}
 	switch {
 	case v.State == "input_required" || v.State == "started" && asks:
@@ -125,14 +125,14 @@ func rowState(v chat.ToolStepView, d entryData) string {
 	case chat.StepAwaitingApproval:
 		return style.Waiting.Render("waiting for your approval")
 	case "started":
-		if look.idle[v.RunID] {
+		if look.Idle[v.RunID] {
 			return style.Error.Render("interrupted — followup stopped during the call")
 		}
 		running := "running"
-		if look.spin != "" {
-			running = look.spin + " running"
+		if look.Spin != "" {
+			running = look.Spin + " running"
 		}
-		if p := d.progress[stepID(v.RunID, v.ToolCallID)]; p != "" {
+		if p := d.Progress[StepID(v.RunID, v.ToolCallID)]; p != "" {
 			running += " · " + forms.SanitizeLine(p)
 		}
 		return style.Waiting.Render(running)
@@ -176,46 +176,4 @@ func compactJSON(raw json.RawMessage) string {
 		return forms.SanitizeLine(string(raw))
 	}
 	return forms.SanitizeLine(b.String())
-}
-
-// toolRunning reports whether a tool row on screen shows a running call.
-func (m *model) toolRunning() bool {
-	for _, v := range m.mcp.steps {
-		if v.State == "started" {
-			return true
-		}
-	}
-	return false
-}
-
-// entryData is what the transcript is drawn from now.
-func (m *model) entryData() entryData {
-	look := rowLook{unfolded: m.mcp.unfolded, idle: m.interrupted()}
-	if m.spinning() {
-		look.spin = m.spin.View()
-	}
-	return entryData{reqs: m.cur.requests, steps: m.mcp.steps, look: look, progress: m.mcp.progress}
-}
-
-// toggleRows folds or unfolds every tool row.
-func (m *model) toggleRows() {
-	m.mcp.unfolded = !m.mcp.unfolded
-	word := "folded"
-	if m.mcp.unfolded {
-		word = "unfolded: arguments and results in full"
-	}
-	if len(m.mcp.steps) == 0 {
-		word += " (this chat has none yet)"
-	}
-	m.setStatus("Tool calls "+word+".", false)
-	m.tr.changed()
-	m.refreshTranscript()
-}
-
-// spinRows redraws the running calls' rows with the spinner's new frame.
-func (m *model) spinRows() {
-	if m.toolRunning() {
-		m.tr.changed()
-		m.refreshTranscript()
-	}
 }
