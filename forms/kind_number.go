@@ -3,7 +3,6 @@ package forms
 import (
 	"encoding/json"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -57,7 +56,7 @@ func newNumberKind(t FieldType, integer bool) *kind {
 
 // jsonNumberRE is RFC 8259 number syntax: a json.Number built by hand
 // could otherwise smuggle in what strconv also accepts (hex, "Inf", "_").
-var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+var jsonNumberRE = lazyRegexp(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
 
 func normalizeNumber(integer bool) func(p *problems, f Field, v any, path string) (any, bool) {
 	return func(p *problems, f Field, v any, path string) (any, bool) { return p.number(f, v, path, integer) }
@@ -69,7 +68,7 @@ func (p *problems) number(f Field, v any, path string, integer bool) (any, bool)
 	var exact *int64
 	switch n := v.(type) {
 	case json.Number:
-		if !jsonNumberRE.MatchString(string(n)) {
+		if !jsonNumberRE().MatchString(string(n)) {
 			p.add(path, "%s must be a number in JSON syntax", f.DisplayLabel())
 			return nil, false
 		}
@@ -148,12 +147,12 @@ func numberText(v any) string {
 
 // decimalRE is the number syntax a person may type; strconv alone would
 // also take hex floats, "Inf" and underscores.
-var decimalRE = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+var decimalRE = lazyRegexp(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
 
 // parseNumber reads what a person types: surrounding spaces are ignored.
 func parseNumber(text string, integer bool) (any, bool) {
 	t := strings.TrimSpace(text)
-	if !decimalRE.MatchString(t) {
+	if !decimalRE().MatchString(t) {
 		return nil, false
 	}
 	if integer {

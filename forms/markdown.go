@@ -3,6 +3,7 @@ package forms
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -43,25 +44,25 @@ func PlainText(md string) string {
 }
 
 var (
-	headingRe  = regexp.MustCompile(`^ {0,3}#{1,6}(?:\s+(.*?))?(?:\s+#+)?\s*$`)
-	bulletRe   = regexp.MustCompile(`^(\s*)[-*+]\s+(.*)$`)
-	orderedRe  = regexp.MustCompile(`^(\s*)(\d{1,9}[.)])\s+(.*)$`)
-	quoteRe    = regexp.MustCompile(`^(\s*)>\s?(.*)$`)
-	autolinkRe = regexp.MustCompile(`^<((?:[a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)|(?:[^\s<>@]+@[^\s<>@]+))>`)
+	headingRe  = lazyRegexp(`^ {0,3}#{1,6}(?:\s+(.*?))?(?:\s+#+)?\s*$`)
+	bulletRe   = lazyRegexp(`^(\s*)[-*+]\s+(.*)$`)
+	orderedRe  = lazyRegexp(`^(\s*)(\d{1,9}[.)])\s+(.*)$`)
+	quoteRe    = lazyRegexp(`^(\s*)>\s?(.*)$`)
+	autolinkRe = lazyRegexp(`^<((?:[a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^\s<>]*)|(?:[^\s<>@]+@[^\s<>@]+))>`)
 )
 
 // blockLine renders one line outside fenced code.
 func blockLine(line string) string {
-	if m := headingRe.FindStringSubmatch(line); m != nil {
+	if m := headingRe().FindStringSubmatch(line); m != nil {
 		return inlineText(m[1])
 	}
-	if m := quoteRe.FindStringSubmatch(line); m != nil {
+	if m := quoteRe().FindStringSubmatch(line); m != nil {
 		return m[1] + "> " + blockLine(m[2])
 	}
-	if m := bulletRe.FindStringSubmatch(line); m != nil {
+	if m := bulletRe().FindStringSubmatch(line); m != nil {
 		return m[1] + "- " + inlineText(m[2])
 	}
-	if m := orderedRe.FindStringSubmatch(line); m != nil {
+	if m := orderedRe().FindStringSubmatch(line); m != nil {
 		return m[1] + m[2] + " " + inlineText(m[3])
 	}
 	return inlineText(strings.TrimRight(line, " "))
@@ -131,7 +132,7 @@ func inlineText(s string) string {
 				i++
 			}
 		case c == '<':
-			if m := autolinkRe.FindStringSubmatch(string(r[i:])); m != nil {
+			if m := autolinkRe().FindStringSubmatch(string(r[i:])); m != nil {
 				b.WriteString(m[1])
 				i += len([]rune(m[0]))
 			} else {
@@ -265,4 +266,11 @@ func isWordRune(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) 
 
 func isASCIIPunct(c rune) bool {
 	return c < 128 && unicode.IsPunct(c) || strings.ContainsRune("$+<=>^`|~", c)
+}
+
+// lazyRegexp compiles expr on first use, not at start-up: a bounded
+// repetition such as {1,64} compiles to a long program, and every command
+// would pay for it whether it reads a description or not.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

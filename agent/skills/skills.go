@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"followup/forms"
@@ -184,10 +185,10 @@ func (set *Set) Templates() map[string]forms.Definition {
 }
 
 // nameRE is the Agent Skills rule for a name, less its hyphen rules.
-var nameRE = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
+var nameRE = lazyRegexp(`^[a-z0-9-]{1,64}$`)
 
 // formRE is what may follow "SKILL:" in a form's template name.
-var formRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,63}$`)
+var formRE = lazyRegexp(`^[A-Za-z0-9._-]{1,63}$`)
 
 type frontMatter struct {
 	Name        string `yaml:"name"`
@@ -218,7 +219,7 @@ func load(folder, source, dir string, fsys fs.FS, open func(string) (fs.File, er
 	switch {
 	case meta.Name == "":
 		return bad("the front matter has no name")
-	case !nameRE.MatchString(meta.Name) || strings.HasPrefix(meta.Name, "-") || strings.HasSuffix(meta.Name, "-") || strings.Contains(meta.Name, "--"):
+	case !nameRE().MatchString(meta.Name) || strings.HasPrefix(meta.Name, "-") || strings.HasSuffix(meta.Name, "-") || strings.Contains(meta.Name, "--"):
 		return bad("name %q: a name is 1–64 of a–z, 0–9 and -, with no hyphen first, last or doubled", meta.Name)
 	case meta.Name != folder:
 		return bad("name %q differs from its folder %q", meta.Name, folder)
@@ -283,7 +284,7 @@ func loadForms(s *Skill, where string) (map[string]forms.Definition, []Problem) 
 			continue
 		}
 		at := filepath.Join(filepath.Dir(where), filepath.FromSlash(p))
-		if !formRE.MatchString(name) {
+		if !formRE().MatchString(name) {
 			problems = append(problems, Problem{at, "a form's name is 1–63 of A–Z, a–z, 0–9 and . _ -"})
 			continue
 		}
@@ -361,5 +362,12 @@ func (s *Skill) Read(name string) (string, error) {
 // IsTemplate reports whether a template's name is a skill form's, SKILL:NAME.
 func IsTemplate(name string) bool {
 	skill, form, ok := strings.Cut(name, ":")
-	return ok && nameRE.MatchString(skill) && formRE.MatchString(form)
+	return ok && nameRE().MatchString(skill) && formRE().MatchString(form)
+}
+
+// lazyRegexp compiles expr on first use, not at start-up: a bounded
+// repetition such as {1,64} compiles to a long program, and every command
+// would pay for it whether it reads a skill or not.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
