@@ -29,7 +29,7 @@ type Env struct {
 var errRunFailed = errors.New("run failed")
 
 func execWith(ctx context.Context, cmd *cobra.Command, c *Command, a Args, env Env, out *printer) (int, error) {
-	call := &Call{Args: a, Service: env.Service, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, out: out, cmd: cmd}
+	call := &Call{Env: env, Args: a, out: out, cmd: cmd}
 	if drives[a.Command] && env.Service != nil {
 		var stop func()
 		ctx, stop = whileDriving(ctx, a, env) // mcphost.go

@@ -5,8 +5,6 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-
-	"followup/chat"
 )
 
 // Command is one subcommand: everything the parser, the help and the
@@ -66,13 +64,10 @@ type Flag struct {
 // Call is one run of a command: its parsed arguments, the service (when
 // the command NeedsDB) and where it reads and writes.
 type Call struct {
-	Args    Args
-	Service *chat.Service
-	Stdin   io.Reader
-	Stdout  io.Writer
-	Stderr  io.Writer
-	out     *printer
-	cmd     *cobra.Command
+	Env
+	Args Args
+	out  *printer
+	cmd  *cobra.Command
 }
 
 // Flag is the value of a flag ("" when absent).

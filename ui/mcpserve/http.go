@@ -107,7 +107,6 @@ func ServeHTTP(ctx context.Context, inbox Inbox, o HTTPOptions, ln net.Listener)
 	s.key = hex.EncodeToString(sum[:8])
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		SessionTimeout: o.SessionTimeout,
-		Logger:         o.Logger,
 	})
 	// A client ending its session ends it here at once: the SDK would
 	// first wait for the session's calls, and an input_wait may take 50 s.

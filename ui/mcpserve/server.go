@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"sync"
 	"time"
 
@@ -18,9 +17,6 @@ import (
 type Options struct {
 	// Version is followup's version, sent as serverInfo.version.
 	Version string
-	// Logger receives the SDK's log; nil discards it. Over stdio it must not
-	// write to standard output, which carries the protocol.
-	Logger *slog.Logger
 	// MaxSessions bounds the sessions open at once (DefaultMaxSessions
 	// when zero); a session beyond it is refused in words.
 	MaxSessions int
@@ -59,16 +55,12 @@ type session struct {
 }
 
 func newServer(inbox Inbox, transport string, o Options) *server {
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
 	if o.MaxSessions <= 0 {
 		o.MaxSessions = DefaultMaxSessions
 	}
 	s := &server{inbox: inbox, transport: transport, maxSessions: o.MaxSessions, sessions: map[*mcp.ServerSession]*session{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "followup", Title: "followup", Version: cmp.Or(o.Version, "dev")}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       o.Logger,
 		// A session opens when its client says it is ready; a client on the
 		// sessionless protocol (no initialize) opens it with its first call.
 		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
