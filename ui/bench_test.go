@@ -58,7 +58,7 @@ func withFullTranscript(b *testing.B, m *model) {
 		if cmd == nil {
 			break
 		}
-		m.onOlder(cmd().(olderMsg))
+		cmd().(olderMsg).apply(m)
 	}
 	m.tr.Viewport().GotoBottom()
 	if len(m.cur.messages) < 1500 {

@@ -98,10 +98,10 @@ func (m *model) focusCheck() tea.Cmd {
 	return tea.Tick(wait, func(time.Time) tea.Msg { return focusTickMsg{seq} })
 }
 
-// onFocusTick moves the focus to the waiting newcomer if the user has
+// A focusTickMsg moves the focus to the waiting newcomer if the user has
 // paused with the composer empty. With text in the composer it waits for
 // the next key to ask again.
-func (m *model) onFocusTick(msg focusTickMsg) tea.Cmd {
+func (msg focusTickMsg) apply(m *model) tea.Cmd {
 	if msg.seq == m.moves.seq {
 		m.moves.ticking = false
 	}

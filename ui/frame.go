@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"followup/forms"
@@ -135,4 +136,20 @@ func (m *model) View() string { return m.frame }
 // sizeDialogs tells every dialog the box it is drawn in now.
 func (m *model) sizeDialogs() {
 	m.dialogs.Resize(m.dialogSize)
+}
+
+// resize takes the terminal's size.
+func (m *model) resize(msg tea.WindowSizeMsg) tea.Cmd {
+	// huh asks for the size whenever a form starts: only a real change
+	// reflows.
+	changed := msg.Width != m.width || msg.Height != m.height
+	m.width, m.height, m.sized = msg.Width, msg.Height, true
+	m.refreshTranscript()
+	if !changed {
+		return nil
+	}
+	m.sizeDialogs()
+	// Also behind a dialog or the review: the form comes back at the
+	// size of the screen it comes back to.
+	return m.pane.resize(m.formWidth(), m.formHeight())
 }

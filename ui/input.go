@@ -196,3 +196,43 @@ func (m *model) switchChat(chatID string) tea.Cmd {
 	m.dropForm()
 	return tea.Batch(save, m.showComposerOf(chatID))
 }
+
+// onKeyMsg takes a key: typed before the database opened, it waits; a
+// burst of letters spelling a key's name is taken a letter at a time.
+func (m *model) onKeyMsg(msg tea.KeyMsg) tea.Cmd {
+	if m.tooSmall() && !m.matches(msg, m.keys.Quit) {
+		// The screen says only that it is too small: a key typed at it
+		// would act on a form or composer the user cannot see.
+		return nil
+	}
+	if m.svc == nil {
+		if msg.Type == tea.KeyCtrlC {
+			return tea.Quit
+		}
+		m.start.early = append(m.start.early, msg)
+		return nil
+	}
+	prev := m.moves.lastKey
+	m.moves.lastKey = m.now()
+	if m.dropsKey(msg, prev, m.moves.lastKey) {
+		return nil // typed in the burst of a decision (burst.go)
+	}
+	m.setStatus("", false) // a status speaks of the moment before this key
+	var check tea.Cmd
+	if m.moves.waiting && !m.moves.ticking {
+		check = m.focusCheck() // the pause starts again (a check on its way waits for it too)
+	}
+	if spellsAKey(msg) {
+		// Typed text arrives in bursts: "enter" or "up" typed quickly is
+		// text, not the key it names. Feed it one letter at a time.
+		cmds := []tea.Cmd{check}
+		for _, r := range msg.Runes {
+			if m.moves.muted && m.focus != focusComposer {
+				break // the letters after a decision's (burst.go)
+			}
+			cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
+	return tea.Batch(check, m.onKey(msg))
+}

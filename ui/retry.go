@@ -56,8 +56,8 @@ func (m *model) retry() tea.Cmd {
 	}
 }
 
-// onRetry resumes or retries what the host offered, and says so.
-func (m *model) onRetry(msg retryMsg) tea.Cmd {
+// A retryMsg resumes or retries what the host offered, and says so.
+func (msg retryMsg) apply(m *model) tea.Cmd {
 	if msg.err != nil {
 		m.setErr("", msg.err)
 		return nil

@@ -11,7 +11,7 @@ import (
 // A chat's snapshot reaching the screen, and the host's events that ask
 // for one.
 
-func (m *model) onSnapshot(s snapshotMsg) tea.Cmd {
+func (s snapshotMsg) apply(m *model) tea.Cmd {
 	// A read that failed because the file is gone is said by the
 	// read-only line, in words, instead of the read's error.
 	fileGone := s.err != nil && m.svc != nil && m.svc.FileGone() != ""

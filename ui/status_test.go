@@ -49,7 +49,7 @@ func TestResumingClearsWhenDone(t *testing.T) {
 	t.Parallel()
 	k := newKit(t)
 	k.load("")
-	k.m.onRetry(retryMsg{runs: []chat.RunView{{ID: "run_a"}, {ID: "run_b"}}})
+	retryMsg{runs: []chat.RunView{{ID: "run_a"}, {ID: "run_b"}}}.apply(k.m)
 	k.m.Update(driveDoneMsg{runID: "run_a"})
 	if k.m.notice.Text() != "Resuming 2 interrupted runs…" {
 		t.Fatalf("status %q with a run still resuming", k.m.notice.Text())

@@ -26,9 +26,9 @@ func (m *model) maybeLoadOlder() tea.Cmd {
 	return nil
 }
 
-// onOlder puts an older page above the transcript, keeping the lines the
+// An older page goes an older page above the transcript, keeping the lines the
 // user is reading where they are.
-func (m *model) onOlder(msg olderMsg) tea.Cmd {
+func (msg olderMsg) apply(m *model) tea.Cmd {
 	// The chat and its first page are still those the page was read for.
 	fits := msg.chatID == m.cur.chatID && len(m.cur.messages) > 0 && m.cur.messages[0].ID == msg.before
 	if !m.tr.OlderRead(msg.before, msg.err == nil && fits && len(msg.messages) == 0) {
