@@ -3,6 +3,7 @@ package agent
 import (
 	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -83,7 +84,7 @@ func (p *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 }
 
 // params converts our history. Tool results become tool_result blocks in a
-// user turn, and consecutive turns of one role are merged: the API wants
+// user turn (their images as image blocks in them), and consecutive turns of one role are merged: the API wants
 // roles to alternate, and all results of one assistant turn in one message.
 func (p *Anthropic) params(req Request) anthropic.MessageNewParams {
 	out := anthropic.MessageNewParams{Model: cmp.Or(req.Model, p.model), MaxTokens: int64(cmp.Or(req.MaxTokens, MaxReplyTokens))}
@@ -107,6 +108,11 @@ func (p *Anthropic) params(req Request) anthropic.MessageNewParams {
 			res := anthropic.ToolResultBlockParam{ToolUseID: m.ToolCallID}
 			if m.Content != "" {
 				res.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: m.Content}}}
+			}
+			for _, im := range m.Images {
+				res.Content = append(res.Content, anthropic.ToolResultBlockParamContentUnion{OfImage: &anthropic.ImageBlockParam{
+					Source: anthropic.ImageBlockParamSourceUnion{OfBase64: &anthropic.Base64ImageSourceParam{
+						Data: base64.StdEncoding.EncodeToString(im.Data), MediaType: anthropic.Base64ImageSourceMediaType(im.MIMEType)}}}})
 			}
 			blocks = append(blocks, anthropic.ContentBlockParamUnion{OfToolResult: &res})
 		default:

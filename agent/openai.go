@@ -3,6 +3,7 @@ package agent
 import (
 	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -81,9 +82,29 @@ func (p *OpenAI) request(req Request) openai.ChatCompletionRequest {
 	if req.System != "" {
 		out.Messages = append(out.Messages, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: req.System})
 	}
+	// A tool message holds text only: the images of a turn's tool results
+	// follow them, in a user message.
+	var images []openai.ChatMessagePart
+	flush := func() {
+		if len(images) > 0 {
+			out.Messages = append(out.Messages, openai.ChatCompletionMessage{Role: RoleUser, MultiContent: images})
+			images = nil
+		}
+	}
 	for _, m := range req.Messages {
 		if m.Role != RoleTool && m.Content == "" && len(m.ToolCalls) == 0 {
 			continue // servers refuse a message with neither text nor calls
+		}
+		if m.Role == RoleTool && len(m.Images) > 0 {
+			images = append(images, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText,
+				Text: "The images of tool call " + m.ToolCallID + " (" + m.ToolName + "):"})
+			for _, im := range m.Images {
+				images = append(images, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{
+					URL: "data:" + im.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(im.Data)}})
+			}
+		}
+		if m.Role != RoleTool {
+			flush()
 		}
 		msg := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content}
 		switch m.Role {
@@ -99,6 +120,7 @@ func (p *OpenAI) request(req Request) openai.ChatCompletionRequest {
 		}
 		out.Messages = append(out.Messages, msg)
 	}
+	flush()
 	for _, t := range req.Tools {
 		out.Tools = append(out.Tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
 			Name: t.Name, Description: t.Description, Parameters: schemaOrEmpty(t.Parameters),

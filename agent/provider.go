@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"followup/agent/mcp"
 )
 
 // Roles of a history message.
@@ -26,6 +28,9 @@ type Message struct {
 	ToolCalls  []ToolCall `json:"toolCalls,omitempty"`
 	ToolCallID string     `json:"toolCallId,omitempty"`
 	ToolName   string     `json:"toolName,omitempty"`
+	// Images are a tool result's images (Content describes them too), for a
+	// provider that takes images.
+	Images []mcp.Image `json:"images,omitempty"`
 }
 
 // ToolCall is the model asking to run one tool.

@@ -46,6 +46,9 @@ func (h runHost) Begin(ctx context.Context, runID string) (agent.Turn, error) {
 	for _, m := range msgs {
 		t.Seen = max(t.Seen, m.ID)
 		am := agent.Message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, ToolName: m.ToolName}
+		if m.Role == agent.RoleTool {
+			am.Content, am.Images = resultImages(m.Content)
+		}
 		if m.ToolCalls.Valid {
 			json.Unmarshal([]byte(m.ToolCalls.String), &am.ToolCalls)
 		}

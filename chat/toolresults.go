@@ -2,6 +2,7 @@ package chat
 
 import (
 	"encoding/json"
+	"strings"
 
 	"followup/agent/mcp"
 )
@@ -36,7 +37,26 @@ func toolResult(name string, res mcp.Result) json.RawMessage {
 	if len(res.Links) > 0 {
 		m["resourceLinks"] = res.Links
 	}
+	if len(res.Images) > 0 {
+		m["images"] = res.Images // for the model; the text describes them too
+	}
 	return json.RawMessage(mustJSON(m))
+}
+
+// resultImages splits a recorded tool result into what a model reads as text
+// and the images it carries, which a provider that takes images sends as
+// images.
+func resultImages(content string) (string, []mcp.Image) {
+	if !strings.Contains(content, `"images"`) {
+		return content, nil
+	}
+	var m map[string]json.RawMessage
+	var images []mcp.Image
+	if json.Unmarshal([]byte(content), &m) != nil || json.Unmarshal(m["images"], &images) != nil || len(images) == 0 {
+		return content, nil
+	}
+	delete(m, "images")
+	return mustJSON(m), images
 }
 
 func denied(name string) json.RawMessage {

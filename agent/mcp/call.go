@@ -40,6 +40,8 @@ type Result struct {
 	Structured json.RawMessage `json:"structured,omitempty"`
 	IsError    bool            `json:"isError,omitempty"`
 	Truncated  bool            `json:"truncated,omitempty"`
+	// Images are the result's images a model may see (bounded: content.go).
+	Images []Image `json:"images,omitempty"`
 	// Links are the result's resource links, which the user may attach.
 	Links         []Resource     `json:"resourceLinks,omitempty"`
 	InputRequired *InputRequired `json:"inputRequired,omitempty"`

@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -29,7 +30,9 @@ func resultOf(s *server, req CallRequest, res *sdk.CallToolResult) (Result, erro
 			out.Links = append(out.Links, linkOf(s.cfg.Name, l))
 		}
 	}
-	out.Text, out.Truncated = bound(contentText(res.Content), limit)
+	text, images := contentText(res.Content)
+	out.Text, out.Truncated = bound(text, limit)
+	out.Images = images
 	if res.StructuredContent != nil {
 		raw, err := json.Marshal(res.StructuredContent)
 		switch {
@@ -66,16 +69,43 @@ func inputRequired(s *server, req CallRequest, res *sdk.CallToolResult) (*InputR
 	return ir, nil
 }
 
+// Image is an image a tool returned, for a model that accepts images.
+type Image struct {
+	MIMEType string `json:"mimeType"`
+	Data     []byte `json:"data"` // base64 in JSON
+}
+
+// Images go to a model when they are of a type both providers take, at most
+// maxImages of them and maxImageBytes together: the model is sent a chat's
+// whole history on every call, so each image is sent many times.
+const (
+	maxImages     = 4
+	maxImageBytes = 1 << 20
+)
+
+var modelImageTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
+
 // contentText renders a result's content blocks as text for the model: text as it is,
-// other blocks as a one-line description (their bytes are not for a text model).
-func contentText(blocks []sdk.Content) string {
+// other blocks as a one-line description (their bytes are not for a text model); the
+// images a model may see come along too.
+func contentText(blocks []sdk.Content) (string, []Image) {
 	var parts []string
+	var images []Image
+	size := 0
 	for _, c := range blocks {
 		switch b := c.(type) {
 		case *sdk.TextContent:
 			parts = append(parts, b.Text)
 		case *sdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image %s, %d bytes]", b.MIMEType, len(b.Data)))
+			desc := fmt.Sprintf("[image %s, %d bytes]", b.MIMEType, len(b.Data))
+			if slices.Contains(modelImageTypes, b.MIMEType) && len(images) < maxImages && size+len(b.Data) <= maxImageBytes {
+				images = append(images, Image{MIMEType: b.MIMEType, Data: b.Data})
+				size += len(b.Data)
+			} else {
+				desc = fmt.Sprintf("[image %s, %d bytes, described only: a model is sent PNG, JPEG, GIF or WebP, %d images and %d KiB at most]",
+					b.MIMEType, len(b.Data), maxImages, maxImageBytes>>10)
+			}
+			parts = append(parts, desc)
 		case *sdk.AudioContent:
 			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes]", b.MIMEType, len(b.Data)))
 		case *sdk.ResourceLink:
@@ -92,7 +122,7 @@ func contentText(blocks []sdk.Content) string {
 			parts = append(parts, fmt.Sprintf("[%T content]", c))
 		}
 	}
-	return strings.Join(parts, "\n")
+	return strings.Join(parts, "\n"), images
 }
 
 // bound cuts s to at most limit bytes on a character boundary, saying so at the end.

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"followup/agent/agenttest"
 	"followup/agent/mcp/mcptest"
 	"followup/chat"
 	"followup/forms"
@@ -428,5 +429,37 @@ func TestMCPResourcesAndAttach(t *testing.T) {
 	}
 	if bad := mcpCLI(t, e, "ask", "this", "--attach", "everything"); bad.code != 2 {
 		t.Fatalf("ask --attach without a URI: %+v", bad)
+	}
+}
+
+// server-everything's tiny image reaches the model as an image: the OpenAI
+// provider sends it after the tool result as a data URL, while the result's
+// text (what the screen shows) still describes it.
+func TestMCPImageReachesTheModel(t *testing.T) {
+	t.Parallel()
+	e := newMCPEnv(t, `["get-tiny-image"]`)
+	f := agenttest.New(t, agenttest.OpenAITurnReply("Fetching it.", "mcp__everything__get-tiny-image", `{}`),
+		agenttest.OpenAITurnReply("A small logo."))
+	cmd := e.command("ask", "Show me the tiny image")
+	cmd.Env = append(cmd.Env, "FOLLOWUP_PROVIDER=openai", "OPENAI_BASE_URL="+f.URL, "OPENAI_API_KEY=k")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "A small logo.") {
+		t.Fatalf("ask: %v\n%s", err, out)
+	}
+	msgs := f.Request(1).Body["messages"].([]any)
+	var tool, images map[string]any
+	for _, m := range msgs {
+		switch m := m.(map[string]any); {
+		case m["role"] == "tool":
+			tool = m
+		case m["role"] == "user" && tool != nil:
+			images = m
+		}
+	}
+	if tool == nil || !strings.Contains(tool["content"].(string), "[image image/png, ") || strings.Contains(tool["content"].(string), `"images"`) {
+		t.Fatalf("tool message %v", tool)
+	}
+	url, _ := agenttest.Path(images, "content", 1, "image_url", "url").(string)
+	if !strings.HasPrefix(url, "data:image/png;base64,iVBORw0KGgo") {
+		t.Fatalf("the image after the tool result: %v", images)
 	}
 }
