@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -304,5 +305,37 @@ func TestHTTPSessionCap(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	if out, _ := call(t, c, "input_list", nil); out["ok"] != true {
 		t.Fatalf("after a session ended: %v", out)
+	}
+}
+
+// Over streamable HTTP too, a wait that lasts hears progress on the call's
+// own stream when the client gave a token, and none without one.
+func TestHTTPWaitSendsProgress(t *testing.T) {
+	t.Parallel()
+	_, url := serveHTTP(t, HTTPOptions{})
+	var heard atomic.Int32
+	c := mcp.NewClient(&mcp.Implementation{Name: "progress", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			if req.Params.ProgressToken == "w1" && strings.HasPrefix(req.Params.Message, "waiting for the user's answer") {
+				heard.Add(1)
+			}
+		}})
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: tokenClient(testToken)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	r, _ := call(t, cs, "input_request", map[string]any{"requestKey": "k"})
+	for _, token := range []any{nil, "w1"} {
+		p := &mcp.CallToolParams{Name: "input_wait", Arguments: map[string]any{"requestId": r["requestId"], "timeoutSeconds": 3.5}}
+		if token != nil {
+			p.SetProgressToken(token)
+		}
+		if _, err := cs.CallTool(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+		if n := heard.Load(); n != map[bool]int32{true: 0, false: 1}[token == nil] {
+			t.Fatalf("token %v: %d progress notifications", token, n)
+		}
 	}
 }
