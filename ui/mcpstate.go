@@ -288,19 +288,24 @@ func (m *model) onApproved(msg dialog.Approved) tea.Cmd {
 		m.setErr("", msg.Err)
 		return tea.Batch(told, m.load(m.cur.chatID))
 	}
-	what := "the tool call"
+	what, then := "the tool call", []string{"the agent is told and goes on", "it runs without asking here from now on", "the call is made"}
 	for _, a := range m.mcp.approvals {
-		if a.ID == msg.ID {
-			what = forms.SanitizeLine(a.Server) + " · " + forms.SanitizeLine(a.Tool)
+		if a.ID != msg.ID {
+			continue
+		}
+		what = forms.SanitizeLine(a.Server) + " · " + forms.SanitizeLine(a.Tool)
+		if a.Sampling != nil {
+			what = forms.SanitizeLine(a.Server) + "'s use of followup's model"
+			then = []string{"the server is told and the task goes on", "its requests go to the model without asking here from now on", "the model answers it"}
 		}
 	}
 	switch {
 	case msg.Deny:
-		m.setStatus("Denied "+what+" — the agent is told and goes on.", false)
+		m.setStatus("Denied "+what+" — "+then[0]+".", false)
 	case msg.ForChat:
-		m.setStatus("Allowed "+what+" for this chat — it runs without asking here from now on.", false)
+		m.setStatus("Allowed "+what+" for this chat — "+then[1]+".", false)
 	default:
-		m.setStatus("Allowed "+what+" once — the call is made.", false)
+		m.setStatus("Allowed "+what+" once — "+then[2]+".", false)
 	}
 	m.driving = true
 	return tea.Batch(told, m.load(m.cur.chatID), driveRun(m.svc, msg.D.RunID))

@@ -90,7 +90,7 @@ func deny(ctx context.Context, c *Call) error {
 // prints both, as answer does.
 func driveAfterDecision(ctx context.Context, c *Call, d chat.ApprovalDecision) error {
 	s, out := c.Service, c.out
-	run, _, err := s.DriveOn(ctx, d.RunID)
+	run, elsewhere, err := s.DriveOn(ctx, d.RunID)
 	if err != nil {
 		return withDetails(err, map[string]any{"receipt": d, "runId": d.RunID})
 	}
@@ -110,6 +110,10 @@ func driveAfterDecision(ctx context.Context, c *Call, d chat.ApprovalDecision) e
 			}
 		}
 		fmt.Fprintf(w, "%s %s\n", d.ApprovalID, what)
+		if elsewhere { // a sampling request: the process that keeps the server's connection goes on
+			fmt.Fprintln(w, drivenElsewhere(ctx, s, chat.Receipt{}, run))
+			return
+		}
 		fmt.Fprintf(w, "run %s  %s\n", run.ID, run.State)
 		b := &blocks{w: w, used: true}
 		b.add(replyText(run.Reply))
@@ -131,9 +135,24 @@ func addWaiting(b *blocks, pend []chat.RequestView, aps []chat.ApprovalView) {
 // approvalText is a pending approval and the commands that decide it.
 func approvalText(a chat.ApprovalView) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "approval %s  %s wants to call %s\n", a.ID, forms.SanitizeLine(a.Server), forms.SanitizeLine(a.Tool))
+	if v := a.Sampling; v != nil {
+		fmt.Fprintf(&sb, "approval %s  sampling: %s wants to use followup's model, during %s\n", a.ID, forms.SanitizeLine(a.Server), forms.SanitizeLine(a.Tool))
+	} else {
+		fmt.Fprintf(&sb, "approval %s  %s wants to call %s\n", a.ID, forms.SanitizeLine(a.Server), forms.SanitizeLine(a.Tool))
+	}
 	if a.Owner != nil {
 		fmt.Fprintf(&sb, "  %s\n", forms.SanitizeLine(ownerText(*a.Owner)))
+	}
+	if v := a.Sampling; v != nil {
+		fmt.Fprintf(&sb, "  model %s, a reply of at most %d tokens (the server asks up to %d)\n", forms.SanitizeLine(v.Model), v.Cap, v.MaxTokens)
+		if v.SystemPrompt != "" {
+			fmt.Fprintf(&sb, "  system: %s\n", forms.SanitizeLine(v.SystemPrompt))
+		}
+		for _, m := range v.Messages {
+			fmt.Fprintf(&sb, "  %s: %s\n", forms.SanitizeLine(m.Role), forms.SanitizeLine(m.Text))
+		}
+		fmt.Fprintf(&sb, "  decide with: followup approve %s [--for-chat] | followup deny %s\n", a.ID, a.ID)
+		return sb.String()
 	}
 	if a.Title != "" && a.Title != a.Tool {
 		fmt.Fprintf(&sb, "  %s\n", forms.PlainLine(a.Title))
@@ -243,6 +262,17 @@ func sayWhileWaiting(ctx context.Context, s *chat.Service, stderr io.Writer, noW
 	defer progress.endLine()
 	for ev := range s.Subscribe(ctx) {
 		progress.event(ctx, s, ev)
+		if ev.Kind == chat.EvApproval && !said[ev.ApprovalID] && !noWait {
+			// A server's sampling request waits for a decision like a
+			// question (a tool's approval ends the drive instead).
+			if a, err := s.Approval(ctx, ev.ApprovalID); err == nil && a.Sampling != nil && a.State == "pending" {
+				said[a.ID] = true
+				progress.endLine()
+				fmt.Fprintln(stderr, forms.SanitizeLine(fmt.Sprintf("followup: %s asks to use followup's model during %s; waiting for your decision on %s, keeping the server's connection. From another shell: followup approve %s [--for-chat] or followup deny %s (followup pending shows the request). Ctrl+C gives it up.",
+					a.Server, a.Tool, a.ID, a.ID, a.ID)))
+			}
+			continue
+		}
 		if ev.Kind != chat.EvRequest || ev.RequestID == "" || said[ev.RequestID] {
 			continue
 		}

@@ -143,7 +143,7 @@ func TestMCPListApproveDeny(t *testing.T) {
 
 // liveHint is the line a driving command prints when a server asks
 // during a call; it names the request.
-var liveHint = regexp.MustCompile(`waiting for the answer to (rq_[0-9a-f]+)`)
+var liveHint = regexp.MustCompile(`waiting for (?:the answer to|your decision on) ((?:rq|ap)_[0-9a-f]+)`)
 
 // startAsk starts `followup ask MESSAGE --json` and returns it with the id
 // of the live question it says it waits for.
@@ -461,5 +461,36 @@ func TestMCPImageReachesTheModel(t *testing.T) {
 	url, _ := agenttest.Path(images, "content", 1, "image_url", "url").(string)
 	if !strings.HasPrefix(url, "data:image/png;base64,iVBORw0KGgo") {
 		t.Fatalf("the image after the tool result: %v", images)
+	}
+}
+
+// server-everything's sampling request waits for a decision like a
+// question: pending lists it (kind sampling) and approve from another
+// shell lets followup's model answer; the server gets the reply.
+func TestMCPSamplingApprovedFromAnotherShell(t *testing.T) {
+	t.Parallel()
+	e := newMCPEnv(t, "true")
+	cmd, out, ap := startAsk(t, e, `call everything.trigger-sampling-request {"prompt": "name three rivers"}`)
+	aps := decode(t, mcpCLI(t, e, "pending", "--json"))["approvals"].([]any)
+	if len(aps) != 1 || aps[0].(map[string]any)["id"] != ap || aps[0].(map[string]any)["kind"] != "sampling" {
+		t.Fatalf("pending approvals = %v", aps)
+	}
+	if text := mcpCLI(t, e, "pending"); !strings.Contains(text.stdout, "sampling: everything wants to use followup's model") ||
+		!strings.Contains(text.stdout, "model offline, a reply of at most 100 tokens") || !strings.Contains(text.stdout, "name three rivers") {
+		t.Fatalf("pending: %s", text.stdout)
+	}
+	if res := mcpCLI(t, e, "approve", ap); res.code != 0 || !strings.Contains(res.stdout, ap+" allowed once") {
+		t.Fatalf("approve: %d %q %q", res.code, res.stdout, res.stderr)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("ask: %v\n%s", err, out)
+	}
+	var asked map[string]any
+	if err := json.Unmarshal(out.Bytes(), &asked); err != nil {
+		t.Fatal(err)
+	}
+	reply, _ := asked["reply"].(string)
+	if asked["state"] != "succeeded" || !strings.Contains(reply, "offline demo model") || !strings.Contains(reply, `"role": "assistant"`) {
+		t.Fatalf("ask = %v", asked)
 	}
 }

@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"cmp"
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -14,8 +15,9 @@ import (
 )
 
 // Approval asks the user to allow one MCP tool call (docs/mcp.md):
-// the server, the tool and its arguments, with allow once, allow for this
-// chat and deny. It arrives by itself like a proposal, so the focus rule
+// the server, the tool and its arguments — or a server's sampling request:
+// its system prompt and messages, the model and token cap followup would
+// use — with allow once, allow for this chat and deny. It arrives by itself like a proposal, so the focus rule
 // applies: it takes the focus only when the composer is empty and the user
 // paused, and its keys act only while it has the focus. The approval is
 // durable: the card is back after a restart until someone decides.
@@ -89,13 +91,38 @@ func (d Approval) View(width, height int, focused bool) string {
 
 // Waiting is the line drawn above the form while the user types in it.
 func (d Approval) Waiting() string {
-	return forms.SanitizeLine(d.a.Server) + " asks to run " + forms.SanitizeLine(d.a.Tool) +
-		" — the card opens when you pause (" + d.keys.Focus.Help().Key + ")."
+	what := " asks to run " + forms.SanitizeLine(d.a.Tool)
+	if d.a.Sampling != nil {
+		what = " asks to use followup's model"
+	}
+	return forms.SanitizeLine(d.a.Server) + what + " — the card opens when you pause (" + d.keys.Focus.Help().Key + ")."
 }
 
 func (d Approval) body() string {
 	a := d.a
 	var b strings.Builder
+	if v := a.Sampling; v != nil {
+		b.WriteString(style.Bold.Render("Allow "+forms.SanitizeLine(a.Server)+" (MCP server) to use followup's model?") + "\n")
+		b.WriteString(style.Dim.Render("asked during "+forms.SanitizeLine(a.Tool)) + "\n")
+		if a.Owner != nil {
+			b.WriteString(style.Dim.Render(words.AskedBy(*a.Owner)) + "\n")
+		}
+		b.WriteString(style.Dim.Render(fmt.Sprintf("model %s, a reply of at most %d tokens (the server asks up to %d)",
+			forms.SanitizeLine(v.Model), v.Cap, v.MaxTokens)) + "\n")
+		text := func(head, t string) {
+			b.WriteString("\n" + style.Bold.Render(head) + "\n")
+			for _, l := range strings.Split(forms.SanitizeBlock(t), "\n") {
+				b.WriteString(words.HangingIndent(l, 2, d.box.inner()) + "\n")
+			}
+		}
+		if v.SystemPrompt != "" {
+			text("System prompt", v.SystemPrompt)
+		}
+		for _, m := range v.Messages {
+			text("Message ("+forms.SanitizeLine(m.Role)+")", m.Text)
+		}
+		return strings.TrimRight(b.String(), "\n")
+	}
 	b.WriteString(style.Bold.Render("Allow "+forms.SanitizeLine(a.Server)+" (MCP server) to run "+forms.SanitizeLine(a.Tool)+"?") + "\n")
 	about := forms.PlainLine(cmp.Or(a.Title, a.Annotations.Title))
 	if desc := forms.PlainLine(a.Description); desc != "" {
