@@ -49,6 +49,7 @@ type server struct {
 	tools []Tool
 	// resources are the connected server's resources (resources.go).
 	resources []Resource
+	prompts   []Prompt // the connected server's (prompts.go)
 	session   *sdk.ClientSession
 	proc      *process
 	log       *serverLog
@@ -118,6 +119,9 @@ func (s *server) newClient(log *serverLog) *sdk.Client {
 		},
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
 			go s.refreshResources()
+		},
+		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) {
+			go s.refreshPrompts()
 		},
 		ElicitationCompleteHandler: func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
 			if f := s.m.opts.OnElicitationComplete; f != nil && req.Params != nil {
@@ -224,6 +228,10 @@ func (s *server) run(ready, ran chan struct{}) {
 	if err != nil {
 		log.Note("cannot list its resources: %v", err)
 	}
+	prompts, err := listPrompts(ctx, cs, s.cfg.Name)
+	if err != nil {
+		log.Note("cannot list its prompts: %v", err)
+	}
 	res := cs.InitializeResult()
 	if res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
 		level := cmp.Or(s.cfg.LogLevel, "info")
@@ -237,7 +245,7 @@ func (s *server) run(ready, ran chan struct{}) {
 		closeSession(cs, proc)
 		return
 	}
-	s.session, s.proc, s.tools, s.resources, s.state, s.reason = cs, proc, tools, resources, StateConnected, ""
+	s.session, s.proc, s.tools, s.resources, s.prompts, s.state, s.reason = cs, proc, tools, resources, prompts, StateConnected, ""
 	s.sessionDone = make(chan struct{})
 	s.sessionBroke, s.brokeOnce = make(chan struct{}), &sync.Once{}
 	s.restart.connectedAt = time.Now()

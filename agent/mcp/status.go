@@ -27,7 +27,9 @@ type ServerStatus struct {
 	Tools []Tool `json:"tools"`
 	// Resources are a connected server's (resources/list, bounded).
 	Resources []Resource `json:"resources,omitempty"`
-	Log       string     `json:"log"`
+	// Prompts are a connected server's prompts (`followup mcp prompts`).
+	Prompts []Prompt `json:"prompts"`
+	Log     string   `json:"log"`
 	// LogTail is the last lines its log got in this process (stderr, log messages).
 	LogTail []string `json:"logTail,omitempty"`
 }
@@ -69,7 +71,7 @@ func (m *Manager) Status() Status {
 	for _, s := range m.servers {
 		s.mu.Lock()
 		ss := ServerStatus{Name: s.cfg.Name, Type: s.cfg.Type, Target: s.cfg.Shown, State: s.state,
-			Reason: s.reason, Protocol: s.protocol, Tools: []Tool{}, Log: s.logPath,
+			Reason: s.reason, Protocol: s.protocol, Tools: []Tool{}, Prompts: []Prompt{}, Log: s.logPath,
 			RestartsOnCall: s.state == StateFailed && s.restart.lost && !s.closed}
 		if s.log != nil {
 			ss.LogTail = s.log.Tail()
@@ -83,6 +85,7 @@ func (m *Manager) Status() Status {
 				ss.Tools = append(ss.Tools, t)
 			}
 			ss.Resources = s.resources
+			ss.Prompts = append(ss.Prompts, s.prompts...)
 		}
 		s.mu.Unlock()
 		st.Servers = append(st.Servers, ss)

@@ -32,15 +32,21 @@ func failed(out *printer, v chat.RunView, extra map[string]any) error {
 }
 
 func ask(ctx context.Context, c *Call) error {
-	s, out := c.Service, c.out
 	attach, err := attachments(c.Flag("attach"))
 	if err != nil {
 		return err
 	}
-	sent, err := s.Send(ctx, c.Flag("chat"), c.Arg(0), c.Flag("command-id"), attach...)
+	sent, err := c.Service.Send(ctx, c.Flag("chat"), c.Arg(0), c.Flag("command-id"), attach...)
 	if err != nil {
 		return err
 	}
+	return driveSent(ctx, c, sent)
+}
+
+// driveSent drives the run a message went to until it waits or ends, and
+// prints where it is and what it waits for.
+func driveSent(ctx context.Context, c *Call, sent chat.Sent) error {
+	s, out := c.Service, c.out
 	run, err := s.Drive(ctx, sent.RunID)
 	if err != nil {
 		// The message is recorded: say which run it went to.

@@ -92,6 +92,8 @@ var docSkipped = map[string]string{
 	`followup approve ap_b63a58e2f6f0c3f9`:                                  "needs an MCP server's tool call",
 	`followup mcp list`:                                                     "needs the everything server (npx)",
 	`followup mcp resources`:                                                "needs the everything server (npx)",
+	`followup mcp prompts`:                                                  "needs the everything server (npx)",
+	`followup mcp prompt everything:args-prompt --arg city=Paris`:           "needs the everything server (npx)",
 }
 
 // The story: older chats first (a cancelled question, a stopped task), then

@@ -25,7 +25,7 @@ var (
 
 // drives names the commands that drive a run: they take --no-wait, and
 // while one waits for a server's live question it says how to answer it.
-var drives = map[string]bool{"ask": true, "answer": true, "cancel": true, "resume": true, "approve": true, "deny": true}
+var drives = map[string]bool{"ask": true, "mcp prompt": true, "answer": true, "cancel": true, "resume": true, "approve": true, "deny": true}
 
 // mcpOptions loads the MCP configuration the command line names. A file
 // named by --mcp-config or FOLLOWUP_MCP_CONFIG must be there and hold
@@ -237,6 +237,58 @@ func mcpResources(ctx context.Context, c *Call) error {
 		}
 	})
 	return nil
+}
+
+// mcpPrompts is `followup mcp prompts`: each connected server's prompts,
+// with their arguments (a * marks a required one).
+func mcpPrompts(ctx context.Context, c *Call) error {
+	s := c.Service
+	if err := s.WaitMCP(ctx); err != nil {
+		return err
+	}
+	prompts := s.MCPPrompts()
+	c.OK(map[string]any{"prompts": append([]mcp.Prompt{}, prompts...)}, func(w io.Writer) {
+		if len(prompts) == 0 {
+			fmt.Fprintln(w, "no connected MCP server offers prompts (`followup mcp list` says how each is)")
+		}
+		for _, p := range prompts {
+			line := p.Command()
+			for _, a := range p.Arguments {
+				line += " " + a.Name
+				if a.Required {
+					line += "*"
+				}
+			}
+			if p.Description != "" {
+				line += "  — " + p.Description
+			}
+			fmt.Fprintln(w, forms.SanitizeLine(line))
+		}
+	})
+	return nil
+}
+
+// mcpPrompt is `followup mcp prompt SERVER:PROMPT [--arg NAME=VALUE]...`:
+// the prompt's messages are sent as a message, and its run driven as ask does.
+func mcpPrompt(ctx context.Context, c *Call) error {
+	if err := c.Service.WaitMCP(ctx); err != nil {
+		return err
+	}
+	args := map[string]string{}
+	if v := c.Flag("arg"); v != "" {
+		for _, kv := range strings.Split(v, "\x00") {
+			name, value, ok := strings.Cut(kv, "=")
+			if !ok {
+				return &chat.Error{Code: chat.CodeInvalidArgument, Message: "--arg " + kv + ": give it as NAME=VALUE"}
+			}
+			args[name] = value
+		}
+	}
+	sent, err := c.Service.SendPrompt(ctx, c.Flag("chat"), c.Arg(0), args, c.Flag("command-id"))
+	if err != nil {
+		return err
+	}
+	return driveSent(ctx, c, sent)
 }
 
 func serverLine(srv mcp.ServerStatus) string {

@@ -86,7 +86,7 @@ func (c *Call) Arg(i int) string {
 func (c *Call) OK(v any, text func(w io.Writer)) { c.out.ok(v, text) }
 
 var (
-	flagChat      = Flag{Name: "chat", Value: "ID", Help: "the chat (default: a new chat for ask, every active chat for pending)"}
+	flagChat      = Flag{Name: "chat", Value: "ID", Help: "the chat (default: a new chat for ask and mcp prompt, every active chat for pending)"}
 	flagCommandID = Flag{Name: "command-id", Value: "ID", Help: "an id of your choice; repeating it returns the first result instead of acting twice"}
 )
 
@@ -177,6 +177,14 @@ func init() {
 		{Name: "mcp resources", Group: groupMCP, Args: []string{"[SERVER]"}, NeedsDB: true, Run: mcpResources,
 			Summary: "the resources the MCP servers offer to attach",
 			Example: `followup mcp resources everything --json`},
+		{Name: "mcp prompts", Group: groupMCP, NeedsDB: true, Run: mcpPrompts,
+			Summary: "the MCP servers' prompts and their arguments",
+			Example: `followup mcp prompts --json`},
+		{Name: "mcp prompt", Group: groupMCP, Args: []string{"SERVER:PROMPT"}, NeedsDB: true, Run: mcpPrompt,
+			Flags: []Flag{{Name: "arg", Value: "NAME=VALUE", Repeat: true, Help: "an argument of the prompt (repeatable)"},
+				flagChat, flagCommandID, flagNoWait},
+			Summary: "send a server's prompt as a message; drive the run",
+			Example: `followup mcp prompt everything:args-prompt --arg city=Paris`},
 		{Name: "approve", Group: groupMCP, Args: []string{"APPROVAL_ID"}, NeedsDB: true, Run: approve,
 			Flags: []Flag{
 				{Name: "for-chat", Help: "allow this tool for the rest of the chat: later calls run without asking"},
