@@ -53,29 +53,6 @@ func listPrompts(ctx context.Context, cs *sdk.ClientSession, server string) ([]P
 	return out, nil
 }
 
-// refreshPrompts follows notifications/prompts/list_changed.
-func (s *server) refreshPrompts() {
-	s.mu.Lock()
-	cs := s.session
-	s.mu.Unlock()
-	if cs == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(s.life, s.cfg.Timeout)
-	defer cancel()
-	prompts, err := listPrompts(ctx, cs, s.cfg.Name)
-	if err != nil {
-		s.note("cannot list prompts after a change: %v", err)
-		return
-	}
-	s.mu.Lock()
-	if s.session == cs {
-		s.prompts = prompts
-	}
-	s.mu.Unlock()
-	s.m.changed()
-}
-
 // connected is the named server's session, when it is connected.
 func (m *Manager) connected(name string) (*server, *sdk.ClientSession, error) {
 	s, ok := m.byName[name]

@@ -55,29 +55,6 @@ func listResources(ctx context.Context, cs *sdk.ClientSession, server string) ([
 	return out, nil
 }
 
-// refreshResources reads the list again after the server said it changed.
-func (s *server) refreshResources() {
-	s.mu.Lock()
-	cs := s.session
-	s.mu.Unlock()
-	if cs == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(s.life, s.cfg.Timeout)
-	defer cancel()
-	rs, err := listResources(ctx, cs, s.cfg.Name)
-	if err != nil {
-		s.note("cannot list resources after a change: %v", err)
-		return
-	}
-	s.mu.Lock()
-	if s.session == cs {
-		s.resources = rs
-	}
-	s.mu.Unlock()
-	s.m.changed()
-}
-
 // maxLinks bounds the resource links kept of one result.
 const maxLinks = 20
 
@@ -95,15 +72,9 @@ func linkOf(server string, l *sdk.ResourceLink) Resource {
 // so), binary contents as one line naming their type and size, never
 // their bytes.
 func (m *Manager) ReadResource(ctx context.Context, server, uri string, limit int) (text string, truncated bool, err error) {
-	s, ok := m.byName[server]
-	if !ok {
-		return "", false, fmt.Errorf("%w: %q", ErrUnknownServer, server)
-	}
-	s.mu.Lock()
-	cs := s.session
-	s.mu.Unlock()
-	if cs == nil {
-		return "", false, fmt.Errorf("MCP server %s is not connected", server)
+	s, cs, err := m.connected(server)
+	if err != nil {
+		return "", false, err
 	}
 	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 	if err != nil {

@@ -115,13 +115,19 @@ func (s *server) newClient(log *serverLog) *sdk.Client {
 			s.progress(req.Params)
 		},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			go s.refreshTools()
+			go refresh(s, "tools", func(ctx context.Context, cs *sdk.ClientSession) ([]Tool, error) {
+				return listTools(ctx, cs, s.cfg, &s.orders)
+			}, func(t []Tool) { s.tools = t })
 		},
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
-			go s.refreshResources()
+			go refresh(s, "resources", func(ctx context.Context, cs *sdk.ClientSession) ([]Resource, error) {
+				return listResources(ctx, cs, s.cfg.Name)
+			}, func(r []Resource) { s.resources = r })
 		},
 		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) {
-			go s.refreshPrompts()
+			go refresh(s, "prompts", func(ctx context.Context, cs *sdk.ClientSession) ([]Prompt, error) {
+				return listPrompts(ctx, cs, s.cfg.Name)
+			}, func(p []Prompt) { s.prompts = p })
 		},
 		ElicitationCompleteHandler: func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
 			if f := s.m.opts.OnElicitationComplete; f != nil && req.Params != nil {

@@ -81,8 +81,10 @@ func (s *server) note(format string, args ...any) {
 	}
 }
 
-// refreshTools follows notifications/tools/list_changed.
-func (s *server) refreshTools() {
+// refresh reads one of the server's lists (tools, resources, prompts)
+// again after the server said it changed, and keeps it if the session is
+// still the one it was read on.
+func refresh[T any](s *server, what string, list func(context.Context, *sdk.ClientSession) ([]T, error), keep func([]T)) {
 	s.mu.Lock()
 	cs := s.session
 	s.mu.Unlock()
@@ -91,14 +93,14 @@ func (s *server) refreshTools() {
 	}
 	ctx, cancel := context.WithTimeout(s.life, s.cfg.Timeout)
 	defer cancel()
-	tools, err := listTools(ctx, cs, s.cfg, &s.orders)
+	got, err := list(ctx, cs)
 	if err != nil {
-		s.note("cannot list tools after a change: %v", err)
+		s.note("cannot list %s after a change: %v", what, err)
 		return
 	}
 	s.mu.Lock()
 	if s.session == cs {
-		s.tools = tools
+		keep(got)
 	}
 	s.mu.Unlock()
 	s.m.changed()
