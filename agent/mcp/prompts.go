@@ -84,7 +84,7 @@ func (m *Manager) GetPrompt(ctx context.Context, server, name string, args map[s
 		if msg == nil {
 			continue
 		}
-		text := contentText([]sdk.Content{msg.Content})
+		text, _ := contentText([]sdk.Content{msg.Content})
 		if msg.Role != "user" {
 			text = "(" + string(msg.Role) + ") " + text
 		}
