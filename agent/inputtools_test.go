@@ -174,7 +174,7 @@ func TestAdvertisedFieldTypesAreForms(t *testing.T) {
 			} `json:"source"`
 		} `json:"properties"`
 	}
-	if err := json.Unmarshal([]byte(requestParams), &schema); err != nil {
+	if err := json.Unmarshal(schemas["input_request"], &schema); err != nil {
 		t.Fatal(err)
 	}
 	got := schema.Properties.Source.Properties.Definition.Properties.Fields.Items.Properties.Type.Enum
