@@ -34,6 +34,13 @@ type closedMsg struct {
 	err   error
 }
 
+func (msg closedMsg) apply(m *model) tea.Cmd {
+	if msg.err == nil && msg.final.ChatID == m.cur.chatID {
+		return m.showClosed(msg.q, msg.final)
+	}
+	return nil
+}
+
 // closing marks a question this screen is closing itself (answering,
 // cancelling, stopping its task).
 func (p *formPane) closing(requestID string) {

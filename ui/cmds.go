@@ -11,6 +11,7 @@ import (
 	"followup/forms"
 	"followup/ui/dialog"
 	"followup/ui/transcript"
+	"followup/ui/words"
 )
 
 // snapshotMsg carries everything the screen shows of one chat.
@@ -37,11 +38,27 @@ type snapshotMsg struct {
 // eventMsg is one event from the host.
 type eventMsg chat.Event
 
+func (msg eventMsg) apply(m *model) tea.Cmd {
+	return m.onEvent(chat.Event(msg))
+}
+
 // driveDoneMsg reports that driving a run stopped (it waits or ended).
 type driveDoneMsg struct {
 	runID string
 	run   chat.RunView
 	err   error
+}
+
+func (msg driveDoneMsg) apply(m *model) tea.Cmd {
+	// What streamed stays until the stored reply replaces it (ui/transcript).
+	m.driving = false
+	if m.retrying.runs[msg.runID] {
+		m.resumed(msg)
+	}
+	if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeRunBusy {
+		m.setErr("", msg.err)
+	}
+	return m.load(m.cur.chatID)
 }
 
 // sentMsg reports a recorded chat message.
@@ -53,11 +70,60 @@ type sentMsg struct {
 	text    string // what was sent: kept when it was refused
 }
 
+func (msg sentMsg) apply(m *model) tea.Cmd {
+	var queued []string
+	if msg.newChat {
+		queued = m.start.release()
+	}
+	if msg.err != nil {
+		m.setErr("", msg.err)
+		// Not sent: kept, before what was typed since.
+		m.keepUnsent(append([]string{msg.text}, queued...)...)
+		if m.deletedElsewhere(msg.to, msg.err) {
+			return m.chatGone()
+		}
+		return nil
+	}
+	var moved tea.Cmd
+	if msg.newChat {
+		// Text typed while the chat was made is the new chat's draft.
+		moved = tea.Batch(m.putComposer("", ""), m.putComposer(msg.sent.ChatID, m.composer.Value()))
+	}
+	m.cur.chatID, m.cur.newChat = msg.sent.ChatID, false
+	m.driving = true
+	cmds := []tea.Cmd{moved, m.load(m.cur.chatID), driveRun(m.svc, msg.sent.RunID)}
+	if len(queued) > 0 {
+		sends := make([]tea.Cmd, len(queued))
+		for i, text := range queued {
+			sends[i] = sendMessage(m.svc, m.cur.chatID, text)
+		}
+		cmds = append(cmds, tea.Sequence(sends...))
+	}
+	return tea.Batch(cmds...)
+}
+
 // answeredMsg reports the result of confirming a review.
 type answeredMsg struct {
 	receipt chat.Receipt
 	err     error
 	sent    closedQuestion // the question and the values sent, kept readable if it closed meanwhile
+}
+
+func (a answeredMsg) apply(m *model) tea.Cmd {
+	if a.err != nil {
+		return m.notAnswered(a)
+	}
+	m.closeAbout("")
+	m.pane.problems, m.pane.unplaced = nil, nil
+	if a.receipt.ApplyState == chat.Partial {
+		r, _ := m.activeRequest()
+		m.setStatus("Saved as a partial answer; still missing: "+words.Labels(r, a.receipt.Missing), false)
+		return tea.Batch(m.load(m.cur.chatID), m.pane.edit())
+	}
+	m.sayDone("Answer sent.")
+	m.dropForm()
+	m.driving = true
+	return tea.Batch(m.load(m.cur.chatID), driveRun(m.svc, a.receipt.RunID))
 }
 
 // cancelledMsg reports a cancelled request.
@@ -67,10 +133,32 @@ type cancelledMsg struct {
 	closing []string // the questions this screen was closing: not closed by it after an error
 }
 
+func (msg cancelledMsg) apply(m *model) tea.Cmd {
+	if msg.err != nil {
+		m.pane.notClosing(msg.closing) // a close elsewhere later is news
+		m.setErr("", msg.err)
+		return m.load(m.cur.chatID)
+	}
+	m.sayDone(m.cancelWords())
+	m.dropForm()
+	m.driving = true
+	return tea.Batch(m.load(m.cur.chatID), driveRun(m.svc, msg.receipt.RunID))
+}
+
 // stoppedMsg reports a stopped task.
 type stoppedMsg struct {
 	err     error
 	closing []string
+}
+
+func (msg stoppedMsg) apply(m *model) tea.Cmd {
+	if msg.err != nil {
+		m.pane.notClosing(msg.closing)
+		m.setErr("", msg.err)
+	} else {
+		m.dropForm() // the transcript says the task was stopped
+	}
+	return m.load(m.cur.chatID)
 }
 
 // decidedMsg reports a decided proposal.
@@ -79,10 +167,38 @@ type decidedMsg struct {
 	err error
 }
 
+func (msg decidedMsg) apply(m *model) tea.Cmd {
+	if msg.err != nil {
+		m.setErr("", msg.err)
+	} else if msg.res.State == "accepted" {
+		m.setStatus("Proposal accepted — review the form and submit when ready.", false)
+		m.moves.onInstall = m.now() // the user was just answering about this form
+		// The store now holds the accepted draft; what this screen kept
+		// from before is older.
+		m.pane.forget(m.pane.liveKey)
+	} else {
+		m.setStatus("Kept your values.", false)
+	}
+	m.dropForm()
+	return m.load(m.cur.chatID)
+}
+
 // draftSavedMsg reports the save of a revision's draft (key: liveKey).
 type draftSavedMsg struct {
 	key string
 	err error
+}
+
+func (msg draftSavedMsg) apply(m *model) tea.Cmd {
+	// A question closed, changed or deleted meanwhile: the snapshot
+	// that follows says what became of it.
+	if code := chat.CodeOf(msg.err); msg.err != nil && code != chat.CodeTargetClosed && code != chat.CodeStaleTarget && code != chat.CodeNotFound {
+		m.setErr("Draft not saved: ", msg.err)
+	}
+	if m.pane.sync.landedNow(msg.key, m.cur.loadSeq) {
+		return m.load(m.cur.chatID) // a read too early may have missed another hand's draft
+	}
+	return nil
 }
 
 // draftLoadedMsg brings the saved draft of the request being installed.
@@ -94,11 +210,20 @@ type draftLoadedMsg struct {
 	local     bool // the draft this screen kept, not read from the store
 }
 
+func (msg draftLoadedMsg) apply(m *model) tea.Cmd {
+	cmd, installed := m.pane.onDraftLoaded(msg)
+	if installed {
+		cmd = tea.Batch(cmd, m.formInstalled())
+	}
+	return cmd
+}
+
 // autosaveMsg fires after the user paused editing.
 type autosaveMsg struct{}
 
-// errMsg is a failure to show on the status line.
-type errMsg struct{ err error }
+func (msg autosaveMsg) apply(m *model) tea.Cmd {
+	return m.pane.autosave()
+}
 
 // liveKey names a request revision's form.
 func liveKey(r chat.RequestView) string { return fmt.Sprintf("%s@%d", r.ID, r.Revision) }

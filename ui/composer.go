@@ -23,10 +23,22 @@ import (
 // composerSaveMsg fires after the user paused typing in the composer.
 type composerSaveMsg struct{ seq int }
 
+func (msg composerSaveMsg) apply(m *model) tea.Cmd {
+	if msg.seq == m.composer.Seq() {
+		return m.saveComposer()
+	}
+	return nil
+}
+
 // composerSavedMsg reports a composer draft's write.
 type composerSavedMsg struct {
 	chatID string
 	err    error
+}
+
+func (msg composerSavedMsg) apply(m *model) tea.Cmd {
+	m.onComposerSaved(msg)
+	return nil
 }
 
 // composerLoadedMsg brings a chat's saved composer text.
@@ -34,6 +46,15 @@ type composerLoadedMsg struct {
 	chatID string
 	text   string
 	err    error // it could not be read: the screen keeps what it has
+}
+
+func (msg composerLoadedMsg) apply(m *model) tea.Cmd {
+	// A draft that could not be read is not an empty one: taken as
+	// one, the next autosave would write over it.
+	if msg.err == nil && msg.chatID == m.cur.chatID && m.cur.newChat == (msg.chatID == "") {
+		m.adoptComposer(msg.chatID, msg.text)
+	}
+	return nil
 }
 
 // composerEdited schedules an autosave when the composer's text changed

@@ -192,6 +192,23 @@ type elsewhereMsg struct {
 	err     error // reading the orphans failed: the last list stands
 }
 
+func (msg elsewhereMsg) apply(m *model) tea.Cmd {
+	if msg.err == nil && !sameRuns(m.cur.orphans, msg.orphans) {
+		m.cur.orphans = msg.orphans
+		m.tr.Changed() // a tool row of an interrupted run says so
+		m.refreshTranscript()
+	}
+	if msg.chatID == m.cur.chatID {
+		if m.newElsewhere(msg) {
+			// A question that arrives elsewhere ends the notice's
+			// moment: the inbox takes the line.
+			m.setStatus("", false)
+		}
+		m.cur.elsewhere, m.cur.others = msg.n, msg.others
+	}
+	return nil
+}
+
 // othersShown bounds the questions of other chats the screen reads for a
 // tab row width cells wide: no tab is narrower than minOtherTab (its
 // arrow, who asks, a title and its padding), so more never fit; the

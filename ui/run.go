@@ -24,11 +24,34 @@ type serviceMsg struct {
 	first tea.Msg // the first load's snapshotMsg
 }
 
+func (msg serviceMsg) apply(m *model) tea.Cmd {
+	m.setService(msg.svc)
+	m.start.opening = true
+	cmds := []tea.Cmd{m.update(msg.first), startMCPAfterFirstFrame()}
+	// What was typed while the database opened, in order, to the chat
+	// now on screen.
+	early := m.start.early
+	m.start.early = nil
+	for _, k := range early {
+		cmds = append(cmds, m.update(k))
+	}
+	return tea.Batch(cmds...)
+}
+
 // openFailedMsg ends the program: the database could not be opened.
 type openFailedMsg struct{ err error }
 
+func (msg openFailedMsg) apply(m *model) tea.Cmd {
+	m.start.openErr = msg.err
+	return tea.Quit
+}
+
 // suspendMsg suspends the screen as ctrl+z does: SIGTSTP from elsewhere.
 type suspendMsg struct{}
+
+func (msg suspendMsg) apply(m *model) tea.Cmd {
+	return m.suspend()
+}
 
 // flushTimeout bounds the drafts' last save after the program ended.
 const flushTimeout = 3 * time.Second
