@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -100,10 +101,10 @@ func TestSignalEndsADrive(t *testing.T) {
 		t.Fatalf("resume: exit %d, %s %s", res.code, res.stdout, res.stderr)
 	}
 	// In text mode the message goes to stderr, stdout stays empty.
-	srv2 := hangingModel(t, func() {})
-	env[1] = "OPENAI_BASE_URL=" + srv2.URL + "/v1"
 	ready := make(chan struct{})
-	time.AfterFunc(500*time.Millisecond, func() { close(ready) })
+	var once2 sync.Once
+	srv2 := hangingModel(t, func() { once2.Do(func() { close(ready) }) })
+	env[1] = "OPENAI_BASE_URL=" + srv2.URL + "/v1"
 	stdout, stderr, code = signalled(t, env, ready, syscall.SIGTERM, "--db", db, "ask", "Plan a trip")
 	if code != 143 || stdout != "" || !strings.HasPrefix(stderr, "followup: INTERRUPTED: interrupted by SIGTERM") {
 		t.Fatalf("text: exit %d, stdout %q, stderr %q", code, stdout, stderr)
@@ -133,7 +134,7 @@ func TestSignalEndsABlockedOpen(t *testing.T) {
 			t.Fatalf("a FIFO: exit %d, %s", cmd.ProcessState.ExitCode(), out.String())
 		}
 		return
-	case <-time.After(300 * time.Millisecond):
+	case <-waitingForWriter(cmd.Process.Pid):
 	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {
@@ -146,4 +147,23 @@ func TestSignalEndsABlockedOpen(t *testing.T) {
 	if code := cmd.ProcessState.ExitCode(); code != 143 || !strings.Contains(out.String(), `"code":"INTERRUPTED"`) {
 		t.Fatalf("exit %d, %s", code, out.String())
 	}
+}
+
+// waitingForWriter is closed once a thread of pid waits in the open of a
+// FIFO for its other end (or after 10 s): a signal sent then finds the
+// command blocked in the open, however slowly a loaded machine started it.
+func waitingForWriter(pid int) <-chan struct{} {
+	ready := make(chan struct{})
+	go func() {
+		defer close(ready)
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+			tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/wchan", pid))
+			for _, w := range tasks {
+				if b, _ := os.ReadFile(w); string(b) == "wait_for_partner" {
+					return
+				}
+			}
+		}
+	}()
+	return ready
 }
