@@ -18,18 +18,11 @@ import (
 // most ten times a second), elsewhere as plain lines, one a second at most
 // per call; the latest progress is written when the call ends.
 
-// progressEvery bounds how often a call's progress is written.
-func progressEvery(tty bool) time.Duration {
-	if tty {
-		return 100 * time.Millisecond
-	}
-	return time.Second
-}
-
 // progressOut writes the progress lines of one command's calls.
 type progressOut struct {
 	w     io.Writer
 	tty   bool
+	every time.Duration            // between two writes of a call's progress
 	calls map[string]*callProgress // by run/toolCall
 	open  bool                     // a line rewritten in place waits for its newline
 }
@@ -44,7 +37,11 @@ type callProgress struct {
 
 func newProgressOut(w io.Writer) *progressOut {
 	f, ok := w.(*os.File)
-	return &progressOut{w: w, tty: ok && term.IsTerminal(f.Fd()), calls: map[string]*callProgress{}}
+	p := &progressOut{w: w, tty: ok && term.IsTerminal(f.Fd()), every: time.Second, calls: map[string]*callProgress{}}
+	if p.tty {
+		p.every = 100 * time.Millisecond
+	}
+	return p
 }
 
 // event takes an event seen while the command drives.
@@ -61,7 +58,7 @@ func (p *progressOut) event(ctx context.Context, s *chat.Service, ev chat.Event)
 			p.calls[key] = c
 		}
 		c.latest, c.pending = ev.Progress, true
-		if time.Since(c.written) >= progressEvery(p.tty) {
+		if time.Since(c.written) >= p.every {
 			p.write(c)
 		}
 	case ev.Kind == chat.EvToolStep && c != nil:
