@@ -51,13 +51,12 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 	if in.CommandID == "" {
 		in.CommandID = NewID("cmd")
 	}
-	var rc Receipt
 	var chatID, runID string
 	args := map[string]any{"requestId": in.RequestID, "digest": in.Digest, "values": in.Values}
 	if in.Over != nil {
 		args["over"] = *in.Over
 	}
-	out, err := s.command(ctx, in.CommandID, "answer", &chatID, args, func(tx store.Handle) (any, error) {
+	rc, err := commandAs(s, ctx, in.CommandID, "answer", &chatID, args, func(tx store.Handle) (*Receipt, error) {
 		r, rd, err := s.openTarget(ctx, tx, in.RequestID, in.Digest)
 		if err != nil {
 			return nil, err
@@ -76,7 +75,7 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 			part.Values[k] = v
 			part.Origins[k] = "response"
 		}
-		rc = Receipt{RequestID: r.ID, Kind: "answer", RunID: r.RunID.String, Missing: forms.Missing(rd.def, rd.supplied, part.Values)}
+		rc := Receipt{RequestID: r.ID, Kind: "answer", RunID: r.RunID.String, Missing: forms.Missing(rd.def, rd.supplied, part.Values)}
 		if rc.Missing == nil {
 			rc.Missing = []string{}
 		}
@@ -89,16 +88,10 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 		rc.ApplyState = Applied
 		return &rc, s.recordAnswer(ctx, tx, &r, rd.def, rd.supplied, part.Values, in.CommandID, false)
 	})
-	if err != nil {
-		return Receipt{}, err
-	}
-	if err := json.Unmarshal(out, &rc); err != nil {
-		return rc, err
-	}
-	if chatID != "" {
+	if err == nil && chatID != "" {
 		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID, RequestID: in.RequestID})
 	}
-	return rc, nil
+	return rc, err
 }
 
 // sameValues reports whether two sets of values are the same, as stored.

@@ -64,14 +64,11 @@ func (s *Service) ownedApproval(ctx context.Context, a store.Approval) (Approval
 func approvalView(a store.Approval) ApprovalView {
 	v := ApprovalView{ID: a.ID, Kind: a.Kind, ChatID: a.ChatID, RunID: a.RunID, ToolCallID: a.ToolCallID, Name: a.Name,
 		Server: a.Server, Tool: a.Tool, Title: a.Title, Description: a.Description,
-		Arguments: json.RawMessage(a.Arguments), State: a.State, Scope: a.Scope, CreatedAt: msTime(a.CreatedAt)}
+		Arguments: json.RawMessage(a.Arguments), State: a.State, Scope: a.Scope, CreatedAt: msTime(a.CreatedAt),
+		DecidedAt: msTimeOf(a.DecidedAt)}
 	json.Unmarshal([]byte(a.Annotations), &v.Annotations)
 	if a.Kind == store.ApprovalSampling {
 		v.Sampling, v.Arguments = samplingView(a), nil
-	}
-	if a.DecidedAt.Valid {
-		t := msTime(a.DecidedAt.Int64)
-		v.DecidedAt = &t
 	}
 	return v
 }
@@ -155,7 +152,7 @@ func (s *Service) Deny(ctx context.Context, id, commandID string) (ApprovalDecis
 func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope string) (ApprovalDecision, error) {
 	var chatID, runID string
 	args := map[string]any{"approvalId": id, "scope": scope}
-	out, err := s.command(ctx, commandID, kind, &chatID, args, func(tx store.Handle) (any, error) {
+	d, err := commandAs(s, ctx, commandID, kind, &chatID, args, func(tx store.Handle) (*ApprovalDecision, error) {
 		a, err := s.store.GetApproval(ctx, tx, id)
 		if err != nil {
 			return nil, notFound(err, "approval", id)
@@ -198,22 +195,15 @@ func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope 
 			}
 		}
 		run, err := s.store.GetRun(ctx, tx, a.RunID)
+		if err == nil {
+			err = s.wake(ctx, tx, run)
+		}
 		if err != nil {
 			return nil, err
-		}
-		if run.State == store.RunWaitingInput {
-			run.State, run.UpdatedAt = store.RunRunning, now
-			if err := s.store.UpdateRun(ctx, tx, run); err != nil {
-				return nil, err
-			}
 		}
 		return &ApprovalDecision{ApprovalID: a.ID, Kind: kind, State: state, Scope: scope, RunID: a.RunID}, nil
 	})
 	if err != nil {
-		return ApprovalDecision{}, err
-	}
-	var d ApprovalDecision
-	if err := json.Unmarshal(out, &d); err != nil {
 		return d, err
 	}
 	s.broker.Publish(Event{Kind: EvApproval, ChatID: chatID, RunID: runID, ApprovalID: id})

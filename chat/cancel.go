@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 
 	"followup/store"
 )
@@ -18,7 +17,7 @@ func (s *Service) Cancel(ctx context.Context, requestID, commandID string) (Rece
 // and the model is not told twice.
 func (s *Service) cancel(ctx context.Context, requestID, commandID string, byAgent bool) (Receipt, error) {
 	var chatID, runID string
-	out, err := s.command(ctx, commandID, "cancel", &chatID, map[string]any{"requestId": requestID}, func(tx store.Handle) (any, error) {
+	rc, err := commandAs(s, ctx, commandID, "cancel", &chatID, map[string]any{"requestId": requestID}, func(tx store.Handle) (*Receipt, error) {
 		r, _, err := s.openTarget(ctx, tx, requestID, "")
 		if err != nil {
 			return nil, err
@@ -41,17 +40,10 @@ func (s *Service) cancel(ctx context.Context, requestID, commandID string, byAge
 		}
 		return &Receipt{RequestID: r.ID, Kind: "cancel", ApplyState: Applied, Missing: []string{}, RunID: r.RunID.String}, nil
 	})
-	if err != nil {
-		return Receipt{}, err
-	}
-	var rc Receipt
-	if err := json.Unmarshal(out, &rc); err != nil {
-		return rc, err
-	}
-	if chatID != "" {
+	if err == nil && chatID != "" {
 		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID, RequestID: requestID})
 	}
-	return rc, nil
+	return rc, err
 }
 
 func (s *Service) closeRequest(ctx context.Context, tx store.Handle, r *store.Request, state, reason string) error {

@@ -55,6 +55,17 @@ func (s *Service) command(ctx context.Context, commandID, kind string, chatID *s
 	return out, err
 }
 
+// commandAs is command for a receipt of type T, decoded from what was
+// stored.
+func commandAs[T any](s *Service, ctx context.Context, commandID, kind string, chatID *string, args any, fn func(tx store.Handle) (*T, error)) (T, error) {
+	var v T
+	out, err := s.command(ctx, commandID, kind, chatID, args, func(tx store.Handle) (any, error) { return fn(tx) })
+	if err == nil {
+		err = json.Unmarshal(out, &v)
+	}
+	return v, err
+}
+
 // receiptChat links a receipt to its chat (set by the command as it runs),
 // so deleting the chat deletes its receipts.
 func receiptChat(chatID *string) sql.NullString {

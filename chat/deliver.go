@@ -83,11 +83,7 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 			if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
 				return err
 			}
-			if run.State == store.RunWaitingInput {
-				run.State, run.UpdatedAt = store.RunRunning, now
-				return s.store.UpdateRun(ctx, tx, run)
-			}
-			return nil
+			return s.wake(ctx, tx, run)
 		})
 		if err != nil {
 			return n, err
@@ -100,6 +96,15 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
 	}
 	return n, nil
+}
+
+// wake moves a run that waits for input back to running.
+func (s *Service) wake(ctx context.Context, tx store.Handle, run store.Run) error {
+	if run.State != store.RunWaitingInput {
+		return nil
+	}
+	run.State, run.UpdatedAt = store.RunRunning, s.nowMS()
+	return s.store.UpdateRun(ctx, tx, run)
 }
 
 // openDelivery re-reads a delivery that must still be pending or unknown.

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -50,7 +49,7 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string, atta
 	}
 	var created bool
 	owner := chatID
-	out, err := s.command(ctx, commandID, "send", &owner, args, func(tx store.Handle) (any, error) {
+	res, err := commandAs(s, ctx, commandID, "send", &owner, args, func(tx store.Handle) (*Sent, error) {
 		now := s.nowMS()
 		res := &Sent{ChatID: chatID}
 		if chatID == "" {
@@ -69,11 +68,8 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string, atta
 		run, err := s.store.LatestRun(ctx, tx, res.ChatID)
 		switch {
 		case err == nil && !store.RunEnded(run.State):
-			if run.State == store.RunWaitingInput {
-				run.State, run.UpdatedAt = store.RunRunning, now
-				if err := s.store.UpdateRun(ctx, tx, run); err != nil {
-					return nil, err
-				}
+			if err := s.wake(ctx, tx, run); err != nil {
+				return nil, err
 			}
 		case err == nil || err == store.ErrNotFound:
 			run, err = s.store.InsertRun(ctx, tx, store.Run{ID: NewID("run"), ChatID: res.ChatID, State: store.RunRunning,
@@ -104,10 +100,6 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string, atta
 		return res, s.store.TouchChat(ctx, tx, res.ChatID, now)
 	})
 	if err != nil {
-		return Sent{}, err
-	}
-	var res Sent
-	if err := json.Unmarshal(out, &res); err != nil {
 		return res, err
 	}
 	if created {

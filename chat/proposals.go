@@ -69,7 +69,7 @@ func (r *ProposalResult) setCommandID(id string) { r.CommandID = id }
 func (s *Service) Resolve(ctx context.Context, requestID, digest string, values map[string]any, commandID string) (ProposalResult, error) {
 	args := map[string]any{"requestId": requestID, "digest": digest, "values": values}
 	var chatID string
-	out, err := s.command(ctx, commandID, "resolve", &chatID, args, func(tx store.Handle) (any, error) {
+	res, err := commandAs(s, ctx, commandID, "resolve", &chatID, args, func(tx store.Handle) (*ProposalResult, error) {
 		r, rd, err := s.openTarget(ctx, tx, requestID, digest)
 		if err != nil {
 			return nil, err
@@ -84,7 +84,7 @@ func (s *Service) Resolve(ctx context.Context, requestID, digest string, values 
 		}
 		return s.propose(ctx, tx, r, ProposeResolve, proposalPayload{Values: vals})
 	})
-	return decodeProposal(s, out, err, chatID, requestID)
+	return s.proposed(res, err, chatID, requestID)
 }
 
 func (s *Service) propose(ctx context.Context, tx store.Handle, r store.Request, kind string, pl proposalPayload) (*ProposalResult, error) {
@@ -100,18 +100,12 @@ func (s *Service) propose(ctx context.Context, tx store.Handle, r store.Request,
 	return &ProposalResult{RequestID: r.ID, ConfirmationRequired: true, ProposalID: p.ID, Digest: r.Digest, Revision: r.Revision}, nil
 }
 
-func decodeProposal(s *Service, out json.RawMessage, err error, chatID, requestID string) (ProposalResult, error) {
-	if err != nil {
-		return ProposalResult{}, err
-	}
-	var res ProposalResult
-	if err := json.Unmarshal(out, &res); err != nil {
-		return res, err
-	}
-	if chatID != "" {
+// proposed announces a proposal's request once the command is done.
+func (s *Service) proposed(res ProposalResult, err error, chatID, requestID string) (ProposalResult, error) {
+	if err == nil && chatID != "" {
 		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RequestID: requestID})
 	}
-	return res, nil
+	return res, err
 }
 
 // Decision is the user's answer to a proposal.
@@ -138,7 +132,7 @@ func (r *DecideResult) setCommandID(id string) { r.CommandID = id }
 // (resolve) or the revision (replace); keep-mine changes nothing else.
 func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (DecideResult, error) {
 	var chatID, reqID string
-	out, err := s.command(ctx, commandID, "decide", &chatID, d, func(tx store.Handle) (any, error) {
+	res, err := commandAs(s, ctx, commandID, "decide", &chatID, d, func(tx store.Handle) (*DecideResult, error) {
 		p, err := s.store.GetProposal(ctx, tx, d.ProposalID)
 		if err != nil {
 			return nil, notFound(err, "proposal", d.ProposalID)
@@ -194,15 +188,10 @@ func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (Dec
 		res.Revision, res.Draft = r.Revision, kept
 		return res, nil
 	})
-	if err != nil {
-		return DecideResult{}, err
+	if err == nil {
+		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RequestID: reqID})
 	}
-	var res DecideResult
-	if err := json.Unmarshal(out, &res); err != nil {
-		return res, err
-	}
-	s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RequestID: reqID})
-	return res, nil
+	return res, err
 }
 
 // keptValues are the user's values for fields that still exist and are

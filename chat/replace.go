@@ -21,7 +21,7 @@ type ReplaceInput struct {
 // already edited a draft, a replace proposal the user must confirm.
 func (s *Service) Replace(ctx context.Context, in ReplaceInput, commandID string) (ProposalResult, error) {
 	var chatID string
-	out, err := s.command(ctx, commandID, "replace", &chatID, in, func(tx store.Handle) (any, error) {
+	res, err := commandAs(s, ctx, commandID, "replace", &chatID, in, func(tx store.Handle) (*ProposalResult, error) {
 		r, rd, err := s.openTarget(ctx, tx, in.RequestID, in.Digest)
 		if err != nil {
 			return nil, err
@@ -46,7 +46,7 @@ func (s *Service) Replace(ctx context.Context, in ReplaceInput, commandID string
 		}
 		return &ProposalResult{RequestID: r.ID, Digest: r.Digest, Revision: r.Revision}, nil
 	})
-	return decodeProposal(s, out, err, chatID, in.RequestID)
+	return s.proposed(res, err, chatID, in.RequestID)
 }
 
 // replacement validates a replace through the same declaration rules as

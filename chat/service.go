@@ -143,27 +143,21 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	}
 	s.mcp = newMCPHost(s, o.MCP)
 	s.tools = agent.NewRegistry()
-	if err := agent.RegisterInputTools(s.tools, inputTools{s}); err != nil {
-		db.Close()
-		return nil, err
+	err = agent.RegisterInputTools(s.tools, inputTools{s})
+	if err == nil {
+		err = s.useSkills(o.Skills)
 	}
-	err = s.useSkills(o.Skills)
 	if err == nil && !o.SyncTemplatesLater {
 		err = s.SyncTemplates(ctx)
 	}
+	// The pending list, and what a process that died left unsent
+	// (elicit.go) or unread (reattach.go).
+	for _, fix := range []func(context.Context) error{s.fillPendingItems, s.failUnsentReplies, s.failLapsedUnread} {
+		if err == nil {
+			err = fix(ctx)
+		}
+	}
 	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	if err := s.fillPendingItems(ctx); err != nil {
-		db.Close()
-		return nil, err
-	}
-	if err := s.failUnsentReplies(ctx); err != nil { // elicit.go
-		db.Close()
-		return nil, err
-	}
-	if err := s.failLapsedUnread(ctx); err != nil { // reattach.go
 		db.Close()
 		return nil, err
 	}

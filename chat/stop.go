@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 
 	"followup/store"
 )
@@ -24,7 +23,7 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 	var chatID string
 	var stopped []string
 	var parent string
-	out, err := s.command(ctx, commandID, "stop", &chatID, map[string]any{"runId": runID}, func(tx store.Handle) (any, error) {
+	res, err := commandAs(s, ctx, commandID, "stop", &chatID, map[string]any{"runId": runID}, func(tx store.Handle) (*StopResult, error) {
 		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return nil, notFound(err, "run", runID)
@@ -56,14 +55,10 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 		return &StopResult{RunID: runID, State: store.RunStopped}, nil
 	})
 	if err != nil {
-		return StopResult{}, err
+		return res, err
 	}
 	for _, id := range stopped {
 		s.cancelDrive(id)
-	}
-	var res StopResult
-	if err := json.Unmarshal(out, &res); err != nil {
-		return res, err
 	}
 	s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
 	s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID})

@@ -128,20 +128,21 @@ func (t inputTools) Resolve(ctx context.Context, cc agent.CallContext, args json
 	if err := DecodeArgs(args, &a); err != nil {
 		return ErrorJSON(err)
 	}
-	if err := t.s.inChat(ctx, a.RequestID, cc.ChatID); err != nil {
+	if _, err := t.s.inChat(ctx, a.RequestID, cc.ChatID); err != nil {
 		return ErrorJSON(err)
 	}
 	return result(t.s.Resolve(ctx, a.RequestID, a.Digest, a.Values, toolCommandID(cc)))
 }
 
-// inChat refuses, as NOT_FOUND, a request of another chat: an agent's tools
-// reach only the questions of the chat they work in.
-func (s *Service) inChat(ctx context.Context, requestID, chatID string) error {
+// inChat reads a request of the agent's chat: one of another chat is
+// NOT_FOUND, as an agent's tools reach only the questions of the chat they
+// work in.
+func (s *Service) inChat(ctx context.Context, requestID, chatID string) (store.Request, error) {
 	r, err := s.store.GetRequest(ctx, s.reader(), requestID)
 	if err != nil || r.ChatID != chatID {
-		return errorf(CodeNotFound, "no request with id %q in this chat", requestID)
+		return r, errorf(CodeNotFound, "no request with id %q in this chat", requestID)
 	}
-	return nil
+	return r, nil
 }
 
 // agentsOwn is inChat for the tools that read or change a request as its
@@ -149,16 +150,10 @@ func (s *Service) inChat(ctx context.Context, requestID, chatID string) error {
 // agent may propose values for it (input_resolve), never read, change or
 // cancel it (a cancel would tell the server the user declined).
 func (s *Service) agentsOwn(ctx context.Context, requestID, chatID string) error {
-	if err := s.inChat(ctx, requestID, chatID); err != nil {
-		return err
-	}
-	r, err := s.store.GetRequest(ctx, s.reader(), requestID)
-	if err != nil {
-		return err
-	}
-	if r.OwnerKind == store.OwnerMCPServer {
+	r, err := s.inChat(ctx, requestID, chatID)
+	if err == nil && r.OwnerKind == store.OwnerMCPServer {
 		return errorf(CodeNotFound, "request %q is a question of MCP server %s: only the user answers it (input_resolve may propose values)",
 			requestID, r.OwnerName)
 	}
-	return nil
+	return err
 }

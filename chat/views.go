@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"time"
 
@@ -124,16 +125,13 @@ func decodeRevision(v store.Revision) (revisionData, error) {
 	return d, nil
 }
 
-// decodeValues reads stored values back, normalising numbers the way forms does.
+// decodeValues reads stored values back ({} for none).
 func decodeValues(s string) forms.Values {
-	if s == "" {
-		return forms.Values{}
-	}
-	var m map[string]any
+	var m forms.Values
 	if json.Unmarshal([]byte(s), &m) != nil || m == nil {
 		return forms.Values{}
 	}
-	return forms.Values(m)
+	return m
 }
 
 type partialData struct {
@@ -142,10 +140,8 @@ type partialData struct {
 }
 
 func decodePartial(s string) partialData {
-	p := partialData{Values: forms.Values{}, Origins: map[string]string{}}
-	if s != "" {
-		json.Unmarshal([]byte(s), &p)
-	}
+	var p partialData
+	json.Unmarshal([]byte(s), &p)
 	if p.Values == nil {
 		p.Values = forms.Values{}
 	}
@@ -167,22 +163,20 @@ func (s *Service) view(ctx context.Context, tx store.Handle, r store.Request) (R
 // views builds the full views of many requests with one query per related
 // table (revision, answer, deliveries, proposals), not several per request.
 func (s *Service) views(ctx context.Context, tx store.Handle, rs []store.Request) ([]RequestView, error) {
-	ids := make([]string, len(rs))
-	for i, r := range rs {
-		ids[i] = r.ID
-	}
-	revs, err := s.store.CurrentRevisions(ctx, tx, ids)
-	if err != nil {
-		return nil, err
-	}
-	return s.viewsWith(ctx, tx, rs, revs)
+	return s.viewsWith(ctx, tx, rs, nil)
 }
 
-// viewsWith is views when the current revisions are already read.
+// viewsWith is views with the current revisions, read here when nil.
 func (s *Service) viewsWith(ctx context.Context, tx store.Handle, rs []store.Request, revs map[string]store.Revision) ([]RequestView, error) {
 	ids := make([]string, len(rs))
 	for i, r := range rs {
 		ids[i] = r.ID
+	}
+	var err error
+	if revs == nil {
+		if revs, err = s.store.CurrentRevisions(ctx, tx, ids); err != nil {
+			return nil, err
+		}
 	}
 	answers, err := s.store.AnswersOf(ctx, tx, ids)
 	if err != nil {
@@ -237,6 +231,15 @@ func (s *Service) viewsWith(ctx context.Context, tx store.Handle, rs []store.Req
 // UTC, so that JSON shows RFC 3339 everywhere (docs/cli.md).
 func msTime(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
 
+// msTimeOf is a stored time that may be unset (nil).
+func msTimeOf(ms sql.NullInt64) *time.Time {
+	if !ms.Valid {
+		return nil
+	}
+	t := msTime(ms.Int64)
+	return &t
+}
+
 // buildView is the part of a request's view read from its own row and its
 // current revision.
 func buildView(r store.Request, rd revisionData) RequestView {
@@ -265,10 +268,7 @@ func buildItem(r store.Request, rd revisionData) RequestItem {
 	if r.OwnerKind == store.OwnerMCPServer {
 		liftMCP(&v) // mcprequests.go
 	}
-	if r.ExpiresAt.Valid {
-		t := msTime(r.ExpiresAt.Int64)
-		v.ExpiresAt = &t
-	}
+	v.ExpiresAt = msTimeOf(r.ExpiresAt)
 	return v
 }
 
