@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 
 	"followup/store"
 )
@@ -17,4 +18,25 @@ func HoldLease(s *Service, runID string) (*store.Lease, error) {
 		return nil, err
 	}
 	return s.db.AcquireLease(run.Seq)
+}
+
+// Busy reports whether a live process is driving the run.
+func (s *Service) Busy(runID string) bool {
+	run, err := s.store.GetRun(context.Background(), s.reader(), runID)
+	if err != nil {
+		return false
+	}
+	held, _ := s.db.LeaseHeld(run.Seq)
+	return held
+}
+
+// Items decodes the list.
+func (l PendingList) Items() ([]RequestItem, error) {
+	out := make([]RequestItem, len(l.items))
+	for i, it := range l.items {
+		if err := json.Unmarshal([]byte(it.Item), &out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

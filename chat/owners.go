@@ -86,10 +86,6 @@ func (s *Service) runOwner(ctx context.Context, tx store.Handle, run store.Run) 
 	return Owner{Kind: OwnerAgent, Name: run.Name, RunID: run.ID, ParentRunID: run.ParentRunID, Path: strings.Join(names, "/")}, err
 }
 
-// External reports whether someone other than followup's own agent asks:
-// no followup run is behind the request.
-func (o Owner) External() bool { return o.Kind == OwnerMCPServer || o.Kind == OwnerMCPClient }
-
 // maxOwnerName bounds a name another program chose (docs/input-requests.md strings).
 const maxOwnerName = 128
 

@@ -200,14 +200,3 @@ func (l PendingList) WriteTo(w io.Writer) (int64, error) {
 	put(`],"approvals":` + mustJSON(aps) + "}")
 	return n, bw.Flush()
 }
-
-// Items decodes the list, for text output.
-func (l PendingList) Items() ([]RequestItem, error) {
-	out := make([]RequestItem, len(l.items))
-	for i, it := range l.items {
-		if err := json.Unmarshal([]byte(it.Item), &out[i]); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}

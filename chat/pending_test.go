@@ -478,7 +478,7 @@ func TestPendingReadCommitsOnlyExpiries(t *testing.T) {
 	}
 	defer r.Close()
 	version := func() int64 {
-		v, err := s.db.DataVersion(ctx)
+		v, err := s.db.CommitsElsewhere(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,16 +7,6 @@ import (
 	"followup/store"
 )
 
-// Busy reports whether a live process is driving the run.
-func (s *Service) Busy(runID string) bool {
-	run, err := s.store.GetRun(context.Background(), s.reader(), runID)
-	if err != nil {
-		return false
-	}
-	held, _ := s.db.LeaseHeld(run.Seq)
-	return held
-}
-
 // Resume drives a run that no live process holds — after a crash — to its
 // next wait or end. Interrupted deliveries are reconciled on the way. A run
 // that succeeded or was stopped is refused with TARGET_CLOSED (its view is

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,9 +34,6 @@ type Store struct {
 	// path no longer names it (gone.go).
 	ident fileID
 	gone  atomic.Pointer[string]
-
-	watchMu sync.Mutex
-	watch   *sql.Conn
 
 	sessionLocks sessionLocks
 	writes       writeQueue
@@ -203,12 +199,6 @@ func (s *Store) Close() error {
 	if s.w == nil {
 		return nil
 	}
-	s.watchMu.Lock()
-	if s.watch != nil {
-		s.watch.Close()
-		s.watch = nil
-	}
-	s.watchMu.Unlock()
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 
@@ -223,24 +213,6 @@ func (s *Store) ReadOnly() string {
 		return *g
 	}
 	return ""
-}
-
-// DataVersion changes whenever another connection commits to the database;
-// the UI polls it to notice other processes' writes.
-func (s *Store) DataVersion(ctx context.Context) (int64, error) {
-	// data_version is per connection: ask the same one every time.
-	s.watchMu.Lock()
-	defer s.watchMu.Unlock()
-	if s.watch == nil {
-		c, err := s.r.Conn(ctx)
-		if err != nil {
-			return 0, err
-		}
-		s.watch = c
-	}
-	var v int64
-	err := s.watch.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v)
-	return v, err
 }
 
 // Now is the store's clock in unix milliseconds.

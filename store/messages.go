@@ -119,13 +119,6 @@ func (Queries) MessageForDelivery(ctx context.Context, h Handle, deliveryID int6
 	return n > 0, err
 }
 
-// LastMessageID is the newest message id of a chat (0 when empty).
-func (Queries) LastMessageID(ctx context.Context, h Handle, chatID string) (int64, error) {
-	var id int64
-	err := h.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM messages WHERE chat_id = ?`, chatID).Scan(&id)
-	return id, err
-}
-
 // UnreadUserMessages reports whether the run's history has a user message
 // newer than id.
 func (Queries) UnreadUserMessages(ctx context.Context, h Handle, runID string, id int64) (bool, error) {

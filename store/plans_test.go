@@ -108,7 +108,6 @@ func TestEveryListIsIndexed(t *testing.T) {
 		},
 		"PendingProposalsOf":         func() error { _, err := qs.PendingProposalsOf(ctx, e, ids); return err },
 		"DueRequests":                func() error { _, err := qs.DueRequests(ctx, e, 5); return err },
-		"AnyDue":                     func() error { _, err := qs.AnyDue(ctx, e, 5); return err },
 		"PendingTemplateRequests":    func() error { _, err := qs.PendingTemplateRequests(ctx, e, "t"); return err },
 		"PendingItemJSON chat":       func() error { _, err := qs.PendingItemJSON(ctx, e, "ch_1"); return err },
 		"PendingItemJSON all":        func() error { _, err := qs.PendingItemJSON(ctx, e, ""); return err },

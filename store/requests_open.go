@@ -7,10 +7,8 @@ import (
 
 // Reads over the open requests: deadlines, counts by chat, a template's.
 
-// anyDue is the cheap look before every read and command of the host: one
+// dueProbe is the cheap look before every read and command of the host: one
 // probe of the (small) index of pending requests with a deadline.
-const anyDue = `SELECT ` + dueProbe
-
 const dueProbe = `EXISTS (SELECT 1 FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?)`
 
 // Lookout says what may need expiring before a read: open serve sessions
@@ -33,13 +31,6 @@ func (Queries) Look(ctx context.Context, h Handle, now int64) (Lookout, error) {
 	var l Lookout
 	err := h.QueryRowContext(ctx, lookout, now).Scan(&l.Sessions, &l.Classic, &l.Due)
 	return l, err
-}
-
-// AnyDue reports whether a pending request's deadline is at or before now.
-func (Queries) AnyDue(ctx context.Context, h Handle, now int64) (bool, error) {
-	var due bool
-	err := h.QueryRowContext(ctx, anyDue, now).Scan(&due)
-	return due, err
 }
 
 // DueRequests lists pending requests whose deadline is at or before now.
