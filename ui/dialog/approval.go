@@ -22,26 +22,22 @@ import (
 // paused, and its keys act only while it has the focus. The approval is
 // durable: the card is back after a restart until someone decides.
 type Approval struct {
-	keys    ApprovalKeys
-	scrollK ScrollKeys
-	a       chat.ApprovalView
-	box     paneBox
-	scroll  scroll
+	keys ApprovalKeys
+	card
+	a chat.ApprovalView
 	// deciding: a decision is on its way; further keys decide nothing.
 	deciding bool
 }
 
 func NewApproval(keys Keys, a chat.ApprovalView) Approval {
-	return Approval{keys: keys.Approval, scrollK: keys.Scroll, a: a}
+	return Approval{keys: keys.Approval, card: card{scrollK: keys.Scroll}, a: a}
 }
 
-func (d Approval) About() string    { return "" }
-func (d Approval) FullScreen() bool { return false }
-
 func (d Approval) Update(msg tea.Msg) (Dialog, Action) {
+	if d.take(msg, d.body) {
+		return d, nil
+	}
 	switch msg := msg.(type) {
-	case Size:
-		d.box = paneBox{msg.Width, msg.Height}
 	case Approvals:
 		for _, a := range msg {
 			if a.ID == d.a.ID {
@@ -71,8 +67,6 @@ func (d Approval) Update(msg tea.Msg) (Dialog, Action) {
 		case key.Matches(msg, d.keys.Deny):
 			d.deciding = true
 			return d, Deny{ID: d.a.ID}
-		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
-			return d, nil
 		}
 		return d, Pass{}
 	}

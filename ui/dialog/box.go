@@ -91,3 +91,28 @@ func (b paneBox) draw(st lipgloss.Style, body, hint string, s scroll, k ScrollKe
 	lines = append(lines, style.Truncate(hint, b.inner()))
 	return style.Framed(st, b.width, strings.Join(lines, "\n"))
 }
+
+// card is what every dialog drawn in the pane keeps: the box it is drawn
+// in and where its body is scrolled.
+type card struct {
+	scrollK ScrollKeys
+	box     paneBox
+	scroll  scroll
+}
+
+func (card) About() string    { return "" }
+func (card) FullScreen() bool { return false }
+
+// take does what every card does with msg: a Size is its box, and a
+// scroll key moves through body when it does not all fit. It reports
+// whether msg was taken.
+func (c *card) take(msg tea.Msg, body func() string) bool {
+	switch msg := msg.(type) {
+	case Size:
+		c.box = paneBox{msg.Width, msg.Height}
+		return true
+	case tea.KeyMsg:
+		return c.scroll.move(msg, c.scrollK, len(c.box.lines(body())), c.box.rows())
+	}
+	return false
+}

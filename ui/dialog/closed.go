@@ -18,20 +18,18 @@ import (
 // when the user leaves the chat. It is about no open question, so a
 // change to one does not close it.
 type Closed struct {
-	keys    ClosedKeys
-	scrollK ScrollKeys
-	title   string
-	why     string
-	typed   []string // "Label: value", in the form's order
-	theirs  string   // the answer given elsewhere, when there is one
-	box     paneBox
-	scroll  scroll
+	keys ClosedKeys
+	card
+	title  string
+	why    string
+	typed  []string // "Label: value", in the form's order
+	theirs string   // the answer given elsewhere, when there is one
 }
 
 // NewClosed is the card of the question was, closed with final (why says
 // how), and what the user had typed in it.
 func NewClosed(keys Keys, was chat.RequestView, typed forms.Values, final chat.RequestView, why string) Closed {
-	c := Closed{keys: keys.Closed, scrollK: keys.Scroll, title: forms.PlainLine(was.Title), why: why}
+	c := Closed{keys: keys.Closed, card: card{scrollK: keys.Scroll}, title: forms.PlainLine(was.Title), why: why}
 	for _, f := range was.Fields {
 		v, ok := typed[f.Name]
 		if !ok {
@@ -50,19 +48,15 @@ func NewClosed(keys Keys, was chat.RequestView, typed forms.Values, final chat.R
 	return c
 }
 
-func (d Closed) About() string    { return "" }
-func (d Closed) FullScreen() bool { return false }
-
 func (d Closed) Update(msg tea.Msg) (Dialog, Action) {
+	if d.take(msg, d.body) {
+		return d, nil
+	}
 	switch msg := msg.(type) {
-	case Size:
-		d.box = paneBox{msg.Width, msg.Height}
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, d.keys.Dismiss):
 			return d, Close{}
-		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
-			return d, nil
 		}
 		return d, Pass{}
 	}

@@ -13,14 +13,12 @@ import (
 // one question, or stopping the whole task. The user opened it with their
 // own key, so it takes keys at once.
 type Confirm struct {
-	keys    ConfirmKeys
-	scrollK ScrollKeys
-	title   string // the question asked
-	detail  string // what yes does
-	target  string // the question (Question.Key) it is about, "" for the task
-	yes     Action
-	box     paneBox
-	scroll  scroll
+	keys ConfirmKeys
+	card
+	title  string // the question asked
+	detail string // what yes does
+	target string // the question (Question.Key) it is about, "" for the task
+	yes    Action
 }
 
 // NewCancelConfirm asks before cancelling the question q, saying who is
@@ -31,32 +29,30 @@ func NewCancelConfirm(keys Keys, q Question) Confirm {
 	if q.Req.Owner.Kind == chat.OwnerMCPServer {
 		title = "Decline: tell " + words.AskedByName(q.Req.Owner) + " no?" // a server's word for it
 	}
-	return Confirm{keys: keys.Cancel, scrollK: keys.Scroll, title: title, target: q.Key,
+	return Confirm{keys: keys.Cancel, card: card{scrollK: keys.Scroll}, title: title, target: q.Key,
 		detail: promise, yes: Cancel{RequestID: q.Req.ID}}
 }
 
 // NewStopConfirm asks before stopping the task run.
 func NewStopConfirm(keys Keys, runID string) Confirm {
-	return Confirm{keys: keys.Stop, scrollK: keys.Scroll, title: "Stop the whole task?",
+	return Confirm{keys: keys.Stop, card: card{scrollK: keys.Scroll}, title: "Stop the whole task?",
 		detail: "The agent stops working, its open questions expire (task stopped) and no model is called. The conversation stays.",
 		yes:    Stop{RunID: runID}}
 }
 
-func (d Confirm) About() string    { return d.target }
-func (d Confirm) FullScreen() bool { return false }
+func (d Confirm) About() string { return d.target }
 
 func (d Confirm) Update(msg tea.Msg) (Dialog, Action) {
+	if d.take(msg, d.body) {
+		return d, nil
+	}
 	switch msg := msg.(type) {
-	case Size:
-		d.box = paneBox{msg.Width, msg.Height}
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, d.keys.Yes):
 			return d, d.yes
 		case key.Matches(msg, d.keys.No):
 			return d, Close{}
-		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
-			return d, nil
 		}
 		return d, Pass{}
 	}

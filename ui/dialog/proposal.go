@@ -16,19 +16,16 @@ import (
 // agent proposes, with accept and keep-mine. It arrives by itself: it takes
 // the focus by the focus rule, and its keys only while it has it.
 type Proposal struct {
-	keys    ProposalKeys
-	scrollK ScrollKeys
-	q       Question
-	box     paneBox
-	scroll  scroll
+	keys ProposalKeys
+	card
+	q Question
 }
 
 func NewProposal(keys Keys, q Question) Proposal {
-	return Proposal{keys: keys.Proposal, scrollK: keys.Scroll, q: q}
+	return Proposal{keys: keys.Proposal, card: card{scrollK: keys.Scroll}, q: q}
 }
 
-func (d Proposal) About() string    { return d.q.Key }
-func (d Proposal) FullScreen() bool { return false }
+func (d Proposal) About() string { return d.q.Key }
 
 // proposal is the newest waiting proposal.
 func (d Proposal) proposal() (chat.ProposalView, bool) {
@@ -40,9 +37,10 @@ func (d Proposal) proposal() (chat.ProposalView, bool) {
 }
 
 func (d Proposal) Update(msg tea.Msg) (Dialog, Action) {
+	if d.take(msg, d.body) {
+		return d, nil
+	}
 	switch msg := msg.(type) {
-	case Size:
-		d.box = paneBox{msg.Width, msg.Height}
 	case Question:
 		if msg.Key == d.q.Key {
 			d.q = Question(msg)
@@ -59,8 +57,6 @@ func (d Proposal) Update(msg tea.Msg) (Dialog, Action) {
 			return d, Decide{ProposalID: p.ID, Accept: true}
 		case key.Matches(msg, d.keys.Keep):
 			return d, Decide{ProposalID: p.ID, Accept: false}
-		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
-			return d, nil
 		}
 		return d, Pass{}
 	}

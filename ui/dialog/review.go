@@ -15,25 +15,23 @@ import (
 // only confirming it records the answer. It scrolls when it is taller
 // than the pane.
 type Review struct {
-	keys    ReviewKeys
-	scrollK ScrollKeys
+	keys ReviewKeys
+	card
 	q       Question
-	box     paneBox
-	scroll  scroll
 	sending bool // the answer is on its way: a second enter sends nothing
 }
 
 func NewReview(keys Keys, q Question) Review {
-	return Review{keys: keys.Review, scrollK: keys.Scroll, q: q}
+	return Review{keys: keys.Review, card: card{scrollK: keys.Scroll}, q: q}
 }
 
-func (d Review) About() string    { return d.q.Key }
-func (d Review) FullScreen() bool { return false }
+func (d Review) About() string { return d.q.Key }
 
 func (d Review) Update(msg tea.Msg) (Dialog, Action) {
+	if d.take(msg, d.body) {
+		return d, nil
+	}
 	switch msg := msg.(type) {
-	case Size:
-		d.box = paneBox{msg.Width, msg.Height}
 	case Question:
 		if msg.Key == d.q.Key {
 			d.q = Question(msg)
@@ -48,8 +46,6 @@ func (d Review) Update(msg tea.Msg) (Dialog, Action) {
 			}
 			d.sending = true
 			return d, Send{}
-		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
-			return d, nil
 		}
 		return d, Pass{}
 	}

@@ -20,31 +20,29 @@ import (
 // accept) or declines. It arrives by itself, so the focus rule applies,
 // and closes with its question.
 type URL struct {
-	keys    URLKeys
-	scrollK ScrollKeys
+	keys URLKeys
+	card
 	q       Question
 	link    chat.LinkCheck
 	canOpen bool // xdg-open is installed
-	box     paneBox
-	scroll  scroll
 	// deciding: done or decline is on its way.
 	deciding bool
 }
 
 func NewURL(keys Keys, q Question, canOpen bool) URL {
-	return URL{keys: keys.URL, scrollK: keys.Scroll, q: q, link: chat.CheckLink(q.Req.URL), canOpen: canOpen}
+	return URL{keys: keys.URL, card: card{scrollK: keys.Scroll}, q: q, link: chat.CheckLink(q.Req.URL), canOpen: canOpen}
 }
 
-func (d URL) About() string    { return d.q.Key }
-func (d URL) FullScreen() bool { return false }
+func (d URL) About() string { return d.q.Key }
 
 // opens reports whether the open key applies.
 func (d URL) opens() bool { return d.canOpen && d.link.Openable }
 
 func (d URL) Update(msg tea.Msg) (Dialog, Action) {
+	if d.take(msg, d.body) {
+		return d, nil
+	}
 	switch msg := msg.(type) {
-	case Size:
-		d.box = paneBox{msg.Width, msg.Height}
 	case Question:
 		if msg.Key == d.q.Key {
 			d.q = Question(msg)
@@ -73,8 +71,6 @@ func (d URL) Update(msg tea.Msg) (Dialog, Action) {
 		case key.Matches(msg, d.keys.Decline):
 			d.deciding = true
 			return d, LinkDecline{d.q.Req.ID}
-		case d.scroll.move(msg, d.scrollK, len(d.box.lines(d.body())), d.box.rows()):
-			return d, nil
 		}
 		return d, Pass{}
 	}
