@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"followup/agent/mcp"
 	"followup/chat"
 	"followup/forms"
 	"followup/ui/dialog"
@@ -68,6 +69,7 @@ type sentMsg struct {
 	newChat bool   // the message was to make a new chat
 	to      string // the chat it was sent to ("" for a new one)
 	text    string // what was sent: kept when it was refused
+	attach  []mcp.Resource
 }
 
 func (msg sentMsg) apply(m *model) tea.Cmd {
@@ -79,6 +81,9 @@ func (msg sentMsg) apply(m *model) tea.Cmd {
 		m.setErr("", msg.err)
 		// Not sent: kept, before what was typed since.
 		m.keepUnsent(append([]string{msg.text}, queued...)...)
+		for _, r := range msg.attach {
+			m.composer.Attach(r)
+		}
 		if m.deletedElsewhere(msg.to, msg.err) {
 			return m.chatGone()
 		}
@@ -246,10 +251,10 @@ func loadOlder(svc *chat.Service, chatID string, before int64) tea.Cmd {
 	}
 }
 
-func sendMessage(svc *chat.Service, chatID, text string) tea.Cmd {
+func sendMessage(svc *chat.Service, chatID, text string, attach ...mcp.Resource) tea.Cmd {
 	return func() tea.Msg {
-		s, err := svc.Send(context.Background(), chatID, text, "")
-		return sentMsg{sent: s, err: err, newChat: chatID == "", to: chatID, text: text}
+		s, err := svc.Send(context.Background(), chatID, text, "", attach...)
+		return sentMsg{sent: s, err: err, newChat: chatID == "", to: chatID, text: text, attach: attach}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"followup/chat"
 	"followup/forms"
 	"followup/ui/dialog"
 	"followup/ui/style"
@@ -45,7 +46,8 @@ func (m *model) compose() string {
 	if pane != "" {
 		paneLines = lipgloss.Height(pane)
 	}
-	spec := layout(m.width, m.height, layoutState{paneLines: paneLines, composerLines: base.composer, noticeLines: lipgloss.Height(notice)})
+	spec := layout(m.width, m.height, layoutState{paneLines: paneLines, composerLines: base.composer, noticeLines: lipgloss.Height(notice),
+		chipLines: len(m.composer.Attached())})
 	if paneLines > spec.pane {
 		// Never a frame taller than the screen: what does not fit is cut.
 		pane = strings.Join(strings.Split(pane, "\n")[:spec.pane], "\n")
@@ -64,7 +66,11 @@ func (m *model) compose() string {
 			return m.compMemo.get(composerKey{m.composer.Value(), m.composer.Placeholder, m.composer.Width(), m.composer.Height()}, m.composer.View)
 		}
 	}
-	parts = append(parts, notice, comp(), m.statusLine())
+	parts = append(parts, notice)
+	if chips := m.chips(); chips != "" {
+		parts = append(parts, chips)
+	}
+	parts = append(parts, comp(), m.statusLine())
 	return lipgloss.JoinVertical(lipgloss.Left, parts...)
 }
 
@@ -98,7 +104,22 @@ func (m *model) tooSmallView() string {
 // layoutState is what the layout depends on before the pane is drawn:
 // the composer's rows at its width and the notice's (noticeLine).
 func (m *model) layoutState(notice string) layoutState {
-	return layoutState{composerLines: max(1, m.composer.Rows()), noticeLines: lipgloss.Height(notice)}
+	return layoutState{composerLines: max(1, m.composer.Rows()), noticeLines: lipgloss.Height(notice), chipLines: len(m.composer.Attached())}
+}
+
+// chips names, a line each, the resources attached to the next message
+// ("" when none); the last says how to take one off.
+func (m *model) chips() string {
+	rs := m.composer.Attached()
+	lines := make([]string, len(rs))
+	for i, r := range rs {
+		line := style.Code.Render(chat.AttachmentLine(r))
+		if i == len(rs)-1 {
+			line += "  " + style.Dim.Render("(⌫ takes it off)")
+		}
+		lines[i] = " " + style.Truncate(line, max(1, m.width-2))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // paneDialogBox is the box a dialog in the pane is drawn in: the pane's

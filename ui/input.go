@@ -105,7 +105,7 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		m.toggleRows()
 		return nil, true
 	case m.matches(msg, k.Servers):
-		return m.open(dialog.NewServers(m.keys.Keys, m.mcp.status), false), true
+		return m.open(dialog.NewServers(m.keys.Keys, m.mcp.status, m.resourceLinks()), false), true
 	case m.matches(msg, k.Skills):
 		return m.open(dialog.NewSkills(m.keys.Keys, m.svc.Skills()), false), true
 	case m.matches(msg, k.Focus) && (m.pane.live != nil || m.hasPaneDialog()):
@@ -133,7 +133,14 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 // sendComposer sends the composer's text as a chat message.
 func (m *model) sendComposer() tea.Cmd {
 	text := strings.TrimSpace(m.composer.Value())
-	if text == "" {
+	// Messages typed while the new chat is being made go to it, in order,
+	// once it has an id; attachments wait in the composer meanwhile.
+	chatID := m.cur.chatID
+	if m.cur.newChat {
+		chatID = ""
+	}
+	queue := chatID == "" && m.start.creating
+	if text == "" && (queue || len(m.composer.Attached()) == 0) {
 		return nil
 	}
 	if m.archived() {
@@ -151,21 +158,13 @@ func (m *model) sendComposer() tea.Cmd {
 	m.composer.Reset()
 	m.setStatus("", false)
 	m.tr.Follow()
-	chatID := m.cur.chatID
-	if m.cur.newChat {
-		chatID = ""
-	}
 	emptied := m.sentComposer(chatID)
-	if chatID == "" {
-		// Messages typed while the new chat is being made go to it, in
-		// order, once it has an id.
-		if m.start.creating {
-			m.start.queued = append(m.start.queued, text)
-			return emptied
-		}
-		m.start.creating = true
+	if queue {
+		m.start.queued = append(m.start.queued, text)
+		return emptied
 	}
-	return tea.Batch(emptied, sendMessage(m.svc, chatID, text))
+	m.start.creating = m.start.creating || chatID == ""
+	return tea.Batch(emptied, sendMessage(m.svc, chatID, text, m.composer.TakeAttached()...))
 }
 
 func (m *model) switchRequest(next bool) tea.Cmd {

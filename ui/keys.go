@@ -136,6 +136,8 @@ func defaultKeys() keyMap {
 			ServersClose:   bind([]string{"esc", "q", "f2", "ctrl+l"}, "esc", "close"),
 			SkillsClose:    bind([]string{"esc", "q", "f4"}, "esc", "close"),
 			ServersRestart: bind([]string{"r"}, "r", "restart failed servers"),
+			ServersPick:    bind([]string{"up", "down"}, "↑/↓", "pick a resource"),
+			ServersAttach:  bind([]string{"enter"}, "enter", "attach it to your next message"),
 			ChatList: dialog.ChatKeys{
 				Up:      bind([]string{"up", "k"}, "↑/k", "previous"),
 				Down:    bind([]string{"down", "j"}, "↓/j", "next"),

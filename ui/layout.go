@@ -15,6 +15,8 @@ type layoutState struct {
 	// noticeLines is how many lines the notice takes (ui/status wraps a
 	// long one); 0 counts as the one line it always has.
 	noticeLines int
+	// chipLines are the lines naming what is attached to the next message.
+	chipLines int
 }
 
 // layoutSpec is where everything goes on a screen.
@@ -61,7 +63,7 @@ func layout(w, h int, s layoutState) layoutSpec {
 		spec.tooSmall = true
 		return spec
 	}
-	least, fixed := minComposer(h), fixedRows+max(0, s.noticeLines-1)
+	least, fixed := minComposer(h), fixedRows+max(0, s.noticeLines-1)+s.chipLines
 	want := min(max(s.composerLines, least), max(least, h/3))
 	spec.paneMax = h - fixed - want - minTranscript(h)
 	spec.pane = min(s.paneLines, h-fixed-least-minTranscript(h))

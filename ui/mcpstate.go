@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -311,6 +314,21 @@ func (m *model) onApproved(msg dialog.Approved) tea.Cmd {
 	return tea.Batch(told, m.load(m.cur.chatID), driveRun(m.svc, msg.D.RunID))
 }
 
+// resourceLinks are the resource links of the open chat's tool results,
+// oldest call first: f2 lists them to be attached.
+func (m *model) resourceLinks() []mcp.Resource {
+	steps := slices.SortedFunc(maps.Values(m.mcp.steps), func(a, b chat.ToolStepView) int { return a.StartedAt.Compare(b.StartedAt) })
+	var out []mcp.Resource
+	for _, v := range steps {
+		for _, l := range v.Links {
+			if !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
 // doMCP carries out the MCP dialogs' actions.
 func (m *model) doMCP(a dialog.Action) tea.Cmd {
 	switch a := a.(type) {
@@ -320,6 +338,11 @@ func (m *model) doMCP(a dialog.Action) tea.Cmd {
 		return decideApproval(m.svc, a.ID, false, true)
 	case dialog.RestartServers:
 		return restartServers(m.svc, a.Names)
+	case dialog.Attach:
+		m.closeTop()
+		m.composer.Attach(a.Resource)
+		m.setStatus("Attached "+forms.SanitizeLine(cmp.Or(a.Resource.Title, a.Resource.Name, a.Resource.URI))+": it goes with your next message.", false)
+		return nil
 	}
 	return m.doLink(a)
 }

@@ -79,7 +79,7 @@ func (m *model) toolRunning() bool {
 
 // entryData is what the transcript is drawn from now.
 func (m *model) entryData() transcript.Data {
-	look := transcript.Look{Unfolded: m.mcp.unfolded, Idle: m.interrupted()}
+	look := transcript.Look{Unfolded: m.mcp.unfolded, Idle: m.interrupted(), Servers: m.keys.Servers.Keys()[0]}
 	if m.spinning() {
 		look.Spin = m.spin.View()
 	}

@@ -4,6 +4,7 @@
 package composer
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"followup/agent/mcp"
 	"followup/forms"
 )
 
@@ -33,8 +35,10 @@ type Model struct {
 	// unsent is each chat's draft as the screen knows it: what it last
 	// asked to be saved, or what a snapshot brought when it had none.
 	unsent map[string]string
-	seen   string // the text when last looked at
-	seq    int    // counts the looks: an autosave scheduled before the last has nothing to do
+	// attached are the MCP resources attached to the next message.
+	attached []mcp.Resource
+	seen     string // the text when last looked at
+	seq      int    // counts the looks: an autosave scheduled before the last has nothing to do
 }
 
 // Changed reports whether the text changed since it was last looked at,
@@ -70,6 +74,23 @@ func (c *Model) Keep(chatID, text string) {
 // Forget drops what the screen knows of chatID's draft.
 func (c *Model) Forget(chatID string) { delete(c.unsent, chatID) }
 
+// Attach attaches r to the next message, once.
+func (c *Model) Attach(r mcp.Resource) {
+	if !slices.Contains(c.attached, r) {
+		c.attached = append(c.attached, r)
+	}
+}
+
+// Attached are the resources attached to the next message.
+func (c Model) Attached() []mcp.Resource { return c.attached }
+
+// TakeAttached takes the attachments off, as their message is sent.
+func (c *Model) TakeAttached() []mcp.Resource {
+	a := c.attached
+	c.attached = nil
+	return a
+}
+
 // Rows is how many rows the text takes at the composer's width.
 func (c Model) Rows() int { return c.rowCount }
 
@@ -104,6 +125,10 @@ func (c Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		before = forms.SplitDrawn(c.drawn())
 	}
 	k, isKey := msg.(tea.KeyMsg)
+	if isKey && c.Focused() && c.Value() == "" && len(c.attached) > 0 && key.Matches(k, c.KeyMap.DeleteCharacterBackward) {
+		c.attached = c.attached[:len(c.attached)-1] // backspace on no text: the last attachment goes
+		return c, nil
+	}
 	typed := ""
 	if isKey && c.Focused() && (k.Type == tea.KeyRunes || k.Type == tea.KeySpace) {
 		typed = string(k.Runes)

@@ -1,6 +1,9 @@
 package dialog
 
-import "followup/chat"
+import (
+	"followup/agent/mcp"
+	"followup/chat"
+)
 
 // An Action is what a dialog asks the root to do. nil asks nothing.
 type Action interface{ isAction() }
@@ -41,6 +44,8 @@ type (
 	Deny struct{ ID string }
 	// RestartServers starts failed servers again.
 	RestartServers struct{ Names []string }
+	// Attach attaches an MCP resource to the next message.
+	Attach struct{ Resource mcp.Resource }
 	// OpenLink and CopyLink act on a consent card's link; LinkDone says
 	// done (accept, with no content), LinkDecline declines.
 	OpenLink    struct{ URL string }
@@ -64,6 +69,7 @@ func (MoreChats) isAction()      {}
 func (Approve) isAction()        {}
 func (Deny) isAction()           {}
 func (RestartServers) isAction() {}
+func (Attach) isAction()         {}
 func (OpenLink) isAction()       {}
 func (CopyLink) isAction()       {}
 func (LinkDone) isAction()       {}

@@ -19,7 +19,10 @@ type Keys struct {
 	SkillsClose  key.Binding // closes the skills list
 	// ServersRestart starts the failed MCP servers again, in their list.
 	ServersRestart key.Binding
-	ChatList       ChatKeys
+	// ServersPick and ServersAttach pick a resource in the list and attach
+	// it to the next message.
+	ServersPick, ServersAttach key.Binding
+	ChatList                   ChatKeys
 }
 
 // ReviewKeys apply on the review. Focus is the screen's, for the hint of

@@ -19,16 +19,31 @@ import (
 // reason, disabled — its tools with what the server says of them, and
 // its log; above them, the configuration's problems (file, pointer,
 // reason). It takes the whole screen, scrolls, and follows the servers
-// while it is open; r starts the failed ones again.
+// while it is open; r starts the failed ones again. Under each server
+// are its resources, and at the end those the chat's tool results link
+// to: ↑/↓ picks one, enter attaches it to the next message.
 type Servers struct {
 	keys          Keys
 	status        mcp.Status
+	links         []mcp.Resource // the chat's tool results' resource links
+	pick          int            // the resource picked, among items
 	width, height int
 	scroll        scroll
 }
 
-func NewServers(keys Keys, status mcp.Status) Servers {
-	return Servers{keys: keys, status: status}
+func NewServers(keys Keys, status mcp.Status, links []mcp.Resource) Servers {
+	return Servers{keys: keys, status: status, links: links}
+}
+
+// items are the resources that may be attached, in the order drawn.
+func (d Servers) items() []mcp.Resource {
+	var out []mcp.Resource
+	for _, s := range d.status.Servers {
+		if s.State == mcp.StateConnected {
+			out = append(out, s.Resources...)
+		}
+	}
+	return append(out, d.links...)
 }
 
 func (d Servers) About() string    { return "" }
@@ -44,13 +59,31 @@ func (d Servers) Update(msg tea.Msg) (Dialog, Action) {
 		if key.Matches(msg, d.keys.ServersClose) {
 			return d, Close{}
 		}
+		if items := d.items(); len(items) > 0 {
+			d.pick = min(d.pick, len(items)-1)
+			switch {
+			case key.Matches(msg, d.keys.ServersAttach):
+				return d, Attach{items[d.pick]}
+			case key.Matches(msg, d.keys.Scroll.Up, d.keys.Scroll.Down):
+				if key.Matches(msg, d.keys.Scroll.Up) {
+					d.pick = max(0, d.pick-1)
+				} else {
+					d.pick = min(len(items)-1, d.pick+1)
+				}
+				lines, at := d.lines(d.width)
+				rows := shown(len(lines), d.avail())
+				d.scroll.top = clampTop(min(at[d.pick], max(d.scroll.top, at[d.pick]-rows+1)), len(lines), rows)
+				return d, nil
+			}
+		}
 		if key.Matches(msg, d.keys.ServersRestart) {
 			if names := d.failed(); len(names) > 0 {
 				return d, RestartServers{names}
 			}
 			return d, nil
 		}
-		d.scroll.move(msg, d.keys.Scroll, len(d.lines(d.width)), d.avail())
+		lines, _ := d.lines(d.width)
+		d.scroll.move(msg, d.keys.Scroll, len(lines), d.avail())
 	}
 	return d, nil
 }
@@ -59,11 +92,16 @@ func (d Servers) Update(msg tea.Msg) (Dialog, Action) {
 func (d Servers) avail() int { return max(1, d.height-1) }
 
 func (d Servers) View(width, height int, focused bool) string {
-	lines := d.scroll.window(d.lines(width), max(1, height-1), d.keys.Scroll)
-	keys := []key.Binding{d.keys.ServersClose}
-	if len(d.failed()) > 0 {
-		keys = []key.Binding{d.keys.ServersRestart, d.keys.ServersClose}
+	all, _ := d.lines(width)
+	lines := d.scroll.window(all, max(1, height-1), d.keys.Scroll)
+	var keys []key.Binding
+	if len(d.items()) > 0 {
+		keys = append(keys, d.keys.ServersPick, d.keys.ServersAttach)
 	}
+	if len(d.failed()) > 0 {
+		keys = append(keys, d.keys.ServersRestart)
+	}
+	keys = append(keys, d.keys.ServersClose)
 	return strings.Join(append(lines, " "+style.Dim.Render(style.HintsFit(max(1, width-1), keys...))), "\n")
 }
 
@@ -78,13 +116,26 @@ func (d Servers) failed() []string {
 	return names
 }
 
-// lines is the list drawn at width, each line cut to fit.
-func (d Servers) lines(width int) []string {
+// lines is the list drawn at width, each line cut to fit; at is the line
+// of each of items.
+func (d Servers) lines(width int) (out []string, at []int) {
 	st := d.status
 	w := max(10, width-1)
-	var out []string
 	add := func(indent int, s string) {
 		out = append(out, " "+strings.Repeat(" ", indent)+style.Truncate(s, max(1, w-indent)))
+	}
+	// item adds a resource that may be attached, marked when picked.
+	item := func(r mcp.Resource) {
+		mark := "  "
+		if len(at) == d.pick {
+			mark = style.Waiting.Render("▸ ")
+		}
+		at = append(at, len(out))
+		line := style.Bold.Render(forms.SanitizeLine(cmp.Or(r.Title, r.Name, r.URI))) + " " + style.Dim.Render(forms.SanitizeLine(r.URI))
+		if r.MIMEType != "" {
+			line += style.Dim.Render("  [" + forms.SanitizeLine(r.MIMEType) + "]")
+		}
+		add(2, mark+line)
 	}
 	// wrap adds s in full, its continuation lines indented two more.
 	wrap := func(indent int, s string) {
@@ -115,7 +166,7 @@ func (d Servers) lines(width int) []string {
 		add(0, "No MCP server is configured.")
 		add(0, style.Dim.Render("followup reads --mcp-config FILE, else $FOLLOWUP_MCP_CONFIG, else ~/.config/followup/mcp.json"))
 		add(0, style.Dim.Render("(the shape of Claude Code's .mcp.json; see docs/mcp.md)."))
-		return out
+		return out, at
 	}
 	for i, s := range st.Servers {
 		if i > 0 {
@@ -139,6 +190,12 @@ func (d Servers) lines(width int) []string {
 				}
 				add(4, line)
 			}
+			if len(s.Resources) > 0 {
+				add(2, style.Plural(len(s.Resources), "resource:", "resources:"))
+			}
+			for _, r := range s.Resources {
+				item(r)
+			}
 		}
 		if s.RestartsOnCall {
 			wrap(2, style.Dim.Render("its tools stay offered: the next call of one starts it again"))
@@ -150,7 +207,14 @@ func (d Servers) lines(width int) []string {
 			}
 		}
 	}
-	return out
+	if len(d.links) > 0 {
+		out = append(out, "")
+		add(0, style.Bold.Render("Linked by this chat's tool results"))
+		for _, r := range d.links {
+			item(r)
+		}
+	}
+	return out, at
 }
 
 // serverState says a server's state, with its protocol or the reason.

@@ -40,6 +40,9 @@ type Look struct {
 	// idle are the runs no live process drives: their started calls were
 	// interrupted, not running.
 	Idle map[string]bool
+	// Servers is the key of the servers list, where a result's resource
+	// links are attached.
+	Servers string
 }
 
 // StepID names a tool call among the chat's.
@@ -54,6 +57,9 @@ func rowVersion(m chat.Message, d Data) string {
 	s := fmt.Sprintf("%s|%s|%d|%d|%t", v.State, v.Outcome, v.Duration, len(v.Text), d.Look.Unfolded)
 	for _, id := range v.RequestIDs {
 		s += "|" + string(d.Reqs[id].State)
+	}
+	if len(v.Links) > 0 {
+		s += "|" + d.Look.Servers
 	}
 	if v.State == "started" {
 		s += fmt.Sprintf("|%s|%t|%s", d.Look.Spin, d.Look.Idle[v.RunID], d.Progress[StepID(v.RunID, v.ToolCallID)])
@@ -106,6 +112,10 @@ func toolRow(m chat.Message, d Data, width int) string {
 		if v.Truncated {
 			lines = append(lines, "    "+style.Dim.Render("(cut at the reply-size limit: the model saw this much)"))
 		}
+	}
+	if n := len(v.Links); n > 0 && v.State == "done" {
+		lines = append(lines, "    "+style.Dim.Render(style.Truncate(style.Plural(n, "resource link", "resource links")+
+			": "+d.Look.Servers+" lists them to attach to your next message", inner-2)))
 	}
 	return lipgloss.NewStyle().PaddingLeft(2).Render(strings.Join(lines, "\n"))
 }
