@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -101,6 +100,9 @@ func (s *Service) PendingApprovals(ctx context.Context, chatID string) ([]Approv
 	}
 	out := []ApprovalView{}
 	for _, a := range as {
+		if a.Kind == store.ApprovalSampling && s.expireOrphanedSampling(ctx, a) {
+			continue
+		}
 		v, err := s.ownedApproval(ctx, a)
 		if err != nil {
 			return nil, err
@@ -150,6 +152,9 @@ func (s *Service) Deny(ctx context.Context, id, commandID string) (ApprovalDecis
 }
 
 func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope string) (ApprovalDecision, error) {
+	if a, err := s.store.GetApproval(ctx, s.reader(), id); err == nil {
+		s.expireOrphanedSampling(ctx, a)
+	}
 	var chatID, runID string
 	args := map[string]any{"approvalId": id, "scope": scope}
 	d, err := commandAs(s, ctx, commandID, kind, &chatID, args, func(tx store.Handle) (*ApprovalDecision, error) {
@@ -165,18 +170,7 @@ func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope 
 			return nil, &Error{Code: CodeTargetClosed, Message: "the approval is " + a.State,
 				Details: map[string]any{"state": a.State}}
 		}
-		if a.Kind == store.ApprovalSampling {
-			// The process driving the run keeps the server's request;
-			// without it, nobody can act on the decision.
-			run, err := s.store.GetRun(ctx, tx, a.RunID)
-			if err != nil {
-				return nil, err
-			}
-			if held, err := s.db.LeaseHeld(run.Seq); err != nil || !held {
-				return nil, cmp.Or(err, error(&Error{Code: CodeTargetClosed,
-					Message: "the sampling request ended with the process that was driving its task", Details: map[string]any{"state": a.State}}))
-			}
-		} else if state == store.ApprovalAllowed && !s.mcp.configures(a.Server) {
+		if a.Kind != store.ApprovalSampling && state == store.ApprovalAllowed && !s.mcp.configures(a.Server) {
 			return nil, s.mcp.notHere(a)
 		}
 		now := s.nowMS()

@@ -223,3 +223,21 @@ func (s *Service) expireStaleSampling(ctx context.Context, runID string) error {
 	}
 	return err
 }
+
+// expireOrphanedSampling expires a pending sampling approval whose run no
+// process drives any more, and says so: the server's request ended with
+// the process that kept its connection, so a decision could reach nobody.
+func (s *Service) expireOrphanedSampling(ctx context.Context, a store.Approval) bool {
+	if a.Kind != store.ApprovalSampling || a.State != store.ApprovalPending {
+		return false
+	}
+	run, err := s.store.GetRun(ctx, s.reader(), a.RunID)
+	if err != nil {
+		return false
+	}
+	if held, err := s.db.LeaseHeld(run.Seq); err != nil || held {
+		return false
+	}
+	a, err = s.mcp.expireSampling(a)
+	return err == nil && a.State == store.ApprovalExpired
+}

@@ -494,3 +494,20 @@ func TestMCPSamplingApprovedFromAnotherShell(t *testing.T) {
 		t.Fatalf("ask = %v", asked)
 	}
 }
+
+// A sampling request dies with the process that kept the server's
+// connection: pending no longer lists it and a late decision is refused.
+func TestMCPSamplingEndsWithItsProcess(t *testing.T) {
+	t.Parallel()
+	e := newMCPEnv(t, "true")
+	cmd, _, ap := startAsk(t, e, `call everything.trigger-sampling-request {"prompt": "hi"}`)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if aps := decode(t, mcpCLI(t, e, "pending", "--json"))["approvals"].([]any); len(aps) != 0 {
+		t.Fatalf("pending approvals after the kill = %v", aps)
+	}
+	late := mcpCLI(t, e, "approve", ap, "--json")
+	if late.code != 1 || decode(t, late)["error"].(map[string]any)["code"] != "TARGET_CLOSED" {
+		t.Fatalf("late approve: %d %s", late.code, late.stdout)
+	}
+}
