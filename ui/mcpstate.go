@@ -160,31 +160,28 @@ func restartServers(svc *chat.Service, names []string) tea.Cmd {
 	}
 }
 
-// onMCPMessage handles the screen's MCP messages; it reports whether msg
-// was one.
-func (m *model) onMCPMessage(msg tea.Msg) (tea.Cmd, bool) {
-	switch msg := msg.(type) {
-	case startMCPMsg:
-		if m.mcp.started || m.svc == nil {
-			return nil, true
-		}
-		m.mcp.started = true
-		return tea.Batch(startMCP(m.svc), findOpener()), true
-	case dialog.ServerStatus:
-		prev := m.mcp.status
-		m.mcp.status, m.mcp.statusRead = msg.Status, true
-		m.tellProblemsOnce()
-		m.tellStopped(prev)
-		return m.tell(msg), true
-	case restartedMsg:
-		if msg.err != nil {
-			m.setErr("", msg.err)
-		}
-		return m.onMCPMessage(dialog.ServerStatus{Status: msg.status})
-	case dialog.Approved:
-		return m.onApproved(msg), true
+func (msg startMCPMsg) apply(m *model) tea.Cmd {
+	if m.mcp.started || m.svc == nil {
+		return nil
 	}
-	return m.onLinkMessage(msg)
+	m.mcp.started = true
+	return tea.Batch(startMCP(m.svc), findOpener())
+}
+
+func (msg restartedMsg) apply(m *model) tea.Cmd {
+	if msg.err != nil {
+		m.setErr("", msg.err)
+	}
+	return m.onServerStatus(dialog.ServerStatus{Status: msg.status})
+}
+
+// onServerStatus takes the servers' status, and says what changed.
+func (m *model) onServerStatus(msg dialog.ServerStatus) tea.Cmd {
+	prev := m.mcp.status
+	m.mcp.status, m.mcp.statusRead = msg.Status, true
+	m.tellProblemsOnce()
+	m.tellStopped(prev)
+	return m.tell(msg)
 }
 
 // tellProblemsOnce says the configuration's problems on the notice line,

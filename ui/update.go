@@ -50,12 +50,15 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // with them (handler); the children's go to them; the rest go to the form
 // or the composer.
 func (m *model) update(msg tea.Msg) tea.Cmd {
-	if cmd, ok := m.onMCPMessage(msg); ok {
-		return cmd
-	}
 	switch msg := msg.(type) {
 	case handler:
 		return msg.apply(m)
+	case dialog.ServerStatus:
+		return m.onServerStatus(msg)
+	case dialog.Approved:
+		return m.onApproved(msg)
+	case dialog.LinkDecided:
+		return m.onLinkDecided(msg)
 	case transcript.EntriesMsg:
 		m.tr.OnEntries(msg, m.trIn())
 		return nil

@@ -106,7 +106,7 @@ func TestURLOpenerFailureIsOneLine(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "xdg-open")
 	os.WriteFile(bad, []byte("#!/bin/sh\necho 'no method available for opening' >&2\necho more >&2\nexit 3\n"), 0o755)
-	msg := openLink(bad, fakeURL)().(linkOpenedMsg)
+	msg := openLink(bad, fakeURL)().(linkHandedMsg)
 	if msg.err == nil || !strings.Contains(msg.err.Error(), "exit status 3: no method available for opening") ||
 		strings.Contains(msg.err.Error(), "more") {
 		t.Fatalf("error %v", msg.err)

@@ -26,11 +26,11 @@ import (
 // installed), looked up once after the first frame.
 type openerMsg struct{ path string }
 
-// linkOpenedMsg reports handing a link to the browser.
-type linkOpenedMsg struct{ err error }
-
-// linkCopiedMsg reports copying a link.
-type linkCopiedMsg struct{ err error }
+// linkHandedMsg reports opening ("open") or copying ("copy") a link.
+type linkHandedMsg struct {
+	verb string
+	err  error
+}
 
 // findOpener looks for xdg-open.
 func findOpener() tea.Cmd {
@@ -50,7 +50,7 @@ func openLink(opener, url string) tea.Cmd {
 	return func() tea.Msg {
 		errFile, err := os.CreateTemp("", "followup-open-*")
 		if err != nil {
-			return linkOpenedMsg{err}
+			return linkHandedMsg{"open", err}
 		}
 		defer os.Remove(errFile.Name())
 		defer errFile.Close()
@@ -58,7 +58,7 @@ func openLink(opener, url string) tea.Cmd {
 		cmd.Stderr = errFile // a file: a browser holding it open does not hold up Wait
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		if err := cmd.Start(); err != nil {
-			return linkOpenedMsg{err}
+			return linkHandedMsg{"open", err}
 		}
 		exited := make(chan error, 1)
 		go func() { exited <- cmd.Wait() }() // reaps it, however long it runs
@@ -71,11 +71,11 @@ func openLink(opener, url string) tea.Cmd {
 				if why != "" {
 					err = fmt.Errorf("%v: %s", err, why)
 				}
-				return linkOpenedMsg{fmt.Errorf("%s: %w", opener, err)}
+				return linkHandedMsg{"open", fmt.Errorf("%s: %w", opener, err)}
 			}
 		case <-time.After(openerWait):
 		}
-		return linkOpenedMsg{}
+		return linkHandedMsg{verb: "open"}
 	}
 }
 
@@ -84,7 +84,7 @@ func openLink(opener, url string) tea.Cmd {
 func copyLink(term io.Writer, url string) tea.Cmd {
 	return func() tea.Msg {
 		_, err := fmt.Fprintf(term, "\x1b]52;c;%s\a", base64.StdEncoding.EncodeToString([]byte(url)))
-		return linkCopiedMsg{err}
+		return linkHandedMsg{"copy", err}
 	}
 }
 
@@ -103,42 +103,38 @@ func decideLink(svc *chat.Service, r chat.RequestView, done bool) tea.Cmd {
 	}
 }
 
-// onLinkMessage handles the consent card's results; it reports whether
-// msg was one.
-func (m *model) onLinkMessage(msg tea.Msg) (tea.Cmd, bool) {
-	switch msg := msg.(type) {
-	case openerMsg:
-		m.mcp.opener = msg.path
-	case linkOpenedMsg:
-		if msg.err != nil {
-			m.setStatus("Could not open the link: "+forms.SanitizeLine(msg.err.Error()), true)
-		} else {
-			m.setStatus("Handed the link to the browser; say done on the card once you have finished there.", false)
-		}
-	case linkCopiedMsg:
-		if msg.err != nil {
-			m.setStatus("Could not copy the link: "+forms.SanitizeLine(msg.err.Error()), true)
-		} else {
-			m.setStatus("Sent the link to the terminal's clipboard (OSC 52, if the terminal allows it); the card shows it in full too.", false)
-		}
-	case dialog.LinkDecided:
-		told := m.tell(msg)
-		if msg.Err != nil {
-			m.setErr("", msg.Err)
-			return tea.Batch(told, m.load(m.cur.chatID)), true
-		}
-		if msg.Done {
-			m.setStatus("Told "+msg.Server+" you are done; the call goes on.", false)
-		} else {
-			m.setStatus("Declined: "+msg.Server+" is told no.", false)
-		}
-		m.dropForm()
-		m.driving = true
-		return tea.Batch(told, m.load(m.cur.chatID), driveRun(m.svc, msg.RunID)), true
+func (msg openerMsg) apply(m *model) tea.Cmd {
+	m.mcp.opener = msg.path
+	return nil
+}
+
+func (msg linkHandedMsg) apply(m *model) tea.Cmd {
+	switch {
+	case msg.err != nil:
+		m.setStatus("Could not "+msg.verb+" the link: "+forms.SanitizeLine(msg.err.Error()), true)
+	case msg.verb == "copy":
+		m.setStatus("Sent the link to the terminal's clipboard (OSC 52, if the terminal allows it); the card shows it in full too.", false)
 	default:
-		return nil, false
+		m.setStatus("Handed the link to the browser; say done on the card once you have finished there.", false)
 	}
-	return nil, true
+	return nil
+}
+
+// onLinkDecided follows done or decline on the consent card.
+func (m *model) onLinkDecided(msg dialog.LinkDecided) tea.Cmd {
+	told := m.tell(msg)
+	if msg.Err != nil {
+		m.setErr("", msg.Err)
+		return tea.Batch(told, m.load(m.cur.chatID))
+	}
+	if msg.Done {
+		m.setStatus("Told "+msg.Server+" you are done; the call goes on.", false)
+	} else {
+		m.setStatus("Declined: "+msg.Server+" is told no.", false)
+	}
+	m.dropForm()
+	m.driving = true
+	return tea.Batch(told, m.load(m.cur.chatID), driveRun(m.svc, msg.RunID))
 }
 
 // doLink carries out the consent card's actions.
