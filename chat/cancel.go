@@ -62,10 +62,6 @@ func (s *Service) closeRequest(ctx context.Context, tx store.Handle, r *store.Re
 	return nil
 }
 
-func (s *Service) queueDelivery(ctx context.Context, tx store.Handle, r store.Request, kind, payload string) error {
-	return s.recordDelivery(ctx, tx, r, kind, store.DeliveryPending, payload)
-}
-
 func (s *Service) recordDelivery(ctx context.Context, tx store.Handle, r store.Request, kind, state, payload string) error {
 	if r.OwnerKind == store.OwnerMCPServer {
 		return nil // what its server receives was recorded as it closed (closeRequest)

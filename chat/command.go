@@ -43,7 +43,10 @@ func (s *Service) command(ctx context.Context, commandID, kind string, chatID *s
 		if err != nil {
 			return err
 		}
-		b, err := json.Marshal(withCommandID(res, commandID))
+		if c, ok := res.(commandIDSetter); ok {
+			c.setCommandID(commandID)
+		}
+		b, err := json.Marshal(res)
 		if err != nil {
 			return err
 		}
@@ -77,13 +80,6 @@ func receiptChat(chatID *string) sql.NullString {
 
 // commandIDSetter lets a receipt carry its own command id.
 type commandIDSetter interface{ setCommandID(string) }
-
-func withCommandID(res any, id string) any {
-	if c, ok := res.(commandIDSetter); ok {
-		c.setCommandID(id)
-	}
-	return res
-}
 
 func argsHash(kind string, args any) string {
 	b, _ := json.Marshal(args)

@@ -206,19 +206,10 @@ func (h *mcpHost) expireLive(r store.Request, reason string, sent bool) (mcp.Rep
 	if closed {
 		s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RunID: r.RunID.String, RequestID: r.ID})
 	}
-	_, rp, err := h.readReply(r.ID)
-	return rp, err
-}
-
-func (h *mcpHost) readReply(id string) (store.Request, mcp.Reply, error) {
-	s := h.s
-	ctx := context.Background()
-	r, err := s.store.GetRequest(ctx, s.reader(), id)
-	if err != nil {
-		return r, mcp.Reply{}, err
+	if r, err = s.store.GetRequest(ctx, s.reader(), r.ID); err != nil {
+		return mcp.Reply{}, err
 	}
-	rp, err := s.replyOf(ctx, s.reader(), r)
-	return r, rp, err
+	return s.replyOf(ctx, s.reader(), r)
 }
 
 // markServerDelivered records that the server received the request's

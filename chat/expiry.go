@@ -14,7 +14,7 @@ func (s *Service) expireRequest(ctx context.Context, tx store.Handle, r *store.R
 		return err
 	}
 	payload := mustJSON(map[string]any{"status": "input_expired", "requestId": r.ID, "reason": reason})
-	return s.queueDelivery(ctx, tx, *r, store.DeliveryExpire, payload)
+	return s.recordDelivery(ctx, tx, *r, store.DeliveryExpire, store.DeliveryPending, payload)
 }
 
 // Deadlines (docs/behaviour.md: nothing times out silently). A request past its

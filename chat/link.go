@@ -85,12 +85,10 @@ func CheckLink(raw string) LinkCheck {
 	return c
 }
 
-// unseen reports the characters a link cannot be shown with as it is.
-func unseen(r rune) bool { return unicode.IsControl(r) || isInvisible(r) }
-
-// isInvisible reports the format characters that change how text reads
-// without being seen (bidi overrides, zero-width characters).
-func isInvisible(r rune) bool { return unicode.Is(unicode.Cf, r) }
+// unseen reports the characters a link cannot be shown with as it is:
+// controls, and the format characters that change how text reads without
+// being seen (bidi overrides, zero-width characters).
+func unseen(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }
 
 // scriptTables are the scripts a host name's letters are checked against.
 var scriptTables = []struct {

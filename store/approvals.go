@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 )
 
 // Approval states and scopes.
@@ -46,14 +45,9 @@ type Approval struct {
 const approvalCols = `id, chat_id, run_id, tool_call_id, kind, name, server, tool, title, description, arguments, annotations,
 	state, scope, created_at, decided_at, result`
 
-func scanApproval(sc rowScanner) (Approval, error) {
-	var a Approval
-	err := sc.Scan(&a.ID, &a.ChatID, &a.RunID, &a.ToolCallID, &a.Kind, &a.Name, &a.Server, &a.Tool, &a.Title, &a.Description,
-		&a.Arguments, &a.Annotations, &a.State, &a.Scope, &a.CreatedAt, &a.DecidedAt, &a.Result)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	return a, err
+func (a *Approval) dest() []any {
+	return []any{&a.ID, &a.ChatID, &a.RunID, &a.ToolCallID, &a.Kind, &a.Name, &a.Server, &a.Tool, &a.Title, &a.Description,
+		&a.Arguments, &a.Annotations, &a.State, &a.Scope, &a.CreatedAt, &a.DecidedAt, &a.Result}
 }
 
 // InsertApproval records a pending approval.
@@ -66,12 +60,12 @@ func (Queries) InsertApproval(ctx context.Context, h Handle, a Approval) error {
 
 // GetApproval reads one approval.
 func (Queries) GetApproval(ctx context.Context, h Handle, id string) (Approval, error) {
-	return scanApproval(h.QueryRowContext(ctx, `SELECT `+approvalCols+` FROM approvals WHERE id = ?`, id))
+	return scan[Approval](h.QueryRowContext(ctx, `SELECT `+approvalCols+` FROM approvals WHERE id = ?`, id))
 }
 
 // ApprovalFor is the approval asked for one tool call.
 func (Queries) ApprovalFor(ctx context.Context, h Handle, runID, toolCallID string) (Approval, error) {
-	return scanApproval(h.QueryRowContext(ctx,
+	return scan[Approval](h.QueryRowContext(ctx,
 		`SELECT `+approvalCols+` FROM approvals WHERE run_id = ? AND tool_call_id = ? AND kind = 'tool'`, runID, toolCallID))
 }
 
@@ -81,24 +75,20 @@ func (Queries) UpdateApproval(ctx context.Context, h Handle, a Approval) error {
 		a.State, a.Scope, a.DecidedAt, a.Result, a.ID))
 }
 
-func queryApprovals(ctx context.Context, h Handle, query string, args ...any) ([]Approval, error) {
-	return queryAll(ctx, h, scanApproval, query, args...)
-}
-
 // PendingApprovals lists the pending approvals of one chat, or of every
 // active chat when chatID is "", oldest first.
 func (Queries) PendingApprovals(ctx context.Context, h Handle, chatID string) ([]Approval, error) {
 	if chatID != "" {
-		return queryApprovals(ctx, h, `SELECT `+approvalCols+` FROM approvals INDEXED BY approvals_pending
+		return queryAll(ctx, h, scan[Approval], `SELECT `+approvalCols+` FROM approvals INDEXED BY approvals_pending
 			WHERE chat_id = ? AND state = 'pending' ORDER BY created_at, id`, chatID)
 	}
-	return queryApprovals(ctx, h, `SELECT `+approvalCols+` FROM approvals INDEXED BY approvals_pending_all
+	return queryAll(ctx, h, scan[Approval], `SELECT `+approvalCols+` FROM approvals INDEXED BY approvals_pending_all
 		WHERE state = 'pending' AND `+notArchived+` ORDER BY created_at, id`)
 }
 
 // RunApprovals lists a run's approvals in one state.
 func (Queries) RunApprovals(ctx context.Context, h Handle, runID, state string) ([]Approval, error) {
-	return queryApprovals(ctx, h, `SELECT `+approvalCols+` FROM approvals WHERE run_id = ? AND state = ? ORDER BY created_at, id`,
+	return queryAll(ctx, h, scan[Approval], `SELECT `+approvalCols+` FROM approvals WHERE run_id = ? AND state = ? ORDER BY created_at, id`,
 		runID, state)
 }
 

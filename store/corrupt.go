@@ -4,28 +4,25 @@ import (
 	"errors"
 
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// SQLite's primary codes of a file whose pages are not what they should
-// be: SQLITE_CORRUPT (a page past the header damaged) and SQLITE_NOTADB
-// (the header itself).
-const (
-	sqliteCorrupt = 11
-	sqliteNotADB  = 26
-)
+// sqliteCode is SQLite's result code of err (extended), 0 for another
+// error.
+func sqliteCode(err error) int {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code()
+	}
+	return 0
+}
 
 // IsCorrupt reports whether err is SQLite finding the database file
-// damaged. The statement that met it changed nothing.
+// damaged: a page past the header (SQLITE_CORRUPT) or the header itself
+// (SQLITE_NOTADB). The statement that met it changed nothing.
 func IsCorrupt(err error) bool {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	switch se.Code() & 0xff {
-	case sqliteCorrupt, sqliteNotADB:
-		return true
-	}
-	return false
+	c := sqliteCode(err) & 0xff
+	return c == sqlite3.SQLITE_CORRUPT || c == sqlite3.SQLITE_NOTADB
 }
 
 // CorruptError is a read or write that met a damaged database file, with

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"slices"
 )
 
 // Message roles. user, assistant and tool are model history; request and
@@ -34,19 +35,13 @@ type Message struct {
 
 const msgCols = `id, chat_id, run_id, role, content, tool_calls, tool_call_id, tool_name, request_id, delivery_id, visible, for_model, created_at`
 
-func scanMessage(sc rowScanner) (Message, error) {
-	var m Message
-	err := sc.Scan(&m.ID, &m.ChatID, &m.RunID, &m.Role, &m.Content, &m.ToolCalls, &m.ToolCallID, &m.ToolName,
-		&m.RequestID, &m.DeliveryID, &m.Visible, &m.ForModel, &m.CreatedAt)
-	return m, err
+func (m *Message) dest() []any {
+	return []any{&m.ID, &m.ChatID, &m.RunID, &m.Role, &m.Content, &m.ToolCalls, &m.ToolCallID, &m.ToolName,
+		&m.RequestID, &m.DeliveryID, &m.Visible, &m.ForModel, &m.CreatedAt}
 }
 
 // InsertMessage appends a message and returns its id.
 func (Queries) InsertMessage(ctx context.Context, h Handle, m Message) (int64, error) {
-	return insertMessage(ctx, h, m)
-}
-
-func insertMessage(ctx context.Context, h Handle, m Message) (int64, error) {
 	var id int64
 	err := h.QueryRowContext(ctx,
 		`INSERT INTO messages (chat_id, run_id, role, content, tool_calls, tool_call_id, tool_name, request_id, delivery_id, visible, for_model, created_at)
@@ -56,60 +51,47 @@ func insertMessage(ctx context.Context, h Handle, m Message) (int64, error) {
 	return id, err
 }
 
-func queryMessages(ctx context.Context, h Handle, query string, args ...any) ([]Message, error) {
-	return queryAll(ctx, h, scanMessage, query, args...)
-}
-
 // Transcript returns up to limit visible messages of a chat with id below
 // before (0 = from the newest), oldest first: the UI loads old pages lazily.
 func (Queries) Transcript(ctx context.Context, h Handle, chatID string, before int64, limit int) ([]Message, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
-	ms, err := queryMessages(ctx, h,
+	ms, err := queryAll(ctx, h, scan[Message],
 		`SELECT `+msgCols+` FROM messages WHERE chat_id = ? AND visible = 1 AND id < ? ORDER BY id DESC LIMIT ?`,
 		chatID, before, limit)
-	for i, j := 0, len(ms)-1; i < j; i, j = i+1, j-1 {
-		ms[i], ms[j] = ms[j], ms[i]
-	}
+	slices.Reverse(ms)
 	return ms, err
 }
 
 // LastTurn is the run's newest assistant turn (ErrNotFound before the
 // first), read through messages_run from the end.
 func (Queries) LastTurn(ctx context.Context, h Handle, runID string) (Message, error) {
-	ms, err := queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages
-		WHERE run_id = ? AND role = 'assistant' AND for_model = 1 ORDER BY id DESC LIMIT 1`, runID)
-	if err == nil && len(ms) == 0 {
-		err = ErrNotFound
-	}
-	if err != nil {
-		return Message{}, err
-	}
-	return ms[0], nil
+	return scan[Message](h.QueryRowContext(ctx, `SELECT `+msgCols+` FROM messages
+		WHERE run_id = ? AND role = 'assistant' AND for_model = 1 ORDER BY id DESC LIMIT 1`, runID))
 }
 
 // ToolResultsAfter lists the run's tool results newer than message id, in
 // order: what the tools of a turn returned.
 func (Queries) ToolResultsAfter(ctx context.Context, h Handle, runID string, id int64) ([]Message, error) {
-	return queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages
+	return queryAll(ctx, h, scan[Message], `SELECT `+msgCols+` FROM messages
 		WHERE run_id = ? AND id > ? AND role = 'tool' AND for_model = 1 ORDER BY id`, runID, id)
 }
 
 // History returns a run's model history in order.
 func (Queries) History(ctx context.Context, h Handle, runID string) ([]Message, error) {
-	return queryMessages(ctx, h,
+	return queryAll(ctx, h, scan[Message],
 		`SELECT `+msgCols+` FROM messages WHERE run_id = ? AND for_model = 1 ORDER BY id`, runID)
 }
 
 // ChatMessages returns every message of a chat (visible or not), in order.
 func (Queries) ChatMessages(ctx context.Context, h Handle, chatID string) ([]Message, error) {
-	return queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages WHERE chat_id = ? ORDER BY id`, chatID)
+	return queryAll(ctx, h, scan[Message], `SELECT `+msgCols+` FROM messages WHERE chat_id = ? ORDER BY id`, chatID)
 }
 
 // RunMessages returns every message of a run, in order.
 func (Queries) RunMessages(ctx context.Context, h Handle, runID string) ([]Message, error) {
-	return queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages WHERE run_id = ? ORDER BY id`, runID)
+	return queryAll(ctx, h, scan[Message], `SELECT `+msgCols+` FROM messages WHERE run_id = ? ORDER BY id`, runID)
 }
 
 // MessageForDelivery reports whether a delivery already reached the history.
@@ -131,7 +113,7 @@ func (Queries) UnreadUserMessages(ctx context.Context, h Handle, runID string, i
 // MoveAfter re-appends a run's user messages newer than id (those written
 // while a model call was in flight) so they follow what was written since.
 func (Queries) MoveAfter(ctx context.Context, h Handle, runID string, id int64) error {
-	late, err := queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages
+	late, err := queryAll(ctx, h, scan[Message], `SELECT `+msgCols+` FROM messages
 		WHERE run_id = ? AND role = 'user' AND delivery_id IS NULL AND id > ? ORDER BY id`, runID, id)
 	if err != nil {
 		return err
@@ -140,7 +122,7 @@ func (Queries) MoveAfter(ctx context.Context, h Handle, runID string, id int64) 
 		if _, err := h.ExecContext(ctx, `DELETE FROM messages WHERE id = ?`, m.ID); err != nil {
 			return err
 		}
-		if _, err := insertMessage(ctx, h, m); err != nil {
+		if _, err := (Queries{}).InsertMessage(ctx, h, m); err != nil {
 			return err
 		}
 	}
@@ -151,13 +133,11 @@ func (Queries) MoveAfter(ctx context.Context, h Handle, runID string, id int64) 
 // messages and the agent's replies of its earlier runs (no tool traffic, no
 // delivered answers), the newest limit of them, oldest first.
 func (Queries) EarlierConversation(ctx context.Context, h Handle, chatID string, runSeq int64, limit int) ([]Message, error) {
-	ms, err := queryMessages(ctx, h, `SELECT `+msgCols+` FROM messages
+	ms, err := queryAll(ctx, h, scan[Message], `SELECT `+msgCols+` FROM messages
 		WHERE chat_id = ? AND for_model = 1 AND delivery_id IS NULL
 		  AND (role = 'user' OR (role = 'assistant' AND content <> ''))
 		  AND run_id IN (SELECT id FROM runs WHERE chat_id = ? AND seq < ?)
 		ORDER BY id DESC LIMIT ?`, chatID, chatID, runSeq, limit)
-	for i, j := 0, len(ms)-1; i < j; i, j = i+1, j-1 {
-		ms[i], ms[j] = ms[j], ms[i]
-	}
+	slices.Reverse(ms)
 	return ms, err
 }

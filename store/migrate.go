@@ -161,7 +161,7 @@ func (s *Store) switchToWAL(ctx context.Context) error {
 		if err == nil {
 			err = s.w.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
 		}
-		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+		if err == nil || !IsBusy(err) || time.Now().After(deadline) {
 			return err
 		}
 		select {

@@ -52,12 +52,8 @@ func classify(ctx context.Context, q Handle, ms []migration) (owner, error) {
 	case appID != 0:
 		return 0, foreignMark(uint32(appID))
 	}
-	tables, err := tableNames(ctx, q)
+	tables, objects, err := schema(ctx, q)
 	if err != nil {
-		return 0, err
-	}
-	var objects int
-	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master").Scan(&objects); err != nil {
 		return 0, err
 	}
 	if objects == 0 {
@@ -110,16 +106,9 @@ func (e *DamagedError) Error() string {
 // created; anything else has every table since 0001 and records its
 // migrations.
 func intact(ctx context.Context, q Handle) error {
-	tables, err := tableNames(ctx, q)
-	if err != nil {
+	tables, objects, err := schema(ctx, q)
+	if err != nil || objects == 0 {
 		return err
-	}
-	var objects int
-	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master").Scan(&objects); err != nil {
-		return err
-	}
-	if objects == 0 {
-		return nil
 	}
 	if !tables["schema_migrations"] {
 		return &DamagedError{"its table schema_migrations is gone"}
@@ -142,14 +131,20 @@ func intact(ctx context.Context, q Handle) error {
 	return nil
 }
 
-func tableNames(ctx context.Context, q Handle) (map[string]bool, error) {
-	out := map[string]bool{}
-	return out, eachRow(ctx, q, func(sc rowScanner) error {
+// schema reads the file's table names and how many objects it has.
+func schema(ctx context.Context, q Handle) (map[string]bool, int, error) {
+	tables := map[string]bool{}
+	var objects int
+	err := eachRow(ctx, q, func(sc rowScanner) error {
 		var n string
 		err := sc.Scan(&n)
-		out[n] = true
+		tables[n] = true
 		return err
 	}, "SELECT name FROM sqlite_master WHERE type = 'table' LIMIT 1000")
+	if err == nil {
+		err = q.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master").Scan(&objects)
+	}
+	return tables, objects, err
 }
 
 // someTable names one table not followup's, cut short (the name is another

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ReadOnlyError is a write refused because the database cannot be written:
@@ -20,10 +21,6 @@ type ReadOnlyError struct {
 func (e *ReadOnlyError) Error() string {
 	return "the database " + e.Path + " is read-only (" + e.Reason + "); nothing was changed"
 }
-
-// sqliteReadOnly is SQLITE_READONLY, the primary code of its whole family
-// (READONLY_RECOVERY, _CANTLOCK, _ROLLBACK, _DBMOVED, _CANTINIT, _DIRECTORY).
-const sqliteReadOnly = 8
 
 // readOnlyReason says why this process cannot write the database at path,
 // or "" when it can. Permissions are checked as the kernel will check the
@@ -62,36 +59,26 @@ func (s *Store) writable() error {
 // damaged file named.
 func (s *Store) writeError(err error) error { return asCorrupt(s.path, asReadOnly(s.path, err)) }
 
-// asReadOnly turns SQLite's read-only refusals into a ReadOnlyError naming
-// the file; any other error is returned as it is.
+// asReadOnly turns SQLite's read-only refusals (SQLITE_READONLY and its
+// whole family) into a ReadOnlyError naming the file; any other error is
+// returned as it is.
 func asReadOnly(path string, err error) error {
 	var se *sqlite.Error
-	if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqliteReadOnly {
+	if !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_READONLY {
 		return err
 	}
 	reason := "SQLite refused to write it: " + se.Error()
-	if se.Code() == sqlite3ReadOnlyDirectory {
+	if se.Code() == sqlite3.SQLITE_READONLY_DIRECTORY {
 		reason = "its directory " + filepath.Dir(path) + " is not writable by this user"
 	}
 	return &ReadOnlyError{Path: path, Reason: reason}
 }
 
-// IsBusy reports whether err is SQLite's SQLITE_BUSY: another connection
-// held the lock it needed for longer than BusyTimeout. Nothing was written.
-func IsBusy(err error) bool { return isBusy(err) }
+// IsBusy reports whether err is SQLite's SQLITE_BUSY (any extended code):
+// another connection held the lock it needed for longer than BusyTimeout.
+// Nothing was written.
+func IsBusy(err error) bool { return sqliteCode(err)&0xff == sqlite3.SQLITE_BUSY }
 
 // BusyTimeout is how long a connection waits for another's lock before
 // SQLITE_BUSY.
 const BusyTimeout = 10 * time.Second
-
-// isBusy reports whether err is SQLite's SQLITE_BUSY (any extended code).
-func isBusy(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code()&0xff == sqliteBusy
-}
-
-// sqliteBusy is SQLITE_BUSY.
-const sqliteBusy = 5
-
-// sqlite3ReadOnlyDirectory is SQLITE_READONLY_DIRECTORY.
-const sqlite3ReadOnlyDirectory = sqliteReadOnly | 6<<8

@@ -163,7 +163,7 @@ type RequestFilter struct {
 // ListRequests returns requests in creation order.
 func (Queries) ListRequests(ctx context.Context, h Handle, f RequestFilter) ([]Request, error) {
 	where, args := f.where()
-	return queryRequests(ctx, h, `SELECT `+prefixed("r.", reqCols)+` FROM requests r`+where, args...)
+	return queryAll(ctx, h, scan[Request], `SELECT `+prefixed("r.", reqCols)+` FROM requests r`+where, args...)
 }
 
 // where is f's conditions on requests aliased r, with their order and limit.
@@ -196,11 +196,6 @@ func (f RequestFilter) where() (string, []any) {
 	return query, args
 }
 
-// queryRequests runs a query selecting reqCols and scans every row.
-func queryRequests(ctx context.Context, h Handle, query string, args ...any) ([]Request, error) {
-	return queryAll(ctx, h, scan[Request], query, args...)
-}
-
 // RequestsByID reads the named requests, in creation order. Unknown ids are
 // skipped.
 func (Queries) RequestsByID(ctx context.Context, h Handle, ids []string) ([]Request, error) {
@@ -213,11 +208,7 @@ func (Queries) RequestsByID(ctx context.Context, h Handle, ids []string) ([]Requ
 		return err
 	})
 	if len(ids) > batchSize {
-		sortBySeq(out)
+		slices.SortFunc(out, func(a, b Request) int { return cmp.Compare(a.Seq, b.Seq) })
 	}
 	return out, err
-}
-
-func sortBySeq(rs []Request) {
-	slices.SortFunc(rs, func(a, b Request) int { return cmp.Compare(a.Seq, b.Seq) })
 }

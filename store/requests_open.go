@@ -35,7 +35,7 @@ func (Queries) Look(ctx context.Context, h Handle, now int64) (Lookout, error) {
 
 // DueRequests lists pending requests whose deadline is at or before now.
 func (Queries) DueRequests(ctx context.Context, h Handle, now int64) ([]Request, error) {
-	return queryRequests(ctx, h,
+	return queryAll(ctx, h, scan[Request],
 		`SELECT `+reqCols+` FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY seq`, now)
 }
 
@@ -78,7 +78,7 @@ func (Queries) CountPendingOutside(ctx context.Context, h Handle, chatID string)
 // PendingTemplateRequests lists the pending requests whose form came from
 // the named template, oldest first.
 func (Queries) PendingTemplateRequests(ctx context.Context, h Handle, name string) ([]Request, error) {
-	return queryRequests(ctx, h,
+	return queryAll(ctx, h, scan[Request],
 		`SELECT `+reqCols+` FROM requests WHERE template = ? AND state = 'pending' ORDER BY seq`, name)
 }
 

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"os"
 	"sync"
 
@@ -34,14 +33,9 @@ type Session struct {
 
 const sessionCols = `seq, id, chat_id, client_name, client_version, transport, client_key, active_at, state, end_reason, created_at, ended_at`
 
-func scanSession(sc rowScanner) (Session, error) {
-	var s Session
-	err := sc.Scan(&s.Seq, &s.ID, &s.ChatID, &s.ClientName, &s.ClientVersion, &s.Transport, &s.ClientKey, &s.ActiveAt, &s.State, &s.EndReason,
-		&s.CreatedAt, &s.EndedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	return s, err
+func (s *Session) dest() []any {
+	return []any{&s.Seq, &s.ID, &s.ChatID, &s.ClientName, &s.ClientVersion, &s.Transport, &s.ClientKey, &s.ActiveAt, &s.State,
+		&s.EndReason, &s.CreatedAt, &s.EndedAt}
 }
 
 // InsertSession records an open session; Seq is assigned here.
@@ -56,20 +50,20 @@ func (Queries) InsertSession(ctx context.Context, h Handle, s Session) (Session,
 
 // GetSession reads one session.
 func (Queries) GetSession(ctx context.Context, h Handle, id string) (Session, error) {
-	return scanSession(h.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM serve_sessions WHERE id = ?`, id))
+	return scan[Session](h.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM serve_sessions WHERE id = ?`, id))
 }
 
 // ChatSession is the session that asks in a chat (ErrNotFound for a chat
 // of followup's own agent).
 func (Queries) ChatSession(ctx context.Context, h Handle, chatID string) (Session, error) {
-	return scanSession(h.QueryRowContext(ctx,
+	return scan[Session](h.QueryRowContext(ctx,
 		`SELECT `+sessionCols+` FROM serve_sessions WHERE chat_id = ? ORDER BY seq DESC LIMIT 1`, chatID))
 }
 
 // OpenSessions lists the sessions not ended, oldest first: usually none or
 // a few, read from their own index.
 func (Queries) OpenSessions(ctx context.Context, h Handle) ([]Session, error) {
-	return queryAll(ctx, h, scanSession, `SELECT `+sessionCols+` FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open' ORDER BY seq`)
+	return queryAll(ctx, h, scan[Session], `SELECT `+sessionCols+` FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open' ORDER BY seq`)
 }
 
 // LostSessions lists the open sessions whose byte of the lease file is
@@ -93,7 +87,7 @@ func (s *Store) LostSessions(ctx context.Context) ([]Session, error) {
 		return nil, err
 	}
 	in, args := inList(lost)
-	return queryAll(ctx, s.r, scanSession, `SELECT `+sessionCols+` FROM serve_sessions WHERE seq IN (`+in+`) ORDER BY seq`, args...)
+	return queryAll(ctx, s.r, scan[Session], `SELECT `+sessionCols+` FROM serve_sessions WHERE seq IN (`+in+`) ORDER BY seq`, args...)
 }
 
 // EndSession ends an open session; it reports false when the session was
@@ -147,7 +141,7 @@ func (Queries) LapsedUnread(ctx context.Context, h Handle, lifetime, now int64) 
 // UnreadAnswers lists a chat's answered requests whose answer has not
 // reached the agent that asked (a delivery still pending or unknown).
 func (Queries) UnreadAnswers(ctx context.Context, h Handle, chatID string) ([]Request, error) {
-	return queryRequests(ctx, h, `SELECT `+reqCols+` FROM requests WHERE chat_id = ? AND state = ? AND EXISTS
+	return queryAll(ctx, h, scan[Request], `SELECT `+reqCols+` FROM requests WHERE chat_id = ? AND state = ? AND EXISTS
 		(SELECT 1 FROM deliveries WHERE request_id = requests.id AND state IN (?, ?)) ORDER BY seq`,
 		chatID, ReqAnswered, DeliveryPending, DeliveryUnknown)
 }
@@ -179,7 +173,7 @@ func (Queries) SessionRequests(ctx context.Context, h Handle, sessionID, state s
 		q += ` AND state = ?`
 		args = append(args, state)
 	}
-	return queryRequests(ctx, h, q+` ORDER BY seq`, args...)
+	return queryAll(ctx, h, scan[Request], q+` ORDER BY seq`, args...)
 }
 
 // CountSessionRequests counts a session's requests in one state.
