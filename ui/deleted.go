@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
+	"followup/ui/transcript"
 )
 
 // The open chat deleted — from the chat list, or elsewhere (the CLI,
@@ -50,9 +51,7 @@ func (m *model) leaveChat(toNew bool) {
 	m.cur.newChat, m.cur.chatID, m.cur.chat, m.cur.messages, m.cur.run = toNew, "", nil, nil, nil
 	m.cur.loaded = toNew
 	m.cur.requests = map[string]chat.RequestView{}
-	m.tr.ClearStream()
-	m.tr.SetThinking(false)
-	m.tr.Changed()
+	m.tr = transcript.New() // nothing of the chat gone stays drawn, streaming or thinking
 	m.pane.clear()
 	m.dropForm()
 	m.refreshTranscript()

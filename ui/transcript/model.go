@@ -146,9 +146,6 @@ func (t *Model) ScrollDown() {
 // Follow keeps the transcript on its newest line from the next refresh.
 func (t *Model) Follow() { t.follow = true }
 
-// Following reports whether the transcript stays on its newest line.
-func (t *Model) Following() bool { return t.follow }
-
 // SetThinking says whether the model is answering; Thinking reports it.
 func (t *Model) SetThinking(on bool) { t.thinking = on }
 
