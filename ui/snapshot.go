@@ -110,9 +110,7 @@ func (m *model) onEvent(e chat.Event) tea.Cmd {
 	case e.Kind == chat.EvStream:
 		return m.onStream(e)
 	case e.Kind == chat.EvProgress:
-		if !other {
-			m.mcp.setProgress(transcript.StepID(e.RunID, e.ToolCallID), e.Progress)
-		}
+		m.mcp.setProgress(transcript.StepID(e.RunID, e.ToolCallID), e.Progress)
 		return nil
 	case e.Kind == chat.EvThinking:
 		m.tr.SetThinking(e.On)
