@@ -24,7 +24,11 @@ func attachedTurn(h []Message) (Message, bool) {
 		if r := []rune(first); len(r) > 80 {
 			first = string(r[:79]) + "…"
 		}
-		said = append([]string{fmt.Sprintf("I read the resource you attached, %s: %d bytes, beginning “%s”.", what, len(text), first)}, said...)
+		line := fmt.Sprintf("I read the resource you attached, %s: %d bytes, beginning “%s”.", what, len(text), first)
+		if strings.HasPrefix(first, "[binary content") {
+			line = fmt.Sprintf("The resource you attached, %s, is binary: I was told only its type and size.", what)
+		}
+		said = append([]string{line}, said...)
 	}
 	if len(said) == 0 {
 		return Message{}, false

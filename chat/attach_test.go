@@ -31,7 +31,7 @@ func TestAttachResources(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(run.Reply, "I read the resource you attached, "+doc.URI+" from MCP server everything, text/markdown") ||
-		!strings.Contains(run.Reply, "[binary content demo://resource/dynamic/blob/1, text/plain") {
+		!strings.Contains(run.Reply, "demo://resource/dynamic/blob/1 from MCP server everything, text/plain, is binary") {
 		t.Fatalf("reply %q", run.Reply)
 	}
 	msgs, err := s.Transcript(ctx, sent.ChatID, 0, 10)
@@ -49,6 +49,10 @@ func TestAttachResources(t *testing.T) {
 	}
 	if n := fxCount(t, s, `SELECT COUNT(*) FROM messages WHERE chat_id = ? AND visible = 0 AND for_model = 1 AND role = 'user'`, sent.ChatID); n != 2 {
 		t.Fatalf("%d attachments for the model, want 2", n)
+	}
+	if n := fxCount(t, s, `SELECT COUNT(*) FROM messages WHERE chat_id = ? AND content LIKE '%[binary content demo://resource/dynamic/blob/1, text/plain, % bytes: not included]'
+		AND content NOT LIKE '%base64 blob%'`, sent.ChatID); n != 1 {
+		t.Fatal("the model does not read the binary resource's description alone")
 	}
 
 	_, err = s.Send(ctx, sent.ChatID, "and this", "", mcp.Resource{Server: "everything", URI: "demo://nothing/here"})

@@ -47,7 +47,7 @@ func (m *model) compose() string {
 		paneLines = lipgloss.Height(pane)
 	}
 	spec := layout(m.width, m.height, layoutState{paneLines: paneLines, composerLines: base.composer, noticeLines: lipgloss.Height(notice),
-		chipLines: len(m.composer.Attached())})
+		chipLines: min(3, len(m.composer.Attached()))})
 	if paneLines > spec.pane {
 		// Never a frame taller than the screen: what does not fit is cut.
 		pane = strings.Join(strings.Split(pane, "\n")[:spec.pane], "\n")
@@ -104,20 +104,23 @@ func (m *model) tooSmallView() string {
 // layoutState is what the layout depends on before the pane is drawn:
 // the composer's rows at its width and the notice's (noticeLine).
 func (m *model) layoutState(notice string) layoutState {
-	return layoutState{composerLines: max(1, m.composer.Rows()), noticeLines: lipgloss.Height(notice), chipLines: len(m.composer.Attached())}
+	return layoutState{composerLines: max(1, m.composer.Rows()), noticeLines: lipgloss.Height(notice), chipLines: min(3, len(m.composer.Attached()))}
 }
 
 // chips names, a line each, the resources attached to the next message
-// ("" when none); the last says how to take one off.
+// ("" when none), three at most; the last says how to take one off.
 func (m *model) chips() string {
 	rs := m.composer.Attached()
-	lines := make([]string, len(rs))
+	var lines []string
+	if len(rs) > 3 {
+		lines, rs = []string{" " + style.Code.Render(fmt.Sprintf("📎 %d more", len(rs)-2))}, rs[len(rs)-2:]
+	}
 	for i, r := range rs {
 		line := style.Code.Render(chat.AttachmentLine(r))
 		if i == len(rs)-1 {
 			line += "  " + style.Dim.Render("(⌫ takes it off)")
 		}
-		lines[i] = " " + style.Truncate(line, max(1, m.width-2))
+		lines = append(lines, " "+style.Truncate(line, max(1, m.width-2)))
 	}
 	return strings.Join(lines, "\n")
 }

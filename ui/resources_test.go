@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -84,5 +85,20 @@ func TestAttachAResourceFromTheServersList(t *testing.T) {
 	}
 	if strings.Contains(f, "(⌫ takes it off)") {
 		t.Fatalf("the attachment stayed in the composer after sending:\n%s", f)
+	}
+}
+
+// Many attachments take three lines above the composer at most; the
+// screen stays its height.
+func TestManyAttachmentsTakeThreeLines(t *testing.T) {
+	k := newKit(t)
+	k.load("")
+	for i := range 5 {
+		k.m.composer.Attach(mcp.Resource{Server: "s", URI: fmt.Sprintf("demo://r/%d", i), Name: fmt.Sprintf("r%d", i)})
+	}
+	f := frameOf(k.m)
+	if !strings.Contains(f, "📎 3 more") || !strings.Contains(f, "📎 r4 (s · demo://r/4, no type given)  (⌫ takes it off)") ||
+		strings.Contains(f, "r2 (") || strings.Count(f, "\n") != 29 {
+		t.Fatalf("five attachments:\n%s", f)
 	}
 }
