@@ -42,14 +42,11 @@ type SamplingView struct {
 	Reply *mcp.Sampled `json:"reply,omitempty"`
 }
 
-// sampler is the host's mcp.Sampler.
-type sampler struct{ h *mcpHost }
-
 // Sample records the server's request as a pending approval (allowed at
 // once where the chat allows the server's sampling), waits for the user's
 // decision and, if allowed, asks followup's model (mcp.Sampler).
-func (sm sampler) Sample(ctx context.Context, q mcp.Sampling) (mcp.Sampled, error) {
-	h, s := sm.h, sm.h.s
+func (h *mcpHost) Sample(ctx context.Context, q mcp.Sampling) (mcp.Sampled, error) {
+	s := h.s
 	drive, ok := h.drive(q.Origin.RunID)
 	if !ok || q.Origin.ToolCallID == "" {
 		return mcp.Sampled{}, mcp.InvalidParams("followup samples its model only during a tool call it makes")
@@ -107,9 +104,9 @@ func (sm sampler) Sample(ctx context.Context, q mcp.Sampling) (mcp.Sampled, erro
 	defer cancel()
 	msgs := make([]agent.Message, 0, len(q.Messages))
 	for _, m := range q.Messages {
-		role := agent.RoleUser
+		role := agent.RoleUser // the spec's roles are user and assistant
 		if m.Role == agent.RoleAssistant {
-			role = agent.RoleAssistant
+			role = m.Role
 		}
 		msgs = append(msgs, agent.Message{Role: role, Content: m.Text})
 	}

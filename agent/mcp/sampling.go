@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -60,15 +59,7 @@ func (s *server) sampleHandler(ctx context.Context, req *sdk.CreateMessageReques
 		if m == nil {
 			continue
 		}
-		text := fmt.Sprintf("[%T content]", m.Content)
-		switch c := m.Content.(type) {
-		case *sdk.TextContent:
-			text = c.Text
-		case *sdk.ImageContent:
-			text = fmt.Sprintf("[an image, %s, %d bytes]", c.MIMEType, len(c.Data))
-		case *sdk.AudioContent:
-			text = fmt.Sprintf("[audio, %s, %d bytes]", c.MIMEType, len(c.Data))
-		}
+		text, _ := contentText([]sdk.Content{m.Content}) // an image or audio is described
 		q.Messages = append(q.Messages, SamplingMessage{Role: string(m.Role), Text: text})
 	}
 	ctx, done, err := s.during(ctx, req.Session, &q.Tool, &q.Origin)

@@ -135,11 +135,11 @@ func addWaiting(b *blocks, pend []chat.RequestView, aps []chat.ApprovalView) {
 // approvalText is a pending approval and the commands that decide it.
 func approvalText(a chat.ApprovalView) string {
 	var sb strings.Builder
-	if v := a.Sampling; v != nil {
-		fmt.Fprintf(&sb, "approval %s  sampling: %s wants to use followup's model, during %s\n", a.ID, forms.SanitizeLine(a.Server), forms.SanitizeLine(a.Tool))
-	} else {
-		fmt.Fprintf(&sb, "approval %s  %s wants to call %s\n", a.ID, forms.SanitizeLine(a.Server), forms.SanitizeLine(a.Tool))
+	what := "wants to call " + forms.SanitizeLine(a.Tool)
+	if a.Sampling != nil {
+		what = "wants to use followup's model, during " + forms.SanitizeLine(a.Tool) + " (sampling)"
 	}
+	fmt.Fprintf(&sb, "approval %s  %s %s\n", a.ID, forms.SanitizeLine(a.Server), what)
 	if a.Owner != nil {
 		fmt.Fprintf(&sb, "  %s\n", forms.SanitizeLine(ownerText(*a.Owner)))
 	}
@@ -151,14 +151,13 @@ func approvalText(a chat.ApprovalView) string {
 		for _, m := range v.Messages {
 			fmt.Fprintf(&sb, "  %s: %s\n", forms.SanitizeLine(m.Role), forms.SanitizeLine(m.Text))
 		}
-		fmt.Fprintf(&sb, "  decide with: followup approve %s [--for-chat] | followup deny %s\n", a.ID, a.ID)
-		return sb.String()
+	} else {
+		if a.Title != "" && a.Title != a.Tool {
+			fmt.Fprintf(&sb, "  %s\n", forms.PlainLine(a.Title))
+		}
+		fmt.Fprintf(&sb, "  arguments: %s\n", forms.SanitizeLine(string(a.Arguments)))
+		fmt.Fprintf(&sb, "  hints: %s\n", forms.SanitizeLine(a.Annotations.Words()))
 	}
-	if a.Title != "" && a.Title != a.Tool {
-		fmt.Fprintf(&sb, "  %s\n", forms.PlainLine(a.Title))
-	}
-	fmt.Fprintf(&sb, "  arguments: %s\n", forms.SanitizeLine(string(a.Arguments)))
-	fmt.Fprintf(&sb, "  hints: %s\n", forms.SanitizeLine(a.Annotations.Words()))
 	fmt.Fprintf(&sb, "  decide with: followup approve %s [--for-chat] | followup deny %s\n", a.ID, a.ID)
 	return sb.String()
 }

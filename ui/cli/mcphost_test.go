@@ -475,7 +475,7 @@ func TestMCPSamplingApprovedFromAnotherShell(t *testing.T) {
 	if len(aps) != 1 || aps[0].(map[string]any)["id"] != ap || aps[0].(map[string]any)["kind"] != "sampling" {
 		t.Fatalf("pending approvals = %v", aps)
 	}
-	if text := mcpCLI(t, e, "pending"); !strings.Contains(text.stdout, "sampling: everything wants to use followup's model") ||
+	if text := mcpCLI(t, e, "pending"); !strings.Contains(text.stdout, "everything wants to use followup's model, during trigger-sampling-request (sampling)") ||
 		!strings.Contains(text.stdout, "model offline, a reply of at most 100 tokens") || !strings.Contains(text.stdout, "name three rivers") {
 		t.Fatalf("pending: %s", text.stdout)
 	}
@@ -509,5 +509,17 @@ func TestMCPSamplingEndsWithItsProcess(t *testing.T) {
 	late := mcpCLI(t, e, "approve", ap, "--json")
 	if late.code != 1 || decode(t, late)["error"].(map[string]any)["code"] != "TARGET_CLOSED" {
 		t.Fatalf("late approve: %d %s", late.code, late.stdout)
+	}
+}
+
+// --no-wait gives a sampling request up at once: nothing reaches the
+// model, and the server hears an error, not a rejection nobody made.
+func TestMCPSamplingNoWaitGivesItUp(t *testing.T) {
+	t.Parallel()
+	e := newMCPEnv(t, "true")
+	asked := decode(t, mcpCLI(t, e, "ask", `call everything.trigger-sampling-request {"prompt": "hi"}`, "--no-wait", "--json"))
+	reply, _ := asked["reply"].(string)
+	if asked["state"] != "succeeded" || !strings.Contains(reply, "given up before the user decided") || strings.Contains(reply, "offline demo model") {
+		t.Fatalf("ask --no-wait = %v", asked)
 	}
 }
