@@ -54,7 +54,7 @@ func (h runHost) Begin(ctx context.Context, runID string) (agent.Turn, error) {
 		}
 		t.History = append(t.History, am)
 	}
-	t.History = resultsAfterCalls(t.History)
+	t.History = recentImages(resultsAfterCalls(t.History))
 	if t.Unread, err = s.store.UnreadUserMessages(ctx, rd, runID, run.Seen); err != nil {
 		return agent.Turn{}, err
 	}

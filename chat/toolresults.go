@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"followup/agent"
 	"followup/agent/mcp"
 )
 
@@ -87,4 +88,28 @@ func clipMessage(s string) string {
 		return string(r[:max-1]) + "…"
 	}
 	return s
+}
+
+// historyImages bounds the images a model call carries: each call sends
+// the whole history, and the APIs refuse a request past some tens of
+// megabytes or a hundred images.
+const (
+	historyImages     = 16
+	historyImageBytes = 4 << 20
+)
+
+// recentImages keeps the images of the latest tool results, up to the
+// bounds; older results keep only their text, which describes them.
+func recentImages(h []agent.Message) []agent.Message {
+	n, size := 0, 0
+	for i := len(h) - 1; i >= 0; i-- {
+		for j, im := range h[i].Images {
+			if n++; n > historyImages || size+len(im.Data) > historyImageBytes {
+				h[i].Images = h[i].Images[:j]
+				break
+			}
+			size += len(im.Data)
+		}
+	}
+	return h
 }
