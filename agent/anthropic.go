@@ -52,7 +52,7 @@ func (p *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 		if err != nil {
 			return Response{}, p.fail(ctx, err)
 		}
-		return Response{Message: fromAnthropic(msg)}, nil
+		return Response{Message: fromAnthropic(msg), Truncated: msg.StopReason == anthropic.StopReasonMaxTokens}, nil
 	}
 	stream := p.client.Messages.NewStreaming(ctx, params)
 	defer stream.Close()

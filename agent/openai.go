@@ -52,7 +52,8 @@ func (p *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		if len(resp.Choices) == 0 {
 			return Response{}, &ProviderError{Message: "the server returned no choices"}
 		}
-		return Response{Message: fromOpenAI(resp.Choices[0].Message)}, nil
+		c := resp.Choices[0]
+		return Response{Message: fromOpenAI(c.Message), Truncated: c.FinishReason == openai.FinishReasonLength}, nil
 	}
 	stream, err := p.client.CreateChatCompletionStream(hctx, body)
 	if err != nil {

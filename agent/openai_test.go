@@ -241,3 +241,17 @@ func TestOpenAIConnectionRefusedIsFinal(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A server's sampling request caps the reply, and a reply cut at the cap
+// says so.
+func TestOpenAICapsASampledReply(t *testing.T) {
+	t.Parallel()
+	f := agenttest.New(t, agenttest.JSONReply(200, `{"choices":[{"finish_reason":"length","message":{"role":"assistant","content":"The Nile, the"}}]}`))
+	resp, err := NewOpenAI(f.URL, "", "").Complete(context.Background(), Request{Messages: sampleHistory[:1], MaxTokens: 5})
+	if err != nil || !resp.Truncated || resp.Message.Content != "The Nile, the" {
+		t.Fatalf("response %+v, %v", resp, err)
+	}
+	if got := f.Request(0).Body["max_tokens"]; got != float64(5) {
+		t.Errorf("max_tokens = %v", got)
+	}
+}

@@ -72,6 +72,9 @@ const MaxReplyTokens = 4096
 // Response is the model's turn.
 type Response struct {
 	Message Message
+	// Truncated: the reply stopped at the cap (MaxTokens); said only by a
+	// call that does not stream.
+	Truncated bool
 }
 
 // Provider is a model backend: the offline demo agent, an OpenAI-compatible

@@ -116,6 +116,9 @@ func (h *mcpHost) Sample(ctx context.Context, q mcp.Sampling) (mcp.Sampled, erro
 		return mcp.Sampled{}, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "followup's model failed: " + err.Error()}
 	}
 	v.Reply = &mcp.Sampled{Model: v.Model, Text: resp.Message.Content, StopReason: "endTurn"}
+	if resp.Truncated {
+		v.Reply.StopReason = "maxTokens"
+	}
 	h.recordSampling(a, v, "")
 	return *v.Reply, nil
 }
