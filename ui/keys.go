@@ -162,7 +162,7 @@ func (k keyMap) sections() []dialog.Section {
 		{Title: "Review", Keys: []key.Binding{k.Review.Send, k.Review.Back}},
 		{Title: "Proposal", Keys: []key.Binding{k.Proposal.Accept, k.Proposal.Keep}},
 		{Title: "A question closed elsewhere", Keys: []key.Binding{k.Closed.Dismiss}},
-		{Title: "Tool approval", Keys: []key.Binding{k.Approval.Once, k.Approval.Chat, k.Approval.Deny}},
+		{Title: "Approval (tool, sampling)", Keys: []key.Binding{k.Approval.Once, k.Approval.Chat, k.Approval.Deny}},
 		{Title: "Link to visit", Keys: []key.Binding{k.URL.Open, k.URL.Copy, k.URL.Done, k.URL.Decline}},
 		{Title: "Cancel a question", Keys: []key.Binding{k.Cancel.Yes, k.Cancel.No}},
 		{Title: "Stop the task", Keys: []key.Binding{k.Stop.Yes, k.Stop.No}},
