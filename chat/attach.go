@@ -48,10 +48,11 @@ func (s *Service) readAttachments(ctx context.Context, rs []mcp.Resource) (lines
 		if l, ok := listed[[2]string{r.Server, r.URI}]; ok && r.Name == "" {
 			r = l // named by its URI alone (the CLI's --attach)
 		}
-		text, cut, err := s.mcp.m.ReadResource(ctx, r.Server, r.URI, MaxAttachment)
+		text, mime, cut, err := s.mcp.m.ReadResource(ctx, r.Server, r.URI, MaxAttachment)
 		if err != nil {
-			return "", nil, errorf(CodeInvalidArgument, "cannot attach %s: %v", r.URI, err)
+			return "", nil, errorf(CodeInvalidArgument, "%v", err)
 		}
+		r.MIMEType = cmp.Or(r.MIMEType, mime)
 		line := AttachmentLine(r)
 		if cut {
 			line += fmt.Sprintf(" — its first %d KiB", MaxAttachment>>10)

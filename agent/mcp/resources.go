@@ -70,26 +70,28 @@ func linkOf(server string, l *sdk.ResourceLink) Resource {
 // ReadResource reads a connected server's resource as text for a model:
 // its text cut at limit bytes on a character boundary (truncated says
 // so), binary contents as one line naming their type and size, never
-// their bytes.
-func (m *Manager) ReadResource(ctx context.Context, server, uri string, limit int) (text string, truncated bool, err error) {
+// their bytes; mime is the first contents' type.
+func (m *Manager) ReadResource(ctx context.Context, server, uri string, limit int) (text, mime string, truncated bool, err error) {
 	s, cs, err := m.connected(server)
 	if err != nil {
-		return "", false, err
+		return "", "", false, err
 	}
 	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 	if err != nil {
-		return "", false, s.cfg.Secrets.hideErr(fmt.Errorf("MCP server %s cannot read %s: %w", server, uri, err))
+		return "", "", false, s.cfg.Secrets.hideErr(fmt.Errorf("MCP server %s cannot read %s: %w", server, uri, err))
 	}
 	var parts []string
 	for _, c := range res.Contents {
 		switch {
 		case c == nil:
+			continue
 		case c.Blob != nil:
 			parts = append(parts, fmt.Sprintf("[binary content %s, %s, %d bytes: not included]", c.URI, cmp.Or(c.MIMEType, "no type given"), len(c.Blob)))
 		default:
 			parts = append(parts, c.Text)
 		}
+		mime = cmp.Or(mime, c.MIMEType)
 	}
 	text, truncated = bound(strings.Join(parts, "\n"), limit)
-	return text, truncated, nil
+	return text, mime, truncated, nil
 }

@@ -26,19 +26,19 @@ func TestEverythingResources(t *testing.T) {
 	if doc.Name != "features.md" || doc.MIMEType != "text/markdown" || doc.Server != "everything" {
 		t.Fatalf("features.md not listed as markdown: %+v", rs)
 	}
-	text, cut, err := m.ReadResource(ctx, "everything", doc.URI, 65536)
-	if err != nil || cut || !strings.Contains(text, "#") {
-		t.Fatalf("read %s: %q cut=%t %v", doc.URI, text, cut, err)
+	text, mime, cut, err := m.ReadResource(ctx, "everything", doc.URI, 65536)
+	if err != nil || cut || !strings.Contains(text, "#") || mime != "text/markdown" {
+		t.Fatalf("read %s: %q %s cut=%t %v", doc.URI, text, mime, cut, err)
 	}
-	short, cut, err := m.ReadResource(ctx, "everything", doc.URI, 200)
+	short, _, cut, err := m.ReadResource(ctx, "everything", doc.URI, 200)
 	if err != nil || !cut || len(short) > 200 || !strings.Contains(short, "(cut at 200 of") {
 		t.Fatalf("bounded read: %q cut=%t %v", short, cut, err)
 	}
-	bin, _, err := m.ReadResource(ctx, "everything", "demo://resource/dynamic/blob/1", 65536)
+	bin, _, _, err := m.ReadResource(ctx, "everything", "demo://resource/dynamic/blob/1", 65536)
 	if err != nil || !strings.HasPrefix(bin, "[binary content demo://resource/dynamic/blob/1, text/plain, ") || strings.Contains(bin, "This is a base64 blob") {
 		t.Fatalf("binary read: %q %v", bin, err)
 	}
-	if _, _, err := m.ReadResource(ctx, "everything", "demo://nothing/here", 100); err == nil {
+	if _, _, _, err := m.ReadResource(ctx, "everything", "demo://nothing/here", 100); err == nil {
 		t.Fatal("reading an unknown resource did not fail")
 	}
 
@@ -67,7 +67,7 @@ func TestEverythingResources(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	gz, _, err := m.ReadResource(ctx, "everything", "demo://resource/session/hi.gz", 65536)
+	gz, _, _, err := m.ReadResource(ctx, "everything", "demo://resource/session/hi.gz", 65536)
 	if err != nil || !strings.Contains(gz, "application/gzip") {
 		t.Fatalf("gzip read: %q %v", gz, err)
 	}

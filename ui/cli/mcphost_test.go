@@ -427,6 +427,11 @@ func TestMCPResourcesAndAttach(t *testing.T) {
 	if ask.code != 0 || !strings.Contains(ask.stdout, "I read the resource you attached, "+uri+" from MCP server everything, text/markdown") {
 		t.Fatalf("ask --attach: %+v", ask)
 	}
+	// A resource it does not list is named by its URI, with the type it is read as.
+	if link := mcpCLI(t, e, "ask", "and this", "--attach", "everything:demo://resource/dynamic/text/2"); link.code != 0 ||
+		!strings.Contains(link.stdout, "demo://resource/dynamic/text/2 from MCP server everything, text/plain: ") {
+		t.Fatalf("ask --attach a link: %+v", link)
+	}
 	if bad := mcpCLI(t, e, "ask", "this", "--attach", "everything"); bad.code != 2 {
 		t.Fatalf("ask --attach without a URI: %+v", bad)
 	}
