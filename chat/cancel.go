@@ -62,6 +62,27 @@ func (s *Service) closeRequest(ctx context.Context, tx store.Handle, r *store.Re
 	return nil
 }
 
+// setDeliveries writes each of ds that change says it changed.
+func (s *Service) setDeliveries(ctx context.Context, tx store.Handle, ds []store.Delivery, change func(d *store.Delivery) bool) error {
+	for _, d := range ds {
+		if !change(&d) {
+			continue
+		}
+		d.UpdatedAt = s.nowMS()
+		if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// delivered marks d delivered, counting the attempt.
+func delivered(d *store.Delivery) bool {
+	d.Attempts++
+	d.State, d.LastError = store.DeliveryDelivered, ""
+	return true
+}
+
 func (s *Service) recordDelivery(ctx context.Context, tx store.Handle, r store.Request, kind, state, payload string) error {
 	if r.OwnerKind == store.OwnerMCPServer {
 		return nil // what its server receives was recorded as it closed (closeRequest)

@@ -219,17 +219,9 @@ func (s *Service) markServerDelivered(ctx context.Context, tx store.Handle, requ
 	if err != nil {
 		return err
 	}
-	for _, d := range ds {
-		if d.Target != store.TargetMCPServer || d.State == store.DeliveryDelivered {
-			continue
-		}
-		d.Attempts++
-		d.State, d.LastError, d.UpdatedAt = store.DeliveryDelivered, "", s.nowMS()
-		if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.setDeliveries(ctx, tx, ds, func(d *store.Delivery) bool {
+		return d.Target == store.TargetMCPServer && d.State != store.DeliveryDelivered && delivered(d)
+	})
 }
 
 // expireStaleElicitations expires disconnected the open classic
@@ -289,18 +281,14 @@ func (s *Service) failUnsentReplies(ctx context.Context) error {
 				return err
 			}
 			ds, err := s.store.RequestDeliveries(ctx, tx, c.RequestID, store.DeliveryPending)
+			if err == nil {
+				err = s.setDeliveries(ctx, tx, ds, func(d *store.Delivery) bool {
+					d.State, d.LastError = store.DeliveryFailed, "followup stopped before handing it over, and the server's connection ended with it"
+					return d.Target == store.TargetMCPServer
+				})
+			}
 			if err != nil {
 				return err
-			}
-			for _, d := range ds {
-				if d.Target != store.TargetMCPServer {
-					continue
-				}
-				d.State, d.UpdatedAt = store.DeliveryFailed, s.nowMS()
-				d.LastError = "followup stopped before handing it over, and the server's connection ended with it"
-				if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
-					return err
-				}
 			}
 		}
 		return nil

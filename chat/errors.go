@@ -125,28 +125,26 @@ func AsError(err error) *Error {
 // nothing and what to do, with SQLite's words in details.cause.
 func corruptError(err error) *Error {
 	e := &Error{Code: CodeDatabaseCorrupt, Details: map[string]any{"cause": clip(err.Error(), maxMessage)}}
-	file, path := "the database file", ""
 	var oe *store.OpenError
 	var ce *store.CorruptError
+	path := ""
 	switch {
 	case errors.As(err, &ce):
 		path = ce.Path
 	case errors.As(err, &oe):
 		path = oe.Path
 	}
-	if path == "" {
-		// A single read outside a transaction: the file is the one
-		// --db or FOLLOWUP_DB names, and the steps say so in words.
-		e.Message = clip(file+" is damaged (SQLite found pages in it that are not what it wrote); this step changed nothing. "+
-			"Copy it away before anything else writes to it (the file --db or FOLLOWUP_DB names, to a name ending .damaged), "+
-			"then recover what it still holds with sqlite3's .recover into a new file, and use that file", maxMessage)
-		return e
+	// Without a path (a single read outside a transaction) the file is the
+	// one --db or FOLLOWUP_DB names, and the steps say so in words.
+	file, copyAway, steps := "the database file", "the file --db or FOLLOWUP_DB names, to a name ending .damaged",
+		" with sqlite3's .recover into a new file, and use that file"
+	if path != "" {
+		e.Details["path"] = path
+		file, copyAway = "the database file "+path, "cp "+path+" "+path+".damaged"
+		steps = ": sqlite3 " + path + ".damaged .recover | sqlite3 recovered.db, and use that file (--db or FOLLOWUP_DB)"
 	}
-	e.Details["path"] = path
-	file = "the database file " + path
 	e.Message = clip(file+" is damaged (SQLite found pages in it that are not what it wrote); this step changed nothing. "+
-		"Copy it away before anything else writes to it (cp "+path+" "+path+".damaged), then recover what it still holds: sqlite3 "+
-		path+".damaged .recover | sqlite3 recovered.db, and use that file (--db or FOLLOWUP_DB)", maxMessage)
+		"Copy it away before anything else writes to it ("+copyAway+"), then recover what it still holds"+steps, maxMessage)
 	return e
 }
 

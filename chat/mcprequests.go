@@ -329,24 +329,19 @@ func (h *mcpHost) settleServerDeliveries(ctx context.Context, tx store.Handle, s
 	if len(w.Requests) == 0 {
 		return nil
 	}
-	now := s.nowMS()
 	for _, id := range w.Requests {
 		ds, err := s.store.RequestDeliveries(ctx, tx, id, store.DeliveryPending, store.DeliveryUnknown)
+		if err == nil {
+			err = s.setDeliveries(ctx, tx, ds, func(d *store.Delivery) bool {
+				delivered(d)
+				if callErr != nil {
+					d.State, d.LastError = store.DeliveryFailed, clipMessage(callErr.Error())
+				}
+				return d.Target == store.TargetMCPServer
+			})
+		}
 		if err != nil {
 			return err
-		}
-		for _, d := range ds {
-			if d.Target != store.TargetMCPServer {
-				continue
-			}
-			d.Attempts++
-			d.State, d.LastError, d.UpdatedAt = store.DeliveryDelivered, "", now
-			if callErr != nil {
-				d.State, d.LastError = store.DeliveryFailed, clipMessage(callErr.Error())
-			}
-			if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
-				return err
-			}
 		}
 	}
 	return nil

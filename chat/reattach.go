@@ -147,14 +147,10 @@ func (s *Service) failLapsedUnread(ctx context.Context) error {
 		return err
 	}
 	return s.db.Write(ctx, func(tx store.Handle) error {
-		for _, d := range lapsed {
-			d.State, d.UpdatedAt = store.DeliveryFailed, s.nowMS()
-			d.LastError = "the MCP session ended before the agent read it, and its client did not come back for it in time"
-			if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
-				return err
-			}
-		}
-		return nil
+		return s.setDeliveries(ctx, tx, lapsed, func(d *store.Delivery) bool {
+			d.State, d.LastError = store.DeliveryFailed, "the MCP session ended before the agent read it, and its client did not come back for it in time"
+			return true
+		})
 	})
 }
 

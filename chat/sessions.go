@@ -249,7 +249,7 @@ func (s *Service) endSessions(ctx context.Context, ss []store.Session, lost bool
 					closed = append(closed, r)
 					continue
 				}
-				if err := s.keepUnread(ctx, tx, r, now); err != nil {
+				if err := s.keepUnread(ctx, tx, r); err != nil {
 					return err
 				}
 			}
@@ -307,19 +307,16 @@ const ReasonDisconnected = "disconnected"
 
 // keepUnread notes on the deliveries of r its agent never read that they
 // wait for its client to come back (reattach.go), until r's lifetime ends.
-func (s *Service) keepUnread(ctx context.Context, tx store.Handle, r store.Request, now int64) error {
+func (s *Service) keepUnread(ctx context.Context, tx store.Handle, r store.Request) error {
 	ds, err := s.store.RequestDeliveries(ctx, tx, r.ID, store.DeliveryPending, store.DeliveryUnknown)
 	if err != nil {
 		return err
 	}
 	until := DeadlineWords(time.UnixMilli(lifetimeEnd(r)), s.now())
-	for _, d := range ds {
-		d.LastError, d.UpdatedAt = "the MCP session ended before the agent read it; its client may take it back until "+until, now
-		if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.setDeliveries(ctx, tx, ds, func(d *store.Delivery) bool {
+		d.LastError = "the MCP session ended before the agent read it; its client may take it back until " + until
+		return true
+	})
 }
 
 // expireDisconnected ends the open sessions whose process has died: their

@@ -218,14 +218,7 @@ func (s *Service) deliverRead(ctx context.Context, v RequestView) (string, error
 		if err != nil {
 			return err
 		}
-		for _, d := range open {
-			d.Attempts++
-			d.State, d.LastError, d.UpdatedAt = store.DeliveryDelivered, "", s.nowMS()
-			if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
-				return err
-			}
-		}
-		return nil
+		return s.setDeliveries(ctx, tx, open, delivered)
 	})
 	if err == nil {
 		s.broker.Publish(Event{Kind: EvRequest, ChatID: v.ChatID, RequestID: v.ID})

@@ -94,13 +94,10 @@ func (s *Service) stopOne(ctx context.Context, tx store.Handle, run store.Run) e
 	if err != nil {
 		return err
 	}
-	for _, d := range ds {
-		d.State, d.LastError, d.UpdatedAt = store.DeliveryFailed, "the task was stopped", now
-		if err := s.store.UpdateDelivery(ctx, tx, d); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.setDeliveries(ctx, tx, ds, func(d *store.Delivery) bool {
+		d.State, d.LastError = store.DeliveryFailed, "the task was stopped"
+		return true
+	})
 }
 
 // cancelDrive cancels this process's drive of a run, if any.
