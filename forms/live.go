@@ -3,6 +3,7 @@ package forms
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
@@ -14,6 +15,10 @@ type BuildOptions struct {
 	Width  int
 	Theme  *huh.Theme // nil means huh.ThemeCharm()
 	Editor bool       // offer ctrl+e in textareas (see EditorInstalled)
+	// Suggest, when set, offers values for a text field as it is typed
+	// (an MCP server's completions), given every text field's text; huh
+	// calls it off the UI goroutine, with a copy.
+	Suggest func(field string, texts map[string]string) []string
 }
 
 // PageSize keeps a keystroke cheap: huh re-renders the whole current
@@ -38,13 +43,18 @@ type Live struct {
 	jumping   bool    // moving the focus for the screen, not the user: nothing is confirmed
 	drawing   *string // the form as View last drew it, until something changes
 	fitted    *slot   // the field whose description fit cut last
+	suggest   func(field string, texts map[string]string) []string
+	// texts is every text field's text for suggest, as of the last edit;
+	// asked is the same, for the goroutine huh calls suggest on.
+	texts map[string]string
+	asked atomic.Pointer[map[string]string]
 }
 
 // Build makes a live form. Fields in supplied are not asked. Each asked
 // field starts from draft if the draft names it, else from prefill (drawn
 // as a suggestion), else empty. draft is what Draft returned earlier.
 func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *Live {
-	l := &Live{def: def, width: opts.Width, editor: opts.Editor, base: opts.Theme}
+	l := &Live{def: def, width: opts.Width, editor: opts.Editor, base: opts.Theme, suggest: opts.Suggest}
 	if l.base == nil {
 		l.base = defaultTheme()
 	}
@@ -64,6 +74,7 @@ func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *
 	for i := 0; i < len(l.slots); i += PageSize {
 		l.pages = append(l.pages, l.slots[i:min(i+PageSize, len(l.slots))])
 	}
+	l.noteTexts()
 	l.build()
 	for _, s := range l.slots {
 		s.snapshot()
@@ -283,4 +294,15 @@ func (l *Live) Focused() string {
 		return s.f.Name
 	}
 	return ""
+}
+
+// noteTexts keeps every text field's text for Suggest: a new map, so the
+// one huh's call holds never changes under it.
+func (l *Live) noteTexts() {
+	if l.suggest == nil {
+		return
+	}
+	texts := l.RawText()
+	l.texts = texts
+	l.asked.Store(&texts)
 }

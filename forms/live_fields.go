@@ -144,6 +144,9 @@ func editorOnPath(getenv func(string) string, lookPath func(string) (string, err
 func inputWidget(s *slot) huh.Field {
 	in := huh.NewInput().Key(s.f.Name).Placeholder(s.placeholder()).CharLimit(s.charLimit()).
 		Validate(func(string) error { s.confirmed(); return nil })
+	if l := s.live; l.suggest != nil && s.f.Type == Text {
+		in.SuggestionsFunc(func() []string { return l.suggest(s.f.Name, *l.asked.Load()) }, &l.texts)
+	}
 	in.WithTheme(s.theme)
 	in.Accessor(drawnAccess{s})
 	s.set = func(t, d string) { in.Title(t).Description(d) }

@@ -180,6 +180,7 @@ func (a textAccess) Set(v string) {
 			a.s.has = true
 		}
 		a.s.edited()
+		a.s.live.noteTexts()
 	}
 }
 

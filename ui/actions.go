@@ -39,6 +39,11 @@ func (m *model) do(a dialog.Action) tea.Cmd {
 	switch a := a.(type) {
 	case dialog.Close:
 		m.closeTop()
+	case dialog.Run:
+		return a.Cmd
+	case dialog.SendPrompt:
+		m.closeTop()
+		return m.sendPrompt(a.Command, a.Args)
 	case dialog.Send:
 		r, ok := m.activeRequest()
 		if !ok || m.pane.live == nil {

@@ -67,6 +67,9 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 			return m.pane.saveNow()
 		}
 		return m.updateForm(msg)
+	case len(m.composer.Matching()) > 0 && (m.matches(msg, k.CommandNext) || m.matches(msg, k.CommandPrev)):
+		m.composer.MoveChoice(map[bool]int{true: 1, false: -1}[m.matches(msg, k.CommandNext)])
+		return nil
 	case m.matches(msg, k.Send):
 		return m.sendComposer()
 	case m.matches(msg, k.HelpQ) && m.composer.Value() == "":
@@ -154,6 +157,9 @@ func (m *model) sendComposer() tea.Cmd {
 		m.setStatus(clientName(s.Client)+" reads only answers here, not messages; start a new chat with "+
 			m.keys.Chats.Help().Key+", "+m.keys.ChatList.New.Help().Key+".", true)
 		return nil
+	}
+	if c, ok := m.composer.Chosen(); ok {
+		return m.runCommand(c)
 	}
 	m.composer.Reset()
 	m.setStatus("", false)

@@ -31,6 +31,9 @@ type keyMap struct {
 	Send    key.Binding
 	Newline key.Binding
 	HelpQ   key.Binding // ? while the composer is empty
+	// Command is help only: a / starts a server's prompt; CommandNext and
+	// CommandPrev move through the list of those the text matches.
+	Command, CommandNext, CommandPrev key.Binding
 
 	// While a question waits.
 	Focus     key.Binding
@@ -71,6 +74,10 @@ func defaultKeys() keyMap {
 		Send:    bind([]string{"enter"}, "enter", "send message"),
 		Newline: bind([]string{"alt+enter", "ctrl+j"}, "alt+enter", "new line"),
 		HelpQ:   bind([]string{"?"}, "?", "help, when empty"),
+		// A / starts an MCP server's prompt (the composer completes it).
+		Command:     bind([]string{"/"}, "/", "MCP prompts"),
+		CommandNext: bind([]string{"tab", "down"}, "tab/↓", "next prompt in the list"),
+		CommandPrev: bind([]string{"shift+tab", "up"}, "⇧tab/↑", "previous prompt"),
 
 		Focus:     focus,
 		NextReq:   bind([]string{"ctrl+n"}, "ctrl+n", "next question"),
@@ -138,6 +145,13 @@ func defaultKeys() keyMap {
 			ServersRestart: bind([]string{"r"}, "r", "restart failed servers"),
 			ServersPick:    bind([]string{"up", "down"}, "↑/↓", "pick a resource"),
 			ServersAttach:  bind([]string{"enter"}, "enter", "attach it to your next message"),
+			Prompt: dialog.PromptKeys{
+				Next: bind([]string{"enter", "tab"}, "enter", "next / send"),
+				Prev: bind([]string{"shift+tab"}, "⇧tab", "back"),
+				// huh's key for the suggestion a text field shows
+				Complete: bind([]string{"ctrl+e"}, "ctrl+e", "take the suggestion"),
+				Close:    bind([]string{"esc"}, "esc", "close, send nothing"),
+			},
 			ChatList: dialog.ChatKeys{
 				Up:      bind([]string{"up", "k"}, "↑/k", "previous"),
 				Down:    bind([]string{"down", "j"}, "↓/j", "next"),
@@ -156,7 +170,7 @@ func defaultKeys() keyMap {
 func (k keyMap) sections() []dialog.Section {
 	return []dialog.Section{
 		{Title: "Anywhere", Keys: []key.Binding{k.Help, k.Chats, k.ScrollUp, k.StopTask, k.Resend, k.ToolRows, k.Servers, k.Skills, k.Suspend, k.Quit}},
-		{Title: "Composer", Keys: []key.Binding{k.Send, k.Newline, k.HelpQ}},
+		{Title: "Composer", Keys: []key.Binding{k.Send, k.Newline, k.HelpQ, k.Command}},
 		{Title: "While a question waits", Keys: []key.Binding{k.Focus, k.NextReq, k.PrevReq, k.CancelReq, k.ReadAll}},
 		{Title: "Form", Keys: []key.Binding{k.NextField, k.PrevField, k.Continue, k.LeaveForm}},
 		{Title: "Review", Keys: []key.Binding{k.Review.Send, k.Review.Back}},

@@ -179,6 +179,7 @@ func (msg restartedMsg) apply(m *model) tea.Cmd {
 func (m *model) onServerStatus(msg dialog.ServerStatus) tea.Cmd {
 	prev := m.mcp.status
 	m.mcp.status, m.mcp.statusRead = msg.Status, true
+	m.composer.SetCommands(promptCommands(msg.Status))
 	m.tellProblemsOnce()
 	m.tellStopped(prev)
 	return m.tell(msg)

@@ -180,9 +180,16 @@ func (m *model) tabRow() string {
 	return style.Truncate(row, m.width)
 }
 
-// noticeLine is the notice, or else what the screen says while nothing
+// noticeLine is the composer's command list, or the notice, or else what the screen says while nothing
 // happens: a read-only database, questions elsewhere, runs to resume.
 func (m *model) noticeLine() string {
+	if list := m.commandList(); list != "" {
+		// While a command is typed its list stands above the notice, if any.
+		if v := m.notice.View(m.width); v != "" {
+			return list + "\n" + v
+		}
+		return list
+	}
 	if v := m.notice.View(m.width); v != "" {
 		return v
 	}

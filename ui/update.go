@@ -89,6 +89,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	if m.pane.live != nil && m.dialogs.Empty() {
 		return m.updateForm(msg)
 	}
+	if e, ok := m.dialogs.Top(); ok {
+		if _, form := e.D.(dialog.Prompt); form {
+			return m.do(m.dialogs.UpdateTop(msg)) // its form's own messages (huh moves with them)
+		}
+	}
 	var cmd tea.Cmd
 	m.composer, cmd = m.composer.Update(msg)
 	return cmd

@@ -39,6 +39,8 @@ type Model struct {
 	attached []mcp.Resource
 	seen     string // the text when last looked at
 	seq      int    // counts the looks: an autosave scheduled before the last has nothing to do
+
+	cmds commands // offered after a / (commands.go)
 }
 
 // Changed reports whether the text changed since it was last looked at,

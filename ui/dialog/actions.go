@@ -1,6 +1,8 @@
 package dialog
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
+
 	"followup/agent/mcp"
 	"followup/chat"
 )
@@ -52,7 +54,23 @@ type (
 	CopyLink    struct{ URL string }
 	LinkDone    struct{ Req chat.RequestView }
 	LinkDecline struct{ RequestID string }
+	// Run carries out a form's own command (huh moves through its fields
+	// with them).
+	Run struct{ Cmd tea.Cmd }
+	// SendPrompt sends an MCP server's prompt with its arguments.
+	SendPrompt struct {
+		Command string
+		Args    map[string]string
+	}
 )
+
+// run is the action of a form's command, nil when there is none.
+func run(cmd tea.Cmd) Action {
+	if cmd == nil {
+		return nil
+	}
+	return Run{cmd}
+}
 
 func (Close) isAction()          {}
 func (Pass) isAction()           {}
@@ -74,12 +92,14 @@ func (OpenLink) isAction()       {}
 func (CopyLink) isAction()       {}
 func (LinkDone) isAction()       {}
 func (LinkDecline) isAction()    {}
+func (Run) isAction()            {}
+func (SendPrompt) isAction()     {}
 
 // Decides reports whether a decides something for the user: the keys
 // typed right after it in the same burst are dropped.
 func Decides(a Action) bool {
 	switch a.(type) {
-	case Send, Decide, Cancel, Stop, Approve, Deny, LinkDone, LinkDecline:
+	case Send, Decide, Cancel, Stop, Approve, Deny, LinkDone, LinkDecline, SendPrompt:
 		return true
 	}
 	return false

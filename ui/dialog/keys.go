@@ -23,6 +23,7 @@ type Keys struct {
 	// it to the next message.
 	ServersPick, ServersAttach key.Binding
 	ChatList                   ChatKeys
+	Prompt                     PromptKeys // on an MCP server's prompt's form
 }
 
 // ReviewKeys apply on the review. Focus is the screen's, for the hint of
