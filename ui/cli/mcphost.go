@@ -267,7 +267,7 @@ func mcpPrompts(ctx context.Context, c *Call) error {
 	return nil
 }
 
-// mcpPrompt is `followup mcp prompt SERVER:PROMPT [--arg NAME=VALUE]...`:
+// mcpPrompt is `followup mcp prompt PROMPT [--arg NAME=VALUE]...`:
 // the prompt's messages are sent as a message, and its run driven as ask does.
 func mcpPrompt(ctx context.Context, c *Call) error {
 	if err := c.Service.WaitMCP(ctx); err != nil {

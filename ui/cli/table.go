@@ -180,7 +180,7 @@ func init() {
 		{Name: "mcp prompts", Group: groupMCP, NeedsDB: true, Run: mcpPrompts,
 			Summary: "the MCP servers' prompts and their arguments",
 			Example: `followup mcp prompts --json`},
-		{Name: "mcp prompt", Group: groupMCP, Args: []string{"SERVER:PROMPT"}, NeedsDB: true, Run: mcpPrompt,
+		{Name: "mcp prompt", Group: groupMCP, Args: []string{"PROMPT"}, NeedsDB: true, Run: mcpPrompt,
 			Flags: []Flag{{Name: "arg", Value: "NAME=VALUE", Repeat: true, Help: "an argument of the prompt (repeatable)"},
 				flagChat, flagCommandID, flagNoWait},
 			Summary: "send a server's prompt as a message; drive the run",
