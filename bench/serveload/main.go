@@ -25,6 +25,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -58,12 +59,16 @@ func main() {
 	// input_request, every session at once.
 	ids := make([]string, *n)
 	took := make([]time.Duration, *n)
+	served, own := cpu(srv.cmd.Process.Pid), selfCPU()
 	parallel(*n, func(i int) {
 		start := time.Now()
 		ids[i] = request(clients[i], "load")
 		took[i] = time.Since(start)
 	})
-	fmt.Printf("input_request with %d concurrent clients: p50 %s, p95 %s   (%s)\n", *n, pct(took, 50), pct(took, 95), load())
+	served, own = cpu(srv.cmd.Process.Pid)-served, selfCPU()-own
+	fmt.Printf("input_request with %d concurrent clients: p50 %s, p95 %s; CPU a request: the server's %s, the clients' %s   (%s)\n",
+		*n, pct(took, 50), pct(took, 95), (served / time.Duration(*n)).Round(10*time.Microsecond),
+		(own / time.Duration(*n)).Round(10*time.Microsecond), load())
 
 	// Idle: every session waits.
 	returned := make([]chan time.Time, *n)
@@ -225,6 +230,13 @@ func cpu(pid int) time.Duration {
 	fmt.Sscan(f[11], &u)
 	fmt.Sscan(f[12], &s)
 	return time.Duration(u+s) * 10 * time.Millisecond
+}
+
+// selfCPU is the CPU this process (the clients) has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func load() string {
