@@ -23,7 +23,7 @@ go build -o "$WORK/followup" .
 go build -o "$WORK/floor" ./bench/floor
 go build -o "$WORK/ptyrun" ./bench/ptyrun
 if [ -n "${DB:-}" ]; then cp "$DB" "$WORK/big.db"; else seed_large "$WORK/big.db" -big-first; fi
-"$WORK/followup" --db "$WORK/big.db" chats --json >/dev/null # migrated, warm
+warm "$WORK/followup" "$WORK/big.db"
 load_note
 "$WORK/ptyrun" -runs "$RUNS" -warmup 1 -keys "${KEYS:-200}" -rate "${RATE:-20}" -idle "${IDLE:-3s}" \
 	"floor=┃ > Z=env FLOOR_FORM=big $WORK/floor" "followup=┃ > \S*Z=$WORK/followup --db @copy:$WORK/big.db"

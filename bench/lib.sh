@@ -85,3 +85,9 @@ wait_still() {
 # seed_large DB builds the large database (docs/performance.md) at DB, once per
 # script run; extra flags go to bench/seed.
 seed_large() { local db=$1; shift; go run ./bench/seed -db "$db" "$@" >/dev/null; }
+
+# warm BIN DB leaves DB as a database followup has been used on: migrated,
+# and its skills' forms registered as templates (a first start registers
+# them; every later one finds them). A stdio `mcp serve` with no client
+# does exactly that and ends.
+warm() { "$1" --db "$2" mcp serve </dev/null >/dev/null; }

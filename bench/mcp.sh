@@ -26,7 +26,7 @@ go build -o "$WORK/followup" .
 go build -o "$WORK/floor" ./bench/floor
 go build -o "$WORK/ptyrun" ./bench/ptyrun
 if [ -n "${DB_BIG:-}" ]; then cp "$DB_BIG" "$WORK/big.db"; else seed_large "$WORK/big.db"; fi
-"$WORK/followup" --db "$WORK/big.db" chats --json >/dev/null # migrated, warm
+warm "$WORK/followup" "$WORK/big.db"
 cat >"$WORK/three.json" <<JSON
 { "mcpServers": {
     "everything": { "command": "node", "args": ["$EVERYTHING", "stdio"], "autoApprove": ["echo"] },

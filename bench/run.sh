@@ -26,7 +26,7 @@ go build -o "$WORK/ptyrun" ./bench/ptyrun
 seed() { # NAME FROM FLAGS…
 	local name=$1 from=$2; shift 2
 	if [ -n "$from" ]; then cp "$from" "$WORK/$name.db"; else seed_large "$WORK/$name.db" "$@"; fi
-	"$WORK/followup" --db "$WORK/$name.db" chats --json >/dev/null # migrated, warm
+	warm "$WORK/followup" "$WORK/$name.db"
 }
 echo "== seed"
 seed big "${DB_BIG:-}"                                           # 1,000 chats, 100,000 messages, 10,000 requests
