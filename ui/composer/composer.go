@@ -105,7 +105,12 @@ func (c Model) drawn() string { return c.Model.Value() }
 // SetValue puts text in the composer, the cursor at its end.
 func (c *Model) SetValue(text string) {
 	c.text = forms.SplitDrawn(text)
-	c.Model.SetValue(c.text.Drawn())
+	// bubbles' textarea makes room for 10,000 lines on every SetValue (240
+	// kB): an empty composer that stays empty, as on most chat switches,
+	// is left as it is.
+	if drawn := c.text.Drawn(); drawn != "" || c.drawn() != "" {
+		c.Model.SetValue(drawn)
+	}
 	c.memo.ok = false
 	c.agree()
 	c.place()
