@@ -116,6 +116,9 @@ type serve struct {
 // from what it prints.
 func startServe(bin, db, tokenFile string) serve {
 	cmd := exec.Command(bin, "--db", db, "mcp", "serve", "--http", "127.0.0.1:0", "--token-file", tokenFile)
+	// The server ends with this process however it ends (a closed pipe,
+	// a signal), not only through the deferred Kill.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		log.Fatal(err)
