@@ -16,10 +16,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"followup/forms"
@@ -184,11 +182,18 @@ func (set *Set) Templates() map[string]forms.Definition {
 	return out
 }
 
-// nameRE is the Agent Skills rule for a name, less its hyphen rules.
-var nameRE = lazyRegexp(`^[a-z0-9-]{1,64}$`)
+// validName is the Agent Skills rule for a name, less its hyphen rules.
+func validName(s string) bool { return madeOf(s, 64, "abcdefghijklmnopqrstuvwxyz0123456789-") }
 
-// formRE is what may follow "SKILL:" in a form's template name.
-var formRE = lazyRegexp(`^[A-Za-z0-9._-]{1,63}$`)
+// validForm is what may follow "SKILL:" in a form's template name.
+func validForm(s string) bool {
+	return madeOf(s, 63, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+}
+
+// madeOf reports whether s is 1 to max bytes, each one of allowed.
+func madeOf(s string, max int, allowed string) bool {
+	return len(s) >= 1 && len(s) <= max && strings.Trim(s, allowed) == ""
+}
 
 type frontMatter struct {
 	Name        string `yaml:"name"`
@@ -219,7 +224,7 @@ func load(folder, source, dir string, fsys fs.FS, open func(string) (fs.File, er
 	switch {
 	case meta.Name == "":
 		return bad("the front matter has no name")
-	case !nameRE().MatchString(meta.Name) || strings.HasPrefix(meta.Name, "-") || strings.HasSuffix(meta.Name, "-") || strings.Contains(meta.Name, "--"):
+	case !validName(meta.Name) || strings.HasPrefix(meta.Name, "-") || strings.HasSuffix(meta.Name, "-") || strings.Contains(meta.Name, "--"):
 		return bad("name %q: a name is 1–64 of a–z, 0–9 and -, with no hyphen first, last or doubled", meta.Name)
 	case meta.Name != folder:
 		return bad("name %q differs from its folder %q", meta.Name, folder)
@@ -284,7 +289,7 @@ func loadForms(s *Skill, where string) (map[string]forms.Definition, []Problem) 
 			continue
 		}
 		at := filepath.Join(filepath.Dir(where), filepath.FromSlash(p))
-		if !formRE().MatchString(name) {
+		if !validForm(name) {
 			problems = append(problems, Problem{at, "a form's name is 1–63 of A–Z, a–z, 0–9 and . _ -"})
 			continue
 		}
@@ -362,12 +367,5 @@ func (s *Skill) Read(name string) (string, error) {
 // IsTemplate reports whether a template's name is a skill form's, SKILL:NAME.
 func IsTemplate(name string) bool {
 	skill, form, ok := strings.Cut(name, ":")
-	return ok && nameRE().MatchString(skill) && formRE().MatchString(form)
-}
-
-// lazyRegexp compiles expr on first use, not at start-up: a bounded
-// repetition such as {1,64} compiles to a long program, and every command
-// would pay for it whether it reads a skill or not.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+	return ok && validName(skill) && validForm(form)
 }
