@@ -51,6 +51,9 @@ func (s *Store) Write(ctx context.Context, fn func(tx Handle) error) error {
 	for wait := ctx.Done(); ; {
 		select {
 		case err := <-w.done:
+			if p, ok := err.(panicked); ok {
+				panic(p.v) // in the goroutine whose write it was
+			}
 			if err != errLead {
 				return err
 			}
@@ -109,14 +112,7 @@ func (s *Store) commitQueued() {
 	q.queue = nil
 	q.mu.Unlock()
 	outcome := make([]error, len(batch))
-	fill(outcome, errPanicked) // until each is known
-	var tx *sql.Tx
 	defer func() {
-		r := recover()
-		if r != nil && tx != nil {
-			tx.Rollback()
-			fill(outcome, errPanicked)
-		}
 		for i, w := range batch {
 			w.done <- outcome[i]
 		}
@@ -127,9 +123,6 @@ func (s *Store) commitQueued() {
 			q.busy = false
 		}
 		q.mu.Unlock()
-		if r != nil {
-			panic(r)
-		}
 	}()
 	// A write alone begins under its caller's context, as it would
 	// without company; a shared transaction belongs to no one caller.
@@ -144,10 +137,13 @@ func (s *Store) commitQueued() {
 	}
 	shared, ok := len(batch) > 1, false
 	for i, w := range batch {
-		err := runSavepoint(tx, w, shared)
-		if errors.Is(err, errTxLost) {
+		err, lost := runSavepoint(tx, w, shared)
+		if lost != nil {
 			tx.Rollback()
-			fill(outcome, s.writeError(err))
+			fill(outcome, s.writeError(lost))
+			if _, isPanic := err.(panicked); isPanic {
+				outcome[i] = err
+			}
 			return
 		}
 		outcome[i], ok = s.writeError(err), ok || err == nil
@@ -166,36 +162,65 @@ func (s *Store) commitQueued() {
 }
 
 // runSavepoint runs w's fn in tx, inside a savepoint when others share the
-// transaction, so that a failed fn takes back only what it wrote.
-func runSavepoint(tx *sql.Tx, w *queuedWrite, shared bool) error {
+// transaction, so that a failed fn takes back only what it wrote. lost
+// says SQLite ended the shared transaction itself (a full disk, an I/O
+// error): every write in it is lost.
+func runSavepoint(tx *sql.Tx, w *queuedWrite, shared bool) (err, lost error) {
 	if err := w.ctx.Err(); err != nil {
-		return err
+		return err, nil
 	}
 	if !shared {
-		return w.fn(tx)
+		return call(w.fn, tx), nil
 	}
 	if _, err := tx.Exec("SAVEPOINT write"); err != nil {
-		return fmt.Errorf("%w: %w", errTxLost, err)
+		return err, err
 	}
-	err := w.fn(tx)
+	err = call(w.fn, detached{tx})
 	if err != nil {
 		if _, rerr := tx.Exec("ROLLBACK TO write"); rerr != nil {
-			return fmt.Errorf("%w: %w", errTxLost, err)
+			return err, rerr
 		}
 	}
 	if _, rerr := tx.Exec("RELEASE write"); rerr != nil {
-		return fmt.Errorf("%w: %w", errTxLost, rerr)
+		return err, rerr
 	}
-	return err
+	return err, nil
 }
 
-var (
-	// errTxLost: SQLite ended the shared transaction itself (a full disk,
-	// an I/O error): every write in it is lost and told so.
-	errTxLost = errors.New("the transaction was rolled back")
-	// errPanicked is the outcome of writes a panicking fn left undone.
-	errPanicked = errors.New("a write in the same transaction panicked")
-)
+// call runs fn; a panic becomes its outcome, raised again by the Write
+// whose fn it was, not in the goroutine committing for everyone.
+func call(fn func(tx Handle) error, h Handle) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = panicked{r}
+		}
+	}()
+	return fn(h)
+}
+
+// panicked carries a write's panic back to its caller.
+type panicked struct{ v any }
+
+func (p panicked) Error() string { return fmt.Sprint("a write panicked: ", p.v) }
+
+// detached runs a shared transaction's statements whatever their caller's
+// context says later: the driver interrupts a statement whose context ends,
+// and an interrupted write rolls back the whole transaction — the other
+// callers' writes with it. A write whose caller gave up before it began is
+// not run at all (runSavepoint).
+type detached struct{ tx *sql.Tx }
+
+func (d detached) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return d.tx.ExecContext(context.WithoutCancel(ctx), query, args...)
+}
+
+func (d detached) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return d.tx.QueryContext(context.WithoutCancel(ctx), query, args...)
+}
+
+func (d detached) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return d.tx.QueryRowContext(context.WithoutCancel(ctx), query, args...)
+}
 
 func fill(errs []error, err error) {
 	for i := range errs {

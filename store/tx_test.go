@@ -104,3 +104,68 @@ func (s *Store) queued(ctx context.Context) bool {
 	}
 	return false
 }
+
+// In a shared commit, a write whose caller's context ends while it runs,
+// and a write that panics, cost only themselves: the others commit, and the
+// panic is raised in the goroutine whose write it was.
+func TestQueuedWritesSurviveACancelAndAPanic(t *testing.T) {
+	t.Parallel()
+	s := openTemp(t)
+	ctx := context.Background()
+	if err := s.Write(ctx, func(tx Handle) error {
+		_, err := tx.ExecContext(ctx, "CREATE TABLE g (n INTEGER)")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	release, holding := make(chan struct{}), make(chan struct{})
+	go s.Write(ctx, func(tx Handle) error {
+		close(holding)
+		<-release
+		return nil
+	})
+	<-holding
+	insert := func(ctx context.Context, tx Handle, n int) error {
+		_, err := tx.ExecContext(ctx, "INSERT INTO g VALUES (?)", n)
+		return err
+	}
+	var wg sync.WaitGroup
+	var before, after, cancelled error
+	var recovered any
+	wg.Go(func() { before = s.Write(ctx, func(tx Handle) error { return insert(ctx, tx, 1) }) })
+	mine, cancel := context.WithCancel(ctx)
+	wg.Go(func() {
+		cancelled = s.Write(mine, func(tx Handle) error {
+			cancel() // the caller gives up while its write runs
+			return insert(mine, tx, 2)
+		})
+	})
+	wg.Go(func() {
+		defer func() { recovered = recover() }()
+		s.Write(ctx, func(tx Handle) error {
+			insert(ctx, tx, 100)
+			panic("boom")
+		})
+	})
+	wg.Go(func() { after = s.Write(ctx, func(tx Handle) error { return insert(ctx, tx, 4) }) })
+	for queued := 0; queued < 4; time.Sleep(time.Millisecond) {
+		s.writes.mu.Lock()
+		queued = len(s.writes.queue)
+		s.writes.mu.Unlock()
+	}
+	close(release)
+	wg.Wait()
+	if before != nil || after != nil || cancelled != nil {
+		t.Errorf("writes beside a cancel and a panic: %v, %v; the cancelled one: %v", before, after, cancelled)
+	}
+	if recovered != "boom" {
+		t.Errorf("the panicking write's caller recovered %v", recovered)
+	}
+	var sum int
+	if err := s.Reader().QueryRowContext(ctx, "SELECT coalesce(sum(n), 0) FROM g").Scan(&sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum != 7 { // 1 + 2 + 4: the panicking write's row taken back
+		t.Errorf("committed rows sum to %d, want 7", sum)
+	}
+}
