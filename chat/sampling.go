@@ -131,11 +131,15 @@ func (h *mcpHost) awaitDecision(ctx context.Context, drive driveInfo, a store.Ap
 	if drive.noWait {
 		return h.expireSampling(a)
 	}
-	wake := s.Subscribe(ctx)
-	for {
-		cur, err := s.store.GetApproval(context.Background(), s.reader(), a.ID)
-		if err != nil || cur.State != store.ApprovalPending {
-			return cur, err
+	sub, unsubscribe := context.WithCancel(ctx) // the events end with the wait
+	defer unsubscribe()
+	wake := s.Subscribe(sub)
+	for read := true; ; {
+		if read {
+			cur, err := s.store.GetApproval(context.Background(), s.reader(), a.ID)
+			if err != nil || cur.State != store.ApprovalPending {
+				return cur, err
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -143,12 +147,30 @@ func (h *mcpHost) awaitDecision(ctx context.Context, drive driveInfo, a store.Ap
 			return a, ctx.Err()
 		case <-drive.ctx.Done():
 			return h.expireSampling(a)
-		case _, ok := <-wake: // any event may be the decision: reading it is one row
+		case ev, ok := <-wake:
 			if !ok {
 				wake = nil // the host is closing: the drive ends
 			}
+			read = ok && mayDecide(ev, a)
 		}
 	}
+}
+
+// mayDecide reports whether ev may tell of a decision on a (or its
+// expiry): the approval's own event, its run's or chat's, or another
+// process's commit. Streamed text and progress never do.
+func mayDecide(ev Event, a store.Approval) bool {
+	switch ev.Kind {
+	case EvApproval:
+		return ev.ApprovalID == a.ID || ev.ApprovalID == ""
+	case EvRun:
+		return ev.RunID == a.RunID
+	case EvChat:
+		return ev.ChatID == a.ChatID
+	case EvExternal:
+		return true
+	}
+	return false
 }
 
 // expireSampling expires a sampling approval still pending, and returns it
