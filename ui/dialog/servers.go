@@ -29,10 +29,19 @@ type Servers struct {
 	pick          int            // the resource picked, among items
 	width, height int
 	scroll        scroll
+	drawn         *serverLines // the list as last drawn: hundreds of resources are not drawn again per frame
+}
+
+// serverLines is the list drawn for one status (a new status starts a new
+// one) at a width with a pick.
+type serverLines struct {
+	width, pick int
+	out         []string
+	at          []int
 }
 
 func NewServers(keys Keys, status mcp.Status, links []mcp.Resource) Servers {
-	return Servers{keys: keys, status: status, links: links}
+	return Servers{keys: keys, status: status, links: links, drawn: &serverLines{}}
 }
 
 // items are the resources that may be attached, in the order drawn.
@@ -55,6 +64,7 @@ func (d Servers) Update(msg tea.Msg) (Dialog, Action) {
 		d.width, d.height = msg.Width, msg.Height
 	case ServerStatus:
 		d.status = msg.Status
+		d.drawn = &serverLines{}
 	case tea.KeyMsg:
 		if key.Matches(msg, d.keys.ServersClose) {
 			return d, Close{}
@@ -117,8 +127,21 @@ func (d Servers) failed() []string {
 }
 
 // lines is the list drawn at width, each line cut to fit; at is the line
-// of each of items.
-func (d Servers) lines(width int) (out []string, at []int) {
+// of each of items. It is drawn again only when the status, the width or
+// the pick changed.
+func (d Servers) lines(width int) ([]string, []int) {
+	m := d.drawn
+	if m == nil || m.width != width || m.pick != d.pick || m.out == nil {
+		out, at := d.draw(width)
+		if m != nil {
+			m.width, m.pick, m.out, m.at = width, d.pick, out, at
+		}
+		return out, at
+	}
+	return m.out, m.at
+}
+
+func (d Servers) draw(width int) (out []string, at []int) {
 	st := d.status
 	w := max(10, width-1)
 	add := func(indent int, s string) {
