@@ -27,10 +27,19 @@ type Approval struct {
 	a chat.ApprovalView
 	// deciding: a decision is on its way; further keys decide nothing.
 	deciding bool
+	// drawn is the body as last drawn, and the width it was drawn at: a
+	// sampling request's prompt and messages are not wrapped again per
+	// frame. A new ApprovalView starts a new one.
+	drawn *drawnBody
+}
+
+type drawnBody struct {
+	width int
+	text  string
 }
 
 func NewApproval(keys Keys, a chat.ApprovalView) Approval {
-	return Approval{keys: keys.Approval, card: card{scrollK: keys.Scroll}, a: a}
+	return Approval{keys: keys.Approval, card: card{scrollK: keys.Scroll}, a: a, drawn: &drawnBody{}}
 }
 
 func (d Approval) Update(msg tea.Msg) (Dialog, Action) {
@@ -41,7 +50,7 @@ func (d Approval) Update(msg tea.Msg) (Dialog, Action) {
 	case Approvals:
 		for _, a := range msg {
 			if a.ID == d.a.ID {
-				d.a = a
+				d.a, d.drawn = a, &drawnBody{}
 				return d, nil
 			}
 		}
@@ -93,6 +102,17 @@ func (d Approval) Waiting() string {
 }
 
 func (d Approval) body() string {
+	m, w := d.drawn, d.box.inner()
+	if m == nil {
+		return d.draw()
+	}
+	if m.text == "" || m.width != w {
+		m.width, m.text = w, d.draw()
+	}
+	return m.text
+}
+
+func (d Approval) draw() string {
 	a := d.a
 	var b strings.Builder
 	if v := a.Sampling; v != nil {
