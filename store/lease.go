@@ -57,18 +57,29 @@ func (s *Store) LeaseHeld(runSeq int64) (bool, error) {
 	// Testing a lock needs no write access, and a file opened only to
 	// read closes without waking the watches of other processes' writes
 	// (notify_linux.go), this one's included.
+	held, err := s.bytesHeld([]int64{runSeq})
+	return len(held) > 0 && held[0], err
+}
+
+// bytesHeld reports, for each byte of the lock file, whether some live
+// process holds it, opening the file once.
+func (s *Store) bytesHeld(bytes []int64) ([]bool, error) {
+	held := make([]bool, len(bytes))
 	f, err := s.openLeaseFile(os.O_RDONLY)
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil // no lock file: nobody has ever driven a run here
+		return held, nil // no lock file: nobody has ever driven a run here
 	} else if err != nil {
-		return false, err
+		return nil, err
 	}
 	defer f.Close()
-	lk := unix.Flock_t{Type: unix.F_WRLCK, Whence: 0, Start: runSeq, Len: 1}
-	if err := unix.FcntlFlock(f.Fd(), unix.F_OFD_GETLK, &lk); err != nil {
-		return false, err
+	for i, b := range bytes {
+		lk := unix.Flock_t{Type: unix.F_WRLCK, Whence: 0, Start: b, Len: 1}
+		if err := unix.FcntlFlock(f.Fd(), unix.F_OFD_GETLK, &lk); err != nil {
+			return nil, err
+		}
+		held[i] = lk.Type != unix.F_UNLCK
 	}
-	return lk.Type != unix.F_UNLCK, nil
+	return held, nil
 }
 
 // openLeaseFile opens the lock file without blocking, whatever is there: a

@@ -68,26 +68,50 @@ func (Queries) OpenSessions(ctx context.Context, h Handle) ([]Session, error) {
 
 // LostSessions lists the open sessions whose byte of the lease file is
 // free: their server has died. Sessions this process holds are known
-// without a look at the file, and only the lost ones' rows are read, so a
-// server with many sessions pays little for asking on each request.
+// without a look at the file, the others' bytes are tested through one open
+// of it, and only the lost ones' rows are read, so a server with many
+// sessions pays little for asking on each request.
 func (s *Store) LostSessions(ctx context.Context) ([]Session, error) {
-	var lost []any
+	var others []int64 // sessions of other processes, by seq
 	err := eachRow(ctx, s.r, func(sc rowScanner) error {
 		var seq int64
 		if err := sc.Scan(&seq); err != nil {
 			return err
 		}
-		held, err := s.SessionLeaseHeld(seq)
-		if err == nil && !held {
-			lost = append(lost, seq)
+		s.sessionLocks.mu.Lock()
+		mine := s.sessionLocks.held[seq]
+		s.sessionLocks.mu.Unlock()
+		if !mine {
+			others = append(others, seq)
 		}
-		return err
+		return nil
 	}, `SELECT seq FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open'`)
-	if err != nil || len(lost) == 0 {
+	if err != nil || len(others) == 0 {
 		return nil, err
 	}
-	in, args := inList(lost)
-	return queryAll(ctx, s.r, scan[Session], `SELECT `+sessionCols+` FROM serve_sessions WHERE seq IN (`+in+`) ORDER BY seq`, args...)
+	bytes := make([]int64, len(others))
+	for i, seq := range others {
+		bytes[i] = sessionLeaseBase + seq
+	}
+	held, err := s.bytesHeld(bytes)
+	if err != nil {
+		return nil, err
+	}
+	var lost []int64
+	for i, seq := range others {
+		if !held[i] {
+			lost = append(lost, seq)
+		}
+	}
+	var out []Session
+	err = eachIn(ctx, s.r, lost, func(marks string) string {
+		return `SELECT ` + sessionCols + ` FROM serve_sessions WHERE seq IN (` + marks + `) ORDER BY seq`
+	}, func(sc rowScanner) error {
+		v, err := scan[Session](sc)
+		out = append(out, v)
+		return err
+	})
+	return out, err
 }
 
 // EndSession ends an open session; it reports false when the session was
