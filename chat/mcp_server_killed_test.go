@@ -44,13 +44,16 @@ func TestMCPServerKilledMidQuestion(t *testing.T) {
 // server-everything, as a crash would.
 func killChildServers(t *testing.T) {
 	t.Helper()
-	me := fmt.Sprintf(") S %d ", os.Getpid())
+	me := fmt.Sprint(os.Getpid())
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	n := 0
 	for _, d := range dirs {
 		st, _ := os.ReadFile(filepath.Join(d, "stat"))
 		cmd, _ := os.ReadFile(filepath.Join(d, "cmdline"))
-		if !bytes.Contains(st, []byte(me)) || !bytes.Contains(cmd, []byte("everything")) {
+		// After the command's name: its state (any: a busy server is
+		// running, not sleeping), then its parent.
+		after := st[bytes.LastIndexByte(st, ')')+1:]
+		if f := strings.Fields(string(after)); len(f) < 2 || f[1] != me || !bytes.Contains(cmd, []byte("everything")) {
 			continue
 		}
 		var pid int
