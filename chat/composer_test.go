@@ -98,10 +98,12 @@ func TestOpeningChat(t *testing.T) {
 	ctx := context.Background()
 	clock := newFxClock()
 	s := fxOpen(t, clock)
+	typedIn := false // whether a "" is the text typed in a new chat
 	opens := func(want string) {
 		t.Helper()
-		if got, err := s.OpeningChat(ctx); err != nil || got != want {
-			t.Fatalf("opens on %q (%v), want %q", got, err, want)
+		got, typed, err := s.OpeningChat(ctx)
+		if err != nil || got != want || typed != (want == "" && typedIn) {
+			t.Fatalf("opens on %q (typed %v, %v), want %q", got, typed, err, want)
 		}
 	}
 	opens("")
@@ -111,6 +113,7 @@ func TestOpeningChat(t *testing.T) {
 	if err := s.SaveComposerDraft(ctx, "", "unsent words here"); err != nil {
 		t.Fatal(err)
 	}
+	typedIn = true
 	opens("")
 	clock.Advance(time.Second)
 	if _, err := s.Send(ctx, a.ChatID, "and the database too", ""); err != nil {

@@ -33,12 +33,14 @@ func (s *Service) LatestChatID(ctx context.Context) (string, error) {
 // LatestChatID), or "" — a new chat — when text typed in a new chat and
 // not sent was saved after that chat last changed, so the text a user
 // left there is where they come back (docs/behaviour.md: composer text is a
-// draft, back after a quit).
-func (s *Service) OpeningChat(ctx context.Context) (string, error) {
-	if fresh, err := s.store.NewChatDraftIsNewest(ctx, s.reader()); err != nil || fresh {
-		return "", err
+// draft, back after a quit). typed says which of the two a "" is: the
+// text, or no chat at all when it was read.
+func (s *Service) OpeningChat(ctx context.Context) (id string, typed bool, err error) {
+	if typed, err = s.store.NewChatDraftIsNewest(ctx, s.reader()); err != nil || typed {
+		return "", typed, err
 	}
-	return s.LatestChatID(ctx)
+	id, err = s.LatestChatID(ctx)
+	return id, false, err
 }
 
 // PendingElsewhere counts the open requests of every chat but chatID.

@@ -71,15 +71,18 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 		ctx := context.Background()
 		snap := snapshotMsg{chatID: chatID, seq: p.seq, requests: map[string]chat.RequestView{}}
 		if chatID == "" {
-			id, err := svc.OpeningChat(ctx)
+			id, typed, err := svc.OpeningChat(ctx)
 			if err != nil {
 				return snapshotMsg{err: err, errWhat: readingChats}
 			}
 			if id == "" {
 				// No chat yet, or the text typed in a new chat is the
 				// newest thing the user did: the screen opens there.
+				// Only a "" chosen for that text says so: a chat made
+				// since the choice (by another process) is no text of
+				// the user's.
 				latest, latestErr := svc.LatestChatID(ctx)
-				snap.fresh = latest != ""
+				snap.fresh = typed && latest != ""
 				var runsErr, draftErr error
 				snap.orphans, runsErr = svc.Orphaned(ctx)
 				snap.composer, draftErr = svc.ComposerDraft(ctx, "")
