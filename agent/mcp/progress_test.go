@@ -36,19 +36,15 @@ func TestEverythingProgress(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("%v %+v", err, res)
 	}
-	// Notifications are handled apart from the result: the last may land
-	// just after it.
+	// Notifications are handled apart from the result, and progress on a
+	// call that ended is dropped (the row then says done): the last step,
+	// sent just before the result, may be either side of it. Every earlier
+	// one arrived while the call was in flight, in order.
 	want := []string{"1/3", "2/3", "3/3"}
-	seen := func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return slices.Clone(got)
-	}
-	for end := time.Now().Add(5 * time.Second); len(seen()) < len(want) && time.Now().Before(end); {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if got := seen(); !slices.Equal(got, want) {
-		t.Fatalf("progress %q, want %q", got, want)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) < len(want)-1 || !slices.Equal(got, want[:len(got)]) {
+		t.Fatalf("progress %q, want %q (the last may be missing)", got, want)
 	}
 }
 
