@@ -46,50 +46,42 @@ func ask(ctx context.Context, c *Call) error {
 // driveSent drives the run a message went to until it waits or ends, and
 // prints where it is and what it waits for.
 func driveSent(ctx context.Context, c *Call, sent chat.Sent) error {
-	s, out := c.Service, c.out
-	run, err := s.Drive(ctx, sent.RunID)
+	run, err := c.Service.Drive(ctx, sent.RunID)
 	if err != nil {
 		// The message is recorded: say which run it went to.
 		return withDetails(err, map[string]any{"chatId": sent.ChatID, "runId": sent.RunID})
 	}
+	doc := map[string]any{"chatId": sent.ChatID, "runId": sent.RunID, "state": run.State, "reply": run.Reply}
+	return drove(ctx, c, run, map[string]any{"chatId": sent.ChatID}, doc, fmt.Sprintf("chat %s  run %s  %s\n", sent.ChatID, sent.RunID, run.State), false)
+}
+
+// drove prints a run a command drove: a failed one as the command's
+// failure, with details; else doc and what the run waits for, or as text
+// head, the run's reply and what it waits for (only head when another
+// process drives the run on: its reply is not news).
+func drove(ctx context.Context, c *Call, run chat.RunView, details, doc map[string]any, head string, elsewhere bool) error {
 	if run.State == chat.RunFailed {
-		return failed(out, run, map[string]any{"chatId": sent.ChatID})
+		return failed(c.out, run, details)
 	}
-	pend, aps, err := runWaiting(ctx, s, sent.ChatID, sent.RunID)
+	pend, aps, err := runWaiting(ctx, c.Service, run.ChatID, run.ID)
 	if err != nil {
 		return err
 	}
-	out.ok(map[string]any{"chatId": sent.ChatID, "runId": sent.RunID, "state": run.State, "pending": pend, "approvals": aps, "reply": run.Reply},
-		func(w io.Writer) {
-			b := &blocks{w: w}
-			b.add(fmt.Sprintf("chat %s  run %s  %s\n", sent.ChatID, sent.RunID, run.State))
+	doc["pending"], doc["approvals"] = pend, aps
+	c.OK(doc, func(w io.Writer) {
+		b := &blocks{w: w}
+		b.add(head)
+		if !elsewhere {
 			b.add(replyText(run.Reply))
 			addWaiting(b, pend, aps)
-		})
+		}
+	})
 	return nil
 }
 
-// runWaiting lists what one run waits for: its open requests and pending approvals.
+// runWaiting lists what one run or its sub-agents wait for: their open
+// requests and pending approvals (never nil: JSON prints lists).
 func runWaiting(ctx context.Context, s *chat.Service, chatID, runID string) ([]chat.RequestView, []chat.ApprovalView, error) {
-	all, err := s.Pending(ctx, chatID)
-	if err != nil {
-		return nil, nil, err
-	}
-	pend, err := ofRun(ctx, s, all, runID, func(r chat.RequestView) string { return r.RunID })
-	if err != nil {
-		return nil, nil, err
-	}
-	aps, err := s.PendingApprovals(ctx, chatID)
-	if err != nil {
-		return nil, nil, err
-	}
-	aps, err = ofRun(ctx, s, aps, runID, func(a chat.ApprovalView) string { return a.RunID })
-	return pend, aps, err
-}
-
-// ofRun keeps what belongs to one run or its sub-agents (never nil: JSON
-// prints a list).
-func ofRun[T any](ctx context.Context, s *chat.Service, all []T, runID string, run func(T) string) ([]T, error) {
 	tree := map[string]bool{runID: true}
 	var walk func([]chat.ChildView)
 	walk = func(kids []chat.ChildView) {
@@ -99,14 +91,30 @@ func ofRun[T any](ctx context.Context, s *chat.Service, all []T, runID string, r
 		}
 	}
 	kids, err := s.Children(ctx, runID)
+	if err != nil {
+		return nil, nil, err
+	}
 	walk(kids)
-	out := []T{}
-	for _, v := range all {
-		if tree[run(v)] {
-			out = append(out, v)
+	all, err := s.Pending(ctx, chatID)
+	if err != nil {
+		return nil, nil, err
+	}
+	allAps, err := s.PendingApprovals(ctx, chatID)
+	if err != nil {
+		return nil, nil, err
+	}
+	pend, aps := []chat.RequestView{}, []chat.ApprovalView{}
+	for _, r := range all {
+		if tree[r.RunID] {
+			pend = append(pend, r)
 		}
 	}
-	return out, err
+	for _, a := range allAps {
+		if tree[a.RunID] {
+			aps = append(aps, a)
+		}
+	}
+	return pend, aps, nil
 }
 
 func pending(ctx context.Context, c *Call) error {
@@ -312,25 +320,11 @@ func stop(ctx context.Context, c *Call) error {
 }
 
 func resume(ctx context.Context, c *Call) error {
-	s, out := c.Service, c.out
-	run, err := s.Resume(ctx, c.Arg(0))
+	run, err := c.Service.Resume(ctx, c.Arg(0))
 	if err != nil {
 		return withDetails(err, map[string]any{"runId": c.Arg(0)})
 	}
-	if run.State == chat.RunFailed {
-		return failed(out, run, nil)
-	}
-	pend, aps, err := runWaiting(ctx, s, run.ChatID, run.ID)
-	if err != nil {
-		return err
-	}
-	out.ok(map[string]any{"run": runOut(run), "pending": pend, "approvals": aps}, func(w io.Writer) {
-		b := &blocks{w: w}
-		b.add(fmt.Sprintf("run %s  %s\n", run.ID, run.State))
-		b.add(replyText(run.Reply))
-		addWaiting(b, pend, aps)
-	})
-	return nil
+	return drove(ctx, c, run, nil, map[string]any{"run": runOut(run)}, fmt.Sprintf("run %s  %s\n", run.ID, run.State), false)
 }
 
 // withDetails adds details to err's (as a chat error), keeping any it has.

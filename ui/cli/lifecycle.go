@@ -5,11 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
-
-	"github.com/charmbracelet/x/term"
 
 	"followup/chat"
 	"followup/forms"
@@ -167,13 +164,13 @@ func confirmDelete(ctx context.Context, c *Call, id string) error {
 	if unread != "" {
 		unread = "Note: " + unread + ", and goes with the chat.\n"
 	}
-	f, ok := c.Stdin.(*os.File)
-	if c.Args.Has("yes") || !ok || !term.IsTerminal(f.Fd()) {
+	tty := isTerminal(c.Stdin)
+	if c.Args.Has("yes") || !tty {
 		fmt.Fprint(c.Stderr, unread)
 	}
 	if c.Args.Has("yes") {
 		return nil
-	} else if !ok || !term.IsTerminal(f.Fd()) {
+	} else if !tty {
 		return usagef("delete asks before it deletes, and there is no terminal to ask on: add --yes to delete %s without asking", id)
 	}
 	v, err := c.Service.Inspect(ctx, id)
@@ -181,7 +178,7 @@ func confirmDelete(ctx context.Context, c *Call, id string) error {
 		return err
 	}
 	fmt.Fprintf(c.Stderr, "%sDelete chat %s %q and everything in it? [y/N] ", unread, id, forms.SanitizeLine(v.Chat.Title))
-	answer, _ := bufio.NewReader(f).ReadString('\n')
+	answer, _ := bufio.NewReader(c.Stdin).ReadString('\n')
 	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 		return &chat.Error{Code: CodeDeclined, Message: fmt.Sprintf("chat %s was not deleted", id)}
 	}

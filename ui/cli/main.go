@@ -21,6 +21,7 @@ import (
 	"followup/agent/skills"
 	"followup/chat"
 	"followup/forms"
+
 	// Settles the terminal's background before Bubble Tea's initialiser
 	// can query it: a headless command never queries the terminal.
 	_ "followup/ui/cli/quietterm"
@@ -256,7 +257,7 @@ func DBPath(flag string) (string, error) {
 // terminal (/dev/tty) the screen can open, as when input is piped in. A
 // cron job, a CI step or ssh without a tty has neither.
 func hasTerminal(stdin io.Reader) bool {
-	if f, ok := stdin.(*os.File); ok && term.IsTerminal(f.Fd()) {
+	if isTerminal(stdin) {
 		return true
 	}
 	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
@@ -265,4 +266,10 @@ func hasTerminal(stdin io.Reader) bool {
 	}
 	tty.Close()
 	return true
+}
+
+// isTerminal reports whether v is a file that is a terminal.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
 }

@@ -89,37 +89,22 @@ func deny(ctx context.Context, c *Call) error {
 // driveAfterDecision drives the run on after an approval was decided and
 // prints both, as answer does.
 func driveAfterDecision(ctx context.Context, c *Call, d chat.ApprovalDecision) error {
-	s, out := c.Service, c.out
-	run, elsewhere, err := s.DriveOn(ctx, d.RunID)
+	run, elsewhere, err := c.Service.DriveOn(ctx, d.RunID)
 	if err != nil {
 		return withDetails(err, map[string]any{"receipt": d, "runId": d.RunID})
 	}
-	if run.State == chat.RunFailed {
-		return failed(out, run, map[string]any{"receipt": d})
-	}
-	pend, aps, err := runWaiting(ctx, s, run.ChatID, run.ID)
-	if err != nil {
-		return err
-	}
-	out.ok(map[string]any{"receipt": d, "run": runOut(run), "pending": pend, "approvals": aps}, func(w io.Writer) {
-		what := "denied"
-		if d.Kind == "approve" {
-			what = "allowed once"
-			if d.Scope == "chat" {
-				what = "allowed for this chat"
-			}
+	what := "denied"
+	if d.Kind == "approve" {
+		what = "allowed once"
+		if d.Scope == "chat" {
+			what = "allowed for this chat"
 		}
-		fmt.Fprintf(w, "%s %s\n", d.ApprovalID, what)
-		if elsewhere { // a sampling request: the process that keeps the server's connection goes on
-			fmt.Fprintln(w, drivenElsewhere(ctx, s, chat.Receipt{}, run))
-			return
-		}
-		fmt.Fprintf(w, "run %s  %s\n", run.ID, run.State)
-		b := &blocks{w: w, used: true}
-		b.add(replyText(run.Reply))
-		addWaiting(b, pend, aps)
-	})
-	return nil
+	}
+	head := fmt.Sprintf("%s %s\nrun %s  %s\n", d.ApprovalID, what, run.ID, run.State)
+	if elsewhere { // a sampling request: the process that keeps the server's connection goes on
+		head = fmt.Sprintf("%s %s\n%s\n", d.ApprovalID, what, drivenElsewhere(ctx, c.Service, chat.Receipt{}, run))
+	}
+	return drove(ctx, c, run, map[string]any{"receipt": d}, map[string]any{"receipt": d, "run": runOut(run)}, head, elsewhere)
 }
 
 // addWaiting adds what a run waits for: its requests, then its approvals.

@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
-
-	"github.com/charmbracelet/x/term"
 
 	"followup/chat"
 	"followup/forms"
@@ -36,8 +33,7 @@ type callProgress struct {
 }
 
 func newProgressOut(w io.Writer) *progressOut {
-	f, ok := w.(*os.File)
-	p := &progressOut{w: w, tty: ok && term.IsTerminal(f.Fd()), every: time.Second, calls: map[string]*callProgress{}}
+	p := &progressOut{w: w, tty: isTerminal(w), every: time.Second, calls: map[string]*callProgress{}}
 	if p.tty {
 		p.every = 100 * time.Millisecond
 	}

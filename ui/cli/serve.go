@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/charmbracelet/x/term"
-
 	"followup/agent/mcp"
 	"followup/chat"
 	"followup/ui/mcpserve"
@@ -33,7 +31,7 @@ func mcpServe(ctx context.Context, c *Call) error {
 	inbox := mcpserve.ChatInbox(c.Service)
 	addr, ok := c.Args.Flags["http"]
 	if !ok {
-		if f, isFile := c.Stdin.(*os.File); isFile && term.IsTerminal(f.Fd()) {
+		if isTerminal(c.Stdin) {
 			// Someone typed the command: say what it waits for.
 			fmt.Fprintln(c.Stderr, "followup: speaking MCP on stdin and stdout, for an agent to start (claude mcp add followup -- followup mcp serve);"+
 				" --http 127.0.0.1:PORT serves HTTP instead. ctrl+c stops.")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -43,11 +44,13 @@ type server struct {
 
 // session is one MCP session and the inbox session opened for it.
 type session struct {
-	ready  chan struct{} // closed once in (or err) is set
-	in     Session
-	err    error
-	id     string        // the transport's session id ("" over stdio)
-	done   chan struct{} // closed when the session ends: in-flight waits return
+	ready chan struct{} // closed once in (or err) is set
+	in    Session
+	err   error
+	id    string // the transport's session id ("" over stdio)
+	// ended is cancelled when the session ends: in-flight waits return.
+	ended  context.Context
+	endAll context.CancelFunc
 	endOne sync.Once
 	ss     *mcp.ServerSession
 	calls  int         // in flight; under server.mu
@@ -92,7 +95,8 @@ func (s *server) session(ctx context.Context, ss *mcp.ServerSession, info *mcp.I
 		return &session{err: &chat.Error{Code: chat.CodeLimitExceeded, Message: fmt.Sprintf(
 			"followup mcp serve has %d sessions open, the most it takes: try again once one has ended (a client that leaves ends its own)", s.maxSessions)}}
 	}
-	se := &session{ready: make(chan struct{}), done: make(chan struct{}), id: ss.ID(), ss: ss}
+	se := &session{ready: make(chan struct{}), id: ss.ID(), ss: ss}
+	se.ended, se.endAll = context.WithCancel(context.Background())
 	s.sessions[ss] = se
 	if s.abandon > 0 {
 		se.idle = time.AfterFunc(s.abandon, func() { s.abandoned(se) })
@@ -162,7 +166,7 @@ func (s *server) end(se *session) {
 			// to look sees the session's lease free and expires them then.
 			se.in.End(context.Background())
 		}
-		close(se.done)
+		se.endAll()
 	})
 }
 
@@ -186,10 +190,7 @@ func (s *server) endSession(id string) {
 func (s *server) shutdown() {
 	s.mu.Lock()
 	s.closing = true
-	all := make(map[*mcp.ServerSession]*session, len(s.sessions))
-	for ss, se := range s.sessions {
-		all[ss] = se
-	}
+	all := maps.Clone(s.sessions)
 	s.mu.Unlock()
 	for ss, se := range all {
 		s.end(se) // first: its waits return, so closing does not wait for them
@@ -207,8 +208,9 @@ func (s *server) handler(t serveTool) mcp.ToolHandler {
 		}
 		s.touch(se, 1)
 		defer s.touch(se, -1)
-		ctx, stop := untilDone(ctx, se.done)
+		ctx, stop := context.WithCancel(ctx)
 		defer stop()
+		defer context.AfterFunc(se.ended, stop)()
 		if token := req.Params.GetProgressToken(); token != nil {
 			defer keepAlive(ctx, req.Session, token)()
 		}
@@ -216,7 +218,7 @@ func (s *server) handler(t serveTool) mcp.ToolHandler {
 		if len(args) == 0 || string(args) == "null" {
 			args = json.RawMessage(`{}`)
 		}
-		return toolResult(t.run(ctx, se.in, args)), nil
+		return toolResult(t.run(se.in, ctx, args)), nil
 	}
 }
 
@@ -246,19 +248,6 @@ func keepAlive(ctx context.Context, ss *mcp.ServerSession, token any) (stop func
 		}
 	}()
 	return func() { cancel(); <-done }
-}
-
-// untilDone is ctx, also cancelled when done closes.
-func untilDone(ctx context.Context, done <-chan struct{}) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(ctx)
-	go func() {
-		select {
-		case <-done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
 }
 
 // errClosing refuses a session that starts while the server shuts down.

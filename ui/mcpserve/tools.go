@@ -17,37 +17,25 @@ import (
 // call reaches the session.
 type serveTool struct {
 	tool *mcp.Tool
-	run  func(ctx context.Context, in Session, args json.RawMessage) json.RawMessage
+	run  func(in Session, ctx context.Context, args json.RawMessage) json.RawMessage
 }
 
-// serveNotes add, for an external agent, what its calls mean here: the
-// user answers in another terminal, maybe minutes later, and the agent
-// fetches the answer with input_wait (the agent catalogue's notes are about
-// followup's own runs, which pause instead).
-var serveNotes = map[string]string{
-	"input_list":        "It lists the requests of this MCP session.",
-	"input_request":     "The question appears in the user's followup inbox, a terminal screen where they may take minutes to answer. Ask well: one request with every field you need (not one per field), good guesses in prefill, what you already know in supplied. Then call input_wait with the requestId to receive the answer.",
-	"input_read_answer": "It does not wait: call input_wait to wait for the answer.",
-	"input_cancel":      "The user sees the question cancelled.",
-}
-
-// titles are what a client shows a person (when it asks to allow a call).
-var titles = map[string]string{
-	"input_capabilities": "What a followup form may contain",
-	"input_list":         "List my questions to the user",
-	"input_request":      "Ask the user (followup form)",
-	"input_read_answer":  "Read the user's answer",
-	"input_cancel":       "Withdraw a question",
-	"input_wait":         "Wait for the user's answer",
-}
-
-// runs binds each served catalogue tool to the Session method it calls.
-var runs = map[string]func(Session, context.Context, json.RawMessage) json.RawMessage{
-	"input_capabilities": Session.Capabilities,
-	"input_list":         Session.List,
-	"input_request":      Session.Request,
-	"input_read_answer":  Session.ReadAnswer,
-	"input_cancel":       Session.Cancel,
+// served binds each catalogue tool serve offers to the Session method it
+// calls, with its title (what a client shows a person when it asks to
+// allow a call) and a note for an external agent on what its calls mean
+// here: the user answers in another terminal, maybe minutes later, and the
+// agent fetches the answer with input_wait (the agent catalogue's notes
+// are about followup's own runs, which pause instead).
+var served = map[string]struct {
+	title, note string
+	run         func(Session, context.Context, json.RawMessage) json.RawMessage
+}{
+	"input_capabilities": {"What a followup form may contain", "", Session.Capabilities},
+	"input_list":         {"List my questions to the user", "It lists the requests of this MCP session.", Session.List},
+	"input_request": {"Ask the user (followup form)", "The question appears in the user's followup inbox, a terminal screen where they may take minutes to answer. Ask well: one request with every field you need (not one per field), good guesses in prefill, what you already know in supplied. Then call input_wait with the requestId to receive the answer.",
+		Session.Request},
+	"input_read_answer": {"Read the user's answer", "It does not wait: call input_wait to wait for the answer.", Session.ReadAnswer},
+	"input_cancel":      {"Withdraw a question", "The user sees the question cancelled.", Session.Cancel},
 }
 
 // serveTools is the tool list: the catalogue's tools that serve offers
@@ -59,23 +47,21 @@ func serveTools() []serveTool {
 		if !t.Serve {
 			continue
 		}
-		bind, ok := runs[t.Name]
+		bind, ok := served[t.Name]
 		if !ok {
 			panic(fmt.Sprintf("mcpserve: the catalogue serves %s, which has no handler here", t.Name))
 		}
 		desc := t.Description
-		if n := serveNotes[t.Name]; n != "" {
-			desc += " " + n
+		if bind.note != "" {
+			desc += " " + bind.note
 		}
 		out = append(out, serveTool{
-			tool: &mcp.Tool{Name: t.Name, Title: titles[t.Name], Description: desc, InputSchema: t.Parameters, Annotations: annotations(t.Name)},
-			run: func(ctx context.Context, in Session, args json.RawMessage) json.RawMessage {
-				return bind(in, ctx, args)
-			},
+			tool: &mcp.Tool{Name: t.Name, Title: bind.title, Description: desc, InputSchema: t.Parameters, Annotations: annotations(t.Name)},
+			run:  bind.run,
 		})
 	}
 	return append(out, serveTool{
-		tool: &mcp.Tool{Name: "input_wait", Title: titles["input_wait"], Description: waitDescription, InputSchema: json.RawMessage(waitParams),
+		tool: &mcp.Tool{Name: "input_wait", Title: "Wait for the user's answer", Description: waitDescription, InputSchema: json.RawMessage(waitParams),
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
 		run: wait,
 	})
@@ -116,7 +102,7 @@ const waitParams = `{"type":"object","required":["requestId"],"properties":{
 
 // wait is input_wait: it checks its own arguments (the bound is this
 // server's) and leaves the waiting to the session.
-func wait(ctx context.Context, in Session, args json.RawMessage) json.RawMessage {
+func wait(in Session, ctx context.Context, args json.RawMessage) json.RawMessage {
 	var a struct {
 		RequestID      string   `json:"requestId"`
 		TimeoutSeconds *float64 `json:"timeoutSeconds" want:"a number of seconds"`
