@@ -24,15 +24,30 @@ type Args struct {
 	// "" for the chat screen.
 	Command    string
 	Positional []string
-	// Flags holds every flag given but --json; a switch given holds "true".
-	Flags map[string]string
-	JSON  bool
+	flags      *pflag.FlagSet
 }
 
-// Has reports whether a flag was given.
+// Has reports whether a flag was given (a switch set to false was not).
 func (a Args) Has(name string) bool {
-	_, ok := a.Flags[name]
-	return ok
+	f := a.flags.Lookup(name)
+	return f != nil && f.Changed && f.Value.String() != "false"
+}
+
+// Flag is the value of a flag ("" when absent); a repeated flag's values
+// are split by NUL.
+func (a Args) Flag(name string) string {
+	if !a.Has(name) {
+		return ""
+	}
+	return a.flags.Lookup(name).Value.String()
+}
+
+// Arg is the i-th positional argument ("" when absent).
+func (a Args) Arg(i int) string {
+	if i < len(a.Positional) {
+		return a.Positional[i]
+	}
+	return ""
 }
 
 // UsageError is a malformed command line (exit 2). Details, when set, go
@@ -152,7 +167,7 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 		Args: noCommand, SilenceErrors: true, SilenceUsage: true, DisableFlagsInUseLine: true, DisableAutoGenTag: true,
 		SuggestionsMinimumDistance: 2,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a := parsed(cmd, "", args)
+			a := Args{Positional: args, flags: cmd.Flags()}
 			if err := flagValues(a, argv); err != nil {
 				return err
 			}
@@ -202,7 +217,7 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 			DisableFlagsInUseLine: true,
 			Args:                  func(_ *cobra.Command, args []string) error { return c.checkArity(args) },
 			RunE: func(cmd *cobra.Command, args []string) error {
-				a := parsed(cmd, c.Name, args)
+				a := Args{Command: c.Name, Positional: args, flags: cmd.Flags()}
 				if err := c.check(a, argv); err != nil {
 					return err
 				}
@@ -227,21 +242,6 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 		comp.Annotations = map[string]string{"row": "completion SHELL"}
 	}
 	return root
-}
-
-// parsed is the command line cobra parsed, as the table's entries read it.
-func parsed(cmd *cobra.Command, name string, args []string) Args {
-	a := Args{Command: name, Positional: args, Flags: map[string]string{}}
-	cmd.Flags().Visit(func(f *pflag.Flag) {
-		switch {
-		case f.Value.Type() == "bool" && f.Value.String() == "false": // --json=false
-		case f.Name == "json":
-			a.JSON = true
-		case f.Name != "help":
-			a.Flags[f.Name] = f.Value.String()
-		}
-	})
-	return a
 }
 
 // noCommand refuses a word where a command was expected, suggesting the
@@ -302,8 +302,9 @@ func (c *Command) checkArity(args []string) error {
 	case n < min:
 		return usagef("%s needs %s", c.Name, strings.Join(c.Args[n:min], " "))
 	case max >= 0 && n > max:
+		quoted := fmt.Sprintf("%q", args) // ["a" "b"]
 		return usagef("%s takes %s, got %d %s: %s", c.Name, argsPhrase(c.Args), n, forms.Plural(n, "argument", "arguments"),
-			strings.Join(quoteAll(args), " "))
+			quoted[1:len(quoted)-1])
 	}
 	return nil
 }
@@ -341,13 +342,14 @@ func (c *Command) check(a Args, argv []string) error {
 
 // flagValues refuses a flag whose value is the next flag (--chat --json):
 // a value that starts with - is written --chat=VALUE.
-func flagValues(a Args, argv []string) error {
-	for name, v := range a.Flags {
-		if strings.HasPrefix(v, "-") && v != "-" && !slices.Contains(argv, "--"+name+"="+v) {
-			return usagef("flag --%s needs a value, not %s (a value that starts with - is written --%s=VALUE)", name, v, name)
+func flagValues(a Args, argv []string) (err error) {
+	a.flags.Visit(func(f *pflag.Flag) {
+		name, v := f.Name, f.Value.String()
+		if err == nil && strings.HasPrefix(v, "-") && v != "-" && !slices.Contains(argv, "--"+name+"="+v) {
+			err = usagef("flag --%s needs a value, not %s (a value that starts with - is written --%s=VALUE)", name, v, name)
 		}
-	}
-	return nil
+	})
+	return err
 }
 
 // nonEmptyArg refuses an empty first argument (ask "" is a slip, not a
@@ -392,14 +394,6 @@ func argsPhrase(args []string) string {
 	default:
 		return fmt.Sprintf("at most %d %s (%s)", max, forms.Plural(max, "argument", "arguments"), strings.Join(args, " "))
 	}
-}
-
-func quoteAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = fmt.Sprintf("%q", s)
-	}
-	return out
 }
 
 // Synopsis is the one-line usage of a command, derived from its table

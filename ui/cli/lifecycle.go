@@ -75,12 +75,12 @@ func childLines(w io.Writer, kids []chat.ChildView, indent string) {
 
 // chatsCheck refuses a --limit or --cursor that cannot read a page.
 func chatsCheck(a Args) error {
-	if v, ok := a.Flags["limit"]; ok {
-		if n, err := strconv.Atoi(v); err != nil || n < 1 || n > chat.MaxChatPage {
+	if a.Has("limit") {
+		if n, err := strconv.Atoi(a.Flag("limit")); err != nil || n < 1 || n > chat.MaxChatPage {
 			return usagef("--limit must be a number from 1 to %d", chat.MaxChatPage)
 		}
 	}
-	if err := chat.CheckChatCursor(a.Flags["cursor"]); err != nil {
+	if err := chat.CheckChatCursor(a.Flag("cursor")); err != nil {
 		return usagef("--cursor: %s", chat.AsError(err).Message)
 	}
 	return nil

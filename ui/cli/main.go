@@ -55,13 +55,13 @@ func run(ctx context.Context, argv []string, env Env, ui UI) int {
 // execute runs a command, or the chat screen (c nil), on its checked
 // command line; the error it returns is a usage error.
 func execute(ctx context.Context, cmd *cobra.Command, c *Command, a Args, env Env, ui UI) (int, error) {
-	out := &printer{json: a.JSON, w: env.Stdout}
+	out := &printer{json: a.Has("json"), w: env.Stdout}
 	switch {
 	case c == nil && a.Has("version"):
 		b := ReadBuild()
 		out.ok(b, b.text)
 		return 0, nil
-	case c == nil && a.JSON:
+	case c == nil && a.Has("json"):
 		return 0, usagef("--json goes with a command, as in followup pending --json; without one followup opens the chat screen")
 	case c != nil && (!c.NeedsDB || env.Service != nil):
 		return execWith(ctx, cmd, c, a, env, out)
@@ -179,7 +179,7 @@ func man(ctx context.Context, c *Call) error {
 // headless command that exits after its one read or change is
 // ShortLived; the chat screen (no command) and a LongLived command are not.
 func Options(a Args) (chat.Options, error) {
-	path, err := DBPath(a.Flags["db"])
+	path, err := DBPath(a.Flag("db"))
 	if err != nil {
 		return chat.Options{}, err
 	}
@@ -188,10 +188,10 @@ func Options(a Args) (chat.Options, error) {
 		o.ShortLived = true
 	}
 	cfg := agent.ConfigFromEnv()
-	if p := a.Flags["provider"]; p != "" {
+	if p := a.Flag("provider"); p != "" {
 		cfg.Provider = p
 	}
-	if m := a.Flags["model"]; m != "" {
+	if m := a.Flag("model"); m != "" {
 		cfg.Model = m
 	}
 	switch cfg.Provider {
@@ -211,14 +211,14 @@ func Options(a Args) (chat.Options, error) {
 	if a.Command == "" || drives[a.Command] || a.Command == "mcp serve" {
 		o.Skills = skills.Discover(skills.UserDirs()...)
 	}
-	if v := a.Flags["questions"]; v != "" {
+	if v := a.Flag("questions"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 32 {
 			return o, fmt.Errorf("--questions must be a number from 1 to 32")
 		}
 		o.Policy.QuestionsPerRun = n
 	}
-	if v := a.Flags["reply-size"]; v != "" {
+	if v := a.Flag("reply-size"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 1<<20 {
 			return o, fmt.Errorf("--reply-size must be a number of bytes from 1 to 1048576")

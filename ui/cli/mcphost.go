@@ -31,8 +31,8 @@ var drives = map[string]bool{"ask": true, "mcp prompt": true, "answer": true, "c
 // named by --mcp-config or FOLLOWUP_MCP_CONFIG must be there and hold
 // JSON; only the default one may be missing (no servers).
 func mcpOptions(a Args) (chat.MCPOptions, error) {
-	cfg := mcp.LoadFor(a.Flags["mcp-config"])
-	if _, named := mcp.ConfigPath(a.Flags["mcp-config"], os.Getenv); named {
+	cfg := mcp.LoadFor(a.Flag("mcp-config"))
+	if _, named := mcp.ConfigPath(a.Flag("mcp-config"), os.Getenv); named {
 		for _, p := range cfg.Problems {
 			if p.Pointer == "" {
 				return chat.MCPOptions{}, &chat.Error{Code: chat.CodeInvalidArgument, Message: "cannot use the MCP configuration " + p.Error()}
@@ -44,7 +44,7 @@ func mcpOptions(a Args) (chat.MCPOptions, error) {
 	if wd, err := os.Getwd(); err == nil {
 		roots = append(roots, wd)
 	}
-	if v := a.Flags["root"]; v != "" {
+	if v := a.Flag("root"); v != "" {
 		for _, r := range strings.Split(v, "\x00") {
 			abs, err := filepath.Abs(r)
 			if st, serr := os.Stat(abs); err != nil || serr != nil || !st.IsDir() {
@@ -60,7 +60,7 @@ func mcpOptions(a Args) (chat.MCPOptions, error) {
 // reportMCPProblems prints each problem of the configuration in one line,
 // for the commands that use the servers; followup goes on with the others.
 func reportMCPProblems(a Args, o chat.Options, stderr io.Writer) {
-	if o.MCP.Config == nil || !(drives[a.Command] || a.Command == "mcp list") || a.JSON && a.Command == "mcp list" {
+	if o.MCP.Config == nil || !(drives[a.Command] || a.Command == "mcp list") || a.Has("json") && a.Command == "mcp list" {
 		return
 	}
 	for _, p := range o.MCP.Config.Problems {
@@ -68,27 +68,20 @@ func reportMCPProblems(a Args, o chat.Options, stderr io.Writer) {
 	}
 }
 
-// approve is `followup approve APPROVAL_ID [--for-chat]`.
-func approve(ctx context.Context, c *Call) error {
-	d, err := c.Service.Approve(ctx, c.Arg(0), c.Args.Has("for-chat"), c.Flag("command-id"))
-	if err != nil {
-		return err
-	}
-	return driveAfterDecision(ctx, c, d)
-}
-
-// deny is `followup deny APPROVAL_ID`.
-func deny(ctx context.Context, c *Call) error {
-	d, err := c.Service.Deny(ctx, c.Arg(0), c.Flag("command-id"))
-	if err != nil {
-		return err
-	}
-	return driveAfterDecision(ctx, c, d)
-}
-
-// driveAfterDecision drives the run on after an approval was decided and
+// decideApproval is `followup approve APPROVAL_ID [--for-chat]` and
+// `followup deny APPROVAL_ID`: it drives the run on after the decision and
 // prints both, as answer does.
-func driveAfterDecision(ctx context.Context, c *Call, d chat.ApprovalDecision) error {
+func decideApproval(ctx context.Context, c *Call) error {
+	var d chat.ApprovalDecision
+	var err error
+	if c.Command == "approve" {
+		d, err = c.Service.Approve(ctx, c.Arg(0), c.Has("for-chat"), c.Flag("command-id"))
+	} else {
+		d, err = c.Service.Deny(ctx, c.Arg(0), c.Flag("command-id"))
+	}
+	if err != nil {
+		return err
+	}
 	run, elsewhere, err := c.Service.DriveOn(ctx, d.RunID)
 	if err != nil {
 		return withDetails(err, map[string]any{"receipt": d, "runId": d.RunID})

@@ -1,6 +1,18 @@
 package cli
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+// dbArgs is a command line naming the database /tmp/x.db.
+func dbArgs(command string) Args {
+	fs := pflag.NewFlagSet(command, pflag.ContinueOnError)
+	addFlags(fs, globalFlags)
+	fs.Parse([]string{"--db", "/tmp/x.db"})
+	return Args{Command: command, flags: fs}
+}
 
 // Every headless command but the long-lived server maps the database for
 // its one read (chat.Options.ShortLived); the chat screen and mcp serve
@@ -12,8 +24,7 @@ func TestShortLivedCommandsMapTheDatabase(t *testing.T) {
 		if !c.NeedsDB {
 			continue
 		}
-		a := Args{Command: c.Name, Flags: map[string]string{"db": "/tmp/x.db"}}
-		o, err := Options(a)
+		o, err := Options(dbArgs(c.Name))
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
@@ -27,7 +38,7 @@ func TestShortLivedCommandsMapTheDatabase(t *testing.T) {
 	if serve := lookup("mcp serve"); serve == nil || !serve.LongLived || long != 1 {
 		t.Errorf("mcp serve should be the one long-lived command (%d are)", long)
 	}
-	o, err := Options(Args{Flags: map[string]string{"db": "/tmp/x.db"}})
+	o, err := Options(dbArgs(""))
 	if err != nil || o.ShortLived {
 		t.Errorf("the chat screen: ShortLived = %v, %v", o.ShortLived, err)
 	}

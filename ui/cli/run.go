@@ -144,10 +144,10 @@ func parseValues(s string) (map[string]any, error) {
 // answerCheck refuses a malformed --values-json or --digest before the
 // database is opened.
 func answerCheck(a Args) error {
-	if _, err := parseValues(a.Flags["values-json"]); err != nil {
+	if _, err := parseValues(a.Flag("values-json")); err != nil {
 		return err
 	}
-	if err := chat.CheckDigestForm(a.Flags["digest"]); err != nil {
+	if err := chat.CheckDigestForm(a.Flag("digest")); err != nil {
 		return usagef("--digest: %s", chat.AsError(err).Message)
 	}
 	return nil

@@ -14,8 +14,8 @@ import (
 
 // mcpServeCheck refuses an --http address that is not loopback.
 func mcpServeCheck(a Args) error {
-	if addr, ok := a.Flags["http"]; ok {
-		if _, err := mcpserve.CheckAddr(addr); err != nil {
+	if a.Has("http") {
+		if _, err := mcpserve.CheckAddr(a.Flag("http")); err != nil {
 			return usagef("%v", err)
 		}
 	}
@@ -29,8 +29,7 @@ func mcpServeCheck(a Args) error {
 func mcpServe(ctx context.Context, c *Call) error {
 	o := mcpserve.Options{Version: Version()}
 	inbox := mcpserve.ChatInbox(c.Service)
-	addr, ok := c.Args.Flags["http"]
-	if !ok {
+	if !c.Has("http") {
 		if isTerminal(c.Stdin) {
 			// Someone typed the command: say what it waits for.
 			fmt.Fprintln(c.Stderr, "followup: speaking MCP on stdin and stdout, for an agent to start (claude mcp add followup -- followup mcp serve);"+
@@ -46,7 +45,7 @@ func mcpServe(ctx context.Context, c *Call) error {
 	if err != nil {
 		return &chat.Error{Code: chat.CodeInvalidArgument, Message: err.Error()}
 	}
-	ln, err := mcpserve.Listen(addr)
+	ln, err := mcpserve.Listen(c.Flag("http"))
 	if err != nil {
 		return &chat.Error{Code: chat.CodeInvalidArgument, Message: err.Error()}
 	}

@@ -65,20 +65,9 @@ type Flag struct {
 // the command NeedsDB) and where it reads and writes.
 type Call struct {
 	Env
-	Args Args
-	out  *printer
-	cmd  *cobra.Command
-}
-
-// Flag is the value of a flag ("" when absent).
-func (c *Call) Flag(name string) string { return c.Args.Flags[name] }
-
-// Arg is the i-th positional argument ("" when absent).
-func (c *Call) Arg(i int) string {
-	if i < len(c.Args.Positional) {
-		return c.Args.Positional[i]
-	}
-	return ""
+	Args
+	out *printer
+	cmd *cobra.Command
 }
 
 // OK prints a successful result: v as the JSON document's keys with
@@ -185,14 +174,14 @@ func init() {
 				flagChat, flagCommandID, flagNoWait},
 			Summary: "send a server's prompt as a message; drive the run",
 			Example: `followup mcp prompt everything:args-prompt --arg city=Paris`},
-		{Name: "approve", Group: groupMCP, Args: []string{"APPROVAL_ID"}, NeedsDB: true, Run: approve,
+		{Name: "approve", Group: groupMCP, Args: []string{"APPROVAL_ID"}, NeedsDB: true, Run: decideApproval,
 			Flags: []Flag{
 				{Name: "for-chat", Help: "allow this tool (or this server's sampling) for the rest of the chat: later calls run without asking"},
 				flagCommandID, flagNoWait,
 			},
 			Summary: "allow a pending tool call or sampling request",
 			Example: `followup approve ap_0123456789abcdef --for-chat`},
-		{Name: "deny", Group: groupMCP, Args: []string{"APPROVAL_ID"}, Flags: []Flag{flagCommandID, flagNoWait}, NeedsDB: true, Run: deny,
+		{Name: "deny", Group: groupMCP, Args: []string{"APPROVAL_ID"}, Flags: []Flag{flagCommandID, flagNoWait}, NeedsDB: true, Run: decideApproval,
 			Summary: "refuse a pending tool call or sampling request",
 			Example: `followup deny ap_0123456789abcdef`},
 		{Name: "mcp serve", Group: groupMCP, NeedsDB: true, LongLived: true, Run: mcpServe, Check: mcpServeCheck,
