@@ -173,7 +173,7 @@ func (s *Service) requestByKey(ctx context.Context, tx store.Handle, a *asker, k
 func (s *Service) mayAsk(ctx context.Context, tx store.Handle, a *asker) error {
 	limit := s.policy.QuestionsPerRun
 	if a.session != nil {
-		n, err := s.store.CountSessionRequests(ctx, tx, a.session.ID, store.ReqPending)
+		n, err := s.store.CountSessionPending(ctx, tx, a.session.ID)
 		if err != nil {
 			return err
 		}

@@ -130,7 +130,7 @@ func (s *Service) serveInfo(ctx context.Context, h store.Handle, chatID string) 
 		}
 	}
 	if info.Connected {
-		n, err := s.store.CountSessionRequests(ctx, h, sess.ID, store.ReqPending)
+		n, err := s.store.CountSessionPending(ctx, h, sess.ID)
 		info.Quiet = err == nil && s.quiet(sess, n > 0)
 	}
 	return info, nil

@@ -189,7 +189,7 @@ func (s *Service) QuietChats(ctx context.Context) (map[string]bool, error) {
 	open, err := s.store.OpenSessions(ctx, s.reader())
 	out := map[string]bool{}
 	for _, sess := range open {
-		n, err := s.store.CountSessionRequests(ctx, s.reader(), sess.ID, store.ReqPending)
+		n, err := s.store.CountSessionPending(ctx, s.reader(), sess.ID)
 		if err != nil {
 			return nil, err
 		}

@@ -131,7 +131,7 @@ func (ss *ServeSession) Waiting(ctx context.Context) bool {
 	if id == "" {
 		return false
 	}
-	n, err := ss.s.store.CountSessionRequests(ctx, ss.s.reader(), id, store.ReqPending)
+	n, err := ss.s.store.CountSessionPending(ctx, ss.s.reader(), id)
 	return err != nil || n > 0
 }
 

@@ -130,6 +130,11 @@ func dsn(path string, kind connKind) string {
 	switch kind {
 	case writerConn:
 		v.Add("_pragma", "synchronous(FULL)")
+		// Each write of a grouped commit runs in a savepoint, whose undo
+		// pages SQLite keeps in a sub-journal: in memory, not a temporary
+		// file written page by page (most of the file writes a commit of
+		// many agents' questions made).
+		v.Add("_pragma", "temp_store(MEMORY)")
 		// journal_mode is set by migrate, after it has checked the file is
 		// followup's: the mode is written into the file.
 		v.Add("_txlock", "immediate")

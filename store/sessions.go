@@ -200,11 +200,14 @@ func (Queries) SessionRequests(ctx context.Context, h Handle, sessionID, state s
 	return queryAll(ctx, h, scan[Request], q+` ORDER BY seq`, args...)
 }
 
-// CountSessionRequests counts a session's requests in one state.
-func (Queries) CountSessionRequests(ctx context.Context, h Handle, sessionID, state string) (int, error) {
+// CountSessionPending counts a session's pending requests. The state is
+// written in the query, not bound: SQLite plans a bound state against the
+// partial indexes on pending requests, and then plans the statement again
+// every time it runs.
+func (Queries) CountSessionPending(ctx context.Context, h Handle, sessionID string) (int, error) {
 	var n int
 	err := h.QueryRowContext(ctx,
-		`SELECT COUNT(*) FROM requests WHERE session_id = ? AND state = ?`, sessionID, state).Scan(&n)
+		`SELECT COUNT(*) FROM requests WHERE session_id = ? AND state = 'pending'`, sessionID).Scan(&n)
 	return n, err
 }
 
