@@ -17,24 +17,16 @@ func (f Field) Constraints() []string {
 	return append([]string{kindPhrase(f)}, rulePhrases(f)...)
 }
 
-// kindPhrase is the kind of answer a field takes; a choice names its
-// options, each as "label (value)" when it has a label of its own.
+// kindPhrase is the kind of answer a field takes, in words.
 func kindPhrase(f Field) string {
-	switch f.Type {
-	case Number:
-		return "number"
-	case Integer:
-		return "whole number"
-	case Boolean:
-		return "yes/no (true or false)"
-	case Select:
-		return "one of " + optionPhrase(f)
-	case Multiselect:
-		return "any of " + optionPhrase(f)
+	if k := kindOf(f.Type); k != nil && k.phrase != nil {
+		return k.phrase(f)
 	}
 	return SanitizeLine(string(f.Type))
 }
 
+// optionPhrase names a choice's options, each as "label (value)" when it
+// has a label of its own.
 func optionPhrase(f Field) string {
 	shown := make([]string, len(f.Options))
 	for i, o := range f.Options {
@@ -63,23 +55,6 @@ func rulePhrases(f Field) []string {
 		add("matching " + SanitizeLine(f.Pattern))
 	}
 	return out
-}
-
-// formatPhrase names a format as the user types it.
-func formatPhrase(format string) string {
-	switch format {
-	case "":
-		return ""
-	case "date":
-		return "date (YYYY-MM-DD)"
-	case "date-time":
-		return "date and time (2026-05-01 09:00, or RFC 3339)"
-	case "email":
-		return "email address"
-	case "uri":
-		return "web address (URI)"
-	}
-	return "format " + SanitizeLine(format)
 }
 
 func intBound(p *int) *float64 {

@@ -37,13 +37,13 @@ func TestSmokeDesignExample(t *testing.T) {
 	l := Build(d.Definition, d.Supplied, d.Prefill, nil, BuildOptions{Width: 60})
 	f := l.Form()
 	f.Init()
-	if !l.Suggested("destination") {
+	if !l.slot("destination").suggested {
 		t.Fatal("not suggested")
 	}
 	f.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("!")})
 	_ = f.View()
-	if l.Suggested("destination") || l.Values()["destination"] != "Shanghai!" {
-		t.Fatalf("after edit: %v %v", l.Suggested("destination"), l.Values())
+	if l.slot("destination").suggested || l.Values()["destination"] != "Shanghai!" {
+		t.Fatalf("after edit: %v %v", l.slot("destination").suggested, l.Values())
 	}
 	t.Log(f.View())
 	t.Log(Review(d.Definition, d.Supplied, l.Values(), 60))

@@ -11,25 +11,40 @@ import (
 	"time"
 )
 
-// Format checks use the standard library's parsers for the grammars they
-// name. A JSON Schema library was measured at 10 ms of package start-up in
-// every process, a third of the start-up budget, for four checks.
-var formatCheckers = map[string]func(string) bool{
-	"email":     isEmail,
-	"uri":       isURI,
-	"date":      func(s string) bool { _, err := time.Parse(time.DateOnly, s); return err == nil },
-	"date-time": isDateTime,
+// formats are the text formats of Formats: how an answer is checked, how
+// Constraints names the format, and what an empty field shows. Checks use
+// the standard library's parsers for the grammars they name. A JSON Schema
+// library was measured at 10 ms of package start-up in every process, a
+// third of the start-up budget, for four checks.
+var formats = map[string]struct {
+	check               func(string) bool
+	phrase, placeholder string
+}{
+	"email":     {isEmail, "email address", "name@example.com"},
+	"uri":       {isURI, "web address (URI)", "https://…"},
+	"date":      {isDate, "date (YYYY-MM-DD)", "YYYY-MM-DD"},
+	"date-time": {isDateTime, "date and time (2026-05-01 09:00, or RFC 3339)", "YYYY-MM-DD hh:mm"},
 }
 
 // checkFormat reports whether s is a valid instance of format. A format
 // followup does not know (only a server's schema has one) is the server's
 // to check.
 func checkFormat(format, s string) error {
-	if ok, known := formatCheckers[format]; known && !ok(s) {
-		return fmt.Errorf("not a valid %s", formatPhrase(format))
+	if ft, known := formats[format]; known && !ft.check(s) {
+		return fmt.Errorf("not a valid %s", ft.phrase)
 	}
 	return nil
 }
+
+// formatPhrase names a format as the user types it.
+func formatPhrase(format string) string {
+	if ft, known := formats[format]; known || format == "" {
+		return ft.phrase
+	}
+	return "format " + SanitizeLine(format)
+}
+
+func isDate(s string) bool { _, err := time.Parse(time.DateOnly, s); return err == nil }
 
 // isEmail accepts a bare RFC 5322 addr-spec: no display name, no angle
 // brackets, a domain after the one unquoted @.

@@ -17,6 +17,7 @@ var booleanKind = &kind{
 	schemaType: "boolean",
 	claims:     func(*object) bool { return true },
 	fromSchema: func(*importer, *object, *Field, string) {},
+	phrase:     func(Field) string { return "yes/no (true or false)" },
 	widget:     confirmWidget,
 	load:       func(s *slot, v any) { s.on, s.has = v.(bool) },
 	value:      func(s *slot) (any, bool) { return s.on, s.has },

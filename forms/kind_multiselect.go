@@ -22,11 +22,16 @@ var multiselectKind = &kind{
 		f.MinItems, f.MaxItems = im.count(o, "minItems", path), im.count(o, "maxItems", path)
 		f.Options = im.items(o, f.Name, path)
 	},
+	phrase: func(f Field) string { return "any of " + optionPhrase(f) },
 	widget: multiselectWidget,
-	load:   func(s *slot, v any) { s.picks = s.ordered(v) },
-	value:  func(s *slot) (any, bool) { return slices.Clone(s.picks), len(s.picks) > 0 },
-	draft:  func(s *slot) (any, bool) { return slices.Clone(s.picks), true },
-	hint:   func(s *slot) string { return countHint(s.f, len(s.picks)) },
+	load: func(s *slot, v any) {
+		var ignored problems // what is not an option is left out
+		list, _ := ignored.picks(s.f, v, "")
+		s.picks = append([]string{}, list...)
+	},
+	value: func(s *slot) (any, bool) { return slices.Clone(s.picks), len(s.picks) > 0 },
+	draft: func(s *slot) (any, bool) { return slices.Clone(s.picks), true },
+	hint:  func(s *slot) string { return countHint(s.f, len(s.picks)) },
 }
 
 // picks accepts []string or []any of strings; order follows the options.
@@ -85,28 +90,6 @@ func listLen(v any) int {
 		return len(l)
 	}
 	return 0
-}
-
-// ordered keeps known option values in option order.
-func (s *slot) ordered(v any) []string {
-	var in []string
-	switch l := v.(type) {
-	case []string:
-		in = l
-	case []any:
-		for _, e := range l {
-			if str, ok := e.(string); ok {
-				in = append(in, str)
-			}
-		}
-	}
-	out := []string{}
-	for _, o := range s.f.Options {
-		if slices.Contains(in, o.Value) {
-			out = append(out, o.Value)
-		}
-	}
-	return out
 }
 
 func countHint(f Field, n int) string {

@@ -13,12 +13,7 @@ import (
 
 var numberKind = newNumberKind(Number, false)
 
-var integerKind = withCheck(newNumberKind(Integer, true), checkWholeBounds)
-
-func withCheck(k *kind, check func(p *problems, f Field, i int, at pathFunc)) *kind {
-	k.check = check
-	return k
-}
+var integerKind = newNumberKind(Integer, true)
 
 // checkWholeBounds refuses an integer field's fractional min or max: no
 // whole number answers "at least 1.5" differently from "at least 2", and
@@ -35,10 +30,13 @@ func checkWholeBounds(p *problems, f Field, i int, at pathFunc) {
 }
 
 func newNumberKind(t FieldType, integer bool) *kind {
-	return &kind{
-		typ:        t,
-		attrs:      []string{"min", "max"},
-		normalize:  normalizeNumber(integer),
+	k := &kind{
+		typ:   t,
+		attrs: []string{"min", "max"},
+		normalize: func(p *problems, f Field, v any, path string) (any, bool) {
+			return p.number(f, v, path, integer)
+		},
+		phrase:     func(Field) string { return pick(integer, "whole number", "number") },
 		schemaType: string(t),
 		claims:     func(*object) bool { return true },
 		fromSchema: func(im *importer, o *object, f *Field, path string) {
@@ -52,15 +50,15 @@ func newNumberKind(t FieldType, integer bool) *kind {
 		problem: func(s *slot) string { return numberProblem(s.text, integer) },
 		typed:   true,
 	}
+	if integer {
+		k.check = checkWholeBounds
+	}
+	return k
 }
 
 // jsonNumberRE is RFC 8259 number syntax: a json.Number built by hand
 // could otherwise smuggle in what strconv also accepts (hex, "Inf", "_").
 var jsonNumberRE = lazyRegexp(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-
-func normalizeNumber(integer bool) func(p *problems, f Field, v any, path string) (any, bool) {
-	return func(p *problems, f Field, v any, path string) (any, bool) { return p.number(f, v, path, integer) }
-}
 
 // number accepts float64, json.Number and Go integers; never numeric text.
 func (p *problems) number(f Field, v any, path string, integer bool) (any, bool) {

@@ -35,6 +35,7 @@ var selectKind = &kind{
 		f.Options = opts
 		im.optPath[f.Name] = key
 	},
+	phrase: func(f Field) string { return "one of " + optionPhrase(f) },
 	widget: selectWidget,
 	load: func(s *slot, v any) {
 		s.text, _ = v.(string)
@@ -47,10 +48,6 @@ var selectKind = &kind{
 			return fmt.Sprintf("%d options, / to filter", len(s.f.Options))
 		}
 		return ""
-	},
-	review: func(f Field, v any) (string, bool) {
-		s, ok := v.(string)
-		return SanitizeLine(optionLabel(f, s)), ok
 	},
 	chooses: true,
 }

@@ -53,6 +53,9 @@ type kind struct {
 	// problem says what is wrong with text typed so far that no value can
 	// be read from ("" if fine; nil: the kind has no such text).
 	problem func(s *slot) string
+	// phrase is the kind of answer in words, for Constraints (nil: the
+	// type's name).
+	phrase func(f Field) string
 	// review renders a value for the review; false falls back to the
 	// rendering every kind shares (nil: always that).
 	review func(f Field, v any) (string, bool)

@@ -191,7 +191,7 @@ func (l *Live) Definition() Definition { return l.def }
 // Values returns the current values of the asked fields that have one,
 // typed per field (numbers parsed). Number text that does not parse is
 // left out and reported by Problems. Unconfirmed suggestions are included:
-// they are what the user sees; Suggested tells them apart.
+// they are what the user sees.
 func (l *Live) Values() Values {
 	out := Values{}
 	for _, s := range l.slots {
@@ -253,14 +253,6 @@ func (l *Live) Edited() bool {
 		if s.changed() {
 			return true
 		}
-	}
-	return false
-}
-
-// Suggested reports that the field still shows an unconfirmed prefill.
-func (l *Live) Suggested(name string) bool {
-	if s := l.slot(name); s != nil {
-		return s.suggested
 	}
 	return false
 }

@@ -59,17 +59,7 @@ func (s *slot) placeholder() string {
 	if s.f.Placeholder != "" {
 		return SanitizeLine(s.f.Placeholder)
 	}
-	switch s.f.Format {
-	case "date":
-		return "YYYY-MM-DD"
-	case "date-time":
-		return "YYYY-MM-DD hh:mm"
-	case "email":
-		return "name@example.com"
-	case "uri":
-		return "https://…"
-	}
-	return ""
+	return formats[s.f.Format].placeholder
 }
 
 // decorate refreshes the title (required and suggestion marks), the

@@ -50,20 +50,20 @@ func start(def Definition, supplied, prefill, draft Values) *Live {
 
 func TestLivePrefillIsASuggestionUntilConfirmed(t *testing.T) {
 	l := start(travelDef, nil, Values{"destination": "Shanghai", "travelers": int64(2)}, nil)
-	if !l.Suggested("destination") || !strings.Contains(l.View(), "Destination * · suggested") {
+	if !l.slot("destination").suggested || !strings.Contains(l.View(), "Destination * · suggested") {
 		t.Fatalf("prefill not drawn as a suggestion:\n%s", l.View())
 	}
 	if l.Edited() || len(l.Draft()) != 0 {
 		t.Fatalf("nothing done yet, but edited=%v draft=%v", l.Edited(), l.Draft())
 	}
 	keys(l, press(tea.KeyEnter)) // confirm by moving past
-	if l.Suggested("destination") || !l.Edited() {
+	if l.slot("destination").suggested || !l.Edited() {
 		t.Fatal("enter did not confirm the suggestion")
 	}
 	if got := l.Draft(); !reflect.DeepEqual(got, Values{"destination": "Shanghai"}) {
 		t.Fatalf("draft %v", got)
 	}
-	if !l.Suggested("travelers") {
+	if !l.slot("travelers").suggested {
 		t.Fatal("a field not yet reached lost its suggestion")
 	}
 	if v := l.Values(); v["travelers"] != int64(2) || v["destination"] != "Shanghai" {
@@ -74,8 +74,8 @@ func TestLivePrefillIsASuggestionUntilConfirmed(t *testing.T) {
 func TestLiveEditingClearsSuggestion(t *testing.T) {
 	l := start(travelDef, nil, Values{"destination": "Shanghai"}, nil)
 	keys(l, press(tea.KeyBackspace))
-	if l.Suggested("destination") || !l.Edited() || l.Values()["destination"] != "Shangha" {
-		t.Fatalf("suggested=%v edited=%v values=%v", l.Suggested("destination"), l.Edited(), l.Values())
+	if l.slot("destination").suggested || !l.Edited() || l.Values()["destination"] != "Shangha" {
+		t.Fatalf("suggested=%v edited=%v values=%v", l.slot("destination").suggested, l.Edited(), l.Values())
 	}
 }
 
@@ -111,7 +111,7 @@ func TestLiveDraftKeepsHalfTypedNumbers(t *testing.T) {
 func TestLivePrecedenceAndSupplied(t *testing.T) {
 	l := start(travelDef, Values{"travelers": int64(3)}, Values{"destination": "Shanghai", "budget": 10.0},
 		Values{"destination": "", "budget": "99.5"})
-	if l.Suggested("destination") || l.Suggested("budget") {
+	if l.slot("destination").suggested || l.slot("budget").suggested {
 		t.Fatal("draft values drawn as suggestions")
 	}
 	v := l.Values()
@@ -139,7 +139,7 @@ func TestLiveSelectAndMultiselect(t *testing.T) {
 		}
 	}
 	keys(l, press(tea.KeyUp))
-	if l.Values()["t"] != "plane" || l.Suggested("t") {
+	if l.Values()["t"] != "plane" || l.slot("t").suggested {
 		t.Fatalf("values %v", l.Values())
 	}
 	keys(l, press(tea.KeyEnter))
@@ -190,7 +190,7 @@ func TestLiveLongSelectFiltersAndChooses(t *testing.T) {
 		t.Fatalf("preselection not shown:\n%s", view)
 	}
 	keys(l, press(tea.KeyDown))
-	if l.Values()["n"] != "opta1" || l.Suggested("n") {
+	if l.Values()["n"] != "opta1" || l.slot("n").suggested {
 		t.Fatalf("values %v", l.Values())
 	}
 	keys(l, typed("/"))
@@ -211,7 +211,7 @@ func TestLiveWidgetNormalisationIsNotAnEdit(t *testing.T) {
 	def := Definition{Fields: []Field{{Name: "notes", Type: Textarea}, {Name: "t", Type: Text}}}
 	l := start(def, nil, Values{"notes": "a\r\nb\tc", "t": "x\ty"}, nil)
 	keys(l, tea.WindowSizeMsg{Width: 80, Height: 40})
-	if l.Edited() || !l.Suggested("notes") || !l.Suggested("t") {
+	if l.Edited() || !l.slot("notes").suggested || !l.slot("t").suggested {
 		t.Fatalf("edited=%v values=%q", l.Edited(), l.Values())
 	}
 }

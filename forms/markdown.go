@@ -97,63 +97,51 @@ func inlineText(s string) string {
 	r := []rune(s)
 	var b strings.Builder
 	for i := 0; i < len(r); {
-		c := r[i]
-		switch {
-		case c == '\\' && i+1 < len(r) && isASCIIPunct(r[i+1]):
-			b.WriteRune(r[i+1])
-			i += 2
-		case c == '`':
-			n := runOf(r, i)
-			if j := findRun(r, i+n, '`', n); j >= 0 {
-				code := string(r[i+n : j])
-				if len(code) > 1 && code[0] == ' ' && code[len(code)-1] == ' ' && strings.TrimSpace(code) != "" {
-					code = code[1 : len(code)-1]
-				}
-				b.WriteString(code)
-				i = j + n
-			} else {
-				b.WriteString(string(r[i : i+n]))
-				i += n
-			}
-		case c == '!' && i+1 < len(r) && r[i+1] == '[':
-			if text, url, next, ok := link(r, i+1); ok {
-				b.WriteString(linkText(text, url))
-				i = next
-			} else {
-				b.WriteRune(c)
-				i++
-			}
-		case c == '[':
-			if text, url, next, ok := link(r, i); ok {
-				b.WriteString(linkText(text, url))
-				i = next
-			} else {
-				b.WriteRune(c)
-				i++
-			}
-		case c == '<':
-			if m := autolinkRe().FindStringSubmatch(string(r[i:])); m != nil {
-				b.WriteString(m[1])
-				i += len([]rune(m[0]))
-			} else {
-				b.WriteRune(c)
-				i++
-			}
-		case c == '*' || c == '_' || c == '~':
-			n := runOf(r, i)
-			if j := emphasisEnd(r, i, n); j >= 0 {
-				b.WriteString(inlineText(string(r[i+n : j])))
-				i = j + n
-			} else {
-				b.WriteString(string(r[i : i+n]))
-				i += n
-			}
-		default:
-			b.WriteRune(c)
-			i++
-		}
+		out, n := inlineAt(r, i)
+		b.WriteString(out)
+		i += n
 	}
 	return b.String()
+}
+
+// inlineAt renders what starts at r[i]: a mark and what it marks, or one
+// rune (a run of marks with no partner, as written); n is the runes read.
+func inlineAt(r []rune, i int) (string, int) {
+	c := r[i]
+	switch {
+	case c == '\\' && i+1 < len(r) && isASCIIPunct(r[i+1]):
+		return string(r[i+1]), 2
+	case c == '`':
+		n := runOf(r, i)
+		j := findRun(r, i+n, '`', n)
+		if j < 0 {
+			return string(r[i : i+n]), n
+		}
+		code := string(r[i+n : j])
+		if len(code) > 1 && code[0] == ' ' && code[len(code)-1] == ' ' && strings.TrimSpace(code) != "" {
+			code = code[1 : len(code)-1]
+		}
+		return code, j + n - i
+	case c == '[' || c == '!' && i+1 < len(r) && r[i+1] == '[':
+		from := i
+		if c == '!' {
+			from++ // an image reads as its text
+		}
+		if text, url, next, ok := link(r, from); ok {
+			return linkText(text, url), next - i
+		}
+	case c == '<':
+		if m := autolinkRe().FindStringSubmatch(string(r[i:])); m != nil {
+			return m[1], len([]rune(m[0]))
+		}
+	case c == '*' || c == '_' || c == '~':
+		n := runOf(r, i)
+		if j := emphasisEnd(r, i, n); j >= 0 {
+			return inlineText(string(r[i+n : j])), j + n - i
+		}
+		return string(r[i : i+n]), n
+	}
+	return string(c), 1
 }
 
 // runOf is the length of the run of r[i] starting at i.

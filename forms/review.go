@@ -33,7 +33,7 @@ func Review(def Definition, supplied, values Values, width int) string {
 		switch {
 		case supplied[f.Name] != nil:
 			line = label + ": " + formatValue(f, supplied[f.Name]) + " " + reviewMuted.Render("(already known)")
-		case values[f.Name] != nil && hasValueOf(f, []Values{values}):
+		case hasValueOf(f, []Values{values}):
 			line = label + ": " + formatValue(f, values[f.Name])
 		case f.Required:
 			line = label + ": " + reviewMissing.Render("(missing — required)")
@@ -60,8 +60,9 @@ func Review(def Definition, supplied, values Values, width int) string {
 }
 
 // formatValue renders one value for people: the field's kind first
-// (option labels, indented multi-line text), then what every kind shares:
-// yes/no, numbers without exponent noise, lists joined.
+// (indented multi-line text), then what every kind shares: choices by
+// their option labels, yes/no, numbers without exponent noise, lists
+// joined.
 func formatValue(f Field, v any) string {
 	if k := kindOf(f.Type); k != nil && k.review != nil {
 		if s, ok := k.review(f, v); ok {
@@ -72,27 +73,23 @@ func formatValue(f Field, v any) string {
 	case bool:
 		return pick(v, "yes", "no")
 	case string:
-		return SanitizeLine(v)
+		return SanitizeLine(optionLabel(f, v))
 	case float64:
 		return fmtNum(v)
 	case []string:
-		labels := make([]string, len(v))
-		for i, s := range v {
-			labels[i] = SanitizeLine(optionLabel(f, s))
-		}
-		return strings.Join(labels, ", ")
+		return joinValues(f, v)
 	case []any:
-		parts := make([]string, len(v))
-		for i, e := range v {
-			if s, ok := e.(string); ok {
-				parts[i] = SanitizeLine(optionLabel(f, s))
-			} else {
-				parts[i] = formatValue(Field{}, e)
-			}
-		}
-		return strings.Join(parts, ", ")
+		return joinValues(f, v)
 	}
 	return SanitizeLine(fmt.Sprint(v))
+}
+
+func joinValues[T any](f Field, list []T) string {
+	parts := make([]string, len(list))
+	for i, e := range list {
+		parts[i] = formatValue(f, e)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func wrapText(s string, width int) string {

@@ -111,7 +111,7 @@ func (p *problems) checkField(f Field, i int, at pathFunc) {
 			p.add(at(i, "format"), "format applies only to %s fields, not %s", kindsTaking("format"), f.Type)
 		}
 		if !slices.Contains(Formats, f.Format) && !p.server {
-			p.add(at(i, "format"), "unknown format %q (known: email, uri, date, date-time)", clip(f.Format))
+			p.add(at(i, "format"), "unknown format %q (known: %s)", clip(f.Format), strings.Join(Formats, ", "))
 		}
 	}
 	p.checkCounts(at(i, "minItems"), at(i, "maxItems"), "minItems", "maxItems", f.MinItems, f.MaxItems)

@@ -21,7 +21,7 @@ func TestTypingReplacesASuggestion(t *testing.T) {
 	if got := l.Values()["destination"]; got != "Kyoto" {
 		t.Fatalf("destination = %v, want Kyoto", got)
 	}
-	if !l.Suggested("city") {
+	if !l.slot("city").suggested {
 		t.Fatal("an untouched suggestion stopped being one")
 	}
 	// Once edited, typing appends as usual.

@@ -124,7 +124,7 @@ func TestBooleanKeysChoose(t *testing.T) {
 					t.Fatalf("draft %v", d)
 				}
 				back := Build(yesNoDef, nil, nil, l.Draft(), BuildOptions{Width: 60})
-				if back.Values()["agree"] != tc.want || back.Suggested("agree") {
+				if back.Values()["agree"] != tc.want || back.slot("agree").suggested {
 					t.Fatalf("rebuilt from the draft: %v", back.Values())
 				}
 			}
@@ -144,7 +144,7 @@ func TestBooleanSuggestion(t *testing.T) {
 	}
 	l := start(decl.Definition, nil, decl.Prefill, nil)
 	view := l.View()
-	if !l.Suggested("agree") || !strings.Contains(view, "Agree to terms * · suggested") || marked(t, view, "Agree to terms") != "No" {
+	if !l.slot("agree").suggested || !strings.Contains(view, "Agree to terms * · suggested") || marked(t, view, "Agree to terms") != "No" {
 		t.Fatalf("the default is not drawn as a suggestion:\n%s", view)
 	}
 	if marked(t, view, "Newsletter") != "" {
@@ -154,13 +154,13 @@ func TestBooleanSuggestion(t *testing.T) {
 		t.Fatalf("a suggestion in the draft: %v", l.Draft())
 	}
 	keys(l, press(tea.KeyTab))
-	if l.Suggested("agree") || l.Values()["agree"] != false || l.Draft()["agree"] != false {
+	if l.slot("agree").suggested || l.Values()["agree"] != false || l.Draft()["agree"] != false {
 		t.Fatalf("passing did not take the suggestion: %v %v", l.Values(), l.Draft())
 	}
 
 	l = start(yesNoDef, nil, Values{"agree": true}, nil)
 	keys(l, press(tea.KeyRight))
-	if l.Suggested("agree") || l.Values()["agree"] != false || marked(t, l.View(), "Agree to terms") != "No" {
+	if l.slot("agree").suggested || l.Values()["agree"] != false || marked(t, l.View(), "Agree to terms") != "No" {
 		t.Fatalf("choosing over a suggestion: %v\n%s", l.Values(), l.View())
 	}
 }
