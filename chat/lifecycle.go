@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -53,57 +52,34 @@ func (s *Service) PendingElsewhere(ctx context.Context, chatID string) (int, err
 
 // PendingOutside is what a screen shows of the questions waiting in other
 // active chats: at most limit of the oldest, then the newest (for a key
-// that goes to the last), oldest first — read from the stored pending
-// list, bounded by limit, whatever waits elsewhere. Each item is a head:
-// who asks what, where (its id, chat, run, state, title, owner, mode,
-// times), without its fields and values, which a tab never shows and
-// which were most of the read.
+// that goes to the last), oldest first — bounded by limit, whatever waits
+// elsewhere. Each item is a head: who asks what, where (its id, chat, run,
+// state, title, owner, mode, times), read from the request's row alone,
+// without its fields and values, which a tab never shows.
 func (s *Service) PendingOutside(ctx context.Context, chatID string, limit int) ([]RequestItem, error) {
 	var out []RequestItem
 	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
-		oldest, err := s.store.PendingItemsOutside(ctx, tx, chatID, limit, false)
+		oldest, err := s.store.PendingOutside(ctx, tx, chatID, limit, false)
 		if err != nil {
 			return err
 		}
-		newest, err := s.store.PendingItemsOutside(ctx, tx, chatID, 1, true)
+		newest, err := s.store.PendingOutside(ctx, tx, chatID, 1, true)
 		if err != nil {
 			return err
 		}
-		if len(newest) == 1 && len(oldest) == limit && oldest[len(oldest)-1].RequestID != newest[0].RequestID {
+		if len(newest) == 1 && len(oldest) == limit && oldest[len(oldest)-1].ID != newest[0].ID {
 			oldest = append(oldest, newest[0])
 		}
 		out = make([]RequestItem, len(oldest))
-		for i, it := range oldest {
-			var h itemHead
-			if err := json.Unmarshal([]byte(it.Item), &h); err != nil {
-				return err
-			}
-			out[i] = h.item()
+		for i, r := range oldest {
+			it := buildItem(r, revisionData{def: forms.Definition{Title: r.Title}})
+			out[i] = RequestItem{ID: it.ID, Digest: it.Digest, ChatID: it.ChatID, RunID: it.RunID, State: it.State,
+				Revision: it.Revision, Title: it.Title, Owner: it.Owner, Mode: it.Mode, ExpiresAt: it.ExpiresAt,
+				CreatedAt: it.CreatedAt}
 		}
 		return nil
 	})
 	return out, err
-}
-
-// itemHead is a pending-list entry decoded without its fields and values.
-type itemHead struct {
-	ID        string       `json:"id"`
-	Digest    string       `json:"digest"`
-	ChatID    string       `json:"chatId"`
-	RunID     string       `json:"runId"`
-	State     RequestState `json:"state"`
-	Revision  int          `json:"revision"`
-	Title     string       `json:"title"`
-	Owner     Owner        `json:"owner"`
-	Mode      string       `json:"mode"`
-	ExpiresAt *time.Time   `json:"expiresAt"`
-	CreatedAt time.Time    `json:"createdAt"`
-}
-
-func (h itemHead) item() RequestItem {
-	return RequestItem{ID: h.ID, Digest: h.Digest, ChatID: h.ChatID, RunID: h.RunID, State: h.State,
-		Revision: h.Revision, Title: h.Title, Owner: h.Owner, Mode: h.Mode, ExpiresAt: h.ExpiresAt,
-		CreatedAt: h.CreatedAt}
 }
 
 // Chat reads one chat, with its open requests counted as the chat list

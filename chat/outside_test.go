@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"reflect"
 	"testing"
 )
 
@@ -35,6 +36,21 @@ func TestPendingOutsideIsBounded(t *testing.T) {
 	}
 	if len(gotIDs) != len(want) || gotIDs[0] != want[0] || gotIDs[1] != want[1] || gotIDs[2] != want[2] {
 		t.Fatalf("PendingOutside = %v, want %v", gotIDs, want)
+	}
+	// Each is the head of the request's view.
+	views, err := s.Pending(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	heads := map[string]RequestItem{}
+	for _, v := range views {
+		heads[v.ID] = RequestItem{ID: v.ID, Digest: v.Digest, ChatID: v.ChatID, RunID: v.RunID, State: v.State, Revision: v.Revision,
+			Title: v.Title, Owner: v.Owner, Mode: v.Mode, ExpiresAt: v.ExpiresAt, CreatedAt: v.CreatedAt}
+	}
+	for _, it := range got {
+		if !reflect.DeepEqual(it, heads[it.ID]) {
+			t.Errorf("item %+v\nwant the view's head %+v", it, heads[it.ID])
+		}
 	}
 	if all, _ := s.PendingOutside(ctx, here.ChatID, 10); len(all) != 4 {
 		t.Errorf("limit 10: %d items, want the 4 of active chats", len(all))

@@ -19,7 +19,7 @@ import (
 // when it has none.
 func fxItem(t *testing.T, s *Service, requestID string) (map[string]any, bool) {
 	t.Helper()
-	ps, err := s.store.PendingItems(context.Background(), s.reader())
+	ps, err := storedItems(context.Background(), s.reader())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +397,7 @@ func TestOpenFillsItemsOfAnOlderDatabase(t *testing.T) {
 	if _, err := src.Archive(ctx, archived.ChatID, ""); err != nil {
 		t.Fatal(err)
 	}
-	want, err := src.store.PendingItems(ctx, src.reader())
+	want, err := storedItems(ctx, src.reader())
 	if err != nil || len(want) != 2 {
 		t.Fatalf("source items = %d, %v", len(want), err)
 	}
@@ -410,7 +410,7 @@ func TestOpenFillsItemsOfAnOlderDatabase(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 	fxCheckItemsAtEnd(t, s)
-	got, err := s.store.PendingItems(ctx, s.reader())
+	got, err := storedItems(ctx, s.reader())
 	if err != nil {
 		t.Fatal(err)
 	}

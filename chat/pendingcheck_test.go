@@ -31,7 +31,7 @@ func checkPendingItems(ctx context.Context, s *Service) error {
 		if err != nil {
 			return err
 		}
-		stored, err := s.store.PendingItems(ctx, tx)
+		stored, err := storedItems(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -101,4 +101,22 @@ func fxCheckItemsAtEnd(t *testing.T, s *Service) {
 			t.Errorf("at the end of the test: %v", err)
 		}
 	})
+}
+
+// storedItems reads every stored pending item, in request creation order.
+func storedItems(ctx context.Context, h store.Handle) ([]store.PendingItem, error) {
+	rows, err := h.QueryContext(ctx, `SELECT seq, request_id, chat_id, item FROM pending_items ORDER BY seq`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.PendingItem
+	for rows.Next() {
+		var p store.PendingItem
+		if err := rows.Scan(&p.Seq, &p.RequestID, &p.ChatID, &p.Item); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
 }

@@ -61,7 +61,7 @@ func (c *ClassicRequest) dest() []any { return []any{&c.RequestID, &c.RunSeq} }
 // server is still pending: usually none, read from the deliveries' state
 // index.
 func (Queries) UnsentClassicReplies(ctx context.Context, h Handle) ([]ClassicRequest, error) {
-	return classicRequests(ctx, h, `SELECT DISTINCT d.request_id, r.seq FROM deliveries d INDEXED BY deliveries_state
+	return queryAll(ctx, h, scan[ClassicRequest], `SELECT DISTINCT d.request_id, r.seq FROM deliveries d INDEXED BY deliveries_state
 		JOIN mcp_requests m ON m.request_id = d.request_id JOIN runs r ON r.id = m.run_id
 		WHERE d.state = 'pending' AND d.target = 'mcp_server' AND m.classic = 1`)
 }
@@ -69,10 +69,6 @@ func (Queries) UnsentClassicReplies(ctx context.Context, h Handle) ([]ClassicReq
 // OpenClassicRequests lists the open classic elicitations: usually none,
 // read from their own index.
 func (Queries) OpenClassicRequests(ctx context.Context, h Handle) ([]ClassicRequest, error) {
-	return classicRequests(ctx, h, `SELECT m.request_id, r.seq FROM mcp_requests m INDEXED BY mcp_requests_classic_open
+	return queryAll(ctx, h, scan[ClassicRequest], `SELECT m.request_id, r.seq FROM mcp_requests m INDEXED BY mcp_requests_classic_open
 		JOIN runs r ON r.id = m.run_id WHERE m.classic = 1 AND m.open = 1`)
-}
-
-func classicRequests(ctx context.Context, h Handle, query string) ([]ClassicRequest, error) {
-	return queryAll(ctx, h, scan[ClassicRequest], query)
 }

@@ -74,15 +74,6 @@ func pendingItemRows(ctx context.Context, h Handle, query string, args ...any) (
 	}, query, args...)
 }
 
-// PendingItems returns every stored item, in request creation order, for
-// checks that compare them with the requests.
-func (Queries) PendingItems(ctx context.Context, h Handle) ([]PendingItem, error) {
-	return queryAll(ctx, h, func(sc rowScanner) (p PendingItem, err error) {
-		err = sc.Scan(&p.Seq, &p.RequestID, &p.ChatID, &p.Item)
-		return
-	}, `SELECT seq, request_id, chat_id, item FROM pending_items ORDER BY seq`)
-}
-
 // PendingItemsStale reports whether the pending items must be rebuilt:
 // migration 0005 asks for it for the requests that were pending before the
 // table existed, and so can a bulk load that wrote requests directly.
@@ -97,17 +88,4 @@ func (Queries) PendingItemsStale(ctx context.Context, h Handle) (bool, error) {
 func (Queries) MarkPendingItemsStale(ctx context.Context, h Handle) error {
 	_, err := h.ExecContext(ctx, `INSERT OR IGNORE INTO pending_items_stale (one) VALUES (1)`)
 	return err
-}
-
-// PendingItemsOutside returns at most limit stored items of every active
-// chat but chatID, oldest first (or newest first): what a screen shows of
-// the questions waiting elsewhere, read by walking the list in seq order
-// and stopping there.
-func (Queries) PendingItemsOutside(ctx context.Context, h Handle, chatID string, limit int, newestFirst bool) ([]PendingItem, error) {
-	order := "seq"
-	if newestFirst {
-		order = "seq DESC"
-	}
-	return pendingItemRows(ctx, h, `SELECT request_id, item FROM pending_items
-		WHERE chat_id <> ? AND `+notArchived+` ORDER BY `+order+` LIMIT ?`, chatID, limit)
 }

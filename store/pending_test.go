@@ -98,9 +98,9 @@ func TestRequestWritesKeepTheirItem(t *testing.T) {
 	if err := s.Write(ctx, func(tx Handle) error { return qs.DeleteChat(ctx, tx, "ch_a") }); err != nil {
 		t.Fatal(err)
 	}
-	all, err := qs.PendingItems(ctx, s.Reader())
-	if err != nil || len(all) != 1 || all[0].RequestID != "rq_2" {
-		t.Fatalf("after deleting a chat: %+v, %v", all, err)
+	var all string
+	if err := s.Reader().QueryRowContext(ctx, `SELECT group_concat(request_id) FROM pending_items`).Scan(&all); err != nil || all != "rq_2" {
+		t.Fatalf("after deleting a chat: %s, %v", all, err)
 	}
 	// A write that knows nothing of the list (a process from before it)
 	// still takes a closed request's entry away.

@@ -106,17 +106,17 @@ func TestEveryListIsIndexed(t *testing.T) {
 			_, err := qs.RunDeliveries(ctx, e, "run_1", DeliveryPending, DeliveryUnknown)
 			return err
 		},
-		"PendingProposalsOf":         func() error { _, err := qs.PendingProposalsOf(ctx, e, ids); return err },
-		"DueRequests":                func() error { _, err := qs.DueRequests(ctx, e, 5); return err },
-		"PendingTemplateRequests":    func() error { _, err := qs.PendingTemplateRequests(ctx, e, "t"); return err },
-		"PendingItemJSON chat":       func() error { _, err := qs.PendingItemJSON(ctx, e, "ch_1"); return err },
-		"PendingItemJSON all":        func() error { _, err := qs.PendingItemJSON(ctx, e, ""); return err },
-		"PendingListProposals chat":  func() error { _, err := qs.PendingListProposals(ctx, e, "ch_1"); return err },
-		"PendingListProposals all":   func() error { _, err := qs.PendingListProposals(ctx, e, ""); return err },
-		"PendingItemsOutside":        func() error { _, err := qs.PendingItemsOutside(ctx, e, "ch_1", 32, false); return err },
-		"PendingApprovals chat":      func() error { _, err := qs.PendingApprovals(ctx, e, "ch_1"); return err },
-		"PendingApprovals all":       func() error { _, err := qs.PendingApprovals(ctx, e, ""); return err },
-		"PendingItemsOutside newest": func() error { _, err := qs.PendingItemsOutside(ctx, e, "ch_1", 1, true); return err },
+		"PendingProposalsOf":        func() error { _, err := qs.PendingProposalsOf(ctx, e, ids); return err },
+		"DueRequests":               func() error { _, err := qs.DueRequests(ctx, e, 5); return err },
+		"PendingTemplateRequests":   func() error { _, err := qs.PendingTemplateRequests(ctx, e, "t"); return err },
+		"PendingItemJSON chat":      func() error { _, err := qs.PendingItemJSON(ctx, e, "ch_1"); return err },
+		"PendingItemJSON all":       func() error { _, err := qs.PendingItemJSON(ctx, e, ""); return err },
+		"PendingListProposals chat": func() error { _, err := qs.PendingListProposals(ctx, e, "ch_1"); return err },
+		"PendingListProposals all":  func() error { _, err := qs.PendingListProposals(ctx, e, ""); return err },
+		"PendingOutside":            func() error { _, err := qs.PendingOutside(ctx, e, "ch_1", 32, false); return err },
+		"PendingApprovals chat":     func() error { _, err := qs.PendingApprovals(ctx, e, "ch_1"); return err },
+		"PendingApprovals all":      func() error { _, err := qs.PendingApprovals(ctx, e, ""); return err },
+		"PendingOutside newest":     func() error { _, err := qs.PendingOutside(ctx, e, "ch_1", 1, true); return err },
 	}
 	history := []string{"chats", "runs", "messages", "requests", "revisions", "deliveries", "proposals", "answers"}
 	// Sorts that are bounded by what they return.

@@ -89,3 +89,16 @@ func (Queries) NextDeadline(ctx context.Context, h Handle) (ms int64, ok bool, e
 	err = h.QueryRowContext(ctx, `SELECT MIN(expires_at) FROM requests WHERE state = 'pending' AND expires_at IS NOT NULL`).Scan(&v)
 	return v.Int64, v.Valid, err
 }
+
+// PendingOutside lists at most limit pending requests of every active chat
+// but chatID, oldest first (or newest first): what a screen shows of the
+// questions waiting elsewhere, read by walking the open requests' index in
+// seq order and stopping there.
+func (Queries) PendingOutside(ctx context.Context, h Handle, chatID string, limit int, newestFirst bool) ([]Request, error) {
+	order := "seq"
+	if newestFirst {
+		order = "seq DESC"
+	}
+	return queryAll(ctx, h, scan[Request], `SELECT `+reqCols+` FROM requests INDEXED BY requests_open
+		WHERE state = 'pending' AND chat_id <> ? AND `+notArchived+` ORDER BY `+order+` LIMIT ?`, chatID, limit)
+}

@@ -78,10 +78,7 @@ func (s *Store) LostSessions(ctx context.Context) ([]Session, error) {
 		if err := sc.Scan(&seq); err != nil {
 			return err
 		}
-		s.sessionLocks.mu.Lock()
-		mine := s.sessionLocks.held[seq]
-		s.sessionLocks.mu.Unlock()
-		if !mine {
+		if !s.sessionLocks.holds(seq) {
 			others = append(others, seq)
 		}
 		return nil
@@ -287,12 +284,15 @@ func (k *sessionLocks) closeIfIdle() error {
 // of this process is known without a look at the file, so a server with
 // many sessions does not open the lock file once per session per request.
 func (s *Store) SessionLeaseHeld(seq int64) (bool, error) {
-	k := &s.sessionLocks
-	k.mu.Lock()
-	mine := k.held[seq]
-	k.mu.Unlock()
-	if mine {
+	if s.sessionLocks.holds(seq) {
 		return true, nil
 	}
 	return s.LeaseHeld(sessionLeaseBase + seq)
+}
+
+// holds reports whether this process holds the byte of the session with seq.
+func (k *sessionLocks) holds(seq int64) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.held[seq]
 }
