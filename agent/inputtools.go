@@ -46,9 +46,6 @@ func (t InputTool) Spec() ToolSpec {
 	return ToolSpec{Name: t.Name, Description: desc, Parameters: t.Parameters}
 }
 
-// Handler binds the tool to a host.
-func (t InputTool) Handler(h InputHost) ToolFunc { return t.bind(h) }
-
 var inputCatalogue = []InputTool{
 	{Name: "input_capabilities", Serve: true, Parameters: schemas["none"],
 		Description: "Field types, source kinds, limits and registered templates of input requests. Call it when unsure what a form may contain.",
@@ -81,10 +78,11 @@ func reserved(name string) bool {
 	return slices.ContainsFunc(inputCatalogue, func(t InputTool) bool { return t.Name == name })
 }
 
-// RegisterInputTools registers the host's input tools with their authority.
+// RegisterInputTools registers the host's input tools, bound to h: the only way a tool of
+// their names is registered.
 func RegisterInputTools(r *Registry, h InputHost) error {
 	for _, t := range inputCatalogue {
-		if err := r.RegisterInput(t.Spec(), t.Handler(h)); err != nil {
+		if err := r.add(&Tool{Spec: t.Spec(), Run: t.bind(h)}); err != nil {
 			return err
 		}
 	}

@@ -9,26 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"followup/forms"
 )
-
-// demoField and demoDef mirror the parts of a form definition the demo agent
-// reads back from its own input_request calls.
-type demoField struct {
-	Name    string `json:"name"`
-	Type    string `json:"type"`
-	Options []any  `json:"options,omitempty"`
-}
-
-type demoDef struct {
-	Title  string      `json:"title"`
-	Fields []demoField `json:"fields"`
-}
 
 type demoRequestArgs struct {
 	RequestKey string `json:"requestKey"`
 	Source     struct {
-		Definition demoDef `json:"definition"`
-		Template   string  `json:"template"`
+		Definition forms.Definition `json:"definition"`
+		Template   string           `json:"template"`
 	} `json:"source"`
 }
 
@@ -37,7 +26,7 @@ type asked struct {
 	key    string
 	id     string
 	digest string
-	def    demoDef
+	def    forms.Definition
 	closed bool
 }
 
@@ -50,7 +39,7 @@ type history struct {
 func readHistory(h []Message) *history {
 	st := &history{resolves: map[string]resolveCall{}}
 	byCall := map[string]*asked{}
-	templates := map[string]demoDef{} // the forms of the skills activated
+	templates := map[string]forms.Definition{} // the forms of the skills activated
 	for _, m := range h {
 		switch m.Role {
 		case RoleAssistant:
@@ -239,7 +228,7 @@ var fieldValue = sync.OnceValue(func() *regexp.Regexp {
 // pairs, or a word that names one of a choice field's options.
 func (r *asked) match(text string) map[string]any {
 	vals := map[string]any{}
-	byName := map[string]demoField{}
+	byName := map[string]forms.Field{}
 	for _, f := range r.def.Fields {
 		byName[strings.ToLower(f.Name)] = f
 	}
@@ -256,7 +245,7 @@ func (r *asked) match(text string) map[string]any {
 			continue
 		}
 		for _, o := range f.Options {
-			ov := optionValue(o)
+			ov := o.Value
 			for _, w := range words {
 				if w == strings.ToLower(ov) {
 					vals[f.Name] = ov
@@ -267,7 +256,7 @@ func (r *asked) match(text string) map[string]any {
 	return vals
 }
 
-func typed(f demoField, s string) any {
+func typed(f forms.Field, s string) any {
 	switch f.Type {
 	case "integer", "number":
 		var n json.Number = json.Number(s)
@@ -283,29 +272,19 @@ func typed(f demoField, s string) any {
 		return out
 	case "select":
 		for _, o := range f.Options {
-			if strings.EqualFold(optionValue(o), s) {
-				return optionValue(o)
+			if strings.EqualFold(o.Value, s) {
+				return o.Value
 			}
 		}
 	}
 	return s
 }
 
-func optionValue(o any) string {
-	switch v := o.(type) {
-	case string:
-		return v
-	case map[string]any:
-		return fmt.Sprint(v["value"])
-	}
-	return fmt.Sprint(o)
-}
-
 // example is a hint of how to answer in the chat.
 func (r *asked) example() string {
 	for _, f := range r.def.Fields {
 		if f.Type == "select" && len(f.Options) > 0 {
-			return "use " + optionValue(f.Options[len(f.Options)-1])
+			return "use " + f.Options[len(f.Options)-1].Value
 		}
 	}
 	if len(r.def.Fields) > 0 {

@@ -72,10 +72,5 @@ func asksWhatItCanDo(text string) bool {
 		return false
 	}
 	low := strings.Trim(strings.ToLower(strings.TrimSpace(text)), "?!. ")
-	for _, q := range []string{"what can you do", "help", "demo", "demos", "what do you do", "what can i do", "what can i try"} {
-		if low == q {
-			return true
-		}
-	}
-	return false
+	return slices.Contains([]string{"what can you do", "help", "demo", "demos", "what do you do", "what can i do", "what can i try"}, low)
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"followup/forms"
 )
 
 // demoSkill is the built-in skill the demo agent uses when a message names
@@ -15,8 +17,8 @@ type activated struct {
 	OK    bool   `json:"ok"`
 	Name  string `json:"name"`
 	Forms []struct {
-		Template   string  `json:"template"`
-		Definition demoDef `json:"definition"`
+		Template   string           `json:"template"`
+		Definition forms.Definition `json:"definition"`
 	} `json:"forms"`
 }
 

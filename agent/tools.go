@@ -18,16 +18,12 @@ type CallContext struct {
 type ToolFunc func(ctx context.Context, cc CallContext, args json.RawMessage) json.RawMessage
 
 // Tool is a registered tool. Input tools carry the authority to open and
-// change input requests; a tool is one only when registered through
-// RegisterInput, never because of its name.
+// change input requests: only RegisterInputTools adds them, and Register
+// refuses their names.
 type Tool struct {
-	Spec  ToolSpec
-	Run   ToolFunc
-	input bool
+	Spec ToolSpec
+	Run  ToolFunc
 }
-
-// IsInput reports whether the tool has input-request authority.
-func (t *Tool) IsInput() bool { return t.input }
 
 // Registry holds the tools a run offers the model.
 type Registry struct {
@@ -44,14 +40,6 @@ func (r *Registry) Register(spec ToolSpec, run ToolFunc) error {
 		return fmt.Errorf("tool name %q is reserved for the host's input tools", spec.Name)
 	}
 	return r.add(&Tool{Spec: spec, Run: run})
-}
-
-// RegisterInput adds one of the host's input tools.
-func (r *Registry) RegisterInput(spec ToolSpec, run ToolFunc) error {
-	if !reserved(spec.Name) {
-		return fmt.Errorf("%q is not an input tool", spec.Name)
-	}
-	return r.add(&Tool{Spec: spec, Run: run, input: true})
 }
 
 func (r *Registry) add(t *Tool) error {

@@ -67,17 +67,7 @@ type AutoApprove struct {
 
 // Allows reports whether a call of the server's tool (its own name, not the
 // mcp__server__tool one) needs no approval.
-func (a AutoApprove) Allows(tool string) bool {
-	if a.All {
-		return true
-	}
-	for _, t := range a.Tools {
-		if t == tool {
-			return true
-		}
-	}
-	return false
-}
+func (a AutoApprove) Allows(tool string) bool { return a.All || slices.Contains(a.Tools, tool) }
 
 // Config is a loaded configuration: the servers that are well-formed, sorted by name, and
 // one Problem per entry (or file) that is not.

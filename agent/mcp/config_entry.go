@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/net/http/httpguts"
 )
 
 // entry is an mcpServers entry as written. Unknown keys are ignored, so files written
@@ -25,6 +27,9 @@ type entry struct {
 	LogLevel    string
 }
 
+// logLevels are the levels a server may be asked to log at.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
 // decodeEntry reads the known keys one by one, so a wrong type is reported at its own
 // JSON Pointer (/args/2, /env/KEY) rather than for the entry as a whole.
 func decodeEntry(raw json.RawMessage) (entry, *Problem) {
@@ -33,80 +38,43 @@ func decodeEntry(raw json.RawMessage) (entry, *Problem) {
 	if err := json.Unmarshal(raw, &keys); err != nil || keys == nil {
 		return e, &Problem{Reason: "not an object"}
 	}
-	str := func(key string) (*string, *Problem) {
-		v, ok := keys[key]
-		if !ok || string(v) == "null" {
-			return nil, nil
+	var args []json.RawMessage
+	var env, headers map[string]json.RawMessage
+	const str = "must be a string"
+	level := "must be one of " + strings.Join(logLevels, ", ")
+	for _, k := range []struct {
+		key    string
+		into   any
+		reason string
+	}{
+		{"type", &e.Type, str}, {"command", &e.Command, str}, {"url", &e.URL, str},
+		{"args", &args, "must be a list of strings"},
+		{"env", &env, "must be an object of strings"}, {"headers", &headers, "must be an object of strings"},
+		{"disabled", &e.Disabled, "must be true or false"},
+		{"timeout", &e.Timeout, "must be a number of seconds"},
+		{"logLevel", &e.LogLevel, level},
+	} {
+		v, ok := keys[k.key]
+		if ok && string(v) != "null" && json.Unmarshal(v, k.into) != nil {
+			return e, &Problem{Pointer: "/" + k.key, Reason: k.reason}
 		}
+	}
+	if v, ok := keys["logLevel"]; ok && string(v) != "null" && !slices.Contains(logLevels, e.LogLevel) {
+		return e, &Problem{Pointer: "/logLevel", Reason: level}
+	}
+	for i, it := range args {
 		var s string
-		if json.Unmarshal(v, &s) != nil {
-			return nil, &Problem{Pointer: "/" + key, Reason: "must be a string"}
+		if json.Unmarshal(it, &s) != nil {
+			return e, &Problem{Pointer: fmt.Sprintf("/args/%d", i), Reason: str}
 		}
-		return &s, nil
+		e.Args = append(e.Args, s)
 	}
 	var p *Problem
-	if e.Type, p = str("type"); p != nil {
+	if e.Env, p = stringsOf("/env", env); p != nil {
 		return e, p
 	}
-	if e.Command, p = str("command"); p != nil {
+	if e.Headers, p = stringsOf("/headers", headers); p != nil {
 		return e, p
-	}
-	if e.URL, p = str("url"); p != nil {
-		return e, p
-	}
-	if v, ok := keys["args"]; ok && string(v) != "null" {
-		var items []json.RawMessage
-		if json.Unmarshal(v, &items) != nil {
-			return e, &Problem{Pointer: "/args", Reason: "must be a list of strings"}
-		}
-		for i, it := range items {
-			var s string
-			if json.Unmarshal(it, &s) != nil {
-				return e, &Problem{Pointer: fmt.Sprintf("/args/%d", i), Reason: "must be a string"}
-			}
-			e.Args = append(e.Args, s)
-		}
-	}
-	for _, key := range []string{"env", "headers"} {
-		v, ok := keys[key]
-		if !ok || string(v) == "null" {
-			continue
-		}
-		var m map[string]json.RawMessage
-		if json.Unmarshal(v, &m) != nil {
-			return e, &Problem{Pointer: "/" + key, Reason: "must be an object of strings"}
-		}
-		out := make(map[string]string, len(m))
-		for k, item := range m {
-			var s string
-			if json.Unmarshal(item, &s) != nil {
-				return e, &Problem{Pointer: "/" + key + "/" + pointerToken(k), Reason: "must be a string"}
-			}
-			out[k] = s
-		}
-		if key == "env" {
-			e.Env = out
-		} else {
-			e.Headers = out
-		}
-	}
-	if v, ok := keys["disabled"]; ok && string(v) != "null" {
-		if json.Unmarshal(v, &e.Disabled) != nil {
-			return e, &Problem{Pointer: "/disabled", Reason: "must be true or false"}
-		}
-	}
-	if v, ok := keys["timeout"]; ok && string(v) != "null" {
-		var t float64
-		if json.Unmarshal(v, &t) != nil {
-			return e, &Problem{Pointer: "/timeout", Reason: "must be a number of seconds"}
-		}
-		e.Timeout = &t
-	}
-	if v, ok := keys["logLevel"]; ok && string(v) != "null" {
-		levels := []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-		if json.Unmarshal(v, &e.LogLevel) != nil || !slices.Contains(levels, e.LogLevel) {
-			return e, &Problem{Pointer: "/logLevel", Reason: "must be one of " + strings.Join(levels, ", ")}
-		}
 	}
 	aa, err := parseAutoApprove(keys["autoApprove"])
 	if err != nil {
@@ -114,6 +82,19 @@ func decodeEntry(raw json.RawMessage) (entry, *Problem) {
 	}
 	e.AutoApprove = aa
 	return e, nil
+}
+
+// stringsOf decodes an object's values as strings, naming a value that is not one.
+func stringsOf(ptr string, m map[string]json.RawMessage) (map[string]string, *Problem) {
+	out := make(map[string]string, len(m))
+	for k, item := range m {
+		var s string
+		if json.Unmarshal(item, &s) != nil {
+			return nil, &Problem{Pointer: ptr + "/" + pointerToken(k), Reason: "must be a string"}
+		}
+		out[k] = s
+	}
+	return out, nil
 }
 
 // parseServer checks one entry; a Problem's Pointer is relative to the entry.
@@ -206,7 +187,7 @@ func httpEntry(sc *ServerConfig, e entry, lookup Lookup) *Problem {
 		return p
 	}
 	for k := range sc.Headers {
-		if !validHeaderName(k) {
+		if !httpguts.ValidHeaderFieldName(k) {
 			return &Problem{Pointer: "/headers/" + pointerToken(k), Reason: "not a valid header name"}
 		}
 	}
@@ -241,18 +222,6 @@ func parseAutoApprove(raw json.RawMessage) (AutoApprove, error) {
 		return AutoApprove{}, fmt.Errorf("must be true or a list of tool names")
 	}
 	return AutoApprove{Tools: tools}, nil
-}
-
-func validHeaderName(k string) bool {
-	if k == "" {
-		return false
-	}
-	for _, r := range k {
-		if r <= ' ' || r >= 0x7f || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
-			return false
-		}
-	}
-	return true
 }
 
 // pointerToken escapes one JSON Pointer reference token (RFC 6901).

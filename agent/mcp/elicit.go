@@ -239,7 +239,7 @@ func (s *server) elicitation(p *sdk.ElicitParams) (Elicitation, error) {
 			mode = ModeURL
 		}
 	}
-	if !s.m.declares(mode) {
+	if s.m.opts.Elicitor == nil || (mode != ModeForm && mode != ModeURL) {
 		return Elicitation{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 			Message: fmt.Sprintf("elicitation mode %q is not supported by this client", mode)}
 	}

@@ -73,27 +73,6 @@ func TestSlowFirstStartIsNotStopped(t *testing.T) {
 	}
 }
 
-// TestUndeclaredModeIsRefused: a URL elicitation when followup declared form only gets
-// -32602 and never reaches the Elicitor.
-func TestUndeclaredModeIsRefused(t *testing.T) {
-	el := &scriptedElicitor{reply: func(context.Context, Elicitation) (Reply, error) {
-		return Reply{Action: ActionAccept}, nil
-	}}
-	m := New(Config{Servers: []ServerConfig{fakeServer("f", "", nil)}},
-		Options{Elicitor: el, Modes: []string{ModeForm}, LogDir: t.TempDir()})
-	defer m.Close()
-	res, err := m.Call(context.Background(), CallRequest{Server: "f", Tool: "ask-url"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(res.Text, "-32602") {
-		t.Fatalf("the server got %s", res.Text)
-	}
-	if n := len(el.questions()); n != 0 {
-		t.Fatalf("the Elicitor was asked %d times", n)
-	}
-}
-
 // TestWithdrawnElicitationEndsTheElicitorContext: a server cancelling its request ends
 // the context the Elicitor waits on (chat closes the form as withdrawn).
 func TestWithdrawnElicitationEndsTheElicitorContext(t *testing.T) {

@@ -26,15 +26,11 @@ type Options struct {
 	// Sampler answers servers' sampling requests; without one, followup
 	// declares no sampling capability.
 	Sampler Sampler
-	// Modes are the elicitation modes declared (default form and url, with an Elicitor).
-	Modes []string
 	// LogDir holds the servers' stderr logs (default StateDir).
 	LogDir string
 	// OnChange, when set, is called from any goroutine after a server's state or tools
 	// changed; read Status or Tools then.
 	OnChange func()
-	// OnElicitationComplete, when set, hears a server say a URL elicitation is done.
-	OnElicitationComplete func(server, elicitationID string)
 	// OnProgress, when set, hears a server's progress on a call in flight (called
 	// from the SDK's goroutines, as often as the server sends it).
 	OnProgress func(o Origin, p Progress)
@@ -68,9 +64,6 @@ func New(cfg Config, opts Options) *Manager {
 	opts.Name = cmp.Or(opts.Name, "followup")
 	if opts.Version == "" {
 		opts.Version = "dev"
-	}
-	if opts.Elicitor != nil && opts.Modes == nil {
-		opts.Modes = []string{ModeForm, ModeURL}
 	}
 	m := &Manager{opts: opts, logDir: opts.LogDir, config: cfg.Path, byName: map[string]*server{}, backoff: restartBackoff,
 		open: map[string]int{}}
@@ -217,18 +210,6 @@ func (m *Manager) Lookup(name string) (Tool, bool) {
 		}
 	}
 	return Tool{}, false
-}
-
-func (m *Manager) declares(mode string) bool {
-	if m.opts.Elicitor == nil {
-		return false
-	}
-	for _, d := range m.opts.Modes {
-		if d == mode {
-			return true
-		}
-	}
-	return false
 }
 
 func (m *Manager) changed() {

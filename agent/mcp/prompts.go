@@ -32,7 +32,7 @@ func (p Prompt) Command() string { return p.Server + ":" + p.Name }
 
 // listPrompts reads every page of a server's prompts; a server that
 // declares none has none.
-func listPrompts(ctx context.Context, cs *sdk.ClientSession, server string) ([]Prompt, error) {
+func (s *server) listPrompts(ctx context.Context, cs *sdk.ClientSession) ([]Prompt, error) {
 	if res := cs.InitializeResult(); res == nil || res.Capabilities == nil || res.Capabilities.Prompts == nil {
 		return nil, nil
 	}
@@ -41,7 +41,7 @@ func listPrompts(ctx context.Context, cs *sdk.ClientSession, server string) ([]P
 		if err != nil {
 			return nil, err
 		}
-		pr := Prompt{Server: server, Name: p.Name, Title: p.Title, Description: p.Description, Arguments: []PromptArgument{}}
+		pr := Prompt{Server: s.cfg.Name, Name: p.Name, Title: p.Title, Description: p.Description, Arguments: []PromptArgument{}}
 		for _, a := range p.Arguments {
 			if a != nil {
 				pr.Arguments = append(pr.Arguments, PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})

@@ -30,7 +30,7 @@ const (
 )
 
 // listResources reads a server's resources, when it declares any.
-func listResources(ctx context.Context, cs *sdk.ClientSession, server string) ([]Resource, error) {
+func (s *server) listResources(ctx context.Context, cs *sdk.ClientSession) ([]Resource, error) {
 	if res := cs.InitializeResult(); res == nil || res.Capabilities == nil || res.Capabilities.Resources == nil {
 		return nil, nil
 	}
@@ -43,7 +43,7 @@ func listResources(ctx context.Context, cs *sdk.ClientSession, server string) ([
 		}
 		for _, r := range page.Resources {
 			if r != nil && len(out) < maxResources {
-				out = append(out, Resource{Server: server, URI: r.URI, Name: r.Name, Title: r.Title,
+				out = append(out, Resource{Server: s.cfg.Name, URI: r.URI, Name: r.Name, Title: r.Title,
 					Description: r.Description, MIMEType: r.MIMEType, Size: r.Size})
 			}
 		}

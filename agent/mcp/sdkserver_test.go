@@ -138,10 +138,10 @@ func TestHTTPHeadersToolsAndResults(t *testing.T) {
 		t.Errorf("Authorization %q", got)
 	}
 	plain, ok := m.Lookup("mcp__gosdk__plain")
-	if !ok || plain.Description != "says hi" || !plain.Rerunnable() || !plain.AutoApproved || plain.Server != "gosdk" || plain.Tool != "plain" {
+	if !ok || plain.Description != "says hi" || !plain.Annotations.ReadOnly || !plain.AutoApproved || plain.Server != "gosdk" || plain.Tool != "plain" {
 		t.Fatalf("plain %+v", plain)
 	}
-	if big, _ := m.Lookup("mcp__gosdk__big"); big.Rerunnable() || big.AutoApproved {
+	if big, _ := m.Lookup("mcp__gosdk__big"); big.Annotations.ReadOnly || big.Annotations.Idempotent || big.AutoApproved {
 		t.Errorf("big %+v", big)
 	}
 	// A tool that sent no hints is reported with none, and judged by the

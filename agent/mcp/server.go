@@ -115,34 +115,17 @@ func (s *server) newClient(log *serverLog) *sdk.Client {
 			s.progress(req.Params)
 		},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			go refresh(s, "tools", func(ctx context.Context, cs *sdk.ClientSession) ([]Tool, error) {
-				return listTools(ctx, cs, s.cfg, &s.orders)
-			}, func(t []Tool) { s.tools = t })
+			go refresh(s, "tools", s.listTools, func(t []Tool) { s.tools = t })
 		},
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
-			go refresh(s, "resources", func(ctx context.Context, cs *sdk.ClientSession) ([]Resource, error) {
-				return listResources(ctx, cs, s.cfg.Name)
-			}, func(r []Resource) { s.resources = r })
+			go refresh(s, "resources", s.listResources, func(r []Resource) { s.resources = r })
 		},
 		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) {
-			go refresh(s, "prompts", func(ctx context.Context, cs *sdk.ClientSession) ([]Prompt, error) {
-				return listPrompts(ctx, cs, s.cfg.Name)
-			}, func(p []Prompt) { s.prompts = p })
-		},
-		ElicitationCompleteHandler: func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
-			if f := s.m.opts.OnElicitationComplete; f != nil && req.Params != nil {
-				f(s.cfg.Name, req.Params.ElicitationID)
-			}
+			go refresh(s, "prompts", s.listPrompts, func(p []Prompt) { s.prompts = p })
 		},
 	}
 	if s.m.opts.Elicitor != nil {
-		caps.Elicitation = &sdk.ElicitationCapabilities{}
-		if s.m.declares(ModeForm) {
-			caps.Elicitation.Form = &sdk.FormElicitationCapabilities{}
-		}
-		if s.m.declares(ModeURL) {
-			caps.Elicitation.URL = &sdk.URLElicitationCapabilities{}
-		}
+		caps.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}
 		opts.ElicitationHandler = s.elicitHandler
 	}
 	if s.m.opts.Sampler != nil {
@@ -222,7 +205,7 @@ func (s *server) run(ready, ran chan struct{}) {
 		s.fail(ready, "cannot connect: "+err.Error())
 		return
 	}
-	tools, err := listTools(ctx, cs, s.cfg, &s.orders)
+	tools, err := s.listTools(ctx, cs)
 	if err != nil {
 		closeSession(cs, proc)
 		if s.life.Err() == nil {
@@ -230,11 +213,11 @@ func (s *server) run(ready, ran chan struct{}) {
 		}
 		return
 	}
-	resources, err := listResources(ctx, cs, s.cfg.Name)
+	resources, err := s.listResources(ctx, cs)
 	if err != nil {
 		log.Note("cannot list its resources: %v", err)
 	}
-	prompts, err := listPrompts(ctx, cs, s.cfg.Name)
+	prompts, err := s.listPrompts(ctx, cs)
 	if err != nil {
 		log.Note("cannot list its prompts: %v", err)
 	}

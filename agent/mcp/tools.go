@@ -65,21 +65,16 @@ func (a Annotations) Words() string {
 	return strings.Join(ws, ", ")
 }
 
-// Rerunnable reports whether a call whose outcome a crash left unknown may be made again
-// (docs/mcp.md): the tool says it changes nothing, or that repeating it changes nothing
-// more.
-func (t Tool) Rerunnable() bool { return t.Annotations.ReadOnly || t.Annotations.Idempotent }
-
 // listTools reads every page of a server's tools; the tools the wire saw
 // marked task-only (wire.go) are not offered.
-func listTools(ctx context.Context, cs *sdk.ClientSession, cfg ServerConfig, wire *schemaOrders) ([]Tool, error) {
+func (s *server) listTools(ctx context.Context, cs *sdk.ClientSession) ([]Tool, error) {
 	var out []Tool
 	for t, err := range cs.Tools(ctx, nil) {
 		if err != nil {
 			return nil, err
 		}
-		tool := toolOf(cfg, t)
-		if wire.taskOnly(t.Name) {
+		tool := toolOf(s.cfg, t)
+		if s.orders.taskOnly(t.Name) {
 			tool.NotOffered = NeedsTasks
 		}
 		out = append(out, tool)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -31,11 +32,7 @@ func serverEnv(extra map[string]string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		keep := strings.HasPrefix(name, "LC_") || strings.HasPrefix(name, "XDG_")
-		for _, p := range passedEnv {
-			keep = keep || name == p
-		}
-		if keep {
+		if strings.HasPrefix(name, "LC_") || strings.HasPrefix(name, "XDG_") || slices.Contains(passedEnv, name) {
 			env = append(env, kv)
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"maps"
-	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -167,19 +165,11 @@ func withPropertyOrder(raw json.RawMessage, order []string) json.RawMessage {
 	top["properties"] = b.Bytes()
 	// The other keys stay sorted (encoding a map); only properties has an
 	// order that means something.
-	var out bytes.Buffer
-	out.WriteByte('{')
-	for i, k := range slices.Sorted(maps.Keys(top)) {
-		if i > 0 {
-			out.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		out.Write(kb)
-		out.WriteByte(':')
-		out.Write(top[k])
+	out, err := json.Marshal(top)
+	if err != nil {
+		return raw
 	}
-	out.WriteByte('}')
-	return out.Bytes()
+	return out
 }
 
 // wireTransport wraps a stdio server's transport: its connection records
