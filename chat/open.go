@@ -49,7 +49,10 @@ func (t storeTemplates) Template(name string) (forms.Definition, bool) {
 // run (docs/input-requests.md–§4). It returns at once. A retry with the same requestKey
 // and identical arguments returns the request's current state.
 func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw json.RawMessage) (OpenResult, error) {
-	return s.openRequest(ctx, raw, func(tx store.Handle) (*asker, error) {
+	if err := s.expireDue(ctx); err != nil {
+		return OpenResult{}, err
+	}
+	return s.openRequest(ctx, raw, requestArgsHash(raw), func(tx store.Handle) (*asker, error) {
 		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return nil, notFound(err, "run", runID)
@@ -70,15 +73,11 @@ type asker struct {
 }
 
 // openRequest is OpenRequest for whoever find names, inside the request's
-// transaction.
-func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, find func(tx store.Handle) (*asker, error)) (OpenResult, error) {
+// transaction; hash is requestArgsHash(raw). Its caller expires overdue
+// requests first (expireDue), so a retry answered from its request says
+// what that request is now (expired by its deadline, not pending).
+func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, hash string, find func(tx store.Handle) (*asker, error)) (OpenResult, error) {
 	var res OpenResult
-	hash := requestArgsHash(raw)
-	// Overdue requests first, so a retry answered from its request says
-	// what that request is now (expired by its deadline, not pending).
-	if err := s.expireDue(ctx); err != nil {
-		return res, err
-	}
 	var opened *store.Request
 	err := s.db.Write(ctx, func(tx store.Handle) error {
 		a, err := find(tx)
@@ -124,6 +123,12 @@ func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, find fun
 			}
 		}
 		opened = &r
+		if r.State == store.ReqPending {
+			// Just written: what its view would read back, decl holds.
+			res = OpenResult{RequestID: r.ID, Digest: r.Digest, Revision: r.Revision, State: r.State,
+				Missing: forms.Missing(decl.Definition, decl.Supplied)}
+			return nil
+		}
 		res, err = s.openResult(ctx, tx, r)
 		return err
 	})

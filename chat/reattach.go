@@ -40,19 +40,15 @@ func lifetimeEnd(r store.Request) int64 {
 // asked with the same requestKey and arguments in an ended session, when
 // there is one to take back (ok false otherwise: the request is opened as
 // usual). A question that expired only because that session ended is
-// pending again.
-func (ss *ServeSession) reattach(ctx context.Context, raw json.RawMessage) (res OpenResult, ok bool, err error) {
+// pending again. hash is requestArgsHash(raw); the sessions of a killed
+// server have been ended already (expireDue).
+func (ss *ServeSession) reattach(ctx context.Context, raw json.RawMessage, hash string) (res OpenResult, ok bool, err error) {
 	var a struct {
 		RequestKey string `json:"requestKey"`
 	}
 	if json.Unmarshal(raw, &a) != nil || a.RequestKey == "" {
 		return res, false, nil
 	}
-	// A server killed a moment ago has left its sessions open: end them.
-	if err := ss.s.expireDue(ctx); err != nil {
-		return res, false, err
-	}
-	hash := requestArgsHash(raw)
 	// Usually there is nothing to take back: a read says so, without
 	// taking the write lock.
 	if _, err := ss.s.store.EndedSessionRequest(ctx, ss.s.reader(), ss.client.Name, ss.client.Key, a.RequestKey, hash); errors.Is(err, store.ErrNotFound) {

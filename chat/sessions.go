@@ -82,12 +82,19 @@ func (ss *ServeSession) Request(ctx context.Context, args json.RawMessage) json.
 	if ss.ended {
 		return ErrorJSON(errSessionEnded)
 	}
-	if res, ok, err := ss.reattach(ctx, args); ok || err != nil {
+	// Overdue requests expire first (see openRequest), and the sessions of
+	// a server killed a moment ago end, so their questions can be taken
+	// back.
+	if err := ss.s.expireDue(ctx); err != nil {
+		return ErrorJSON(err)
+	}
+	hash := requestArgsHash(args)
+	if res, ok, err := ss.reattach(ctx, args, hash); ok || err != nil {
 		return result(res, err)
 	}
 	var made *store.Session
 	var lease *store.Lease
-	res, err := ss.s.openRequest(ctx, args, func(tx store.Handle) (*asker, error) {
+	res, err := ss.s.openRequest(ctx, args, hash, func(tx store.Handle) (*asker, error) {
 		row, err := ss.current(ctx, tx)
 		if err != nil {
 			return nil, err
