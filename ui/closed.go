@@ -82,10 +82,14 @@ func (m *model) sayClosed(q *closedQuestion, s snapshotMsg) tea.Cmd {
 	if final, ok := s.requests[q.was.ID]; ok {
 		return m.showClosed(*q, final)
 	}
-	svc := m.svc
+	return readClosed(m.svc, *q)
+}
+
+// readClosed reads the final state of the question q was.
+func readClosed(svc *chat.Service, q closedQuestion) tea.Cmd {
 	return func() tea.Msg {
 		final, err := svc.Request(context.Background(), q.was.ID)
-		return closedMsg{q: *q, final: final, err: err}
+		return closedMsg{q: q, final: final, err: err}
 	}
 }
 
@@ -173,12 +177,8 @@ func (m *model) notAnswered(a answeredMsg) tea.Cmd {
 	switch {
 	case e.Code == chat.CodeTargetClosed:
 		m.dropForm()
-		svc, q := m.svc, a.sent
 		m.setErr("Nothing was sent: ", a.err)
-		return tea.Batch(m.load(m.cur.chatID), func() tea.Msg {
-			final, err := svc.Request(context.Background(), q.was.ID)
-			return closedMsg{q: q, final: final, err: err}
-		})
+		return tea.Batch(m.load(m.cur.chatID), readClosed(m.svc, a.sent))
 	case e.Code == chat.CodeStaleTarget && partly:
 		m.pane.staleSend = true
 		m.setStatus("Nothing was sent: the question was partly answered elsewhere meanwhile.", true)

@@ -39,10 +39,6 @@ type snapshotMsg struct {
 // eventMsg is one event from the host.
 type eventMsg chat.Event
 
-func (msg eventMsg) apply(m *model) tea.Cmd {
-	return m.onEvent(chat.Event(msg))
-}
-
 // driveDoneMsg reports that driving a run stopped (it waits or ended).
 type driveDoneMsg struct {
 	runID string
@@ -95,8 +91,7 @@ func (msg sentMsg) apply(m *model) tea.Cmd {
 		moved = tea.Batch(m.putComposer("", ""), m.putComposer(msg.sent.ChatID, m.composer.Value()))
 	}
 	m.cur.chatID, m.cur.newChat = msg.sent.ChatID, false
-	m.driving = true
-	cmds := []tea.Cmd{moved, m.load(m.cur.chatID), driveRun(m.svc, msg.sent.RunID)}
+	cmds := []tea.Cmd{moved, m.driveOn(msg.sent.RunID)}
 	if len(queued) > 0 {
 		sends := make([]tea.Cmd, len(queued))
 		for i, text := range queued {
@@ -127,8 +122,7 @@ func (a answeredMsg) apply(m *model) tea.Cmd {
 	}
 	m.sayDone("Answer sent.")
 	m.dropForm()
-	m.driving = true
-	return tea.Batch(m.load(m.cur.chatID), driveRun(m.svc, a.receipt.RunID))
+	return m.driveOn(a.receipt.RunID)
 }
 
 // cancelledMsg reports a cancelled request.
@@ -146,8 +140,7 @@ func (msg cancelledMsg) apply(m *model) tea.Cmd {
 	}
 	m.sayDone(m.cancelWords())
 	m.dropForm()
-	m.driving = true
-	return tea.Batch(m.load(m.cur.chatID), driveRun(m.svc, msg.receipt.RunID))
+	return m.driveOn(msg.receipt.RunID)
 }
 
 // stoppedMsg reports a stopped task.
@@ -256,6 +249,13 @@ func sendMessage(svc *chat.Service, chatID, text string, attach ...mcp.Resource)
 		s, err := svc.Send(context.Background(), chatID, text, "", attach...)
 		return sentMsg{sent: s, err: err, newChat: chatID == "", to: chatID, text: text, attach: attach}
 	}
+}
+
+// driveOn reads the chat again and drives the run an operation left to
+// go on (chat.Service.DriveOn says what comes of it).
+func (m *model) driveOn(runID string) tea.Cmd {
+	m.driving = true
+	return tea.Batch(m.load(m.cur.chatID), driveRun(m.svc, runID))
 }
 
 func driveRun(svc *chat.Service, runID string) tea.Cmd {

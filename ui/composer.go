@@ -36,8 +36,13 @@ type composerSavedMsg struct {
 	err    error
 }
 
+// A composerSavedMsg reports a draft that could not be kept. A chat
+// deleted meanwhile is no failure: the text stays on screen and goes with
+// the user (deleted.go).
 func (msg composerSavedMsg) apply(m *model) tea.Cmd {
-	m.onComposerSaved(msg)
+	if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeNotFound {
+		m.setErr("Unsent text not saved: ", msg.err)
+	}
 	return nil
 }
 
@@ -89,15 +94,6 @@ func (m *model) putComposer(chatID, text string) tea.Cmd {
 		return svc.SaveComposerDraft(ctx, chatID, text)
 	})
 	return savedCmd(done, func(err error) tea.Msg { return composerSavedMsg{chatID, err} })
-}
-
-// onComposerSaved reports a draft that could not be kept. A chat deleted
-// meanwhile is no failure: the text stays on screen and goes with the
-// user (deleted.go).
-func (m *model) onComposerSaved(msg composerSavedMsg) {
-	if msg.err != nil && chat.CodeOf(msg.err) != chat.CodeNotFound {
-		m.setErr("Unsent text not saved: ", msg.err)
-	}
 }
 
 // adoptComposer takes a chat's saved composer text from a snapshot when

@@ -237,11 +237,8 @@ func (p *formPane) edit() tea.Cmd {
 func unplacedOf(listed, found []forms.Problem) []forms.Problem {
 	var out []forms.Problem
 	for _, l := range listed {
-		for _, f := range found {
-			if l.Path == f.Path && l.Message == f.Message {
-				out = append(out, l)
-				break
-			}
+		if slices.ContainsFunc(found, func(f forms.Problem) bool { return l.Path == f.Path && l.Message == f.Message }) {
+			out = append(out, l)
 		}
 	}
 	return out

@@ -31,7 +31,7 @@ func (m *model) compose() string {
 	base = layout(m.width, m.height, m.layoutState(notice))
 	if box := m.paneDialogBox(base); box != m.dialogBox {
 		m.dialogBox = box
-		m.sizeDialogs()
+		m.dialogs.Resize(m.dialogSize)
 	}
 	if d, ok := m.dialogs.Screen(); ok {
 		return d.View(m.width, m.height, true)
@@ -157,11 +157,6 @@ func (m *model) apply(s layoutSpec) {
 // View implements tea.Model: the frame the last Update arranged.
 func (m *model) View() string { return m.frame }
 
-// sizeDialogs tells every dialog the box it is drawn in now.
-func (m *model) sizeDialogs() {
-	m.dialogs.Resize(m.dialogSize)
-}
-
 // resize takes the terminal's size.
 func (m *model) resize(msg tea.WindowSizeMsg) tea.Cmd {
 	// huh asks for the size whenever a form starts: only a real change
@@ -172,7 +167,7 @@ func (m *model) resize(msg tea.WindowSizeMsg) tea.Cmd {
 	if !changed {
 		return nil
 	}
-	m.sizeDialogs()
+	m.dialogs.Resize(m.dialogSize) // the box each is drawn in now
 	// Also behind a dialog or the review: the form comes back at the
 	// size of the screen it comes back to.
 	return m.pane.resize(m.formWidth(), m.formHeight())

@@ -21,10 +21,10 @@ func (m *model) suspend() tea.Cmd { return tea.Sequence(m.saveAll(), tea.Suspend
 // are handled here before a form sees them.
 func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
-	if m.matches(msg, k.Quit) {
+	if key.Matches(msg, k.Quit) {
 		return tea.Sequence(m.saveAll(), tea.Quit)
 	}
-	if m.matches(msg, k.Suspend) {
+	if key.Matches(msg, k.Suspend) {
 		return m.suspend()
 	}
 	if _, ok := m.dialogs.Screen(); ok {
@@ -62,17 +62,17 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 	case m.focus == focusForm && m.pane.live != nil:
 		// esc leaves the form unless the focused field takes it now
 		// (ending or clearing a list's filter).
-		if m.matches(msg, k.LeaveForm) && !key.Matches(msg, m.pane.live.KeyBinds()...) {
+		if key.Matches(msg, k.LeaveForm) && !key.Matches(msg, m.pane.live.KeyBinds()...) {
 			m.setFocus(focusComposer)
 			return m.pane.saveNow()
 		}
 		return m.updateForm(msg)
-	case len(m.composer.Matching()) > 0 && (m.matches(msg, k.CommandNext) || m.matches(msg, k.CommandPrev)):
-		m.composer.MoveChoice(map[bool]int{true: 1, false: -1}[m.matches(msg, k.CommandNext)])
+	case len(m.composer.Matching()) > 0 && key.Matches(msg, k.CommandNext, k.CommandPrev):
+		m.composer.MoveChoice(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.CommandNext)])
 		return nil
-	case m.matches(msg, k.Send):
+	case key.Matches(msg, k.Send):
 		return m.sendComposer()
-	case m.matches(msg, k.HelpQ) && m.composer.Value() == "":
+	case key.Matches(msg, k.HelpQ) && m.composer.Value() == "":
 		return m.open(dialog.NewHelp(m.keys.Keys, m.keys.sections()), false)
 	}
 	var cmd tea.Cmd
@@ -85,49 +85,49 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	k := m.keys
 	switch {
-	case m.matches(msg, k.Help):
+	case key.Matches(msg, k.Help):
 		return m.open(dialog.NewHelp(m.keys.Keys, m.keys.sections()), false), true
-	case m.matches(msg, k.Chats):
+	case key.Matches(msg, k.Chats):
 		d := dialog.NewChats(m.keys.Keys, m.cur.chatID, m.cur.newChat, m.composer.Value())
 		return tea.Batch(m.pane.saveNow(), m.open(d, false), listChats(m.svc, "", dialog.ChatPage(m.height))), true
-	case m.matches(msg, k.ScrollUp):
+	case key.Matches(msg, k.ScrollUp):
 		m.tr.ScrollUp()
 		return m.maybeLoadOlder(), true
-	case m.matches(msg, k.ScrollDown):
+	case key.Matches(msg, k.ScrollDown):
 		m.tr.ScrollDown()
 		return nil, true
-	case m.matches(msg, k.StopTask):
+	case key.Matches(msg, k.StopTask):
 		if m.cur.run == nil || !m.cur.run.State.Active() {
 			m.setStatus("No task is running in this chat.", false)
 			return nil, true
 		}
 		return m.open(dialog.NewStopConfirm(m.keys.Keys, m.cur.run.ID), false), true
-	case m.matches(msg, k.Resend):
+	case key.Matches(msg, k.Resend):
 		return m.retry(), true
-	case m.matches(msg, k.ToolRows):
+	case key.Matches(msg, k.ToolRows):
 		m.toggleRows()
 		return nil, true
-	case m.matches(msg, k.Servers):
+	case key.Matches(msg, k.Servers):
 		return m.open(dialog.NewServers(m.keys.Keys, m.mcp.status, m.resourceLinks()), false), true
-	case m.matches(msg, k.Skills):
+	case key.Matches(msg, k.Skills):
 		return m.open(dialog.NewSkills(m.keys.Keys, m.svc.Skills()), false), true
-	case m.matches(msg, k.Focus) && (m.pane.live != nil || m.hasPaneDialog()):
+	case key.Matches(msg, k.Focus) && (m.pane.live != nil || m.hasPaneDialog()):
 		return m.toggleFocus(), true
-	case (m.matches(msg, k.NextReq) || m.matches(msg, k.PrevReq)) && m.pane.live == nil && len(m.pane.pending) == 0:
-		if r, ok := m.otherAt(m.matches(msg, k.NextReq)); ok { // this chat has none: the inbox's
+	case key.Matches(msg, k.NextReq, k.PrevReq) && m.pane.live == nil && len(m.pane.pending) == 0:
+		if r, ok := m.otherAt(key.Matches(msg, k.NextReq)); ok { // this chat has none: the inbox's
 			return m.goToQuestion(r), true
 		}
 		return nil, false
-	case m.matches(msg, k.ReadAll):
+	case key.Matches(msg, k.ReadAll):
 		if r, ok := m.activeRequest(); ok && r.Reason != "" {
 			return m.open(dialog.NewReadPage(m.keys.Keys, r), false), true
 		}
 		return nil, false
 	case m.pane.live == nil:
 		return nil, false
-	case m.matches(msg, k.NextReq), m.matches(msg, k.PrevReq):
-		return m.switchRequest(m.matches(msg, k.NextReq)), true
-	case m.matches(msg, k.CancelReq):
+	case key.Matches(msg, k.NextReq, k.PrevReq):
+		return m.switchRequest(key.Matches(msg, k.NextReq)), true
+	case key.Matches(msg, k.CancelReq):
 		return m.open(dialog.NewCancelConfirm(m.keys.Keys, m.questionNow()), false), true
 	}
 	return nil, false
@@ -205,7 +205,7 @@ func (m *model) switchChat(chatID string) tea.Cmd {
 // onKeyMsg takes a key: typed before the database opened, it waits; a
 // burst of letters spelling a key's name is taken a letter at a time.
 func (m *model) onKeyMsg(msg tea.KeyMsg) tea.Cmd {
-	if m.tooSmall() && !m.matches(msg, m.keys.Quit) {
+	if m.tooSmall() && !key.Matches(msg, m.keys.Quit) {
 		// The screen says only that it is too small: a key typed at it
 		// would act on a form or composer the user cannot see.
 		return nil

@@ -102,13 +102,8 @@ func (s *mcpState) setProgress(id, p string) {
 
 // addSteps takes the tool calls of an older page.
 func (s *mcpState) addSteps(steps map[string]chat.ToolStepView) {
-	merged := make(map[string]chat.ToolStepView, len(s.steps)+len(steps))
-	for k, v := range steps {
-		merged[k] = v
-	}
-	for k, v := range s.steps {
-		merged[k] = v
-	}
+	merged := maps.Clone(steps)
+	maps.Copy(merged, s.steps)
 	s.steps = merged
 }
 
@@ -121,43 +116,26 @@ type startMCPMsg struct{}
 // cores (docs/performance.md).
 const mcpStartDelay = 50 * time.Millisecond
 
-// startMCPAfterFirstFrame schedules the servers' start.
-func startMCPAfterFirstFrame() tea.Cmd {
-	return tea.Tick(mcpStartDelay, func(time.Time) tea.Msg { return startMCPMsg{} })
-}
-
-// startMCP starts the configured servers in the background and reads
-// their status (connecting, or the configuration's problems).
-func startMCP(svc *chat.Service) tea.Cmd {
+// readMCPStatus reads the servers' status after first (starting them, or
+// starting some again: the status says they are starting; EvMCP brings
+// how it went).
+func readMCPStatus(svc *chat.Service, first ...func() error) tea.Cmd {
 	return func() tea.Msg {
-		svc.StartMCP()
-		return dialog.ServerStatus{Status: svc.MCPStatus()}
+		var errs []error
+		for _, f := range first {
+			errs = append(errs, f())
+		}
+		return dialog.ServerStatus{Status: svc.MCPStatus(), Err: errors.Join(errs...)}
 	}
-}
-
-// readMCPStatus reads the servers' status.
-func readMCPStatus(svc *chat.Service) tea.Cmd {
-	return func() tea.Msg { return dialog.ServerStatus{Status: svc.MCPStatus()} }
-}
-
-// restartedMsg is the servers' status right after a restart began: the
-// servers are starting; EvMCP brings how it went.
-type restartedMsg struct {
-	status mcp.Status
-	err    error
 }
 
 // restartServers starts the named servers again and reads their status.
 func restartServers(svc *chat.Service, names []string) tea.Cmd {
-	return func() tea.Msg {
-		var errs []error
-		for _, name := range names {
-			if err := svc.RestartMCP(name); err != nil {
-				errs = append(errs, err)
-			}
-		}
-		return restartedMsg{status: svc.MCPStatus(), err: errors.Join(errs...)}
+	var restarts []func() error
+	for _, name := range names {
+		restarts = append(restarts, func() error { return svc.RestartMCP(name) })
 	}
+	return readMCPStatus(svc, restarts...)
 }
 
 func (msg startMCPMsg) apply(m *model) tea.Cmd {
@@ -165,18 +143,15 @@ func (msg startMCPMsg) apply(m *model) tea.Cmd {
 		return nil
 	}
 	m.mcp.started = true
-	return tea.Batch(startMCP(m.svc), findOpener())
-}
-
-func (msg restartedMsg) apply(m *model) tea.Cmd {
-	if msg.err != nil {
-		m.setErr("", msg.err)
-	}
-	return m.onServerStatus(dialog.ServerStatus{Status: msg.status})
+	svc := m.svc
+	return tea.Batch(readMCPStatus(svc, func() error { svc.StartMCP(); return nil }), findOpener())
 }
 
 // onServerStatus takes the servers' status, and says what changed.
 func (m *model) onServerStatus(msg dialog.ServerStatus) tea.Cmd {
+	if msg.Err != nil {
+		m.setErr("", msg.Err)
+	}
 	prev := m.mcp.status
 	m.mcp.status, m.mcp.statusRead = msg.Status, true
 	m.composer.SetCommands(promptCommands(msg.Status))
@@ -308,8 +283,7 @@ func (m *model) onApproved(msg dialog.Approved) tea.Cmd {
 	default:
 		m.setStatus("Allowed "+what+" once — "+then[2]+".", false)
 	}
-	m.driving = true
-	return tea.Batch(told, m.load(m.cur.chatID), driveRun(m.svc, msg.D.RunID))
+	return tea.Batch(told, m.driveOn(msg.D.RunID))
 }
 
 // resourceLinks are the resource links of the open chat's tool results,

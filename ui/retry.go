@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -155,13 +156,5 @@ func (m *model) nothingToRetry() string {
 
 // sameRuns reports whether a and b list the same runs in the same states.
 func sameRuns(a, b []chat.RunView) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].ID != b[i].ID || a[i].State != b[i].State {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(a, b, func(x, y chat.RunView) bool { return x.ID == y.ID && x.State == y.State })
 }

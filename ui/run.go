@@ -27,7 +27,7 @@ type serviceMsg struct {
 func (msg serviceMsg) apply(m *model) tea.Cmd {
 	m.setService(msg.svc)
 	m.start.opening = true
-	cmds := []tea.Cmd{m.update(msg.first), startMCPAfterFirstFrame()}
+	cmds := []tea.Cmd{m.update(msg.first), tea.Tick(mcpStartDelay, func(time.Time) tea.Msg { return startMCPMsg{} })}
 	// What was typed while the database opened, in order, to the chat
 	// now on screen.
 	early := m.start.early

@@ -93,7 +93,8 @@ func (s snapshotMsg) apply(m *model) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *model) onEvent(e chat.Event) tea.Cmd {
+func (msg eventMsg) apply(m *model) tea.Cmd {
+	e := chat.Event(msg)
 	if d, ok := dialog.Find[dialog.Chats](&m.dialogs); ok && e.Kind == chat.EvChat {
 		list := listChats(m.svc, "", d.RefreshLimit())
 		if e.ChatID == m.cur.chatID && !m.cur.newChat {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -120,8 +119,6 @@ func valuesKey(v forms.Values) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
-
-func (m *model) matches(msg tea.KeyMsg, b key.Binding) bool { return key.Matches(msg, b) }
 
 // tooSmall reports whether the screen shows only that the terminal is
 // too small (frame.go), so that nothing behind it may take a key.

@@ -133,8 +133,7 @@ func (m *model) onLinkDecided(msg dialog.LinkDecided) tea.Cmd {
 		m.setStatus("Declined: "+msg.Server+" is told no.", false)
 	}
 	m.dropForm()
-	m.driving = true
-	return tea.Batch(told, m.load(m.cur.chatID), driveRun(m.svc, msg.RunID))
+	return tea.Batch(told, m.driveOn(msg.RunID))
 }
 
 // doLink carries out the consent card's actions.

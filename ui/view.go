@@ -2,6 +2,7 @@ package ui
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -146,9 +147,7 @@ func trimValuesPath(path string) string { return strings.TrimPrefix(path, "/valu
 func mergeValues(sets ...forms.Values) forms.Values {
 	out := forms.Values{}
 	for _, s := range sets {
-		for k, v := range s {
-			out[k] = v
-		}
+		maps.Copy(out, s)
 	}
 	return out
 }

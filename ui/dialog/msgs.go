@@ -38,8 +38,12 @@ type Unread struct {
 	N      int
 }
 
-// ServerStatus brings the MCP servers' status.
-type ServerStatus struct{ Status mcp.Status }
+// ServerStatus brings the MCP servers' status (and why some could not be
+// started again).
+type ServerStatus struct {
+	Status mcp.Status
+	Err    error
+}
 
 // LinkDecided reports done or decline on a consent card.
 type LinkDecided struct {
