@@ -17,23 +17,24 @@ import (
 
 // snapshotMsg carries everything the screen shows of one chat.
 type snapshotMsg struct {
-	chatID   string
-	chat     *chat.ChatView
-	messages []chat.Message
-	requests map[string]chat.RequestView
-	pending  []chat.RequestView
-	run      *chat.RunView
-	orphans  []chat.RunView
-	drafts   map[string]draftLoadedMsg // saved drafts of the pending requests, by liveKey
-	composer string                    // the chat's saved composer text
-	fresh    bool                      // a new chat, opened for the text typed in it, while other chats exist
-	entries  transcript.Entries        // transcript entries drawn by the load
-	built    *builtForm                // the active question's form, built by the load
-	mcp      mcpSnap                   // approvals and tool calls (mcpstate.go)
-	seq      int                       // the load's prep.seq
-	err      error
-	errWhat  string       // what was being read when err came
-	aside    *readFailure // a read beside the chat that failed (unread.go)
+	chatID    string
+	chat      *chat.ChatView
+	messages  []chat.Message
+	requests  map[string]chat.RequestView
+	pending   []chat.RequestView
+	run       *chat.RunView
+	orphans   []chat.RunView
+	drafts    map[string]draftLoadedMsg    // saved drafts of the pending requests, by liveKey
+	composer  string                       // the chat's saved composer text
+	fresh     bool                         // a new chat, opened for the text typed in it, while other chats exist
+	entries   transcript.Entries           // transcript entries drawn by the load
+	built     *builtForm                   // the active question's form, built by the load
+	approvals []chat.ApprovalView          // the chat's pending approvals (mcpstate.go)
+	steps     map[string]chat.ToolStepView // the tool calls the page's rows name
+	seq       int                          // the load's prep.seq
+	err       error
+	errWhat   string       // what was being read when err came
+	aside     *readFailure // a read beside the chat that failed (unread.go)
 }
 
 // eventMsg is one event from the host.

@@ -91,44 +91,36 @@ func defaultKeys() keyMap {
 		LeaveForm: bind([]string{"esc"}, "esc", "leave (draft kept)"),
 
 		Keys: dialog.Keys{
-			Closed: dialog.ClosedKeys{
-				Dismiss: bind([]string{"esc", "enter"}, "esc", "dismiss"),
-				Focus:   focus,
-			},
+			Focus:  focus,
+			Closed: dialog.ClosedKeys{Dismiss: bind([]string{"esc", "enter"}, "esc", "dismiss")},
 			Review: dialog.ReviewKeys{
 				Send: bind([]string{"enter", "y"}, "enter", "send answer"),
 				Back: bind([]string{"esc", "e"}, "esc", "back to editing"),
 				// ctrl+x is the screen's (it passes through the review), listed here too
 				Cancel: bind([]string{"ctrl+x"}, "ctrl+x", "cancel this question"),
-				Focus:  focus,
 			},
 			Cancel: dialog.ConfirmKeys{
-				Yes:   bind([]string{"y"}, "y", "cancel question"),
-				No:    bind([]string{"n", "esc"}, "n", "keep it"),
-				Focus: focus,
+				Yes: bind([]string{"y"}, "y", "cancel question"),
+				No:  bind([]string{"n", "esc"}, "n", "keep it"),
 			},
 			Stop: dialog.ConfirmKeys{
-				Yes:   bind([]string{"y"}, "y", "stop task"),
-				No:    bind([]string{"n", "esc"}, "n", "keep working"),
-				Focus: focus,
+				Yes: bind([]string{"y"}, "y", "stop task"),
+				No:  bind([]string{"n", "esc"}, "n", "keep working"),
 			},
 			Proposal: dialog.ProposalKeys{
 				Accept: bind([]string{"a"}, "a", "accept proposal"),
 				Keep:   bind([]string{"k", "esc"}, "k", "keep mine"),
-				Focus:  focus,
 			},
 			Approval: dialog.ApprovalKeys{
-				Once:  bind([]string{"y"}, "y", "allow once"),
-				Chat:  bind([]string{"a"}, "a", "allow for this chat"),
-				Deny:  bind([]string{"n"}, "n", "deny"),
-				Focus: focus,
+				Once: bind([]string{"y"}, "y", "allow once"),
+				Chat: bind([]string{"a"}, "a", "allow for this chat"),
+				Deny: bind([]string{"n"}, "n", "deny"),
 			},
 			URL: dialog.URLKeys{
 				Open:    bind([]string{"o"}, "o", "open in the browser"),
 				Copy:    bind([]string{"c"}, "c", "copy"),
 				Done:    bind([]string{"d"}, "d", "done"),
 				Decline: bind([]string{"n"}, "n", "decline"),
-				Focus:   focus,
 			},
 			Scroll: dialog.ScrollKeys{
 				Up:       bind([]string{"up"}, "↑/↓", "scroll"),

@@ -115,10 +115,11 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 				snap.drafts[liveKey(r)] = draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.Values, found: ok}
 			}
 		}
-		snap.mcp = readMCP(ctx, svc, snap.chatID, snap.messages)
+		snap.steps = readSteps(ctx, svc, snap.messages)
+		snap.approvals, _ = svc.PendingApprovals(ctx, snap.chatID)
 		snap.built = buildActive(snap, p)
 		if p.width > 0 {
-			snap.entries = transcript.Draw(snap.messages, transcript.Data{Reqs: snap.requests, Steps: snap.mcp.steps}, p.width, p.height)
+			snap.entries = transcript.Draw(snap.messages, transcript.Data{Reqs: snap.requests, Steps: snap.steps}, p.width, p.height)
 		}
 		return snap
 	}

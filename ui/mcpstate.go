@@ -52,22 +52,8 @@ type mcpState struct {
 	term   io.Writer
 }
 
-// mcpSnap is what a chat load reads of the chat's MCP side.
-type mcpSnap struct {
-	approvals []chat.ApprovalView
-	steps     map[string]chat.ToolStepView
-}
-
-// readMCP reads the chat's pending approvals and the tool calls named by
-// msgs (one page of the transcript, so it costs the same however long
-// the chat is).
-func readMCP(ctx context.Context, svc *chat.Service, chatID string, msgs []chat.Message) mcpSnap {
-	s := mcpSnap{steps: readSteps(ctx, svc, msgs)}
-	s.approvals, _ = svc.PendingApprovals(ctx, chatID)
-	return s
-}
-
-// readSteps reads the tool calls whose rows are among msgs.
+// readSteps reads the tool calls whose rows are among msgs (one page of
+// the transcript, so it costs the same however long the chat is).
 func readSteps(ctx context.Context, svc *chat.Service, msgs []chat.Message) map[string]chat.ToolStepView {
 	steps := map[string]chat.ToolStepView{}
 	for _, msg := range msgs {
@@ -82,9 +68,8 @@ func readSteps(ctx context.Context, svc *chat.Service, msgs []chat.Message) map[
 }
 
 // adopt takes a snapshot's MCP side.
-func (s *mcpState) adopt(snap mcpSnap) {
-	s.approvals = snap.approvals
-	s.steps = snap.steps
+func (s *mcpState) adopt(approvals []chat.ApprovalView, steps map[string]chat.ToolStepView) {
+	s.approvals, s.steps = approvals, steps
 	for id := range s.progress {
 		if s.steps[id].State != "started" {
 			delete(s.progress, id) // the call ended: its row says how

@@ -65,7 +65,7 @@ func (s snapshotMsg) apply(m *model) tea.Cmd {
 		m.cur.newChat = true
 		m.setStatus("Back in the new chat you were typing in — "+m.keys.Chats.Help().Key+" shows your other chats.", false)
 	}
-	m.mcp.adopt(s.mcp)
+	m.mcp.adopt(s.approvals, s.steps)
 	m.tr.Adopt(s.entries)
 	m.tr.Changed()
 	m.tr.Settle(s.seq, s.run, s.messages)

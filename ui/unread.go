@@ -72,7 +72,7 @@ func (m *model) chatUnread(s snapshotMsg) tea.Cmd {
 	}
 	m.cur.chat, m.cur.messages, m.cur.run = s.chat, nil, nil
 	m.cur.requests = map[string]chat.RequestView{}
-	m.mcp.adopt(mcpSnap{})
+	m.mcp.adopt(nil, nil)
 	m.tr.ClearStream()
 	m.pane.clear()
 	m.dropForm()

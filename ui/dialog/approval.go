@@ -39,7 +39,7 @@ type drawnBody struct {
 }
 
 func NewApproval(keys Keys, a chat.ApprovalView) Approval {
-	return Approval{keys: keys.Approval, card: card{scrollK: keys.Scroll}, a: a, drawn: &drawnBody{}}
+	return Approval{keys: keys.Approval, card: newCard(keys), a: a, drawn: &drawnBody{}}
 }
 
 func (d Approval) Update(msg tea.Msg) (Dialog, Action) {
@@ -83,13 +83,12 @@ func (d Approval) Update(msg tea.Msg) (Dialog, Action) {
 }
 
 func (d Approval) View(width, height int, focused bool) string {
-	box := paneBox{width, height}
 	// Short words, so that deny fits beside the others on a narrow screen.
-	hint := style.FocusHint(box.inner(), focused, d.keys.Focus, d.keys.Once, style.Relabel(d.keys.Chat, "for this chat"), d.keys.Deny)
+	hint := d.hint(width, focused, d.keys.Once, style.Relabel(d.keys.Chat, "for this chat"), d.keys.Deny)
 	if d.deciding {
 		hint = style.Dim.Render("deciding…")
 	}
-	return box.draw(style.DialogFrame(focused), d.body(), hint, d.scroll, d.scrollK)
+	return d.frame(width, height, focused, d.body(), hint)
 }
 
 // Waiting is the line drawn above the form while the user types in it.
@@ -98,7 +97,7 @@ func (d Approval) Waiting() string {
 	if d.a.Sampling != nil {
 		what = " asks to use followup's model"
 	}
-	return forms.SanitizeLine(d.a.Server) + what + " — the card opens when you pause (" + d.keys.Focus.Help().Key + ")."
+	return forms.SanitizeLine(d.a.Server) + what + " — the card opens when you pause (" + d.focusK.Help().Key + ")."
 }
 
 func (d Approval) body() string {

@@ -96,8 +96,23 @@ func (b paneBox) draw(st lipgloss.Style, body, hint string, s scroll, k ScrollKe
 // in and where its body is scrolled.
 type card struct {
 	scrollK ScrollKeys
+	focusK  key.Binding
 	box     paneBox
 	scroll  scroll
+}
+
+func newCard(keys Keys) card { return card{scrollK: keys.Scroll, focusK: keys.Focus} }
+
+// hint is the card's hint line at width: keys while it has the focus,
+// else how to give it the focus (style.FocusHint).
+func (c card) hint(width int, focused bool, keys ...key.Binding) string {
+	return style.FocusHint(style.PaneInner(width), focused, c.focusK, keys...)
+}
+
+// frame draws body in a dialog's frame at width×height, scrolled as the
+// card is, the hint below.
+func (c card) frame(width, height int, focused bool, body, hint string) string {
+	return paneBox{width, height}.draw(style.DialogFrame(focused), body, hint, c.scroll, c.scrollK)
 }
 
 func (card) About() string    { return "" }

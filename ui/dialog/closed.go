@@ -29,7 +29,7 @@ type Closed struct {
 // NewClosed is the card of the question was, closed with final (why says
 // how), and what the user had typed in it.
 func NewClosed(keys Keys, was chat.RequestView, typed forms.Values, final chat.RequestView, why string) Closed {
-	c := Closed{keys: keys.Closed, card: card{scrollK: keys.Scroll}, title: forms.PlainLine(was.Title), why: why}
+	c := Closed{keys: keys.Closed, card: newCard(keys), title: forms.PlainLine(was.Title), why: why}
 	for _, f := range was.Fields {
 		v, ok := typed[f.Name]
 		if !ok {
@@ -77,13 +77,13 @@ func (d Closed) body() string {
 }
 
 func (d Closed) View(width, height int, focused bool) string {
-	box := paneBox{width, height}
-	hint := style.HintsFit(box.inner(), d.keys.Dismiss, style.Relabel(d.keys.Focus, "to the composer"))
+	inner := style.PaneInner(width)
+	hint := style.HintsFit(inner, d.keys.Dismiss, style.Relabel(d.focusK, "to the composer"))
 	if !focused {
 		// Its keys act once it has the focus.
-		hint = style.Dim.Render(style.HintsFit(box.inner(), style.Relabel(d.keys.Focus, "to read it, then "+d.keys.Dismiss.Help().Key+" dismisses it")))
+		hint = style.Dim.Render(style.HintsFit(inner, style.Relabel(d.focusK, "to read it, then "+d.keys.Dismiss.Help().Key+" dismisses it")))
 	}
-	return box.draw(style.DialogFrame(focused), d.body(), hint, d.scroll, d.scrollK)
+	return d.frame(width, height, focused, d.body(), hint)
 }
 
 // Quiet is the card's one line above the next question's form.

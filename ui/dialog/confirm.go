@@ -29,13 +29,13 @@ func NewCancelConfirm(keys Keys, q Question) Confirm {
 	if q.Req.Owner.Kind == chat.OwnerMCPServer {
 		title = "Decline: tell " + words.AskedByName(q.Req.Owner) + " no?" // a server's word for it
 	}
-	return Confirm{keys: keys.Cancel, card: card{scrollK: keys.Scroll}, title: title, target: q.Key,
+	return Confirm{keys: keys.Cancel, card: newCard(keys), title: title, target: q.Key,
 		detail: promise, yes: Cancel{RequestID: q.Req.ID}}
 }
 
 // NewStopConfirm asks before stopping the task run.
 func NewStopConfirm(keys Keys, runID string) Confirm {
-	return Confirm{keys: keys.Stop, card: card{scrollK: keys.Scroll}, title: "Stop the whole task?",
+	return Confirm{keys: keys.Stop, card: newCard(keys), title: "Stop the whole task?",
 		detail: "The agent stops working, its open questions expire (task stopped) and no model is called. The conversation stays.",
 		yes:    Stop{RunID: runID}}
 }
@@ -62,6 +62,5 @@ func (d Confirm) Update(msg tea.Msg) (Dialog, Action) {
 func (d Confirm) body() string { return style.Bold.Render(d.title) + "\n" + d.detail }
 
 func (d Confirm) View(width, height int, focused bool) string {
-	return paneBox{width, height}.draw(style.DialogFrame(focused), d.body(),
-		style.FocusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, d.keys.Yes, d.keys.No), d.scroll, d.scrollK)
+	return d.frame(width, height, focused, d.body(), d.hint(width, focused, d.keys.Yes, d.keys.No))
 }

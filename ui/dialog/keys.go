@@ -5,6 +5,9 @@ import "github.com/charmbracelet/bubbles/key"
 // Keys are the dialogs' bindings; the root's keymap holds them, with help
 // and hints generated from it.
 type Keys struct {
+	// Focus is the screen's key that gives a dialog in the pane the focus
+	// and takes it back, for the hint of a dialog waiting for it.
+	Focus        key.Binding
 	Closed       ClosedKeys // on the card of a question closed elsewhere
 	Review       ReviewKeys
 	Cancel       ConfirmKeys
@@ -26,21 +29,20 @@ type Keys struct {
 	Prompt                     PromptKeys // on an MCP server's prompt's form
 }
 
-// ReviewKeys apply on the review. Focus is the screen's, for the hint of
-// a dialog waiting for the focus (as in the others).
-type ReviewKeys struct{ Send, Back, Cancel, Focus key.Binding }
+// ReviewKeys apply on the review.
+type ReviewKeys struct{ Send, Back, Cancel key.Binding }
 
 // ClosedKeys apply on the card of a question that closed elsewhere.
-type ClosedKeys struct{ Dismiss, Focus key.Binding }
+type ClosedKeys struct{ Dismiss key.Binding }
 
 // ConfirmKeys answer a yes/no question.
-type ConfirmKeys struct{ Yes, No, Focus key.Binding }
+type ConfirmKeys struct{ Yes, No key.Binding }
 
 // ProposalKeys decide a proposal.
-type ProposalKeys struct{ Accept, Keep, Focus key.Binding }
+type ProposalKeys struct{ Accept, Keep key.Binding }
 
 // ApprovalKeys decide an MCP tool call's approval.
-type ApprovalKeys struct{ Once, Chat, Deny, Focus key.Binding }
+type ApprovalKeys struct{ Once, Chat, Deny key.Binding }
 
 // ScrollKeys move through a view taller than its box.
 type ScrollKeys struct{ Up, Down, PageUp, PageDown, Top, Bottom key.Binding }
@@ -49,7 +51,7 @@ type ScrollKeys struct{ Up, Down, PageUp, PageDown, Top, Bottom key.Binding }
 type ChatKeys struct{ Up, Down, Open, New, Archive, Delete, Close key.Binding }
 
 // URLKeys act on the consent card.
-type URLKeys struct{ Open, Copy, Done, Decline, Focus key.Binding }
+type URLKeys struct{ Open, Copy, Done, Decline key.Binding }
 
 // Section is the keys that apply in one place, as help lists them.
 type Section struct {

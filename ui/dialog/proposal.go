@@ -22,7 +22,7 @@ type Proposal struct {
 }
 
 func NewProposal(keys Keys, q Question) Proposal {
-	return Proposal{keys: keys.Proposal, card: card{scrollK: keys.Scroll}, q: q}
+	return Proposal{keys: keys.Proposal, card: newCard(keys), q: q}
 }
 
 func (d Proposal) About() string { return d.q.Key }
@@ -64,8 +64,7 @@ func (d Proposal) Update(msg tea.Msg) (Dialog, Action) {
 }
 
 func (d Proposal) View(width, height int, focused bool) string {
-	hint := style.FocusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, style.Relabel(d.keys.Accept, "accept"), d.keys.Keep)
-	return paneBox{width, height}.draw(style.DialogFrame(focused), d.body(), hint, d.scroll, d.scrollK)
+	return d.frame(width, height, focused, d.body(), d.hint(width, focused, style.Relabel(d.keys.Accept, "accept"), d.keys.Keep))
 }
 
 // Waiting is the line drawn above the form while the user types in it.

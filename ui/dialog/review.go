@@ -22,7 +22,7 @@ type Review struct {
 }
 
 func NewReview(keys Keys, q Question) Review {
-	return Review{keys: keys.Review, card: card{scrollK: keys.Scroll}, q: q}
+	return Review{keys: keys.Review, card: newCard(keys), q: q}
 }
 
 func (d Review) About() string { return d.q.Key }
@@ -63,14 +63,13 @@ func (d Review) body() string {
 }
 
 func (d Review) View(width, height int, focused bool) string {
-	box := paneBox{width, height}
 	send := d.keys.Send
 	if len(forms.Missing(d.q.Req.Definition, d.q.Req.Supplied, d.q.Shown)) > 0 {
 		send = style.Relabel(send, "save partial answer") // the question stays open for the rest
 	}
-	hint := style.FocusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, send, d.keys.Back, d.keys.Cancel)
+	hint := d.hint(width, focused, send, d.keys.Back, d.keys.Cancel)
 	if len(d.q.Problems) > 0 {
-		hint = style.FocusHint(paneBox{width, height}.inner(), focused, d.keys.Focus, style.Relabel(d.keys.Back, "back to editing to fix "+forms.Plural(len(d.q.Problems), "it", "them")), d.keys.Cancel)
+		hint = d.hint(width, focused, style.Relabel(d.keys.Back, "back to editing to fix "+forms.Plural(len(d.q.Problems), "it", "them")), d.keys.Cancel)
 	}
-	return box.draw(style.PaneFrame(focused), d.body(), hint, d.scroll, d.scrollK)
+	return paneBox{width, height}.draw(style.PaneFrame(focused), d.body(), hint, d.scroll, d.scrollK)
 }

@@ -7,11 +7,11 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"followup/agent/mcp"
 	"followup/forms"
 	"followup/ui/style"
+	"followup/ui/words"
 )
 
 // Servers lists the configured MCP servers (docs/mcp.md): each one's
@@ -162,15 +162,7 @@ func (d Servers) draw(width int) (out []string, at []int) {
 	}
 	// wrap adds s in full, its continuation lines indented two more.
 	wrap := func(indent int, s string) {
-		lines := strings.Split(lipgloss.NewStyle().Width(max(4, w-indent-2)).Render(s), "\n")
-		for i, l := range lines {
-			l = strings.TrimRight(l, " ")
-			if i == 0 {
-				out = append(out, " "+strings.Repeat(" ", indent)+l)
-			} else {
-				out = append(out, " "+strings.Repeat(" ", indent+2)+l)
-			}
-		}
+		out = append(out, strings.Split(words.HangingIndent(s, indent+1, w+1), "\n")...)
 	}
 	title := "MCP servers"
 	if st.Config != "" {

@@ -30,7 +30,7 @@ type URL struct {
 }
 
 func NewURL(keys Keys, q Question, canOpen bool) URL {
-	return URL{keys: keys.URL, card: card{scrollK: keys.Scroll}, q: q, link: chat.CheckLink(q.Req.URL), canOpen: canOpen}
+	return URL{keys: keys.URL, card: newCard(keys), q: q, link: chat.CheckLink(q.Req.URL), canOpen: canOpen}
 }
 
 func (d URL) About() string { return d.q.Key }
@@ -78,7 +78,6 @@ func (d URL) Update(msg tea.Msg) (Dialog, Action) {
 }
 
 func (d URL) View(width, height int, focused bool) string {
-	box := paneBox{width, height}
 	bs := []key.Binding{}
 	if d.opens() {
 		bs = append(bs, style.Relabel(d.keys.Open, "open"))
@@ -87,16 +86,16 @@ func (d URL) View(width, height int, focused bool) string {
 		bs = append(bs, d.keys.Copy)
 	}
 	bs = append(bs, d.keys.Done, d.keys.Decline)
-	hint := style.FocusHint(box.inner(), focused, d.keys.Focus, bs...)
+	hint := d.hint(width, focused, bs...)
 	if d.deciding {
 		hint = style.Dim.Render("sending…")
 	}
-	return box.draw(style.DialogFrame(focused), d.body(), hint, d.scroll, d.scrollK)
+	return d.frame(width, height, focused, d.body(), hint)
 }
 
 // Waiting is the line drawn above the form while the user types in it.
 func (d URL) Waiting() string {
-	return words.AskedByName(d.q.Req.Owner) + " asks you to open a link — the card opens when you pause (" + d.keys.Focus.Help().Key + ")."
+	return words.AskedByName(d.q.Req.Owner) + " asks you to open a link — the card opens when you pause (" + d.focusK.Help().Key + ")."
 }
 
 func (d URL) body() string {

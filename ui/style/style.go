@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"followup/forms"
 )
 
 // Styles are built once, not per frame.
@@ -117,10 +119,7 @@ func FocusHint(width int, focused bool, focus key.Binding, bs ...key.Binding) st
 // Plural is n with the word that agrees with it: "1 question",
 // "2 questions".
 func Plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
+	return fmt.Sprintf("%d %s", n, forms.Plural(n, one, many))
 }
 
 // Truncate cuts s to n cells as the terminal draws them (styled text and

@@ -158,16 +158,15 @@ func (t *Model) SetUnread(what string, err error) {
 	t.Changed()
 }
 
-// unreadLines is what the transcript shows in place of the chat a read
+// unreadText is what the transcript shows in place of the chat a read
 // failed for.
-func (t *Model) unreadLines(width int, helpKey string) []string {
+func (t *Model) unreadText(helpKey string) string {
 	words, code := status.ErrWords(t.unreadWhat, t.unreadErr)
 	text := style.Error.Render(forms.SanitizeLine(words))
 	if code != "" {
 		text += " " + style.Dim.Render(code)
 	}
-	text += "\n" + style.Dim.Render("What you type stays in the composer. "+helpKey+" shows every key.")
-	return splitLines(style.Dim.Width(max(10, width-2)).PaddingLeft(2).Render("\n" + text))
+	return text + "\n" + style.Dim.Render("What you type stays in the composer. "+helpKey+" shows every key.")
 }
 
 // Hold notes where the lines in view are; the func it returns, after a

@@ -98,11 +98,7 @@ func toolRow(m chat.Message, d Data, width int) string {
 	if v.State != "done" || text == "" {
 		lines = append(lines, "  ⎿ "+style.Truncate(state, inner-2))
 	} else if !d.Look.Unfolded {
-		first, _, more := strings.Cut(text, "\n")
-		if more {
-			first += " …"
-		}
-		lines = append(lines, "  ⎿ "+style.Truncate(state+"  "+first, inner-2))
+		lines = append(lines, "  ⎿ "+style.Truncate(state+"  "+firstLine(text), inner-2))
 	} else {
 		lines = append(lines, "  ⎿ "+state)
 		wrapped := lipgloss.NewStyle().Width(inner - 2).Render(text)

@@ -81,16 +81,9 @@ func (t *Model) Adopt(entries Entries) {
 // Draw draws messages at width as render caches them, newest
 // first, until need lines are drawn (need 0: all).
 func Draw(msgs []chat.Message, d Data, width, need int) Entries {
-	width = max(width, 10)
-	out := make(Entries, len(msgs))
-	lines := 0
-	for i := len(msgs) - 1; i >= 0 && (need == 0 || lines < need); i-- {
-		m := msgs[i]
-		e := entry{width, entryVersion(m, d), renderEntry(m, d, width)}
-		out[m.ID] = e
-		lines += strings.Count(e.text, "\n") + 2
-	}
-	return out
+	t := Model{cache: Entries{}}
+	t.render(msgs, d, width, need)
+	return t.cache
 }
 
 // entryVersion changes whenever what an entry shows changes; a request
@@ -152,17 +145,26 @@ func markdown(s string) string {
 // placeholder is what a chat with nothing in it shows; with the offline
 // demo agent, every demo it has (the guide is agent.DemoGuide).
 func (t *Model) placeholder(width int, helpKey string, offline bool) []string {
-	if t.unreadErr != nil {
-		return t.unreadLines(width, helpKey)
-	}
-	text := "\nType a message to start.\n" + helpKey + " shows every key."
-	if offline {
-		text = "\nType a message to start. The offline demo tries: “Check deployment” · “Plan a trip” · " +
+	text := "Type a message to start.\n" + helpKey + " shows every key."
+	switch {
+	case t.unreadErr != nil:
+		text = t.unreadText(helpKey)
+	case offline:
+		text = "Type a message to start. The offline demo tries: “Check deployment” · “Plan a trip” · " +
 			"an answer typed here while a form waits (a proposal) · both questions at once · " +
 			"“Plan a team offsite” (two sub-agents ask) · “Release checklist” (a skill’s form) · call SERVER.TOOL · followup mcp serve (other agents ask here).\n" +
 			"Ask “what can you do?” for more; " + helpKey + " shows every key."
 	}
-	return splitLines(style.Dim.Width(max(10, width-2)).PaddingLeft(2).Render(text))
+	return splitLines(style.Dim.Width(max(10, width-2)).PaddingLeft(2).Render("\n" + text))
+}
+
+// firstLine is text's first line, with an ellipsis when more follow.
+func firstLine(text string) string {
+	first, _, more := strings.Cut(text, "\n")
+	if more {
+		first += " …"
+	}
+	return first
 }
 
 // subAgentRow draws a sub-agent of the task (docs/behaviour.md): its name,
@@ -177,11 +179,7 @@ func subAgentRow(m chat.Message, unfolded bool, width int) string {
 		return head
 	}
 	if !unfolded {
-		first, _, more := strings.Cut(text, "\n")
-		if more {
-			first += " …"
-		}
-		return head + "\n    ⎿ " + style.Dim.Render(style.Truncate(first, inner-2))
+		return head + "\n    ⎿ " + style.Dim.Render(style.Truncate(firstLine(text), inner-2))
 	}
 	return head + "\n" + lipgloss.NewStyle().Width(inner).PaddingLeft(6).Render(text)
 }
