@@ -3,7 +3,6 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"followup/chat"
 	"followup/ui/dialog"
 )
 
@@ -51,7 +50,7 @@ func (m *model) do(a dialog.Action) tea.Cmd {
 			return nil
 		}
 		values := m.pane.live.Values()
-		m.pane.noteSent(r.ID, values)
+		m.pane.sent[r.ID] = values // its partial answer is no news from elsewhere
 		m.pane.closing(r.ID)
 		return submitAnswer(m.svc, r, values, m.pane.shownPartial, m.pane.live.Draft())
 	case dialog.Back:
@@ -79,14 +78,13 @@ func (m *model) do(a dialog.Action) tea.Cmd {
 		if m.pane.live != nil {
 			draft = m.pane.live.Draft()
 		}
-		m.pane.decided(a.ProposalID)
+		m.pane.decidedHere[a.ProposalID] = true // its going is no news
 		return decide(m.svc, a.ProposalID, a.Accept, draft)
 	case dialog.OpenChat:
 		return tea.Batch(m.switchChat(a.ChatID), m.load(m.cur.chatID))
 	case dialog.NewChat:
 		cmd := tea.Batch(m.switchChat(""), m.countElsewhere())
-		m.cur.chat, m.cur.messages, m.cur.run = nil, nil, nil
-		m.cur.requests = map[string]chat.RequestView{}
+		m.cur.empty(nil)
 		m.tr.Changed()
 		m.refreshTranscript()
 		return cmd

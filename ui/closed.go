@@ -43,12 +43,7 @@ func (msg closedMsg) apply(m *model) tea.Cmd {
 
 // closing marks a question this screen is closing itself (answering,
 // cancelling, stopping its task).
-func (p *formPane) closing(requestID string) {
-	if p.closedHere == nil {
-		p.closedHere = map[string]bool{}
-	}
-	p.closedHere[requestID] = true
-}
+func (p *formPane) closing(requestID string) { p.closedHere[requestID] = true }
 
 // notClosing forgets that this screen was closing the questions ids: its
 // cancel or stop failed, so whatever closes them later is news.

@@ -124,12 +124,3 @@ func (p *formPane) carryOver(r chat.RequestView, draft forms.Values) forms.Value
 	}
 	return out
 }
-
-// noteSent remembers what this screen sends for a request, so the partial
-// answer it makes is not taken for news from elsewhere.
-func (p *formPane) noteSent(requestID string, values forms.Values) {
-	if p.sent == nil {
-		p.sent = map[string]forms.Values{}
-	}
-	p.sent[requestID] = values
-}

@@ -48,9 +48,8 @@ func (m *model) leaveForNewChat() tea.Cmd {
 // new chat, else the newest chat once loaded.
 func (m *model) leaveChat(toNew bool) {
 	m.composer.Forget(m.cur.chatID)
-	m.cur.newChat, m.cur.chatID, m.cur.chat, m.cur.messages, m.cur.run = toNew, "", nil, nil, nil
-	m.cur.loaded = toNew
-	m.cur.requests = map[string]chat.RequestView{}
+	m.cur.newChat, m.cur.chatID, m.cur.loaded = toNew, "", toNew
+	m.cur.empty(nil)
 	m.tr = transcript.New() // nothing of the chat gone stays drawn, streaming or thinking
 	m.pane.clear()
 	m.dropForm()

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"followup/chat"
-	"followup/forms"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -18,9 +17,6 @@ import (
 func (p *formPane) keep() {
 	if p.live == nil || p.liveKey == "" {
 		return
-	}
-	if p.localDrafts == nil {
-		p.localDrafts = map[string]forms.Values{}
 	}
 	p.localDrafts[p.liveKey] = p.live.Draft()
 }

@@ -68,9 +68,6 @@ type draftSync struct {
 
 // of is key's stored draft.
 func (s *draftSync) of(key string) *storedDraft {
-	if s.stored == nil {
-		s.stored = map[string]*storedDraft{}
-	}
 	d, ok := s.stored[key]
 	if !ok {
 		d = &storedDraft{values: forms.Values{}}
@@ -90,13 +87,7 @@ func (s *draftSync) installed(key string, draft forms.Values, read bool) {
 
 // asked notes a save of key's draft asked now.
 func (s *draftSync) asked(key string, values forms.Values) {
-	if s.known == nil {
-		s.known = map[string]bool{}
-	}
 	s.known[valuesKey(mergeValues(values))] = true
-	if s.saving == nil {
-		s.saving = map[string]int{}
-	}
 	s.saving[key]++
 }
 
@@ -105,9 +96,6 @@ func (s *draftSync) asked(key string, values forms.Values) {
 func (s *draftSync) landedNow(key string, loadSeq int) bool {
 	if s.saving[key] > 0 {
 		s.saving[key]--
-	}
-	if s.landed == nil {
-		s.landed = map[string]int{}
 	}
 	s.landed[key] = loadSeq
 	if s.recheck && s.saving[key] == 0 {
@@ -135,20 +123,9 @@ func (s *draftSync) news(key string, d draftLoadedMsg, ok bool) (stored, base fo
 	if base = s.of(key).get(); k == valuesKey(base) {
 		return nil, nil, false
 	}
-	if s.known == nil {
-		s.known = map[string]bool{}
-	}
 	s.known[k] = true
 	s.of(key).set(stored)
 	return stored, base, true
-}
-
-// decided notes a proposal this screen decides: its going is no news.
-func (p *formPane) decided(proposalID string) {
-	if p.decidedHere == nil {
-		p.decidedHere = map[string]bool{}
-	}
-	p.decidedHere[proposalID] = true
 }
 
 // storedNews is the live form's stored draft when another hand wrote it

@@ -54,6 +54,12 @@ type formPane struct {
 	decidedHere      map[string]bool
 }
 
+func newFormPane(saver *saver) formPane {
+	return formPane{saver: saver, localDrafts: map[string]forms.Values{}, sent: map[string]forms.Values{},
+		closedHere: map[string]bool{}, decidedHere: map[string]bool{},
+		sync: draftSync{stored: map[string]*storedDraft{}, known: map[string]bool{}, saving: map[string]int{}, landed: map[string]int{}}}
+}
+
 // formOutcome is what a message did to the form, for the root to act on.
 type formOutcome int
 

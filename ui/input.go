@@ -28,11 +28,8 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return m.suspend()
 	}
 	if _, ok := m.dialogs.Screen(); ok {
-		if a := m.dialogs.UpdateTop(msg); a != (dialog.Pass{}) {
-			m.afterDecision(a)
-			return m.do(a)
-		}
-		return nil
+		cmd, _ := m.keyToDialog(msg)
+		return cmd
 	}
 	if m.strayKey(msg) {
 		// The newcomer waits again: it takes the focus after the next
@@ -44,9 +41,8 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 		return tea.Batch(check, m.onKey(msg))
 	}
 	if _, ok := m.dialogs.Pane(); ok && m.focus == focusDialog {
-		if a := m.dialogs.UpdateTop(msg); a != (dialog.Pass{}) {
-			m.afterDecision(a)
-			return m.do(a)
+		if cmd, took := m.keyToDialog(msg); took {
+			return cmd
 		}
 	}
 	if cmd, ok := m.onScreenKey(msg); ok {
@@ -78,6 +74,17 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.composer, cmd = m.composer.Update(msg)
 	return cmd
+}
+
+// keyToDialog gives the top dialog a key and carries out what it asks; it
+// reports whether the dialog took the key.
+func (m *model) keyToDialog(msg tea.KeyMsg) (tea.Cmd, bool) {
+	a := m.dialogs.UpdateTop(msg)
+	if a == (dialog.Pass{}) {
+		return nil, false
+	}
+	m.afterDecision(a)
+	return m.do(a), true
 }
 
 // onScreenKey handles the screen's own keys, which apply wherever the

@@ -58,6 +58,13 @@ func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 // stop holds the clock where it is until advanced.
 func (c *testClock) stop() { c.stopped.Store(time.Now().UnixNano()) }
 
+// newModel is the screen on svc, as Run has it once the database opened.
+func newModel(svc *chat.Service) *model {
+	m := newScreen()
+	m.setService(svc)
+	return m
+}
+
 // newKit opens a screen of 100×30 on a new database; opts adjust the
 // host's options (its clock, for one).
 func newKit(t *testing.T, opts ...func(*chat.Options)) *kit {

@@ -79,9 +79,6 @@ func (s *mcpState) adopt(approvals []chat.ApprovalView, steps map[string]chat.To
 
 // setProgress keeps a server's latest progress on a call.
 func (s *mcpState) setProgress(id, p string) {
-	if s.progress == nil {
-		s.progress = map[string]string{}
-	}
 	s.progress[id] = p
 }
 

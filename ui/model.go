@@ -76,10 +76,9 @@ type chatOnScreen struct {
 	others    []chat.RequestView // and which they are, oldest first (inbox.go)
 }
 
-func newModel(svc *chat.Service) *model {
-	m := newScreen()
-	m.setService(svc)
-	return m
+// empty shows cv (nil: no chat) with nothing of it read yet.
+func (c *chatOnScreen) empty(cv *chat.ChatView) {
+	c.chat, c.messages, c.run, c.requests = cv, nil, nil, map[string]chat.RequestView{}
 }
 
 // setService gives the screen its open database.
@@ -99,7 +98,8 @@ func newScreen() *model {
 		width: 80, height: 24, now: time.Now,
 	}
 	m.saver = newSaver()
-	m.pane.saver = m.saver
+	m.pane = newFormPane(m.saver)
+	m.mcp.progress = map[string]string{}
 	m.pane.resize(m.formWidth(), m.formHeight())
 	m.arrange()
 	return m

@@ -3,7 +3,6 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"followup/chat"
 	"followup/forms"
 )
 
@@ -70,8 +69,7 @@ func (m *model) chatUnread(s snapshotMsg) tea.Cmd {
 	if s.seq != 0 {
 		m.cur.shownSeq = s.seq
 	}
-	m.cur.chat, m.cur.messages, m.cur.run = s.chat, nil, nil
-	m.cur.requests = map[string]chat.RequestView{}
+	m.cur.empty(s.chat)
 	m.mcp.adopt(nil, nil)
 	m.tr.ClearStream()
 	m.pane.clear()

@@ -167,6 +167,22 @@ func (mk marks) compact() string {
 	return s
 }
 
+// in is the marks compact, or in words.
+func (mk marks) in(compact bool) string {
+	if compact {
+		return mk.compact()
+	}
+	return mk.words()
+}
+
+// pointer marks the row under the cursor.
+func pointer(cursor bool) string {
+	if cursor {
+		return "› "
+	}
+	return "  "
+}
+
 // compactLegend says what the compact marks mean, those used.
 func compactLegend(used marks) string {
 	var parts []string
@@ -185,10 +201,7 @@ func compactLegend(used marks) string {
 // rowHead is a row's cursor and date: with its time, or the day alone
 // when the row is compact.
 func rowHead(c chat.ChatView, cursor, compact bool) string {
-	head := "  "
-	if cursor {
-		head = "› "
-	}
+	head := pointer(cursor)
 	if compact {
 		return head + style.Dim.Render(fmt.Sprintf("%-6s", c.UpdatedAt.Local().Format("Jan 2"))) + " "
 	}
@@ -206,10 +219,7 @@ func fitsInWords(c chat.ChatView, mk marks, width int) bool {
 // alone and the marks are compact.
 func chatRow(c chat.ChatView, cursor bool, mk marks, compact bool, width int) string {
 	head := rowHead(c, cursor, compact)
-	marks := mk.words()
-	if compact {
-		marks = mk.compact()
-	}
+	marks := mk.in(compact)
 	room := width - lipgloss.Width(head) - lipgloss.Width(marks)
 	return head + style.Truncate(forms.SanitizeLine(c.Title), max(10, room)) + marks
 }
@@ -217,15 +227,8 @@ func chatRow(c chat.ChatView, cursor bool, mk marks, compact bool, width int) st
 // newChatRow is the new chat's line: where its date would be it says
 // "new chat", then the start of the text typed in it.
 func newChatRow(c chat.ChatView, cursor bool, mk marks, compact bool, width int) string {
-	head := "  "
-	if cursor {
-		head = "› "
-	}
-	head += style.Bold.Render("new chat")
-	marks := mk.words()
-	if compact {
-		marks = mk.compact()
-	}
+	head := pointer(cursor) + style.Bold.Render("new chat")
+	marks := mk.in(compact)
 	text := strings.Join(strings.Fields(forms.SanitizeLine(strings.ReplaceAll(c.Title, "\n", " "))), " ")
 	if text == "" {
 		return head + marks

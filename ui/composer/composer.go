@@ -67,9 +67,6 @@ func (c *Model) Kept(chatID string) (text string, known bool) {
 
 // Keep notes text as chatID's draft.
 func (c *Model) Keep(chatID, text string) {
-	if c.unsent == nil {
-		c.unsent = map[string]string{}
-	}
 	c.unsent[chatID] = text
 }
 

@@ -34,7 +34,7 @@ func New(newline key.Binding, height int) Model {
 	ta.KeyMap.InsertNewline = newline
 	ta.Focus()
 	ta.MaxHeight = 0 // the composer's height is the layout's, not a cap of the textarea's
-	c := Model{Model: ta}
+	c := Model{Model: ta, unsent: map[string]string{}}
 	c.SetHeight(height)
 	return c
 }

@@ -39,7 +39,7 @@ type drawnBody struct {
 }
 
 func NewApproval(keys Keys, a chat.ApprovalView) Approval {
-	return Approval{keys: keys.Approval, card: newCard(keys), a: a, drawn: &drawnBody{}}
+	return Approval{keys: keys.Approval, card: newCard(keys, ""), a: a, drawn: &drawnBody{}}
 }
 
 func (d Approval) Update(msg tea.Msg) (Dialog, Action) {

@@ -97,11 +97,14 @@ func (b paneBox) draw(st lipgloss.Style, body, hint string, s scroll, k ScrollKe
 type card struct {
 	scrollK ScrollKeys
 	focusK  key.Binding
+	about   string // the question (Question.Key) it is about, "" when none
 	box     paneBox
 	scroll  scroll
 }
 
-func newCard(keys Keys) card { return card{scrollK: keys.Scroll, focusK: keys.Focus} }
+func newCard(keys Keys, about string) card {
+	return card{scrollK: keys.Scroll, focusK: keys.Focus, about: about}
+}
 
 // hint is the card's hint line at width: keys while it has the focus,
 // else how to give it the focus (style.FocusHint).
@@ -115,7 +118,7 @@ func (c card) frame(width, height int, focused bool, body, hint string) string {
 	return paneBox{width, height}.draw(style.DialogFrame(focused), body, hint, c.scroll, c.scrollK)
 }
 
-func (card) About() string    { return "" }
+func (c card) About() string  { return c.about }
 func (card) FullScreen() bool { return false }
 
 // take does what every card does with msg: a Size is its box, and a

@@ -29,7 +29,7 @@ type Closed struct {
 // NewClosed is the card of the question was, closed with final (why says
 // how), and what the user had typed in it.
 func NewClosed(keys Keys, was chat.RequestView, typed forms.Values, final chat.RequestView, why string) Closed {
-	c := Closed{keys: keys.Closed, card: newCard(keys), title: forms.PlainLine(was.Title), why: why}
+	c := Closed{keys: keys.Closed, card: newCard(keys, ""), title: forms.PlainLine(was.Title), why: why}
 	for _, f := range was.Fields {
 		v, ok := typed[f.Name]
 		if !ok {

@@ -17,7 +17,6 @@ type Confirm struct {
 	card
 	title  string // the question asked
 	detail string // what yes does
-	target string // the question (Question.Key) it is about, "" for the task
 	yes    Action
 }
 
@@ -29,18 +28,16 @@ func NewCancelConfirm(keys Keys, q Question) Confirm {
 	if q.Req.Owner.Kind == chat.OwnerMCPServer {
 		title = "Decline: tell " + words.AskedByName(q.Req.Owner) + " no?" // a server's word for it
 	}
-	return Confirm{keys: keys.Cancel, card: newCard(keys), title: title, target: q.Key,
+	return Confirm{keys: keys.Cancel, card: newCard(keys, q.Key), title: title,
 		detail: promise, yes: Cancel{RequestID: q.Req.ID}}
 }
 
 // NewStopConfirm asks before stopping the task run.
 func NewStopConfirm(keys Keys, runID string) Confirm {
-	return Confirm{keys: keys.Stop, card: newCard(keys), title: "Stop the whole task?",
+	return Confirm{keys: keys.Stop, card: newCard(keys, ""), title: "Stop the whole task?",
 		detail: "The agent stops working, its open questions expire (task stopped) and no model is called. The conversation stays.",
 		yes:    Stop{RunID: runID}}
 }
-
-func (d Confirm) About() string { return d.target }
 
 func (d Confirm) Update(msg tea.Msg) (Dialog, Action) {
 	if d.take(msg, d.body) {

@@ -22,10 +22,8 @@ type Proposal struct {
 }
 
 func NewProposal(keys Keys, q Question) Proposal {
-	return Proposal{keys: keys.Proposal, card: newCard(keys), q: q}
+	return Proposal{keys: keys.Proposal, card: newCard(keys, q.Key), q: q}
 }
-
-func (d Proposal) About() string { return d.q.Key }
 
 // proposal is the newest waiting proposal.
 func (d Proposal) proposal() (chat.ProposalView, bool) {

@@ -22,10 +22,8 @@ type Review struct {
 }
 
 func NewReview(keys Keys, q Question) Review {
-	return Review{keys: keys.Review, card: newCard(keys), q: q}
+	return Review{keys: keys.Review, card: newCard(keys, q.Key), q: q}
 }
-
-func (d Review) About() string { return d.q.Key }
 
 func (d Review) Update(msg tea.Msg) (Dialog, Action) {
 	if d.take(msg, d.body) {

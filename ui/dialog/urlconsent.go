@@ -30,10 +30,8 @@ type URL struct {
 }
 
 func NewURL(keys Keys, q Question, canOpen bool) URL {
-	return URL{keys: keys.URL, card: newCard(keys), q: q, link: chat.CheckLink(q.Req.URL), canOpen: canOpen}
+	return URL{keys: keys.URL, card: newCard(keys, q.Key), q: q, link: chat.CheckLink(q.Req.URL), canOpen: canOpen}
 }
-
-func (d URL) About() string { return d.q.Key }
 
 // opens reports whether the open key applies.
 func (d URL) opens() bool { return d.canOpen && d.link.Openable }
