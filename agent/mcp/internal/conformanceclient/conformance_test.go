@@ -1,9 +1,8 @@
-package main
+package conformanceclient
 
 import (
+	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -11,14 +10,13 @@ import (
 )
 
 // TestConformanceClientScenarios runs the conformance runner's client scenarios against
-// this binary: 0.1.13 on the machine's Node, 0.2.0-alpha.12 (the 2026-07-28 protocol,
+// this test binary (TestMain): 0.1.13 on the machine's Node, 0.2.0-alpha.12 (the 2026-07-28 protocol,
 // input_required) on the Node 22 installed from npm.
 func TestConformanceClientScenarios(t *testing.T) {
 	peers := mcptest.Find(t)
-	bin := filepath.Join(t.TempDir(), "conformanceclient")
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("building the client: %v\n%s", err, out)
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
 	runs := []struct{ node, runner, scenario string }{
 		{peers.Node(t), peers.ConformanceScript(), "initialize"},

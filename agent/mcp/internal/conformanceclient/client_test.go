@@ -1,30 +1,33 @@
-// Command conformanceclient runs the MCP conformance suite's client scenarios on
-// followup's own client package: `conformance client --command <this binary> --scenario
-// NAME` starts a scenario server and runs this with its URL as the last argument and the
-// scenario in MCP_CONFORMANCE_SCENARIO.
+// Package conformanceclient runs the MCP conformance suite's client scenarios on
+// followup's own client package: `conformance client --command <the test binary>
+// --scenario NAME` starts a scenario server and runs the test binary with its URL as the
+// last argument and the scenario in MCP_CONFORMANCE_SCENARIO, which makes it the client.
 //
 // The server is configured the way a user would (an mcpServers entry of type http) and
 // reached only through agent/mcp: Manager, Call, Retry and an Elicitor that answers like
 // a user confirming a form prefilled from the schema. An input_required result is stored
 // as JSON and read back before it is retried, as chat will do across processes.
-package main
+package conformanceclient
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"testing"
 	"time"
 
 	"followup/agent/mcp"
 )
 
-func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: conformanceclient SERVER_URL (scenario in MCP_CONFORMANCE_SCENARIO)")
-		os.Exit(2)
+// TestMain is the client when the conformance runner started this binary, and the tests
+// otherwise.
+func TestMain(m *testing.M) {
+	scenario := os.Getenv("MCP_CONFORMANCE_SCENARIO")
+	if scenario == "" {
+		os.Exit(m.Run())
 	}
-	if err := run(os.Getenv("MCP_CONFORMANCE_SCENARIO"), os.Args[len(os.Args)-1]); err != nil {
+	if err := run(scenario, os.Args[len(os.Args)-1]); err != nil {
 		fmt.Fprintln(os.Stderr, "conformanceclient:", err)
 		os.Exit(1)
 	}
