@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"followup/chat"
 	"followup/forms"
+	"followup/ui/words"
 )
 
 // blocks writes paragraphs separated by one blank line, with none before
@@ -118,23 +120,12 @@ func replyText(reply string) string {
 	return forms.SanitizeBlock(strings.TrimRight(forms.PlainText(reply), "\n")) + "\n"
 }
 
-// ownerText says who asks: "asked by the agent", "asked by NAME (MCP
-// server)", "asked by NAME (MCP client)".
+// ownerText says who asks, as the form does, but naming followup's own
+// agent and an MCP client as such: "asked by the agent", "asked by NAME
+// (MCP client)".
 func ownerText(o chat.Owner) string {
-	switch o.Kind {
-	case chat.OwnerMCPServer:
-		if o.ForSubAgent() {
-			return fmt.Sprintf("asked by %s (MCP server) for %s (sub-agent of this task)", o.Name, o.Path)
-		}
-		return fmt.Sprintf("asked by %s (MCP server)", o.Name)
-	case chat.OwnerMCPClient:
-		if o.Name == "" {
-			return "asked by an MCP client"
-		}
-		return fmt.Sprintf("asked by %s (MCP client)", o.Name)
+	if o.Kind == chat.OwnerMCPClient && o.Name != "" {
+		return "asked by " + forms.SanitizeLine(o.Name) + " (MCP client)"
 	}
-	if o.SubAgent() {
-		return fmt.Sprintf("asked by %s (sub-agent of this task)", o.Path)
-	}
-	return "asked by the agent"
+	return cmp.Or(words.AskedBy(o), "asked by the agent")
 }

@@ -102,9 +102,10 @@ func (p *printer) finish(err error, stderr io.Writer) int {
 	e := chat.AsError(err)
 	code := 1
 	if e.Code == CodeInterrupted {
-		code = signalExit(syscall.SIGINT)
+		// The shell's code for a process a signal ended: 128 + its number.
+		code = 128 + int(syscall.SIGINT)
 		if e.Details["signal"] == "SIGTERM" {
-			code = signalExit(syscall.SIGTERM)
+			code = 128 + int(syscall.SIGTERM)
 		}
 	}
 	p.mu.Lock()

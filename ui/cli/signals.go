@@ -95,12 +95,3 @@ func signalName(sig os.Signal) string {
 	}
 	return "SIGINT"
 }
-
-// signalExit is the shell's code for a process ended by sig: 128 + its
-// number (130 for SIGINT, 143 for SIGTERM).
-func signalExit(sig os.Signal) int {
-	if s, ok := sig.(syscall.Signal); ok {
-		return 128 + int(s)
-	}
-	return 130
-}
