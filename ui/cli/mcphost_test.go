@@ -402,8 +402,11 @@ func TestMCPProgressOnStderr(t *testing.T) {
 		t.Fatalf("ask: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	// Progress on a call that ended is dropped (agent/mcp): the last step,
+	// sent just before the result, may land either side of it.
+	last := lines[len(lines)-1]
 	if !strings.Contains(r.stderr, "followup: everything · trigger-long-running-operation: 1/3\n") ||
-		!strings.HasSuffix(strings.TrimSpace(r.stderr), "followup: everything · trigger-long-running-operation: 3/3") ||
+		last != "followup: everything · trigger-long-running-operation: 3/3" && last != "followup: everything · trigger-long-running-operation: 2/3" ||
 		len(lines) > 3 || strings.ContainsAny(r.stderr, "\r\x1b") || strings.Contains(r.stdout, "1/3") {
 		t.Fatalf("stderr %q", r.stderr)
 	}
