@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -141,43 +142,29 @@ func (w *walker) token(path string) (json.Token, error) {
 // loneSurrogate finds a \uXXXX escape of a UTF-16 surrogate that is not
 // half of a high-low pair. seg is raw JSON around one string token.
 func loneSurrogate(seg []byte) (string, bool) {
-	if !bytes.Contains(seg, []byte(`\u`)) {
-		return "", false
-	}
-	for i := 0; i < len(seg); i++ {
-		if seg[i] != '\\' || i+1 >= len(seg) {
-			continue
-		}
-		if seg[i+1] != 'u' {
-			i++ // \\, \" and the rest: skip the escaped byte
-			continue
-		}
-		u, ok := hex4(seg, i+2)
-		if !ok {
-			continue
-		}
+	for i := 0; i+6 <= len(seg); i++ {
 		switch {
-		case u >= 0xd800 && u <= 0xdbff:
-			if lo, ok := hex4(seg, i+8); ok && i+7 < len(seg) && seg[i+6] == '\\' && seg[i+7] == 'u' && lo >= 0xdc00 && lo <= 0xdfff {
-				i += 11 // a pair: one character
-				continue
-			}
-			return string(seg[i : i+6]), true
-		case u >= 0xdc00 && u <= 0xdfff:
+		case seg[i] != '\\':
+		case seg[i+1] != 'u':
+			i++ // \\, \" and the rest: skip the escaped byte
+		case !utf16.IsSurrogate(hex4(seg, i+2)):
+			i += 5
+		case bytes.HasPrefix(seg[i+6:], []byte(`\u`)) && utf16.DecodeRune(hex4(seg, i+2), hex4(seg, i+8)) != utf8.RuneError:
+			i += 11 // a pair: one character
+		default:
 			return string(seg[i : i+6]), true
 		}
-		i += 5
 	}
 	return "", false
 }
 
-// hex4 reads four hex digits at seg[at:].
-func hex4(seg []byte, at int) (rune, bool) {
-	if at+4 > len(seg) {
-		return 0, false
+// hex4 reads four hex digits at seg[at:]; -1 when there are not four.
+func hex4(seg []byte, at int) rune {
+	n, err := strconv.ParseUint(string(seg[at:min(at+4, len(seg))]), 16, 16)
+	if err != nil || at+4 > len(seg) {
+		return -1
 	}
-	n, err := strconv.ParseUint(string(seg[at:at+4]), 16, 16)
-	return rune(n), err == nil
+	return rune(n)
 }
 
 func (w *walker) add(path, msg string) {
@@ -284,8 +271,6 @@ func ptr(prefix string, tokens ...any) string {
 			b.WriteString(strconv.Itoa(t))
 		case string:
 			b.WriteString(escapePointer(t))
-		default:
-			fmt.Fprint(&b, t)
 		}
 	}
 	return b.String()
@@ -317,7 +302,7 @@ func typeName(v any) string {
 		return "null"
 	case bool:
 		return "boolean"
-	case json.Number, float64, float32, int, int64, int32:
+	case json.Number, float64, int, int64:
 		return "number"
 	case string:
 		return "string"

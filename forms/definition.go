@@ -9,28 +9,6 @@ import (
 	"strings"
 )
 
-// UnmarshalJSON accepts an option as a bare string (value and label alike)
-// or as {"value": ..., "label": ...}, the two spellings of docs/input-requests.md.
-func (o *Option) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err == nil {
-		*o = Option{Value: s}
-		return nil
-	}
-	var full struct {
-		Value *string `json:"value"`
-		Label string  `json:"label"`
-	}
-	if err := json.Unmarshal(b, &full); err != nil {
-		return fmt.Errorf("option: want a string or {value, label}: %w", err)
-	}
-	if full.Value == nil {
-		return fmt.Errorf("option: missing value")
-	}
-	*o = Option{Value: *full.Value, Label: full.Label}
-	return nil
-}
-
 // DisplayLabel is the option's label, or its value when it has none.
 func (o Option) DisplayLabel() string {
 	if o.Label != "" {

@@ -23,11 +23,13 @@ func TestDigestIsCanonical(t *testing.T) {
 	if Digest(da.Definition, da.Prefill, nil) != ga {
 		t.Fatal("nil and empty supplied differ")
 	}
-	// Options decode the same from either spelling.
-	var f1, f2 Field
-	_ = json.Unmarshal([]byte(`{"name":"s","type":"select","options":["x"]}`), &f1)
-	_ = json.Unmarshal([]byte(`{"name":"s","type":"select","options":[{"value":"x"}]}`), &f2)
-	if Digest(Definition{Fields: []Field{f1}}, nil, nil) != Digest(Definition{Fields: []Field{f2}}, nil, nil) {
+	// Options read the same from either spelling.
+	var digests []string
+	for _, opts := range []string{`["x"]`, `[{"value":"x"}]`} {
+		d, _ := ParseDeclaration([]byte(`{"requestKey":"k","source":{"kind":"dynamic","definition":{"title":"T","fields":[{"name":"s","type":"select","options":`+opts+`}]}}}`), nil)
+		digests = append(digests, Digest(d.Definition, nil, nil))
+	}
+	if digests[0] != digests[1] {
 		t.Fatal("option spellings digest differently")
 	}
 }

@@ -81,16 +81,11 @@ func (p *problems) number(f Field, v any, path string, integer bool) (any, bool)
 		}
 	case float64:
 		x = n
-	case float32:
-		x = float64(n)
 	case int:
 		i := int64(n)
 		exact, x = &i, float64(n)
 	case int64:
 		exact, x = &n, float64(n)
-	case int32:
-		i := int64(n)
-		exact, x = &i, float64(n)
 	default:
 		p.add(path, "%s must be a number, not %s", f.DisplayLabel(), typeName(v))
 		return nil, false

@@ -149,3 +149,19 @@ func answered(f Field, v any) bool {
 	}
 	return answeredValue(v)
 }
+
+// value normalises one answer value through its field's kind; ok is false
+// when it is invalid or empty.
+func (p *problems) value(f Field, v any, path string) (any, bool) {
+	k := kindOf(f.Type)
+	if k == nil {
+		p.add(path, "field %q has unknown type %q", f.Name, clip(string(f.Type)))
+		return nil, false
+	}
+	start := p.found()
+	out, ok := k.normalize(p, f, v, path)
+	if !ok {
+		return nil, false
+	}
+	return out, p.found() == start
+}

@@ -256,6 +256,23 @@ func isASCIIPunct(c rune) bool {
 	return c < 128 && unicode.IsPunct(c) || strings.ContainsRune("$+<=>^`|~", c)
 }
 
+// PlainLine is a one-line text a model wrote — a request's title or
+// reason, a tool's title — as the screen draws it: its light markdown
+// rendered (PlainText), its lines joined by a space, and sanitised for one
+// line. Every place that draws such a title or reason calls it, so
+// "Pick the **index**" reads "Pick the index" in the form, the tab row,
+// the transcript's cards and every dialog alike.
+func PlainLine(s string) string {
+	lines := strings.Split(PlainText(s), "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			kept = append(kept, l)
+		}
+	}
+	return SanitizeLine(strings.Join(kept, " "))
+}
+
 // lazyRegexp compiles expr on first use, not at start-up: a bounded
 // repetition such as {1,64} compiles to a long program, and every command
 // would pay for it whether it reads a description or not.

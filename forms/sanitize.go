@@ -49,9 +49,12 @@ func sanitize(s string, keepNL, keepTab bool) string {
 		case r == 0x1b:
 			i += escapeLen(s[i:])
 			continue
-		case r == 0x9b || r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f:
-			// C1 introducers (CSI, OSC, DCS, SOS, PM, APC): drop the sequence.
-			i += size + c1BodyLen(s[i+size:], r)
+		case r == 0x9b: // C1 CSI: drop the sequence
+			i += size + csiBodyLen(s[i+size:])
+			continue
+		case r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f:
+			// C1 OSC, DCS, SOS, PM, APC: drop the sequence.
+			i += size + stringBodyLen(s[i+size:])
 			continue
 		case r == '\n':
 			b.WriteString(pick(keepNL, "\n", " "))
@@ -107,6 +110,23 @@ func isInvisibleControl(r rune) bool {
 	return r == 0x2028 || r == 0x2029 || r == 0xfeff || (r >= 0xfff9 && r <= 0xfffb)
 }
 
+// controlIn finds a control character a value must not carry: it would
+// reach a terminal or a model prompt raw (bidi overrides and other
+// invisible controls included: the sanitisers' rule, neutralised). A
+// textarea may hold newlines and tabs (and CR before a newline); nothing
+// else may.
+func controlIn(s string, multiline bool) (rune, bool) {
+	for _, r := range s {
+		if multiline && (r == '\n' || r == '\t' || r == '\r') {
+			continue
+		}
+		if neutralised(r) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
 const emojiPresentation = '\uFE0F'
 
 // isEmojiModifier reports the skin-tone modifiers U+1F3FB–U+1F3FF.
@@ -118,16 +138,8 @@ func escapeLen(s string) int {
 		return len(s)
 	}
 	switch s[1] {
-	case '[': // CSI: parameters and intermediates, then one final byte
-		for j := 2; j < len(s); j++ {
-			if s[j] >= 0x40 && s[j] <= 0x7e {
-				return j + 1
-			}
-			if s[j] < 0x20 || s[j] > 0x7e {
-				return j // malformed: stop before the stray byte
-			}
-		}
-		return len(s)
+	case '[':
+		return 2 + csiBodyLen(s[2:])
 	case ']', 'P', 'X', '^', '_': // string sequences end with BEL or ST
 		return 2 + stringBodyLen(s[2:])
 	}
@@ -160,16 +172,15 @@ func stringBodyLen(s string) int {
 	return len(s)
 }
 
-func c1BodyLen(s string, intro rune) int {
-	if intro != 0x9b {
-		return stringBodyLen(s)
-	}
+// csiBodyLen finds the end of a CSI's parameters and intermediates, and
+// its one final byte.
+func csiBodyLen(s string) int {
 	for j := 0; j < len(s); j++ {
 		if s[j] >= 0x40 && s[j] <= 0x7e {
 			return j + 1
 		}
 		if s[j] < 0x20 || s[j] > 0x7e {
-			return j
+			return j // malformed: stop before the stray byte
 		}
 	}
 	return len(s)
