@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -81,7 +82,7 @@ func TestAnthropicNonStreaming(t *testing.T) {
 
 func TestAnthropicStreaming(t *testing.T) {
 	t.Parallel()
-	events := agenttest.JoinEvents(
+	events := slices.Concat(
 		[]string{agenttest.AnthropicStart(), "event: ping\ndata: {\"type\":\"ping\"}"},
 		agenttest.AnthropicTextBlock(0, "Let ", "me ", "ask."),
 		[]string{
@@ -160,7 +161,7 @@ func TestAnthropicErrors(t *testing.T) {
 
 func TestAnthropicStreamErrorEvent(t *testing.T) {
 	t.Parallel()
-	events := agenttest.JoinEvents([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hi"),
+	events := slices.Concat([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hi"),
 		[]string{agenttest.AnthropicEvent("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)})
 	f := agenttest.New(t, agenttest.SSEReply(events...))
 	_, err := NewAnthropic(f.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
@@ -172,7 +173,7 @@ func TestAnthropicStreamErrorEvent(t *testing.T) {
 
 func TestAnthropicTruncatedStreams(t *testing.T) {
 	t.Parallel()
-	partial := agenttest.JoinEvents([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hel"))
+	partial := slices.Concat([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hel"))
 	for name, reply := range map[string]agenttest.Step{
 		"dropped":     agenttest.DroppedReply(partial...),
 		"ended early": agenttest.SSEReply(partial...),
@@ -187,7 +188,7 @@ func TestAnthropicTruncatedStreams(t *testing.T) {
 
 func TestAnthropicCancelMidStream(t *testing.T) {
 	t.Parallel()
-	f := agenttest.New(t, agenttest.HangingReply(agenttest.JoinEvents([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "thinking"))...))
+	f := agenttest.New(t, agenttest.HangingReply(slices.Concat([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "thinking"))...))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req := Request{OnText: func(string) { time.AfterFunc(20*time.Millisecond, cancel) }}

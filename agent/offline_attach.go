@@ -21,9 +21,7 @@ func attachedTurn(h []Message) (Message, bool) {
 		}
 		what := strings.TrimSuffix(strings.TrimPrefix(head, AttachedPrefix), "]")
 		first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-		if r := []rune(first); len(r) > 80 {
-			first = string(r[:79]) + "…"
-		}
+		first = clipText(first, 80)
 		line := fmt.Sprintf("I read the resource you attached, %s: %d bytes, beginning “%s”.", what, len(text), first)
 		if strings.HasPrefix(first, "[binary content") {
 			line = fmt.Sprintf("The resource you attached, %s, is binary: I was told only its type and size.", what)

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -43,8 +44,8 @@ func TestRetryDroppedStreamResetsText(t *testing.T) {
 		if prov == "openai" {
 			partial, full = []string{agenttest.OpenAIText("Hel")}, helloStream
 		} else {
-			partial = agenttest.JoinEvents([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hel"))
-			full = agenttest.JoinEvents([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hello", " world"), agenttest.AnthropicStop("end_turn"))
+			partial = slices.Concat([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hel"))
+			full = slices.Concat([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hello", " world"), agenttest.AnthropicStop("end_turn"))
 		}
 		f := agenttest.New(t, agenttest.DroppedReply(partial...), agenttest.SSEReply(full...))
 		if prov == "openai" {

@@ -54,15 +54,6 @@ func WriteEvents(w http.ResponseWriter, events []string) {
 	}
 }
 
-// JoinEvents concatenates event lists.
-func JoinEvents(parts ...[]string) []string {
-	var out []string
-	for _, p := range parts {
-		out = append(out, p...)
-	}
-	return out
-}
-
 // OpenAIChunk is one chat-completions stream event with the given delta
 // (a JSON object) and finish reason ("" for none).
 func OpenAIChunk(delta string, finish string) string {

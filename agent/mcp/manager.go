@@ -143,12 +143,7 @@ func (m *Manager) Close() error {
 // Configured reports whether any server is configured and not disabled:
 // only then can there be tools to wait for.
 func (m *Manager) Configured() bool {
-	for _, s := range m.servers {
-		if !s.cfg.Disabled {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.servers, func(s *server) bool { return !s.cfg.Disabled })
 }
 
 // Tools lists the connected servers' tools, by server then name, and
