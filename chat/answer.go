@@ -51,12 +51,12 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 	if in.CommandID == "" {
 		in.CommandID = NewID("cmd")
 	}
-	var chatID, runID string
+	var chatID string
 	args := map[string]any{"requestId": in.RequestID, "digest": in.Digest, "values": in.Values}
 	if in.Over != nil {
 		args["over"] = *in.Over
 	}
-	rc, err := commandAs(s, ctx, in.CommandID, "answer", &chatID, args, func(tx store.Handle) (*Receipt, error) {
+	return commandAs(s, ctx, in.CommandID, "answer", &chatID, args, func(tx *txn) (*Receipt, error) {
 		r, rd, err := s.openTarget(ctx, tx, in.RequestID, in.Digest)
 		if err != nil {
 			return nil, err
@@ -65,7 +65,7 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 			return nil, &Error{Code: CodeStaleTarget, Message: "the request was partly answered elsewhere meanwhile; nothing was recorded",
 				Details: map[string]any{"requestId": r.ID, "partial": stored}}
 		}
-		chatID, runID = r.ChatID, r.RunID.String
+		chatID = r.ChatID
 		vals, problems := s.checkReply(rd.def, rd.supplied, in.Values)
 		if len(problems) > 0 {
 			return nil, problemsError(CodeReplyInvalid, "the reply is invalid", problems)
@@ -81,17 +81,14 @@ func (s *Service) Answer(ctx context.Context, in AnswerInput) (Receipt, error) {
 		}
 		if len(rc.Missing) > 0 {
 			rc.ApplyState = Partial
+			tx.emit(requestEvent(r))
 			r.Partial = nullString(mustJSON(part))
 			r.UpdatedAt = s.nowMS()
 			return &rc, s.saveRequest(ctx, tx, r, &rd)
 		}
 		rc.ApplyState = Applied
-		return &rc, s.recordAnswer(ctx, tx, &r, rd.def, rd.supplied, part.Values, in.CommandID, false)
+		return &rc, s.recordAnswer(ctx, tx, &r, rd.supplied, part.Values, in.CommandID, false)
 	})
-	if err == nil && chatID != "" {
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID, RequestID: in.RequestID})
-	}
-	return rc, err
 }
 
 // sameValues reports whether two sets of values are the same, as stored.
@@ -168,7 +165,7 @@ func closedError(r store.Request) *Error {
 // recordAnswer closes r as answered with supplied + response values and
 // records the delivery (already delivered when the answer is the tool's own
 // result, as for a declaration that asked nothing).
-func (s *Service) recordAnswer(ctx context.Context, tx store.Handle, r *store.Request, def forms.Definition, supplied, response forms.Values, commandID string, inline bool) error {
+func (s *Service) recordAnswer(ctx context.Context, tx *txn, r *store.Request, supplied, response forms.Values, commandID string, inline bool) error {
 	now := s.nowMS()
 	vals, origins := forms.Values{}, map[string]string{}
 	for k, v := range supplied {
@@ -184,26 +181,15 @@ func (s *Service) recordAnswer(ctx context.Context, tx store.Handle, r *store.Re
 		Values: mustJSON(vals), Origins: mustJSON(origins), CommandID: commandID, CreatedAt: now}); err != nil {
 		return err
 	}
-	r.State, r.UpdatedAt = store.ReqAnswered, now
-	r.ClosedAt.Int64, r.ClosedAt.Valid = now, true
 	r.Partial = nullString("")
-	if err := s.saveRequest(ctx, tx, *r, nil); err != nil {
+	if err := s.closeRequest(ctx, tx, r, store.ReqAnswered, ""); err != nil {
 		return err
-	}
-	if err := s.store.SupersedeProposals(ctx, tx, r.ID, now); err != nil {
-		return err
-	}
-	if r.OwnerKind == store.OwnerMCPServer {
-		return s.serverClosed(ctx, tx, *r) // the server receives it, not the model (mcprequests.go)
 	}
 	state := store.DeliveryPending
 	if inline {
 		state = store.DeliveryDelivered
 	}
-	payload := receivedPayload(*r, &AnswerView{Values: vals, Origins: origins})
-	_, err := s.store.InsertDelivery(ctx, tx, store.Delivery{RequestID: r.ID, RunID: r.RunID, Kind: store.DeliveryAnswer,
-		State: state, Payload: payload, CreatedAt: now, UpdatedAt: now})
-	return err
+	return s.recordDelivery(ctx, tx, *r, store.DeliveryAnswer, state, receivedPayload(*r, &AnswerView{Values: vals, Origins: origins}))
 }
 
 // receivedPayload is what the agent receives for an answer (docs/behaviour.md).

@@ -75,20 +75,20 @@ func approvalView(a store.Approval) ApprovalView {
 // askApproval records a pending approval for a call, and the call's row
 // in the transcript: the row shows the call waiting for the approval, then
 // what it came to (the step, recorded once decided, keeps the row).
-func (h *mcpHost) askApproval(ctx context.Context, tx store.Handle, run store.Run, call agent.ToolCall, tool mcp.Tool, args string) ([]Event, error) {
+func (h *mcpHost) askApproval(ctx context.Context, tx *txn, run store.Run, call agent.ToolCall, tool mcp.Tool, args string) error {
 	a := store.Approval{ID: NewID("ap"), ChatID: run.ChatID, RunID: run.ID, ToolCallID: call.ID, Name: call.Name,
 		Server: tool.Server, Tool: tool.Tool, Title: tool.Title, Description: tool.Description, Arguments: args,
 		Annotations: mustJSON(tool.Annotations), State: store.ApprovalPending, CreatedAt: h.s.nowMS()}
 	if err := h.s.store.InsertApproval(ctx, tx, a); err != nil {
-		return nil, err
+		return err
 	}
-	if err := h.insertStepRow(ctx, tx, run.ID, run.ChatID, tool.Server, tool.Tool, call, a.CreatedAt); err != nil {
-		return nil, err
-	}
-	return []Event{
-		{Kind: EvApproval, ChatID: run.ChatID, RunID: run.ID, ApprovalID: a.ID},
-		{Kind: EvMessage, ChatID: run.ChatID, RunID: run.ID},
-	}, nil
+	tx.emit(approvalEvent(a))
+	return h.insertStepRow(ctx, tx, run.ID, run.ChatID, tool.Server, tool.Tool, call, a.CreatedAt)
+}
+
+// approvalEvent says that a changed.
+func approvalEvent(a store.Approval) Event {
+	return Event{Kind: EvApproval, ChatID: a.ChatID, RunID: a.RunID, ApprovalID: a.ID}
 }
 
 // PendingApprovals lists the pending approvals of a chat, or of every
@@ -155,14 +155,14 @@ func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope 
 	if a, err := s.store.GetApproval(ctx, s.reader(), id); err == nil {
 		s.expireOrphanedSampling(ctx, a)
 	}
-	var chatID, runID string
+	var chatID string
 	args := map[string]any{"approvalId": id, "scope": scope}
-	d, err := commandAs(s, ctx, commandID, kind, &chatID, args, func(tx store.Handle) (*ApprovalDecision, error) {
+	return commandAs(s, ctx, commandID, kind, &chatID, args, func(tx *txn) (*ApprovalDecision, error) {
 		a, err := s.store.GetApproval(ctx, tx, id)
 		if err != nil {
 			return nil, notFound(err, "approval", id)
 		}
-		chatID, runID = a.ChatID, a.RunID
+		chatID = a.ChatID
 		if err := s.requireActive(ctx, tx, a.ChatID); err != nil {
 			return nil, err
 		}
@@ -174,9 +174,7 @@ func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope 
 			return nil, s.mcp.notHere(a)
 		}
 		now := s.nowMS()
-		a.State, a.Scope = state, scope
-		a.DecidedAt.Int64, a.DecidedAt.Valid = now, true
-		if err := s.store.UpdateApproval(ctx, tx, a); err != nil {
+		if err := s.decideApproval(ctx, tx, &a, state, scope); err != nil {
 			return nil, err
 		}
 		if scope == store.ScopeChat {
@@ -195,14 +193,16 @@ func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope 
 		if err != nil {
 			return nil, err
 		}
+		tx.emit(Event{Kind: EvRun, ChatID: a.ChatID, RunID: a.RunID})
 		return &ApprovalDecision{ApprovalID: a.ID, Kind: kind, State: state, Scope: scope, RunID: a.RunID}, nil
 	})
-	if err != nil {
-		return d, err
-	}
-	s.broker.Publish(Event{Kind: EvApproval, ChatID: chatID, RunID: runID, ApprovalID: id})
-	s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
-	return d, nil
+}
+
+// decideApproval records a's decision (or expiry) and announces it.
+func (s *Service) decideApproval(ctx context.Context, tx *txn, a *store.Approval, state, scope string) error {
+	a.State, a.Scope, a.DecidedAt = state, scope, nullInt(s.nowMS())
+	tx.emit(approvalEvent(*a))
+	return s.store.UpdateApproval(ctx, tx, *a)
 }
 
 // configures reports whether this process has the named server in its
@@ -266,15 +266,13 @@ func (s *Service) stepWaits(ctx context.Context, tx store.Handle, runID string) 
 }
 
 // expireApprovals expires a stopped run's pending approvals.
-func (s *Service) expireApprovals(ctx context.Context, tx store.Handle, runID string) error {
+func (s *Service) expireApprovals(ctx context.Context, tx *txn, runID string) error {
 	as, err := s.store.RunApprovals(ctx, tx, runID, store.ApprovalPending)
 	if err != nil {
 		return err
 	}
 	for _, a := range as {
-		a.State = store.ApprovalExpired
-		a.DecidedAt.Int64, a.DecidedAt.Valid = s.nowMS(), true
-		if err := s.store.UpdateApproval(ctx, tx, a); err != nil {
+		if err := s.decideApproval(ctx, tx, &a, store.ApprovalExpired, ""); err != nil {
 			return err
 		}
 	}

@@ -29,8 +29,7 @@ func (s *Service) setArchived(ctx context.Context, chatID, commandID string, arc
 		kind, state = "archive", store.ChatArchived
 	}
 	var runID string
-	var expired []store.Request
-	_, err := s.command(ctx, commandID, kind, &chatID, map[string]any{"chatId": chatID}, func(tx store.Handle) (any, error) {
+	_, err := s.command(ctx, commandID, kind, &chatID, map[string]any{"chatId": chatID}, func(tx *txn) (any, error) {
 		if _, err := s.store.GetChat(ctx, tx, chatID); err != nil {
 			return nil, notFound(err, "chat", chatID)
 		}
@@ -38,8 +37,7 @@ func (s *Service) setArchived(ctx context.Context, chatID, commandID string, arc
 			runID = run.ID
 		}
 		if archived {
-			var err error
-			if expired, err = s.expireArchivedAsks(ctx, tx, chatID); err != nil { // sessions.go
+			if err := s.expireArchivedAsks(ctx, tx, chatID); err != nil { // sessions.go
 				return nil, err
 			}
 		}
@@ -47,9 +45,6 @@ func (s *Service) setArchived(ctx context.Context, chatID, commandID string, arc
 	})
 	if err != nil {
 		return ChatView{}, err
-	}
-	for _, r := range expired {
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RequestID: r.ID})
 	}
 	if archived {
 		s.cancelDrive(runID) // an archived chat makes no model call

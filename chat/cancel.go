@@ -16,13 +16,13 @@ func (s *Service) Cancel(ctx context.Context, requestID, commandID string) (Rece
 // tool result already tells it, so the delivery is recorded as delivered
 // and the model is not told twice.
 func (s *Service) cancel(ctx context.Context, requestID, commandID string, byAgent bool) (Receipt, error) {
-	var chatID, runID string
-	rc, err := commandAs(s, ctx, commandID, "cancel", &chatID, map[string]any{"requestId": requestID}, func(tx store.Handle) (*Receipt, error) {
+	var chatID string
+	return commandAs(s, ctx, commandID, "cancel", &chatID, map[string]any{"requestId": requestID}, func(tx *txn) (*Receipt, error) {
 		r, _, err := s.openTarget(ctx, tx, requestID, "")
 		if err != nil {
 			return nil, err
 		}
-		chatID, runID = r.ChatID, r.RunID.String
+		chatID = r.ChatID
 		reason := store.ReasonUserCancelled
 		if byAgent {
 			reason = store.ReasonAgentCancelled
@@ -40,13 +40,13 @@ func (s *Service) cancel(ctx context.Context, requestID, commandID string, byAge
 		}
 		return &Receipt{RequestID: r.ID, Kind: "cancel", ApplyState: Applied, Missing: []string{}, RunID: r.RunID.String}, nil
 	})
-	if err == nil && chatID != "" {
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID, RequestID: requestID})
-	}
-	return rc, err
 }
 
-func (s *Service) closeRequest(ctx context.Context, tx store.Handle, r *store.Request, state, reason string) error {
+// closeRequest closes r as state for reason, and announces it. A server's
+// question records what its server receives (serverClosed), never a
+// delivery to the model.
+func (s *Service) closeRequest(ctx context.Context, tx *txn, r *store.Request, state, reason string) error {
+	tx.emit(requestEvent(*r))
 	now := s.nowMS()
 	r.State, r.ClosedReason, r.UpdatedAt = state, reason, now
 	r.ClosedAt.Int64, r.ClosedAt.Valid = now, true

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"slices"
 
 	"followup/forms"
 	"followup/store"
@@ -17,8 +18,9 @@ import (
 // The first successful result is stored as the receipt of commandID;
 // repeating the command returns it unchanged, even after the target closed,
 // and reusing the id for other arguments is COMMAND_ID_CONFLICT. A failure
-// stores nothing and changes nothing.
-func (s *Service) command(ctx context.Context, commandID, kind string, chatID *string, args any, fn func(tx store.Handle) (any, error)) (json.RawMessage, error) {
+// stores nothing, changes nothing and announces nothing; what fn emits is
+// published once committed (a repeat publishes nothing).
+func (s *Service) command(ctx context.Context, commandID, kind string, chatID *string, args any, fn func(tx *txn) (any, error)) (json.RawMessage, error) {
 	if err := s.expireDue(ctx); err != nil && s.db.CheckFile() == "" {
 		return nil, err
 	} // with the file gone, the write below refuses in words what the expiry's read could not say
@@ -27,7 +29,7 @@ func (s *Service) command(ctx context.Context, commandID, kind string, chatID *s
 	}
 	hash := argsHash(kind, args)
 	var out json.RawMessage
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	err := s.write(ctx, func(tx *txn) error {
 		r, err := s.store.GetReceipt(ctx, tx, commandID)
 		switch {
 		case err == nil:
@@ -58,11 +60,46 @@ func (s *Service) command(ctx context.Context, commandID, kind string, chatID *s
 	return out, err
 }
 
+// txn is a write transaction that gathers the events of what it changes,
+// each once: they are published once it has committed, never for a write
+// rolled back.
+type txn struct {
+	store.Handle
+	events []Event
+}
+
+func (t *txn) emit(es ...Event) {
+	for _, e := range es {
+		if !slices.Contains(t.events, e) {
+			t.events = append(t.events, e)
+		}
+	}
+}
+
+// requestEvent says that r changed.
+func requestEvent(r store.Request) Event {
+	return Event{Kind: EvRequest, ChatID: r.ChatID, RunID: r.RunID.String, RequestID: r.ID}
+}
+
+// write runs fn in one transaction (store.Write) and publishes the events
+// it emitted once the transaction has committed.
+func (s *Service) write(ctx context.Context, fn func(tx *txn) error) error {
+	t := &txn{}
+	err := s.db.Write(ctx, func(h store.Handle) error {
+		*t = txn{Handle: h}
+		return fn(t)
+	})
+	if err == nil {
+		s.broker.Publish(t.events...)
+	}
+	return err
+}
+
 // commandAs is command for a receipt of type T, decoded from what was
 // stored.
-func commandAs[T any](s *Service, ctx context.Context, commandID, kind string, chatID *string, args any, fn func(tx store.Handle) (*T, error)) (T, error) {
+func commandAs[T any](s *Service, ctx context.Context, commandID, kind string, chatID *string, args any, fn func(tx *txn) (*T, error)) (T, error) {
 	var v T
-	out, err := s.command(ctx, commandID, kind, chatID, args, func(tx store.Handle) (any, error) { return fn(tx) })
+	out, err := s.command(ctx, commandID, kind, chatID, args, func(tx *txn) (any, error) { return fn(tx) })
 	if err == nil {
 		err = json.Unmarshal(out, &v)
 	}

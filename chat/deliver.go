@@ -46,14 +46,13 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 			continue
 		}
 		s.checkpoint(CrashDeliveryUnknown)
-		var chatID string
 		delivered := false
-		err = s.db.Write(ctx, func(tx store.Handle) error {
+		err = s.write(ctx, func(tx *txn) error {
 			run, err := s.store.GetRun(ctx, tx, runID)
 			if err != nil {
 				return err
 			}
-			chatID = run.ChatID
+			tx.emit(Event{Kind: EvRequest, ChatID: run.ChatID, RunID: runID, RequestID: d.RequestID}, Event{Kind: EvRun, ChatID: run.ChatID, RunID: runID})
 			cur, ok, err := s.openDelivery(ctx, tx, runID, d.ID)
 			if err != nil || !ok {
 				return err
@@ -92,19 +91,24 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 		if delivered {
 			n++
 		}
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID, RequestID: d.RequestID})
-		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
 	}
 	return n, nil
 }
 
 // wake moves a run that waits for input back to running.
 func (s *Service) wake(ctx context.Context, tx store.Handle, run store.Run) error {
-	if run.State != store.RunWaitingInput {
-		return nil
+	_, err := s.moveRun(ctx, tx, &run, store.RunWaitingInput, store.RunRunning)
+	return err
+}
+
+// moveRun moves run to state to when it is in state from, and reports
+// whether it was.
+func (s *Service) moveRun(ctx context.Context, tx store.Handle, run *store.Run, from, to string) (bool, error) {
+	if run.State != from {
+		return false, nil
 	}
-	run.State, run.UpdatedAt = store.RunRunning, s.nowMS()
-	return s.store.UpdateRun(ctx, tx, run)
+	run.State, run.UpdatedAt = to, s.nowMS()
+	return true, s.store.UpdateRun(ctx, tx, *run)
 }
 
 // openDelivery re-reads a delivery that must still be pending or unknown.

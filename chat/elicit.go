@@ -51,7 +51,7 @@ func (e elicitor) Elicit(ctx context.Context, el mcp.Elicitation) (mcp.Reply, er
 	}
 	var r store.Request
 	var ended bool
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	err := s.write(ctx, func(tx *txn) error {
 		run, err := s.store.GetRun(ctx, tx, el.Origin.RunID)
 		if err != nil {
 			return err
@@ -62,11 +62,9 @@ func (e elicitor) Elicit(ctx context.Context, el mcp.Elicitation) (mcp.Reply, er
 		if r, err = h.openServerRequest(ctx, tx, run, el.Origin.ToolCallID, el, true, ""); err != nil {
 			return err
 		}
-		if run.State == store.RunRunning {
-			run.State, run.UpdatedAt = store.RunWaitingInput, s.nowMS()
-			return s.store.UpdateRun(ctx, tx, run)
-		}
-		return nil
+		tx.emit(requestEvent(r), Event{Kind: EvMessage, ChatID: r.ChatID, RunID: run.ID}, Event{Kind: EvRun, ChatID: r.ChatID, RunID: run.ID})
+		_, err = s.moveRun(ctx, tx, &run, store.RunRunning, store.RunWaitingInput)
+		return err
 	})
 	var ce *Error
 	switch {
@@ -78,9 +76,6 @@ func (e elicitor) Elicit(ctx context.Context, el mcp.Elicitation) (mcp.Reply, er
 		return mcp.Reply{Action: mcp.ActionCancel}, nil
 	}
 	s.checkpoint(CrashElicitationOpen)
-	s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RunID: el.Origin.RunID, RequestID: r.ID})
-	s.broker.Publish(Event{Kind: EvMessage, ChatID: r.ChatID, RunID: el.Origin.RunID})
-	s.broker.Publish(Event{Kind: EvRun, ChatID: r.ChatID, RunID: el.Origin.RunID})
 	key := stepKey{el.Origin.RunID, el.Origin.ToolCallID}
 	if drive.noWait {
 		h.giveUp(key, "the server asked a question during the call and it was given up at once (--no-wait): the question expired and the server was told cancel")
@@ -183,8 +178,7 @@ func (h *mcpHost) liveReply(id string) (mcp.Reply, bool, error) {
 func (h *mcpHost) expireLive(r store.Request, reason string, sent bool) (mcp.Reply, error) {
 	s := h.s
 	ctx := context.Background()
-	var closed bool
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	err := s.write(ctx, func(tx *txn) error {
 		cur, err := s.store.GetRequest(ctx, tx, r.ID)
 		if err != nil {
 			return err
@@ -193,7 +187,6 @@ func (h *mcpHost) expireLive(r store.Request, reason string, sent bool) (mcp.Rep
 			if err := s.closeRequest(ctx, tx, &cur, store.ReqExpired, reason); err != nil {
 				return err
 			}
-			closed = true
 		}
 		if sent {
 			return s.markServerDelivered(ctx, tx, r.ID)
@@ -202,9 +195,6 @@ func (h *mcpHost) expireLive(r store.Request, reason string, sent bool) (mcp.Rep
 	})
 	if err != nil {
 		return mcp.Reply{}, err
-	}
-	if closed {
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RunID: r.RunID.String, RequestID: r.ID})
 	}
 	if r, err = s.store.GetRequest(ctx, s.reader(), r.ID); err != nil {
 		return mcp.Reply{}, err
@@ -301,7 +291,7 @@ func (s *Service) expireRequests(ctx context.Context, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	return s.expireWhere(ctx, ReasonDisconnected, func(tx store.Handle) ([]store.Request, error) {
+	return s.expireWhere(ctx, ReasonDisconnected, func(tx *txn) ([]store.Request, error) {
 		var rs []store.Request
 		for _, id := range ids {
 			r, err := s.store.GetRequest(ctx, tx, id)

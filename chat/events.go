@@ -107,12 +107,14 @@ func (b *Broker) Subscribe(ctx context.Context) <-chan Event {
 	return s.out
 }
 
-// Publish queues e for every subscriber.
-func (b *Broker) Publish(e Event) {
+// Publish queues es, in order, for every subscriber.
+func (b *Broker) Publish(es ...Event) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for s := range b.subs {
-		s.push(e)
+		for _, e := range es {
+			s.push(e)
+		}
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 
 // expireRequest expires a pending request for reason and tells its run
 // with an input_expired delivery.
-func (s *Service) expireRequest(ctx context.Context, tx store.Handle, r *store.Request, reason string) error {
+func (s *Service) expireRequest(ctx context.Context, tx *txn, r *store.Request, reason string) error {
 	if err := s.closeRequest(ctx, tx, r, store.ReqExpired, reason); err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func (s *Service) expireDue(ctx context.Context) error {
 	if !look.Due {
 		return nil
 	}
-	return s.expireWhere(ctx, store.ReasonDeadline, func(tx store.Handle) ([]store.Request, error) {
+	return s.expireWhere(ctx, store.ReasonDeadline, func(tx *txn) ([]store.Request, error) {
 		return s.store.DueRequests(ctx, tx, now)
 	})
 }
@@ -67,10 +67,8 @@ func (s *Service) anyDue(rs []RequestView) bool {
 // expireWhere expires, in one transaction, the pending requests that find
 // returns, each with reason and a delivery telling its run, and then
 // announces them.
-func (s *Service) expireWhere(ctx context.Context, reason string, find func(tx store.Handle) ([]store.Request, error)) error {
-	var expired []store.Request
-	err := s.db.Write(ctx, func(tx store.Handle) error {
-		expired = nil
+func (s *Service) expireWhere(ctx context.Context, reason string, find func(tx *txn) ([]store.Request, error)) error {
+	return s.write(ctx, func(tx *txn) error {
 		rs, err := find(tx)
 		if err != nil {
 			return err
@@ -79,14 +77,9 @@ func (s *Service) expireWhere(ctx context.Context, reason string, find func(tx s
 			if err := s.expireRequest(ctx, tx, &r, reason); err != nil {
 				return err
 			}
-			expired = append(expired, r)
 		}
 		return nil
 	})
-	for _, r := range expired {
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RunID: r.RunID.String, RequestID: r.ID})
-	}
-	return err
 }
 
 // DeadlineWords says when a deadline falls, in local time: its time when

@@ -240,7 +240,7 @@ func (s *Service) UnreadWarning(ctx context.Context, chatID string) (int, string
 // Its own receipt keeps only a hash of the id, so no row names the chat.
 func (s *Service) Delete(ctx context.Context, chatID, commandID string) error {
 	var runID string
-	_, err := s.command(ctx, commandID, "delete", nil, map[string]any{"chatId": chatID}, func(tx store.Handle) (any, error) {
+	_, err := s.command(ctx, commandID, "delete", nil, map[string]any{"chatId": chatID}, func(tx *txn) (any, error) {
 		if run, err := s.store.LatestRun(ctx, tx, chatID); err == nil {
 			runID = run.ID
 		}

@@ -76,13 +76,13 @@ const maxRounds = 16
 
 // askForStep opens the questions of an input_required result or a
 // -32042 error as durable requests of the step, which then waits.
-func (h *mcpHost) askForStep(ctx context.Context, tx store.Handle, step *store.ToolStep, res mcp.Result) (plan agent.StepPlan, evs []Event, err error) {
+func (h *mcpHost) askForStep(ctx context.Context, tx *txn, step *store.ToolStep, res mcp.Result) (agent.StepPlan, error) {
 	s := h.s
 	now := s.nowMS()
 	if step.Attempts > maxRounds {
 		r := toolFailed(step.Name, fmt.Sprintf("the server asked again after %d rounds of questions; followup gave up", maxRounds))
 		finishStep(step, OutcomeFailed, r, now)
-		return resultPlan(r), nil, nil
+		return resultPlan(r), nil
 	}
 	w := stepWait{Input: res.InputRequired, URLs: res.URLRequired, Requests: map[string]string{}}
 	if w.Input == nil {
@@ -91,7 +91,7 @@ func (h *mcpHost) askForStep(ctx context.Context, tx store.Handle, step *store.T
 			if w.Done[e.URL] >= linkRepeats {
 				r := toolFailed(step.Name, fmt.Sprintf("%s asked again for the link %s after the user said done %d times; followup does not ask for it again (the page may not have been completed, or the server does not recognise the call made again)", e.Server, e.URL, w.Done[e.URL]))
 				finishStep(step, OutcomeFailed, r, now)
-				return resultPlan(r), nil, nil
+				return resultPlan(r), nil
 			}
 		}
 	}
@@ -108,7 +108,7 @@ func (h *mcpHost) askForStep(ctx context.Context, tx store.Handle, step *store.T
 	keys := slices.Sorted(maps.Keys(asks))
 	run, err := s.store.GetRun(ctx, tx, step.RunID)
 	if err != nil {
-		return agent.StepPlan{}, nil, err
+		return agent.StepPlan{}, err
 	}
 	for _, k := range keys {
 		r, err := h.openServerRequest(ctx, tx, run, step.ToolCallID, asks[k], false, k)
@@ -116,13 +116,12 @@ func (h *mcpHost) askForStep(ctx context.Context, tx store.Handle, step *store.T
 			if e, ok := err.(*Error); ok && e.Code == CodeRequestInvalid {
 				r := toolFailed(step.Name, "the server asked a question followup cannot show: "+e.Message+problemText(e))
 				finishStep(step, OutcomeFailed, r, now)
-				return resultPlan(r), nil, nil
+				return resultPlan(r), nil
 			}
-			return agent.StepPlan{}, nil, err
+			return agent.StepPlan{}, err
 		}
 		w.Requests[k] = r.ID
-		evs = append(evs, Event{Kind: EvRequest, ChatID: r.ChatID, RunID: run.ID, RequestID: r.ID},
-			Event{Kind: EvMessage, ChatID: r.ChatID, RunID: run.ID})
+		tx.emit(requestEvent(r), Event{Kind: EvMessage, ChatID: r.ChatID, RunID: run.ID})
 	}
 	step.RequestState = nullString(mustJSON(w))
 	if len(keys) == 0 {
@@ -130,16 +129,16 @@ func (h *mcpHost) askForStep(ctx context.Context, tx store.Handle, step *store.T
 		step.Attempts++
 		p := h.callPlan(*step, agent.StepRetry)
 		p.Input, p.Replies = w.Input, map[string]mcp.Reply{}
-		return p, evs, nil
+		return p, nil
 	}
 	step.State = store.StepInputRequired
-	return agent.StepPlan{Action: agent.StepWait}, evs, nil
+	return agent.StepPlan{Action: agent.StepWait}, nil
 }
 
 // openServerRequest opens one question of a server in its call's run.
 // classic marks an elicitation/create, which lives with the run's lease.
 // An invalid requestedSchema is INPUT_REQUEST_INVALID with its problems.
-func (h *mcpHost) openServerRequest(ctx context.Context, tx store.Handle, run store.Run, toolCallID string, e mcp.Elicitation, classic bool, key string) (store.Request, error) {
+func (h *mcpHost) openServerRequest(ctx context.Context, tx *txn, run store.Run, toolCallID string, e mcp.Elicitation, classic bool, key string) (store.Request, error) {
 	s := h.s
 	owner, err := s.runOwner(ctx, tx, run)
 	if err != nil {
@@ -301,8 +300,8 @@ func (s *Service) serverClosed(ctx context.Context, tx store.Handle, r store.Req
 			}
 		}
 	}
-	run.State, run.UpdatedAt = store.RunRunning, now
-	return s.store.UpdateRun(ctx, tx, run)
+	_, err = s.moveRun(ctx, tx, &run, store.RunWaitingInput, store.RunRunning)
+	return err
 }
 
 func deliveryKind(r store.Request) string {

@@ -47,15 +47,14 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string, atta
 	if len(attach) > 0 {
 		args["attach"] = attach
 	}
-	var created bool
 	owner := chatID
-	res, err := commandAs(s, ctx, commandID, "send", &owner, args, func(tx store.Handle) (*Sent, error) {
+	return commandAs(s, ctx, commandID, "send", &owner, args, func(tx *txn) (*Sent, error) {
 		now := s.nowMS()
 		res := &Sent{ChatID: chatID}
 		if chatID == "" {
 			res.ChatID = NewID("ch")
 			owner = res.ChatID
-			created = true
+			tx.emit(Event{Kind: EvChat, ChatID: res.ChatID})
 			if err := s.store.InsertChat(ctx, tx, store.Chat{ID: res.ChatID, Title: chatTitle(strings.TrimSpace(text + lines)), State: store.ChatActive,
 				CreatedAt: now, UpdatedAt: now}); err != nil {
 				return nil, err
@@ -82,6 +81,7 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string, atta
 			return nil, err
 		}
 		res.RunID = run.ID
+		tx.emit(Event{Kind: EvMessage, ChatID: res.ChatID, RunID: run.ID}, Event{Kind: EvRun, ChatID: res.ChatID, RunID: run.ID})
 		id, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: res.ChatID, RunID: nullString(run.ID), Role: store.RoleUser,
 			Content: strings.TrimSpace(text + "\n" + lines), Visible: true, ForModel: true, CreatedAt: now})
 		if err != nil {
@@ -99,15 +99,6 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string, atta
 		}
 		return res, s.store.TouchChat(ctx, tx, res.ChatID, now)
 	})
-	if err != nil {
-		return res, err
-	}
-	if created {
-		s.broker.Publish(Event{Kind: EvChat, ChatID: res.ChatID})
-	}
-	s.broker.Publish(Event{Kind: EvMessage, ChatID: res.ChatID, RunID: res.RunID})
-	s.broker.Publish(Event{Kind: EvRun, ChatID: res.ChatID, RunID: res.RunID})
-	return res, nil
 }
 
 func chatTitle(text string) string {

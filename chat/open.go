@@ -52,7 +52,7 @@ func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw
 	if err := s.expireDue(ctx); err != nil {
 		return OpenResult{}, err
 	}
-	return s.openRequest(ctx, raw, requestArgsHash(raw), func(tx store.Handle) (*asker, error) {
+	return s.openRequest(ctx, raw, requestArgsHash(raw), func(tx *txn) (*asker, error) {
 		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return nil, notFound(err, "run", runID)
@@ -76,10 +76,9 @@ type asker struct {
 // transaction; hash is requestArgsHash(raw). Its caller expires overdue
 // requests first (expireDue), so a retry answered from its request says
 // what that request is now (expired by its deadline, not pending).
-func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, hash string, find func(tx store.Handle) (*asker, error)) (OpenResult, error) {
+func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, hash string, find func(tx *txn) (*asker, error)) (OpenResult, error) {
 	var res OpenResult
-	var opened *store.Request
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	err := s.write(ctx, func(tx *txn) error {
 		a, err := find(tx)
 		if err != nil {
 			return err
@@ -122,7 +121,7 @@ func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, hash str
 				return err
 			}
 		}
-		opened = &r
+		tx.emit(requestEvent(r), Event{Kind: EvMessage, ChatID: r.ChatID, RunID: r.RunID.String})
 		if r.State == store.ReqPending {
 			// Just written: what its view would read back, decl holds.
 			res = OpenResult{RequestID: r.ID, Digest: r.Digest, Revision: r.Revision, State: r.State,
@@ -132,10 +131,6 @@ func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, hash str
 		res, err = s.openResult(ctx, tx, r)
 		return err
 	})
-	if err == nil && opened != nil {
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: opened.ChatID, RunID: opened.RunID.String, RequestID: opened.ID})
-		s.broker.Publish(Event{Kind: EvMessage, ChatID: opened.ChatID, RunID: opened.RunID.String})
-	}
 	return res, err
 }
 
@@ -200,7 +195,7 @@ func (s *Service) mayAsk(ctx context.Context, tx store.Handle, a *asker) error {
 	return nil
 }
 
-func (s *Service) insertRequest(ctx context.Context, tx store.Handle, a *asker, hash string, decl *forms.Declaration) (store.Request, error) {
+func (s *Service) insertRequest(ctx context.Context, tx *txn, a *asker, hash string, decl *forms.Declaration) (store.Request, error) {
 	now := s.nowMS()
 	r := store.Request{
 		ID: NewID("rq"), ChatID: a.chatID, RequestKey: decl.RequestKey,
@@ -239,7 +234,7 @@ func (s *Service) insertRequest(ctx context.Context, tx store.Handle, a *asker, 
 		return r, nil
 	}
 	// Nothing to ask: the request completes at once, without a pause.
-	return r, s.recordAnswer(ctx, tx, &r, decl.Definition, decl.Supplied, forms.Values{}, "", true)
+	return r, s.recordAnswer(ctx, tx, &r, decl.Supplied, forms.Values{}, "", true)
 }
 
 func valuesJSON(v forms.Values) string {

@@ -69,7 +69,7 @@ func (r *ProposalResult) setCommandID(id string) { r.CommandID = id }
 func (s *Service) Resolve(ctx context.Context, requestID, digest string, values map[string]any, commandID string) (ProposalResult, error) {
 	args := map[string]any{"requestId": requestID, "digest": digest, "values": values}
 	var chatID string
-	res, err := commandAs(s, ctx, commandID, "resolve", &chatID, args, func(tx store.Handle) (*ProposalResult, error) {
+	return commandAs(s, ctx, commandID, "resolve", &chatID, args, func(tx *txn) (*ProposalResult, error) {
 		r, rd, err := s.openTarget(ctx, tx, requestID, digest)
 		if err != nil {
 			return nil, err
@@ -84,10 +84,11 @@ func (s *Service) Resolve(ctx context.Context, requestID, digest string, values 
 		}
 		return s.propose(ctx, tx, r, ProposeResolve, proposalPayload{Values: vals})
 	})
-	return s.proposed(res, err, chatID, requestID)
 }
 
-func (s *Service) propose(ctx context.Context, tx store.Handle, r store.Request, kind string, pl proposalPayload) (*ProposalResult, error) {
+// propose records a proposal on r for the user to decide, and announces r.
+func (s *Service) propose(ctx context.Context, tx *txn, r store.Request, kind string, pl proposalPayload) (*ProposalResult, error) {
+	tx.emit(requestEvent(r))
 	now := s.nowMS()
 	if err := s.store.SupersedeProposals(ctx, tx, r.ID, now); err != nil {
 		return nil, err
@@ -98,14 +99,6 @@ func (s *Service) propose(ctx context.Context, tx store.Handle, r store.Request,
 		return nil, err
 	}
 	return &ProposalResult{RequestID: r.ID, ConfirmationRequired: true, ProposalID: p.ID, Digest: r.Digest, Revision: r.Revision}, nil
-}
-
-// proposed announces a proposal's request once the command is done.
-func (s *Service) proposed(res ProposalResult, err error, chatID, requestID string) (ProposalResult, error) {
-	if err == nil && chatID != "" {
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RequestID: requestID})
-	}
-	return res, err
 }
 
 // Decision is the user's answer to a proposal.
@@ -131,8 +124,8 @@ func (r *DecideResult) setCommandID(id string) { r.CommandID = id }
 // Decide accepts or rejects a proposal. Only accepting changes the draft
 // (resolve) or the revision (replace); keep-mine changes nothing else.
 func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (DecideResult, error) {
-	var chatID, reqID string
-	res, err := commandAs(s, ctx, commandID, "decide", &chatID, d, func(tx store.Handle) (*DecideResult, error) {
+	var chatID string
+	return commandAs(s, ctx, commandID, "decide", &chatID, d, func(tx *txn) (*DecideResult, error) {
 		p, err := s.store.GetProposal(ctx, tx, d.ProposalID)
 		if err != nil {
 			return nil, notFound(err, "proposal", d.ProposalID)
@@ -144,7 +137,8 @@ func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (Dec
 		if err != nil {
 			return nil, err
 		}
-		chatID, reqID = r.ChatID, r.ID
+		chatID = r.ChatID
+		tx.emit(requestEvent(r))
 		now := s.nowMS()
 		res := &DecideResult{RequestID: r.ID, Revision: r.Revision, Draft: d.Draft}
 		if !d.Accept {
@@ -188,10 +182,6 @@ func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (Dec
 		res.Revision, res.Draft = r.Revision, kept
 		return res, nil
 	})
-	if err == nil {
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RequestID: reqID})
-	}
-	return res, err
 }
 
 // keptValues are the user's values for fields that still exist and are

@@ -57,7 +57,7 @@ func (ss *ServeSession) reattach(ctx context.Context, raw json.RawMessage, hash 
 	var made *store.Session
 	var lease *store.Lease
 	var r store.Request
-	err = ss.s.db.Write(ctx, func(tx store.Handle) error {
+	err = ss.s.write(ctx, func(tx *txn) error {
 		if ss.row != nil {
 			if _, err := ss.s.store.SessionRequestByKey(ctx, tx, ss.row.ID, a.RequestKey); !errors.Is(err, store.ErrNotFound) {
 				return err // its own request: the usual retry
@@ -96,6 +96,7 @@ func (ss *ServeSession) reattach(ctx context.Context, raw json.RawMessage, hash 
 			}
 		}
 		ok = true
+		tx.emit(requestEvent(r))
 		res, err = ss.s.openResult(ctx, tx, r)
 		return err
 	})
@@ -104,12 +105,9 @@ func (ss *ServeSession) reattach(ctx context.Context, raw json.RawMessage, hash 
 		return res, false, err
 	}
 	if made != nil {
-		ss.lease.Release()
-		ss.row, ss.lease, ss.touched = made, lease, made.ActiveAt
-		ss.s.broker.Publish(Event{Kind: EvChat, ChatID: made.ChatID})
+		ss.adopt(made, lease)
 	}
 	ss.remember(r.ID)
-	ss.s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RequestID: r.ID})
 	return res, true, nil
 }
 

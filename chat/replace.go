@@ -21,12 +21,13 @@ type ReplaceInput struct {
 // already edited a draft, a replace proposal the user must confirm.
 func (s *Service) Replace(ctx context.Context, in ReplaceInput, commandID string) (ProposalResult, error) {
 	var chatID string
-	res, err := commandAs(s, ctx, commandID, "replace", &chatID, in, func(tx store.Handle) (*ProposalResult, error) {
+	return commandAs(s, ctx, commandID, "replace", &chatID, in, func(tx *txn) (*ProposalResult, error) {
 		r, rd, err := s.openTarget(ctx, tx, in.RequestID, in.Digest)
 		if err != nil {
 			return nil, err
 		}
 		chatID = r.ChatID
+		tx.emit(requestEvent(r))
 		pl, err := s.replacement(storeTemplates{ctx, s.store, tx}, r, rd, in)
 		if err != nil {
 			return nil, err
@@ -46,7 +47,6 @@ func (s *Service) Replace(ctx context.Context, in ReplaceInput, commandID string
 		}
 		return &ProposalResult{RequestID: r.ID, Digest: r.Digest, Revision: r.Revision}, nil
 	})
-	return s.proposed(res, err, chatID, in.RequestID)
 }
 
 // replacement validates a replace through the same declaration rules as

@@ -97,14 +97,12 @@ func resultsAfterCalls(h []agent.Message) []agent.Message {
 
 func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message, seen int64) error {
 	s := h.s
-	var chatID string
 	ended := false
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	err := s.write(ctx, func(tx *txn) error {
 		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return err
 		}
-		chatID = run.ChatID
 		if run.State != store.RunRunning {
 			return agent.ErrRunEnded
 		}
@@ -114,8 +112,10 @@ func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message
 			return err
 		} else if limit := s.policy.ModelCalls; limit > 0 && calls >= limit {
 			ended = true
+			tx.emit(Event{Kind: EvRun, ChatID: run.ChatID, RunID: runID})
 			return s.fail(ctx, tx, run, fmt.Sprintf("LIMIT_EXCEEDED: the task reached its cap of %d model calls", limit))
 		}
+		tx.emit(Event{Kind: EvMessage, ChatID: run.ChatID, RunID: runID})
 		now := s.nowMS()
 		m := store.Message{ChatID: run.ChatID, RunID: nullString(runID), Role: store.RoleAssistant,
 			Content: msg.Content, Visible: msg.Content != "" && run.ParentRunID == "", ForModel: true, CreatedAt: now}
@@ -145,12 +145,10 @@ func (h runHost) RecordTurn(ctx context.Context, runID string, msg agent.Message
 		return s.store.UpdateRun(ctx, tx, run)
 	})
 	if err == nil && ended {
-		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
 		return agent.ErrRunEnded
 	}
 	if err == nil {
 		s.checkpoint(CrashTurnRecorded)
-		s.broker.Publish(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
 	}
 	return err
 }
@@ -186,23 +184,17 @@ func (s *Service) appendToolResult(ctx context.Context, tx store.Handle, run sto
 
 func (h runHost) Fail(ctx context.Context, runID string, reason string) error {
 	s := h.s
-	var chatID string
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	return s.write(ctx, func(tx *txn) error {
 		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return err
 		}
-		chatID = run.ChatID
+		tx.emit(Event{Kind: EvRun, ChatID: run.ChatID, RunID: runID}, Event{Kind: EvMessage, ChatID: run.ChatID, RunID: runID})
 		if store.RunEnded(run.State) {
 			return nil
 		}
 		return s.fail(ctx, tx, run, reason)
 	})
-	if err == nil {
-		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
-		s.broker.Publish(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
-	}
-	return err
 }
 
 // fail ends run with reason; a sub-agent's parent is woken to read it.

@@ -3,7 +3,6 @@ package chat
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -54,7 +53,7 @@ func (h *mcpHost) Sample(ctx context.Context, q mcp.Sampling) (mcp.Sampled, erro
 	v := SamplingView{SystemPrompt: q.SystemPrompt, Messages: q.Messages, MaxTokens: q.MaxTokens,
 		Model: agent.ModelName(s.provider.Name(), s.model), Cap: int(min(max(q.MaxTokens, 1), agent.MaxReplyTokens))}
 	var a store.Approval
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	err := s.write(ctx, func(tx *txn) error {
 		run, err := s.store.GetRun(ctx, tx, q.Origin.RunID)
 		if err != nil {
 			return err
@@ -71,20 +70,16 @@ func (h *mcpHost) Sample(ctx context.Context, q mcp.Sampling) (mcp.Sampled, erro
 			Kind: store.ApprovalSampling, Name: mcp.ToolName(q.Server, q.Tool), Server: q.Server, Tool: q.Tool,
 			Arguments: mustJSON(v), State: store.ApprovalPending, CreatedAt: now}
 		if granted {
-			a.State, a.Scope, a.DecidedAt = store.ApprovalAllowed, store.ScopeChat, sql.NullInt64{Int64: now, Valid: true}
-		} else if run.State == store.RunRunning {
-			run.State, run.UpdatedAt = store.RunWaitingInput, now
-			if err := s.store.UpdateRun(ctx, tx, run); err != nil {
-				return err
-			}
+			a.State, a.Scope, a.DecidedAt = store.ApprovalAllowed, store.ScopeChat, nullInt(now)
+		} else if _, err := s.moveRun(ctx, tx, &run, store.RunRunning, store.RunWaitingInput); err != nil {
+			return err
 		}
+		tx.emit(approvalEvent(a), Event{Kind: EvRun, ChatID: a.ChatID, RunID: a.RunID})
 		return s.store.InsertApproval(ctx, tx, a)
 	})
 	if err != nil {
 		return mcp.Sampled{}, err
 	}
-	s.broker.Publish(Event{Kind: EvApproval, ChatID: a.ChatID, RunID: a.RunID, ApprovalID: a.ID})
-	s.broker.Publish(Event{Kind: EvRun, ChatID: a.ChatID, RunID: a.RunID})
 	if a.State == store.ApprovalPending {
 		if a, err = h.awaitDecision(ctx, drive, a); err != nil {
 			return mcp.Sampled{}, err
@@ -177,17 +172,13 @@ func mayDecide(ev Event, a store.Approval) bool {
 // as it stands.
 func (h *mcpHost) expireSampling(a store.Approval) (store.Approval, error) {
 	s, ctx := h.s, context.Background()
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	err := s.write(ctx, func(tx *txn) error {
 		cur, err := s.store.GetApproval(ctx, tx, a.ID)
 		if a = cur; err != nil || cur.State != store.ApprovalPending {
 			return err
 		}
-		a.State, a.DecidedAt = store.ApprovalExpired, sql.NullInt64{Int64: s.nowMS(), Valid: true}
-		return s.store.UpdateApproval(ctx, tx, a)
+		return s.decideApproval(ctx, tx, &a, store.ApprovalExpired, "")
 	})
-	if err == nil && a.State == store.ApprovalExpired {
-		s.broker.Publish(Event{Kind: EvApproval, ChatID: a.ChatID, RunID: a.RunID, ApprovalID: a.ID})
-	}
 	return a, err
 }
 
@@ -209,17 +200,15 @@ func (h *mcpHost) recordSampling(a store.Approval, v SamplingView, failed string
 		fmt.Fprintf(&b, "%s replied (up to %d tokens): %s", v.Model, v.Cap, v.Reply.Text)
 		a.Result = mustJSON(v.Reply)
 	}
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	s.write(ctx, func(tx *txn) error {
 		if err := s.store.UpdateApproval(ctx, tx, a); err != nil {
 			return err
 		}
+		tx.emit(Event{Kind: EvMessage, ChatID: a.ChatID, RunID: a.RunID})
 		_, err := s.store.InsertMessage(ctx, tx, store.Message{ChatID: a.ChatID, RunID: nullString(a.RunID), Role: RoleSampling,
 			Content: strings.TrimSpace(b.String()), Visible: true, CreatedAt: s.nowMS()})
 		return err
 	})
-	if err == nil {
-		s.broker.Publish(Event{Kind: EvMessage, ChatID: a.ChatID, RunID: a.RunID})
-	}
 }
 
 // samplingView reads a sampling approval's request and reply.

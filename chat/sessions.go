@@ -94,7 +94,7 @@ func (ss *ServeSession) Request(ctx context.Context, args json.RawMessage) json.
 	}
 	var made *store.Session
 	var lease *store.Lease
-	res, err := ss.s.openRequest(ctx, args, hash, func(tx store.Handle) (*asker, error) {
+	res, err := ss.s.openRequest(ctx, args, hash, func(tx *txn) (*asker, error) {
 		row, err := ss.current(ctx, tx)
 		if err != nil {
 			return nil, err
@@ -112,9 +112,7 @@ func (ss *ServeSession) Request(ctx context.Context, args json.RawMessage) json.
 	case err != nil && lease != nil:
 		lease.Release() // the session's row was rolled back with the request
 	case err == nil && made != nil:
-		ss.lease.Release() // of the row a deleted chat took with it, if any
-		ss.row, ss.lease, ss.touched = made, lease, made.ActiveAt
-		ss.s.broker.Publish(Event{Kind: EvChat, ChatID: made.ChatID})
+		ss.adopt(made, lease)
 	}
 	if err == nil {
 		ss.remember(res.RequestID)
@@ -168,7 +166,7 @@ func (ss *ServeSession) current(ctx context.Context, tx store.Handle) (*store.Se
 // create writes the session's row, in chatID or else in a new chat, and
 // takes the row's byte of the lease file before the transaction commits:
 // no other process ever sees the session open without its holder.
-func (ss *ServeSession) create(ctx context.Context, tx store.Handle, chatID string) (*store.Session, *store.Lease, error) {
+func (ss *ServeSession) create(ctx context.Context, tx *txn, chatID string) (*store.Session, *store.Lease, error) {
 	now := ss.s.nowMS()
 	if chatID == "" {
 		chatID = NewID("ch")
@@ -190,7 +188,15 @@ func (ss *ServeSession) create(ctx context.Context, tx store.Handle, chatID stri
 	if err != nil {
 		return nil, nil, err
 	}
+	tx.emit(Event{Kind: EvChat, ChatID: chatID})
 	return &row, lease, nil
+}
+
+// adopt makes row, just created with its lease, the session's, letting go
+// of the lease of the row a deleted chat took with it, if any; under ss.mu.
+func (ss *ServeSession) adopt(row *store.Session, lease *store.Lease) {
+	ss.lease.Release()
+	ss.row, ss.lease, ss.touched = row, lease, row.ActiveAt
 }
 
 // End ends the session because its client went away: its pending requests
@@ -222,10 +228,7 @@ const (
 // pending. lost marks sessions found dead by their free lease byte: each
 // is ended only if its byte is still free inside the transaction.
 func (s *Service) endSessions(ctx context.Context, ss []store.Session, lost bool) error {
-	var closed []store.Request
-	var chats []string
-	err := s.db.Write(ctx, func(tx store.Handle) error {
-		closed, chats = nil, nil
+	return s.write(ctx, func(tx *txn) error {
 		for _, sess := range ss {
 			reason := endClosed
 			if lost {
@@ -242,7 +245,6 @@ func (s *Service) endSessions(ctx context.Context, ss []store.Session, lost bool
 			if !ok {
 				continue
 			}
-			chats = append(chats, sess.ChatID)
 			rs, err := s.store.SessionRequests(ctx, tx, sess.ID, "")
 			if err != nil {
 				return err
@@ -253,26 +255,16 @@ func (s *Service) endSessions(ctx context.Context, ss []store.Session, lost bool
 					if err := s.closeRequest(ctx, tx, &r, store.ReqExpired, ReasonDisconnected); err != nil {
 						return err
 					}
-					closed = append(closed, r)
 					continue
 				}
 				if err := s.keepUnread(ctx, tx, r); err != nil {
 					return err
 				}
 			}
+			tx.emit(Event{Kind: EvChat, ChatID: sess.ChatID})
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	for _, r := range closed {
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: r.ChatID, RequestID: r.ID})
-	}
-	for _, c := range chats {
-		s.broker.Publish(Event{Kind: EvChat, ChatID: c})
-	}
-	return nil
 }
 
 // ReasonChatArchived expires the waiting questions of a serve session
@@ -284,29 +276,27 @@ const ReasonChatArchived = "chat_archived"
 
 // expireArchivedAsks expires, in tx, the pending requests of chatID's open
 // serve sessions (ReasonChatArchived), each with a delivery telling its
-// agent, and returns them to be announced.
-func (s *Service) expireArchivedAsks(ctx context.Context, tx store.Handle, chatID string) ([]store.Request, error) {
+// agent.
+func (s *Service) expireArchivedAsks(ctx context.Context, tx *txn, chatID string) error {
 	open, err := s.store.OpenSessions(ctx, tx)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var expired []store.Request
 	for _, sess := range open {
 		if sess.ChatID != chatID {
 			continue
 		}
 		rs, err := s.store.SessionRequests(ctx, tx, sess.ID, store.ReqPending)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, r := range rs {
 			if err := s.expireRequest(ctx, tx, &r, ReasonChatArchived); err != nil {
-				return nil, err
+				return err
 			}
-			expired = append(expired, r)
 		}
 	}
-	return expired, nil
+	return nil
 }
 
 // ReasonDisconnected closes a request whose asker's connection ended.

@@ -213,16 +213,14 @@ func (s *Service) deliverRead(ctx context.Context, v RequestView) (string, error
 	if last.State == store.DeliveryDelivered {
 		return payload, nil
 	}
-	err = s.db.Write(ctx, func(tx store.Handle) error {
+	err = s.write(ctx, func(tx *txn) error {
 		open, err := s.store.RequestDeliveries(ctx, tx, v.ID, store.DeliveryPending, store.DeliveryUnknown)
 		if err != nil {
 			return err
 		}
+		tx.emit(Event{Kind: EvRequest, ChatID: v.ChatID, RequestID: v.ID})
 		return s.setDeliveries(ctx, tx, open, delivered)
 	})
-	if err == nil {
-		s.broker.Publish(Event{Kind: EvRequest, ChatID: v.ChatID, RequestID: v.ID})
-	}
 	return payload, err
 }
 

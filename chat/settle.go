@@ -12,13 +12,14 @@ import (
 
 func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, error) {
 	s := h.s
-	var state, chatID string
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	var state string
+	err := s.write(ctx, func(tx *txn) error {
 		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return err
 		}
-		chatID, state = run.ChatID, run.State
+		tx.emit(Event{Kind: EvRun, ChatID: run.ChatID, RunID: runID})
+		state = run.State
 		if run.State != store.RunRunning {
 			return nil
 		}
@@ -26,8 +27,8 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 		// waiting whatever else arrived: the model cannot answer before it.
 		if waits, err := s.stepWaits(ctx, tx, runID); err != nil || waits {
 			if waits {
-				state, run.State, run.UpdatedAt = store.RunWaitingInput, store.RunWaitingInput, s.nowMS()
-				err = s.store.UpdateRun(ctx, tx, run)
+				state = store.RunWaitingInput
+				_, err = s.moveRun(ctx, tx, &run, store.RunRunning, state)
 			}
 			return err
 		}
@@ -35,8 +36,8 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 		// model cannot be called before it ends.
 		if open, err := s.openChildren(ctx, tx, run); err != nil || open {
 			if open {
-				state, run.State, run.UpdatedAt = store.RunWaitingChildren, store.RunWaitingChildren, s.nowMS()
-				err = s.store.UpdateRun(ctx, tx, run)
+				state = store.RunWaitingChildren
+				_, err = s.moveRun(ctx, tx, &run, store.RunRunning, state)
 			}
 			return err
 		}
@@ -84,7 +85,6 @@ func (h runHost) Settle(ctx context.Context, runID string, final bool) (string, 
 	})
 	if err == nil {
 		s.checkpoint(CrashSettled)
-		s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
 	}
 	return state, err
 }

@@ -157,11 +157,12 @@ func (s *Service) tellSkillChanges(ctx context.Context, run store.Run) error {
 		return nil
 	}
 	runID := run.ID
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	return s.write(ctx, func(tx *txn) error {
 		var err error
 		if run, err = s.store.GetRun(ctx, tx, runID); err != nil || store.RunEnded(run.State) {
 			return err
 		}
+		tx.emit(Event{Kind: EvMessage, ChatID: run.ChatID, RunID: runID})
 		kept, told := changed(run)
 		now := s.nowMS()
 		for _, t := range told {
@@ -183,8 +184,4 @@ func (s *Service) tellSkillChanges(ctx context.Context, run store.Run) error {
 		run.UpdatedAt = now
 		return s.store.UpdateRun(ctx, tx, run)
 	})
-	if err == nil {
-		s.broker.Publish(Event{Kind: EvMessage, ChatID: run.ChatID, RunID: runID})
-	}
-	return err
 }

@@ -23,7 +23,7 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 	var chatID string
 	var stopped []string
 	var parent string
-	res, err := commandAs(s, ctx, commandID, "stop", &chatID, map[string]any{"runId": runID}, func(tx store.Handle) (*StopResult, error) {
+	res, err := commandAs(s, ctx, commandID, "stop", &chatID, map[string]any{"runId": runID}, func(tx *txn) (*StopResult, error) {
 		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return nil, notFound(err, "run", runID)
@@ -60,9 +60,8 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 	for _, id := range stopped {
 		s.cancelDrive(id)
 	}
-	s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID})
-	s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RunID: runID})
-	s.broker.Publish(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
+	s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID}, Event{Kind: EvRequest, ChatID: chatID, RunID: runID},
+		Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
 	if parent != "" && len(stopped) > 0 {
 		s.DriveOn(ctx, parent) // a sub-agent stopped alone: its parent reads it failed and decides
 	}
@@ -72,7 +71,7 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 // stopOne stops one run of a stopped task (the run or one of its
 // sub-agents): its pending requests and approvals expire (task_stopped),
 // its undelivered answers are not delivered.
-func (s *Service) stopOne(ctx context.Context, tx store.Handle, run store.Run) error {
+func (s *Service) stopOne(ctx context.Context, tx *txn, run store.Run) error {
 	now := s.nowMS()
 	run.State, run.UpdatedAt = store.RunStopped, now
 	if err := s.store.UpdateRun(ctx, tx, run); err != nil {

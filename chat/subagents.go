@@ -38,7 +38,7 @@ func (h runHost) Delegate(ctx context.Context, cc agent.CallContext, call agent.
 	s := h.s
 	var res json.RawMessage
 	wait, created := false, false
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	err := s.write(ctx, func(tx *txn) error {
 		parent, err := s.store.GetRun(ctx, tx, cc.RunID)
 		if err != nil {
 			return err
@@ -94,6 +94,7 @@ func (h runHost) Delegate(ctx context.Context, cc agent.CallContext, call agent.
 			return err
 		}
 		wait, created = true, true
+		tx.emit(Event{Kind: EvRun, ChatID: cc.ChatID, RunID: cc.RunID})
 		if _, err = s.store.InsertMessage(ctx, tx, store.Message{ChatID: child.ChatID, RunID: nullString(child.ID), Role: RoleSubAgent,
 			Content: a.Name, Visible: true, CreatedAt: now}); err != nil {
 			return err
@@ -104,7 +105,6 @@ func (h runHost) Delegate(ctx context.Context, cc agent.CallContext, call agent.
 	})
 	if err == nil && created {
 		s.checkpoint(CrashChildStarted)
-		s.broker.Publish(Event{Kind: EvRun, ChatID: cc.ChatID, RunID: cc.RunID})
 	}
 	return res, wait, err
 }
@@ -174,11 +174,11 @@ func (s *Service) childEnded(ctx context.Context, tx store.Handle, run store.Run
 		return nil
 	}
 	p, err := s.store.GetRun(ctx, tx, run.ParentRunID)
-	if err != nil || p.State != store.RunWaitingChildren {
+	if err != nil {
 		return err
 	}
-	p.State, p.UpdatedAt = store.RunRunning, s.nowMS()
-	return s.store.UpdateRun(ctx, tx, p)
+	_, err = s.moveRun(ctx, tx, &p, store.RunWaitingChildren, store.RunRunning)
+	return err
 }
 
 // driveChildren drives, each under its own lease and all at once, the

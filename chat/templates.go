@@ -47,7 +47,7 @@ func (s *Service) RegisterTemplate(ctx context.Context, name string, def forms.D
 // it, and its pending requests expire with reason template_invalidated and
 // their runs are told, as for a passed deadline. Nothing times out silently.
 func (s *Service) InvalidateTemplate(ctx context.Context, name string) error {
-	return s.expireWhere(ctx, store.ReasonTemplateInvalidated, func(tx store.Handle) ([]store.Request, error) {
+	return s.expireWhere(ctx, store.ReasonTemplateInvalidated, func(tx *txn) ([]store.Request, error) {
 		if _, err := s.store.GetTemplate(ctx, tx, name); err != nil {
 			return nil, notFound(err, "template", name)
 		}

@@ -48,9 +48,8 @@ var _ agent.StepHost = (*mcpHost)(nil)
 func (h *mcpHost) Plan(ctx context.Context, cc agent.CallContext, call agent.ToolCall, tool *mcp.Tool) (agent.StepPlan, error) {
 	s := h.s
 	var plan agent.StepPlan
-	var events []Event
-	err := s.db.Write(ctx, func(tx store.Handle) error {
-		plan, events = agent.StepPlan{}, nil
+	err := s.write(ctx, func(tx *txn) error {
+		plan = agent.StepPlan{}
 		run, err := s.store.GetRun(ctx, tx, cc.RunID)
 		if err != nil {
 			return err
@@ -61,9 +60,9 @@ func (h *mcpHost) Plan(ctx context.Context, cc agent.CallContext, call agent.Too
 		step, err := s.store.GetToolStep(ctx, tx, cc.RunID, cc.ToolCallID)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			plan, events, err = h.planNew(ctx, tx, run, call, tool)
+			plan, err = h.planNew(ctx, tx, run, call, tool)
 		case err == nil:
-			plan, events, err = h.planRecorded(ctx, tx, step)
+			plan, err = h.planRecorded(ctx, tx, step)
 		}
 		if err != nil {
 			return err
@@ -73,7 +72,6 @@ func (h *mcpHost) Plan(ctx context.Context, cc agent.CallContext, call agent.Too
 	if err != nil {
 		return plan, err
 	}
-	h.publish(events)
 	if plan.Action == agent.StepCall || plan.Action == agent.StepRetry {
 		s.checkpoint(CrashToolStarted)
 	}
@@ -82,7 +80,7 @@ func (h *mcpHost) Plan(ctx context.Context, cc agent.CallContext, call agent.Too
 
 // planNew decides about a call met for the first time: ask the user, or
 // record it started and make it.
-func (h *mcpHost) planNew(ctx context.Context, tx store.Handle, run store.Run, call agent.ToolCall, tool *mcp.Tool) (agent.StepPlan, []Event, error) {
+func (h *mcpHost) planNew(ctx context.Context, tx *txn, run store.Run, call agent.ToolCall, tool *mcp.Tool) (agent.StepPlan, error) {
 	s := h.s
 	args := callArguments(call.Arguments)
 	ap, err := s.store.ApprovalFor(ctx, tx, run.ID, call.ID)
@@ -96,79 +94,76 @@ func (h *mcpHost) planNew(ctx context.Context, tx store.Handle, run store.Run, c
 		step := newStep(run, call, tool, args, s.nowMS())
 		res := denied(call.Name)
 		finishStep(&step, OutcomeDenied, res, s.nowMS())
-		evs, err := h.insertStep(ctx, tx, step, false)
-		return resultPlan(res), evs, err
+		return resultPlan(res), h.insertStep(ctx, tx, step, false)
 	case err == nil && ap.State == store.ApprovalPending:
 		// It waits for the user in any process, with the server or not.
-		return agent.StepPlan{Action: agent.StepWait}, nil, nil
+		return agent.StepPlan{Action: agent.StepWait}, nil
 	case tool == nil:
-		return resultPlan(toolFailed(call.Name, h.whyNoTool(call.Name))), nil, nil
+		return resultPlan(toolFailed(call.Name, h.whyNoTool(call.Name))), nil
 	case errors.Is(err, store.ErrNotFound):
 		allowed := tool.AutoApproved
 		if !allowed {
 			if allowed, err = s.store.HasGrant(ctx, tx, run.ChatID, tool.Server, tool.Tool); err != nil {
-				return agent.StepPlan{}, nil, err
+				return agent.StepPlan{}, err
 			}
 		}
 		if !allowed {
-			evs, err := h.askApproval(ctx, tx, run, call, *tool, args)
-			return agent.StepPlan{Action: agent.StepWait}, evs, err
+			return agent.StepPlan{Action: agent.StepWait}, h.askApproval(ctx, tx, run, call, *tool, args)
 		}
 	case err != nil:
-		return agent.StepPlan{}, nil, err
+		return agent.StepPlan{}, err
 	}
 	step := newStep(run, call, *tool, args, s.nowMS())
 	step.Attempts = 1
-	evs, err := h.insertStep(ctx, tx, step, !asked)
-	return h.callPlan(step, agent.StepCall), evs, err
+	return h.callPlan(step, agent.StepCall), h.insertStep(ctx, tx, step, !asked)
 }
 
 // planRecorded re-enters a step found in the record.
-func (h *mcpHost) planRecorded(ctx context.Context, tx store.Handle, step store.ToolStep) (agent.StepPlan, []Event, error) {
+func (h *mcpHost) planRecorded(ctx context.Context, tx *txn, step store.ToolStep) (agent.StepPlan, error) {
 	s := h.s
-	ev := []Event{{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID}}
 	switch step.State {
 	case store.StepDone:
-		return resultPlan(json.RawMessage(step.Result.String)), nil, nil
+		return resultPlan(json.RawMessage(step.Result.String)), nil
 	case store.StepInputRequired:
 		return h.planAnswered(ctx, tx, step)
 	}
+	tx.emit(stepEvent(step))
 	// Started, and nobody is making the call: a crash (or a drive that
 	// ended) left its outcome unknown.
 	if !step.ReadOnly && !step.Idempotent {
 		res := interrupted(step.Name, "followup stopped before the call's result was recorded; it was not made again")
 		finishStep(&step, OutcomeInterrupted, res, s.nowMS())
-		return resultPlan(res), ev, s.store.UpdateToolStep(ctx, tx, step)
+		return resultPlan(res), s.store.UpdateToolStep(ctx, tx, step)
 	}
 	step.Attempts++
 	if err := s.store.UpdateToolStep(ctx, tx, step); err != nil {
-		return agent.StepPlan{}, nil, err
+		return agent.StepPlan{}, err
 	}
 	w := decodeWait(step.RequestState)
 	if w.Input != nil {
 		// The call was a retry with the user's replies: retry it again.
 		replies, _, err := h.replies(ctx, tx, w)
 		if err != nil {
-			return agent.StepPlan{}, nil, err
+			return agent.StepPlan{}, err
 		}
 		p := h.callPlan(step, agent.StepRetry)
 		p.Input, p.Replies = w.Input, replies
-		return p, ev, nil
+		return p, nil
 	}
-	return h.callPlan(step, agent.StepCall), ev, nil
+	return h.callPlan(step, agent.StepCall), nil
 }
 
 // planAnswered decides about a call that waits for the questions its
 // server asked: wait while one is open; once all are closed, retry it with
 // the replies (input_required) or call it again (-32042, each URL done).
-func (h *mcpHost) planAnswered(ctx context.Context, tx store.Handle, step store.ToolStep) (agent.StepPlan, []Event, error) {
+func (h *mcpHost) planAnswered(ctx context.Context, tx *txn, step store.ToolStep) (agent.StepPlan, error) {
 	s := h.s
 	w := decodeWait(step.RequestState)
 	replies, open, err := h.replies(ctx, tx, w)
 	if err != nil || open {
-		return agent.StepPlan{Action: agent.StepWait}, nil, err
+		return agent.StepPlan{Action: agent.StepWait}, err
 	}
-	ev := []Event{{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID}}
+	tx.emit(stepEvent(step))
 	if w.Input == nil {
 		for _, rp := range replies {
 			if rp.Action != mcp.ActionAccept {
@@ -177,9 +172,9 @@ func (h *mcpHost) planAnswered(ctx context.Context, tx store.Handle, step store.
 				// The call is not made again: no reply of any of its
 				// questions reaches the server.
 				if err := h.settleServerDeliveries(ctx, tx, step, errNotCalledAgain); err != nil {
-					return agent.StepPlan{}, nil, err
+					return agent.StepPlan{}, err
 				}
-				return resultPlan(res), ev, s.store.UpdateToolStep(ctx, tx, step)
+				return resultPlan(res), s.store.UpdateToolStep(ctx, tx, step)
 			}
 		}
 	}
@@ -198,14 +193,14 @@ func (h *mcpHost) planAnswered(ctx context.Context, tx store.Handle, step store.
 		step.RequestState = nullString(mustJSON(w))
 	}
 	if err := s.store.UpdateToolStep(ctx, tx, step); err != nil {
-		return agent.StepPlan{}, nil, err
+		return agent.StepPlan{}, err
 	}
 	if w.Input == nil {
-		return h.callPlan(step, agent.StepCall), ev, nil
+		return h.callPlan(step, agent.StepCall), nil
 	}
 	p := h.callPlan(step, agent.StepRetry)
 	p.Input, p.Replies = w.Input, replies
-	return p, ev, nil
+	return p, nil
 }
 
 // Finish records what a call came to (agent.StepHost).
@@ -216,9 +211,8 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 	// meanwhile: the transcript shows it.
 	wctx := context.WithoutCancel(ctx)
 	var plan agent.StepPlan
-	var events []Event
-	err := s.db.Write(wctx, func(tx store.Handle) error {
-		plan, events = agent.StepPlan{}, nil
+	err := s.write(wctx, func(tx *txn) error {
+		plan = agent.StepPlan{}
 		step, err := s.store.GetToolStep(wctx, tx, cc.RunID, cc.ToolCallID)
 		if err != nil {
 			return err
@@ -231,12 +225,10 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 			plan = resultPlan(json.RawMessage(step.Result.String))
 			return h.recordResult(wctx, tx, run, call, &plan)
 		}
-		events = []Event{{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID}}
-		evs, err := h.callEnded(wctx, tx, &run, step, callErr)
-		if err != nil {
+		tx.emit(stepEvent(step))
+		if err := h.callEnded(wctx, tx, &run, step, callErr); err != nil {
 			return err
 		}
-		events = append(events, evs...)
 		step.DurationMS += res.Duration.Milliseconds()
 		if err := h.settleServerDeliveries(wctx, tx, step, callErr); err != nil {
 			return err
@@ -257,11 +249,9 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 			finishStep(&step, OutcomeFailed, r, now)
 			plan = resultPlan(r)
 		case res.InputRequired != nil || len(res.URLRequired) > 0:
-			plan, evs, err = h.askForStep(wctx, tx, &step, res)
-			if err != nil {
+			if plan, err = h.askForStep(wctx, tx, &step, res); err != nil {
 				return err
 			}
-			events = append(events, evs...)
 		default:
 			r := toolResult(step.Name, res)
 			outcome := OutcomeOK
@@ -279,7 +269,6 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 	if err != nil {
 		return plan, err
 	}
-	h.publish(events)
 	if plan.Recorded {
 		s.broker.Publish(Event{Kind: EvMessage, ChatID: cc.ChatID, RunID: cc.RunID})
 		s.checkpoint(CrashToolFinished)
@@ -304,40 +293,41 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 // was open, runs on.
 // A run that did not wait (the usual call) costs nothing here; run is
 // brought up to date.
-func (h *mcpHost) callEnded(ctx context.Context, tx store.Handle, run *store.Run, step store.ToolStep, callErr error) ([]Event, error) {
+func (h *mcpHost) callEnded(ctx context.Context, tx *txn, run *store.Run, step store.ToolStep, callErr error) error {
 	s := h.s
 	reason := ReasonWithdrawn
 	if errors.Is(callErr, mcp.ErrConnectionEnded) {
 		reason = ReasonDisconnected
 	}
 	if run.State != store.RunWaitingInput {
-		return nil, nil // a question left open then is withdrawn by its handler (agent/mcp)
+		return nil // a question left open then is withdrawn by its handler (agent/mcp)
 	}
 	ms, err := s.store.StepMCPRequests(ctx, tx, step.RunID, step.ToolCallID)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var evs []Event
 	for _, m := range ms {
 		if !m.Classic || !m.Open {
 			continue
 		}
 		r, err := s.store.GetRequest(ctx, tx, m.RequestID)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if r.State == store.ReqPending {
 			if err := s.closeRequest(ctx, tx, &r, store.ReqExpired, reason); err != nil {
-				return nil, err
+				return err
 			}
-			evs = append(evs, Event{Kind: EvRequest, ChatID: r.ChatID, RunID: step.RunID, RequestID: r.ID})
 		}
 	}
-	if *run, err = s.store.GetRun(ctx, tx, step.RunID); err != nil || run.State != store.RunWaitingInput {
-		return evs, err
+	if *run, err = s.store.GetRun(ctx, tx, step.RunID); err != nil {
+		return err
 	}
-	run.State, run.UpdatedAt = store.RunRunning, s.nowMS()
-	return append(evs, Event{Kind: EvRun, ChatID: run.ChatID, RunID: run.ID}), s.store.UpdateRun(ctx, tx, *run)
+	if moved, err := s.moveRun(ctx, tx, run, store.RunWaitingInput, store.RunRunning); err != nil || !moved {
+		return err
+	}
+	tx.emit(Event{Kind: EvRun, ChatID: run.ChatID, RunID: run.ID})
+	return nil
 }
 
 // recordResult writes a result plan's result to the run's history in the
@@ -379,26 +369,28 @@ func newStep(run store.Run, call agent.ToolCall, tool mcp.Tool, args string, now
 
 // insertStep records a step, and its transcript row unless the call has
 // one already (row false: its approval was asked).
-func (h *mcpHost) insertStep(ctx context.Context, tx store.Handle, step store.ToolStep, row bool) ([]Event, error) {
+func (h *mcpHost) insertStep(ctx context.Context, tx *txn, step store.ToolStep, row bool) error {
 	s := h.s
 	if err := s.store.InsertToolStep(ctx, tx, step); err != nil {
-		return nil, err
+		return err
 	}
-	if row {
-		call := agent.ToolCall{ID: step.ToolCallID, Name: step.Name}
-		if err := h.insertStepRow(ctx, tx, step.RunID, step.ChatID, step.Server, step.Tool, call, step.StartedAt); err != nil {
-			return nil, err
-		}
+	tx.emit(stepEvent(step), Event{Kind: EvMessage, ChatID: step.ChatID, RunID: step.RunID})
+	if !row {
+		return nil
 	}
-	return []Event{
-		{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID},
-		{Kind: EvMessage, ChatID: step.ChatID, RunID: step.RunID},
-	}, nil
+	call := agent.ToolCall{ID: step.ToolCallID, Name: step.Name}
+	return h.insertStepRow(ctx, tx, step.RunID, step.ChatID, step.Server, step.Tool, call, step.StartedAt)
+}
+
+// stepEvent says that step changed.
+func stepEvent(step store.ToolStep) Event {
+	return Event{Kind: EvToolStep, ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID}
 }
 
 // insertStepRow records the transcript row of a call (role tool_step),
 // which names its step by run and call id.
-func (h *mcpHost) insertStepRow(ctx context.Context, tx store.Handle, runID, chatID, server, tool string, call agent.ToolCall, at int64) error {
+func (h *mcpHost) insertStepRow(ctx context.Context, tx *txn, runID, chatID, server, tool string, call agent.ToolCall, at int64) error {
+	tx.emit(Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
 	_, err := h.s.store.InsertMessage(ctx, tx, store.Message{ChatID: chatID, RunID: nullString(runID),
 		Role: RoleToolStep, Content: server + " · " + tool, ToolCallID: call.ID, ToolName: call.Name,
 		Visible: true, CreatedAt: at})
@@ -432,12 +424,6 @@ func callArguments(raw json.RawMessage) string {
 		return "{}"
 	}
 	return string(raw)
-}
-
-func (h *mcpHost) publish(events []Event) {
-	for _, e := range events {
-		h.s.broker.Publish(e)
-	}
 }
 
 // stepDuration is a step's time with the server, for the transcript.

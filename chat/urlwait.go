@@ -74,18 +74,15 @@ func (h *mcpHost) linksOpen(ctx context.Context, cc agent.CallContext) (bool, er
 // open (an answer sets it running again, mcprequests.go).
 func (h *mcpHost) markRunWaiting(ctx context.Context, cc agent.CallContext) error {
 	s := h.s
-	changed := false
-	err := s.db.Write(ctx, func(tx store.Handle) error {
+	return s.write(ctx, func(tx *txn) error {
 		run, err := s.store.GetRun(ctx, tx, cc.RunID)
-		if err != nil || run.State != store.RunRunning {
+		if err != nil {
 			return err
 		}
-		changed = true
-		run.State, run.UpdatedAt = store.RunWaitingInput, s.nowMS()
-		return s.store.UpdateRun(ctx, tx, run)
+		if moved, err := s.moveRun(ctx, tx, &run, store.RunRunning, store.RunWaitingInput); err != nil || !moved {
+			return err
+		}
+		tx.emit(Event{Kind: EvRun, ChatID: cc.ChatID, RunID: cc.RunID})
+		return nil
 	})
-	if changed {
-		s.broker.Publish(Event{Kind: EvRun, ChatID: cc.ChatID, RunID: cc.RunID})
-	}
-	return err
 }
