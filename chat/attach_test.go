@@ -34,7 +34,7 @@ func TestAttachResources(t *testing.T) {
 		!strings.Contains(run.Reply, "demo://resource/dynamic/blob/1 from MCP server everything, text/plain, is binary") {
 		t.Fatalf("reply %q", run.Reply)
 	}
-	msgs, err := s.Transcript(ctx, sent.ChatID, 0, 10)
+	msgs, _, err := s.TranscriptPage(ctx, sent.ChatID, 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

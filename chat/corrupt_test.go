@@ -54,7 +54,7 @@ func TestADamagedDatabaseIsNamed(t *testing.T) {
 		t.Fatalf("the first pages are intact, yet: %v", err)
 	}
 	defer s.Close()
-	_, readErr := s.Transcript(ctx, chatID, 0, 1000)
+	_, _, readErr := s.TranscriptPage(ctx, chatID, 0, 1000)
 	_, writeErr := s.Send(ctx, chatID, "Check deployment", "")
 	for what, err := range map[string]error{"read": readErr, "write": writeErr} {
 		e := chat.AsError(err)

@@ -177,7 +177,7 @@ func (s *Service) driveOnce(ctx context.Context, run store.Run) error {
 			r.Only[n] = true
 		}
 	}
-	defer s.mcp.attach(ctx, r, runID)()
+	defer s.mcp.attach(ctx, r, run)()
 	_, err := r.Drive(ctx, runID)
 	if errors.Is(err, agent.ErrRunEnded) || (err != nil && ctx.Err() != nil) {
 		return nil // stopped while driving: the stop already recorded everything

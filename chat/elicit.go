@@ -218,42 +218,52 @@ func (s *Service) markServerDelivered(ctx context.Context, tx store.Handle, requ
 // elicitations of a run whose drive is beginning: this process now holds
 // the run's lease, so whoever asked them is gone (the sweep usually got
 // there first).
-func (s *Service) expireStaleElicitations(ctx context.Context, runID string) error {
-	open, err := s.store.OpenClassicRequests(ctx, s.reader())
-	if err != nil || len(open) == 0 {
-		return err
-	}
-	run, err := s.store.GetRun(ctx, s.reader(), runID)
-	if err != nil {
-		return err
-	}
-	var stale []string
-	for _, c := range open {
-		if c.RunSeq == run.Seq {
-			stale = append(stale, c.RequestID)
-		}
-	}
-	return s.expireRequests(ctx, stale)
+func (s *Service) expireStaleElicitations(ctx context.Context, run store.Run) error {
+	return s.expireClassic(ctx, func(runSeq int64) (bool, error) { return runSeq == run.Seq, nil })
 }
 
 // expireOrphanedElicitations expires disconnected the open classic
 // elicitations whose run's lease no live process holds: their connection
-// died with that process. Usually none is open and this is one read of an
-// empty index.
+// died with that process.
 func (s *Service) expireOrphanedElicitations(ctx context.Context) error {
+	return s.expireClassic(ctx, func(runSeq int64) (bool, error) {
+		held, err := s.db.LeaseHeld(runSeq)
+		return !held, err
+	})
+}
+
+// expireClassic expires disconnected the open classic elicitations whose
+// asker gone says is gone, by their run's lease. Usually none is open and
+// this is one read of an empty index.
+func (s *Service) expireClassic(ctx context.Context, gone func(runSeq int64) (bool, error)) error {
 	open, err := s.store.OpenClassicRequests(ctx, s.reader())
-	if err != nil || len(open) == 0 {
+	if err != nil {
 		return err
 	}
-	var dead []string
+	var ids []string
 	for _, c := range open {
-		if held, err := s.db.LeaseHeld(c.RunSeq); err != nil {
+		if g, err := gone(c.RunSeq); err != nil {
 			return err
-		} else if !held {
-			dead = append(dead, c.RequestID)
+		} else if g {
+			ids = append(ids, c.RequestID)
 		}
 	}
-	return s.expireRequests(ctx, dead)
+	if len(ids) == 0 {
+		return nil
+	}
+	return s.expireWhere(ctx, ReasonDisconnected, func(tx *txn) ([]store.Request, error) {
+		var rs []store.Request
+		for _, id := range ids {
+			r, err := s.store.GetRequest(ctx, tx, id)
+			if err != nil {
+				return nil, err
+			}
+			if r.State == store.ReqPending {
+				rs = append(rs, r)
+			}
+		}
+		return rs, nil
+	})
 }
 
 // failUnsentReplies records failed the replies to classic elicitations
@@ -282,26 +292,5 @@ func (s *Service) failUnsentReplies(ctx context.Context) error {
 			}
 		}
 		return nil
-	})
-}
-
-// expireRequests expires the named requests disconnected, those still
-// pending.
-func (s *Service) expireRequests(ctx context.Context, ids []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	return s.expireWhere(ctx, ReasonDisconnected, func(tx *txn) ([]store.Request, error) {
-		var rs []store.Request
-		for _, id := range ids {
-			r, err := s.store.GetRequest(ctx, tx, id)
-			if err != nil {
-				return nil, err
-			}
-			if r.State == store.ReqPending {
-				rs = append(rs, r)
-			}
-		}
-		return rs, nil
 	})
 }

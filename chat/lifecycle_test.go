@@ -85,7 +85,7 @@ func TestArchivedChatRefusesModelOperations(t *testing.T) {
 	if err != nil || iv.Chat.State != store.ChatArchived || len(iv.Messages) == 0 || len(iv.Requests) != 2 {
 		t.Fatalf("inspect = %+v, %v", iv, err)
 	}
-	if ms, err := s.Transcript(ctx, sent.ChatID, 0, 50); err != nil || len(ms) == 0 {
+	if ms, _, err := s.TranscriptPage(ctx, sent.ChatID, 0, 50); err != nil || len(ms) == 0 {
 		t.Fatalf("transcript = %d, %v", len(ms), err)
 	}
 	if v, err := s.Request(ctx, req.ID); err != nil || v.State != store.ReqPending {

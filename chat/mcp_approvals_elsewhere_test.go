@@ -72,7 +72,7 @@ func TestMCPApprovalAskedHasItsRow(t *testing.T) {
 	s := fxEverything(t, mcp.TypeStdio, mcp.AutoApprove{})
 	ctx := context.Background()
 	rows := func(chatID string) []Message {
-		ms, err := s.Transcript(ctx, chatID, 0, 100)
+		ms, _, err := s.TranscriptPage(ctx, chatID, 0, 100)
 		if err != nil {
 			t.Fatal(err)
 		}

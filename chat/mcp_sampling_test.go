@@ -117,7 +117,7 @@ func TestMCPSamplingWaitsForTheUsersDecision(t *testing.T) {
 			if run.State != RunSucceeded || !strings.Contains(run.Reply, c.says) {
 				t.Fatalf("run %s, reply %q, want it to say %q", run.State, run.Reply, c.says)
 			}
-			msgs, err := s.Transcript(ctx, sent.ChatID, 0, 50)
+			msgs, _, err := s.TranscriptPage(ctx, sent.ChatID, 0, 50)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"followup/agent"
 	"followup/agent/mcp"
+	"followup/store"
 )
 
 // followup as an MCP host (docs/mcp.md). The servers a user configured run
@@ -128,7 +129,8 @@ func WithoutWaiting(ctx context.Context) context.Context {
 
 // attach gives a runner the MCP servers and this host's half of their
 // calls, and records the drive until the returned func is called.
-func (h *mcpHost) attach(ctx context.Context, r *agent.Runner, runID string) func() {
+func (h *mcpHost) attach(ctx context.Context, r *agent.Runner, run store.Run) func() {
+	runID := run.ID
 	// The host plans every call of a tool the run does not offer itself,
 	// with servers or without: a call recorded by a process that had the
 	// server (a denied approval, a step) is known here too.
@@ -137,7 +139,7 @@ func (h *mcpHost) attach(ctx context.Context, r *agent.Runner, runID string) fun
 		r.MCP = h.m
 	}
 	noWait, _ := ctx.Value(noWaitKey{}).(bool)
-	h.s.expireStaleElicitations(ctx, runID)
+	h.s.expireStaleElicitations(ctx, run)
 	h.s.expireStaleSampling(ctx, runID)
 	h.mu.Lock()
 	h.drives[runID] = driveInfo{ctx: ctx, noWait: noWait}

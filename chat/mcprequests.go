@@ -78,20 +78,15 @@ const maxRounds = 16
 // -32042 error as durable requests of the step, which then waits.
 func (h *mcpHost) askForStep(ctx context.Context, tx *txn, step *store.ToolStep, res mcp.Result) (agent.StepPlan, error) {
 	s := h.s
-	now := s.nowMS()
 	if step.Attempts > maxRounds {
-		r := toolFailed(step.Name, fmt.Sprintf("the server asked again after %d rounds of questions; followup gave up", maxRounds))
-		finishStep(step, OutcomeFailed, r, now)
-		return resultPlan(r), nil
+		return h.finish(step, OutcomeFailed, toolFailed(step.Name, fmt.Sprintf("the server asked again after %d rounds of questions; followup gave up", maxRounds))), nil
 	}
 	w := stepWait{Input: res.InputRequired, URLs: res.URLRequired, Requests: map[string]string{}}
 	if w.Input == nil {
 		w.Done = decodeWait(step.RequestState).Done
 		for _, e := range w.URLs {
 			if w.Done[e.URL] >= linkRepeats {
-				r := toolFailed(step.Name, fmt.Sprintf("%s asked again for the link %s after the user said done %d times; followup does not ask for it again (the page may not have been completed, or the server does not recognise the call made again)", e.Server, e.URL, w.Done[e.URL]))
-				finishStep(step, OutcomeFailed, r, now)
-				return resultPlan(r), nil
+				return h.finish(step, OutcomeFailed, toolFailed(step.Name, fmt.Sprintf("%s asked again for the link %s after the user said done %d times; followup does not ask for it again (the page may not have been completed, or the server does not recognise the call made again)", e.Server, e.URL, w.Done[e.URL]))), nil
 			}
 		}
 	}
@@ -114,9 +109,7 @@ func (h *mcpHost) askForStep(ctx context.Context, tx *txn, step *store.ToolStep,
 		r, err := h.openServerRequest(ctx, tx, run, step.ToolCallID, asks[k], false, k)
 		if err != nil {
 			if e, ok := err.(*Error); ok && e.Code == CodeRequestInvalid {
-				r := toolFailed(step.Name, "the server asked a question followup cannot show: "+e.Message+problemText(e))
-				finishStep(step, OutcomeFailed, r, now)
-				return resultPlan(r), nil
+				return h.finish(step, OutcomeFailed, toolFailed(step.Name, "the server asked a question followup cannot show: "+e.Message+problemText(e))), nil
 			}
 			return agent.StepPlan{}, err
 		}
@@ -144,7 +137,7 @@ func (h *mcpHost) openServerRequest(ctx context.Context, tx *txn, run store.Run,
 	if err != nil {
 		return store.Request{}, err
 	}
-	owner.Kind, owner.Name = OwnerMCPServer, ownerName(e.Server)
+	owner.Kind, owner.Name = OwnerMCPServer, clip(e.Server, maxOwnerName)
 	mc := mcpContext{Mode: e.Mode, Tool: e.Tool, Live: classic, Schema: e.RequestedSchema, Agent: owner.Path}
 	var decl *forms.Declaration
 	switch e.Mode {
@@ -166,9 +159,7 @@ func (h *mcpHost) openServerRequest(ctx context.Context, tx *txn, run store.Run,
 		decl.Reason = e.Message
 		decl.Definition.Title = cmp.Or(decl.Definition.Title, "Question from "+e.Server)
 	}
-	if len([]rune(decl.Reason)) > 4096 {
-		decl.Reason = string([]rune(decl.Reason)[:4095]) + "…"
-	}
+	decl.Reason = clip(decl.Reason, 4096)
 	decl.RequestKey = NewID("mcp")
 	decl.Context = json.RawMessage(mustJSON(mc))
 	a := &asker{chatID: run.ChatID, run: &run, toolCallID: toolCallID, owner: owner}
@@ -334,7 +325,7 @@ func (h *mcpHost) settleServerDeliveries(ctx context.Context, tx store.Handle, s
 			err = s.setDeliveries(ctx, tx, ds, func(d *store.Delivery) bool {
 				delivered(d)
 				if callErr != nil {
-					d.State, d.LastError = store.DeliveryFailed, clipMessage(callErr.Error())
+					d.State, d.LastError = store.DeliveryFailed, clip(callErr.Error(), maxToolMessage)
 				}
 				return d.Target == store.TargetMCPServer
 			})

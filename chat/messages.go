@@ -55,7 +55,7 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string, atta
 			res.ChatID = NewID("ch")
 			owner = res.ChatID
 			tx.emit(Event{Kind: EvChat, ChatID: res.ChatID})
-			if err := s.store.InsertChat(ctx, tx, store.Chat{ID: res.ChatID, Title: chatTitle(strings.TrimSpace(text + lines)), State: store.ChatActive,
+			if err := s.store.InsertChat(ctx, tx, store.Chat{ID: res.ChatID, Title: chatTitle(text + lines), State: store.ChatActive,
 				CreatedAt: now, UpdatedAt: now}); err != nil {
 				return nil, err
 			}
@@ -101,12 +101,10 @@ func (s *Service) Send(ctx context.Context, chatID, text, commandID string, atta
 	})
 }
 
+// chatTitle is a new chat's title: the first line of its first message.
 func chatTitle(text string) string {
-	line, _, _ := strings.Cut(text, "\n")
-	if r := []rune(line); len(r) > 48 {
-		line = string(r[:47]) + "…"
-	}
-	return line
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	return clip(line, 48)
 }
 
 // Message is a transcript entry.
@@ -130,18 +128,4 @@ func messageView(m store.Message) Message {
 		v.ToolCallID = m.ToolCallID
 	}
 	return v
-}
-
-// Transcript returns up to limit visible messages older than before (0 =
-// the newest), oldest first.
-func (s *Service) Transcript(ctx context.Context, chatID string, before int64, limit int) ([]Message, error) {
-	ms, err := s.store.Transcript(ctx, s.reader(), chatID, before, limit)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Message, len(ms))
-	for i, m := range ms {
-		out[i] = messageView(m)
-	}
-	return out, s.subAgentRows(ctx, s.reader(), out)
 }

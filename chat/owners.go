@@ -86,16 +86,9 @@ func (s *Service) runOwner(ctx context.Context, tx store.Handle, run store.Run) 
 	return Owner{Kind: OwnerAgent, Name: run.Name, RunID: run.ID, ParentRunID: run.ParentRunID, Path: strings.Join(names, "/")}, err
 }
 
-// maxOwnerName bounds a name another program chose (docs/input-requests.md strings).
+// maxOwnerName bounds, in characters, a client's or server's name: a name
+// another program chose (docs/input-requests.md strings).
 const maxOwnerName = 128
-
-// ownerName cuts a client's or server's name to maxOwnerName runes.
-func ownerName(name string) string {
-	if r := []rune(name); len(r) > maxOwnerName {
-		return string(r[:maxOwnerName-1]) + "…"
-	}
-	return name
-}
 
 // ServeInfo describes the serve session a chat belongs to: such a chat has
 // no followup agent behind it. Its composer says so and takes no messages
@@ -155,12 +148,8 @@ func (s *Service) unsent(ctx context.Context, h store.Handle, r store.Request) (
 	if err == store.ErrNotFound {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
+	if vals := decodeValues(d.Values); err == nil && len(vals) > 0 {
+		return vals, nil
 	}
-	vals := decodeValues(d.Values)
-	if len(vals) == 0 {
-		return nil, nil
-	}
-	return vals, nil
+	return nil, err
 }

@@ -140,11 +140,6 @@ func (s *Service) PendingItems(ctx context.Context, chatID string) (PendingList,
 	if err := s.expireDue(ctx); err != nil {
 		return PendingList{}, err
 	}
-	return s.pendingList(ctx, chatID)
-}
-
-// pendingList is PendingItems without the look for overdue requests.
-func (s *Service) pendingList(ctx context.Context, chatID string) (PendingList, error) {
 	items, err := s.store.PendingItemJSON(ctx, s.reader(), chatID)
 	if err != nil {
 		return PendingList{}, err

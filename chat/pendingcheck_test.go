@@ -27,7 +27,7 @@ func checkPendingItems(ctx context.Context, s *Service) error {
 		for _, v := range vs {
 			revs[v.RequestID] = v
 		}
-		views, err := s.viewsWith(ctx, tx, rs, revs)
+		views, err := s.views(ctx, tx, rs, revs)
 		if err != nil {
 			return err
 		}

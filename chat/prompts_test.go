@@ -32,7 +32,7 @@ func TestSendPromptOfEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs, err := s.Transcript(ctx, sent.ChatID, 0, 10)
+	msgs, _, err := s.TranscriptPage(ctx, sent.ChatID, 0, 10)
 	if err != nil || len(msgs) == 0 {
 		t.Fatal(msgs, err)
 	}

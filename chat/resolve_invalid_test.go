@@ -23,7 +23,7 @@ func TestInvalidProposalIsRefusedAndExplained(t *testing.T) {
 	req := fxOnePending(t, s, sent.ChatID)
 	lastReply := func() string {
 		t.Helper()
-		ms, err := s.Transcript(ctx, sent.ChatID, 0, 50)
+		ms, _, err := s.TranscriptPage(ctx, sent.ChatID, 0, 50)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -136,6 +136,6 @@ func (s *Service) page(ctx context.Context, tx store.Handle, chatID string, ms [
 	}
 	rs = append(rs, named...)
 	slices.SortFunc(rs, func(a, b store.Request) int { return cmp.Compare(a.Seq, b.Seq) })
-	views, err := s.viewsWith(ctx, tx, rs, revs)
+	views, err := s.views(ctx, tx, rs, revs)
 	return msgs, views, err
 }

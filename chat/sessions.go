@@ -55,7 +55,7 @@ type ServeSession struct {
 // OpenServeSession starts the session of an MCP client; nothing is written
 // until it asks.
 func (s *Service) OpenServeSession(ctx context.Context, c ServeClient) (*ServeSession, error) {
-	c.Name = ownerName(c.Name)
+	c.Name = clip(c.Name, maxOwnerName)
 	if c.Started.IsZero() {
 		c.Started = s.now()
 	}

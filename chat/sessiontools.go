@@ -32,7 +32,7 @@ func (ss *ServeSession) List(ctx context.Context, _ json.RawMessage) json.RawMes
 		if err != nil {
 			return err
 		}
-		vs, err = ss.s.views(ctx, tx, rs)
+		vs, err = ss.s.views(ctx, tx, rs, nil)
 		return err
 	})
 	if err != nil {

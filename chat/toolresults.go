@@ -70,7 +70,7 @@ func interrupted(name, why string) json.RawMessage {
 }
 
 func toolFailed(name, why string) json.RawMessage {
-	return json.RawMessage(mustJSON(map[string]any{"status": StatusFailed, "tool": name, "message": clipMessage(why)}))
+	return json.RawMessage(mustJSON(map[string]any{"status": StatusFailed, "tool": name, "message": clip(why, maxToolMessage)}))
 }
 
 func declinedURL(name, action string) json.RawMessage {
@@ -81,14 +81,9 @@ func declinedURL(name, action string) json.RawMessage {
 	return json.RawMessage(mustJSON(map[string]any{"status": StatusDeclined, "tool": name, "message": msg}))
 }
 
-// clipMessage bounds an error text that goes back to the model.
-func clipMessage(s string) string {
-	const max = 2000
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
-}
+// maxToolMessage bounds, in characters, an error text that goes back to
+// the model.
+const maxToolMessage = 2000
 
 // historyImages bounds the images a model call carries: each call sends
 // the whole history, and the APIs refuse a request past some tens of

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -92,9 +91,8 @@ func (h *mcpHost) planNew(ctx context.Context, tx *txn, run store.Run, call agen
 		tool := mcp.Tool{Server: ap.Server, Tool: ap.Tool}
 		json.Unmarshal([]byte(ap.Annotations), &tool.Annotations)
 		step := newStep(run, call, tool, args, s.nowMS())
-		res := denied(call.Name)
-		finishStep(&step, OutcomeDenied, res, s.nowMS())
-		return resultPlan(res), h.insertStep(ctx, tx, step, false)
+		plan := h.finish(&step, OutcomeDenied, denied(call.Name))
+		return plan, h.insertStep(ctx, tx, step, false)
 	case err == nil && ap.State == store.ApprovalPending:
 		// It waits for the user in any process, with the server or not.
 		return agent.StepPlan{Action: agent.StepWait}, nil
@@ -131,9 +129,8 @@ func (h *mcpHost) planRecorded(ctx context.Context, tx *txn, step store.ToolStep
 	// Started, and nobody is making the call: a crash (or a drive that
 	// ended) left its outcome unknown.
 	if !step.ReadOnly && !step.Idempotent {
-		res := interrupted(step.Name, "followup stopped before the call's result was recorded; it was not made again")
-		finishStep(&step, OutcomeInterrupted, res, s.nowMS())
-		return resultPlan(res), s.store.UpdateToolStep(ctx, tx, step)
+		plan := h.finish(&step, OutcomeInterrupted, interrupted(step.Name, "followup stopped before the call's result was recorded; it was not made again"))
+		return plan, s.store.UpdateToolStep(ctx, tx, step)
 	}
 	step.Attempts++
 	if err := s.store.UpdateToolStep(ctx, tx, step); err != nil {
@@ -167,14 +164,13 @@ func (h *mcpHost) planAnswered(ctx context.Context, tx *txn, step store.ToolStep
 	if w.Input == nil {
 		for _, rp := range replies {
 			if rp.Action != mcp.ActionAccept {
-				res := declinedURL(step.Name, rp.Action)
-				finishStep(&step, OutcomeDeclined, res, s.nowMS())
+				plan := h.finish(&step, OutcomeDeclined, declinedURL(step.Name, rp.Action))
 				// The call is not made again: no reply of any of its
 				// questions reaches the server.
 				if err := h.settleServerDeliveries(ctx, tx, step, errNotCalledAgain); err != nil {
 					return agent.StepPlan{}, err
 				}
-				return resultPlan(res), s.store.UpdateToolStep(ctx, tx, step)
+				return plan, s.store.UpdateToolStep(ctx, tx, step)
 			}
 		}
 	}
@@ -233,33 +229,22 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 		if err := h.settleServerDeliveries(wctx, tx, step, callErr); err != nil {
 			return err
 		}
-		now := s.nowMS()
 		why, gaveUp := h.givenUp(stepKey{cc.RunID, cc.ToolCallID})
 		switch {
 		case gaveUp:
-			r := interrupted(step.Name, why)
-			finishStep(&step, OutcomeInterrupted, r, now)
-			plan = resultPlan(r)
+			plan = h.finish(&step, OutcomeInterrupted, interrupted(step.Name, why))
 		case callErr != nil && stopped:
-			r := interrupted(step.Name, "the task was stopped during the call")
-			finishStep(&step, OutcomeInterrupted, r, now)
-			plan = resultPlan(r)
+			plan = h.finish(&step, OutcomeInterrupted, interrupted(step.Name, "the task was stopped during the call"))
 		case callErr != nil:
-			r := toolFailed(step.Name, callErr.Error())
-			finishStep(&step, OutcomeFailed, r, now)
-			plan = resultPlan(r)
+			plan = h.finish(&step, OutcomeFailed, toolFailed(step.Name, callErr.Error()))
 		case res.InputRequired != nil || len(res.URLRequired) > 0:
 			if plan, err = h.askForStep(wctx, tx, &step, res); err != nil {
 				return err
 			}
+		case res.IsError:
+			plan = h.finish(&step, OutcomeToolError, toolResult(step.Name, res))
 		default:
-			r := toolResult(step.Name, res)
-			outcome := OutcomeOK
-			if res.IsError {
-				outcome = OutcomeToolError
-			}
-			finishStep(&step, outcome, r, now)
-			plan = resultPlan(r)
+			plan = h.finish(&step, OutcomeOK, toolResult(step.Name, res))
 		}
 		if err := s.store.UpdateToolStep(wctx, tx, step); err != nil || stopped {
 			return err
@@ -397,10 +382,13 @@ func (h *mcpHost) insertStepRow(ctx context.Context, tx *txn, runID, chatID, ser
 	return err
 }
 
-func finishStep(step *store.ToolStep, outcome string, result json.RawMessage, now int64) {
+// finish records step done with outcome, the model told result, which
+// the plan returned hands it.
+func (h *mcpHost) finish(step *store.ToolStep, outcome string, result json.RawMessage) agent.StepPlan {
 	step.State, step.Outcome = store.StepDone, outcome
 	step.Result = nullString(string(result))
-	step.FinishedAt = sql.NullInt64{Int64: now, Valid: true}
+	step.FinishedAt = nullInt(h.s.nowMS())
+	return resultPlan(result)
 }
 
 // callPlan is the call of a recorded step, bounded by the reply-size

@@ -153,7 +153,7 @@ func decodePartial(s string) partialData {
 
 // view builds the full view of a request.
 func (s *Service) view(ctx context.Context, tx store.Handle, r store.Request) (RequestView, error) {
-	vs, err := s.views(ctx, tx, []store.Request{r})
+	vs, err := s.views(ctx, tx, []store.Request{r}, nil)
 	if err != nil {
 		return RequestView{}, err
 	}
@@ -162,12 +162,8 @@ func (s *Service) view(ctx context.Context, tx store.Handle, r store.Request) (R
 
 // views builds the full views of many requests with one query per related
 // table (revision, answer, deliveries, proposals), not several per request.
-func (s *Service) views(ctx context.Context, tx store.Handle, rs []store.Request) ([]RequestView, error) {
-	return s.viewsWith(ctx, tx, rs, nil)
-}
-
-// viewsWith is views with the current revisions, read here when nil.
-func (s *Service) viewsWith(ctx context.Context, tx store.Handle, rs []store.Request, revs map[string]store.Revision) ([]RequestView, error) {
+// revs are their current revisions, read here when nil.
+func (s *Service) views(ctx context.Context, tx store.Handle, rs []store.Request, revs map[string]store.Revision) ([]RequestView, error) {
 	ids := make([]string, len(rs))
 	for i, r := range rs {
 		ids[i] = r.ID
@@ -312,7 +308,7 @@ func (s *Service) listRequests(ctx context.Context, f store.RequestFilter) ([]Re
 		for _, v := range vs {
 			revs[v.RequestID] = v
 		}
-		out, err = s.viewsWith(ctx, tx, rs, revs)
+		out, err = s.views(ctx, tx, rs, revs)
 		return err
 	})
 	if out == nil {

@@ -35,7 +35,7 @@ func TestChatDeletedElsewhereKeepsWhatWasTyped(t *testing.T) {
 	if err != nil || len(chats) != 1 || chats[0].ID == sent.ChatID {
 		t.Fatalf("chats %v, %v: want the one new chat", chats, err)
 	}
-	msgs, _ := svc.Transcript(ctx, chats[0].ID, 0, 10)
+	msgs, _, _ := svc.TranscriptPage(ctx, chats[0].ID, 0, 10)
 	if len(msgs) == 0 || msgs[0].Content != "and book a hotel" {
 		t.Fatalf("the new chat's messages: %v", msgs)
 	}

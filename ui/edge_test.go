@@ -270,7 +270,7 @@ func TestMessagesTypedAheadJoinTheNewChat(t *testing.T) {
 	if err != nil || len(chats) != 1 {
 		t.Fatalf("%d chats, %v: want one", len(chats), err)
 	}
-	msgs, err := svc.Transcript(context.Background(), chats[0].ID, 0, 50)
+	msgs, _, err := svc.TranscriptPage(context.Background(), chats[0].ID, 0, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
