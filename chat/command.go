@@ -27,7 +27,8 @@ func (s *Service) command(ctx context.Context, commandID, kind string, chatID *s
 	if commandID == "" {
 		commandID = NewID("cmd")
 	}
-	hash := argsHash(kind, args)
+	b, _ := json.Marshal(args)
+	hash := canonicalHash(kind+"\x00", b)
 	var out json.RawMessage
 	err := s.write(ctx, func(tx *txn) error {
 		r, err := s.store.GetReceipt(ctx, tx, commandID)
@@ -118,13 +119,15 @@ func receiptChat(chatID *string) sql.NullString {
 // commandIDSetter lets a receipt carry its own command id.
 type commandIDSetter interface{ setCommandID(string) }
 
-func argsHash(kind string, args any) string {
-	b, _ := json.Marshal(args)
+// canonicalHash names JSON arguments after prefix: the same arguments,
+// whatever their spacing or key order, have the same hash (a command's
+// receipt, a request's requestKey).
+func canonicalHash(prefix string, raw []byte) string {
 	var v any
-	if json.Unmarshal(b, &v) == nil {
-		b = forms.CanonicalJSON(v)
+	if json.Unmarshal(raw, &v) == nil {
+		raw = forms.CanonicalJSON(v)
 	}
-	sum := sha256.Sum256(append([]byte(kind+"\x00"), b...))
+	sum := sha256.Sum256(append([]byte(prefix), raw...))
 	return hex.EncodeToString(sum[:])
 }
 

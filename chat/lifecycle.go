@@ -94,22 +94,11 @@ func (s *Service) Chat(ctx context.Context, id string) (ChatView, error) {
 		if err != nil {
 			return notFound(err, "chat", id)
 		}
-		v, err = s.chatView(ctx, tx, c)
+		pending, err := s.store.PendingCounts(ctx, tx, []string{c.ID})
+		v = chatViewOf(c, pending)
 		return err
 	})
 	return v, err
-}
-
-// chatView is c with its open requests counted.
-func (s *Service) chatView(ctx context.Context, h store.Handle, c store.Chat) (ChatView, error) {
-	var pending map[string]int
-	if c.State == store.ChatActive {
-		var err error
-		if pending, err = s.store.PendingCounts(ctx, h, []string{c.ID}); err != nil {
-			return ChatView{}, err
-		}
-	}
-	return chatViewOf(c, pending), nil
 }
 
 // chatViewOf is c as views show it, pending holding the open requests of
@@ -261,7 +250,7 @@ func (s *Service) Revisions(ctx context.Context, requestID string) ([]map[string
 	}
 	out := []map[string]any{}
 	for _, r := range rs {
-		rd, err := s.loadRevision(ctx, s.db.Reader(), requestID, r.Revision)
+		rd, err := decodeRevision(r)
 		if err != nil {
 			return nil, err
 		}

@@ -79,14 +79,14 @@ const maxRounds = 16
 func (h *mcpHost) askForStep(ctx context.Context, tx *txn, step *store.ToolStep, res mcp.Result) (agent.StepPlan, error) {
 	s := h.s
 	if step.Attempts > maxRounds {
-		return h.finish(step, OutcomeFailed, toolFailed(step.Name, fmt.Sprintf("the server asked again after %d rounds of questions; followup gave up", maxRounds))), nil
+		return h.finish(step, OutcomeFailed, toolMessage(StatusFailed, step.Name, fmt.Sprintf("the server asked again after %d rounds of questions; followup gave up", maxRounds))), nil
 	}
 	w := stepWait{Input: res.InputRequired, URLs: res.URLRequired, Requests: map[string]string{}}
 	if w.Input == nil {
 		w.Done = decodeWait(step.RequestState).Done
 		for _, e := range w.URLs {
 			if w.Done[e.URL] >= linkRepeats {
-				return h.finish(step, OutcomeFailed, toolFailed(step.Name, fmt.Sprintf("%s asked again for the link %s after the user said done %d times; followup does not ask for it again (the page may not have been completed, or the server does not recognise the call made again)", e.Server, e.URL, w.Done[e.URL]))), nil
+				return h.finish(step, OutcomeFailed, toolMessage(StatusFailed, step.Name, fmt.Sprintf("%s asked again for the link %s after the user said done %d times; followup does not ask for it again (the page may not have been completed, or the server does not recognise the call made again)", e.Server, e.URL, w.Done[e.URL]))), nil
 			}
 		}
 	}
@@ -109,7 +109,7 @@ func (h *mcpHost) askForStep(ctx context.Context, tx *txn, step *store.ToolStep,
 		r, err := h.openServerRequest(ctx, tx, run, step.ToolCallID, asks[k], false, k)
 		if err != nil {
 			if e, ok := err.(*Error); ok && e.Code == CodeRequestInvalid {
-				return h.finish(step, OutcomeFailed, toolFailed(step.Name, "the server asked a question followup cannot show: "+e.Message+problemText(e))), nil
+				return h.finish(step, OutcomeFailed, toolMessage(StatusFailed, step.Name, "the server asked a question followup cannot show: "+e.Message+problemText(e))), nil
 			}
 			return agent.StepPlan{}, err
 		}

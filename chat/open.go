@@ -2,8 +2,6 @@ package chat
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,7 +50,7 @@ func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw
 	if err := s.expireDue(ctx); err != nil {
 		return OpenResult{}, err
 	}
-	return s.openRequest(ctx, raw, requestArgsHash(raw), func(tx *txn) (*asker, error) {
+	return s.openRequest(ctx, raw, canonicalHash("", raw), func(tx *txn) (*asker, error) {
 		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
 			return nil, notFound(err, "run", runID)
@@ -73,7 +71,7 @@ type asker struct {
 }
 
 // openRequest is OpenRequest for whoever find names, inside the request's
-// transaction; hash is requestArgsHash(raw). Its caller expires overdue
+// transaction; hash is canonicalHash("", raw). Its caller expires overdue
 // requests first (expireDue), so a retry answered from its request says
 // what that request is now (expired by its deadline, not pending).
 func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, hash string, find func(tx *txn) (*asker, error)) (OpenResult, error) {
@@ -132,17 +130,6 @@ func (s *Service) openRequest(ctx context.Context, raw json.RawMessage, hash str
 		return err
 	})
 	return res, err
-}
-
-// requestArgsHash names a request's arguments for requestKey idempotency: the
-// same arguments, whatever their spacing or key order, have the same hash.
-func requestArgsHash(raw json.RawMessage) string {
-	sum := sha256.Sum256(raw)
-	var canon any
-	if json.Unmarshal(raw, &canon) == nil {
-		sum = sha256.Sum256(forms.CanonicalJSON(canon))
-	}
-	return hex.EncodeToString(sum[:])
 }
 
 // pastDeadline refuses an expiresAt that has already passed: the request

@@ -136,9 +136,8 @@ func (s *Service) refuseServeChat(ctx context.Context, h store.Handle, chatID st
 	if err != nil || info == nil {
 		return err
 	}
-	who := info.Client
-	who = cmp.Or(who, "an MCP client")
-	return errorf(CodeInvalidArgument, "this chat holds the questions of %s (followup mcp serve): it takes answers, not messages", who)
+	return errorf(CodeInvalidArgument, "this chat holds the questions of %s (followup mcp serve): it takes answers, not messages",
+		cmp.Or(info.Client, "an MCP client"))
 }
 
 // unsent is the draft of r's current revision, what the user had typed

@@ -40,7 +40,7 @@ func lifetimeEnd(r store.Request) int64 {
 // asked with the same requestKey and arguments in an ended session, when
 // there is one to take back (ok false otherwise: the request is opened as
 // usual). A question that expired only because that session ended is
-// pending again. hash is requestArgsHash(raw); the sessions of a killed
+// pending again. hash is canonicalHash("", raw); the sessions of a killed
 // server have been ended already (expireDue).
 func (ss *ServeSession) reattach(ctx context.Context, raw json.RawMessage, hash string) (res OpenResult, ok bool, err error) {
 	var a struct {

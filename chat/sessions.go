@@ -69,9 +69,7 @@ func (ss *ServeSession) ID() string { return ss.id }
 // to the second: the sessions of one client (every `claude -p` is one)
 // within a minute are told apart.
 func serveTitle(c ServeClient) string {
-	name := c.Name
-	name = cmp.Or(name, "MCP client")
-	return fmt.Sprintf("%s · %s", name, c.Started.Local().Format("Jan 2 15:04:05"))
+	return fmt.Sprintf("%s · %s", cmp.Or(c.Name, "MCP client"), c.Started.Local().Format("Jan 2 15:04:05"))
 }
 
 // Request is input_request: it opens a request in the session's chat,
@@ -88,7 +86,7 @@ func (ss *ServeSession) Request(ctx context.Context, args json.RawMessage) json.
 	if err := ss.s.expireDue(ctx); err != nil {
 		return ErrorJSON(err)
 	}
-	hash := requestArgsHash(args)
+	hash := canonicalHash("", args)
 	if res, ok, err := ss.reattach(ctx, args, hash); ok || err != nil {
 		return result(res, err)
 	}

@@ -114,8 +114,7 @@ func childResult(k store.Run) json.RawMessage {
 	if k.State == store.RunSucceeded {
 		return mustRaw(map[string]any{"status": "child_done", "name": k.Name, "runId": k.ID, "reply": k.Reply})
 	}
-	why := k.Error
-	why = cmp.Or(why, "the sub-agent was "+k.State)
+	why := cmp.Or(k.Error, "the sub-agent was "+k.State)
 	return mustRaw(map[string]any{"status": "child_failed", "name": k.Name, "runId": k.ID, "state": k.State, "error": why})
 }
 

@@ -60,17 +60,9 @@ func resultImages(content string) (string, []mcp.Image) {
 	return mustJSON(m), images
 }
 
-func denied(name string) json.RawMessage {
-	return json.RawMessage(mustJSON(map[string]any{"status": StatusDenied, "tool": name,
-		"message": "the user denied this tool call; it was not made"}))
-}
-
-func interrupted(name, why string) json.RawMessage {
-	return json.RawMessage(mustJSON(map[string]any{"status": StatusInterrupted, "tool": name, "message": why}))
-}
-
-func toolFailed(name, why string) json.RawMessage {
-	return json.RawMessage(mustJSON(map[string]any{"status": StatusFailed, "tool": name, "message": clip(why, maxToolMessage)}))
+// toolMessage is a result with no result of the tool's: status, and why.
+func toolMessage(status, name, why string) json.RawMessage {
+	return mustRaw(map[string]any{"status": status, "tool": name, "message": clip(why, maxToolMessage)})
 }
 
 func declinedURL(name, action string) json.RawMessage {
@@ -78,7 +70,7 @@ func declinedURL(name, action string) json.RawMessage {
 	if action == mcp.ActionCancel {
 		msg = "the link the server needed first was not opened (cancelled); the call was not made"
 	}
-	return json.RawMessage(mustJSON(map[string]any{"status": StatusDeclined, "tool": name, "message": msg}))
+	return toolMessage(StatusDeclined, name, msg)
 }
 
 // maxToolMessage bounds, in characters, an error text that goes back to

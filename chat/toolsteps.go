@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"time"
 
 	"followup/agent"
 	"followup/agent/mcp"
@@ -91,13 +90,13 @@ func (h *mcpHost) planNew(ctx context.Context, tx *txn, run store.Run, call agen
 		tool := mcp.Tool{Server: ap.Server, Tool: ap.Tool}
 		json.Unmarshal([]byte(ap.Annotations), &tool.Annotations)
 		step := newStep(run, call, tool, args, s.nowMS())
-		plan := h.finish(&step, OutcomeDenied, denied(call.Name))
+		plan := h.finish(&step, OutcomeDenied, toolMessage(StatusDenied, call.Name, "the user denied this tool call; it was not made"))
 		return plan, h.insertStep(ctx, tx, step, false)
 	case err == nil && ap.State == store.ApprovalPending:
 		// It waits for the user in any process, with the server or not.
 		return agent.StepPlan{Action: agent.StepWait}, nil
 	case tool == nil:
-		return resultPlan(toolFailed(call.Name, h.whyNoTool(call.Name))), nil
+		return resultPlan(toolMessage(StatusFailed, call.Name, h.whyNoTool(call.Name))), nil
 	case errors.Is(err, store.ErrNotFound):
 		allowed := tool.AutoApproved
 		if !allowed {
@@ -129,7 +128,7 @@ func (h *mcpHost) planRecorded(ctx context.Context, tx *txn, step store.ToolStep
 	// Started, and nobody is making the call: a crash (or a drive that
 	// ended) left its outcome unknown.
 	if !step.ReadOnly && !step.Idempotent {
-		plan := h.finish(&step, OutcomeInterrupted, interrupted(step.Name, "followup stopped before the call's result was recorded; it was not made again"))
+		plan := h.finish(&step, OutcomeInterrupted, toolMessage(StatusInterrupted, step.Name, "followup stopped before the call's result was recorded; it was not made again"))
 		return plan, s.store.UpdateToolStep(ctx, tx, step)
 	}
 	step.Attempts++
@@ -232,11 +231,11 @@ func (h *mcpHost) Finish(ctx context.Context, cc agent.CallContext, call agent.T
 		why, gaveUp := h.givenUp(stepKey{cc.RunID, cc.ToolCallID})
 		switch {
 		case gaveUp:
-			plan = h.finish(&step, OutcomeInterrupted, interrupted(step.Name, why))
+			plan = h.finish(&step, OutcomeInterrupted, toolMessage(StatusInterrupted, step.Name, why))
 		case callErr != nil && stopped:
-			plan = h.finish(&step, OutcomeInterrupted, interrupted(step.Name, "the task was stopped during the call"))
+			plan = h.finish(&step, OutcomeInterrupted, toolMessage(StatusInterrupted, step.Name, "the task was stopped during the call"))
 		case callErr != nil:
-			plan = h.finish(&step, OutcomeFailed, toolFailed(step.Name, callErr.Error()))
+			plan = h.finish(&step, OutcomeFailed, toolMessage(StatusFailed, step.Name, callErr.Error()))
 		case res.InputRequired != nil || len(res.URLRequired) > 0:
 			if plan, err = h.askForStep(wctx, tx, &step, res); err != nil {
 				return err
@@ -412,9 +411,4 @@ func callArguments(raw json.RawMessage) string {
 		return "{}"
 	}
 	return string(raw)
-}
-
-// stepDuration is a step's time with the server, for the transcript.
-func stepDuration(step store.ToolStep) time.Duration {
-	return time.Duration(step.DurationMS) * time.Millisecond
 }

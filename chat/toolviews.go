@@ -124,7 +124,7 @@ func (s *Service) toolStepView(ctx context.Context, h store.Handle, st store.Too
 	v := ToolStepView{RunID: st.RunID, ToolCallID: st.ToolCallID, ChatID: st.ChatID, Name: st.Name, Server: st.Server,
 		Tool: st.Tool, Arguments: json.RawMessage(st.Arguments), State: st.State, Outcome: st.Outcome,
 		RequestIDs: []string{}, Attempts: st.Attempts, ReadOnly: st.ReadOnly, Idempotent: st.Idempotent,
-		Duration: stepDuration(st), StartedAt: msTime(st.StartedAt), FinishedAt: msTimeOf(st.FinishedAt)}
+		Duration: time.Duration(st.DurationMS) * time.Millisecond, StartedAt: msTime(st.StartedAt), FinishedAt: msTimeOf(st.FinishedAt)}
 	if st.Result.Valid {
 		var r struct {
 			Status     string          `json:"status"`
