@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"followup/forms"
@@ -96,7 +95,5 @@ func (s *Service) LoadDraft(ctx context.Context, requestID string, revision int)
 	} else if err != nil {
 		return Draft{}, false, err
 	}
-	out := Draft{RequestID: requestID, Revision: revision, Edited: d.Edited, Values: forms.Values{}}
-	json.Unmarshal([]byte(d.Values), &out.Values)
-	return out, true, nil
+	return Draft{RequestID: requestID, Revision: revision, Edited: d.Edited, Values: decodeValues(d.Values)}, true, nil
 }
