@@ -186,8 +186,8 @@ func (s *Service) driveOnce(ctx context.Context, run store.Run) error {
 }
 
 // stopWatchEvery is how often a drive looks whether another process has
-// stopped its run: a stop ends the model call within a second (docs/behaviour.md,
-// §15) whichever process asks for it.
+// stopped its run: a stop ends the model call within a second
+// (docs/behaviour.md) whichever process asks for it.
 var stopWatchEvery = 250 * time.Millisecond
 
 // watchForStop cancels the drive once another process has stopped the run,

@@ -28,7 +28,7 @@ import (
 // sent.
 
 // mcpContext is what an MCP server's request keeps in its context column:
-// a server's request has no §5 result, so the column carries how to show
+// a server's request has no input_received result, so the column carries how to show
 // it (buildItem lifts it into the item).
 type mcpContext struct {
 	Mode string `json:"mode"`

@@ -18,7 +18,7 @@ type OpenResult struct {
 	Revision  int      `json:"revision"`
 	State     string   `json:"state"`
 	Missing   []string `json:"missing"`
-	// Result is the §5 input_received object when the declaration asked
+	// Result is the input_received object (docs/input-requests.md) when the declaration asked
 	// nothing (every required field supplied) or the request was answered.
 	Result json.RawMessage `json:"result,omitempty"`
 }
@@ -44,7 +44,7 @@ func (t storeTemplates) Template(name string) (forms.Definition, bool) {
 }
 
 // OpenRequest validates a declaration and opens a pending request in the
-// run (docs/input-requests.md–§4). It returns at once. A retry with the same requestKey
+// run (docs/input-requests.md). It returns at once. A retry with the same requestKey
 // and identical arguments returns the request's current state.
 func (s *Service) OpenRequest(ctx context.Context, runID, toolCallID string, raw json.RawMessage) (OpenResult, error) {
 	if err := s.expireDue(ctx); err != nil {

@@ -15,7 +15,7 @@ import (
 	"followup/store"
 )
 
-// Policy bounds what a run may do (docs/input-requests.md, §9).
+// Policy bounds what a run may do (docs/input-requests.md, Limits).
 type Policy struct {
 	QuestionsPerRun int // 1–32, default 8
 	ReplySize       int // bytes of UTF-8 JSON, default 65,536, at most 1 MiB

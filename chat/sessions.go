@@ -62,7 +62,7 @@ func (s *Service) OpenServeSession(ctx context.Context, c ServeClient) (*ServeSe
 	return &ServeSession{s: s, id: NewID("ss"), client: c}, nil
 }
 
-// ID is the session's id (its requests name it in their §5 origin).
+// ID is the session's id (its requests name it in their origin).
 func (ss *ServeSession) ID() string { return ss.id }
 
 // serveTitle names a session's chat after its client and when it began,
