@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -60,10 +61,8 @@ func (m *model) closedUnder(s snapshotMsg) *closedQuestion {
 	if !ok || m.pane.live == nil || m.pane.closedHere[r.ID] {
 		return nil
 	}
-	for _, q := range s.pending {
-		if q.ID == r.ID {
-			return nil
-		}
+	if slices.ContainsFunc(s.pending, func(q chat.RequestView) bool { return q.ID == r.ID }) {
+		return nil
 	}
 	return &closedQuestion{was: r, typed: m.pane.live.Draft()}
 }

@@ -210,11 +210,7 @@ type draftLoadedMsg struct {
 }
 
 func (msg draftLoadedMsg) apply(m *model) tea.Cmd {
-	cmd, installed := m.pane.onDraftLoaded(msg)
-	if installed {
-		cmd = tea.Batch(cmd, m.formInstalled())
-	}
-	return cmd
+	return m.formInstalled(m.pane.onDraftLoaded(msg))
 }
 
 // autosaveMsg fires after the user paused editing.

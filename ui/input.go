@@ -145,10 +145,7 @@ func (m *model) sendComposer() tea.Cmd {
 	text := strings.TrimSpace(m.composer.Value())
 	// Messages typed while the new chat is being made go to it, in order,
 	// once it has an id; attachments wait in the composer meanwhile.
-	chatID := m.cur.chatID
-	if m.cur.newChat {
-		chatID = ""
-	}
+	chatID := m.cur.sendTo()
 	queue := chatID == "" && m.start.creating
 	if text == "" && (queue || len(m.composer.Attached()) == 0) {
 		return nil

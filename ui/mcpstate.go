@@ -84,7 +84,8 @@ func (s *mcpState) setProgress(id, p string) {
 
 // addSteps takes the tool calls of an older page.
 func (s *mcpState) addSteps(steps map[string]chat.ToolStepView) {
-	merged := maps.Clone(steps)
+	merged := make(map[string]chat.ToolStepView, len(s.steps)+len(steps))
+	maps.Copy(merged, steps)
 	maps.Copy(merged, s.steps)
 	s.steps = merged
 }
@@ -98,26 +99,16 @@ type startMCPMsg struct{}
 // cores (docs/performance.md).
 const mcpStartDelay = 50 * time.Millisecond
 
-// readMCPStatus reads the servers' status after first (starting them, or
-// starting some again: the status says they are starting; EvMCP brings
-// how it went).
-func readMCPStatus(svc *chat.Service, first ...func() error) tea.Cmd {
+// readMCPStatus reads the servers' status, after starting the servers
+// restart names again (they are starting; EvMCP brings how it went).
+func readMCPStatus(svc *chat.Service, restart ...string) tea.Cmd {
 	return func() tea.Msg {
 		var errs []error
-		for _, f := range first {
-			errs = append(errs, f())
+		for _, name := range restart {
+			errs = append(errs, svc.RestartMCP(name))
 		}
 		return dialog.ServerStatus{Status: svc.MCPStatus(), Err: errors.Join(errs...)}
 	}
-}
-
-// restartServers starts the named servers again and reads their status.
-func restartServers(svc *chat.Service, names []string) tea.Cmd {
-	var restarts []func() error
-	for _, name := range names {
-		restarts = append(restarts, func() error { return svc.RestartMCP(name) })
-	}
-	return readMCPStatus(svc, restarts...)
 }
 
 func (msg startMCPMsg) apply(m *model) tea.Cmd {
@@ -125,8 +116,10 @@ func (msg startMCPMsg) apply(m *model) tea.Cmd {
 		return nil
 	}
 	m.mcp.started = true
+	// The servers start in the background; their status says they are
+	// connecting, or the configuration's problems.
 	svc := m.svc
-	return tea.Batch(readMCPStatus(svc, func() error { svc.StartMCP(); return nil }), findOpener())
+	return tea.Batch(func() tea.Msg { svc.StartMCP(); return readMCPStatus(svc)() }, findOpener())
 }
 
 // onServerStatus takes the servers' status, and says what changed.
@@ -291,7 +284,7 @@ func (m *model) doMCP(a dialog.Action) tea.Cmd {
 	case dialog.Deny:
 		return decideApproval(m.svc, a.ID, false, true)
 	case dialog.RestartServers:
-		return restartServers(m.svc, a.Names)
+		return readMCPStatus(m.svc, a.Names...)
 	case dialog.Attach:
 		m.closeTop()
 		m.composer.Attach(a.Resource)

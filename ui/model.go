@@ -76,6 +76,14 @@ type chatOnScreen struct {
 	others    []chat.RequestView // and which they are, oldest first (inbox.go)
 }
 
+// sendTo is the chat a message typed now goes to: "" makes a new one.
+func (c *chatOnScreen) sendTo() string {
+	if c.newChat {
+		return ""
+	}
+	return c.chatID
+}
+
 // empty shows cv (nil: no chat) with nothing of it read yet.
 func (c *chatOnScreen) empty(cv *chat.ChatView) {
 	c.chat, c.messages, c.run, c.requests = cv, nil, nil, map[string]chat.RequestView{}

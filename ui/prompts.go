@@ -44,13 +44,9 @@ func (m *model) runCommand(c composer.Command) tea.Cmd {
 		m.setErr("", err)
 		return nil
 	}
-	chatID := m.cur.chatID
-	if m.cur.newChat {
-		chatID = ""
-	}
 	if len(p.Arguments) == 0 {
 		m.composer.Reset()
-		return tea.Batch(m.sentComposer(chatID), m.sendPrompt(p.Command(), nil))
+		return tea.Batch(m.sentComposer(m.cur.sendTo()), m.sendPrompt(p.Command(), nil))
 	}
 	def, names, err := chat.PromptForm(p)
 	if err != nil {
@@ -58,7 +54,7 @@ func (m *model) runCommand(c composer.Command) tea.Cmd {
 		return nil
 	}
 	m.composer.Reset()
-	emptied := m.sentComposer(chatID)
+	emptied := m.sentComposer(m.cur.sendTo())
 	svc, command := m.svc, p.Command()
 	d, init := dialog.NewPrompt(m.keys.Keys, command, def, names, func(arg string, args map[string]string) []string {
 		given := maps.Clone(args)
@@ -72,9 +68,8 @@ func (m *model) runCommand(c composer.Command) tea.Cmd {
 // to a new chat it makes. Refused, it comes back to the composer.
 func (m *model) sendPrompt(command string, args map[string]string) tea.Cmd {
 	m.tr.Follow()
-	chatID := m.cur.chatID
+	chatID := m.cur.sendTo()
 	if m.cur.newChat {
-		chatID = ""
 		if m.start.creating {
 			m.keepUnsent("/" + command)
 			m.setStatus("The new chat is still being made: send the prompt again in a moment.", true)

@@ -40,11 +40,7 @@ func (m *model) ensureForm() tea.Cmd {
 		m.dropForm()
 		return nil
 	}
-	cmd, installed := m.pane.ensure()
-	if installed {
-		cmd = tea.Batch(cmd, m.formInstalled())
-	}
-	return cmd
+	return m.formInstalled(m.pane.ensure())
 }
 
 // openReview shows what the form will send.
@@ -52,18 +48,20 @@ func (m *model) openReview() tea.Cmd {
 	return m.open(dialog.NewReview(m.keys.Keys, m.questionNow()), false)
 }
 
-// formInstalled follows a form put on screen: after a decision in the
-// pane (a proposal accepted), the form that replaces the dialog keeps
-// the focus there, unless the user typed in the composer meanwhile.
-func (m *model) formInstalled() tea.Cmd {
-	if since := m.moves.onInstall; !since.IsZero() {
+// formInstalled follows cmd, which put a form on screen when installed:
+// after a decision in the pane (a proposal accepted), the form that
+// replaces the dialog keeps the focus there, unless the user typed in
+// the composer meanwhile.
+func (m *model) formInstalled(cmd tea.Cmd, installed bool) tea.Cmd {
+	switch since := m.moves.onInstall; {
+	case !installed:
+	case !since.IsZero():
 		m.moves.onInstall = time.Time{}
-		return m.backToForm(since)
+		cmd = tea.Batch(cmd, m.backToForm(since))
+	case m.moves.waiting:
+		cmd = tea.Batch(cmd, m.focusCheck()) // it was waiting for this form
 	}
-	if m.moves.waiting {
-		return m.focusCheck() // it was waiting for this form
-	}
-	return nil
+	return cmd
 }
 
 // dropForm takes the form off screen: the dialogs about the question

@@ -19,12 +19,7 @@ func (p *formPane) step(next bool) (tea.Cmd, bool) {
 	}
 	save := p.saveNow()
 	p.keep()
-	i := 0
-	for j, r := range p.pending {
-		if r.ID == p.active {
-			i = j
-		}
-	}
+	i := max(0, slices.IndexFunc(p.pending, func(r chat.RequestView) bool { return r.ID == p.active }))
 	if next {
 		i = (i + 1) % len(p.pending)
 	} else {

@@ -35,10 +35,7 @@ func resumeRun(svc *chat.Service, runID string) tea.Cmd {
 
 // retry asks the host what ctrl+r may move on now.
 func (m *model) retry() tea.Cmd {
-	svc, chatID, orphans := m.svc, m.cur.chatID, m.cur.orphans
-	if m.cur.newChat {
-		chatID = ""
-	}
+	svc, chatID, orphans := m.svc, m.cur.sendTo(), m.cur.orphans
 	return func() tea.Msg {
 		msg := retryMsg{chatID: chatID}
 		seen := map[string]bool{}

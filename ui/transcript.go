@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"maps"
+	"slices"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/agent"
@@ -45,11 +48,9 @@ func (msg olderMsg) apply(m *model) tea.Cmd {
 	for _, r := range msg.requests {
 		reqs[r.ID] = r
 	}
-	for id, r := range m.cur.requests {
-		reqs[id] = r
-	}
+	maps.Copy(reqs, m.cur.requests)
 	back := m.tr.Hold()
-	m.cur.messages = append(append(make([]chat.Message, 0, len(msg.messages)+len(m.cur.messages)), msg.messages...), m.cur.messages...)
+	m.cur.messages = slices.Concat(msg.messages, m.cur.messages)
 	m.cur.requests = reqs
 	m.mcp.addSteps(msg.steps)
 	m.tr.Changed()

@@ -4,6 +4,7 @@ package chatlist
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,13 +29,8 @@ type List struct {
 func (l *List) Adopt(chats []chat.ChatView, onScreen string) {
 	first := !l.placed
 	l.chats = chats
-	if first && l.Found(onScreen) {
-		l.placed = true
-		for i, c := range chats {
-			if c.ID == onScreen {
-				l.sel = i
-			}
-		}
+	if i := l.index(onScreen); first && i >= 0 {
+		l.placed, l.sel = true, i
 	}
 	if l.sel >= len(l.chats) {
 		l.sel = max(0, len(l.chats)-1)
@@ -67,13 +63,11 @@ func (l *List) ArmDelete(id string) bool {
 }
 
 // Found reports whether the list holds the chat id.
-func (l *List) Found(id string) bool {
-	for _, c := range l.chats {
-		if c.ID == id {
-			return true
-		}
-	}
-	return false
+func (l *List) Found(id string) bool { return l.index(id) >= 0 }
+
+// index is the row of the chat id, -1 when it is not listed.
+func (l *List) index(id string) int {
+	return slices.IndexFunc(l.chats, func(c chat.ChatView) bool { return c.ID == id })
 }
 
 // Chats is the chats listed, the new chat's row first when it has one.

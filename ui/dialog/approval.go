@@ -65,19 +65,16 @@ func (d Approval) Update(msg tea.Msg) (Dialog, Action) {
 		d.deciding = false
 	case tea.KeyMsg:
 		switch {
-		case d.deciding && (key.Matches(msg, d.keys.Once) || key.Matches(msg, d.keys.Chat) || key.Matches(msg, d.keys.Deny)):
+		case !key.Matches(msg, d.keys.Once, d.keys.Chat, d.keys.Deny):
+			return d, Pass{}
+		case d.deciding:
 			return d, nil
-		case key.Matches(msg, d.keys.Once):
-			d.deciding = true
-			return d, Approve{ID: d.a.ID}
-		case key.Matches(msg, d.keys.Chat):
-			d.deciding = true
-			return d, Approve{ID: d.a.ID, ForChat: true}
-		case key.Matches(msg, d.keys.Deny):
-			d.deciding = true
+		}
+		d.deciding = true
+		if key.Matches(msg, d.keys.Deny) {
 			return d, Deny{ID: d.a.ID}
 		}
-		return d, Pass{}
+		return d, Approve{ID: d.a.ID, ForChat: key.Matches(msg, d.keys.Chat)}
 	}
 	return d, nil
 }

@@ -24,9 +24,14 @@ type Page struct {
 	scroll        scroll
 }
 
-// NewHelp is every key, one block per place the keys apply.
+// NewHelp is every key, one block per place the keys apply, in as many
+// columns as fit, each block going to the shortest column.
 func NewHelp(keys Keys, sections []Section) Page {
-	return Page{lines: helpLines(sections), close: keys.HelpClose, scrollKeys: keys.Scroll}
+	var blocks []string
+	for _, sec := range sections {
+		blocks = append(blocks, helpBlock(sec))
+	}
+	return Page{lines: func(width int) []string { return helpGrid(blocks, width) }, close: keys.HelpClose, scrollKeys: keys.Scroll}
 }
 
 // NewReadPage is the whole of why r is asked and by whom, which the pane
@@ -67,17 +72,7 @@ func (d Page) View(width, height int, focused bool) string {
 	return strings.Join(append(lines, " "+style.Dim.Render(style.Hints(d.close))), "\n")
 }
 
-// helpLines is the help drawn at width: one block per place the keys
-// apply, in as many columns as fit, each block going to the shortest
-// column.
-func helpLines(sections []Section) func(width int) []string {
-	var blocks []string
-	for _, sec := range sections {
-		blocks = append(blocks, helpBlock(sec))
-	}
-	return func(width int) []string { return helpGrid(blocks, width) }
-}
-
+// helpGrid is the help drawn at width.
 func helpGrid(blocks []string, width int) []string {
 	var cols []string
 	for n := len(blocks); n >= 1; n-- {
