@@ -203,7 +203,7 @@ func (s *Service) views(ctx context.Context, tx store.Handle, rs []store.Request
 			}
 			decoded[rev.Digest] = rd
 		}
-		v := buildView(r, rd)
+		v := RequestView{RequestItem: buildItem(r, rd), Definition: rd.def, Deliveries: []DeliveryView{}}
 		if a, ok := answers[r.ID]; ok {
 			av := &AnswerView{Values: decodeValues(a.Values), Revision: a.Revision, Digest: a.Digest}
 			json.Unmarshal([]byte(a.Origins), &av.Origins)
@@ -234,12 +234,6 @@ func msTimeOf(ms sql.NullInt64) *time.Time {
 	}
 	t := msTime(ms.Int64)
 	return &t
-}
-
-// buildView is the part of a request's view read from its own row and its
-// current revision.
-func buildView(r store.Request, rd revisionData) RequestView {
-	return RequestView{RequestItem: buildItem(r, rd), Definition: rd.def, Deliveries: []DeliveryView{}}
 }
 
 // buildItem is a request's item: its row and its current revision, decoded.
