@@ -16,8 +16,7 @@ import (
 type demoRequestArgs struct {
 	RequestKey string `json:"requestKey"`
 	Source     struct {
-		Definition forms.Definition `json:"definition"`
-		Template   string           `json:"template"`
+		Template string `json:"template"`
 	} `json:"source"`
 }
 
@@ -56,9 +55,12 @@ func readHistory(h []Message) *history {
 				}
 				var a demoRequestArgs
 				if json.Unmarshal(c.Arguments, &a) == nil {
-					r := &asked{key: a.RequestKey, def: a.Source.Definition}
-					if a.Source.Template != "" {
-						r.def = templates[a.Source.Template]
+					r := &asked{key: a.RequestKey, def: templates[a.Source.Template]}
+					if a.Source.Template == "" {
+						// Read as a declaration: an option may be a bare string.
+						if decl, _ := forms.ParseDeclaration(c.Arguments, nil); decl != nil {
+							r.def = decl.Definition
+						}
 					}
 					byCall[c.ID] = r
 					st.asked = append(st.asked, r)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"followup/agent"
@@ -209,15 +210,7 @@ func (s *Service) decideApproval(ctx context.Context, tx *txn, a *store.Approval
 // configuration (connected or not): only such a process may take an
 // allowed call on, since only it can make the call.
 func (h *mcpHost) configures(server string) bool {
-	if h.m == nil {
-		return false
-	}
-	for _, srv := range h.m.Status().Servers {
-		if srv.Name == server {
-			return true
-		}
-	}
-	return false
+	return h.m != nil && slices.ContainsFunc(h.m.Status().Servers, func(srv mcp.ServerStatus) bool { return srv.Name == server })
 }
 
 // notHere is the refusal of allowing a call in a process without its
