@@ -74,11 +74,7 @@ func (s *Stack) Pop() []Entry {
 }
 
 // Clear closes every dialog.
-func (s *Stack) Clear() []Entry {
-	closed := s.items
-	s.items = nil
-	return closed
-}
+func (s *Stack) Clear() { s.items = nil }
 
 // DropAbout closes the dialogs about a question other than keep ("":
 // every one about a question) and returns them.

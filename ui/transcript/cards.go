@@ -41,7 +41,10 @@ func requestCard(r chat.RequestView, width int) string {
 			status += " · partly answered, still missing " + words.Labels(r, r.Missing)
 		}
 	case chat.RequestAnswered:
-		status = "answered: " + summarize(r)
+		status = "answered: "
+		if r.Answer != nil {
+			status += words.SummarizeValues(r, r.Answer.Values)
+		}
 	case chat.RequestCancelled:
 		status = "cancelled by you"
 	case chat.RequestExpired:
@@ -61,27 +64,6 @@ func requestCard(r chat.RequestView, width int) string {
 	}
 	line := "? " + style.Bold.Render(title) + "  " + st.Render(forms.SanitizeLine(status))
 	return lipgloss.NewStyle().Width(width - 2).PaddingLeft(2).Render(line)
-}
-
-func deliveryWord(d chat.DeliveryView) string {
-	switch d.State {
-	case "delivered":
-		return "delivered to the agent"
-	case "pending":
-		return "not yet delivered"
-	case "unknown":
-		return "delivery interrupted — will be checked"
-	case "failed":
-		return "not delivered: " + d.LastError
-	}
-	return d.State
-}
-
-func summarize(r chat.RequestView) string {
-	if r.Answer == nil {
-		return ""
-	}
-	return words.SummarizeValues(r, r.Answer.Values)
 }
 
 // linkCardWords is what the transcript card of a link to visit says of
@@ -106,7 +88,17 @@ func linkCardWords(r chat.RequestView, status string) string {
 // MCP server that asked, with what it was sent.
 func deliveryTo(r chat.RequestView, d chat.DeliveryView) string {
 	if d.Target != "mcp_server" {
-		return deliveryWord(d)
+		switch d.State {
+		case "delivered":
+			return "delivered to the agent"
+		case "pending":
+			return "not yet delivered"
+		case "unknown":
+			return "delivery interrupted — will be checked"
+		case "failed":
+			return "not delivered: " + d.LastError
+		}
+		return d.State
 	}
 	server := words.AskedByName(r.Owner)
 	switch d.State {
