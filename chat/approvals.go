@@ -246,13 +246,8 @@ func (s *Service) stepWaits(ctx context.Context, tx store.Handle, runID string) 
 			continue
 		}
 		ms, err := s.store.StepMCPRequests(ctx, tx, runID, st.ToolCallID)
-		if err != nil {
-			return false, err
-		}
-		for _, m := range ms {
-			if m.Open {
-				return true, nil
-			}
+		if err != nil || slices.ContainsFunc(ms, func(m store.MCPRequest) bool { return m.Open }) {
+			return err == nil, err
 		}
 	}
 	return false, nil

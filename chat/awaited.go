@@ -2,6 +2,8 @@ package chat
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -42,10 +44,7 @@ func (s *Service) await(id string) func() {
 func (s *Service) wakeAwaited(ctx context.Context) {
 	a := &s.awaited
 	a.mu.Lock()
-	ids := make([]string, 0, len(a.count))
-	for id := range a.count {
-		ids = append(ids, id)
-	}
+	ids := slices.Collect(maps.Keys(a.count))
 	a.mu.Unlock()
 	if len(ids) == 0 {
 		return

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"slices"
 
 	"followup/store"
 )
@@ -114,13 +115,9 @@ func (s *Service) moveRun(ctx context.Context, tx store.Handle, run *store.Run, 
 // openDelivery re-reads a delivery that must still be pending or unknown.
 func (s *Service) openDelivery(ctx context.Context, tx store.Handle, runID string, id int64) (store.Delivery, bool, error) {
 	ds, err := s.store.RunDeliveries(ctx, tx, runID, store.DeliveryPending, store.DeliveryUnknown)
-	if err != nil {
+	i := slices.IndexFunc(ds, func(d store.Delivery) bool { return d.ID == id })
+	if err != nil || i < 0 {
 		return store.Delivery{}, false, err
 	}
-	for _, d := range ds {
-		if d.ID == id {
-			return d, true, nil
-		}
-	}
-	return store.Delivery{}, false, nil
+	return ds[i], true, nil
 }

@@ -282,13 +282,8 @@ func (s *Service) serverClosed(ctx context.Context, tx store.Handle, r store.Req
 	}
 	if !m.Classic {
 		rest, err := s.store.StepMCPRequests(ctx, tx, m.RunID, m.ToolCallID)
-		if err != nil {
+		if err != nil || slices.ContainsFunc(rest, func(o store.MCPRequest) bool { return o.Open && o.RequestID != r.ID }) {
 			return err
-		}
-		for _, o := range rest {
-			if o.Open && o.RequestID != r.ID {
-				return nil
-			}
 		}
 	}
 	_, err = s.moveRun(ctx, tx, &run, store.RunWaitingInput, store.RunRunning)

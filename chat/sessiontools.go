@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
 	"followup/store"
@@ -205,10 +206,8 @@ func (s *Service) deliverRead(ctx context.Context, v RequestView) (string, error
 		return "", err
 	}
 	var payload string
-	for _, d := range ds {
-		if d.ID == last.ID {
-			payload = d.Payload
-		}
+	if i := slices.IndexFunc(ds, func(d store.Delivery) bool { return d.ID == last.ID }); i >= 0 {
+		payload = ds[i].Payload
 	}
 	if last.State == store.DeliveryDelivered {
 		return payload, nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -158,12 +159,7 @@ func (s *Service) openChildren(ctx context.Context, tx store.Handle, run store.R
 	if err != nil {
 		return false, err
 	}
-	for _, k := range tree[1:] {
-		if k.ParentRunID == run.ID && !store.RunEnded(k.State) {
-			return true, nil
-		}
-	}
-	return false, nil
+	return slices.ContainsFunc(tree[1:], func(k store.Run) bool { return k.ParentRunID == run.ID && !store.RunEnded(k.State) }), nil
 }
 
 // childEnded wakes the parent of a run that has just ended, in the same
