@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"followup/store"
@@ -56,12 +57,9 @@ func (s *Service) expireDue(ctx context.Context) error {
 // screen's read checks what it read instead of looking again.
 func (s *Service) anyDue(rs []RequestView) bool {
 	now := s.now()
-	for _, r := range rs {
-		if r.State == store.ReqPending && r.ExpiresAt != nil && !r.ExpiresAt.After(now) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(rs, func(r RequestView) bool {
+		return r.State == store.ReqPending && r.ExpiresAt != nil && !r.ExpiresAt.After(now)
+	})
 }
 
 // expireWhere expires, in one transaction, the pending requests that find

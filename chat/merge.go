@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -31,9 +32,7 @@ type Merged struct {
 // as they are in mine.
 func MergeEdits(fields []forms.Field, prefill, base, mine, theirs forms.Values) Merged {
 	out := Merged{Values: forms.Values{}}
-	for k, v := range mine {
-		out.Values[k] = v
-	}
+	maps.Copy(out.Values, mine)
 	for _, f := range fields {
 		v, ok := theirs[f.Name]
 		if !ok {

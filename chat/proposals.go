@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 
 	"followup/forms"
 	"followup/store"
@@ -164,13 +165,9 @@ func (s *Service) Decide(ctx context.Context, d Decision, commandID string) (Dec
 			}
 			base = decodeValues(saved.Values)
 		}
-		for k, v := range base {
-			merged[k] = v
-		}
+		maps.Copy(merged, base)
 		if p.Kind == ProposeResolve {
-			for k, v := range pl.Values {
-				merged[k] = v
-			}
+			maps.Copy(merged, pl.Values)
 			res.Draft = merged
 			return res, s.store.UpsertDraft(ctx, tx, store.Draft{RequestID: r.ID, Revision: r.Revision, Values: mustJSON(merged),
 				Edited: true, UpdatedAt: now})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 
 	"followup/store"
 )
@@ -141,9 +142,7 @@ func (s *Service) runResult(ctx context.Context, tx store.Handle, runID string) 
 		} else if err != nil {
 			return "", err
 		}
-		for k, v := range decodeValues(a.Values) {
-			out[k] = v
-		}
+		maps.Copy(out, decodeValues(a.Values))
 	}
 	return mustJSON(out), nil
 }
