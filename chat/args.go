@@ -19,8 +19,7 @@ func DecodeArgs(raw json.RawMessage, v any) error {
 	if err == nil {
 		return unknownArgs(raw, v)
 	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 		if te.Field == "" {
 			return errorf(CodeInvalidArgument, "the arguments must be a JSON object of named arguments (got %s)", describeJSON(raw))
 		}
@@ -30,8 +29,7 @@ func DecodeArgs(raw json.RawMessage, v any) error {
 		}
 		return errorf(CodeInvalidArgument, "%s must be %s (got %s)", te.Field, wanted(v, te), got)
 	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
 		return errorf(CodeInvalidArgument, "the arguments are not valid JSON (at byte %d)", se.Offset)
 	}
 	return errorf(CodeInvalidArgument, "the arguments are not a JSON object of named arguments: %v", err)

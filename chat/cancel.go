@@ -35,10 +35,8 @@ func (s *Service) cancel(ctx context.Context, requestID, commandID string, byAge
 		if byAgent {
 			state = store.DeliveryDelivered
 		}
-		if err := s.recordDelivery(ctx, tx, r, store.DeliveryCancel, state, payload); err != nil {
-			return nil, err
-		}
-		return &Receipt{RequestID: r.ID, Kind: "cancel", ApplyState: Applied, Missing: []string{}, RunID: r.RunID.String}, nil
+		return &Receipt{RequestID: r.ID, Kind: "cancel", ApplyState: Applied, Missing: []string{}, RunID: r.RunID.String},
+			s.recordDelivery(ctx, tx, r, store.DeliveryCancel, state, payload)
 	})
 }
 

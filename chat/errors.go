@@ -90,32 +90,29 @@ func problemsError(code, msg string, ps []forms.Problem) *Error {
 // returns is bounded (see bounded): every surface — a tool result to the
 // model, the CLI's text and JSON, the screen — shows errors through it.
 func AsError(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
+	if e, ok := errors.AsType[*Error](err); ok {
 		return bounded(e)
 	}
-	var ro *store.ReadOnlyError
-	if errors.As(err, &ro) {
+	if ro, ok := errors.AsType[*store.ReadOnlyError](err); ok {
 		return bounded(&Error{Code: CodeDatabaseReadOnly, Message: ro.Error(), Details: map[string]any{"path": ro.Path}})
 	}
 	// Busy comes before the file's other troubles: a database another
 	// process held while this one opened it is busy, not unavailable.
-	var oe *store.OpenError
+	oe, opening := errors.AsType[*store.OpenError](err)
 	if store.IsBusy(err) {
 		e := &Error{Code: CodeDatabaseBusy, Message: busyMessage, Details: map[string]any{"cause": clip(err.Error(), maxMessage)}}
-		if errors.As(err, &oe) {
+		if opening {
 			e.Details["path"] = oe.Path
 		}
 		return e
 	}
-	var gone *store.GoneError
-	if errors.As(err, &gone) {
+	if gone, ok := errors.AsType[*store.GoneError](err); ok {
 		return bounded(&Error{Code: CodeDatabaseUnavailable, Message: gone.Error(), Details: map[string]any{"path": gone.Path}})
 	}
 	if store.IsCorrupt(err) {
 		return corruptError(err)
 	}
-	if errors.As(err, &oe) {
+	if opening {
 		return bounded(&Error{Code: CodeDatabaseUnavailable, Message: oe.Error(), Details: map[string]any{"path": oe.Path}})
 	}
 	return bounded(&Error{Code: CodeInternal, Message: err.Error()})

@@ -96,10 +96,8 @@ func (s *Service) propose(ctx context.Context, tx *txn, r store.Request, kind st
 	}
 	p := store.Proposal{ID: NewID("prop"), RequestID: r.ID, Kind: kind, State: store.ProposalPending,
 		BaseDigest: r.Digest, Payload: mustJSON(pl), CreatedAt: now}
-	if err := s.store.InsertProposal(ctx, tx, p); err != nil {
-		return nil, err
-	}
-	return &ProposalResult{RequestID: r.ID, ConfirmationRequired: true, ProposalID: p.ID, Digest: r.Digest, Revision: r.Revision}, nil
+	return &ProposalResult{RequestID: r.ID, ConfirmationRequired: true, ProposalID: p.ID, Digest: r.Digest, Revision: r.Revision},
+		s.store.InsertProposal(ctx, tx, p)
 }
 
 // Decision is the user's answer to a proposal.
