@@ -92,9 +92,7 @@ func (h *mcpHost) askForStep(ctx context.Context, tx *txn, step *store.ToolStep,
 	}
 	asks := map[string]mcp.Elicitation{}
 	if w.Input != nil {
-		for k, e := range w.Input.Requests {
-			asks[k] = e
-		}
+		maps.Copy(asks, w.Input.Requests)
 	} else {
 		for i, e := range w.URLs {
 			asks[fmt.Sprint(i)] = e

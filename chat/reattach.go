@@ -107,7 +107,7 @@ func (ss *ServeSession) reattach(ctx context.Context, raw json.RawMessage, hash 
 	if made != nil {
 		ss.adopt(made, lease)
 	}
-	ss.remember(r.ID)
+	ss.asked[r.ID] = true
 	return res, true, nil
 }
 

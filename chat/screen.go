@@ -3,6 +3,7 @@ package chat
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 
 	"followup/store"
@@ -131,9 +132,7 @@ func (s *Service) page(ctx context.Context, tx store.Handle, chatID string, ms [
 	if err != nil {
 		return nil, nil, err
 	}
-	for id, v := range more {
-		revs[id] = v
-	}
+	maps.Copy(revs, more)
 	rs = append(rs, named...)
 	slices.SortFunc(rs, func(a, b store.Request) int { return cmp.Compare(a.Seq, b.Seq) })
 	views, err := s.views(ctx, tx, rs, revs)

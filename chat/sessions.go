@@ -49,7 +49,7 @@ type ServeSession struct {
 	lease   *store.Lease
 	ended   bool
 	touched int64           // when its activity was last written (active)
-	asked   map[string]bool // ids of the requests it opened, to tell a deleted one from a wrong id
+	asked   map[string]bool // ids of the requests it opened or took back, to tell a deleted one from a wrong id
 }
 
 // OpenServeSession starts the session of an MCP client; nothing is written
@@ -59,7 +59,7 @@ func (s *Service) OpenServeSession(ctx context.Context, c ServeClient) (*ServeSe
 	if c.Started.IsZero() {
 		c.Started = s.now()
 	}
-	return &ServeSession{s: s, id: NewID("ss"), client: c}, nil
+	return &ServeSession{s: s, id: NewID("ss"), client: c, asked: map[string]bool{}}, nil
 }
 
 // ID is the session's id (its requests name it in their origin).
@@ -113,17 +113,9 @@ func (ss *ServeSession) Request(ctx context.Context, args json.RawMessage) json.
 		ss.adopt(made, lease)
 	}
 	if err == nil {
-		ss.remember(res.RequestID)
+		ss.asked[res.RequestID] = true
 	}
 	return result(res, err)
-}
-
-// remember notes a request the session asked (or took back); under ss.mu.
-func (ss *ServeSession) remember(id string) {
-	if ss.asked == nil {
-		ss.asked = map[string]bool{}
-	}
-	ss.asked[id] = true
 }
 
 // errSessionEnded refuses a call on a session that has ended.
