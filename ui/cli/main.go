@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -188,21 +189,12 @@ func Options(a Args) (chat.Options, error) {
 		o.ShortLived = true
 	}
 	cfg := agent.ConfigFromEnv()
-	if p := a.Flag("provider"); p != "" {
-		cfg.Provider = p
-	}
-	if m := a.Flag("model"); m != "" {
-		cfg.Model = m
-	}
-	switch cfg.Provider {
-	case "", "offline":
-		o.Provider = agent.Offline{}
-	default:
-		p, err := agent.NewRemoteProvider(cfg)
-		if err != nil {
+	cfg.Provider = cmp.Or(a.Flag("provider"), cfg.Provider)
+	cfg.Model = cmp.Or(a.Flag("model"), cfg.Model)
+	if cfg.Provider != "" && cfg.Provider != "offline" { // else the host's default, the offline agent
+		if o.Provider, err = agent.NewRemoteProvider(cfg); err != nil {
 			return o, err
 		}
-		o.Provider = p
 	}
 	o.Model = cfg.Model
 	if o.MCP, err = mcpOptions(a); err != nil {
