@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"followup/agent"
@@ -78,12 +79,7 @@ func (s *Service) noteActivation(run *store.Run, call agent.ToolCall, result []b
 			a.Candidates = append(a.Candidates, sk.Name)
 		}
 	}
-	var active []ActiveSkill
-	for _, old := range runSkills(*run) {
-		if old.Name != a.Name {
-			active = append(active, old)
-		}
-	}
+	active := slices.DeleteFunc(runSkills(*run), func(old ActiveSkill) bool { return old.Name == a.Name })
 	setRunSkills(run, append(active, a))
 }
 
