@@ -137,7 +137,7 @@ func Open(ctx context.Context, o Options) (*Service, error) {
 	}
 	o.Policy = o.Policy.withDefaults()
 	s := &Service{
-		db: db, store: store.NewQueries(), provider: o.Provider, model: o.Model, policy: o.Policy, now: o.Now, onStep: o.Checkpoint,
+		db: db, store: store.Queries{}, provider: o.Provider, model: o.Model, policy: o.Policy, now: o.Now, onStep: o.Checkpoint,
 		broker: NewBroker(), driving: map[string]context.CancelFunc{}, closing: make(chan struct{}),
 		quietAfter: cmp.Or(o.ServeQuietAfter, DefaultServeQuietAfter),
 	}

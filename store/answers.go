@@ -21,9 +21,7 @@ func (a *Answer) dest() []any {
 
 // InsertAnswer records a confirmed answer.
 func (Queries) InsertAnswer(ctx context.Context, h Handle, a Answer) error {
-	_, err := h.ExecContext(ctx, `INSERT INTO answers (`+answerCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		a.RequestID, a.Revision, a.Digest, a.Values, a.Origins, a.CommandID, a.CreatedAt)
-	return err
+	return insertRow(ctx, h, "answers", answerCols, &a)
 }
 
 // GetAnswer reads a request's answer.

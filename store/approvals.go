@@ -52,10 +52,8 @@ func (a *Approval) dest() []any {
 
 // InsertApproval records a pending approval.
 func (Queries) InsertApproval(ctx context.Context, h Handle, a Approval) error {
-	_, err := h.ExecContext(ctx, `INSERT INTO approvals (`+approvalCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		a.ID, a.ChatID, a.RunID, a.ToolCallID, cmp.Or(a.Kind, ApprovalTool), a.Name, a.Server, a.Tool, a.Title, a.Description,
-		a.Arguments, a.Annotations, a.State, a.Scope, a.CreatedAt, a.DecidedAt, a.Result)
-	return err
+	a.Kind = cmp.Or(a.Kind, ApprovalTool)
+	return insertRow(ctx, h, "approvals", approvalCols, &a)
 }
 
 // GetApproval reads one approval.

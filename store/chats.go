@@ -27,9 +27,7 @@ func (c *Chat) dest() []any { return []any{&c.ID, &c.Title, &c.State, &c.Created
 
 // InsertChat creates a chat.
 func (Queries) InsertChat(ctx context.Context, h Handle, c Chat) error {
-	_, err := h.ExecContext(ctx, `INSERT INTO chats (`+chatCols+`) VALUES (?, ?, ?, ?, ?)`,
-		c.ID, c.Title, c.State, c.CreatedAt, c.UpdatedAt)
-	return err
+	return insertRow(ctx, h, "chats", chatCols, &c)
 }
 
 // GetChat reads one chat.

@@ -1,5 +1,7 @@
 package store
 
+import "context"
+
 // QueryPlan is queryPlan, for the package's external tests.
 var QueryPlan = queryPlan
 
@@ -7,4 +9,11 @@ var QueryPlan = queryPlan
 var ResumableRunsQuery = resumableRuns("r.id")
 
 // qs runs the package tests' queries.
-var qs = NewQueries()
+var qs = Queries{}
+
+// SchemaVersion is the number of the last migration applied.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.r.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&v)
+	return v, err
+}

@@ -22,11 +22,10 @@ func (m *MCPRequest) dest() []any {
 	return []any{&m.RequestID, &m.RunID, &m.ToolCallID, &m.Server, &m.Mode, &m.Classic, &m.InputKey, &m.ElicitationID, &m.Open}
 }
 
-// InsertMCPRequest links a request to its server and call.
+// InsertMCPRequest links a request to its server and call, open.
 func (Queries) InsertMCPRequest(ctx context.Context, h Handle, m MCPRequest) error {
-	_, err := h.ExecContext(ctx, `INSERT INTO mcp_requests (`+mcpReqCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-		m.RequestID, m.RunID, m.ToolCallID, m.Server, m.Mode, m.Classic, m.InputKey, m.ElicitationID)
-	return err
+	m.Open = true
+	return insertRow(ctx, h, "mcp_requests", mcpReqCols, &m)
 }
 
 // GetMCPRequest reads a request's link (ErrNotFound for a request no MCP

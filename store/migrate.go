@@ -40,13 +40,6 @@ func migrations() ([]migration, error) {
 	return out, nil
 }
 
-// SchemaVersion is the number of the last migration applied.
-func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
-	var v int
-	err := s.r.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&v)
-	return v, err
-}
-
 // migrate brings a file that is followup's, or may become so, up to date.
 // own was decided by reading only; it is decided again under the write lock
 // before the first write, and a file found foreign then is left untouched.

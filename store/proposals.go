@@ -28,11 +28,10 @@ type Proposal struct {
 	DecidedAt  sql.NullInt64
 }
 
-// InsertProposal records a proposal.
+// InsertProposal records an undecided proposal.
 func (Queries) InsertProposal(ctx context.Context, h Handle, p Proposal) error {
-	_, err := h.ExecContext(ctx, `INSERT INTO proposals (`+proposalCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)`,
-		p.ID, p.RequestID, p.Kind, p.State, p.BaseDigest, p.Payload, p.CreatedAt)
-	return err
+	p.DecidedAt = sql.NullInt64{}
+	return insertRow(ctx, h, "proposals", proposalCols, &p)
 }
 
 // GetProposal reads one proposal.

@@ -11,6 +11,3 @@ package store
 //
 // It holds nothing: the handle says where each query runs.
 type Queries struct{}
-
-// NewQueries returns the SQLite queries of followup's schema.
-func NewQueries() Queries { return Queries{} }

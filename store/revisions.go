@@ -101,9 +101,7 @@ func (v *Revision) dest() []any {
 
 // insertRevision records a revision.
 func insertRevision(ctx context.Context, h Handle, v Revision) error {
-	_, err := h.ExecContext(ctx, `INSERT INTO revisions (`+revisionCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		v.RequestID, v.Revision, v.Digest, v.Definition, v.Prefill, v.Supplied, v.CreatedAt)
-	return err
+	return insertRow(ctx, h, "revisions", revisionCols, &v)
 }
 
 // GetRevision reads one revision of a request.

@@ -45,10 +45,7 @@ func (s *ToolStep) dest() []any {
 
 // InsertToolStep records a step.
 func (Queries) InsertToolStep(ctx context.Context, h Handle, s ToolStep) error {
-	_, err := h.ExecContext(ctx, `INSERT INTO tool_steps (`+stepCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		s.RunID, s.ToolCallID, s.ChatID, s.Name, s.Server, s.Tool, s.Arguments, s.ReadOnly, s.Idempotent, s.State,
-		s.RequestState, s.Attempts, s.Outcome, s.Result, s.DurationMS, s.StartedAt, s.FinishedAt)
-	return err
+	return insertRow(ctx, h, "tool_steps", stepCols, &s)
 }
 
 // GetToolStep reads one step.

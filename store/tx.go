@@ -325,6 +325,14 @@ func queryAll[T any](ctx context.Context, h Handle, scan func(rowScanner) (T, er
 	return out, nil
 }
 
+// insertRow inserts a row of cols whose values rec's dest points to, in
+// order (database/sql reads a value through its pointer).
+func insertRow(ctx context.Context, h Handle, table, cols string, rec interface{ dest() []any }) error {
+	dest := rec.dest()
+	_, err := h.ExecContext(ctx, `INSERT INTO `+table+` (`+cols+`) VALUES (`+strings.Repeat("?, ", len(dest)-1)+`?)`, dest...)
+	return err
+}
+
 // prefixed qualifies each column of a column list with a table alias.
 func prefixed(alias, cols string) string {
 	parts := strings.Split(cols, ",")

@@ -172,7 +172,7 @@ func TestRunRegistersSkillTemplates(t *testing.T) {
 			return false
 		}
 		defer st.Close()
-		ts, _ := store.NewQueries().Templates(context.Background(), st.Reader())
+		ts, _ := store.Queries{}.Templates(context.Background(), st.Reader())
 		return slices.ContainsFunc(ts, func(tp store.Template) bool { return tp.Name == "release-checklist:checklist" })
 	}
 	for deadline := time.Now().Add(10 * time.Second); !registered(); time.Sleep(20 * time.Millisecond) {

@@ -13,7 +13,7 @@ import (
 // next chat.Open, see Build).
 
 // qs is the store's queries the generator writes with.
-var qs = store.NewQueries()
+var qs = store.Queries{}
 
 // insertMessages appends many messages with multi-row inserts; ids are
 // assigned in slice order. One statement per 400 rows keeps a 100,000-message load fast.
