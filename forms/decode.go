@@ -130,9 +130,9 @@ func (w *walker) token(path string) (json.Token, error) {
 	if _, isStr := t.(string); isStr {
 		seg := w.raw[w.prev:off]
 		if !utf8.Valid(seg) {
-			w.add(path, "invalid UTF-8 in string")
+			w.problems.add(path, "invalid UTF-8 in string")
 		} else if esc, bad := loneSurrogate(seg); bad {
-			w.add(path, "unpaired surrogate "+esc+" in string: it is not a character")
+			w.problems.add(path, "unpaired surrogate %s in string: it is not a character", esc)
 		}
 	}
 	w.prev = off
@@ -167,10 +167,6 @@ func hex4(seg []byte, at int) rune {
 	return rune(n)
 }
 
-func (w *walker) add(path, msg string) {
-	w.problems.add(path, "%s", msg)
-}
-
 func (w *walker) value(path string, depth int) (any, error) {
 	t, err := w.token(path)
 	if err != nil {
@@ -182,7 +178,7 @@ func (w *walker) value(path string, depth int) (any, error) {
 	}
 	if depth > MaxDepth {
 		if !w.deepSeen {
-			w.add(path, fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
+			w.problems.add(path, "nesting deeper than %d levels", MaxDepth)
 			w.deepSeen = true
 		}
 		return nil, w.skip()
@@ -212,7 +208,7 @@ func (w *walker) value(path string, depth int) (any, error) {
 			return nil, err
 		}
 		if _, dup := obj.vals[k]; dup {
-			w.add(path+"/"+escapePointer(k), fmt.Sprintf("duplicate key %q", k))
+			w.problems.add(path+"/"+escapePointer(k), "duplicate key %q", k)
 			continue
 		}
 		obj.keys = append(obj.keys, k)

@@ -9,8 +9,7 @@ import (
 
 // Review styles are built once, not per frame.
 var (
-	reviewTitle   = lipgloss.NewStyle().Bold(true)
-	reviewLabel   = lipgloss.NewStyle().Bold(true)
+	reviewBold    = lipgloss.NewStyle().Bold(true) // the title and the labels
 	reviewMuted   = lipgloss.NewStyle().Faint(true)
 	reviewMissing = lipgloss.NewStyle().Foreground(lipgloss.Color("9"))
 )
@@ -24,11 +23,11 @@ var (
 func Review(def Definition, supplied, values Values, width int) string {
 	var b strings.Builder
 	if def.Title != "" {
-		b.WriteString(reviewTitle.Render(wrapText(PlainLine(def.Title), width)))
+		b.WriteString(reviewBold.Render(wrapText(PlainLine(def.Title), width)))
 		b.WriteString("\n\n")
 	}
 	for _, f := range def.Fields {
-		label := reviewLabel.Render(SanitizeLine(f.DisplayLabel()))
+		label := reviewBold.Render(SanitizeLine(f.DisplayLabel()))
 		var line string
 		switch {
 		case supplied[f.Name] != nil:

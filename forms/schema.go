@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 )
@@ -56,17 +57,14 @@ func (p *problems) importSchema(v any, base string) (Definition, Values) {
 		return def, nil
 	}
 	defaults := Values{}
-	fields := map[string]string{}
-	for _, name := range props.keys {
-		fields[name] = name // refused by the definition's checks unless valid
-	}
+	var renamed map[string]string // else a name is refused by the definition's checks unless valid
 	if p.server {
-		fields = fieldNames(props.keys) // schema_names.go
+		renamed = fieldNames(props.keys) // schema_names.go
 	}
 	for _, name := range props.keys {
 		path := ptr(base, "properties", name)
 		f, dflt, hasDefault := im.property(name, props.vals[name], path)
-		if f.Name = fields[name]; f.Name != name && f.Label == "" {
+		if f.Name = cmp.Or(renamed[name], name); f.Name != name && f.Label == "" {
 			f.Label = name // the server's own name, as it wrote it
 		}
 		f.Required = required[name]
