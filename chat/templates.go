@@ -2,8 +2,6 @@ package chat
 
 import (
 	"context"
-	"regexp"
-	"sync"
 
 	"followup/agent"
 	"followup/agent/skills"
@@ -11,17 +9,13 @@ import (
 	"followup/store"
 )
 
-// templateNameRE is compiled on first use (a bounded repetition is a large
-// program to build at every start).
-var templateNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`) })
-
 // TemplateNameRule says what a template name may be.
 const TemplateNameRule = "a template name is 1–128 of A–Z, a–z, 0–9 and . _ : -"
 
 // ValidTemplateName reports whether name can name a template: the rule
 // RegisterTemplate applies, and validate-input checks in a request that
 // names one.
-func ValidTemplateName(name string) bool { return templateNameRE().MatchString(name) }
+func ValidTemplateName(name string) bool { return forms.ValidKey(name) }
 
 // RegisterTemplate registers (or replaces) a host template that requests
 // can name with source kind template. The definition is checked like any

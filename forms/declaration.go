@@ -122,7 +122,7 @@ func (p *problems) requestKey(top *object) string {
 	switch {
 	case !isStr:
 		p.add("/requestKey", "requestKey must be a string, not %s", typeName(v))
-	case !validRequestKey(s):
+	case !ValidKey(s):
 		p.add("/requestKey", "%s", requestKeyProblem(s))
 	}
 	return s
@@ -142,7 +142,7 @@ func requestKeyProblem(s string) string {
 	var bad []string
 	first := 0
 	for i, r := range []rune(s) {
-		if r < utf8.RuneSelf && validRequestKey(string(r)) {
+		if r < utf8.RuneSelf && ValidKey(string(r)) {
 			continue
 		}
 		if first == 0 {

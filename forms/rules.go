@@ -22,8 +22,9 @@ func validName(s string) bool {
 	return true
 }
 
-// validRequestKey is ^[A-Za-z0-9._:-]{1,128}$.
-func validRequestKey(s string) bool {
+// ValidKey reports whether s may be a request key or a template name:
+// ^[A-Za-z0-9._:-]{1,128}$.
+func ValidKey(s string) bool {
 	if len(s) == 0 || len(s) > 128 {
 		return false
 	}
