@@ -190,14 +190,18 @@ func TestServeChatDeletedOrArchivedTellsTheAgent(t *testing.T) {
 			ss := fxServe(t, s, "agent")
 			id := ok(t, ss.Request(ctx, travelArgs("k")))["requestId"].(string)
 			v, _ := s.Request(ctx, id)
+			done := make(chan error, 1)
 			go func() {
 				time.Sleep(100 * time.Millisecond)
-				if err := c.do(s, v.ChatID); err != nil {
-					t.Error(err)
-				}
+				done <- c.do(s, v.ChatID)
 			}()
 			start := time.Now()
 			r := ok(t, ss.Wait(ctx, id, 10*time.Second))
+			// The wait may hear of the commit before the operation has
+			// returned: it ends before the database closes.
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
 			if r["state"] != c.state || r["closedReason"] != c.reason || r["requestId"] != id {
 				t.Fatalf("wait: %v", r)
 			}
