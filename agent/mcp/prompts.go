@@ -30,24 +30,34 @@ type PromptArgument struct {
 // Command is how the prompt is named as a command: server:prompt.
 func (p Prompt) Command() string { return p.Server + ":" + p.Name }
 
-// listPrompts reads every page of a server's prompts; a server that
-// declares none has none.
+// listPrompts reads a server's prompts, a page at a time within the
+// listing bounds; a server that declares none has none.
 func (s *server) listPrompts(ctx context.Context, cs *sdk.ClientSession) ([]Prompt, error) {
 	if res := cs.InitializeResult(); res == nil || res.Capabilities == nil || res.Capabilities.Prompts == nil {
 		return nil, nil
 	}
-	var out []Prompt
-	for p, err := range cs.Prompts(ctx, nil) {
+	out, err := listPaged(func(cursor string) ([]Prompt, string, error) {
+		page, err := cs.ListPrompts(ctx, &sdk.ListPromptsParams{Cursor: cursor})
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		pr := Prompt{Server: s.cfg.Name, Name: p.Name, Title: p.Title, Description: p.Description, Arguments: []PromptArgument{}}
-		for _, a := range p.Arguments {
-			if a != nil {
-				pr.Arguments = append(pr.Arguments, PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
+		var out []Prompt
+		for _, p := range page.Prompts {
+			if p == nil {
+				continue
 			}
+			pr := Prompt{Server: s.cfg.Name, Name: p.Name, Title: p.Title, Description: p.Description, Arguments: []PromptArgument{}}
+			for _, a := range p.Arguments {
+				if a != nil {
+					pr.Arguments = append(pr.Arguments, PromptArgument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
+				}
+			}
+			out = append(out, pr)
 		}
-		out = append(out, pr)
+		return out, page.NextCursor, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil

@@ -22,37 +22,52 @@ type Resource struct {
 	Size        int64  `json:"size,omitempty"`
 }
 
-// Listing bounds: a server's resources are read a page at a time, at most
-// resourcePages pages and maxResources resources.
+// Listing bounds: a server's resources and prompts are read a page at a
+// time, at most listPages pages and listMax items, against a server that
+// never stops paging.
 const (
-	resourcePages = 20
-	maxResources  = 500
+	listPages = 20
+	listMax   = 500
 )
+
+// listPaged reads pages through page (given the cursor, it returns the
+// page's items and the next cursor) within the listing bounds.
+func listPaged[T any](page func(cursor string) ([]T, string, error)) ([]T, error) {
+	var out []T
+	cursor := ""
+	for range listPages {
+		items, next, err := page(cursor)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, items[:min(len(items), listMax-len(out))]...)
+		if next == "" || len(out) == listMax {
+			break
+		}
+		cursor = next
+	}
+	return out, nil
+}
 
 // listResources reads a server's resources, when it declares any.
 func (s *server) listResources(ctx context.Context, cs *sdk.ClientSession) ([]Resource, error) {
 	if res := cs.InitializeResult(); res == nil || res.Capabilities == nil || res.Capabilities.Resources == nil {
 		return nil, nil
 	}
-	var out []Resource
-	params := &sdk.ListResourcesParams{}
-	for range resourcePages {
-		page, err := cs.ListResources(ctx, params)
+	return listPaged(func(cursor string) ([]Resource, string, error) {
+		page, err := cs.ListResources(ctx, &sdk.ListResourcesParams{Cursor: cursor})
 		if err != nil {
-			return out, err
+			return nil, "", err
 		}
+		var out []Resource
 		for _, r := range page.Resources {
-			if r != nil && len(out) < maxResources {
+			if r != nil {
 				out = append(out, Resource{Server: s.cfg.Name, URI: r.URI, Name: r.Name, Title: r.Title,
 					Description: r.Description, MIMEType: r.MIMEType, Size: r.Size})
 			}
 		}
-		if page.NextCursor == "" || len(out) == maxResources {
-			break
-		}
-		params = &sdk.ListResourcesParams{Cursor: page.NextCursor}
-	}
-	return out, nil
+		return out, page.NextCursor, nil
+	})
 }
 
 // maxLinks bounds the resource links kept of one result.
