@@ -79,7 +79,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		// No journal mode, no WAL index created beside another user's
 		// file: only what is already there is read.
 		kind := readOnlyKind(h)
-		s.w, s.r = openPool(path, dsn(path, kind), 1), openPool(path, dsn(path, kind), 4)
+		s.w, s.r = openPool(path, dsn(path, kind), 1), openPool(path, dsn(path, kind), readerConns)
 		if err := s.checkReadOnly(ctx, own, ms); err != nil {
 			s.Close()
 			return nil, &OpenError{Path: path, Reason: err.Error(), Err: err}
@@ -87,7 +87,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		s.ident = identify(path)
 		return s, nil
 	}
-	s.w, s.r = openPool(path, dsn(path, writerConn), 1), openPool(path, mapped(dsn(path, readerConn), opts), 4)
+	s.w, s.r = openPool(path, dsn(path, writerConn), 1), openPool(path, mapped(dsn(path, readerConn), opts), readerConns)
 	if err := s.migrate(ctx, own, ms); err != nil {
 		s.Close()
 		err = asReadOnly(path, err)
@@ -97,12 +97,18 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
+// readerConns is how many connections the reader pool opens at most.
+const readerConns = 4
+
 func openPool(path, dsn string, conns int) *sql.DB {
 	db, err := openCachedPool(path, dsn) // connections keep their prepared statements (stmts.go)
 	if err != nil {
 		db, _ = sql.Open("sqlite", dsn) // only fails for an unknown driver; dsn's error comes on first use
 	}
 	db.SetMaxOpenConns(conns)
+	// Every connection stays open once opened (database/sql keeps two): one
+	// closed after a burst of reads takes its prepared statements with it.
+	db.SetMaxIdleConns(conns)
 	if conns == 1 {
 		db.SetConnMaxIdleTime(0)
 	}

@@ -55,7 +55,7 @@ func (s *Store) migrate(ctx context.Context, own owner, ms []migration) error {
 	// start afresh after the migration.
 	defer func() {
 		s.r.SetMaxIdleConns(0)
-		s.r.SetMaxIdleConns(2)
+		s.r.SetMaxIdleConns(readerConns)
 	}()
 	// Whose the file is, is decided again under the write lock, on what
 	// SQLite reads there, before the first write (the WAL switch included).
