@@ -49,7 +49,11 @@ func main() {
 	clients := make([]*mcp.ClientSession, *n)
 	parallel(*n, func(i int) {
 		c := mcp.NewClient(&mcp.Implementation{Name: fmt.Sprintf("agent-%d", i), Version: "1"}, nil)
-		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.url, HTTPClient: srv.client}, nil)
+		// Each agent is a process of its own, with its own connections
+		// kept alive (a shared transport keeps two, and would open a
+		// connection for most calls).
+		hc := &http.Client{Transport: bearer{srv.token, http.DefaultTransport.(*http.Transport).Clone()}}
+		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.url, HTTPClient: hc}, nil)
 		if err != nil {
 			log.Fatalf("connect: %v", err)
 		}
@@ -107,9 +111,9 @@ func main() {
 }
 
 type serve struct {
-	cmd    *exec.Cmd
-	url    string
-	client *http.Client
+	cmd   *exec.Cmd
+	url   string
+	token string
 }
 
 // startServe starts `followup mcp serve --http` and reads its URL and token
@@ -138,19 +142,22 @@ func startServe(bin, db, tokenFile string) serve {
 				for sc.Scan() {
 				}
 			}()
-			return serve{cmd: cmd, url: url, client: &http.Client{Transport: bearer(strings.TrimSuffix(rest, `"`))}}
+			return serve{cmd: cmd, url: url, token: strings.TrimSuffix(rest, `"`)}
 		}
 	}
 	log.Fatal("mcp serve --http never said where it listens")
 	return serve{}
 }
 
-type bearer string
+type bearer struct {
+	token string
+	http.RoundTripper
+}
 
 func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+string(b))
-	return http.DefaultTransport.RoundTrip(r)
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.RoundTripper.RoundTrip(r)
 }
 
 func call(cs *mcp.ClientSession, tool string, args map[string]any) map[string]any {
