@@ -22,21 +22,38 @@ type discoverWait struct {
 	mu       sync.Mutex
 	id       jsonrpc.ID    // the SDK's id of the discover
 	due      chan struct{} // closed after `after` from its writing
-	answered bool
-	ours     bool // the connection answered
+	armed    bool          // the discover was written
+	answered bool          // by the server or the connection, or none will be sent
+	ours     bool          // the connection answered
 }
 
-// sent arms the wait when msg is the first discover.
+// dueLocked is the channel closed once the discover is due; made by the
+// first to need it, as the SDK's first read may come before its first
+// write.
+func (d *discoverWait) dueLocked() chan struct{} {
+	if d.due == nil {
+		d.due = make(chan struct{})
+	}
+	return d.due
+}
+
+// sent arms the wait when msg is the first request and a discover; a
+// first request of another method means no discover is waited for.
 func (d *discoverWait) sent(msg jsonrpc.Message) {
 	r, ok := msg.(*jsonrpc.Request)
-	if d == nil || !ok || r.Method != "server/discover" {
+	if d == nil || !ok {
 		return
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.due == nil {
-		d.id, d.due = r.ID, make(chan struct{})
-		time.AfterFunc(d.after, func() { close(d.due) })
+	switch {
+	case d.armed || d.answered:
+	case r.Method != "server/discover":
+		d.answered = true
+	default:
+		d.armed, d.id = true, r.ID
+		due := d.dueLocked()
+		time.AfterFunc(d.after, func() { close(due) })
 	}
 }
 
@@ -49,7 +66,7 @@ func (d *discoverWait) late(msg jsonrpc.Message) bool {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.due == nil || r.ID != d.id {
+	if !d.armed || r.ID != d.id {
 		return false
 	}
 	d.answered = true
@@ -57,13 +74,14 @@ func (d *discoverWait) late(msg jsonrpc.Message) bool {
 }
 
 // read reads the next message with read, or is the connection's answer
-// to the discover once it is due (ours).
+// to the discover once it is due (ours) — also for a read that began
+// before the discover was written.
 func (d *discoverWait) read(ctx context.Context, read func(context.Context) (jsonrpc.Message, error)) (msg jsonrpc.Message, ours bool, err error) {
 	var due chan struct{}
 	if d != nil {
 		d.mu.Lock()
 		if !d.answered {
-			due = d.due
+			due = d.dueLocked()
 		}
 		d.mu.Unlock()
 	}
