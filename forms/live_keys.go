@@ -23,9 +23,11 @@ var keyMap = func() *huh.KeyMap {
 		&k.Confirm.Prev, &k.Confirm.Next, &k.Confirm.Submit} {
 		*b = key.NewBinding() // no keys: never matches
 	}
-	k.Confirm.Accept = key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "choose"))
+	// huh names Accept and Reject by the y/n keys its view handles (the
+	// slot's key handler does), so the arrows are named on Toggle.
+	k.Confirm.Accept = key.NewBinding(key.WithKeys("left", "h"))
 	k.Confirm.Reject = key.NewBinding(key.WithKeys("right", "l"))
-	k.Confirm.Toggle = key.NewBinding(key.WithKeys(" "))
+	k.Confirm.Toggle = key.NewBinding(key.WithKeys(" "), key.WithHelp("←/→", "choose"))
 	return k
 }()
 

@@ -39,3 +39,20 @@ func keysOf(l *Live) string {
 	}
 	return strings.Join(parts, " · ")
 }
+
+// Every key a yes/no offers is named: the hint line has no blank entry,
+// and says how to choose with the arrows as well as y and n.
+func TestYesNoKeysAreAllNamed(t *testing.T) {
+	l := start(yesNoDef, nil, nil, nil)
+	_ = l.View() // huh names y and n as it draws
+	for _, b := range l.KeyBinds() {
+		if b.Help().Key == "" || b.Help().Desc == "" {
+			t.Errorf("a yes/no offers a key with no name (keys %q): %q", b.Keys(), keysOf(l))
+		}
+	}
+	for _, want := range []string{"←/→ choose", "y Yes", "n No"} {
+		if !strings.Contains(keysOf(l), want) {
+			t.Errorf("a yes/no offers %q, without %q", keysOf(l), want)
+		}
+	}
+}
