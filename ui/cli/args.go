@@ -8,7 +8,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -97,62 +96,6 @@ func addFlags(fs *pflag.FlagSet, flags []Flag) {
 	}
 }
 
-// usage writes followup's help (docs/cli.md): its commands by group, or
-// a command's synopsis, flags and example. It is Go, not a cobra template:
-// executing a template keeps every method in the binary for reflection,
-// which doubles its size.
-func usage(cmd *cobra.Command) error {
-	w := cmd.OutOrStdout()
-	if !cmd.HasParent() {
-		fmt.Fprintf(w, "followup — %s\n\nusage:\n", cmd.Short)
-		fmt.Fprintf(w, "  followup [GLOBAL FLAGS]                 the chat screen\n  followup COMMAND [ARGUMENTS] [FLAGS]    one command, no screen\n")
-		for _, g := range cmd.Groups() {
-			fmt.Fprintf(w, "\n%s:\n", g.Title)
-			for _, c := range cmd.Commands() {
-				if c.GroupID == g.ID {
-					rows(w, c)
-				}
-			}
-		}
-		fmt.Fprintf(w, "\nglobal flags (before or after the command):\n%s\n", cmd.LocalFlags().FlagUsagesWrapped(80))
-		fmt.Fprintf(w, "exit codes: 0 ok, 1 refused or the run failed, 2 usage error\nfollowup help COMMAND prints a command's flags and an example;\n")
-		fmt.Fprintf(w, "a message that starts with \"-\" goes after \"--\":  followup ask -- \"-5 degrees outside\"\n")
-		return nil
-	}
-	fmt.Fprintf(w, "usage: %s\n\n%s\n", cmd.UseLine(), cmd.Long)
-	if cmd.HasAvailableSubCommands() {
-		fmt.Fprintf(w, "\nsubcommands:\n")
-		for _, c := range cmd.Commands() {
-			if c.IsAvailableCommand() {
-				rows(w, c)
-			}
-		}
-	}
-	if cmd.HasAvailableLocalFlags() {
-		fmt.Fprintf(w, "\nflags:\n%s", cmd.LocalFlags().FlagUsagesWrapped(80))
-	}
-	fmt.Fprintf(w, "\nglobal flags:\n%s", cmd.InheritedFlags().FlagUsagesWrapped(80))
-	if cmd.HasExample() {
-		fmt.Fprintf(w, "\nexample:\n  %s\n", cmd.Example)
-	}
-	return nil
-}
-
-// rows lists a command in the help, one line, and the commands of its
-// group ("skills show" after "skills"; a group without a line of its own,
-// "mcp", lists only its commands).
-func rows(w io.Writer, cmd *cobra.Command) {
-	row, ok := cmd.Annotations["row"]
-	if ok || !cmd.HasAvailableSubCommands() {
-		fmt.Fprintf(w, "  %-22s  %s\n", cmp.Or(row, cmd.Name()), cmd.Short)
-	}
-	for _, c := range cmd.Commands() {
-		if _, entry := c.Annotations["row"]; (c.IsAvailableCommand() || c.Name() == "help") && (entry || !ok) {
-			rows(w, c)
-		}
-	}
-}
-
 // newRoot makes the command tree of the table: one cobra command per
 // entry, under a parent for each group of two-word names ("mcp"), with
 // the entry's flags and checks; run runs an entry (nil for the chat
@@ -160,10 +103,13 @@ func rows(w io.Writer, cmd *cobra.Command) {
 func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a Args) error) *cobra.Command {
 	cobra.EnableCommandSorting = false // the table's order
 	root := &cobra.Command{
-		Use:   "followup [GLOBAL FLAGS] [COMMAND [ARGUMENTS] [FLAGS]]",
+		Use:   "followup [flags]",
 		Short: "an agent that asks follow-up questions as forms",
-		Long: "followup is a terminal chat in which an AI agent asks follow-up questions as forms. " +
-			"With no command it opens the chat screen; a command does one thing on the same database and exits.",
+		Long: "followup is a terminal chat in which an AI agent asks follow-up questions as forms.\n" +
+			"With no command it opens the chat screen; a command does one thing on the same\n" +
+			"database and exits. Flags go before or after the command.\n\n" +
+			"Exit codes: 0 ok, 1 refused or the run failed, 2 usage error.\n" +
+			`A message that starts with "-" goes after "--": followup ask -- "-5 degrees outside"`,
 		Args: noCommand, SilenceErrors: true, SilenceUsage: true, DisableFlagsInUseLine: true, DisableAutoGenTag: true,
 		SuggestionsMinimumDistance: 2,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -178,8 +124,6 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
-	root.SetUsageFunc(usage)
-	root.SetFlagErrorFunc(flagError)
 	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
 		json, _ := cmd.Flags().GetBool("json")
 		printHelp(cmd, &printer{json: json, w: env.Stdout})
@@ -194,7 +138,7 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 		c := &commands[i]
 		group = cmp.Or(c.Group, "commands")
 		if !root.ContainsGroup(group) {
-			root.AddGroup(&cobra.Group{ID: group, Title: group})
+			root.AddGroup(&cobra.Group{ID: group, Title: group + ":"})
 		}
 		g, _, _ := strings.Cut(c.Name, " ")
 		if g == c.Name {
@@ -202,7 +146,7 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 		}
 		parent := parents[g]
 		if parent == nil {
-			parent = &cobra.Command{Use: g + " SUBCOMMAND", GroupID: group, Args: noCommand, SuggestionsMinimumDistance: 2, DisableFlagsInUseLine: true,
+			parent = &cobra.Command{Use: g, GroupID: group, Args: noCommand, SuggestionsMinimumDistance: 2, DisableFlagsInUseLine: true,
 				Short: "the " + g + " commands", Long: fmt.Sprintf("The %s commands.", g),
 				RunE: func(cmd *cobra.Command, _ []string) error {
 					return usagef("%s needs a subcommand: %s", g, strings.Join(subcommands(cmd), ", "))
@@ -212,8 +156,7 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 		}
 		cmd := &cobra.Command{
 			Use:   strings.TrimPrefix(c.Synopsis(), parent.CommandPath()+" "),
-			Short: c.Summary, Long: strings.ToUpper(c.Summary[:1]) + c.Summary[1:] + ".", Example: c.Example,
-			Annotations:           map[string]string{"row": strings.Join(append([]string{c.Name}, c.Args...), " ")},
+			Short: c.Summary, Long: strings.ToUpper(c.Summary[:1]) + c.Summary[1:] + ".", Example: "  " + c.Example,
 			DisableFlagsInUseLine: true,
 			Args:                  func(_ *cobra.Command, args []string) error { return c.checkArity(args) },
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -228,6 +171,10 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 			cmd.GroupID = group
 		}
 		addFlags(cmd.Flags(), c.Flags)
+		for _, names := range choices(c) { // one of them, never two
+			cmd.MarkFlagsMutuallyExclusive(names...)
+			cmd.MarkFlagsOneRequired(names...)
+		}
 		parent.AddCommand(cmd)
 		if parent == root {
 			parents[c.Name] = cmd // a command can be a group too ("skills show")
@@ -236,11 +183,7 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 			root.SetHelpCommand(cmd)
 		}
 	}
-	root.InitDefaultCompletionCmd() // listed with the last group
-	if comp, _, err := root.Find([]string{"completion"}); err == nil && comp != root {
-		comp.GroupID, comp.Short = group, "a completion script for bash, zsh, fish or powershell"
-		comp.Annotations = map[string]string{"row": "completion SHELL"}
-	}
+	root.InitDefaultCompletionCmd()
 	return root
 }
 
@@ -266,35 +209,6 @@ func subcommands(cmd *cobra.Command) []string {
 	return names
 }
 
-// flagError words pflag's errors as followup's usage errors.
-func flagError(cmd *cobra.Command, err error) error {
-	var missing *pflag.NotExistError
-	var noValue *pflag.ValueRequiredError
-	var bad *pflag.InvalidValueError
-	switch {
-	case errors.As(err, &bad) && bad.GetFlag().Value.Type() == "bool":
-		return usagef("flag --%s takes no value", bad.GetFlag().Name)
-	case errors.As(err, &bad):
-		return usagef("flag --%s %v", bad.GetFlag().Name, errors.Unwrap(bad))
-	case errors.As(err, &noValue):
-		return usagef("flag --%s needs a value", noValue.GetFlag().Name)
-	case errors.As(err, &missing) && len(missing.GetSpecifiedShortnames()) > 1:
-		return usagef("unknown flag -%s (a flag's name goes after two dashes: --%[1]s)", missing.GetSpecifiedShortnames())
-	case errors.As(err, &missing):
-		name := missing.GetSpecifiedName()
-		switch {
-		case !slices.ContainsFunc(commands, func(c Command) bool {
-			return slices.ContainsFunc(c.Flags, func(f Flag) bool { return f.Name == name })
-		}):
-			return usagef("unknown flag --%s", name)
-		case !cmd.HasParent():
-			return usagef("--%s goes with a command; see followup help", name)
-		}
-		return usagef("%s does not take --%s", strings.TrimPrefix(cmd.CommandPath(), "followup "), name)
-	}
-	return usagef("%v", err)
-}
-
 // checkArity refuses too few or too many arguments.
 func (c *Command) checkArity(args []string) error {
 	min, max := arity(c.Args)
@@ -310,27 +224,13 @@ func (c *Command) checkArity(args []string) error {
 }
 
 // check validates what the table says of the flags beyond what cobra
-// checks: a value is no flag, the choices, the required flags and the
-// entry's own rules.
+// checks: a value is no flag, the required flags and the entry's own rules.
 func (c *Command) check(a Args, argv []string) error {
 	if err := flagValues(a, argv); err != nil {
 		return err
 	}
-	chosen := map[string]string{}
 	for _, f := range c.Flags {
-		if f.Choice != "" && a.Has(f.Name) {
-			if other, ok := chosen[f.Choice]; ok {
-				return usagef("--%s and --%s cannot go together", other, f.Name)
-			}
-			chosen[f.Choice] = f.Name
-		}
-	}
-	for _, f := range c.Flags {
-		switch {
-		case !f.Required:
-		case f.Choice != "" && chosen[f.Choice] == "":
-			return usagef("%s needs %s", c.Name, choiceSynopsis(c, f.Choice))
-		case f.Choice == "" && !a.Has(f.Name):
+		if f.Required && !a.Has(f.Name) {
 			return usagef("%s needs --%s", c.Name, f.Name)
 		}
 	}
@@ -400,19 +300,18 @@ func argsPhrase(args []string) string {
 // entry: "followup answer REQUEST_ID --values-json JSON [--digest D] …".
 func (c *Command) Synopsis() string {
 	parts := append([]string{"followup", c.Name}, c.Args...)
-	done := map[string]bool{}
+	choices := choices(c)
 	for _, f := range c.Flags {
 		s := "--" + f.Name
-		if f.Choice != "" {
-			if done[f.Choice] {
-				continue
-			}
-			done[f.Choice] = true
-			s = choiceSynopsis(c, f.Choice)
-		} else if f.Value != "" {
+		switch names := choices[f.Choice]; {
+		case f.Choice != "" && names[0] == f.Name:
+			s = "--" + strings.Join(names, "|--")
+		case f.Choice != "":
+			continue
+		case f.Value != "":
 			s += " " + f.Value
 		}
-		if !f.Required {
+		if !f.Required && f.Choice == "" {
 			s = "[" + s + "]"
 		}
 		parts = append(parts, s)
@@ -420,13 +319,13 @@ func (c *Command) Synopsis() string {
 	return strings.Join(parts, " ")
 }
 
-// choiceSynopsis is "--accept|--reject".
-func choiceSynopsis(c *Command, choice string) string {
-	var names []string
+// choices are the names of each set of switches of which one is given.
+func choices(c *Command) map[string][]string {
+	m := map[string][]string{}
 	for _, f := range c.Flags {
-		if f.Choice == choice {
-			names = append(names, "--"+f.Name)
+		if f.Choice != "" {
+			m[f.Choice] = append(m[f.Choice], f.Name)
 		}
 	}
-	return strings.Join(names, "|")
+	return m
 }

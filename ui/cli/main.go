@@ -136,9 +136,9 @@ func usageFailed(cmd *cobra.Command, argv []string, err error, stdout, stderr io
 	return 2
 }
 
-// printHelp prints the usage of cmd (all of followup's for the root).
+// printHelp prints cobra's help of cmd: what it does, then its usage.
 func printHelp(cmd *cobra.Command, out *printer) {
-	text := cmd.UsageString()
+	text := cmd.Long + "\n\n" + cmd.UsageString()
 	name := strings.TrimPrefix(strings.TrimPrefix(cmd.CommandPath(), "followup"), " ")
 	out.ok(map[string]any{"command": name, "usage": text}, func(w io.Writer) { io.WriteString(w, text) })
 }

@@ -52,9 +52,9 @@ type Flag struct {
 	// for a switch.
 	Value string
 	Help  string
-	// Required flags must be given; for a Choice, one of its flags must.
+	// Required flags must be given.
 	Required bool
-	// Choice names a set of switches of which at most one may be given
+	// Choice names a set of switches of which exactly one is given
 	// (--accept|--reject).
 	Choice string
 	// Repeat flags may be given more than once (values split by NUL in Args).
@@ -128,8 +128,8 @@ func init() {
 			Example: `followup cancel rq_0123456789abcdef`},
 		{Name: "decide", Group: groupQuestions, Args: []string{"PROPOSAL_ID"}, NeedsDB: true, Run: decide,
 			Flags: []Flag{
-				{Name: "accept", Choice: "decision", Required: true, Help: "take the change: proposed values fill the draft (send them with answer), a new definition becomes the request's revision"},
-				{Name: "reject", Choice: "decision", Required: true, Help: "keep what you have; the proposal is closed"},
+				{Name: "accept", Choice: "decision", Help: "take the change: proposed values fill the draft (send them with answer), a new definition becomes the request's revision"},
+				{Name: "reject", Choice: "decision", Help: "keep what you have; the proposal is closed"},
 				flagCommandID,
 			},
 			Summary: "accept or reject a change the agent proposed",

@@ -25,7 +25,7 @@ func TestHelpPerCommand(t *testing.T) {
 		}
 	}
 	h := runCLI(t, db, "help", "answer")
-	if h.code != 0 || !strings.HasPrefix(h.stdout, "usage: followup answer REQUEST_ID --values-json JSON [--digest D] [--command-id ID] [--no-wait]\n") ||
+	if h.code != 0 || !strings.Contains(h.stdout, "Usage:\n  followup answer REQUEST_ID --values-json JSON [--digest D] [--command-id ID] [--no-wait]\n") ||
 		!strings.Contains(h.stdout, "--values-json JSON") || strings.Contains(h.stdout, "validate-input") {
 		t.Fatalf("help answer: %d\n%s", h.code, h.stdout)
 	}
@@ -54,12 +54,12 @@ func TestUsageErrorNamesTheCommand(t *testing.T) {
 		{[]string{"answer", "rq_x"}, "answer needs --values-json", "followup answer REQUEST_ID --values-json JSON"},
 		{[]string{"show"}, "show needs REQUEST_ID", "followup show REQUEST_ID"},
 		{[]string{"chats", "extra"}, `chats takes no arguments, got 1 argument: "extra"`, "followup chats"},
-		{[]string{"pending", "--digest", "abc"}, "pending does not take --digest", "followup pending [--chat ID]"},
+		{[]string{"pending", "--digest", "abc"}, "unknown flag: --digest", "followup pending [--chat ID]"},
 		{[]string{"ask", ""}, "the message is empty", "followup ask MESSAGE"},
-		{[]string{"ask", "hi", "--chat="}, "flag --chat is empty", "followup ask MESSAGE"},
-		{[]string{"frobnicate"}, `unknown command "frobnicate"`, "followup [GLOBAL FLAGS]"},
-		{[]string{"--chat", "ch_1"}, "--chat goes with a command", "followup [GLOBAL FLAGS]"},
-		{[]string{"pending", "-chat", "ch_1"}, "unknown flag -chat (a flag's name goes after two dashes: --chat)", "followup pending"},
+		{[]string{"ask", "hi", "--chat="}, `invalid argument "" for "--chat" flag: is empty`, "followup ask MESSAGE"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`, "followup [flags]"},
+		{[]string{"--chat", "ch_1"}, "unknown flag: --chat", "followup [flags]"},
+		{[]string{"pending", "-chat", "ch_1"}, "unknown shorthand flag: 'c' in -chat", "followup pending"},
 	} {
 		r := runCLI(t, db, tc.args...)
 		lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
@@ -117,7 +117,7 @@ func TestEmptyDBIsNeverTheDefault(t *testing.T) {
 		return 0, errb.String()
 	}
 	for _, args := range [][]string{{"--db", "", "chats"}, {"--db=", "ask", "hi"}, {"pending", "--db", ""}} {
-		if code, stderr := run([]string{"FOLLOWUP_DB=/nonexistent/never.db"}, args...); code != 2 || !strings.Contains(stderr, "--db is empty") {
+		if code, stderr := run([]string{"FOLLOWUP_DB=/nonexistent/never.db"}, args...); code != 2 || !strings.Contains(stderr, `"--db" flag: is empty`) {
 			t.Errorf("%q: exit %d, %q", args, code, stderr)
 		}
 	}
