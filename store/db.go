@@ -35,7 +35,7 @@ type Store struct {
 	ident fileID
 	gone  atomic.Pointer[string]
 
-	sessionLocks sessionLocks
+	sessionLocks lockFile // the serve sessions' leases (sessions.go)
 	writes       writeQueue
 }
 

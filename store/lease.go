@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -18,27 +19,58 @@ var ErrLeaseHeld = errors.New("run is driven by another process")
 // The lock file is named after the database's resolved path, so processes
 // reaching it through different symlinks share one lock.
 type Lease struct {
-	f      *os.File
-	seq    int64         // the byte locked: the run's seq
-	shared *sessionLocks // the file's other holders, for a session's lease
+	f   *os.File
+	seq int64     // the byte locked: the run's seq, or a session's (sessions.go)
+	k   *lockFile // the open lock file it is held on
+}
+
+// lockFile is an open lock file and the bytes this process holds on it,
+// closed with the last one. A run's lease has one of its own; a process's
+// serve sessions share one (sessions.go).
+type lockFile struct {
+	mu   sync.Mutex
+	f    *os.File
+	held map[int64]bool // by byte
 }
 
 // AcquireLease takes the run's lease without waiting, or returns ErrLeaseHeld.
 // A database this process cannot write has no lease to take: driving a run
 // writes.
 func (s *Store) AcquireLease(runSeq int64) (*Lease, error) {
+	return (&lockFile{}).acquire(s, runSeq)
+}
+
+// acquire locks byte b of the lock file without waiting, opening the file
+// when this holder has it closed.
+func (k *lockFile) acquire(s *Store, b int64) (*Lease, error) {
 	if err := s.writable(); err != nil {
 		return nil, err
 	}
-	f, err := s.openLeaseFile(os.O_RDWR | os.O_CREATE)
-	if err != nil {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.held[b] {
+		return nil, ErrLeaseHeld
+	}
+	if k.f == nil {
+		f, err := s.openLeaseFile(os.O_RDWR | os.O_CREATE)
+		if err != nil {
+			return nil, err
+		}
+		k.f, k.held = f, map[int64]bool{}
+	}
+	if err := lockByte(k.f, b); err != nil {
+		k.closeIfIdle()
 		return nil, err
 	}
-	if err := lockByte(f, runSeq); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return &Lease{f: f, seq: runSeq}, nil
+	k.held[b] = true
+	return &Lease{f: k.f, seq: b, k: k}, nil
+}
+
+// holds reports whether this holder holds byte b.
+func (k *lockFile) holds(b int64) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.held[b]
 }
 
 // lockByte locks byte b of the lock file f without waiting, or returns
@@ -109,15 +141,24 @@ func (l *Lease) Release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	if l.shared != nil {
-		return l.shared.release(l)
-	}
+	k := l.k
+	k.mu.Lock()
+	defer k.mu.Unlock()
 	lk := unix.Flock_t{Type: unix.F_UNLCK, Whence: 0, Start: l.seq, Len: 1}
-	unlockErr := unix.FcntlFlock(l.f.Fd(), unix.F_OFD_SETLK, &lk)
-	err := l.f.Close()
+	err := unix.FcntlFlock(l.f.Fd(), unix.F_OFD_SETLK, &lk)
 	l.f = nil
-	if unlockErr != nil {
-		return unlockErr
+	delete(k.held, l.seq)
+	if cerr := k.closeIfIdle(); err == nil {
+		err = cerr
 	}
+	return err
+}
+
+func (k *lockFile) closeIfIdle() error {
+	if len(k.held) > 0 || k.f == nil {
+		return nil
+	}
+	err := k.f.Close()
+	k.f = nil
 	return err
 }

@@ -3,10 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"os"
-	"sync"
-
-	"golang.org/x/sys/unix"
 )
 
 // Session states.
@@ -78,7 +74,7 @@ func (s *Store) LostSessions(ctx context.Context) ([]Session, error) {
 		if err := sc.Scan(&seq); err != nil {
 			return err
 		}
-		if !s.sessionLocks.holds(seq) {
+		if !s.sessionLocks.holds(sessionLeaseBase + seq) {
 			others = append(others, seq)
 		}
 		return nil
@@ -221,62 +217,11 @@ const sessionLeaseBase = 1 << 40
 
 // AcquireSessionLease takes the byte of the session with seq, held while
 // the session is open in this process; the kernel frees it when the
-// process dies, however it dies.
+// process dies, however it dies. A process's sessions hold their bytes on
+// one open lock file: a thousand sessions hold one descriptor, and no
+// session none.
 func (s *Store) AcquireSessionLease(seq int64) (*Lease, error) {
-	if err := s.writable(); err != nil {
-		return nil, err
-	}
-	k := &s.sessionLocks
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.held[seq] {
-		return nil, ErrLeaseHeld
-	}
-	if k.f == nil {
-		f, err := s.openLeaseFile(os.O_RDWR | os.O_CREATE)
-		if err != nil {
-			return nil, err
-		}
-		k.f, k.held = f, map[int64]bool{}
-	}
-	if err := lockByte(k.f, sessionLeaseBase+seq); err != nil {
-		k.closeIfIdle()
-		return nil, err
-	}
-	k.held[seq] = true
-	return &Lease{f: k.f, seq: sessionLeaseBase + seq, shared: k}, nil
-}
-
-// sessionLocks is the one open lock file on which a process's open
-// sessions hold their bytes: a thousand sessions hold one descriptor, and
-// no session none.
-type sessionLocks struct {
-	mu   sync.Mutex
-	f    *os.File
-	held map[int64]bool // by session seq
-}
-
-// release frees l's byte, and the file with the last one.
-func (k *sessionLocks) release(l *Lease) error {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	lk := unix.Flock_t{Type: unix.F_UNLCK, Whence: 0, Start: l.seq, Len: 1}
-	err := unix.FcntlFlock(l.f.Fd(), unix.F_OFD_SETLK, &lk)
-	l.f = nil
-	delete(k.held, l.seq-sessionLeaseBase)
-	if cerr := k.closeIfIdle(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-func (k *sessionLocks) closeIfIdle() error {
-	if len(k.held) > 0 || k.f == nil {
-		return nil
-	}
-	err := k.f.Close()
-	k.f = nil
-	return err
+	return s.sessionLocks.acquire(s, sessionLeaseBase+seq)
 }
 
 // SessionLeaseHeld reports whether a live process holds the session's
@@ -284,15 +229,8 @@ func (k *sessionLocks) closeIfIdle() error {
 // of this process is known without a look at the file, so a server with
 // many sessions does not open the lock file once per session per request.
 func (s *Store) SessionLeaseHeld(seq int64) (bool, error) {
-	if s.sessionLocks.holds(seq) {
+	if s.sessionLocks.holds(sessionLeaseBase + seq) {
 		return true, nil
 	}
 	return s.LeaseHeld(sessionLeaseBase + seq)
-}
-
-// holds reports whether this process holds the byte of the session with seq.
-func (k *sessionLocks) holds(seq int64) bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return k.held[seq]
 }
