@@ -28,14 +28,15 @@ type serveTool struct {
 // are about followup's own runs, which pause instead).
 var served = map[string]struct {
 	title, note string
+	readOnly    bool
 	run         func(Session, context.Context, json.RawMessage) json.RawMessage
 }{
-	"input_capabilities": {"What a followup form may contain", "", Session.Capabilities},
-	"input_list":         {"List my questions to the user", "It lists the requests of this MCP session.", Session.List},
+	"input_capabilities": {"What a followup form may contain", "", true, Session.Capabilities},
+	"input_list":         {"List my questions to the user", "It lists the requests of this MCP session.", true, Session.List},
 	"input_request": {"Ask the user (followup form)", "The question appears in the user's followup inbox, a terminal screen where they may take minutes to answer. Ask well: one request with every field you need (not one per field), good guesses in prefill, what you already know in supplied. Then call input_wait with the requestId to receive the answer.",
-		Session.Request},
-	"input_read_answer": {"Read the user's answer", "It does not wait: call input_wait to wait for the answer.", Session.ReadAnswer},
-	"input_cancel":      {"Withdraw a question", "The user sees the question cancelled.", Session.Cancel},
+		false, Session.Request},
+	"input_read_answer": {"Read the user's answer", "It does not wait: call input_wait to wait for the answer.", true, Session.ReadAnswer},
+	"input_cancel":      {"Withdraw a question", "The user sees the question cancelled.", false, Session.Cancel},
 }
 
 // serveTools is the tool list: the catalogue's tools that serve offers
@@ -56,35 +57,29 @@ func serveTools() []serveTool {
 			desc += " " + bind.note
 		}
 		out = append(out, serveTool{
-			tool: &mcp.Tool{Name: t.Name, Title: bind.title, Description: desc, InputSchema: t.Parameters, Annotations: annotations(t.Name)},
+			tool: &mcp.Tool{Name: t.Name, Title: bind.title, Description: desc, InputSchema: t.Parameters, Annotations: annotations(bind.readOnly)},
 			run:  bind.run,
 		})
 	}
 	return append(out, serveTool{
 		tool: &mcp.Tool{Name: "input_wait", Title: "Wait for the user's answer", Description: waitDescription, InputSchema: json.RawMessage(waitParams),
-			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}},
+			Annotations: annotations(true)},
 		run: wait,
 	})
 }
 
 // annotations tell clients which calls change nothing (they may call them
 // without asking the user) and that every tool stays inside followup.
-func annotations(name string) *mcp.ToolAnnotations {
-	a := &mcp.ToolAnnotations{OpenWorldHint: ptr(false)}
-	switch name {
-	case "input_capabilities", "input_list", "input_read_answer":
-		a.ReadOnlyHint = true
-	case "input_request", "input_cancel":
+func annotations(readOnly bool) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{ReadOnlyHint: readOnly, OpenWorldHint: new(false)}
+	if !readOnly {
 		// A retry with the same requestKey, or of the same cancel, returns
 		// the first result. Withdrawing a question destroys nothing: the
 		// question and what the user typed stay readable.
-		a.IdempotentHint = true
-		a.DestructiveHint = ptr(false)
+		a.IdempotentHint, a.DestructiveHint = true, new(false)
 	}
 	return a
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // Bounds of input_wait (docs/mcp.md): clients time a tool call out at 60 s,
 // so one wait returns well before that and the agent calls again.
