@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/ui/dialog"
+	"followup/ui/words"
 )
 
 // open puts d on the stack; it hears the box it is drawn in first. A
@@ -62,7 +63,9 @@ func (m *model) do(a dialog.Action) tea.Cmd {
 	case dialog.Cancel:
 		m.closeTop()
 		m.pane.closing(a.RequestID)
-		return cancelRequest(m.svc, a.RequestID)
+		r, _ := m.activeRequest() // the question the confirmation asked about
+		_, done := words.CancelTells(r)
+		return cancelRequest(m.svc, a.RequestID, done)
 	case dialog.Stop:
 		m.closeTop()
 		var closing []string

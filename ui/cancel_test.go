@@ -53,7 +53,7 @@ func TestCancelConfirmationSaysWhoIsTold(t *testing.T) {
 		said := ""
 		for _, msg := range cmdtest.Run(cmd) {
 			_, next := k.m.Update(msg)
-			if _, ok := msg.(cancelledMsg); ok {
+			if _, ok := msg.(doneMsg); ok {
 				said = k.m.notice.Text()
 			}
 			k.apply(next)

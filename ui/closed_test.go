@@ -204,7 +204,7 @@ func TestFailedCancelLeavesTheQuestionOpenHere(t *testing.T) {
 	m, ctx := k.m, context.Background()
 	r := tripOnScreen(t, k)
 	m.pane.closing(r.ID)
-	m.Update(cancelledMsg{err: &chat.Error{Code: chat.CodeDatabaseBusy, Message: "the database is busy"}, closing: []string{r.ID}})
+	m.Update(doneMsg{err: &chat.Error{Code: chat.CodeDatabaseBusy, Message: "the database is busy"}, closing: []string{r.ID}})
 	if _, err := elsewhere(t, k).Answer(ctx, chat.AnswerInput{RequestID: r.ID, Values: map[string]any{
 		"destination": "Rome", "start": "2026-08-01", "travelers": 2, "transport": "train"}}); err != nil {
 		t.Fatal(err)

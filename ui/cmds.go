@@ -126,38 +126,41 @@ func (a answeredMsg) apply(m *model) tea.Cmd {
 	return m.driveOn(a.receipt.RunID)
 }
 
-// cancelledMsg reports a cancelled request.
-type cancelledMsg struct {
-	receipt chat.Receipt
+// doneMsg reports an operation on the chat on screen that may leave its
+// run to go on: a cancel, a stop, an approval or a link decided.
+type doneMsg struct {
+	runID   string // the run it leaves to go on ("": the chat is read again)
 	err     error
+	status  string   // what the notice line says once it is done
+	done    string   // or says of the questions open (status.Notice.SayDone)
+	drop    bool     // the form goes: its question closed
 	closing []string // the questions this screen was closing: not closed by it after an error
+	decided string   // the approval or link question decided: its card hears how it went
 }
 
-func (msg cancelledMsg) apply(m *model) tea.Cmd {
+func (msg doneMsg) apply(m *model) tea.Cmd {
+	var told tea.Cmd
+	if msg.decided != "" {
+		told = m.tell(dialog.Decided{ID: msg.decided, Err: msg.err})
+	}
 	if msg.err != nil {
 		m.pane.notClosing(msg.closing) // a close elsewhere later is news
 		m.setErr("", msg.err)
-		return m.load(m.cur.chatID)
+		return tea.Batch(told, m.load(m.cur.chatID))
 	}
-	m.sayDone(m.cancelWords())
-	m.dropForm()
-	return m.driveOn(msg.receipt.RunID)
-}
-
-// stoppedMsg reports a stopped task.
-type stoppedMsg struct {
-	err     error
-	closing []string
-}
-
-func (msg stoppedMsg) apply(m *model) tea.Cmd {
-	if msg.err != nil {
-		m.pane.notClosing(msg.closing)
-		m.setErr("", msg.err)
-	} else {
-		m.dropForm() // the transcript says the task was stopped
+	if msg.status != "" {
+		m.setStatus(msg.status, false)
 	}
-	return m.load(m.cur.chatID)
+	if msg.done != "" {
+		m.sayDone(msg.done)
+	}
+	if msg.drop {
+		m.dropForm() // the transcript says what became of the question
+	}
+	if msg.runID == "" {
+		return tea.Batch(told, m.load(m.cur.chatID))
+	}
+	return tea.Batch(told, m.driveOn(msg.runID))
 }
 
 // decidedMsg reports a decided proposal.
@@ -272,10 +275,11 @@ func submitAnswer(svc *chat.Service, req chat.RequestView, values, over forms.Va
 	}
 }
 
-func cancelRequest(svc *chat.Service, id string) tea.Cmd {
+// cancelRequest cancels a question; done is the line once it is done.
+func cancelRequest(svc *chat.Service, id, done string) tea.Cmd {
 	return func() tea.Msg {
 		rc, err := svc.Cancel(context.Background(), id, "")
-		return cancelledMsg{rc, err, []string{id}}
+		return doneMsg{runID: rc.RunID, err: err, done: done, drop: true, closing: []string{id}}
 	}
 }
 
@@ -284,7 +288,7 @@ func cancelRequest(svc *chat.Service, id string) tea.Cmd {
 func stopTask(svc *chat.Service, runID string, closing ...string) tea.Cmd {
 	return func() tea.Msg {
 		_, err := svc.Stop(context.Background(), runID, "")
-		return stoppedMsg{err, closing}
+		return doneMsg{err: err, drop: true, closing: closing}
 	}
 }
 

@@ -159,8 +159,8 @@ func TestHelpScrollsOnASmallScreen(t *testing.T) {
 		v = m.View()
 	}
 	all := strings.Join(mapKeys(seen), "\n")
-	for _, g := range defaultKeys().FullHelp() {
-		for _, b := range g {
+	for _, sec := range defaultKeys().sections() {
+		for _, b := range sec.Keys {
 			if !strings.Contains(all, b.Help().Desc) {
 				t.Errorf("%q never shown", b.Help().Desc)
 			}

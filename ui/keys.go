@@ -178,17 +178,3 @@ func (k keyMap) sections() []dialog.Section {
 		{Title: "MCP servers", Keys: []key.Binding{k.ServersRestart, k.ServersClose}},
 	}
 }
-
-// ShortHelp implements help.KeyMap.
-func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Send, k.Focus, k.CancelReq, k.StopTask, k.Help, k.Quit}
-}
-
-// FullHelp implements help.KeyMap: the sections' keys.
-func (k keyMap) FullHelp() [][]key.Binding {
-	var out [][]key.Binding
-	for _, s := range k.sections() {
-		out = append(out, s.Keys)
-	}
-	return out
-}

@@ -38,8 +38,7 @@ type mcpState struct {
 	// next frame.
 	progress map[string]string
 
-	status     mcp.Status
-	statusRead bool // status holds a reading (none before the servers start)
+	status mcp.Status
 	// started: the servers were started, after the first frame.
 	started bool
 	// problemsTold: the configuration's problems were said once on the
@@ -128,7 +127,7 @@ func (m *model) onServerStatus(msg dialog.ServerStatus) tea.Cmd {
 		m.setErr("", msg.Err)
 	}
 	prev := m.mcp.status
-	m.mcp.status, m.mcp.statusRead = msg.Status, true
+	m.mcp.status = msg.Status
 	m.composer.SetCommands(promptCommands(msg.Status))
 	m.tellProblemsOnce()
 	m.tellStopped(prev)
@@ -216,8 +215,10 @@ func approvalArrives(m *model) (dialog.Dialog, bool) {
 	return dialog.NewApproval(m.keys.Keys, a), true
 }
 
-// decideApproval allows or denies a tool call.
-func decideApproval(svc *chat.Service, id string, forChat, deny bool) tea.Cmd {
+// decideApproval allows or denies a tool call or a sampling request: the
+// run goes on (an allowed call is made, a denied one is told to the model).
+func (m *model) decideApproval(id string, forChat, deny bool) tea.Cmd {
+	svc, said := m.svc, m.approvalDecided(id, forChat, deny)
 	return func() tea.Msg {
 		ctx := context.Background()
 		var d chat.ApprovalDecision
@@ -227,21 +228,15 @@ func decideApproval(svc *chat.Service, id string, forChat, deny bool) tea.Cmd {
 		} else {
 			d, err = svc.Approve(ctx, id, forChat, "")
 		}
-		return dialog.Approved{ID: id, ForChat: forChat, Deny: deny, D: d, Err: err}
+		return doneMsg{runID: d.RunID, err: err, status: said, decided: id}
 	}
 }
 
-// onApproved follows a decision: the run goes on (an allowed call is
-// made, a denied one is told to the model).
-func (m *model) onApproved(msg dialog.Approved) tea.Cmd {
-	told := m.tell(msg)
-	if msg.Err != nil {
-		m.setErr("", msg.Err)
-		return tea.Batch(told, m.load(m.cur.chatID))
-	}
+// approvalDecided is the notice once the approval id is decided.
+func (m *model) approvalDecided(id string, forChat, deny bool) string {
 	what, then := "the tool call", []string{"the agent is told and goes on", "it runs without asking here from now on", "the call is made"}
 	for _, a := range m.mcp.approvals {
-		if a.ID != msg.ID {
+		if a.ID != id {
 			continue
 		}
 		what = forms.SanitizeLine(a.Server) + " · " + forms.SanitizeLine(a.Tool)
@@ -251,14 +246,12 @@ func (m *model) onApproved(msg dialog.Approved) tea.Cmd {
 		}
 	}
 	switch {
-	case msg.Deny:
-		m.setStatus("Denied "+what+" — "+then[0]+".", false)
-	case msg.ForChat:
-		m.setStatus("Allowed "+what+" for this chat — "+then[1]+".", false)
-	default:
-		m.setStatus("Allowed "+what+" once — "+then[2]+".", false)
+	case deny:
+		return "Denied " + what + " — " + then[0] + "."
+	case forChat:
+		return "Allowed " + what + " for this chat — " + then[1] + "."
 	}
-	return tea.Batch(told, m.driveOn(msg.D.RunID))
+	return "Allowed " + what + " once — " + then[2] + "."
 }
 
 // resourceLinks are the resource links of the open chat's tool results,
@@ -280,9 +273,9 @@ func (m *model) resourceLinks() []mcp.Resource {
 func (m *model) doMCP(a dialog.Action) tea.Cmd {
 	switch a := a.(type) {
 	case dialog.Approve:
-		return decideApproval(m.svc, a.ID, a.ForChat, false)
+		return m.decideApproval(a.ID, a.ForChat, false)
 	case dialog.Deny:
-		return decideApproval(m.svc, a.ID, false, true)
+		return m.decideApproval(a.ID, false, true)
 	case dialog.RestartServers:
 		return readMCPStatus(m.svc, a.Names...)
 	case dialog.Attach:

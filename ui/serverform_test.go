@@ -62,7 +62,7 @@ func TestCancellingAServerQuestionDeclinesIt(t *testing.T) {
 	seen := false
 	for _, msg := range cmdtest.Run(cmd) {
 		_, next := k.m.Update(msg)
-		if _, ok := msg.(cancelledMsg); ok {
+		if _, ok := msg.(doneMsg); ok {
 			seen = true
 			if k.m.notice.Text() != "Declined: fake is told no, and the call goes on." {
 				t.Fatalf("the line after cancelling says %q", k.m.notice.Text())

@@ -45,10 +45,3 @@ func shownDefinition(r chat.RequestView) forms.Definition {
 	}
 	return def
 }
-
-// cancelWords is the line after the user cancelled the question shown.
-func (m *model) cancelWords() string {
-	r, _ := m.activeRequest()
-	_, done := words.CancelTells(r)
-	return done
-}

@@ -123,8 +123,8 @@ func TestHelpIsGeneratedFromKeys(t *testing.T) {
 	h.waitFor("Type a message to start")
 	h.key(tea.KeyF1)
 	want := []string{}
-	for _, group := range defaultKeys().FullHelp() {
-		for _, b := range group {
+	for _, sec := range defaultKeys().sections() {
+		for _, b := range sec.Keys {
 			want = append(want, b.Help().Desc)
 		}
 	}

@@ -54,10 +54,6 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return msg.apply(m)
 	case dialog.ServerStatus:
 		return m.onServerStatus(msg)
-	case dialog.Approved:
-		return m.onApproved(msg)
-	case dialog.LinkDecided:
-		return m.onLinkDecided(msg)
 	case transcript.EntriesMsg:
 		m.tr.OnEntries(msg, m.trIn())
 		return nil

@@ -90,16 +90,15 @@ func copyLink(term io.Writer, url string) tea.Cmd {
 
 // decideLink says done (accept) or declines a URL question.
 func decideLink(svc *chat.Service, r chat.RequestView, done bool) tea.Cmd {
+	server := words.AskedByName(r.Owner)
 	return func() tea.Msg {
 		ctx := context.Background()
-		var rc chat.Receipt
-		var err error
-		if done {
-			rc, err = svc.Answer(ctx, chat.AnswerInput{RequestID: r.ID, Digest: r.Digest, Values: forms.Values{}})
-		} else {
-			rc, err = svc.Cancel(ctx, r.ID, "")
+		if !done {
+			rc, err := svc.Cancel(ctx, r.ID, "")
+			return doneMsg{runID: rc.RunID, err: err, status: "Declined: " + server + " is told no.", drop: true, decided: r.ID}
 		}
-		return dialog.LinkDecided{RequestID: r.ID, RunID: rc.RunID, Server: words.AskedByName(r.Owner), Done: done, Err: err}
+		rc, err := svc.Answer(ctx, chat.AnswerInput{RequestID: r.ID, Digest: r.Digest, Values: forms.Values{}})
+		return doneMsg{runID: rc.RunID, err: err, status: "Told " + server + " you are done; the call goes on.", drop: true, decided: r.ID}
 	}
 }
 
@@ -118,22 +117,6 @@ func (msg linkHandedMsg) apply(m *model) tea.Cmd {
 		m.setStatus("Handed the link to the browser; say done on the card once you have finished there.", false)
 	}
 	return nil
-}
-
-// onLinkDecided follows done or decline on the consent card.
-func (m *model) onLinkDecided(msg dialog.LinkDecided) tea.Cmd {
-	told := m.tell(msg)
-	if msg.Err != nil {
-		m.setErr("", msg.Err)
-		return tea.Batch(told, m.load(m.cur.chatID))
-	}
-	if msg.Done {
-		m.setStatus("Told "+msg.Server+" you are done; the call goes on.", false)
-	} else {
-		m.setStatus("Declined: "+msg.Server+" is told no.", false)
-	}
-	m.dropForm()
-	return tea.Batch(told, m.driveOn(msg.RunID))
 }
 
 // doLink carries out the consent card's actions.

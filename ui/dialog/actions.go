@@ -7,8 +7,9 @@ import (
 	"followup/chat"
 )
 
-// An Action is what a dialog asks the root to do. nil asks nothing.
-type Action interface{ isAction() }
+// An Action is what a dialog asks the root to do: one of the types
+// below (or Lifecycle). nil asks nothing.
+type Action any
 
 type (
 	// Close closes the dialog.
@@ -71,29 +72,6 @@ func run(cmd tea.Cmd) Action {
 	}
 	return Run{cmd}
 }
-
-func (Close) isAction()          {}
-func (Pass) isAction()           {}
-func (Send) isAction()           {}
-func (Back) isAction()           {}
-func (Cancel) isAction()         {}
-func (Stop) isAction()           {}
-func (Decide) isAction()         {}
-func (OpenChat) isAction()       {}
-func (NewChat) isAction()        {}
-func (Lifecycle) isAction()      {}
-func (AskUnread) isAction()      {}
-func (MoreChats) isAction()      {}
-func (Approve) isAction()        {}
-func (Deny) isAction()           {}
-func (RestartServers) isAction() {}
-func (Attach) isAction()         {}
-func (OpenLink) isAction()       {}
-func (CopyLink) isAction()       {}
-func (LinkDone) isAction()       {}
-func (LinkDecline) isAction()    {}
-func (Run) isAction()            {}
-func (SendPrompt) isAction()     {}
 
 // Decides reports whether a decides something for the user: the keys
 // typed right after it in the same burst are dropped.

@@ -55,7 +55,7 @@ func (d Approval) Update(msg tea.Msg) (Dialog, Action) {
 			}
 		}
 		return d, Close{} // decided elsewhere, or its task stopped
-	case Approved:
+	case Decided:
 		if msg.ID != d.a.ID {
 			return d, nil
 		}

@@ -45,26 +45,16 @@ type ServerStatus struct {
 	Err    error
 }
 
-// LinkDecided reports done or decline on a consent card.
-type LinkDecided struct {
-	RequestID string
-	RunID     string
-	Server    string
-	Done      bool
-	Err       error
+// Decided reports the decision on an approval or a link to visit (ID:
+// the approval's or the question's): after an error, its card may
+// decide again.
+type Decided struct {
+	ID  string
+	Err error
 }
 
 // Approvals brings the open chat's pending approvals.
 type Approvals []chat.ApprovalView
-
-// Approved reports a decided approval.
-type Approved struct {
-	ID      string
-	ForChat bool
-	Deny    bool
-	D       chat.ApprovalDecision
-	Err     error
-}
 
 // LifecycleOp is what the chat list does to a chat.
 type LifecycleOp int

@@ -45,8 +45,8 @@ func (d URL) Update(msg tea.Msg) (Dialog, Action) {
 		if msg.Key == d.q.Key {
 			d.q = Question(msg)
 		}
-	case LinkDecided:
-		if msg.RequestID == d.q.Req.ID && msg.Err != nil {
+	case Decided:
+		if msg.ID == d.q.Req.ID && msg.Err != nil {
 			d.deciding = false
 		}
 	case tea.KeyMsg:
