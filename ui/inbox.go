@@ -75,7 +75,8 @@ func (m *model) goToQuestion(r chat.RequestView) tea.Cmd {
 }
 
 // elsewhereLine is the notice line about the questions waiting in other
-// chats: how many, and who asks what (the newest).
+// chats: how many, who asks what (the newest), and the key that shows it:
+// ctrl+n reaches the oldest of them, so with more than one it is ctrl+p.
 func (m *model) elsewhereLine() string {
 	count := "1 question waits in another chat"
 	if m.cur.elsewhere > 1 {
@@ -86,9 +87,12 @@ func (m *model) elsewhereLine() string {
 	}
 	r := m.cur.others[len(m.cur.others)-1]
 	who := whoAsks(r.Owner)
-	newest := ""
+	newest, show := "", m.keys.NextReq
 	if m.cur.elsewhere > 1 {
 		newest = "newest: "
 	}
-	return count + ": " + newest + who + " asks “" + forms.PlainLine(r.Title) + "” — " + m.keys.NextReq.Help().Key + " shows it"
+	if len(m.cur.others) > 1 {
+		show = m.keys.PrevReq
+	}
+	return count + ": " + newest + who + " asks “" + forms.PlainLine(r.Title) + "” — " + show.Help().Key + " shows it"
 }

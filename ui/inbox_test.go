@@ -68,10 +68,11 @@ func TestQuestionsOfOtherChatsJoinTheTabRow(t *testing.T) {
 		t.Fatalf("the client's question is drawn outside its tab:\n%s", frameOf(m))
 	}
 	// From a chat with no question of its own, ctrl+n shows the oldest
-	// waiting elsewhere, ctrl+p the newest.
+	// waiting elsewhere, ctrl+p the newest: the one the notice names, with
+	// the key that shows it.
 	deliver(m, m.switchChat(""))
 	deliver(m, countElsewhere(k.svc, "", m.width))
-	if v := frameOf(m); !containsAll(v, "2 questions wait in other chats: newest: Claude Code asks “Pick a region” — ctrl+n shows it") {
+	if v := frameOf(m); !containsAll(v, "2 questions wait in other chats: newest: Claude Code asks “Pick a region” — ctrl+p shows it") {
 		t.Fatalf("a new chat:\n%s", v)
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlP}))
