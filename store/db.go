@@ -80,17 +80,13 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		// file: only what is already there is read.
 		kind := readOnlyKind(h)
 		s.w, s.r = openPool(path, dsn(path, kind), 1), openPool(path, dsn(path, kind), readerConns)
-		if err := s.checkReadOnly(ctx, own, ms); err != nil {
-			s.Close()
-			return nil, &OpenError{Path: path, Reason: err.Error(), Err: err}
-		}
-		s.ident = identify(path)
-		return s, nil
+		err = s.checkReadOnly(ctx, own, ms)
+	} else {
+		s.w, s.r = openPool(path, dsn(path, writerConn), 1), openPool(path, mapped(dsn(path, readerConn), opts), readerConns)
+		err = asReadOnly(path, s.migrate(ctx, own, ms))
 	}
-	s.w, s.r = openPool(path, dsn(path, writerConn), 1), openPool(path, mapped(dsn(path, readerConn), opts), readerConns)
-	if err := s.migrate(ctx, own, ms); err != nil {
+	if err != nil {
 		s.Close()
-		err = asReadOnly(path, err)
 		return nil, &OpenError{Path: path, Reason: err.Error(), Err: err}
 	}
 	s.ident = identify(path)

@@ -128,11 +128,7 @@ func create(path string) (header, error) {
 	if err := f.Close(); err != nil {
 		return header{}, &OpenError{Path: path, Reason: err.Error(), Err: err}
 	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return header{}, &OpenError{Path: path, Reason: "cannot resolve the path: " + unwrapPathError(err), Err: err}
-	}
-	return header{real: real}, nil
+	return prepareFile(path) // now there, it is checked like any file
 }
 
 func readHeader(path string) (header, error) {

@@ -69,10 +69,6 @@ type cachingConn struct {
 	prepared int                      // statements prepared for the cache (tests)
 }
 
-// Unwrap is the driver's own connection: the driver's functions that take
-// a connection (sqlite.Limit) see through the cache with it.
-func (c *cachingConn) Unwrap() driver.Conn { return c.sqliteConn }
-
 type cachedStmt struct {
 	query string
 	stmt  driver.Stmt
