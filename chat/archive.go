@@ -28,27 +28,23 @@ func (s *Service) setArchived(ctx context.Context, chatID, commandID string, arc
 	if archived {
 		kind, state = "archive", store.ChatArchived
 	}
-	var runID string
 	_, err := s.command(ctx, commandID, kind, &chatID, map[string]any{"chatId": chatID}, func(tx *txn) (any, error) {
 		if _, err := s.store.GetChat(ctx, tx, chatID); err != nil {
 			return nil, notFound(err, "chat", chatID)
 		}
-		if run, err := s.store.LatestRun(ctx, tx, chatID); err == nil {
-			runID = run.ID
+		if run, err := s.store.LatestRun(ctx, tx, chatID); err == nil && archived {
+			tx.onCommit(func() { s.cancelDrive(run.ID) }) // an archived chat makes no model call
 		}
 		if archived {
 			if err := s.expireArchivedAsks(ctx, tx, chatID); err != nil { // sessions.go
 				return nil, err
 			}
 		}
+		tx.emit(Event{Kind: EvChat, ChatID: chatID})
 		return map[string]any{"archived": archived}, s.store.SetChatState(ctx, tx, chatID, state)
 	})
 	if err != nil {
 		return ChatView{}, err
 	}
-	if archived {
-		s.cancelDrive(runID) // an archived chat makes no model call
-	}
-	s.broker.Publish(Event{Kind: EvChat, ChatID: chatID})
 	return s.Chat(ctx, chatID)
 }

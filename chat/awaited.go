@@ -2,10 +2,12 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // A waiter for one request — a serve session's input_wait, a server's
@@ -68,5 +70,39 @@ func (s *Service) wakeAwaited(ctx context.Context) {
 	for _, id := range wake {
 		chatID, _, _ := strings.Cut(now[id], "\x00")
 		s.broker.Publish(Event{Kind: EvRequest, ChatID: chatID, RequestID: id})
+	}
+}
+
+// errDriveEnded ends a wait whose drive ended first.
+var errDriveEnded = errors.New("the drive ended")
+
+// waitFor calls check, then again at each event relevant accepts (every
+// event when relevant is nil) and at each tick, until check says done or
+// fails. It ends earlier with ctx's error when ctx ends, or errDriveEnded
+// when drive is closed. The host's events bring other processes' commits
+// too (watch.go), so nothing runs while nothing changes.
+func (s *Service) waitFor(ctx context.Context, drive <-chan struct{}, tick <-chan time.Time, relevant func(Event) bool, check func() (bool, error)) error {
+	sub, unsubscribe := context.WithCancel(ctx) // the events end with the wait
+	defer unsubscribe()
+	wake := s.Subscribe(sub)
+	for {
+		if done, err := check(); done || err != nil {
+			return err
+		}
+		for again := false; !again; {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-drive:
+				return errDriveEnded
+			case <-tick:
+				again = true
+			case ev, ok := <-wake:
+				if !ok {
+					wake = nil // the host is closing: ctx, drive and tick remain
+				}
+				again = !ok || relevant == nil || relevant(ev)
+			}
+		}
 	}
 }

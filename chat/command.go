@@ -63,11 +63,17 @@ func (s *Service) command(ctx context.Context, commandID, kind string, chatID *s
 
 // txn is a write transaction that gathers the events of what it changes,
 // each once: they are published once it has committed, never for a write
-// rolled back.
+// rolled back. What it must do in this process once committed (cancel a
+// drive it stopped) runs before they are published.
 type txn struct {
 	store.Handle
 	events []Event
+	after  []func()
 }
+
+// onCommit runs f once the transaction has committed, before its events
+// are published.
+func (t *txn) onCommit(f func()) { t.after = append(t.after, f) }
 
 func (t *txn) emit(es ...Event) {
 	for _, e := range es {
@@ -91,6 +97,9 @@ func (s *Service) write(ctx context.Context, fn func(tx *txn) error) error {
 		return fn(t)
 	})
 	if err == nil {
+		for _, f := range t.after {
+			f()
+		}
 		s.broker.Publish(t.events...)
 	}
 	return err

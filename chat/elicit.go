@@ -87,48 +87,36 @@ func (e elicitor) Elicit(ctx context.Context, el mcp.Elicitation) (mcp.Reply, er
 // waitLive waits until the request closes (by this process, another one,
 // a stop), the server withdraws it, or the drive ends.
 func (h *mcpHost) waitLive(ctx context.Context, drive driveInfo, r store.Request, key stepKey) (mcp.Reply, error) {
-	s := h.s
-	defer s.await(r.ID)()
-	wake := s.Subscribe(ctx)
-	var deadline <-chan time.Time
+	defer h.s.await(r.ID)()
+	var deadline <-chan time.Time // liveReply expires it
 	if r.ExpiresAt.Valid {
 		t := time.NewTimer(time.Until(time.UnixMilli(r.ExpiresAt.Int64)) + time.Millisecond)
 		defer t.Stop()
 		deadline = t.C
 	}
-	read := true
-	for {
-		if read {
-			if rp, closed, err := h.liveReply(r.ID); err != nil || closed {
-				return rp, err
-			}
+	var rp mcp.Reply
+	err := h.s.waitFor(ctx, drive.ctx.Done(), deadline, func(ev Event) bool { return mayClose(ev, r) }, func() (closed bool, err error) {
+		rp, closed, err = h.liveReply(r.ID)
+		return closed, err
+	})
+	switch {
+	case err == errDriveEnded:
+		// The drive ends (a stop closes the request first; quitting
+		// does not): what the request says is what the server gets.
+		if rp, closed, err := h.liveReply(r.ID); err != nil || closed {
+			return rp, err
 		}
-		read = true
-		select {
-		case <-ctx.Done():
-			reason := ReasonWithdrawn
-			if errors.Is(context.Cause(ctx), mcp.ErrConnectionEnded) {
-				reason = ReasonDisconnected
-			}
-			h.expireLive(r, reason, false)
-			return mcp.Reply{}, ctx.Err()
-		case <-drive.ctx.Done():
-			// The drive ends (a stop closes the request first; quitting
-			// does not): what the request says is what the server gets.
-			if rp, closed, err := h.liveReply(r.ID); err != nil || closed {
-				return rp, err
-			}
-			h.giveUp(key, "followup stopped driving the task while the server's question was open")
-			return h.expireLive(r, ReasonDisconnected, true)
-		case ev, ok := <-wake:
-			if !ok {
-				wake = nil // the host is closing: the ticker and ctx remain
-			}
-			read = !ok || mayClose(ev, r) // its own events only
-		case <-deadline:
-			deadline = nil // liveReply expires it
+		h.giveUp(key, "followup stopped driving the task while the server's question was open")
+		return h.expireLive(r, ReasonDisconnected, true)
+	case err != nil && err == ctx.Err():
+		reason := ReasonWithdrawn
+		if errors.Is(context.Cause(ctx), mcp.ErrConnectionEnded) {
+			reason = ReasonDisconnected
 		}
+		h.expireLive(r, reason, false)
+		return mcp.Reply{}, err
 	}
+	return rp, err
 }
 
 // mayClose reports whether ev may tell of the request's end: its own

@@ -228,17 +228,13 @@ func (s *Service) UnreadWarning(ctx context.Context, chatID string) (int, string
 // requests, revisions, drafts, answers, proposals, deliveries and receipts.
 // Its own receipt keeps only a hash of the id, so no row names the chat.
 func (s *Service) Delete(ctx context.Context, chatID, commandID string) error {
-	var runID string
 	_, err := s.command(ctx, commandID, "delete", nil, map[string]any{"chatId": chatID}, func(tx *txn) (any, error) {
 		if run, err := s.store.LatestRun(ctx, tx, chatID); err == nil {
-			runID = run.ID
+			tx.onCommit(func() { s.cancelDrive(run.ID) })
 		}
+		tx.emit(Event{Kind: EvChat, ChatID: chatID})
 		return map[string]any{"deleted": true}, notFound(s.store.DeleteChat(ctx, tx, chatID), "chat", chatID)
 	})
-	if err == nil {
-		s.cancelDrive(runID)
-		s.broker.Publish(Event{Kind: EvChat, ChatID: chatID})
-	}
 	return err
 }
 

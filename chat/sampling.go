@@ -122,33 +122,23 @@ func (h *mcpHost) Sample(ctx context.Context, q mcp.Sampling) (mcp.Sampled, erro
 // in another process — or expired by a stop; if the server withdraws the
 // request or the drive ends first, a expires. It returns a as it stands.
 func (h *mcpHost) awaitDecision(ctx context.Context, drive driveInfo, a store.Approval) (store.Approval, error) {
-	s := h.s
 	if drive.noWait {
 		return h.expireSampling(a)
 	}
-	sub, unsubscribe := context.WithCancel(ctx) // the events end with the wait
-	defer unsubscribe()
-	wake := s.Subscribe(sub)
-	for read := true; ; {
-		if read {
-			cur, err := s.store.GetApproval(context.Background(), s.reader(), a.ID)
-			if err != nil || cur.State != store.ApprovalPending {
-				return cur, err
-			}
-		}
-		select {
-		case <-ctx.Done():
-			h.expireSampling(a)
-			return a, ctx.Err()
-		case <-drive.ctx.Done():
-			return h.expireSampling(a)
-		case ev, ok := <-wake:
-			if !ok {
-				wake = nil // the host is closing: the drive ends
-			}
-			read = ok && mayDecide(ev, a)
-		}
+	cur := a
+	err := h.s.waitFor(ctx, drive.ctx.Done(), nil, func(ev Event) bool { return mayDecide(ev, a) }, func() (bool, error) {
+		var err error
+		cur, err = h.s.store.GetApproval(context.Background(), h.s.reader(), a.ID)
+		return cur.State != store.ApprovalPending, err
+	})
+	switch {
+	case err == errDriveEnded:
+		return h.expireSampling(a)
+	case err != nil && err == ctx.Err():
+		h.expireSampling(a)
+		return a, err
 	}
+	return cur, err
 }
 
 // mayDecide reports whether ev may tell of a decision on a (or its

@@ -87,42 +87,27 @@ func (ss *ServeSession) Wait(ctx context.Context, requestID string, timeout time
 	ss.active(rd)
 	defer ss.active(rd) // a wait that returns is a call too
 	defer ss.s.await(requestID)()
-	first, err := ss.read(rd, requestID)
+	var v RequestView
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err := ss.s.waitFor(wctx, nil, nil, func(e Event) bool {
+		// A chat deleted in this process announces only the chat; other
+		// processes' changes come as EvRequest (awaited.go).
+		return e.RequestID == requestID || e.Kind == EvChat && e.ChatID == v.ChatID
+	}, func() (bool, error) {
+		var err error
+		v, err = ss.read(rd, requestID)
+		return v.State != store.ReqPending, err
+	})
+	if err != nil && err == wctx.Err() {
+		if v, err = ss.read(rd, requestID); err == nil && ctx.Err() != nil {
+			return OKJSON(answerOf(v))
+		}
+	}
 	if err != nil {
 		return ErrorJSON(err)
 	}
-	sub, stop := context.WithCancel(ctx)
-	defer stop()
-	events := ss.s.Subscribe(sub)
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	for {
-		v, err := ss.read(rd, requestID)
-		if err != nil {
-			return ErrorJSON(err)
-		}
-		if v.State != store.ReqPending {
-			return ss.answered(rd, v)
-		}
-		for changed := false; !changed; {
-			select {
-			case e := <-events:
-				// A chat deleted in this process announces only the chat;
-				// other processes' changes come as EvRequest (awaited.go).
-				changed = e.RequestID == requestID || e.Kind == EvChat && e.ChatID == first.ChatID
-			case <-deadline.C:
-				if v, err = ss.read(rd, requestID); err != nil {
-					return ErrorJSON(err)
-				}
-				return ss.answered(rd, v)
-			case <-ctx.Done():
-				if v, err = ss.read(rd, requestID); err != nil {
-					return ErrorJSON(err)
-				}
-				return OKJSON(answerOf(v))
-			}
-		}
-	}
+	return ss.answered(rd, v)
 }
 
 // Waiting reports whether one of the session's questions waits for the

@@ -20,9 +20,8 @@ func (r *StopResult) setCommandID(id string) { r.CommandID = id }
 // the run stopped before it records anything), its pending requests expire
 // with reason task_stopped, nothing is delivered and no model is called.
 func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult, error) {
-	var chatID string
-	var stopped []string
-	var parent string
+	var chatID, parent string
+	var stopped bool
 	res, err := commandAs(s, ctx, commandID, "stop", &chatID, map[string]any{"runId": runID}, func(tx *txn) (*StopResult, error) {
 		run, err := s.store.GetRun(ctx, tx, runID)
 		if err != nil {
@@ -41,7 +40,8 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 				if err := s.stopOne(ctx, tx, r); err != nil {
 					return nil, err
 				}
-				stopped = append(stopped, r.ID)
+				tx.onCommit(func() { s.cancelDrive(r.ID) })
+				stopped = true
 			}
 		}
 		run.State, parent = store.RunStopped, run.ParentRunID
@@ -52,17 +52,14 @@ func (s *Service) Stop(ctx context.Context, runID, commandID string) (StopResult
 			Content: "Task stopped. Its open questions expired; the conversation stays.", Visible: true, CreatedAt: s.nowMS()}); err != nil {
 			return nil, err
 		}
+		tx.emit(Event{Kind: EvRun, ChatID: chatID, RunID: runID}, Event{Kind: EvRequest, ChatID: chatID, RunID: runID},
+			Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
 		return &StopResult{RunID: runID, State: store.RunStopped}, nil
 	})
 	if err != nil {
 		return res, err
 	}
-	for _, id := range stopped {
-		s.cancelDrive(id)
-	}
-	s.broker.Publish(Event{Kind: EvRun, ChatID: chatID, RunID: runID}, Event{Kind: EvRequest, ChatID: chatID, RunID: runID},
-		Event{Kind: EvMessage, ChatID: chatID, RunID: runID})
-	if parent != "" && len(stopped) > 0 {
+	if parent != "" && stopped {
 		s.DriveOn(ctx, parent) // a sub-agent stopped alone: its parent reads it failed and decides
 	}
 	return res, nil

@@ -31,28 +31,16 @@ func (h *mcpHost) awaitLinks(ctx context.Context, cc agent.CallContext) (bool, e
 	if err := h.markRunWaiting(ctx, cc); err != nil {
 		return false, err
 	}
-	wctx, cancel := context.WithCancel(drive.ctx)
-	defer cancel()
-	wake := s.Subscribe(wctx)
 	tick := time.NewTicker(elicitDeadlineEvery)
 	defer tick.Stop()
-	for {
+	err := s.waitFor(ctx, drive.ctx.Done(), tick.C, nil, func() (bool, error) {
 		open, err := h.linksOpen(ctx, cc)
-		if err != nil || !open {
-			return err == nil, err
-		}
-		select {
-		case <-ctx.Done():
-			return false, nil
-		case <-drive.ctx.Done():
-			return false, nil
-		case _, ok := <-wake:
-			if !ok {
-				wake = nil
-			}
-		case <-tick.C:
-		}
+		return !open, err
+	})
+	if err == errDriveEnded || err != nil && err == ctx.Err() {
+		return false, nil
 	}
+	return err == nil, err
 }
 
 // linksOpen says whether the step still waits for one of its links. A
