@@ -294,9 +294,13 @@ func TestHTTPAbandonedSessionEnds(t *testing.T) {
 func TestHTTPSessionCap(t *testing.T) {
 	_, url := serveHTTP(t, HTTPOptions{Options: Options{MaxSessions: 2}})
 	a := connectHTTP(t, url, "a")
-	connectHTTP(t, url, "b")
-	c := connectHTTP(t, url, "c")
+	b := connectHTTP(t, url, "b")
+	// A session opens when its client says it is ready, which the SDK
+	// handles apart from Connect: a call of each makes sure a and b are
+	// open before c comes.
 	call(t, a, "input_list", nil)
+	call(t, b, "input_list", nil)
+	c := connectHTTP(t, url, "c")
 	out, _ := call(t, c, "input_list", nil)
 	if errCode(out) != "LIMIT_EXCEEDED" || !strings.Contains(mustMarshal(out), "2 sessions open") {
 		t.Fatalf("a third session: %v", out)
