@@ -1,10 +1,9 @@
-package main
+package conformancehost
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -19,10 +18,9 @@ import (
 // call waits for input.
 func TestConformanceThroughTheHost(t *testing.T) {
 	peers := mcptest.Find(t)
-	bin := filepath.Join(t.TempDir(), "conformancehost")
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("building the client: %v\n%s", err, out)
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
 	runs := []struct {
 		node, runner, scenario string

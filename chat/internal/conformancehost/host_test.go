@@ -1,7 +1,8 @@
-// Command conformancehost runs the MCP conformance suite's client scenarios
-// through followup's whole host: `conformance client --command <this
-// binary> --scenario NAME` starts a scenario server and runs this with its
-// URL as the last argument and the scenario in MCP_CONFORMANCE_SCENARIO.
+// Package conformancehost runs the MCP conformance suite's client scenarios
+// through followup's whole host: `conformance client --command <the test
+// binary> --scenario NAME` starts a scenario server and runs the test binary
+// with its URL as the last argument and the scenario in
+// MCP_CONFORMANCE_SCENARIO, which makes it the host.
 //
 // The server is an mcpServers entry of type http. Each tool the scenario
 // expects is called the way a user of followup calls it: the demo agent's
@@ -15,7 +16,7 @@
 // database; this process then finds the question still answerable,
 // answers it and drives the run, so the retried call carries the reply and
 // the exact requestState across the crash.
-package main
+package conformancehost
 
 import (
 	"bufio"
@@ -28,6 +29,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"testing"
 	"time"
 
 	"followup/agent/mcp"
@@ -55,17 +57,19 @@ const (
 	envKills = "CONFORMANCE_HOST_KILLS"
 )
 
-func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: conformancehost SERVER_URL (scenario in MCP_CONFORMANCE_SCENARIO)")
-		os.Exit(2)
+// TestMain is the host when the conformance runner (or the host, for its
+// child) started this binary, and the tests otherwise.
+func TestMain(m *testing.M) {
+	scenario, db := os.Getenv("MCP_CONFORMANCE_SCENARIO"), os.Getenv(envChild)
+	if scenario == "" && db == "" {
+		os.Exit(m.Run())
 	}
 	url := os.Args[len(os.Args)-1]
 	var err error
-	if db := os.Getenv(envChild); db != "" {
+	if db != "" {
 		err = child(url, db, os.Getenv(envChildMsg))
 	} else {
-		err = run(os.Getenv("MCP_CONFORMANCE_SCENARIO"), url, os.Getenv(envCrash) == "1")
+		err = run(scenario, url, os.Getenv(envCrash) == "1")
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conformancehost:", err)
