@@ -63,7 +63,7 @@ func (m *model) compose() string {
 	comp := m.composer.View
 	if !m.composer.Focused() {
 		comp = func() string {
-			return m.compMemo.get(composerKey{m.composer.Value(), m.composer.Placeholder, m.composer.Width(), m.composer.Height()}, m.composer.View)
+			return m.compMemo.Get(composerKey{m.composer.Value(), m.composer.Placeholder, m.composer.Width(), m.composer.Height()}, m.composer.View)
 		}
 	}
 	parts = append(parts, notice)
@@ -72,20 +72,6 @@ func (m *model) compose() string {
 	}
 	parts = append(parts, comp(), m.statusLine())
 	return lipgloss.JoinVertical(lipgloss.Left, parts...)
-}
-
-// memo keeps one drawing while its key stays the same.
-type memo[K comparable] struct {
-	key  K
-	ok   bool
-	view string
-}
-
-func (c *memo[K]) get(key K, draw func() string) string {
-	if !c.ok || c.key != key {
-		c.key, c.ok, c.view = key, true, draw()
-	}
-	return c.view
 }
 
 // composerKey is what an unfocused composer's drawing depends on.

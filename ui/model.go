@@ -11,6 +11,7 @@ import (
 	"followup/ui/composer"
 	"followup/ui/dialog"
 	"followup/ui/status"
+	"followup/ui/style"
 	"followup/ui/transcript"
 )
 
@@ -47,9 +48,9 @@ type model struct {
 	driving  bool
 	spin     spinState
 
-	lay      layoutSpec        // the layout the last Update arranged
-	frame    string            // the frame it drew, which View returns
-	compMemo memo[composerKey] // the unfocused composer's drawing, kept while it stays the same (frame.go)
+	lay      layoutSpec                      // the layout the last Update arranged
+	frame    string                          // the frame it drew, which View returns
+	compMemo style.Memo[composerKey, string] // the unfocused composer's drawing, kept while it stays the same (frame.go)
 
 	unread   *readFailure  // a read the screen needs that failed (unread.go)
 	notice   status.Notice // the notice line (ui/status)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
@@ -25,32 +24,22 @@ type Approval struct {
 	keys ApprovalKeys
 	card
 	a chat.ApprovalView
-	// deciding: a decision is on its way; further keys decide nothing.
-	deciding bool
-	// drawn is the body as last drawn, and the width it was drawn at: a
+	// drawn is the body as last drawn, by the width it was drawn at: a
 	// sampling request's prompt and messages are not wrapped again per
 	// frame. A new ApprovalView starts a new one.
-	drawn *drawnBody
-}
-
-type drawnBody struct {
-	width int
-	text  string
+	drawn *style.Memo[int, string]
 }
 
 func NewApproval(keys Keys, a chat.ApprovalView) Approval {
-	return Approval{keys: keys.Approval, card: newCard(keys, ""), a: a, drawn: &drawnBody{}}
+	return Approval{keys: keys.Approval, card: newCard(keys, ""), a: a, drawn: &style.Memo[int, string]{}}
 }
 
 func (d Approval) Update(msg tea.Msg) (Dialog, Action) {
-	if d.take(msg, d.body) {
-		return d, nil
-	}
 	switch msg := msg.(type) {
 	case Approvals:
 		for _, a := range msg {
 			if a.ID == d.a.ID {
-				d.a, d.drawn = a, &drawnBody{}
+				d.a, d.drawn = a, &style.Memo[int, string]{}
 				return d, nil
 			}
 		}
@@ -63,20 +52,10 @@ func (d Approval) Update(msg tea.Msg) (Dialog, Action) {
 			return d, Close{}
 		}
 		d.deciding = false
-	case tea.KeyMsg:
-		switch {
-		case !key.Matches(msg, d.keys.Once, d.keys.Chat, d.keys.Deny):
-			return d, Pass{}
-		case d.deciding:
-			return d, nil
-		}
-		d.deciding = true
-		if key.Matches(msg, d.keys.Deny) {
-			return d, Deny{ID: d.a.ID}
-		}
-		return d, Approve{ID: d.a.ID, ForChat: key.Matches(msg, d.keys.Chat)}
 	}
-	return d, nil
+	a, _ := d.update(msg, d.body, choice{d.keys.Once, Approve{ID: d.a.ID}},
+		choice{d.keys.Chat, Approve{ID: d.a.ID, ForChat: true}}, choice{d.keys.Deny, Deny{ID: d.a.ID}})
+	return d, a
 }
 
 func (d Approval) View(width, height int, focused bool) string {
@@ -97,16 +76,7 @@ func (d Approval) Waiting() string {
 	return forms.SanitizeLine(d.a.Server) + what + " — the card opens when you pause (" + d.focusK.Help().Key + ")."
 }
 
-func (d Approval) body() string {
-	m, w := d.drawn, d.box.inner()
-	if m == nil {
-		return d.draw()
-	}
-	if m.text == "" || m.width != w {
-		m.width, m.text = w, d.draw()
-	}
-	return m.text
-}
+func (d Approval) body() string { return d.drawn.Get(d.box.inner(), d.draw) }
 
 func (d Approval) draw() string {
 	a := d.a

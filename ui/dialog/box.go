@@ -100,6 +100,16 @@ type card struct {
 	about   string // the question (Question.Key) it is about, "" when none
 	box     paneBox
 	scroll  scroll
+	// deciding: a decision (Decides) is on its way; the card's keys
+	// decide nothing more until it hears that it failed.
+	deciding bool
+}
+
+// choice is one of a card's keys and the action it asks (nil: nothing
+// now).
+type choice struct {
+	key.Binding
+	act Action
 }
 
 func newCard(keys Keys, about string) card {
@@ -121,16 +131,32 @@ func (c card) frame(width, height int, focused bool, body, hint string) string {
 func (c card) About() string  { return c.about }
 func (card) FullScreen() bool { return false }
 
-// take does what every card does with msg: a Size is its box, and a
-// scroll key moves through body when it does not all fit. It reports
-// whether msg was taken.
-func (c *card) take(msg tea.Msg, body func() string) bool {
+// update does what every card does with msg: a Size is its box, a scroll
+// key moves through body when it does not all fit, and another key asks
+// the action of the first choice it matches (Pass when none does). It
+// reports whether msg was one of those.
+func (c *card) update(msg tea.Msg, body func() string, choices ...choice) (Action, bool) {
 	switch msg := msg.(type) {
 	case Size:
 		c.box = paneBox{msg.Width, msg.Height}
-		return true
+		return nil, true
 	case tea.KeyMsg:
-		return c.scroll.move(msg, c.scrollK, len(c.box.lines(body())), c.box.rows())
+		if c.scroll.move(msg, c.scrollK, len(c.box.lines(body())), c.box.rows()) {
+			return nil, true
+		}
+		for _, ch := range choices {
+			switch {
+			case !key.Matches(msg, ch.Binding):
+				continue
+			case !Decides(ch.act):
+			case c.deciding:
+				return nil, true
+			default:
+				c.deciding = true
+			}
+			return ch.act, true
+		}
+		return Pass{}, true
 	}
-	return false
+	return nil, false
 }

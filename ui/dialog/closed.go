@@ -3,7 +3,6 @@ package dialog
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
@@ -49,18 +48,8 @@ func NewClosed(keys Keys, was chat.RequestView, typed forms.Values, final chat.R
 }
 
 func (d Closed) Update(msg tea.Msg) (Dialog, Action) {
-	if d.take(msg, d.body) {
-		return d, nil
-	}
-	switch msg := msg.(type) {
-	case tea.KeyMsg:
-		switch {
-		case key.Matches(msg, d.keys.Dismiss):
-			return d, Close{}
-		}
-		return d, Pass{}
-	}
-	return d, nil
+	a, _ := d.update(msg, d.body, choice{d.keys.Dismiss, Close{}})
+	return d, a
 }
 
 func (d Closed) body() string {

@@ -1,7 +1,6 @@
 package dialog
 
 import (
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
@@ -40,20 +39,8 @@ func NewStopConfirm(keys Keys, runID string) Confirm {
 }
 
 func (d Confirm) Update(msg tea.Msg) (Dialog, Action) {
-	if d.take(msg, d.body) {
-		return d, nil
-	}
-	switch msg := msg.(type) {
-	case tea.KeyMsg:
-		switch {
-		case key.Matches(msg, d.keys.Yes):
-			return d, d.yes
-		case key.Matches(msg, d.keys.No):
-			return d, Close{}
-		}
-		return d, Pass{}
-	}
-	return d, nil
+	a, _ := d.update(msg, d.body, choice{d.keys.Yes, d.yes}, choice{d.keys.No, Close{}})
+	return d, a
 }
 
 func (d Confirm) body() string { return style.Bold.Render(d.title) + "\n" + d.detail }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/chat"
@@ -35,30 +34,18 @@ func (d Proposal) proposal() (chat.ProposalView, bool) {
 }
 
 func (d Proposal) Update(msg tea.Msg) (Dialog, Action) {
-	if d.take(msg, d.body) {
-		return d, nil
+	q, ours := msg.(Question)
+	ours = ours && q.Key == d.q.Key
+	if ours {
+		d.q = q
 	}
-	switch msg := msg.(type) {
-	case Question:
-		if msg.Key == d.q.Key {
-			d.q = Question(msg)
-			if _, ok := d.proposal(); !ok {
-				return d, Close{} // decided elsewhere
-			}
-		}
-	case tea.KeyMsg:
-		p, ok := d.proposal()
-		switch {
-		case !ok:
-			return d, Close{}
-		case key.Matches(msg, d.keys.Accept):
-			return d, Decide{ProposalID: p.ID, Accept: true}
-		case key.Matches(msg, d.keys.Keep):
-			return d, Decide{ProposalID: p.ID, Accept: false}
-		}
-		return d, Pass{}
+	p, ok := d.proposal()
+	if _, key := msg.(tea.KeyMsg); !ok && (key || ours) {
+		return d, Close{} // decided elsewhere
 	}
-	return d, nil
+	a, _ := d.update(msg, d.body, choice{d.keys.Accept, Decide{ProposalID: p.ID, Accept: true}},
+		choice{d.keys.Keep, Decide{ProposalID: p.ID, Accept: false}})
+	return d, a
 }
 
 func (d Proposal) View(width, height int, focused bool) string {

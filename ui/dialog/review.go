@@ -3,7 +3,6 @@ package dialog
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"followup/forms"
@@ -17,8 +16,7 @@ import (
 type Review struct {
 	keys ReviewKeys
 	card
-	q       Question
-	sending bool // the answer is on its way: a second enter sends nothing
+	q Question
 }
 
 func NewReview(keys Keys, q Question) Review {
@@ -26,28 +24,15 @@ func NewReview(keys Keys, q Question) Review {
 }
 
 func (d Review) Update(msg tea.Msg) (Dialog, Action) {
-	if d.take(msg, d.body) {
-		return d, nil
+	if q, ok := msg.(Question); ok && q.Key == d.q.Key {
+		d.q = q
 	}
-	switch msg := msg.(type) {
-	case Question:
-		if msg.Key == d.q.Key {
-			d.q = Question(msg)
-		}
-	case tea.KeyMsg:
-		switch {
-		case key.Matches(msg, d.keys.Back):
-			return d, Back{}
-		case key.Matches(msg, d.keys.Send):
-			if len(d.q.Problems) > 0 || d.sending {
-				return d, nil // the review lists the problems; esc goes back to fix them
-			}
-			d.sending = true
-			return d, Send{}
-		}
-		return d, Pass{}
+	var send Action = Send{}
+	if len(d.q.Problems) > 0 {
+		send = nil // the review lists the problems; esc goes back to fix them
 	}
-	return d, nil
+	a, _ := d.update(msg, d.body, choice{d.keys.Back, Back{}}, choice{d.keys.Send, send})
+	return d, a
 }
 
 func (d Review) body() string {

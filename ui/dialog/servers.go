@@ -29,19 +29,20 @@ type Servers struct {
 	pick          int            // the resource picked, among items
 	width, height int
 	scroll        scroll
-	drawn         *serverLines // the list as last drawn: hundreds of resources are not drawn again per frame
+	// drawn is the list as last drawn for one status (a new status starts
+	// a new one), by width and pick: hundreds of resources are not drawn
+	// again per frame.
+	drawn *style.Memo[[2]int, serverLines]
 }
 
-// serverLines is the list drawn for one status (a new status starts a new
-// one) at a width with a pick.
+// serverLines is the list's lines and the line of each of its items.
 type serverLines struct {
-	width, pick int
-	out         []string
-	at          []int
+	out []string
+	at  []int
 }
 
 func NewServers(keys Keys, status mcp.Status, links []mcp.Resource) Servers {
-	return Servers{keys: keys, status: status, links: links, drawn: &serverLines{}}
+	return Servers{keys: keys, status: status, links: links, drawn: &style.Memo[[2]int, serverLines]{}}
 }
 
 // items are the resources that may be attached, in the order drawn.
@@ -64,7 +65,7 @@ func (d Servers) Update(msg tea.Msg) (Dialog, Action) {
 		d.width, d.height = msg.Width, msg.Height
 	case ServerStatus:
 		d.status = msg.Status
-		d.drawn = &serverLines{}
+		d.drawn = &style.Memo[[2]int, serverLines]{}
 	case tea.KeyMsg:
 		if key.Matches(msg, d.keys.ServersClose) {
 			return d, Close{}
@@ -130,15 +131,8 @@ func (d Servers) failed() []string {
 // of each of items. It is drawn again only when the status, the width or
 // the pick changed.
 func (d Servers) lines(width int) ([]string, []int) {
-	m := d.drawn
-	if m == nil || m.width != width || m.pick != d.pick || m.out == nil {
-		out, at := d.draw(width)
-		if m != nil {
-			m.width, m.pick, m.out, m.at = width, d.pick, out, at
-		}
-		return out, at
-	}
-	return m.out, m.at
+	l := d.drawn.Get([2]int{width, d.pick}, func() serverLines { out, at := d.draw(width); return serverLines{out, at} })
+	return l.out, l.at
 }
 
 func (d Servers) draw(width int) (out []string, at []int) {

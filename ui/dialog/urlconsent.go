@@ -25,8 +25,6 @@ type URL struct {
 	q       Question
 	link    chat.LinkCheck
 	canOpen bool // xdg-open is installed
-	// deciding: done or decline is on its way.
-	deciding bool
 }
 
 func NewURL(keys Keys, q Question, canOpen bool) URL {
@@ -37,42 +35,26 @@ func NewURL(keys Keys, q Question, canOpen bool) URL {
 func (d URL) opens() bool { return d.canOpen && d.link.Openable }
 
 func (d URL) Update(msg tea.Msg) (Dialog, Action) {
-	if d.take(msg, d.body) {
-		return d, nil
-	}
 	switch msg := msg.(type) {
 	case Question:
 		if msg.Key == d.q.Key {
-			d.q = Question(msg)
+			d.q = msg
 		}
 	case Decided:
 		if msg.ID == d.q.Req.ID && msg.Err != nil {
 			d.deciding = false
 		}
-	case tea.KeyMsg:
-		switch {
-		case key.Matches(msg, d.keys.Open):
-			if !d.opens() {
-				return d, nil
-			}
-			return d, OpenLink{d.q.Req.URL}
-		case key.Matches(msg, d.keys.Copy):
-			if !d.link.Openable {
-				return d, nil
-			}
-			return d, CopyLink{d.q.Req.URL}
-		case d.deciding && (key.Matches(msg, d.keys.Done) || key.Matches(msg, d.keys.Decline)):
-			return d, nil
-		case key.Matches(msg, d.keys.Done):
-			d.deciding = true
-			return d, LinkDone{d.q.Req}
-		case key.Matches(msg, d.keys.Decline):
-			d.deciding = true
-			return d, LinkDecline{d.q.Req.ID}
-		}
-		return d, Pass{}
 	}
-	return d, nil
+	var open, copy Action
+	if d.opens() {
+		open = OpenLink{d.q.Req.URL}
+	}
+	if d.link.Openable {
+		copy = CopyLink{d.q.Req.URL}
+	}
+	a, _ := d.update(msg, d.body, choice{d.keys.Open, open}, choice{d.keys.Copy, copy},
+		choice{d.keys.Done, LinkDone{d.q.Req}}, choice{d.keys.Decline, LinkDecline{d.q.Req.ID}})
+	return d, a
 }
 
 func (d URL) View(width, height int, focused bool) string {

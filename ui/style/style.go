@@ -146,3 +146,22 @@ func PaneInner(w int) int { return max(10, PaneWidth(w)-Pane.GetHorizontalFrameS
 func Framed(st lipgloss.Style, w int, body string) string {
 	return st.Width(PaneWidth(w) - st.GetHorizontalBorderSize()).Render(body)
 }
+
+// Memo keeps one drawing while its key stays the same: one too costly to
+// make again on every frame. A nil Memo keeps nothing.
+type Memo[K comparable, V any] struct {
+	key  K
+	ok   bool
+	view V
+}
+
+// Get is the drawing for key: the one kept, or draw's when key changed.
+func (c *Memo[K, V]) Get(key K, draw func() V) V {
+	if c == nil {
+		return draw()
+	}
+	if !c.ok || c.key != key {
+		c.key, c.ok, c.view = key, true, draw()
+	}
+	return c.view
+}

@@ -28,8 +28,7 @@ type Model struct {
 	// The viewport's drawing, kept while what it shows stays the same;
 	// vpGen is bumped whenever its content is set.
 	vpGen  int
-	vpKey  [5]int
-	vpView string
+	vpView style.Memo[[5]int, string]
 
 	cache map[int64]entry
 	// The read of what it would show failed: it says so.
@@ -90,11 +89,7 @@ func (t *Model) SetSize(width, height int) {
 // View is the viewport's drawing, kept while what it shows stays the
 // same: a key typed in the form does not draw it again.
 func (t *Model) View() string {
-	key := [5]int{t.vpGen + 1, t.vp.YOffset, t.vp.Width, t.vp.Height, t.vp.Style.GetVerticalFrameSize()}
-	if key != t.vpKey {
-		t.vpKey, t.vpView = key, t.vp.View()
-	}
-	return t.vpView
+	return t.vpView.Get([5]int{t.vpGen, t.vp.YOffset, t.vp.Width, t.vp.Height, t.vp.Style.GetVerticalFrameSize()}, t.vp.View)
 }
 
 // Refresh gives the viewport the transcript's lines and the stream's
