@@ -12,6 +12,7 @@ import (
 
 	anthropic "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 )
 
 // Anthropic is a Provider for the Anthropic Messages API.
@@ -137,40 +138,14 @@ func (p *Anthropic) params(req Request) anthropic.MessageNewParams {
 		lastRole = role
 	}
 	for _, t := range req.Tools {
-		tool := anthropic.ToolParam{Name: t.Name, InputSchema: anthropicSchema(t.Parameters)}
+		// The schema goes as the tool gave it: the SDK's struct would re-encode it.
+		tool := anthropic.ToolParam{Name: t.Name, InputSchema: param.Override[anthropic.ToolInputSchemaParam](schemaOrEmpty(t.Parameters))}
 		if t.Description != "" {
 			tool.Description = anthropic.String(t.Description)
 		}
 		out.Tools = append(out.Tools, anthropic.ToolUnionParam{OfTool: &tool})
 	}
 	return out
-}
-
-// anthropicSchema splits a JSON Schema object into the SDK's shape:
-// properties and required by name, everything else kept as extra fields.
-func anthropicSchema(raw json.RawMessage) anthropic.ToolInputSchemaParam {
-	s := anthropic.ToolInputSchemaParam{Properties: map[string]any{}}
-	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil {
-		return s
-	}
-	if props, ok := m["properties"]; ok {
-		s.Properties = props
-	}
-	if req, ok := m["required"].([]any); ok {
-		for _, r := range req {
-			if name, ok := r.(string); ok {
-				s.Required = append(s.Required, name)
-			}
-		}
-	}
-	delete(m, "type")
-	delete(m, "properties")
-	delete(m, "required")
-	if len(m) > 0 {
-		s.ExtraFields = m
-	}
-	return s
 }
 
 // validArgs returns arguments the SDK can send: a tool_use input must be a
