@@ -16,18 +16,27 @@ const (
 	DefaultAnthropicModel   = "claude-sonnet-4-5"
 )
 
+// remote is what sets one remote provider apart: where it is, its default
+// model, the variables that configure it and its constructor.
+type remote struct {
+	baseURL, model string
+	urlEnv, keyEnv string
+	keyHint        string // said when the key is missing
+	new            func(baseURL, key, model string) Provider
+}
+
+var remotes = map[string]remote{
+	"openai": {DefaultOpenAIBaseURL, DefaultOpenAIModel, "OPENAI_BASE_URL", "OPENAI_API_KEY",
+		" (for a local server such as Ollama set OPENAI_BASE_URL, e.g. http://localhost:11434/v1)",
+		func(b, k, m string) Provider { return NewOpenAI(b, k, m) }},
+	"anthropic": {DefaultAnthropicBaseURL, DefaultAnthropicModel, "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "",
+		func(b, k, m string) Provider { return NewAnthropic(b, k, m) }},
+}
+
 // ModelName is the model a provider uses: model when set, else the
 // provider's default (the offline demo's name is its own).
 func ModelName(provider, model string) string {
-	switch {
-	case model != "":
-		return model
-	case provider == "openai":
-		return DefaultOpenAIModel
-	case provider == "anthropic":
-		return DefaultAnthropicModel
-	}
-	return provider
+	return cmp.Or(model, remotes[provider].model, provider)
 }
 
 // Retry policy of remote providers: transient failures (429, 5xx, dropped
@@ -40,67 +49,49 @@ const (
 // ProviderNames lists the valid provider names, the default first.
 var ProviderNames = []string{"offline", "openai", "anthropic"}
 
-// Config selects and configures a provider. It holds API keys: never log or
-// print it whole.
+// Config selects and configures a provider. It holds an API key: never log
+// or print it whole.
 type Config struct {
-	Provider, Model                string
-	OpenAIBaseURL, OpenAIKey       string
-	AnthropicBaseURL, AnthropicKey string
+	Provider, Model, BaseURL, Key string
 }
 
-// ConfigFromEnv reads FOLLOWUP_PROVIDER, FOLLOWUP_MODEL, OPENAI_BASE_URL,
-// OPENAI_API_KEY, ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY. Flags given on
-// the command line override its fields.
-func ConfigFromEnv() Config {
-	return Config{
-		Provider:         strings.TrimSpace(os.Getenv("FOLLOWUP_PROVIDER")),
-		Model:            strings.TrimSpace(os.Getenv("FOLLOWUP_MODEL")),
-		OpenAIBaseURL:    strings.TrimSpace(os.Getenv("OPENAI_BASE_URL")),
-		OpenAIKey:        strings.TrimSpace(os.Getenv("OPENAI_API_KEY")),
-		AnthropicBaseURL: strings.TrimSpace(os.Getenv("ANTHROPIC_BASE_URL")),
-		AnthropicKey:     strings.TrimSpace(os.Getenv("ANTHROPIC_API_KEY")),
+// ConfigFromEnv is the configuration of the provider and model given on
+// the command line (empty: FOLLOWUP_PROVIDER, FOLLOWUP_MODEL), with that
+// provider's base URL and key: OPENAI_BASE_URL and OPENAI_API_KEY, or
+// ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY.
+func ConfigFromEnv(provider, model string) Config {
+	env := func(name string) string { return strings.TrimSpace(os.Getenv(name)) }
+	c := Config{Provider: cmp.Or(provider, env("FOLLOWUP_PROVIDER")), Model: cmp.Or(model, env("FOLLOWUP_MODEL"))}
+	if r, ok := remotes[strings.ToLower(c.Provider)]; ok {
+		c.BaseURL, c.Key = env(r.urlEnv), env(r.keyEnv)
 	}
+	return c
 }
 
 // NewRemoteProvider builds the "openai" or "anthropic" provider, wrapped in
 // WithRetry. A key is required only for the vendors' own endpoints: local
 // servers (Ollama) and proxies may need none. Errors never contain a key.
 func NewRemoteProvider(c Config) (Provider, error) {
-	switch strings.ToLower(c.Provider) {
-	case "openai":
-		base := cmp.Or(c.OpenAIBaseURL, DefaultOpenAIBaseURL)
-		if c.OpenAIKey == "" && sameURL(base, DefaultOpenAIBaseURL) {
-			return nil, fmt.Errorf("provider openai: OPENAI_API_KEY is not set (for a local server such as Ollama set OPENAI_BASE_URL, e.g. http://localhost:11434/v1)")
-		}
-		p := NewOpenAI(base, c.OpenAIKey, cmp.Or(c.Model, DefaultOpenAIModel))
-		return WithRetry(p, RetryAttempts, RetryBase), nil
-	case "anthropic":
-		base := cmp.Or(c.AnthropicBaseURL, DefaultAnthropicBaseURL)
-		if c.AnthropicKey == "" && sameURL(base, DefaultAnthropicBaseURL) {
-			return nil, fmt.Errorf("provider anthropic: ANTHROPIC_API_KEY is not set")
-		}
-		p := NewAnthropic(base, c.AnthropicKey, cmp.Or(c.Model, DefaultAnthropicModel))
-		return WithRetry(p, RetryAttempts, RetryBase), nil
+	name := strings.ToLower(c.Provider)
+	r, ok := remotes[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown provider %q: valid providers are %s", c.Provider, strings.Join(ProviderNames, ", "))
 	}
-	return nil, fmt.Errorf("unknown provider %q: valid providers are %s", c.Provider, strings.Join(ProviderNames, ", "))
+	base := cmp.Or(c.BaseURL, r.baseURL)
+	if c.Key == "" && strings.TrimRight(base, "/") == r.baseURL {
+		return nil, fmt.Errorf("provider %s: %s is not set%s", name, r.keyEnv, r.keyHint)
+	}
+	return WithRetry(r.new(base, c.Key, cmp.Or(c.Model, r.model)), RetryAttempts, RetryBase), nil
 }
 
-func sameURL(a, b string) bool {
-	return strings.TrimRight(a, "/") == strings.TrimRight(b, "/")
-}
-
-// String keeps the keys out of any log line or error that prints a Config.
+// String keeps the key out of any log line or error that prints a Config.
 func (c Config) String() string {
-	return fmt.Sprintf("{Provider:%s Model:%s OpenAIBaseURL:%s OpenAIKey:%s AnthropicBaseURL:%s AnthropicKey:%s}",
-		c.Provider, c.Model, c.OpenAIBaseURL, mask(c.OpenAIKey), c.AnthropicBaseURL, mask(c.AnthropicKey))
+	key := ""
+	if c.Key != "" {
+		key = "[set]"
+	}
+	return fmt.Sprintf("{Provider:%s Model:%s BaseURL:%s Key:%s}", c.Provider, c.Model, c.BaseURL, key)
 }
 
 // GoString covers %#v the same way.
 func (c Config) GoString() string { return "agent.Config" + c.String() }
-
-func mask(key string) string {
-	if key == "" {
-		return ""
-	}
-	return "[set]"
-}

@@ -18,16 +18,20 @@ func TestConfigFromEnv(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-o")
 	t.Setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
 	t.Setenv("ANTHROPIC_API_KEY", "sk-a")
-	want := Config{Provider: "anthropic", Model: "claude-x", OpenAIBaseURL: "http://localhost:11434/v1",
-		OpenAIKey: "sk-o", AnthropicBaseURL: "http://127.0.0.1:9", AnthropicKey: "sk-a"}
-	if got := ConfigFromEnv(); got != want {
+	want := Config{Provider: "anthropic", Model: "claude-x", BaseURL: "http://127.0.0.1:9", Key: "sk-a"}
+	if got := ConfigFromEnv("", ""); got != want {
+		t.Fatalf("got %#v", got)
+	}
+	// The command line's provider and model win, with that provider's variables.
+	want = Config{Provider: "openai", Model: "gpt-x", BaseURL: "http://localhost:11434/v1", Key: "sk-o"}
+	if got := ConfigFromEnv("openai", "gpt-x"); got != want {
 		t.Fatalf("got %#v", got)
 	}
 }
 
 func TestConfigPrintsNoKeys(t *testing.T) {
 	t.Parallel()
-	c := Config{Provider: "openai", OpenAIKey: "sk-secret-o", AnthropicKey: "sk-secret-a"}
+	c := Config{Provider: "openai", Key: "sk-secret-o"}
 	for _, s := range []string{fmt.Sprint(c), fmt.Sprintf("%v %+v %#v %s", c, c, c, c)} {
 		if strings.Contains(s, "sk-secret") {
 			t.Fatalf("key printed: %s", s)
@@ -41,10 +45,10 @@ func TestNewRemoteProviderErrors(t *testing.T) {
 		cfg  Config
 		want []string
 	}{
-		{Config{Provider: "gemini", OpenAIKey: "sk-secret"}, []string{`"gemini"`, "offline", "openai", "anthropic"}},
+		{Config{Provider: "gemini", Key: "sk-secret"}, []string{`"gemini"`, "offline", "openai", "anthropic"}},
 		{Config{Provider: ""}, []string{"offline", "openai", "anthropic"}},
 		{Config{Provider: "openai"}, []string{"OPENAI_API_KEY", "OPENAI_BASE_URL"}},
-		{Config{Provider: "anthropic", OpenAIKey: "sk-secret"}, []string{"ANTHROPIC_API_KEY"}},
+		{Config{Provider: "anthropic", BaseURL: DefaultAnthropicBaseURL + "/"}, []string{"ANTHROPIC_API_KEY"}},
 	}
 	for _, c := range cases {
 		p, err := NewRemoteProvider(c.cfg)
@@ -75,8 +79,8 @@ func TestNewRemoteProviderDefaults(t *testing.T) {
 		fake  *agenttest.Server
 		model string
 	}{
-		{Config{Provider: "openai", OpenAIBaseURL: oa.URL + "/v1/"}, oa, DefaultOpenAIModel},
-		{Config{Provider: "Anthropic", AnthropicBaseURL: an.URL, Model: "claude-haiku"}, an, "claude-haiku"},
+		{Config{Provider: "openai", BaseURL: oa.URL + "/v1/"}, oa, DefaultOpenAIModel},
+		{Config{Provider: "Anthropic", BaseURL: an.URL, Model: "claude-haiku"}, an, "claude-haiku"},
 	} {
 		p, err := NewRemoteProvider(c.cfg)
 		if err != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -188,9 +187,7 @@ func Options(a Args) (chat.Options, error) {
 	if c := lookup(a.Command); c != nil && !c.LongLived {
 		o.ShortLived = true
 	}
-	cfg := agent.ConfigFromEnv()
-	cfg.Provider = cmp.Or(a.Flag("provider"), cfg.Provider)
-	cfg.Model = cmp.Or(a.Flag("model"), cfg.Model)
+	cfg := agent.ConfigFromEnv(a.Flag("provider"), a.Flag("model"))
 	if cfg.Provider != "" && cfg.Provider != "offline" { // else the host's default, the offline agent
 		if o.Provider, err = agent.NewRemoteProvider(cfg); err != nil {
 			return o, err
