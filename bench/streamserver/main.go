@@ -76,8 +76,38 @@ func main() {
 		text := replies.Markdown(words, seed)
 		deltas := replies.Deltas(text)
 		start := time.Now()
-		agenttest.WritePaced(w, r, deltas, rate)
+		writePaced(w, r, deltas, rate)
 		logf("words=%d rate=%d deltas=%d bytes=%d sha256=%x ms=%d", words, rate, len(deltas), len(text),
 			sha256.Sum256([]byte(text)), time.Since(start).Milliseconds())
 	}))
+}
+
+// writePaced streams an assistant turn of text in the given deltas,
+// perSecond of them a second (0: as fast as the connection takes them),
+// each flushed on its own, and ends it with "stop". Deltas are sent on a
+// schedule from the first, so a slow moment is caught up, not added to the
+// rest. It stops early when the client goes away.
+func writePaced(w http.ResponseWriter, r *http.Request, deltas []string, perSecond int) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	f := w.(http.Flusher)
+	fmt.Fprintf(w, "%s\n\n", agenttest.OpenAIChunk(`{"role":"assistant","content":""}`, ""))
+	f.Flush()
+	start := time.Now()
+	for i, d := range deltas {
+		if perSecond > 0 {
+			if wait := time.Until(start.Add(time.Duration(i) * time.Second / time.Duration(perSecond))); wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-r.Context().Done():
+					return
+				}
+			}
+		}
+		b, _ := json.Marshal(d)
+		fmt.Fprintf(w, "%s\n\n", agenttest.OpenAIChunk(`{"content":`+string(b)+`}`, ""))
+		f.Flush()
+	}
+	fmt.Fprintf(w, "%s\n\n%s\n\n", agenttest.OpenAIChunk(`{}`, "stop"), agenttest.OpenAIDone)
+	f.Flush()
 }
