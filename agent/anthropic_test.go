@@ -83,16 +83,16 @@ func TestAnthropicNonStreaming(t *testing.T) {
 func TestAnthropicStreaming(t *testing.T) {
 	t.Parallel()
 	events := slices.Concat(
-		[]string{agenttest.AnthropicStart(), "event: ping\ndata: {\"type\":\"ping\"}"},
-		agenttest.AnthropicTextBlock(0, "Let ", "me ", "ask."),
+		[]string{anthropicStart(), "event: ping\ndata: {\"type\":\"ping\"}"},
+		anthropicTextBlock(0, "Let ", "me ", "ask."),
 		[]string{
-			agenttest.AnthropicEvent("content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_7","name":"input_request","input":{}}}`),
-			agenttest.AnthropicEvent("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"requestKey\""}}`),
-			agenttest.AnthropicEvent("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":": \"trip-1\"}"}}`),
-			agenttest.AnthropicEvent("content_block_stop", `{"type":"content_block_stop","index":1}`),
+			anthropicEvent("content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_7","name":"input_request","input":{}}}`),
+			anthropicEvent("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"requestKey\""}}`),
+			anthropicEvent("content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":": \"trip-1\"}"}}`),
+			anthropicEvent("content_block_stop", `{"type":"content_block_stop","index":1}`),
 		},
-		agenttest.AnthropicStop("tool_use"))
-	f := agenttest.New(t, agenttest.SSEReply(events...))
+		anthropicStop("tool_use"))
+	f := agenttest.New(t, sseReply(events...))
 	var sink textSink
 	resp, err := NewAnthropic(f.URL, "k", "m").Complete(context.Background(), Request{Messages: sampleHistory[:1], OnText: sink.onText})
 	if err != nil {
@@ -161,9 +161,9 @@ func TestAnthropicErrors(t *testing.T) {
 
 func TestAnthropicStreamErrorEvent(t *testing.T) {
 	t.Parallel()
-	events := slices.Concat([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hi"),
-		[]string{agenttest.AnthropicEvent("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)})
-	f := agenttest.New(t, agenttest.SSEReply(events...))
+	events := slices.Concat([]string{anthropicStart()}, anthropicTextBlock(0, "Hi"),
+		[]string{anthropicEvent("error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)})
+	f := agenttest.New(t, sseReply(events...))
 	_, err := NewAnthropic(f.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
 	var pe *ProviderError
 	if !errors.As(err, &pe) || !pe.Transient || pe.Message != "Overloaded" {
@@ -173,10 +173,10 @@ func TestAnthropicStreamErrorEvent(t *testing.T) {
 
 func TestAnthropicTruncatedStreams(t *testing.T) {
 	t.Parallel()
-	partial := slices.Concat([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hel"))
+	partial := slices.Concat([]string{anthropicStart()}, anthropicTextBlock(0, "Hel"))
 	for name, reply := range map[string]agenttest.Step{
-		"dropped":     agenttest.DroppedReply(partial...),
-		"ended early": agenttest.SSEReply(partial...),
+		"dropped":     droppedReply(partial...),
+		"ended early": sseReply(partial...),
 	} {
 		f := agenttest.New(t, reply)
 		_, err := NewAnthropic(f.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
@@ -188,7 +188,7 @@ func TestAnthropicTruncatedStreams(t *testing.T) {
 
 func TestAnthropicCancelMidStream(t *testing.T) {
 	t.Parallel()
-	f := agenttest.New(t, agenttest.HangingReply(slices.Concat([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "thinking"))...))
+	f := agenttest.New(t, hangingReply(slices.Concat([]string{anthropicStart()}, anthropicTextBlock(0, "thinking"))...))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req := Request{OnText: func(string) { time.AfterFunc(20*time.Millisecond, cancel) }}

@@ -82,9 +82,9 @@ func TestOpenAIRequestModelOverridesDefault(t *testing.T) {
 
 func TestOpenAIStreamingText(t *testing.T) {
 	t.Parallel()
-	f := agenttest.New(t, agenttest.SSEReply(
+	f := agenttest.New(t, sseReply(
 		agenttest.OpenAIChunk(`{"role":"assistant","content":""}`, ""),
-		agenttest.OpenAIText("Hel"), agenttest.OpenAIText("lo, "), agenttest.OpenAIText("world"),
+		openAIText("Hel"), openAIText("lo, "), openAIText("world"),
 		agenttest.OpenAIChunk(`{}`, "stop"), agenttest.OpenAIDone))
 	var sink textSink
 	resp, err := NewOpenAI(f.URL, "k", "m").Complete(context.Background(), Request{Messages: sampleHistory[:1], OnText: sink.onText})
@@ -101,8 +101,8 @@ func TestOpenAIStreamingText(t *testing.T) {
 
 func TestOpenAIStreamingToolCallFragments(t *testing.T) {
 	t.Parallel()
-	f := agenttest.New(t, agenttest.SSEReply(
-		agenttest.OpenAIText("One moment."),
+	f := agenttest.New(t, sseReply(
+		openAIText("One moment."),
 		agenttest.OpenAIChunk(`{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"input_request","arguments":""}}]}`, ""),
 		agenttest.OpenAIChunk(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"requestKey\":"}}]}`, ""),
 		agenttest.OpenAIChunk(`{"tool_calls":[{"index":1,"id":"call_b","type":"function","function":{"name":"input_list","arguments":""}}]}`, ""),
@@ -134,7 +134,7 @@ func TestOpenAIStreamingToolCallFragments(t *testing.T) {
 func TestOpenAIStreamingToolCallsWithoutIndex(t *testing.T) {
 	t.Parallel()
 	// Some servers send whole calls without an index.
-	f := agenttest.New(t, agenttest.SSEReply(
+	f := agenttest.New(t, sseReply(
 		agenttest.OpenAIChunk(`{"tool_calls":[{"id":"c1","type":"function","function":{"name":"a","arguments":"{\"x\":1}"}},{"id":"c2","type":"function","function":{"name":"b","arguments":"{}"}}]}`, "tool_calls"),
 		agenttest.OpenAIDone))
 	resp, err := NewOpenAI(f.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
@@ -196,7 +196,7 @@ func TestOpenAIErrors(t *testing.T) {
 
 func TestOpenAIDroppedStreamIsTransient(t *testing.T) {
 	t.Parallel()
-	f := agenttest.New(t, agenttest.DroppedReply(agenttest.OpenAIText("partial")))
+	f := agenttest.New(t, droppedReply(openAIText("partial")))
 	_, err := NewOpenAI(f.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
 	if !IsTransient(err) {
 		t.Fatalf("err = %v, want transient", err)
@@ -205,7 +205,7 @@ func TestOpenAIDroppedStreamIsTransient(t *testing.T) {
 
 func TestOpenAIStreamErrorEvent(t *testing.T) {
 	t.Parallel()
-	f := agenttest.New(t, agenttest.SSEReply(agenttest.OpenAIText("Hi"), `data: {"error":{"message":"The server is overloaded","type":"server_error"}}`))
+	f := agenttest.New(t, sseReply(openAIText("Hi"), `data: {"error":{"message":"The server is overloaded","type":"server_error"}}`))
 	_, err := NewOpenAI(f.URL, "", "m").Complete(context.Background(), Request{OnText: func(string) {}})
 	var pe *ProviderError
 	if !errors.As(err, &pe) || !pe.Transient || pe.Message != "The server is overloaded" {
@@ -215,7 +215,7 @@ func TestOpenAIStreamErrorEvent(t *testing.T) {
 
 func TestOpenAICancelMidStream(t *testing.T) {
 	t.Parallel()
-	f := agenttest.New(t, agenttest.HangingReply(agenttest.OpenAIText("thinking")))
+	f := agenttest.New(t, hangingReply(openAIText("thinking")))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Cancel once the first text arrived: the call is in flight, blocked.

@@ -15,13 +15,13 @@ import (
 // tiny keeps backoffs short so the suite stays fast.
 const tiny = time.Millisecond
 
-var helloStream = []string{agenttest.OpenAIText("Hello"), agenttest.OpenAIText(" world"), agenttest.OpenAIChunk(`{}`, "stop"), agenttest.OpenAIDone}
+var helloStream = []string{openAIText("Hello"), openAIText(" world"), agenttest.OpenAIChunk(`{}`, "stop"), agenttest.OpenAIDone}
 
 func TestRetry429ThenSuccessStreamsOnce(t *testing.T) {
 	t.Parallel()
 	f := agenttest.New(t,
 		agenttest.JSONReply(429, `{"error":{"message":"slow down"}}`, "Retry-After-Ms", "5"),
-		agenttest.SSEReply(helloStream...))
+		sseReply(helloStream...))
 	var sink textSink
 	p := WithRetry(NewOpenAI(f.URL, "", "m"), 3, tiny)
 	resp, err := p.Complete(context.Background(), Request{OnText: sink.onText, OnReset: sink.onReset})
@@ -42,12 +42,12 @@ func TestRetryDroppedStreamResetsText(t *testing.T) {
 		var partial, full []string
 		var p Provider
 		if prov == "openai" {
-			partial, full = []string{agenttest.OpenAIText("Hel")}, helloStream
+			partial, full = []string{openAIText("Hel")}, helloStream
 		} else {
-			partial = slices.Concat([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hel"))
-			full = slices.Concat([]string{agenttest.AnthropicStart()}, agenttest.AnthropicTextBlock(0, "Hello", " world"), agenttest.AnthropicStop("end_turn"))
+			partial = slices.Concat([]string{anthropicStart()}, anthropicTextBlock(0, "Hel"))
+			full = slices.Concat([]string{anthropicStart()}, anthropicTextBlock(0, "Hello", " world"), anthropicStop("end_turn"))
 		}
-		f := agenttest.New(t, agenttest.DroppedReply(partial...), agenttest.SSEReply(full...))
+		f := agenttest.New(t, droppedReply(partial...), sseReply(full...))
 		if prov == "openai" {
 			p = NewOpenAI(f.URL, "", "m")
 		} else {
@@ -67,7 +67,7 @@ func TestRetryDroppedStreamResetsText(t *testing.T) {
 
 func TestRetryWithoutResetDoesNotRepeatText(t *testing.T) {
 	t.Parallel()
-	f := agenttest.New(t, agenttest.DroppedReply(agenttest.OpenAIText("Hel")), agenttest.SSEReply(helloStream...))
+	f := agenttest.New(t, droppedReply(openAIText("Hel")), sseReply(helloStream...))
 	var sink textSink
 	_, err := WithRetry(NewOpenAI(f.URL, "", "m"), 3, tiny).Complete(context.Background(), Request{OnText: sink.onText})
 	if !IsTransient(err) || f.Calls() != 1 || sink.String() != "Hel" {

@@ -21,29 +21,6 @@ func JSONReply(status int, body string, headers ...string) Step {
 	}
 }
 
-// SSEReply streams events, flushing each so the client sees them one by
-// one. Each event is written as given plus a blank line.
-func SSEReply(events ...string) Step {
-	return func(w http.ResponseWriter, r *http.Request) { WriteEvents(w, events) }
-}
-
-// DroppedReply streams events, then cuts the connection without ending the
-// body: the client sees io.ErrUnexpectedEOF, as after a network failure.
-func DroppedReply(events ...string) Step {
-	return func(w http.ResponseWriter, r *http.Request) {
-		WriteEvents(w, events)
-		panic(http.ErrAbortHandler)
-	}
-}
-
-// HangingReply streams events, then waits until the client goes away.
-func HangingReply(events ...string) Step {
-	return func(w http.ResponseWriter, r *http.Request) {
-		WriteEvents(w, events)
-		<-r.Context().Done()
-	}
-}
-
 // WriteEvents answers with a server-sent event stream of events.
 func WriteEvents(w http.ResponseWriter, events []string) {
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -62,12 +39,6 @@ func OpenAIChunk(delta string, finish string) string {
 		fr = `"` + finish + `"`
 	}
 	return fmt.Sprintf(`data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":%s,"finish_reason":%s}]}`, delta, fr)
-}
-
-// OpenAIText is a stream event carrying text.
-func OpenAIText(s string) string {
-	b, _ := json.Marshal(s)
-	return OpenAIChunk(`{"content":`+string(b)+`}`, "")
 }
 
 // OpenAIDone ends a chat-completions stream.
@@ -105,32 +76,4 @@ func compactJSON(s string) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-// AnthropicEvent is one Messages API stream event.
-func AnthropicEvent(typ, data string) string {
-	return "event: " + typ + "\ndata: " + data
-}
-
-// AnthropicStart opens a Messages API stream.
-func AnthropicStart() string {
-	return AnthropicEvent("message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":0}}}`)
-}
-
-// AnthropicTextBlock is a text content block streamed in parts.
-func AnthropicTextBlock(index int, parts ...string) []string {
-	out := []string{AnthropicEvent("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"text","text":""}}`, index))}
-	for _, p := range parts {
-		b, _ := json.Marshal(p)
-		out = append(out, AnthropicEvent("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"text_delta","text":%s}}`, index, b)))
-	}
-	return append(out, AnthropicEvent("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, index)))
-}
-
-// AnthropicStop ends a Messages API stream with a stop reason.
-func AnthropicStop(reason string) []string {
-	return []string{
-		AnthropicEvent("message_delta", `{"type":"message_delta","delta":{"stop_reason":"`+reason+`","stop_sequence":null},"usage":{"output_tokens":5}}`),
-		AnthropicEvent("message_stop", `{"type":"message_stop"}`),
-	}
 }
