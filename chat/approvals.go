@@ -194,7 +194,6 @@ func (s *Service) decide(ctx context.Context, id, commandID, kind, state, scope 
 		if err != nil {
 			return nil, err
 		}
-		tx.emit(Event{Kind: EvRun, ChatID: a.ChatID, RunID: a.RunID})
 		return &ApprovalDecision{ApprovalID: a.ID, Kind: kind, State: state, Scope: scope, RunID: a.RunID}, nil
 	})
 }

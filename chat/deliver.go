@@ -97,18 +97,19 @@ func (h runHost) Deliver(ctx context.Context, runID string) (int, error) {
 }
 
 // wake moves a run that waits for input back to running.
-func (s *Service) wake(ctx context.Context, tx store.Handle, run store.Run) error {
+func (s *Service) wake(ctx context.Context, tx *txn, run store.Run) error {
 	_, err := s.moveRun(ctx, tx, &run, store.RunWaitingInput, store.RunRunning)
 	return err
 }
 
-// moveRun moves run to state to when it is in state from, and reports
-// whether it was.
-func (s *Service) moveRun(ctx context.Context, tx store.Handle, run *store.Run, from, to string) (bool, error) {
+// moveRun moves run to state to when it is in state from, announces it,
+// and reports whether it was.
+func (s *Service) moveRun(ctx context.Context, tx *txn, run *store.Run, from, to string) (bool, error) {
 	if run.State != from {
 		return false, nil
 	}
 	run.State, run.UpdatedAt = to, s.nowMS()
+	tx.emit(Event{Kind: EvRun, ChatID: run.ChatID, RunID: run.ID})
 	return true, s.store.UpdateRun(ctx, tx, *run)
 }
 

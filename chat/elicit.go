@@ -62,7 +62,7 @@ func (e elicitor) Elicit(ctx context.Context, el mcp.Elicitation) (mcp.Reply, er
 		if r, err = h.openServerRequest(ctx, tx, run, el.Origin.ToolCallID, el, true, ""); err != nil {
 			return err
 		}
-		tx.emit(requestEvent(r), Event{Kind: EvMessage, ChatID: r.ChatID, RunID: run.ID}, Event{Kind: EvRun, ChatID: r.ChatID, RunID: run.ID})
+		tx.emit(requestEvent(r), Event{Kind: EvMessage, ChatID: r.ChatID, RunID: run.ID})
 		_, err = s.moveRun(ctx, tx, &run, store.RunRunning, store.RunWaitingInput)
 		return err
 	})

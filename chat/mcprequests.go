@@ -118,9 +118,7 @@ func (h *mcpHost) askForStep(ctx context.Context, tx *txn, step *store.ToolStep,
 	if len(keys) == 0 {
 		// Only roots/list, which followup answers with no roots: retry now.
 		step.Attempts++
-		p := h.callPlan(*step, agent.StepRetry)
-		p.Input, p.Replies = w.Input, map[string]mcp.Reply{}
-		return p, nil
+		return h.retryPlan(*step, w.Input, map[string]mcp.Reply{}), nil
 	}
 	step.State = store.StepInputRequired
 	return agent.StepPlan{Action: agent.StepWait}, nil
@@ -235,7 +233,7 @@ func (s *Service) replyOf(ctx context.Context, tx store.Handle, r store.Request)
 // server, sent by the process that holds the call) and, once the last
 // open question of a waiting call is closed, moves its run back to
 // running so a drive retries the call — in any process.
-func (s *Service) serverClosed(ctx context.Context, tx store.Handle, r store.Request) error {
+func (s *Service) serverClosed(ctx context.Context, tx *txn, r store.Request) error {
 	m, err := s.store.GetMCPRequest(ctx, tx, r.ID)
 	if err == store.ErrNotFound {
 		return nil

@@ -198,7 +198,7 @@ func (h runHost) Fail(ctx context.Context, runID string, reason string) error {
 }
 
 // fail ends run with reason; a sub-agent's parent is woken to read it.
-func (s *Service) fail(ctx context.Context, tx store.Handle, run store.Run, reason string) error {
+func (s *Service) fail(ctx context.Context, tx *txn, run store.Run, reason string) error {
 	now := s.nowMS()
 	run.State, run.Error, run.UpdatedAt = store.RunFailed, reason, now
 	if err := s.store.UpdateRun(ctx, tx, run); err != nil {

@@ -74,7 +74,7 @@ func (h *mcpHost) Sample(ctx context.Context, q mcp.Sampling) (mcp.Sampled, erro
 		} else if _, err := s.moveRun(ctx, tx, &run, store.RunRunning, store.RunWaitingInput); err != nil {
 			return err
 		}
-		tx.emit(approvalEvent(a), Event{Kind: EvRun, ChatID: a.ChatID, RunID: a.RunID})
+		tx.emit(approvalEvent(a))
 		return s.store.InsertApproval(ctx, tx, a)
 	})
 	if err != nil {

@@ -164,7 +164,7 @@ func (s *Service) openChildren(ctx context.Context, tx store.Handle, run store.R
 
 // childEnded wakes the parent of a run that has just ended, in the same
 // transaction: its next drive records the child's result.
-func (s *Service) childEnded(ctx context.Context, tx store.Handle, run store.Run) error {
+func (s *Service) childEnded(ctx context.Context, tx *txn, run store.Run) error {
 	if run.ParentRunID == "" {
 		return nil
 	}

@@ -73,11 +73,8 @@ func (t inputTools) Request(ctx context.Context, cc agent.CallContext, args json
 }
 
 func (t inputTools) ReadAnswer(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
-	var a requestArg
-	if err := DecodeArgs(args, &a); err != nil {
-		return ErrorJSON(err)
-	}
-	if err := t.s.agentsOwn(ctx, a.RequestID, cc.ChatID); err != nil {
+	a, err := chatArgs[requestArg](t.s, ctx, cc, args, true)
+	if err != nil {
 		return ErrorJSON(err)
 	}
 	v, err := t.s.Request(ctx, a.RequestID)
@@ -102,58 +99,53 @@ func answerOf(v RequestView) map[string]any {
 }
 
 func (t inputTools) Cancel(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
-	var a requestArg
-	if err := DecodeArgs(args, &a); err != nil {
-		return ErrorJSON(err)
-	}
-	if err := t.s.agentsOwn(ctx, a.RequestID, cc.ChatID); err != nil {
+	a, err := chatArgs[requestArg](t.s, ctx, cc, args, true)
+	if err != nil {
 		return ErrorJSON(err)
 	}
 	return result(t.s.cancel(ctx, a.RequestID, toolCommandID(cc), true))
 }
 
 func (t inputTools) Replace(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
-	var in ReplaceInput
-	if err := DecodeArgs(args, &in); err != nil {
-		return ErrorJSON(err)
-	}
-	if err := t.s.agentsOwn(ctx, in.RequestID, cc.ChatID); err != nil {
+	in, err := chatArgs[ReplaceInput](t.s, ctx, cc, args, true)
+	if err != nil {
 		return ErrorJSON(err)
 	}
 	return result(t.s.Replace(ctx, in, toolCommandID(cc)))
 }
 
 func (t inputTools) Resolve(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
-	var a idArgs
-	if err := DecodeArgs(args, &a); err != nil {
-		return ErrorJSON(err)
-	}
-	if _, err := t.s.inChat(ctx, a.RequestID, cc.ChatID); err != nil {
+	a, err := chatArgs[idArgs](t.s, ctx, cc, args, false)
+	if err != nil {
 		return ErrorJSON(err)
 	}
 	return result(t.s.Resolve(ctx, a.RequestID, a.Digest, a.Values, toolCommandID(cc)))
 }
 
-// inChat reads a request of the agent's chat: one of another chat is
-// NOT_FOUND, as an agent's tools reach only the questions of the chat they
-// work in.
-func (s *Service) inChat(ctx context.Context, requestID, chatID string) (store.Request, error) {
-	r, err := s.store.GetRequest(ctx, s.reader(), requestID)
-	if err != nil || r.ChatID != chatID {
-		return r, errorf(CodeNotFound, "no request with id %q in this chat", requestID)
+// chatArgs decodes the arguments of a tool that names a request of the
+// agent's chat: one of another chat is NOT_FOUND, as an agent's tools
+// reach only the questions of the chat they work in. asker marks the tools
+// that read or change a request as its asker: an MCP server's question is
+// the server's and the user's — the agent may propose values for it
+// (input_resolve), never read, change or cancel it (a cancel would tell the
+// server the user declined).
+func chatArgs[A interface{ target() string }](s *Service, ctx context.Context, cc agent.CallContext, raw json.RawMessage, asker bool) (A, error) {
+	var a A
+	if err := DecodeArgs(raw, &a); err != nil {
+		return a, err
 	}
-	return r, nil
+	id := a.target()
+	r, err := s.store.GetRequest(ctx, s.reader(), id)
+	switch {
+	case err != nil || r.ChatID != cc.ChatID:
+		return a, errorf(CodeNotFound, "no request with id %q in this chat", id)
+	case asker && r.OwnerKind == store.OwnerMCPServer:
+		return a, errorf(CodeNotFound, "request %q is a question of MCP server %s: only the user answers it (input_resolve may propose values)",
+			id, r.OwnerName)
+	}
+	return a, nil
 }
 
-// agentsOwn is inChat for the tools that read or change a request as its
-// asker: an MCP server's question is the server's and the user's — the
-// agent may propose values for it (input_resolve), never read, change or
-// cancel it (a cancel would tell the server the user declined).
-func (s *Service) agentsOwn(ctx context.Context, requestID, chatID string) error {
-	r, err := s.inChat(ctx, requestID, chatID)
-	if err == nil && r.OwnerKind == store.OwnerMCPServer {
-		return errorf(CodeNotFound, "request %q is a question of MCP server %s: only the user answers it (input_resolve may propose values)",
-			requestID, r.OwnerName)
-	}
-	return err
-}
+func (a requestArg) target() string   { return a.RequestID }
+func (a idArgs) target() string       { return a.RequestID }
+func (a ReplaceInput) target() string { return a.RequestID }

@@ -139,12 +139,7 @@ func (h *mcpHost) planRecorded(ctx context.Context, tx *txn, step store.ToolStep
 	if w.Input != nil {
 		// The call was a retry with the user's replies: retry it again.
 		replies, _, err := h.replies(ctx, tx, w)
-		if err != nil {
-			return agent.StepPlan{}, err
-		}
-		p := h.callPlan(step, agent.StepRetry)
-		p.Input, p.Replies = w.Input, replies
-		return p, nil
+		return h.retryPlan(step, w.Input, replies), err
 	}
 	return h.callPlan(step, agent.StepCall), nil
 }
@@ -160,42 +155,33 @@ func (h *mcpHost) planAnswered(ctx context.Context, tx *txn, step store.ToolStep
 		return agent.StepPlan{Action: agent.StepWait}, err
 	}
 	tx.emit(stepEvent(step))
-	if w.Input == nil {
-		for _, rp := range replies {
-			if rp.Action != mcp.ActionAccept {
-				plan := h.finish(&step, OutcomeDeclined, declinedURL(step.Name, rp.Action))
-				// The call is not made again: no reply of any of its
-				// questions reaches the server.
-				if err := h.settleServerDeliveries(ctx, tx, step, errNotCalledAgain); err != nil {
-					return agent.StepPlan{}, err
-				}
-				return plan, s.store.UpdateToolStep(ctx, tx, step)
+	if w.Input != nil {
+		step.State, step.Attempts = store.StepStarted, step.Attempts+1
+		return h.retryPlan(step, w.Input, replies), s.store.UpdateToolStep(ctx, tx, step)
+	}
+	for _, rp := range replies {
+		if rp.Action != mcp.ActionAccept {
+			plan := h.finish(&step, OutcomeDeclined, declinedURL(step.Name, rp.Action))
+			// The call is not made again: no reply of any of its
+			// questions reaches the server.
+			if err := h.settleServerDeliveries(ctx, tx, step, errNotCalledAgain); err != nil {
+				return agent.StepPlan{}, err
 			}
+			return plan, s.store.UpdateToolStep(ctx, tx, step)
 		}
 	}
-	step.State = store.StepStarted
-	step.Attempts++
-	if w.Input == nil {
-		// The links are done; the questions stay named, so the call made
-		// again records them delivered (settleServerDeliveries).
-		if w.Done == nil {
-			w.Done = map[string]int{}
-		}
-		for _, e := range w.URLs {
-			w.Done[e.URL]++
-		}
-		w.URLs = nil
-		step.RequestState = nullString(mustJSON(w))
+	// The links are done; the questions stay named, so the call made
+	// again records them delivered (settleServerDeliveries).
+	step.State, step.Attempts = store.StepStarted, step.Attempts+1
+	if w.Done == nil {
+		w.Done = map[string]int{}
 	}
-	if err := s.store.UpdateToolStep(ctx, tx, step); err != nil {
-		return agent.StepPlan{}, err
+	for _, e := range w.URLs {
+		w.Done[e.URL]++
 	}
-	if w.Input == nil {
-		return h.callPlan(step, agent.StepCall), nil
-	}
-	p := h.callPlan(step, agent.StepRetry)
-	p.Input, p.Replies = w.Input, replies
-	return p, nil
+	w.URLs = nil
+	step.RequestState = nullString(mustJSON(w))
+	return h.callPlan(step, agent.StepCall), s.store.UpdateToolStep(ctx, tx, step)
 }
 
 // Finish records what a call came to (agent.StepHost).
@@ -307,11 +293,8 @@ func (h *mcpHost) callEnded(ctx context.Context, tx *txn, run *store.Run, step s
 	if *run, err = s.store.GetRun(ctx, tx, step.RunID); err != nil {
 		return err
 	}
-	if moved, err := s.moveRun(ctx, tx, run, store.RunWaitingInput, store.RunRunning); err != nil || !moved {
-		return err
-	}
-	tx.emit(Event{Kind: EvRun, ChatID: run.ChatID, RunID: run.ID})
-	return nil
+	_, err = s.moveRun(ctx, tx, run, store.RunWaitingInput, store.RunRunning)
+	return err
 }
 
 // recordResult writes a result plan's result to the run's history in the
@@ -397,6 +380,14 @@ func (h *mcpHost) callPlan(step store.ToolStep, action agent.StepAction) agent.S
 		Server: step.Server, Tool: step.Tool, Arguments: json.RawMessage(step.Arguments), MaxBytes: h.s.policy.ReplySize,
 		Origin: mcp.Origin{ChatID: step.ChatID, RunID: step.RunID, ToolCallID: step.ToolCallID},
 	}}
+}
+
+// retryPlan is the call of a recorded step made again with the replies to
+// the questions its server asked (input_required).
+func (h *mcpHost) retryPlan(step store.ToolStep, in *mcp.InputRequired, replies map[string]mcp.Reply) agent.StepPlan {
+	p := h.callPlan(step, agent.StepRetry)
+	p.Input, p.Replies = in, replies
+	return p
 }
 
 func resultPlan(r json.RawMessage) agent.StepPlan {

@@ -67,10 +67,7 @@ func (h *mcpHost) markRunWaiting(ctx context.Context, cc agent.CallContext) erro
 		if err != nil {
 			return err
 		}
-		if moved, err := s.moveRun(ctx, tx, &run, store.RunRunning, store.RunWaitingInput); err != nil || !moved {
-			return err
-		}
-		tx.emit(Event{Kind: EvRun, ChatID: cc.ChatID, RunID: cc.RunID})
-		return nil
+		_, err = s.moveRun(ctx, tx, &run, store.RunRunning, store.RunWaitingInput)
+		return err
 	})
 }
