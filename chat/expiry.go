@@ -35,8 +35,8 @@ func (s *Service) expireDue(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if look.Sessions {
-		if err := s.expireDisconnected(ctx); err != nil {
+	if len(look.Sessions) > 0 {
+		if err := s.expireDisconnected(ctx, look.Sessions); err != nil {
 			return err
 		}
 	}

@@ -306,10 +306,10 @@ func (s *Service) keepUnread(ctx context.Context, tx store.Handle, r store.Reque
 	})
 }
 
-// expireDisconnected ends the open sessions whose process has died: their
-// byte of the lease file is free.
-func (s *Service) expireDisconnected(ctx context.Context) error {
-	dead, err := s.db.LostSessions(ctx)
+// expireDisconnected ends the sessions among open (seqs, Lookout.Sessions)
+// whose process has died: their byte of the lease file is free.
+func (s *Service) expireDisconnected(ctx context.Context, open []int64) error {
+	dead, err := s.db.LostSessions(ctx, open)
 	if err != nil || len(dead) == 0 {
 		return err
 	}

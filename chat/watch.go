@@ -134,7 +134,9 @@ func (s *Service) watch(ctx context.Context, done chan struct{}) {
 				s.broker.Publish(Event{Kind: EvExternal})
 			}
 			changed = false
-			s.expireDisconnected(ctx) // what ends is published (sessions.go)
+			if look, err := s.store.Look(ctx, s.reader(), s.nowMS()); err == nil && len(look.Sessions) > 0 {
+				s.expireDisconnected(ctx, look.Sessions) // what ends is published (sessions.go)
+			}
 			s.setDue(ctx, due)
 		}
 		// Look again unless all is quiet; a look that failed (the

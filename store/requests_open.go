@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strconv"
+	"strings"
 )
 
 // Reads over the open requests: deadlines, counts by chat, a template's.
@@ -16,21 +18,35 @@ const dueProbe = `EXISTS (SELECT 1 FROM requests WHERE state = 'pending' AND exp
 // during a call (whose run's process may have died), pending requests past
 // their deadline.
 type Lookout struct {
-	Sessions, Classic, Due bool
+	// Sessions are the open serve sessions' seqs, for LostSessions: a
+	// server asking on every request reads them here, not in a query of
+	// their own.
+	Sessions     []int64
+	Classic, Due bool
 }
 
 // lookout is the three looks of Lookout in one statement: a command
-// starts with it, and usually all three are false.
+// starts with it, and usually it finds nothing.
 const lookout = `SELECT
-	EXISTS (SELECT 1 FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open'),
+	(SELECT group_concat(seq) FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open'),
 	EXISTS (SELECT 1 FROM mcp_requests INDEXED BY mcp_requests_classic_open WHERE classic = 1 AND open = 1),
 	` + dueProbe
 
 // Look reads the Lookout at now, in one probe of three small indexes.
 func (Queries) Look(ctx context.Context, h Handle, now int64) (Lookout, error) {
 	var l Lookout
-	err := h.QueryRowContext(ctx, lookout, now).Scan(&l.Sessions, &l.Classic, &l.Due)
-	return l, err
+	var sessions sql.NullString
+	if err := h.QueryRowContext(ctx, lookout, now).Scan(&sessions, &l.Classic, &l.Due); err != nil || !sessions.Valid {
+		return l, err
+	}
+	for seq := range strings.SplitSeq(sessions.String, ",") {
+		n, err := strconv.ParseInt(seq, 10, 64)
+		if err != nil {
+			return l, err
+		}
+		l.Sessions = append(l.Sessions, n)
+	}
+	return l, nil
 }
 
 // DueRequests lists pending requests whose deadline is at or before now.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"slices"
 )
 
 // Session states.
@@ -62,25 +63,16 @@ func (Queries) OpenSessions(ctx context.Context, h Handle) ([]Session, error) {
 	return queryAll(ctx, h, scan[Session], `SELECT `+sessionCols+` FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open' ORDER BY seq`)
 }
 
-// LostSessions lists the open sessions whose byte of the lease file is
-// free: their server has died. Sessions this process holds are known
-// without a look at the file, the others' bytes are tested through one open
-// of it, and only the lost ones' rows are read, so a server with many
-// sessions pays little for asking on each request.
-func (s *Store) LostSessions(ctx context.Context) ([]Session, error) {
-	var others []int64 // sessions of other processes, by seq
-	err := eachRow(ctx, s.r, func(sc rowScanner) error {
-		var seq int64
-		if err := sc.Scan(&seq); err != nil {
-			return err
-		}
-		if !s.sessionLocks.holds(sessionLeaseBase + seq) {
-			others = append(others, seq)
-		}
-		return nil
-	}, `SELECT seq FROM serve_sessions INDEXED BY serve_sessions_open WHERE state = 'open'`)
-	if err != nil || len(others) == 0 {
-		return nil, err
+// LostSessions lists the sessions among open (the open sessions' seqs,
+// Lookout.Sessions) whose byte of the lease file is free: their server has
+// died. Sessions this process holds are known without a look at the file,
+// the others' bytes are tested through one open of it, and only the lost
+// ones' rows are read, so a server with many sessions pays little for
+// asking on each request.
+func (s *Store) LostSessions(ctx context.Context, open []int64) ([]Session, error) {
+	others := slices.DeleteFunc(slices.Clone(open), func(seq int64) bool { return s.sessionLocks.holds(sessionLeaseBase + seq) })
+	if len(others) == 0 {
+		return nil, nil
 	}
 	bytes := make([]int64, len(others))
 	for i, seq := range others {
