@@ -142,17 +142,13 @@ func closedWhy(r chat.RequestView) string {
 	case chat.RequestCancelled:
 		return "was cancelled elsewhere"
 	case chat.RequestExpired:
-		switch r.ClosedReason {
-		case "deadline":
-			return "expired: its deadline passed"
-		case "template_invalidated":
-			return "expired: its template was withdrawn"
-		case "task_stopped":
-			return "expired: the task was stopped"
-		case "withdrawn":
-			return "was withdrawn by " + words.AskedByName(r.Owner)
-		case "disconnected":
+		switch why := words.Expired(r); {
+		case r.ClosedReason == "withdrawn":
+			return "was " + why
+		case r.ClosedReason == "disconnected":
 			return "was closed: " + words.AskedByName(r.Owner) + " disconnected"
+		case why != "":
+			return "expired: " + why
 		}
 		return "expired"
 	}

@@ -34,25 +34,32 @@ func (s *scroll) move(msg tea.KeyMsg, k ScrollKeys, total, height int) bool {
 		return false
 	}
 	rows := shown(total, height)
-	page := max(1, rows-1)
-	switch {
-	case key.Matches(msg, k.Up):
-		s.top--
-	case key.Matches(msg, k.Down):
-		s.top++
-	case key.Matches(msg, k.PageUp):
-		s.top -= page
-	case key.Matches(msg, k.PageDown):
-		s.top += page
-	case key.Matches(msg, k.Top):
-		s.top = 0
-	case key.Matches(msg, k.Bottom):
-		s.top = total
-	default:
-		return false
+	by, ok := k.moveBy(msg, k.Up, k.Down, max(1, rows-1), total)
+	if ok {
+		s.top = clampTop(s.top+by, total, rows)
 	}
-	s.top = clampTop(s.top, total, rows)
-	return true
+	return ok
+}
+
+// moveBy is how far a key moves a place among total rows shown page at a
+// time: up or down one, a page, or to either end; ok reports whether msg
+// is one of those keys.
+func (k ScrollKeys) moveBy(msg tea.KeyMsg, up, down key.Binding, page, total int) (by int, ok bool) {
+	switch {
+	case key.Matches(msg, up):
+		return -1, true
+	case key.Matches(msg, down):
+		return 1, true
+	case key.Matches(msg, k.PageUp):
+		return -page, true
+	case key.Matches(msg, k.PageDown):
+		return page, true
+	case key.Matches(msg, k.Top):
+		return -total, true
+	case key.Matches(msg, k.Bottom):
+		return total, true
+	}
+	return 0, false
 }
 
 // window is the lines that fit in height from the top, with a last line

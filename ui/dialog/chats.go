@@ -133,25 +133,14 @@ func (d Chats) newRow() []chat.ChatView {
 func (d Chats) key(msg tea.KeyMsg) (Chats, Action) {
 	k := d.keys
 	d.note, d.noteErr = "", false // it spoke of the moment before this key
-	if key.Matches(msg, k.Up, k.Down, d.scrollK.PageUp, d.scrollK.PageDown, d.scrollK.Top, d.scrollK.Bottom) {
-		d.toEnd = false // the latest move wins
-	}
+	by, move := d.scrollK.moveBy(msg, k.Up, k.Down, d.rows(), len(d.list.Chats()))
 	switch {
 	case key.Matches(msg, k.Close):
 		return d, Close{}
-	case key.Matches(msg, k.Up):
-		d.list.Move(-1)
-	case key.Matches(msg, k.Down):
-		d.list.Move(1)
-	case key.Matches(msg, d.scrollK.PageUp):
-		d.list.Move(-d.rows())
-	case key.Matches(msg, d.scrollK.PageDown):
-		d.list.Move(d.rows())
-	case key.Matches(msg, d.scrollK.Top):
-		d.list.Move(-len(d.list.Chats()))
-	case key.Matches(msg, d.scrollK.Bottom):
-		d.list.Move(len(d.list.Chats()))
-		d.toEnd = !d.complete // the last chat read is not the last chat
+	case move:
+		d.list.Move(by)
+		// The latest move wins; the last chat read is not the last chat.
+		d.toEnd = key.Matches(msg, d.scrollK.Bottom) && !d.complete
 	case key.Matches(msg, k.New):
 		return d, NewChat{}
 	case key.Matches(msg, k.Open):

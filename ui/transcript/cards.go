@@ -48,11 +48,7 @@ func requestCard(r chat.RequestView, width int) string {
 	case chat.RequestCancelled:
 		status = "cancelled by you"
 	case chat.RequestExpired:
-		status = "expired — " + map[string]string{
-			"deadline": "its deadline passed", "template_invalidated": "its template was withdrawn",
-			"task_stopped": "the task was stopped", "withdrawn": "withdrawn by " + words.AskedByName(r.Owner),
-			"disconnected": words.AskedByName(r.Owner) + " is gone (its connection ended)",
-		}[r.ClosedReason]
+		status = "expired — " + words.Expired(r)
 	}
 	status = linkCardWords(r, status)
 	if len(r.Unsent) > 0 {

@@ -68,6 +68,16 @@ func CancelTells(r chat.RequestView) (promise, done string) {
 		"Question cancelled — the agent was told and goes on without it."
 }
 
+// Expired says why r expired, after "expired": "its deadline passed";
+// "" when the reason is not one of these.
+func Expired(r chat.RequestView) string {
+	return map[string]string{
+		"deadline": "its deadline passed", "template_invalidated": "its template was withdrawn",
+		"task_stopped": "the task was stopped", "withdrawn": "withdrawn by " + AskedByName(r.Owner),
+		"disconnected": AskedByName(r.Owner) + " is gone (its connection ended)",
+	}[r.ClosedReason]
+}
+
 // SummarizeValues lists values by their fields' labels, in the form's
 // order, each as the review shows it (forms.Field.ValueLine).
 func SummarizeValues(r chat.RequestView, vals forms.Values) string {
