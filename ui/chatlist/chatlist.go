@@ -130,43 +130,26 @@ func (mk marks) union(o marks) marks {
 	return marks{archived: mk.archived || o.archived, pending: max(mk.pending, o.pending), here: mk.here || o.here}
 }
 
-// words is the marks in full: " [archived] · 2 questions wait · on screen".
-func (mk marks) words() string {
-	s := ""
-	if mk.archived {
-		s += style.Dim.Render(" [archived]")
-	}
-	if mk.pending > 0 {
-		s += style.States["pending"].Render(" · " + style.Plural(mk.pending, "question waits", "questions wait"))
-	}
-	if mk.here {
-		s += style.Dim.Render(" · on screen")
-	}
-	return s
-}
-
-// compact is the marks in a few cells: " [arch] ?2 (here)"; compactLegend
-// says what they mean.
-func (mk marks) compact() string {
-	s := ""
-	if mk.archived {
-		s += style.Dim.Render(" [arch]")
-	}
-	if mk.pending > 0 {
-		s += style.States["pending"].Render(" ?" + strconv.Itoa(mk.pending))
-	}
-	if mk.here {
-		s += style.Dim.Render(" (here)")
-	}
-	return s
-}
-
-// in is the marks compact, or in words.
+// in is the marks in words, " [archived] · 2 questions wait · on screen",
+// or compact, " [arch] ?2 (here)" (compactLegend says what they mean).
 func (mk marks) in(compact bool) string {
-	if compact {
-		return mk.compact()
+	form := func(words, short string) string {
+		if compact {
+			return short
+		}
+		return words
 	}
-	return mk.words()
+	s := ""
+	if mk.archived {
+		s += style.Dim.Render(form(" [archived]", " [arch]"))
+	}
+	if mk.pending > 0 {
+		s += style.States["pending"].Render(form(" · "+style.Plural(mk.pending, "question waits", "questions wait"), " ?"+strconv.Itoa(mk.pending)))
+	}
+	if mk.here {
+		s += style.Dim.Render(form(" · on screen", " (here)"))
+	}
+	return s
 }
 
 // pointer marks the row under the cursor.
@@ -205,7 +188,7 @@ func rowHead(c chat.ChatView, cursor, compact bool) string {
 // fitsInWords reports whether the row's whole title fits at width beside
 // its marks in words.
 func fitsInWords(c chat.ChatView, mk marks, width int) bool {
-	return lipgloss.Width(rowHead(c, false, false))+lipgloss.Width(forms.SanitizeLine(c.Title))+lipgloss.Width(mk.words()) <= width
+	return lipgloss.Width(rowHead(c, false, false))+lipgloss.Width(forms.SanitizeLine(c.Title))+lipgloss.Width(mk.in(false)) <= width
 }
 
 // chatRow is a chat's line in the list at width: the date, then the
