@@ -40,3 +40,24 @@ func (l PendingList) Items() ([]RequestItem, error) {
 	}
 	return out, nil
 }
+
+// ToolSteps lists a chat's MCP tool calls, oldest first. The transcript
+// row of each (role tool_step) names it by RunID and ToolCallID.
+func (s *Service) ToolSteps(ctx context.Context, chatID string) ([]ToolStepView, error) {
+	out := []ToolStepView{}
+	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
+		steps, err := s.store.ChatToolSteps(ctx, tx, chatID)
+		if err != nil {
+			return err
+		}
+		for _, st := range steps {
+			v, err := s.toolStepView(ctx, tx, st)
+			if err != nil {
+				return err
+			}
+			out = append(out, v)
+		}
+		return nil
+	})
+	return out, err
+}

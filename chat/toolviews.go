@@ -51,27 +51,6 @@ type ToolStepView struct {
 	FinishedAt *time.Time    `json:"finishedAt,omitempty"`
 }
 
-// ToolSteps lists a chat's MCP tool calls, oldest first. The transcript
-// row of each (role tool_step) names it by RunID and ToolCallID.
-func (s *Service) ToolSteps(ctx context.Context, chatID string) ([]ToolStepView, error) {
-	out := []ToolStepView{}
-	err := s.db.ReadTx(ctx, func(tx store.Handle) error {
-		steps, err := s.store.ChatToolSteps(ctx, tx, chatID)
-		if err != nil {
-			return err
-		}
-		for _, st := range steps {
-			v, err := s.toolStepView(ctx, tx, st)
-			if err != nil {
-				return err
-			}
-			out = append(out, v)
-		}
-		return nil
-	})
-	return out, err
-}
-
 // StepAwaitingApproval is the state of a call whose approval is asked and
 // not decided: it has a transcript row and no step yet.
 const StepAwaitingApproval = "awaiting_approval"

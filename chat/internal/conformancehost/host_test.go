@@ -194,9 +194,19 @@ func finish(ctx context.Context, url, db, msg, runID string) (string, error) {
 
 // stepText is the tool's result as the run recorded it.
 func stepText(ctx context.Context, s *chat.Service, v chat.RunView) (string, error) {
-	steps, err := s.ToolSteps(ctx, v.ChatID)
+	in, err := s.Inspect(ctx, v.ChatID)
 	if err != nil {
 		return "", err
+	}
+	var steps []chat.ToolStepView
+	for _, m := range in.Messages {
+		if m.Role == chat.RoleToolStep {
+			st, err := s.ToolStep(ctx, m.RunID, m.ToolCallID)
+			if err != nil {
+				return "", err
+			}
+			steps = append(steps, st)
+		}
 	}
 	if v.State != "succeeded" || len(steps) != 1 || steps[0].Outcome != chat.OutcomeOK {
 		return "", fmt.Errorf("run %s, steps %+v", v.State, steps)
