@@ -118,7 +118,7 @@ func (msg startMCPMsg) apply(m *model) tea.Cmd {
 	// The servers start in the background; their status says they are
 	// connecting, or the configuration's problems.
 	svc := m.svc
-	return tea.Batch(func() tea.Msg { svc.StartMCP(); return readMCPStatus(svc)() }, findOpener())
+	return func() tea.Msg { svc.StartMCP(); return readMCPStatus(svc)() }
 }
 
 // onServerStatus takes the servers' status, and says what changed.

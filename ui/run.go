@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"os/signal"
 	"sync/atomic"
 	"syscall"
@@ -86,6 +87,7 @@ func run(ctx context.Context, o chat.Options, width, height int, opts ...tea.Pro
 		root.refreshTranscript()
 		root.arrange()
 	}
+	root.mcp.opener, _ = exec.LookPath("xdg-open") // "" when none is installed
 	root.start.preloaded = true
 	first := root.nextLoad()
 	ctx, cancel := context.WithCancel(ctx)

@@ -22,22 +22,10 @@ import (
 // What the consent card's keys do: open the link in the browser, copy it,
 // say done or decline. followup never fetches a link itself.
 
-// openerMsg brings the command that opens links ("" when none is
-// installed), looked up once after the first frame.
-type openerMsg struct{ path string }
-
 // linkHandedMsg reports opening ("open") or copying ("copy") a link.
 type linkHandedMsg struct {
 	verb string
 	err  error
-}
-
-// findOpener looks for xdg-open.
-func findOpener() tea.Cmd {
-	return func() tea.Msg {
-		p, _ := exec.LookPath("xdg-open")
-		return openerMsg{p}
-	}
 }
 
 // openerWait is how long an opener is given to fail before the link is
@@ -100,11 +88,6 @@ func decideLink(svc *chat.Service, r chat.RequestView, done bool) tea.Cmd {
 		rc, err := svc.Answer(ctx, chat.AnswerInput{RequestID: r.ID, Digest: r.Digest, Values: forms.Values{}})
 		return doneMsg{runID: rc.RunID, err: err, status: "Told " + server + " you are done; the call goes on.", drop: true, decided: r.ID}
 	}
-}
-
-func (msg openerMsg) apply(m *model) tea.Cmd {
-	m.mcp.opener = msg.path
-	return nil
 }
 
 func (msg linkHandedMsg) apply(m *model) tea.Cmd {
