@@ -184,7 +184,7 @@ func BenchmarkStartup(b *testing.B) {
 	for b.Loop() {
 		m := newScreen()
 		m.start.dbPath, m.width, m.height, m.sized = path, 120, 40, true
-		m.pane.resize(m.formWidth(), m.formHeight())
+		m.pane.resize(formSize(m.width, m.height))
 		m.refreshTranscript()
 		m.arrange()
 		m.start.preloaded = true

@@ -156,5 +156,5 @@ func (m *model) resize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.dialogs.Resize(m.dialogSize) // the box each is drawn in now
 	// Also behind a dialog or the review: the form comes back at the
 	// size of the screen it comes back to.
-	return m.pane.resize(m.formWidth(), m.formHeight())
+	return m.pane.resize(formSize(m.width, m.height))
 }

@@ -32,7 +32,8 @@ type prep struct {
 func (m *model) prep() prep {
 	p := prep{active: m.pane.active, installed: m.pane.liveKey}
 	if m.sized { // the size is the terminal's, not a default
-		p.formWidth, p.formHeight, p.width, p.height = m.formWidth(), m.formHeight(), m.width, m.height
+		p.width, p.height = m.width, m.height
+		p.formWidth, p.formHeight = formSize(m.width, m.height)
 	}
 	return p
 }

@@ -55,7 +55,7 @@ func TestLoadPreparesTheFrame(t *testing.T) {
 	}
 
 	// A reload with the form on screen builds nothing and draws nothing.
-	again := loadChat(svc, m.cur.chatID, prep{active: m.pane.active, installed: m.pane.liveKey, formWidth: m.formWidth(), formHeight: m.formHeight()})().(snapshotMsg)
+	again := loadChat(svc, m.cur.chatID, prep{active: m.pane.active, installed: m.pane.liveKey, formWidth: m.pane.width, formHeight: m.pane.maxHeight})().(snapshotMsg)
 	if again.built != nil || again.entries != nil {
 		t.Fatal("a reload prepared what the screen already shows")
 	}

@@ -109,7 +109,7 @@ func newScreen() *model {
 	m.saver = newSaver()
 	m.pane = newFormPane(m.saver)
 	m.mcp.progress = map[string]string{}
-	m.pane.resize(m.formWidth(), m.formHeight())
+	m.pane.resize(formSize(m.width, m.height))
 	m.arrange()
 	return m
 }

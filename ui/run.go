@@ -83,7 +83,7 @@ func run(ctx context.Context, o chat.Options, width, height int, opts ...tea.Pro
 	if width > 0 && height > 0 {
 		// The first load builds its form at the terminal's size.
 		root.width, root.height, root.sized = width, height, true
-		root.pane.resize(root.formWidth(), root.formHeight())
+		root.pane.resize(formSize(root.width, root.height))
 		root.refreshTranscript()
 		root.arrange()
 	}

@@ -16,11 +16,6 @@ import (
 	"followup/ui/words"
 )
 
-// formWidth and formHeight are the size forms are built at now.
-func (m *model) formWidth() int { w, _ := formSize(m.width, m.height); return w }
-
-func (m *model) formHeight() int { _, h := formSize(m.width, m.height); return h }
-
 // paneView is the area above the composer: tab row plus the active form,
 // or the dialog drawn in the pane (the review, a confirmation, a proposal).
 func (m *model) paneView(s layoutSpec) string {
