@@ -58,8 +58,9 @@ func (e *explaining) QueryRowContext(ctx context.Context, query string, args ...
 // TestEveryListIsIndexed runs every read of a list through EXPLAIN QUERY
 // PLAN with real arguments: each finds its rows through an index and none
 // sorts or scans a whole table of the history (chats, runs, messages,
-// requests, revisions, deliveries, proposals, answers). The pending list
-// reads pending_items whole by design: it holds only the open requests.
+// requests, revisions, deliveries, proposals, answers, serve sessions).
+// The pending list reads pending_items whole by design: it holds only the
+// open requests.
 // A sort or a list of every active chat would grow with the history, so
 // neither is allowed but where the rows are few by nature.
 func TestEveryListIsIndexed(t *testing.T) {
@@ -117,8 +118,12 @@ func TestEveryListIsIndexed(t *testing.T) {
 		"PendingApprovals chat":     func() error { _, err := qs.PendingApprovals(ctx, e, "ch_1"); return err },
 		"PendingApprovals all":      func() error { _, err := qs.PendingApprovals(ctx, e, ""); return err },
 		"PendingOutside newest":     func() error { _, err := qs.PendingOutside(ctx, e, "ch_1", 1, true); return err },
+		"EndedSessionRequest": func() error {
+			_, err := qs.EndedSessionRequest(ctx, e, "claude", "", "k", "h")
+			return err
+		},
 	}
-	history := []string{"chats", "runs", "messages", "requests", "revisions", "deliveries", "proposals", "answers"}
+	history := []string{"chats", "runs", "messages", "requests", "revisions", "deliveries", "proposals", "answers", "serve_sessions"}
 	// Sorts that are bounded by what they return.
 	sorts := map[string]bool{
 		"DueRequests":   true, // only the requests past their deadline, found by their index

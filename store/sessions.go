@@ -120,10 +120,14 @@ func (Queries) SessionRequestByKey(ctx context.Context, h Handle, sessionID, key
 
 // EndedSessionRequest is the newest request with requestKey key and those
 // arguments asked in an ended session of the client with that name and
-// key: the question a client that comes back may take again.
+// key: the question a client that comes back may take again. Every
+// input_request asks, so it reads the requests with that key and those
+// arguments, newest first (requests_serve_key), each checked against its
+// session, and never the list of every session ever opened.
 func (Queries) EndedSessionRequest(ctx context.Context, h Handle, clientName, clientKey, key, argsHash string) (Request, error) {
-	return scan[Request](h.QueryRowContext(ctx, `SELECT `+reqCols+` FROM requests WHERE request_key = ? AND args_hash = ? AND session_id IN
-		(SELECT id FROM serve_sessions WHERE state = 'ended' AND client_name = ? AND client_key = ?) ORDER BY seq DESC LIMIT 1`,
+	return scan[Request](h.QueryRowContext(ctx, `SELECT `+reqCols+` FROM requests INDEXED BY requests_serve_key
+		WHERE request_key = ? AND args_hash = ? AND session_id IS NOT NULL AND EXISTS (SELECT 1 FROM serve_sessions AS s
+		WHERE s.id = requests.session_id AND s.state = 'ended' AND s.client_name = ? AND s.client_key = ?) ORDER BY seq DESC LIMIT 1`,
 		key, argsHash, clientName, clientKey))
 }
 
