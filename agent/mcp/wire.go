@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -136,36 +137,15 @@ func propertyOrder(raw json.RawMessage) []string {
 	return keys
 }
 
-// withPropertyOrder re-encodes raw's "properties" with its keys in order.
+// withPropertyOrder re-encodes raw with its properties in order
+// (jsonschema writes a schema's PropertyOrder first).
 func withPropertyOrder(raw json.RawMessage, order []string) json.RawMessage {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(raw, &top) != nil {
+	var s jsonschema.Schema
+	if json.Unmarshal(raw, &s) != nil || len(s.Properties) != len(order) {
 		return raw
 	}
-	var props map[string]json.RawMessage
-	if json.Unmarshal(top["properties"], &props) != nil || len(props) != len(order) {
-		return raw
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range order {
-		v, ok := props[k]
-		if !ok {
-			return raw
-		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	top["properties"] = b.Bytes()
-	// The other keys stay sorted (encoding a map); only properties has an
-	// order that means something.
-	out, err := json.Marshal(top)
+	s.PropertyOrder = order
+	out, err := json.Marshal(&s)
 	if err != nil {
 		return raw
 	}
