@@ -36,15 +36,10 @@ const (
 // every elicitDeadlineEvery.
 var elicitDeadlineEvery = time.Second
 
-// elicitor is the host's mcp.Elicitor.
-type elicitor struct{ h *mcpHost }
-
-var _ mcp.Elicitor = elicitor{}
-
 // Elicit opens the server's question as an input request of the call's run
 // and waits for the user (mcp.Elicitor).
-func (e elicitor) Elicit(ctx context.Context, el mcp.Elicitation) (mcp.Reply, error) {
-	h, s := e.h, e.h.s
+func (h *mcpHost) Elicit(ctx context.Context, el mcp.Elicitation) (mcp.Reply, error) {
+	s := h.s
 	drive, ok := h.drive(el.Origin.RunID)
 	if !ok || el.Origin.ToolCallID == "" {
 		return mcp.Reply{}, mcp.InvalidParams("followup asks its user only during a tool call it makes")

@@ -56,7 +56,7 @@ func newMCPHost(s *Service, o MCPOptions) *mcpHost {
 		return h
 	}
 	h.m = mcp.New(*o.Config, mcp.Options{
-		Name: "followup", Version: o.Version, Elicitor: elicitor{h}, Sampler: h, LogDir: o.LogDir,
+		Name: "followup", Version: o.Version, Elicitor: h, Sampler: h, LogDir: o.LogDir,
 		OnChange: func() { s.broker.Publish(Event{Kind: EvMCP}) },
 		OnProgress: func(o mcp.Origin, p mcp.Progress) {
 			s.broker.Publish(Event{Kind: EvProgress, ChatID: o.ChatID, RunID: o.RunID, ToolCallID: o.ToolCallID, Progress: p.String()})
