@@ -217,8 +217,8 @@ func (c *Command) checkArity(args []string) error {
 		return usagef("%s needs %s", c.Name, strings.Join(c.Args[n:min], " "))
 	case max >= 0 && n > max:
 		quoted := fmt.Sprintf("%q", args) // ["a" "b"]
-		return usagef("%s takes %s, got %d %s: %s", c.Name, argsPhrase(c.Args), n, forms.Plural(n, "argument", "arguments"),
-			quoted[1:len(quoted)-1])
+		return usagef("%s takes %s, got %d %s: %s", c.Name, cmp.Or(strings.Join(c.Args, " "), "no arguments"), n,
+			forms.Plural(n, "argument", "arguments"), quoted[1:len(quoted)-1])
 	}
 	return nil
 }
@@ -282,18 +282,6 @@ func arity(args []string) (min, max int) {
 		}
 	}
 	return min, len(args)
-}
-
-func argsPhrase(args []string) string {
-	min, max := arity(args)
-	switch {
-	case max == 0:
-		return "no arguments"
-	case min == max:
-		return strings.Join(args, " ")
-	default:
-		return fmt.Sprintf("at most %d %s (%s)", max, forms.Plural(max, "argument", "arguments"), strings.Join(args, " "))
-	}
 }
 
 // Synopsis is the one-line usage of a command, derived from its table
