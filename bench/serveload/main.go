@@ -6,9 +6,10 @@
 // `followup answer` in another process (from the answer's receipt — printed
 // just after its commit — until the agent's input_wait returns). The same
 // answer latency is measured with one session waiting. The load average is
-// printed beside each figure.
+// printed beside each figure. With -rounds, every session asks at once
+// again that many times (and withdraws), which steadies the figures.
 //
-//	go build -o /tmp/followup . && go run ./bench/serveload -bin /tmp/followup -n 100
+//	go build -o /tmp/followup . && go run ./bench/serveload -bin /tmp/followup -n 100 [-rounds 20]
 package main
 
 import (
@@ -36,6 +37,7 @@ func main() {
 	n := flag.Int("n", 100, "sessions at once")
 	idle := flag.Duration("idle", 20*time.Second, "how long to measure idle CPU with every session waiting")
 	single := flag.Int("single", 30, "answers measured with one session waiting")
+	rounds := flag.Int("rounds", 0, "rounds more of every session asking at once (then withdrawing), on the chats the first made")
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "serveload")
 	if err != nil {
@@ -73,6 +75,28 @@ func main() {
 	fmt.Printf("input_request with %d concurrent clients: p50 %s, p95 %s; CPU a request: the server's %s, the clients' %s   (%s)\n",
 		*n, pct(took, 50), pct(took, 95), (served / time.Duration(*n)).Round(10*time.Microsecond),
 		(own / time.Duration(*n)).Round(10*time.Microsecond), load())
+
+	// Further rounds: the chats and sessions exist; each question is
+	// withdrawn after its round (a session has at most 8 waiting).
+	if *rounds > 0 {
+		var all []time.Duration
+		served, own := cpu(srv.cmd.Process.Pid), selfCPU()
+		for r := range *rounds {
+			asked := make([]string, *n)
+			took := make([]time.Duration, *n)
+			parallel(*n, func(i int) {
+				start := time.Now()
+				asked[i] = request(clients[i], fmt.Sprintf("round-%d", r))
+				took[i] = time.Since(start)
+			})
+			all = append(all, took...)
+			parallel(*n, func(i int) { call(clients[i], "input_cancel", map[string]any{"requestId": asked[i]}) })
+		}
+		served, own = cpu(srv.cmd.Process.Pid)-served, selfCPU()-own
+		calls := time.Duration(2 * *n * *rounds)
+		fmt.Printf("%d more rounds: p50 %s, p95 %s; CPU a call (input_request or input_cancel): the server's %s, the clients' %s   (%s)\n",
+			*rounds, pct(all, 50), pct(all, 95), (served / calls).Round(10*time.Microsecond), (own / calls).Round(10*time.Microsecond), load())
+	}
 
 	// Idle: every session waits.
 	returned := make([]chan time.Time, *n)
