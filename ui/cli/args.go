@@ -171,9 +171,8 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 			cmd.GroupID = group
 		}
 		addFlags(cmd.Flags(), c.Flags)
-		for _, names := range choices(c) { // one of them, never two
+		for _, names := range choices(c) { // never two of them (check: one)
 			cmd.MarkFlagsMutuallyExclusive(names...)
-			cmd.MarkFlagsOneRequired(names...)
 		}
 		parent.AddCommand(cmd)
 		if parent == root {
@@ -224,10 +223,17 @@ func (c *Command) checkArity(args []string) error {
 }
 
 // check validates what the table says of the flags beyond what cobra
-// checks: a value is no flag, the required flags and the entry's own rules.
+// checks: a value is no flag, the required flags, one of each choice and
+// the entry's own rules. A switch given as --accept=false is not given
+// (Has), so it is no choice: cobra's one-required group would count it.
 func (c *Command) check(a Args, argv []string) error {
 	if err := flagValues(a, argv); err != nil {
 		return err
+	}
+	for _, names := range choices(c) {
+		if !slices.ContainsFunc(names, a.Has) {
+			return usagef("%s needs --%s", c.Name, strings.Join(names, "|--"))
+		}
 	}
 	for _, f := range c.Flags {
 		if f.Required && !a.Has(f.Name) {

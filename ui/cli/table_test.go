@@ -120,6 +120,10 @@ func TestOneEntryMakesACommand(t *testing.T) {
 		if code, _, errs := main("pick", "x"); code != 2 || !strings.Contains(errs, "--left|--right") {
 			t.Errorf("pick without a side: %d %q", code, errs)
 		}
+		// A switch set false is not given: it picks no side.
+		if code, _, errs := main("pick", "x", "--left=false"); code != 2 || !strings.Contains(errs, "pick needs --left|--right") {
+			t.Errorf("pick --left=false: %d %q", code, errs)
+		}
 		if code, _, errs := main("pick", "x", "--left", "--right"); code != 2 || !strings.Contains(errs, "none of the others can be") {
 			t.Errorf("pick with both: %d %q", code, errs)
 		}
