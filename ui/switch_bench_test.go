@@ -22,6 +22,7 @@ func settle(tb testing.TB, m *model, cmd tea.Cmd) {
 		var next []tea.Cmd
 		for _, msg := range prompt(tb, cmd) {
 			_, c := m.Update(msg)
+			_ = m.View() // Bubble Tea draws after every message
 			next = append(next, c)
 		}
 		cmd = tea.Batch(next...)
@@ -100,9 +101,9 @@ func BenchmarkSwitchChat(b *testing.B) {
 			for b.Loop() {
 				for _, k := range keys {
 					_, cmd := m.Update(k)
+					_ = m.View()
 					settle(b, m, cmd)
 				}
-				_ = m.View()
 				opened[m.cur.chatID] = true
 			}
 			b.ReportMetric(float64(cpuNow()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/switch")
