@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"time"
 
 	"followup/forms"
 	"followup/store"
@@ -15,6 +16,8 @@ type Draft struct {
 	Revision  int          `json:"revision"`
 	Values    forms.Values `json:"values"`
 	Edited    bool         `json:"edited"`
+	// Saved is when the draft was last saved (zero for one not yet stored).
+	Saved time.Time `json:"-"`
 	// Base, when not nil, is the stored draft these values were edited
 	// from (empty: none was stored). A draft another process stored since
 	// (a proposal accepted from the CLI, another window) is then not
@@ -95,5 +98,6 @@ func (s *Service) LoadDraft(ctx context.Context, requestID string, revision int)
 	} else if err != nil {
 		return Draft{}, false, err
 	}
-	return Draft{RequestID: requestID, Revision: revision, Edited: d.Edited, Values: decodeValues(d.Values)}, true, nil
+	return Draft{RequestID: requestID, Revision: revision, Edited: d.Edited, Values: decodeValues(d.Values),
+		Saved: time.UnixMilli(d.UpdatedAt)}, true, nil
 }

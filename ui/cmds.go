@@ -209,7 +209,8 @@ type draftLoadedMsg struct {
 	revision  int
 	draft     forms.Values
 	found     bool
-	local     bool // the draft this screen kept, not read from the store
+	saved     time.Time // when it was last saved
+	local     bool      // the draft this screen kept, not read from the store
 }
 
 func (msg draftLoadedMsg) apply(m *model) tea.Cmd {

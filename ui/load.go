@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -113,7 +114,7 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 		for _, r := range snap.pending {
 			d, ok, err := svc.LoadDraft(ctx, r.ID, r.Revision)
 			if err == nil {
-				snap.drafts[liveKey(r)] = draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.Values, found: ok}
+				snap.drafts[liveKey(r)] = draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.Values, found: ok, saved: d.Saved}
 			}
 		}
 		snap.steps = readSteps(ctx, svc, snap.messages)
@@ -132,7 +133,7 @@ func buildActive(snap snapshotMsg, p prep) *builtForm {
 	if p.formWidth <= 0 {
 		return nil
 	}
-	r, ok := pickActive(snap.pending, p.active)
+	r, ok := pickActive(snap.pending, p.active, snap.drafts)
 	if !ok || liveKey(r) == p.installed {
 		return nil
 	}
@@ -146,17 +147,25 @@ func buildActive(snap snapshotMsg, p prep) *builtForm {
 }
 
 // pickActive is the question the form pane shows: the one shown before
-// while it is still open, else the newest.
-func pickActive(pending []chat.RequestView, current string) (chat.RequestView, bool) {
+// while it is still open, else the one the user did something with last —
+// the newest asked, or one whose draft was saved since (a screen opened
+// again after a quit or a crash comes back to the form being typed in).
+func pickActive(pending []chat.RequestView, current string, drafts map[string]draftLoadedMsg) (chat.RequestView, bool) {
+	var pick chat.RequestView
+	var last time.Time
 	for _, r := range pending {
 		if r.ID == current {
 			return r, true
 		}
+		at := r.CreatedAt
+		if d := drafts[liveKey(r)]; d.saved.After(at) {
+			at = d.saved
+		}
+		if !at.Before(last) {
+			pick, last = r, at
+		}
 	}
-	if len(pending) == 0 {
-		return chat.RequestView{}, false
-	}
-	return pending[len(pending)-1], true
+	return pick, len(pending) > 0
 }
 
 // draftFor is what a question's form starts from: its saved draft, else a

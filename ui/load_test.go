@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -293,5 +294,40 @@ func TestTranscriptFrameFollowsItsContent(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
 	if v := m.View(); strings.Contains(v, strings.Repeat(" ", 70)) {
 		t.Fatalf("the frame kept the old width:\n%s", v)
+	}
+}
+
+// A screen opened again (after a quit or a crash) on a chat with several
+// open questions shows the one whose form the user typed in last, even
+// when another was asked after it; with no draft saved since, the newest.
+func TestReopenedScreenShowsTheFormTypedInLast(t *testing.T) {
+	t.Parallel()
+	for _, typedInFirst := range []bool{true, false} {
+		k := newKit(t)
+		ctx := context.Background()
+		sent := k.ask("Check deployment")
+		k.load("")
+		first := k.m.pane.active
+		second := `{"requestKey":"second","source":{"kind":"dynamic","definition":{"title":"Pick a region",
+			"fields":[{"name":"region","type":"select","options":["eu","us"]}]}}}`
+		opened, err := k.svc.OpenRequest(ctx, sent.RunID, "call_x", json.RawMessage(second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if typedInFirst {
+			if err := k.svc.SaveDraft(ctx, chat.Draft{RequestID: first, Revision: 1, Values: forms.Values{"environment": "staging"}, Edited: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		again := newModel(k.svc)
+		again.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+		again.Update(loadChat(k.svc, "", again.prep())())
+		want := opened.RequestID
+		if typedInFirst {
+			want = first
+		}
+		if again.pane.active != want {
+			t.Errorf("typed in the first: %v; the screen shows %s, want %s", typedInFirst, again.pane.active, want)
+		}
 	}
 }

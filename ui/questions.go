@@ -31,7 +31,7 @@ func (p *formPane) step(next bool) (tea.Cmd, bool) {
 }
 
 // adopt takes the open questions of a fresh snapshot: the question shown
-// stays while it is open, else the newest is shown; a waiting proposal on
+// stays while it is open, else pickActive's; a waiting proposal on
 // another question turns the pane to that one (unless still, a dialog
 // holds the screen). It reports whether a question appeared and returns
 // the save of a draft left.
@@ -53,10 +53,8 @@ func (p *formPane) adopt(s snapshotMsg, still bool) (tea.Cmd, bool) {
 		}
 	}
 	if _, ok := p.activeRequest(); !ok {
-		p.active = ""
-		if len(p.pending) > 0 {
-			p.active = p.pending[len(p.pending)-1].ID
-		}
+		r, _ := pickActive(p.pending, "", s.drafts)
+		p.active = r.ID
 	}
 	var save tea.Cmd
 	if r, ok := p.activeRequest(); ok && len(r.Proposals) == 0 && !still {
