@@ -75,7 +75,10 @@ func (s *Service) mergeStoredDraft(ctx context.Context, tx store.Handle, r store
 	}
 	theirs := decodeValues(stored.Values)
 	if mustJSON(theirs) == mustJSON(decodeValues(mustJSON(d.Base))) {
-		return vals, d.Edited, nil // nobody else wrote it since
+		// Nobody else wrote it since. A draft once edited stays edited: a
+		// save from a screen that has not edited it yet (a form reopened)
+		// does not make a replace overwrite it without asking.
+		return vals, d.Edited || stored.Edited, nil
 	}
 	rd, err := s.loadRevision(ctx, tx, r.ID, r.Revision)
 	if err != nil {

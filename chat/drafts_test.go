@@ -142,3 +142,31 @@ func TestReadAnswerNeverShowsDraft(t *testing.T) {
 		}
 	}
 }
+
+// A draft once edited stays edited: a later save from a screen that has
+// not edited it yet (a form reopened) keeps it so, and a replace still
+// asks before overwriting it.
+func TestAnEditedDraftStaysEdited(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := fxOpen(t, nil)
+	sent := fxRun(t, s)
+	r, err := s.OpenRequest(ctx, sent.RunID, "call_e", fxDecl(t, map[string]any{"requestKey": "e", "source": fxTextDef("T", "a")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveDraft(ctx, Draft{RequestID: r.RequestID, Revision: 1, Values: forms.Values{"a": "typed"}, Edited: true}); err != nil {
+		t.Fatal(err)
+	}
+	reopened := Draft{RequestID: r.RequestID, Revision: 1, Values: forms.Values{"a": "typed"}, Base: forms.Values{"a": "typed"}}
+	if err := s.SaveDraft(ctx, reopened); err != nil {
+		t.Fatal(err)
+	}
+	if d, _, _ := s.LoadDraft(ctx, r.RequestID, 1); !d.Edited {
+		t.Fatalf("the draft is no longer edited: %+v", d)
+	}
+	p, err := s.Replace(ctx, ReplaceInput{RequestID: r.RequestID, Source: json.RawMessage(mustJSON(fxTextDef("T", "a", "b")))}, "")
+	if err != nil || !p.ConfirmationRequired {
+		t.Fatalf("a replace over an edited draft = %+v, %v; want a confirmation asked", p, err)
+	}
+}

@@ -194,3 +194,32 @@ func TestSaverWritesTheNewestValueLast(t *testing.T) {
 		t.Fatalf("written %v, want [a1 a3 b1]", written)
 	}
 }
+
+// A form opened on a draft written elsewhere with its numbers as JSON
+// numbers (a proposal accepted from the CLI) and left without a key
+// typed writes nothing: reading 2 back as "2" is no edit.
+func TestAFormOpenedAndLeftWritesNothing(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	ctx := context.Background()
+	k.ask("Plan a trip")
+	k.load("")
+	r, ok := k.m.pane.activeRequest()
+	if !ok {
+		t.Fatal("no question on screen")
+	}
+	if err := k.svc.SaveDraft(ctx, chat.Draft{RequestID: r.ID, Revision: r.Revision,
+		Values: map[string]any{"destination": "Lisbon", "travelers": float64(2)}, Edited: true}); err != nil {
+		t.Fatal(err)
+	}
+	before, _, _ := k.svc.LoadDraft(ctx, r.ID, r.Revision)
+	again := newModel(k.svc)
+	again.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, cmd := again.Update(loadChat(k.svc, "", again.prep())())
+	deliver(again, cmd)
+	deliver(again, again.pane.saveNow())
+	after, _, _ := k.svc.LoadDraft(ctx, r.ID, r.Revision)
+	if !after.Saved.Equal(before.Saved) || !after.Edited {
+		t.Fatalf("opening and leaving the form wrote its draft: %+v, was %+v", after, before)
+	}
+}

@@ -143,6 +143,7 @@ func (p *formPane) onDraftLoaded(d draftLoadedMsg) (tea.Cmd, bool) {
 		// The question was revised while its form was on screen.
 		draft = p.carryOver(r, draft)
 	}
+	unchanged := valuesKey(mergeValues(draft)) == stored
 	if b := p.built; b != nil && b.key == liveKey(r) && b.width == p.width && b.height == p.maxHeight &&
 		valuesKey(b.draft) == valuesKey(draft) {
 		p.set(r, b.live) // built by the load, off this goroutine
@@ -151,6 +152,11 @@ func (p *formPane) onDraftLoaded(d draftLoadedMsg) (tea.Cmd, bool) {
 	}
 	p.built = nil
 	p.savedDraft = stored
+	if unchanged {
+		// The form shows the stored draft as it is: what it reads back
+		// (a number kept as typed, "2" for 2) is that draft, not an edit.
+		p.savedDraft = valuesKey(p.live.Draft())
+	}
 	p.pendingDraft = p.savedDraft
 	p.sync.installed(liveKey(r), d.draft, !d.local)
 	// A form that shows more than its saved draft (values answered
