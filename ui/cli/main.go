@@ -118,7 +118,7 @@ func usageFailed(cmd *cobra.Command, argv []string, err error, stdout, stderr io
 	if !cmd.HasParent() {
 		more = "followup help lists the commands and flags"
 	} else if cmd.HasAvailableSubCommands() {
-		more = "subcommands: " + strings.Join(subcommands(cmd), ", ")
+		synopsis = cmd.CommandPath() + " COMMAND" // the message names the commands
 	}
 	msg, _, _ := strings.Cut(err.Error(), "\n")
 	if args, _, _ := strings.Cut(strings.Join(argv, "\x00"), "\x00--\x00"); slices.Contains(strings.Split(args, "\x00"), "--json") {

@@ -60,6 +60,7 @@ func TestUsageErrorNamesTheCommand(t *testing.T) {
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`, "followup [flags]"},
 		{[]string{"--chat", "ch_1"}, "unknown flag: --chat", "followup [flags]"},
 		{[]string{"pending", "-chat", "ch_1"}, "unknown shorthand flag: 'c' in -chat", "followup pending"},
+		{[]string{"mcp"}, "mcp needs a subcommand: list, resources", "followup mcp COMMAND"},
 	} {
 		r := runCLI(t, db, tc.args...)
 		lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
