@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"followup/agent/mcp"
+	"followup/forms"
 )
 
 // The demo agent's last row of docs/behaviour.md, checked before every other: a
@@ -107,6 +108,7 @@ func sampledReply(h []Message) string {
 			last = m.Content
 		}
 	}
-	return fmt.Sprintf("This is followup's offline demo model. I read %d message(s); the last of yours has %d words and begins %q.",
-		len(h), len(strings.Fields(last)), clipText(strings.Join(strings.Fields(last), " "), 60))
+	words := strings.Fields(last)
+	return fmt.Sprintf("This is followup's offline demo model. I read %d %s; the last of yours has %d %s and begins %q.",
+		len(h), forms.Plural(len(h), "message", "messages"), len(words), forms.Plural(len(words), "word", "words"), clipText(strings.Join(words, " "), 60))
 }

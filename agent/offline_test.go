@@ -227,3 +227,15 @@ func TestOfflineSaysWhatItCanDo(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineSampledReplyCountsInWords: the demo model's answer to a
+// server's sampling request names its counts with nouns that agree.
+func TestOfflineSampledReplyCountsInWords(t *testing.T) {
+	t.Parallel()
+	one := sampledReply([]Message{{Role: RoleUser, Content: "rivers"}})
+	two := sampledReply([]Message{{Role: RoleUser, Content: "hi"}, {Role: RoleUser, Content: "name three rivers"}})
+	if !strings.Contains(one, "I read 1 message;") || !strings.Contains(one, "has 1 word and") ||
+		!strings.Contains(two, "I read 2 messages;") || !strings.Contains(two, "has 3 words and") {
+		t.Fatalf("replies:\n%s\n%s", one, two)
+	}
+}
