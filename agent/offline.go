@@ -137,11 +137,8 @@ func (o Offline) reply(h []Message) Message {
 		// A new, independent task while one question is open: ask that
 		// too, so both wait side by side.
 		if decl, ok := taskRequest(text); ok && !st.askedKey(decl.RequestKey) {
-			args, _ := json.Marshal(decl)
-			return Message{
-				Content:   "I'll ask about that too — both questions are open in the form below; answer them in any order.",
-				ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_request", Arguments: args}},
-			}
+			return st.calling("I'll ask about that too — both questions are open in the form below; answer them in any order.",
+				"input_request", decl)
 		}
 		return Message{Content: fmt.Sprintf("I still need \"%s\" to go on. Answer the form below, or tell me, for example, `%s`.",
 			pend.def.Title, pend.example())}
@@ -153,11 +150,7 @@ func (o Offline) reply(h []Message) Message {
 		return msg
 	}
 	decl := demoRequest(text)
-	args, _ := json.Marshal(decl)
-	return Message{
-		Content:   decl.intro,
-		ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_request", Arguments: args}},
-	}
+	return st.calling(decl.intro, "input_request", decl)
 }
 
 // toolSummary answers a tool result that did not pause the run.

@@ -100,6 +100,16 @@ func readHistory(h []Message) *history {
 
 func (st *history) nextCallID() string { return fmt.Sprintf("call_%d", st.turns+1) }
 
+// calling is a turn that says say and makes one call of tool with args
+// (JSON as it is, anything else marshalled).
+func (st *history) calling(say, tool string, args any) Message {
+	raw, ok := args.(json.RawMessage)
+	if !ok {
+		raw, _ = json.Marshal(args)
+	}
+	return Message{Content: say, ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: tool, Arguments: raw}}}
+}
+
 // pending is the newest request still waiting for the user.
 func (st *history) pending() *asked {
 	if open := st.open(); len(open) > 0 {

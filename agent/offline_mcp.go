@@ -51,10 +51,7 @@ func callTurn(text string, st *history) (Message, bool) {
 		json.Compact(&b, []byte(a))
 		raw = b.Bytes()
 	}
-	return Message{
-		Content:   fmt.Sprintf("Calling %s on %s.", tool, server),
-		ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: mcp.ToolName(server, tool), Arguments: raw}},
-	}, true
+	return st.calling(fmt.Sprintf("Calling %s on %s.", tool, server), mcp.ToolName(server, tool), raw), true
 }
 
 // toolReply is what the demo agent says about an MCP tool's result.

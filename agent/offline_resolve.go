@@ -40,8 +40,7 @@ type resolveResult struct {
 // proposeTurn calls input_resolve with values for r; what to say waits for
 // the host's answer (afterResolve).
 func (st *history) proposeTurn(r *asked, vals map[string]any, say string) Message {
-	args, _ := json.Marshal(resolveCall{RequestID: r.id, Digest: r.digest, Values: vals})
-	return Message{Content: say, ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_resolve", Arguments: args}}}
+	return st.calling(say, "input_resolve", resolveCall{RequestID: r.id, Digest: r.digest, Values: vals})
 }
 
 // afterResolve answers the result of the demo agent's own input_resolve;

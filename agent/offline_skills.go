@@ -28,10 +28,7 @@ func skillTurn(text string, st *history) (Message, bool) {
 	if !strings.Contains(low, demoSkill) && !strings.Contains(low, "release checklist") {
 		return Message{}, false
 	}
-	return Message{
-		Content:   "I'll use the " + demoSkill + " skill.",
-		ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "skill_activate", Arguments: json.RawMessage(`{"name":"` + demoSkill + `"}`)}},
-	}, true
+	return st.calling("I'll use the "+demoSkill+" skill.", "skill_activate", map[string]string{"name": demoSkill}), true
 }
 
 // skillChanged answers the host's word that a skill the run activated
@@ -40,11 +37,8 @@ func skillChanged(res statusResult, st *history) Message {
 	if res.Now == nil {
 		return Message{Content: "The " + res.Skill + " skill is gone, so I'll go on without it." + st.stillOpen()}
 	}
-	args, _ := json.Marshal(map[string]string{"name": res.Skill})
-	return Message{
-		Content:   "The " + res.Skill + " skill changed since I read it; I'll read it again.",
-		ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "skill_activate", Arguments: args}},
-	}
+	return st.calling("The "+res.Skill+" skill changed since I read it; I'll read it again.",
+		"skill_activate", map[string]string{"name": res.Skill})
 }
 
 // afterActivate asks with the form of a skill just activated.
@@ -54,13 +48,9 @@ func afterActivate(result Message, st *history) (Message, bool) {
 		return Message{}, false
 	}
 	f := a.Forms[0]
-	args, _ := json.Marshal(demoDecl{
+	return st.calling(fmt.Sprintf("The %s skill has a form for this: \"%s\".", a.Name, f.Definition.Title), "input_request", demoDecl{
 		RequestKey: f.Template,
 		Reason:     fmt.Sprintf("The %s skill asks this before a release", a.Name),
 		Source:     map[string]any{"kind": "template", "template": f.Template},
-	})
-	return Message{
-		Content:   fmt.Sprintf("The %s skill has a form for this: \"%s\".", a.Name, f.Definition.Title),
-		ToolCalls: []ToolCall{{ID: st.nextCallID(), Name: "input_request", Arguments: args}},
-	}, true
+	}), true
 }

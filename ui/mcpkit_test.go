@@ -98,8 +98,8 @@ func newMCPKit(t *testing.T, opts ...func(*chat.Options)) *kit {
 	if err := k.svc.WaitMCP(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if st := k.svc.MCPStatus(); st.Connected() != 1 {
-		t.Fatalf("the fake server is not connected: %+v", st)
+	if n, _ := k.svc.MCPStatus().Connected(); n != 1 {
+		t.Fatalf("the fake server is not connected: %+v", k.svc.MCPStatus())
 	}
 	k.m.Update(dialog.ServerStatus{Status: k.svc.MCPStatus()})
 	return k

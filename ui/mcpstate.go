@@ -178,16 +178,7 @@ func (m *model) withMCP(provider string) string {
 // mcpCount is the status line's word on the servers: how many of those
 // not disabled are connected ("2/3 MCP"); "" when none is configured.
 func (m *model) mcpCount() string {
-	n, of := 0, 0
-	for _, s := range m.mcp.status.Servers {
-		switch s.State {
-		case mcp.StateDisabled:
-			continue
-		case mcp.StateConnected:
-			n++
-		}
-		of++
-	}
+	n, of := m.mcp.status.Connected()
 	if of == 0 {
 		return ""
 	}

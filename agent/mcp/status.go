@@ -54,15 +54,18 @@ func (s ServerStatus) Words() string {
 	return w
 }
 
-// Connected counts the servers that are connected (the status line).
-func (s Status) Connected() int {
-	n := 0
+// Connected counts the servers that are connected, of those not disabled
+// (the status line's "2/3 MCP").
+func (s Status) Connected() (n, of int) {
 	for _, srv := range s.Servers {
+		if srv.State != StateDisabled {
+			of++
+		}
 		if srv.State == StateConnected {
 			n++
 		}
 	}
-	return n
+	return n, of
 }
 
 // Status takes a snapshot.
