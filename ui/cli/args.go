@@ -147,10 +147,7 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 		parent := parents[g]
 		if parent == nil {
 			parent = &cobra.Command{Use: g, GroupID: group, Args: noCommand, SuggestionsMinimumDistance: 2, DisableFlagsInUseLine: true,
-				Short: "the " + g + " commands", Long: fmt.Sprintf("The %s commands.", g),
-				RunE: func(cmd *cobra.Command, _ []string) error {
-					return usagef("%s needs a subcommand: %s", g, strings.Join(subcommands(cmd), ", "))
-				}}
+				Short: "the " + g + " commands", Long: fmt.Sprintf("The %s commands.", g), RunE: needsSubcommand}
 			parents[g] = parent
 			root.AddCommand(parent)
 		}
@@ -183,7 +180,16 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 		}
 	}
 	root.InitDefaultCompletionCmd()
+	// cobra's completion command is a group too: an unknown shell is a usage
+	// error, not its help and exit 0.
+	completion, _, _ := root.Find([]string{"completion"})
+	completion.Args, completion.RunE, completion.SuggestionsMinimumDistance = noCommand, needsSubcommand, 2
 	return root
+}
+
+// needsSubcommand refuses a group named without one of its commands.
+func needsSubcommand(cmd *cobra.Command, _ []string) error {
+	return usagef("%s needs a subcommand: %s", cmd.Name(), strings.Join(subcommands(cmd), ", "))
 }
 
 // noCommand refuses a word where a command was expected, suggesting the

@@ -145,10 +145,10 @@ func printHelp(cmd *cobra.Command, out *printer) {
 // findCommand is the command the arguments name, for help and man.
 func findCommand(c *Call) (*cobra.Command, error) {
 	cmd, rest, err := c.cmd.Root().Find(c.Args.Positional)
-	if err != nil || len(rest) > 0 {
+	if err != nil {
 		return nil, usagef("unknown command %q", strings.Join(c.Args.Positional, " "))
 	}
-	return cmd, nil
+	return cmd, noCommand(cmd, rest)
 }
 
 // help is `followup help [COMMAND [SUBCOMMAND]]`.

@@ -61,6 +61,7 @@ func TestUsageErrorNamesTheCommand(t *testing.T) {
 		{[]string{"--chat", "ch_1"}, "unknown flag: --chat", "followup [flags]"},
 		{[]string{"pending", "-chat", "ch_1"}, "unknown shorthand flag: 'c' in -chat", "followup pending"},
 		{[]string{"mcp"}, "mcp needs a subcommand: list, resources", "followup mcp COMMAND"},
+		{[]string{"completion", "nosh"}, `unknown command "completion nosh"`, "followup completion COMMAND"},
 	} {
 		r := runCLI(t, db, tc.args...)
 		lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
@@ -133,13 +134,17 @@ func TestEmptyDBIsNeverTheDefault(t *testing.T) {
 	}
 }
 
-// An unknown command names the nearest ones, a group's too.
+// An unknown command names the nearest ones, a group's too, and so does
+// help or man asked for one.
 func TestUnknownCommandSuggests(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "s.db")
 	for args, want := range map[string]string{
-		"pendin":  `unknown command "pendin"; did you mean pending?`,
-		"mcp lst": `unknown command "mcp lst"; did you mean mcp list?`,
+		"pendin":          `unknown command "pendin"; did you mean pending?`,
+		"mcp lst":         `unknown command "mcp lst"; did you mean mcp list?`,
+		"completion bahs": `unknown command "completion bahs"; did you mean completion bash?`,
+		"help pendin":     `unknown command "pendin"; did you mean pending?`,
+		"man mcp lst":     `unknown command "mcp lst"; did you mean mcp list?`,
 	} {
 		if r := runCLI(t, db, strings.Fields(args)...); r.code != 2 || !strings.HasPrefix(r.stderr, "followup: "+want+"\n") {
 			t.Errorf("%s: exit %d, %q", args, r.code, r.stderr)
