@@ -13,8 +13,7 @@ import (
 // BuildOptions tune a live form.
 type BuildOptions struct {
 	Width  int
-	Theme  *huh.Theme // nil means huh.ThemeCharm()
-	Editor bool       // offer ctrl+e in textareas (see EditorInstalled)
+	Editor bool // offer ctrl+e in textareas (see EditorInstalled)
 	// Suggest, when set, offers values for a text field as it is typed
 	// (an MCP server's completions), given every text field's text; huh
 	// calls it off the UI goroutine, with a copy.
@@ -54,10 +53,7 @@ type Live struct {
 // field starts from draft if the draft names it, else from prefill (drawn
 // as a suggestion), else empty. draft is what Draft returned earlier.
 func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *Live {
-	l := &Live{def: def, width: opts.Width, editor: opts.Editor, base: opts.Theme, suggest: opts.Suggest}
-	if l.base == nil {
-		l.base = defaultTheme()
-	}
+	l := &Live{def: def, width: opts.Width, editor: opts.Editor, base: defaultTheme(), suggest: opts.Suggest}
 	for _, f := range def.Fields {
 		if _, known := supplied[f.Name]; known {
 			continue
