@@ -85,16 +85,20 @@ type docStep struct {
 	file, name string
 }
 
-// The examples that need an MCP peer; their commands are covered by the
-// MCP tests (mcphost_test.go, serve tests, and ui/mcpserve).
+// The examples that need an MCP peer, out of the story: those that need
+// only the everything server run in TestCLIDocMCPExamplesRunAsPrinted; the
+// others' commands are covered by the MCP tests (mcphost_test.go, serve
+// tests, and ui/mcpserve).
 var docSkipped = map[string]string{
 	`followup answer rq_5c0d1e9a7b3f2468 --values-json '{"env":"staging"}'`: "needs an MCP client asking through followup mcp serve",
 	`followup approve ap_b63a58e2f6f0c3f9`:                                  "needs an MCP server's tool call",
-	`followup mcp list`:                                                     "needs the everything server (npx)",
-	`followup mcp resources`:                                                "needs the everything server (npx)",
-	`followup mcp prompts`:                                                  "needs the everything server (npx)",
-	`followup mcp prompt everything:args-prompt --arg city=Paris`:           "needs the everything server (npx)",
+	`followup mcp list`:                                                     "shows a configuration of its own (npx, a disabled server)",
+	`followup mcp resources`:                                                docEverything,
+	`followup mcp prompts`:                                                  docEverything,
+	`followup mcp prompt everything:args-prompt --arg city=Paris`:           docEverything,
 }
+
+const docEverything = "needs the everything server"
 
 // The story: older chats first (a cancelled question, a stopped task), then
 // the trip, then the deployment, so chats lists them in the page's order.
@@ -131,7 +135,7 @@ var docID = regexp.MustCompile(`\b(ch|run|rq|prop|ap|cmd|ss)_[0-9a-f]{16}\b`)
 
 // docRun runs one command line in bash, as a user would paste it, on the
 // story's database; stdout and stderr in the order they were written.
-func docRun(t *testing.T, dir, line string) (string, int) {
+func docRun(t *testing.T, dir, line string, env ...string) (string, int) {
 	t.Helper()
 	cmd := exec.Command("bash", "-c", line)
 	cmd.Dir = dir
@@ -143,6 +147,7 @@ func docRun(t *testing.T, dir, line string) (string, int) {
 	cmd.Env = append(cmd.Env, "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"FOLLOWUP_DB="+filepath.Join(dir, "followup.db"), "FOLLOWUP_PROVIDER=offline",
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_DATA_HOME="+filepath.Join(dir, "data"))
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
@@ -319,6 +324,22 @@ func TestCLIDocExamplesRunAsPrinted(t *testing.T) {
 				t.Errorf("$ %s exited %d", ex.line, code)
 			}
 			last = out
+		}
+	}
+}
+
+// The examples that need only the everything server run against it as
+// printed, on a fresh database.
+func TestCLIDocMCPExamplesRunAsPrinted(t *testing.T) {
+	t.Parallel()
+	dir, config := t.TempDir(), everythingConfig(t, "")
+	for _, ex := range cliDocExamples(t) {
+		if docSkipped[ex.line] != docEverything {
+			continue
+		}
+		out, code := docRun(t, dir, ex.line, "FOLLOWUP_MCP_CONFIG="+config, "XDG_STATE_HOME="+dir)
+		if re, _ := docPattern(ex.output, nil); code != 0 || !re.MatchString(strings.TrimRight(out, "\n")+"\n") {
+			t.Errorf("$ %s\nexits %d and prints\n%s\ndocs/cli.md shows\n%s", ex.line, code, out, ex.output)
 		}
 	}
 }
