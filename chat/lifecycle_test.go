@@ -363,13 +363,13 @@ func TestMultiplePendingRequestsInOneChat(t *testing.T) {
 }
 
 // The template name rule is the one RegisterTemplate applies.
-func TestValidTemplateName(t *testing.T) {
+func TestTemplateNameRule(t *testing.T) {
 	for name, want := range map[string]bool{
 		"trip": true, "deploy.check:v2_x-1": true, strings.Repeat("a", 128): true,
 		"": false, "a b": false, "bad name!": false, strings.Repeat("a", 129): false, "é": false,
 	} {
-		if got := ValidTemplateName(name); got != want {
-			t.Errorf("ValidTemplateName(%q) = %v", name, got)
+		if got := forms.ValidKey(name); got != want {
+			t.Errorf("forms.ValidKey(%q) = %v", name, got)
 		}
 	}
 }

@@ -9,20 +9,17 @@ import (
 	"followup/store"
 )
 
-// TemplateNameRule says what a template name may be.
+// TemplateNameRule says what a template name may be (forms.ValidKey): the
+// rule RegisterTemplate applies, and validate-input checks in a request
+// that names one.
 const TemplateNameRule = "a template name is 1–128 of A–Z, a–z, 0–9 and . _ : -"
-
-// ValidTemplateName reports whether name can name a template: the rule
-// RegisterTemplate applies, and validate-input checks in a request that
-// names one.
-func ValidTemplateName(name string) bool { return forms.ValidKey(name) }
 
 // RegisterTemplate registers (or replaces) a host template that requests
 // can name with source kind template. The definition is checked like any
 // declaration's, so a template can never produce a form nobody can answer.
 // Requests already opened from it keep the revision they were opened with.
 func (s *Service) RegisterTemplate(ctx context.Context, name string, def forms.Definition) error {
-	if !ValidTemplateName(name) {
+	if !forms.ValidKey(name) {
 		return problemsError(CodeInvalidArgument, "the template name is invalid", []forms.Problem{{
 			Path: "/name", Message: TemplateNameRule}})
 	}

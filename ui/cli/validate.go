@@ -92,7 +92,7 @@ func (l *templateLookups) deferred(problems []forms.Problem) (string, []forms.Pr
 	switch {
 	case len(kept) == len(problems):
 		return "", problems // the lookup's problem is not listed (past the first 50)
-	case !chat.ValidTemplateName(name):
+	case !forms.ValidKey(name):
 		if name == "" && slices.ContainsFunc(kept, func(p forms.Problem) bool { return p.Path == path }) {
 			return "", kept // not a string: said already
 		}
