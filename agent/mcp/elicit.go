@@ -240,8 +240,7 @@ func (s *server) elicitation(p *sdk.ElicitParams) (Elicitation, error) {
 		}
 	}
 	if s.m.opts.Elicitor == nil || (mode != ModeForm && mode != ModeURL) {
-		return Elicitation{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: fmt.Sprintf("elicitation mode %q is not supported by this client", mode)}
+		return Elicitation{}, InvalidParams(fmt.Sprintf("elicitation mode %q is not supported by this client", mode))
 	}
 	switch {
 	case mode == ModeForm && p.URL != "":
@@ -255,7 +254,7 @@ func (s *server) elicitation(p *sdk.ElicitParams) (Elicitation, error) {
 	if p.RequestedSchema != nil {
 		raw, err := json.Marshal(p.RequestedSchema)
 		if err != nil {
-			return Elicitation{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestedSchema: " + err.Error()}
+			return Elicitation{}, InvalidParams("requestedSchema: " + err.Error())
 		}
 		e.RequestedSchema = s.orders.apply(raw)
 	}
