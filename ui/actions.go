@@ -45,7 +45,7 @@ func (m *model) do(a dialog.Action) tea.Cmd {
 		m.closeTop()
 		return m.sendPrompt(a.Command, a.Args)
 	case dialog.Send:
-		r, ok := m.activeRequest()
+		r, ok := m.pane.activeRequest()
 		if !ok || m.pane.live == nil {
 			m.closeTop()
 			return nil
@@ -63,7 +63,7 @@ func (m *model) do(a dialog.Action) tea.Cmd {
 	case dialog.Cancel:
 		m.closeTop()
 		m.pane.closing(a.RequestID)
-		r, _ := m.activeRequest() // the question the confirmation asked about
+		r, _ := m.pane.activeRequest() // the question the confirmation asked about
 		_, done := words.CancelTells(r)
 		return cancelRequest(m.svc, a.RequestID, done)
 	case dialog.Stop:

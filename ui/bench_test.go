@@ -39,7 +39,7 @@ func openScreen(b *testing.B, svc *chat.Service, active string) *model {
 	if active != "" {
 		m.pane.active = active
 	}
-	r, ok := m.activeRequest()
+	r, ok := m.pane.activeRequest()
 	if !ok {
 		b.Fatal("no pending request in the newest chat")
 	}

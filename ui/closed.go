@@ -57,7 +57,7 @@ func (p *formPane) notClosing(ids []string) {
 // closedUnder is the question shown with its form that s no longer has
 // open, unless this screen closed it; call it before the pane adopts s.
 func (m *model) closedUnder(s snapshotMsg) *closedQuestion {
-	r, ok := m.activeRequest()
+	r, ok := m.pane.activeRequest()
 	if !ok || m.pane.live == nil || m.pane.closedHere[r.ID] {
 		return nil
 	}

@@ -53,7 +53,7 @@ func TestEveryCloseIsSaid(t *testing.T) {
 	m, ctx := k.m, context.Background()
 	sent := k.ask("Plan a trip")
 	k.load(sent.ChatID)
-	r, _ := m.activeRequest()
+	r, _ := m.pane.activeRequest()
 	other := elsewhere(t, k)
 	if _, err := other.Cancel(ctx, r.ID, ""); err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestEveryCloseIsSaid(t *testing.T) {
 	// receipt: no line about elsewhere, no card.
 	deploy := k.ask("Check deployment")
 	deliver(m, m.do(dialog.OpenChat{ChatID: deploy.ChatID}))
-	dr, _ := m.activeRequest()
+	dr, _ := m.pane.activeRequest()
 	m.setFocus(focusForm)
 	deliver(m, m.updateForm(tea.KeyMsg{Type: tea.KeyEnter}))
 	answered := cmdtest.Run(m.onKey(tea.KeyMsg{Type: tea.KeyEnter})) // recorded, not yet reported
@@ -168,7 +168,7 @@ func TestClosedCardDoesNotCoverTheNextQuestion(t *testing.T) {
 	region := ask("region", "Pick a region")
 	r, _ := k.svc.Request(ctx, region)
 	k.load(r.ChatID)
-	if q, _ := m.activeRequest(); q.ID != region || m.pane.live == nil {
+	if q, _ := m.pane.activeRequest(); q.ID != region || m.pane.live == nil {
 		t.Fatalf("shown %q", q.Title)
 	}
 	m.setFocus(focusForm)

@@ -117,7 +117,7 @@ func (a answeredMsg) apply(m *model) tea.Cmd {
 	m.closeAbout("")
 	m.pane.problems, m.pane.unplaced = nil, nil
 	if a.receipt.ApplyState == chat.Partial {
-		r, _ := m.activeRequest()
+		r, _ := m.pane.activeRequest()
 		m.setStatus("Saved as a partial answer; still missing: "+words.Labels(r, a.receipt.Missing), false)
 		return tea.Batch(m.load(m.cur.chatID), m.pane.edit())
 	}

@@ -30,7 +30,7 @@ func tripOnScreen(t *testing.T, k *kit) chat.RequestView {
 	m := k.m
 	sent := k.ask("Plan a trip")
 	k.load(sent.ChatID)
-	r, ok := m.activeRequest()
+	r, ok := m.pane.activeRequest()
 	if !ok || m.pane.live == nil {
 		t.Fatal("no trip form on screen")
 	}
@@ -153,7 +153,7 @@ func TestNewRevisionKeepsWhatWasTyped(t *testing.T) {
 		t.Fatalf("replace: %+v, %v", res, err)
 	}
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
-	now, _ := m.activeRequest()
+	now, _ := m.pane.activeRequest()
 	if now.Revision != r.Revision+1 || m.pane.live == nil {
 		t.Fatalf("revision %d on screen, want %d", now.Revision, r.Revision+1)
 	}

@@ -115,7 +115,7 @@ func TestQuittingSavesEveryDraft(t *testing.T) {
 
 	typeInto(m, ", and more")
 	m.setFocus(focusForm)
-	r, _ := m.activeRequest()
+	r, _ := m.pane.activeRequest()
 	m.pane.live.Edit("destination")
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlU})
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Oslo")})

@@ -30,7 +30,7 @@ func TestFormTakesAProposalAcceptedElsewhere(t *testing.T) {
 	m, ctx := k.m, context.Background()
 	sent := k.ask("Plan a trip")
 	k.load(sent.ChatID)
-	r, ok := m.activeRequest()
+	r, ok := m.pane.activeRequest()
 	if !ok || m.pane.live == nil {
 		t.Fatal("no trip form on screen")
 	}

@@ -119,7 +119,7 @@ func TestAcceptedProposalWinsOverKeptDraft(t *testing.T) {
 	if cmd := m.pane.saveNow(); cmd != nil {
 		cmd()
 	}
-	r, _ := m.activeRequest()
+	r, _ := m.pane.activeRequest()
 	res, err := svc.Resolve(ctx, r.ID, r.Digest, map[string]any{"environment": "production"}, "")
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestResizeBehindTheReviewReachesTheForm(t *testing.T) {
 	m.openReview()
 	m.Update(tea.WindowSizeMsg{Width: 70, Height: 16})
 	m.onKey(tea.KeyMsg{Type: tea.KeyEsc})
-	r, _ := m.activeRequest()
+	r, _ := m.pane.activeRequest()
 	fresh := buildLive(r, m.pane.live.Draft(), m.pane.width, m.pane.maxHeight)
 	fresh.Edit(m.pane.live.Focused())
 	got, want := m.pane.live.Form().View(), fresh.Form().View()

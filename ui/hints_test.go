@@ -44,7 +44,7 @@ func TestOneHintLineFromTheKeysThatApply(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for range 2 { // each question in turn
-		r, _ := k.m.activeRequest()
+		r, _ := k.m.pane.activeRequest()
 		seen[r.ID] = true
 		h := hint()
 		switch long := len(r.Fields[0].Options) > 8; {
@@ -79,7 +79,7 @@ func TestEscEndsAListsFilterBeforeLeavingTheForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.load(sent.ChatID)
-	if r, _ := k.m.activeRequest(); len(r.Fields[0].Options) != 12 {
+	if r, _ := k.m.pane.activeRequest(); len(r.Fields[0].Options) != 12 {
 		_, cmd := k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlN})
 		deliver(k.m, cmd) // the long list's form is installed
 	}

@@ -54,14 +54,14 @@ func TestQuestionsOfOtherChatsJoinTheTabRow(t *testing.T) {
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlN}))
 	deliver(m, countElsewhere(k.svc, m.cur.chatID, m.width))
-	if r, ok := m.activeRequest(); m.cur.chatID != region.ChatID || !ok || r.ID != region.ID {
+	if r, ok := m.pane.activeRequest(); m.cur.chatID != region.ChatID || !ok || r.ID != region.ID {
 		t.Fatalf("after ctrl+n: chat %s (want %s), question %q", m.cur.chatID, region.ChatID, r.Title)
 	}
 	if v := frameOf(m); !containsAll(v, "asked by Claude Code", "↗ The agent: Plan the trip") {
 		t.Fatalf("the client's chat:\n%s", v)
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlP}))
-	if r, _ := m.activeRequest(); m.cur.chatID != trip.ChatID || r.Title != "Plan the trip" {
+	if r, _ := m.pane.activeRequest(); m.cur.chatID != trip.ChatID || r.Title != "Plan the trip" {
 		t.Fatalf("after ctrl+p: chat %s, question %q", m.cur.chatID, r.Title)
 	}
 	if strings.Contains(frameOf(m), "Pick a region") && !strings.Contains(frameOf(m), "↗ Claude Code: Pick a region") {
@@ -76,7 +76,7 @@ func TestQuestionsOfOtherChatsJoinTheTabRow(t *testing.T) {
 		t.Fatalf("a new chat:\n%s", v)
 	}
 	deliver(m, m.update(tea.KeyMsg{Type: tea.KeyCtrlP}))
-	if r, _ := m.activeRequest(); m.cur.chatID != region.ChatID || r.ID != region.ID {
+	if r, _ := m.pane.activeRequest(); m.cur.chatID != region.ChatID || r.ID != region.ID {
 		t.Fatalf("ctrl+p from a new chat: chat %s, question %q", m.cur.chatID, r.Title)
 	}
 }

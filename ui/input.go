@@ -126,7 +126,7 @@ func (m *model) onScreenKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		}
 		return nil, false
 	case key.Matches(msg, k.ReadAll):
-		if r, ok := m.activeRequest(); ok && r.Reason != "" {
+		if r, ok := m.pane.activeRequest(); ok && r.Reason != "" {
 			return m.open(dialog.NewReadPage(m.keys.Keys, r), false), true
 		}
 		return nil, false

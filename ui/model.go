@@ -121,5 +121,3 @@ func (m *model) Init() tea.Cmd {
 	}
 	return tea.Batch(textarea.Blink, m.load(""), m.spin.Tick)
 }
-
-func (m *model) activeRequest() (chat.RequestView, bool) { return m.pane.activeRequest() }

@@ -14,7 +14,7 @@ import (
 
 // questionNow is the shown question for the dialogs about it.
 func (m *model) questionNow() dialog.Question {
-	r, ok := m.activeRequest()
+	r, ok := m.pane.activeRequest()
 	if !ok {
 		return dialog.Question{}
 	}
@@ -36,7 +36,7 @@ func (m *model) questionNow() dialog.Question {
 // ensureForm installs the active question's form (none in an archived
 // chat, whose questions are read-only).
 func (m *model) ensureForm() tea.Cmd {
-	if _, ok := m.activeRequest(); !ok || m.archived() {
+	if _, ok := m.pane.activeRequest(); !ok || m.archived() {
 		m.dropForm()
 		return nil
 	}
@@ -91,7 +91,7 @@ func (m *model) updateForm(msg tea.Msg) tea.Cmd {
 // An approval or consent card is one more entry.
 var arrivals = []func(m *model) (dialog.Dialog, bool){
 	func(m *model) (dialog.Dialog, bool) {
-		r, ok := m.activeRequest()
+		r, ok := m.pane.activeRequest()
 		if !ok || len(r.Proposals) == 0 {
 			return nil, false
 		}

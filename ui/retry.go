@@ -76,21 +76,18 @@ func (msg retryMsg) apply(m *model) tea.Cmd {
 	}
 	m.cur.orphans = nil
 	m.driving = true
-	m.retrying.done = retryDone{failed: failed, interrupted: len(msg.runs) - failed}
+	m.retrying.failed, m.retrying.interrupted = failed, len(msg.runs)-failed
 	m.retrying.says = retryingText(failed, len(msg.runs)-failed)
 	m.setStatus(m.retrying.says, false)
 	return tea.Batch(cmds...)
 }
 
-// retryDone is what one ctrl+r moved on.
-type retryDone struct{ failed, interrupted int }
-
 // retrying is the runs ctrl+r is resuming or retrying, the notice that
-// says so, and what the last ctrl+r moved on.
+// says so, and how many failed and interrupted runs the last ctrl+r moved on.
 type retrying struct {
-	runs map[string]bool
-	says string
-	done retryDone
+	runs                map[string]bool
+	says                string
+	failed, interrupted int
 }
 
 // resumed follows one run ctrl+r moved on reaching its next wait or end:
@@ -105,7 +102,7 @@ func (m *model) resumed(msg driveDoneMsg) {
 		return // something newer holds the line
 	}
 	var did string
-	switch r := m.retrying.done; {
+	switch r := m.retrying; {
 	case r.failed > 0 && r.interrupted > 0:
 		did = "Retried the failed run and resumed " + style.Plural(r.interrupted, "interrupted run", "interrupted runs") + "."
 	case r.failed > 0:

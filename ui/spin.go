@@ -4,7 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"followup/store"
+	"followup/chat"
 )
 
 // The status line's spinner turns only while it is drawn (a task runs or
@@ -21,7 +21,7 @@ type spinState struct {
 }
 
 func (m *model) spinning() bool {
-	return (m.driving || m.tr.Thinking()) && (m.cur.run == nil || m.cur.run.State != store.RunWaitingInput)
+	return (m.driving || m.tr.Thinking()) && (m.cur.run == nil || m.cur.run.State != chat.RunWaitingInput)
 }
 
 // onSpinTick turns the spinner, or lets its ticks stop while it is not

@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"cmp"
 	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 
-	"followup/chat"
 	"followup/forms"
 	"followup/ui/status"
 	"followup/ui/style"
@@ -82,19 +80,12 @@ func (m *model) interrupted() map[string]bool {
 	return out
 }
 
-// runWords says a run's state as a person would, where its name does not.
-var runWords = map[chat.RunState]string{
-	chat.RunWaitingInput:    "waiting for your answer",
-	chat.RunWaitingChildren: "waiting for its sub-agents",
-}
-
 // statusLine is the provider, the task's state, the database and how to
 // get help; on a narrow screen the database goes first.
 func (m *model) statusLine() string {
 	run := "no task"
 	if m.cur.run != nil {
-		run = runWords[m.cur.run.State]
-		run = cmp.Or(run, string(m.cur.run.State))
+		run = strings.TrimPrefix(strings.TrimPrefix(m.cur.run.State.Words(), "is "), "was ")
 		if m.interrupted()[m.cur.run.ID] {
 			run = "interrupted — " + m.keys.Resend.Help().Key + " resumes it"
 		}

@@ -100,7 +100,7 @@ func TestProposalListsChangesInFormOrder(t *testing.T) {
 	ctx := context.Background()
 	sent := k.ask("Plan a trip")
 	k.load(sent.ChatID)
-	r, _ := k.m.activeRequest()
+	r, _ := k.m.pane.activeRequest()
 	if _, err := k.svc.Resolve(ctx, r.ID, r.Digest, map[string]any{"budget": 900, "destination": "Oslo", "travelers": 2}, ""); err != nil {
 		t.Fatal(err)
 	}

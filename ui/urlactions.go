@@ -119,7 +119,7 @@ func (m *model) doLink(a dialog.Action) tea.Cmd {
 	case dialog.LinkDone:
 		return decideLink(m.svc, a.Req, true)
 	case dialog.LinkDecline:
-		r, ok := m.activeRequest()
+		r, ok := m.pane.activeRequest()
 		if !ok || r.ID != a.RequestID {
 			return nil
 		}
@@ -131,7 +131,7 @@ func (m *model) doLink(a dialog.Action) tea.Cmd {
 // urlArrives is the arrivals entry (question.go) of a URL question shown
 // in the pane.
 func urlArrives(m *model) (dialog.Dialog, bool) {
-	r, ok := m.activeRequest()
+	r, ok := m.pane.activeRequest()
 	if !ok || r.Mode != "url" || m.archived() {
 		return nil, false
 	}

@@ -37,7 +37,7 @@ func (m *model) paneView(s layoutSpec) string {
 	if m.showTabs() {
 		parts = append(parts, m.tabRow())
 	}
-	r, ok := m.activeRequest()
+	r, ok := m.pane.activeRequest()
 	inner := style.PaneInner(m.width)
 	var body string
 	switch {
