@@ -66,9 +66,14 @@ func (r *Registry) Specs() []ToolSpec {
 	return out
 }
 
+// ToolFailure is a tool's result for a call it refuses:
+// {"ok":false,"error":{"code","message"}}.
+func ToolFailure(code, msg string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"ok": false, "error": map[string]any{"code": code, "message": msg}})
+	return b
+}
+
 // unknownTool is the result for a call to a tool nobody registered.
 func unknownTool(name string) json.RawMessage {
-	b, _ := json.Marshal(map[string]any{"ok": false, "error": map[string]any{
-		"code": "NOT_FOUND", "message": fmt.Sprintf("no tool named %q", name)}})
-	return b
+	return ToolFailure("NOT_FOUND", fmt.Sprintf("no tool named %q", name))
 }

@@ -80,7 +80,7 @@ func (set *Set) read(_ context.Context, _ agent.CallContext, args json.RawMessag
 	}
 	text, err := s.Read(a.Path)
 	if err != nil {
-		return failure("INVALID_ARGUMENT", err.Error())
+		return agent.ToolFailure("INVALID_ARGUMENT", err.Error())
 	}
 	return result(map[string]any{"ok": true, "name": s.Name, "path": a.Path, "text": text})
 }
@@ -88,7 +88,7 @@ func (set *Set) read(_ context.Context, _ agent.CallContext, args json.RawMessag
 // find decodes args into a and looks up the skill *name names.
 func (set *Set) find(args json.RawMessage, a any, name *string) (*Skill, json.RawMessage) {
 	if err := json.Unmarshal(args, a); err != nil {
-		return nil, failure("INVALID_ARGUMENT", "the arguments are not a JSON object: "+err.Error())
+		return nil, agent.ToolFailure("INVALID_ARGUMENT", "the arguments are not a JSON object: "+err.Error())
 	}
 	s, ok := set.Get(*name)
 	if !ok {
@@ -96,7 +96,7 @@ func (set *Set) find(args json.RawMessage, a any, name *string) (*Skill, json.Ra
 		for _, s := range set.Active() {
 			names = append(names, s.Name)
 		}
-		return nil, failure("NOT_FOUND", fmt.Sprintf("no skill named %q (there are: %s)", *name, strings.Join(names, ", ")))
+		return nil, agent.ToolFailure("NOT_FOUND", fmt.Sprintf("no skill named %q (there are: %s)", *name, strings.Join(names, ", ")))
 	}
 	return s, nil
 }
@@ -111,8 +111,4 @@ func orEmpty(s []string) []string {
 func result(v any) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
-}
-
-func failure(code, msg string) json.RawMessage {
-	return result(map[string]any{"ok": false, "error": map[string]any{"code": code, "message": msg}})
 }
