@@ -26,7 +26,8 @@ func TestArchiveKeepsPlaceAndUnarchives(t *testing.T) {
 	newest, middle, oldest := ids[2], ids[1], ids[0]
 	order := func() []string {
 		t.Helper()
-		cs, err := s.Chats(ctx, 0)
+		page, err := s.ChatList(ctx, "", 0)
+		cs := page.Chats
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,8 +76,8 @@ func TestArchiveKeepsPlaceAndUnarchives(t *testing.T) {
 	if _, err := s.Send(ctx, middle, "go on", ""); CodeOf(err) != CodeChatArchived {
 		t.Fatalf("a message to an archived chat: %v", err)
 	}
-	if c, _ := s.Chats(ctx, 0); c[1].Pending != 0 {
-		t.Fatalf("the archived chat counts %d open questions", c[1].Pending)
+	if c, _ := s.ChatList(ctx, "", 0); c.Chats[1].Pending != 0 {
+		t.Fatalf("the archived chat counts %d open questions", c.Chats[1].Pending)
 	}
 
 	v, err = s.Unarchive(ctx, middle, "cmd-unarchive")

@@ -166,7 +166,7 @@ func TestExpiryByDeadline(t *testing.T) {
 			return err
 		}},
 		{"PendingElsewhere", false, func(s *Service, _, _ string) error { _, err := s.PendingElsewhere(bg, "ch_other"); return err }},
-		{"Chats", false, func(s *Service, _, _ string) error { _, err := s.Chats(bg, 10); return err }},
+		{"ChatList", false, func(s *Service, _, _ string) error { _, err := s.ChatList(bg, "", 10); return err }},
 		{"a message", false, func(s *Service, chatID, _ string) error { _, err := s.Send(bg, chatID, "still there?", ""); return err }},
 		{"late answer", true, func(s *Service, _, id string) error {
 			_, err := s.Answer(bg, AnswerInput{RequestID: id, Values: map[string]any{"a": "late"}})

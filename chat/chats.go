@@ -72,13 +72,6 @@ func (s *Service) ChatList(ctx context.Context, after string, limit int) (ChatPa
 	return page, err
 }
 
-// Chats lists the first limit chats (DefaultChatPage when 0), most recent
-// first. ChatList reads the ones after them.
-func (s *Service) Chats(ctx context.Context, limit int) ([]ChatView, error) {
-	page, err := s.ChatList(ctx, "", limit)
-	return page.Chats, err
-}
-
 // A cursor is "<updated_at in unix ms>.<chat id>" of a page's last chat.
 func chatCursor(c store.Chat) string { return strconv.FormatInt(c.UpdatedAt, 10) + "." + c.ID }
 

@@ -65,7 +65,7 @@ func TestChatListPagesThroughEveryChat(t *testing.T) {
 			t.Errorf("CheckChatCursor(%q) = %v", cursor, err)
 		}
 	}
-	if cs, err := s.Chats(ctx, 0); err != nil || len(cs) != len(want) {
-		t.Fatalf("Chats = %d, %v", len(cs), err)
+	if page, err := s.ChatList(ctx, "", 0); err != nil || len(page.Chats) != len(want) {
+		t.Fatalf("ChatList = %d, %v", len(page.Chats), err)
 	}
 }

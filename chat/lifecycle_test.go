@@ -375,7 +375,7 @@ func TestTemplateNameRule(t *testing.T) {
 }
 
 // Every view of a chat counts its open requests as the chat list does:
-// Chat, Inspect, Screen, Archive and Unarchive agree with Chats, an
+// Chat, Inspect, Screen, Archive and Unarchive agree with ChatList, an
 // archived chat counting none.
 func TestEveryChatViewCountsItsOpenRequests(t *testing.T) {
 	t.Parallel()
@@ -399,9 +399,10 @@ func TestEveryChatViewCountsItsOpenRequests(t *testing.T) {
 		if err != nil || sc.Chat.Pending != want {
 			t.Errorf("Screen: pending %d, %v; want %d", sc.Chat.Pending, err, want)
 		}
-		list, err := s.Chats(ctx, 10)
+		page, err := s.ChatList(ctx, "", 10)
+		list := page.Chats
 		if err != nil || len(list) != 1 || list[0].Pending != want {
-			t.Errorf("Chats: %+v, %v; want pending %d", list, err, want)
+			t.Errorf("ChatList: %+v, %v; want pending %d", list, err, want)
 		}
 	}
 	views(2)

@@ -168,8 +168,8 @@ func TestMCPReplyLeftByAKilledHostFails(t *testing.T) {
 	}
 	var requestID string
 	for end := time.Now().Add(30 * time.Second); requestID == ""; time.Sleep(50 * time.Millisecond) {
-		if chats, err := s.Chats(ctx, 10); err == nil && len(chats) > 0 {
-			if p, err := s.Pending(ctx, chats[0].ID); err == nil && len(p) > 0 {
+		if page, err := s.ChatList(ctx, "", 10); err == nil && len(page.Chats) > 0 {
+			if p, err := s.Pending(ctx, page.Chats[0].ID); err == nil && len(p) > 0 {
 				requestID = p[0].ID
 			}
 		}

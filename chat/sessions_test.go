@@ -62,8 +62,8 @@ func TestServeSessionAsksInItsOwnChat(t *testing.T) {
 	ctx := context.Background()
 	ss := fxServe(t, s, "Claude Code")
 	// Nothing is written before the first request.
-	if cs, _ := s.Chats(ctx, 0); len(cs) != 0 {
-		t.Fatalf("a session that asked nothing made chats: %v", cs)
+	if page, _ := s.ChatList(ctx, "", 0); len(page.Chats) != 0 {
+		t.Fatalf("a session that asked nothing made chats: %v", page.Chats)
 	}
 	if l := ok(t, ss.List(ctx, nil)); len(l["requests"].([]any)) != 0 {
 		t.Fatalf("list before asking: %v", l)
@@ -71,7 +71,8 @@ func TestServeSessionAsksInItsOwnChat(t *testing.T) {
 	res := ok(t, ss.Request(ctx, travelArgs("trip-1")))
 	id := res["requestId"].(string)
 
-	cs, err := s.Chats(ctx, 0)
+	page, err := s.ChatList(ctx, "", 0)
+	cs := page.Chats
 	if err != nil || len(cs) != 1 || cs[0].Title != "Claude Code · Mar 1 09:30:00" {
 		t.Fatalf("chats %+v, %v", cs, err)
 	}
@@ -107,8 +108,8 @@ func TestServeSessionAsksInItsOwnChat(t *testing.T) {
 	if r := ok(t, other2.Request(ctx, travelArgs("trip-1"))); r["requestId"] == id {
 		t.Error("another session's key returned this session's request")
 	}
-	if cs, _ := s.Chats(ctx, 0); len(cs) != 2 {
-		t.Errorf("chats after a second session asked: %d", len(cs))
+	if page, _ := s.ChatList(ctx, "", 0); len(page.Chats) != 2 {
+		t.Errorf("chats after a second session asked: %d", len(page.Chats))
 	}
 	if l := ok(t, ss.List(ctx, nil)); len(l["requests"].([]any)) != 1 {
 		t.Errorf("list: %v", l)
@@ -251,8 +252,8 @@ func TestServeChatDeletedStartsAnother(t *testing.T) {
 	if v2.ChatID == v.ChatID {
 		t.Error("the deleted chat came back")
 	}
-	if cs, _ := s.Chats(ctx, 0); len(cs) != 1 {
-		t.Errorf("chats: %+v", cs)
+	if page, _ := s.ChatList(ctx, "", 0); len(page.Chats) != 1 {
+		t.Errorf("chats: %+v", page.Chats)
 	}
 	// The new row holds a lease of its own: another look finds it alive.
 	if err := s.expireDue(ctx); err != nil {

@@ -31,7 +31,8 @@ func TestChatDeletedElsewhereKeepsWhatWasTyped(t *testing.T) {
 		t.Fatalf("the deleted chat's question is still drawn:\n%s", v)
 	}
 	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyEnter}))
-	chats, err := svc.Chats(ctx, 10)
+	page, err := svc.ChatList(ctx, "", 10)
+	chats := page.Chats
 	if err != nil || len(chats) != 1 || chats[0].ID == sent.ChatID {
 		t.Fatalf("chats %v, %v: want the one new chat", chats, err)
 	}

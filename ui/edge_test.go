@@ -266,7 +266,8 @@ func TestMessagesTypedAheadJoinTheNewChat(t *testing.T) {
 			}
 		}
 	}
-	chats, err := svc.Chats(context.Background(), 10)
+	page, err := svc.ChatList(context.Background(), "", 10)
+	chats := page.Chats
 	if err != nil || len(chats) != 1 {
 		t.Fatalf("%d chats, %v: want one", len(chats), err)
 	}

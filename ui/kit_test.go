@@ -169,7 +169,8 @@ func (k *kit) waitFor(want ...string) {
 // onlyRun is the run of the only chat.
 func (k *kit) onlyRun() chat.RunView {
 	k.t.Helper()
-	cs, err := k.svc.Chats(context.Background(), 10)
+	page, err := k.svc.ChatList(context.Background(), "", 10)
+	cs := page.Chats
 	if err != nil || len(cs) != 1 {
 		k.t.Fatalf("chats = %v, %v", cs, err)
 	}

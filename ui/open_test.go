@@ -122,7 +122,8 @@ func TestKeysBeforeTheDatabaseOpens(t *testing.T) {
 	if got == nil || got.err != nil || got.sent.ChatID != sent.ChatID {
 		t.Fatalf("sent = %+v, want the message in chat %s", got, sent.ChatID)
 	}
-	chats, err := k2.svc.Chats(context.Background(), 10)
+	page, err := k2.svc.ChatList(context.Background(), "", 10)
+	chats := page.Chats
 	if err != nil || len(chats) != 1 {
 		t.Fatalf("%d chats, %v: the typed message started a new chat", len(chats), err)
 	}
