@@ -38,7 +38,7 @@ func bigDef() Definition {
 // the form drawn, as the screen does it (Live.Update, Live.View).
 func BenchmarkKeystroke32Fields(b *testing.B) {
 	l := Build(bigDef(), nil, Values{"f00": "hello"}, nil, BuildOptions{Width: 80})
-	pump(l.Form(), l.Form().Init())
+	pump(l.form, l.form.Init())
 	keys := []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune{'a'}}, {Type: tea.KeyBackspace}}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -52,7 +52,7 @@ func BenchmarkKeystroke32Fields(b *testing.B) {
 // screen redrawn for another reason (a streamed reply, the composer).
 func BenchmarkRedrawIdle(b *testing.B) {
 	l := Build(bigDef(), nil, Values{"f00": "hello"}, nil, BuildOptions{Width: 80})
-	pump(l.Form(), l.Form().Init())
+	pump(l.form, l.form.Init())
 	_ = l.View()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -67,7 +67,7 @@ func BenchmarkBuild32Fields(b *testing.B) {
 	prefill := Values{"f00": "hello", "f06": "b"}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = Build(def, nil, prefill, nil, BuildOptions{Width: 116}).Form().View()
+		_ = Build(def, nil, prefill, nil, BuildOptions{Width: 116}).form.View()
 	}
 }
 
@@ -80,7 +80,7 @@ func BenchmarkKeystrokeLongList(b *testing.B) {
 		f.Options = append(f.Options, Option{Value: fmt.Sprintf("v%03d", i), Label: fmt.Sprintf("Option %d", i)})
 	}
 	l := Build(Definition{Title: "Long", Fields: []Field{f, {Name: "after", Type: Text}}}, nil, nil, nil, BuildOptions{Width: 80})
-	pump(l.Form(), l.Form().Init())
+	pump(l.form, l.form.Init())
 	l.SetMaxHeight(12)
 	keys := []tea.KeyMsg{{Type: tea.KeyDown}, {Type: tea.KeyUp}}
 	b.ReportAllocs()
@@ -96,7 +96,7 @@ func BenchmarkKeystrokeLongList(b *testing.B) {
 // the page's fields is worked out on every draw.
 func BenchmarkKeystrokeTallPage(b *testing.B) {
 	l := Build(bigDef(), nil, Values{"f00": "hello"}, nil, BuildOptions{Width: 80})
-	pump(l.Form(), l.Form().Init())
+	pump(l.form, l.form.Init())
 	l.SetMaxHeight(8)
 	keys := []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune{'a'}}, {Type: tea.KeyBackspace}}
 	b.ReportAllocs()

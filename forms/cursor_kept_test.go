@@ -12,7 +12,7 @@ import (
 func TestResizeKeepsTheLineCursor(t *testing.T) {
 	def := Definition{Title: "Plan the trip", Fields: []Field{{Name: "a", Type: Text, Label: "Destination"}, {Name: "b", Type: Integer, Label: "Travellers"}}}
 	l := Build(def, nil, nil, nil, BuildOptions{Width: 54})
-	pump(l.Form(), l.Form().Init())
+	pump(l.form, l.form.Init())
 	pumpLive(l, []tea.Cmd{l.Update(typed("Oslo and Bergen")), l.Update(press(tea.KeyHome)), l.Update(press(tea.KeyRight))})
 	if v := l.View(); !strings.Contains(v, "> O|slo and Bergen") {
 		t.Fatalf("the cursor is not after the first letter:\n%s", v)

@@ -32,7 +32,7 @@ func TestDrawnLinesFitTheirWidthWithSymbols(t *testing.T) {
 					}
 					def := Definition{Title: "⚠️ Check", Description: text, Fields: []Field{f, {Name: "b", Type: Text, Description: text}}}
 					l := Build(def, nil, nil, nil, BuildOptions{Width: w})
-					pump(l.Form(), l.Form().Init())
+					pump(l.form, l.form.Init())
 					lines := strings.Split(l.View(), "\n")
 					for _, line := range lines[:len(lines)-1] { // the last is huh's key help
 						if got, term := lipgloss.Width(line), ansi.StringWidthWc(line); got > w || got != term {

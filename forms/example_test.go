@@ -35,7 +35,7 @@ func TestSmokeDesignExample(t *testing.T) {
 		t.Fatalf("context %s", d.Context)
 	}
 	l := Build(d.Definition, d.Supplied, d.Prefill, nil, BuildOptions{Width: 60})
-	f := l.Form()
+	f := l.form
 	f.Init()
 	if !l.slot("destination").suggested {
 		t.Fatal("not suggested")

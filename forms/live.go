@@ -157,12 +157,6 @@ func (l *Live) unfixed(page int) string {
 	return fmt.Sprintf("· %d to fix on %s %s", n, Plural(len(where), "page", "pages"), joinAnd(where))
 }
 
-// Form is the huh form to embed.
-func (l *Live) Form() *huh.Form {
-	l.drawing = nil
-	return l.form
-}
-
 // Init focuses the field on screen: call it whenever the form is
 // installed (it starts the cursor's blink).
 func (l *Live) Init() tea.Cmd {

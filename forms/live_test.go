@@ -44,7 +44,7 @@ func typed(s string) tea.KeyMsg      { return tea.KeyMsg{Type: tea.KeyRunes, Run
 
 func start(def Definition, supplied, prefill, draft Values) *Live {
 	l := Build(def, supplied, prefill, draft, BuildOptions{Width: 60})
-	pump(l.Form(), l.Form().Init())
+	pump(l.form, l.form.Init())
 	return l
 }
 
@@ -202,7 +202,7 @@ func TestLiveLongSelectFiltersAndChooses(t *testing.T) {
 	if l.Values()["n"] != "optc1" {
 		t.Fatalf("values %v", l.Values())
 	}
-	if fv := l.Form().GetFocusedField(); fv.GetKey() != "after" {
+	if fv := l.form.GetFocusedField(); fv.GetKey() != "after" {
 		t.Fatalf("focus did not move on: %s", fv.GetKey())
 	}
 }
@@ -280,8 +280,8 @@ func TestKeysAfterSubmitAreNotReplayed(t *testing.T) {
 	l := start(def, nil, nil, nil)
 	pumpLive(l, []tea.Cmd{l.Update(typed("x"))})
 	pumpLive(l, []tea.Cmd{l.Update(press(tea.KeyEnter)), l.Update(typed("yz"))})
-	if l.Form().State != huh.StateCompleted {
-		t.Fatalf("form state %v, want completed", l.Form().State)
+	if l.form.State != huh.StateCompleted {
+		t.Fatalf("form state %v, want completed", l.form.State)
 	}
 	if v := l.Values(); v["a"] != "x" {
 		t.Fatalf("values %v, want a=x", v)
@@ -299,7 +299,7 @@ func TestLivePagesTurnBothWays(t *testing.T) {
 			pumpLive(l, []tea.Cmd{l.Update(k)})
 		}
 	}
-	focused := func() string { return l.Form().GetFocusedField().GetKey() }
+	focused := func() string { return l.form.GetFocusedField().GetKey() }
 	keys(typed("Oslo"), press(tea.KeyTab), press(tea.KeyTab), press(tea.KeyTab))
 	if focused() != "budget" {
 		t.Fatalf("focus %s, want budget", focused())
@@ -308,8 +308,8 @@ func TestLivePagesTurnBothWays(t *testing.T) {
 	if v := l.View(); focused() != "transport" || !strings.Contains(v, "(2/2)") {
 		t.Fatalf("focus %s after the page's last field:\n%s", focused(), v)
 	}
-	if l.Form().State != huh.StateNormal {
-		t.Fatalf("a page completed the form: %v", l.Form().State)
+	if l.form.State != huh.StateNormal {
+		t.Fatalf("a page completed the form: %v", l.form.State)
 	}
 	keys(press(tea.KeyShiftTab))
 	if v := l.View(); focused() != "budget" || !strings.Contains(v, "(1/2)") || !strings.Contains(v, "Oslo") {
@@ -320,8 +320,8 @@ func TestLivePagesTurnBothWays(t *testing.T) {
 		t.Fatalf("focus %s, want notes", focused())
 	}
 	keys(typed("window"), press(tea.KeyEnter))
-	if l.Form().State != huh.StateCompleted {
-		t.Fatalf("the last page did not submit: %v", l.Form().State)
+	if l.form.State != huh.StateCompleted {
+		t.Fatalf("the last page did not submit: %v", l.form.State)
 	}
 	want := Values{"destination": "Oslo", "budget": 125.0, "transport": "plane", "notes": "window"}
 	if got := l.Values(); !reflect.DeepEqual(got, want) {

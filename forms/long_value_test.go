@@ -58,7 +58,7 @@ func TestLongValueStaysOnItsLine(t *testing.T) {
 func checkLongValue(t *testing.T, f Field, value any, w int) {
 	def := Definition{Title: "Plan the trip", Fields: []Field{f, {Name: "b", Type: Text, Label: "Other"}}}
 	l := Build(def, nil, nil, Values{"a": value}, BuildOptions{Width: w})
-	pump(l.Form(), l.Form().Init())
+	pump(l.form, l.form.Init())
 	check := func(when string) {
 		t.Helper()
 		view := l.View()
@@ -107,7 +107,7 @@ func TestTextareaLongWordStaysInside(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/w%d", name, w), func(t *testing.T) {
 				def := Definition{Title: "Plan the trip", Fields: []Field{{Name: "a", Type: Textarea, Label: "Notes"}, {Name: "b", Type: Text, Label: "Other"}}}
 				l := Build(def, nil, nil, Values{"a": strings.ReplaceAll(v, " ", "")}, BuildOptions{Width: w})
-				pump(l.Form(), l.Form().Init())
+				pump(l.form, l.form.Init())
 				for _, when := range []string{"focused", "blurred"} {
 					view := l.View()
 					for _, line := range strings.Split(view, "\n") {

@@ -14,7 +14,7 @@ func TestTypingReplacesASuggestion(t *testing.T) {
 		{Name: "city", Type: Text, Label: "City", Required: true},
 	}}
 	l := Build(def, nil, Values{"destination": "Shanghai", "city": "Lyon"}, nil, BuildOptions{Width: 60})
-	l.Form().Init()
+	l.form.Init()
 	for _, r := range "Kyoto" {
 		l.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 	}

@@ -237,7 +237,7 @@ func TestResizeBehindTheReviewReachesTheForm(t *testing.T) {
 	r, _ := m.pane.activeRequest()
 	fresh := buildLive(r, m.pane.live.Draft(), m.pane.width, m.pane.maxHeight)
 	fresh.Edit(m.pane.live.Focused())
-	got, want := m.pane.live.Form().View(), fresh.Form().View()
+	got, want := m.pane.live.View(), fresh.View()
 	if lipgloss.Height(got) != lipgloss.Height(want) || lipgloss.Width(got) != lipgloss.Width(want) {
 		t.Fatalf("the form came back %dx%d, one built at this size is %dx%d:\n%s",
 			lipgloss.Width(got), lipgloss.Height(got), lipgloss.Width(want), lipgloss.Height(want), got)
