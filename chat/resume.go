@@ -95,27 +95,22 @@ func (s *Service) Orphaned(ctx context.Context) ([]RunView, error) {
 	return out, nil
 }
 
-// Retryable lists what the chat screen's ctrl+r may move on in a chat,
-// oldest first: its interrupted runs that no live process drives (as
-// Orphaned), and its newest run when that failed (Resume retries it from
-// its recorded history). An archived chat has none: it cannot be driven.
+// Retryable lists what the chat screen's ctrl+r may move on with chatID
+// open ("" for a new chat): the interrupted runs no live process drives,
+// in every chat (Orphaned), then chatID's newest run when that failed
+// (Resume retries it from its recorded history). An archived chat's runs
+// are not among them: they cannot be driven.
 func (s *Service) Retryable(ctx context.Context, chatID string) ([]RunView, error) {
+	out, err := s.Orphaned(ctx)
+	if err != nil || chatID == "" {
+		return out, err
+	}
 	c, err := s.store.GetChat(ctx, s.reader(), chatID)
 	if err != nil {
 		return nil, notFound(err, "chat", chatID)
 	}
 	if c.State == store.ChatArchived {
-		return []RunView{}, nil
-	}
-	out := []RunView{}
-	orphans, err := s.Orphaned(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range orphans {
-		if r.ChatID == chatID {
-			out = append(out, r)
-		}
+		return out, nil
 	}
 	latest, err := s.store.LatestRun(ctx, s.reader(), chatID)
 	if errors.Is(err, store.ErrNotFound) {

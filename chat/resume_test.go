@@ -298,6 +298,12 @@ func TestRetryableListsWhatCtrlRMovesOn(t *testing.T) {
 	if got := ids(s.Retryable(ctx, interrupted.ChatID)); len(got) != 1 || got[0] != interrupted.RunID {
 		t.Fatalf("an interrupted run: %v", got)
 	}
+	if got := ids(s.Retryable(ctx, failed.ChatID)); len(got) != 2 || got[0] != interrupted.RunID || got[1] != failed.RunID {
+		t.Fatalf("another chat's interrupted run, then this chat's failed one: %v", got)
+	}
+	if got := ids(s.Retryable(ctx, "")); len(got) != 1 || got[0] != interrupted.RunID {
+		t.Fatalf("from a new chat, the interrupted runs: %v", got)
+	}
 	if _, err := s.Archive(ctx, interrupted.ChatID, ""); err != nil {
 		t.Fatal(err)
 	}

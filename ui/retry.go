@@ -19,9 +19,8 @@ import (
 
 // retryMsg brings what ctrl+r may move on.
 type retryMsg struct {
-	chatID string
-	runs   []chat.RunView
-	err    error
+	runs []chat.RunView
+	err  error
 }
 
 // resumeRun resumes an interrupted run or retries a failed one, driving it
@@ -35,22 +34,10 @@ func resumeRun(svc *chat.Service, runID string) tea.Cmd {
 
 // retry asks the host what ctrl+r may move on now.
 func (m *model) retry() tea.Cmd {
-	svc, chatID, orphans := m.svc, m.cur.sendTo(), m.cur.orphans
+	svc, chatID := m.svc, m.cur.sendTo()
 	return func() tea.Msg {
-		msg := retryMsg{chatID: chatID}
-		seen := map[string]bool{}
-		if chatID != "" {
-			msg.runs, msg.err = svc.Retryable(context.Background(), chatID)
-			for _, r := range msg.runs {
-				seen[r.ID] = true
-			}
-		}
-		for _, r := range orphans { // interrupted runs of other chats
-			if !seen[r.ID] {
-				msg.runs = append(msg.runs, r)
-			}
-		}
-		return msg
+		runs, err := svc.Retryable(context.Background(), chatID)
+		return retryMsg{runs, err}
 	}
 }
 
