@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"followup/forms"
 )
 
 // TestComposerDraftPerChat: the composer's unsent text is kept per chat
@@ -92,7 +94,8 @@ func TestComposerDraftPerChat(t *testing.T) {
 // TestOpeningChat: the screen opens on the newest chat, unless text typed
 // in a new chat was saved after it last changed — then on that new chat;
 // the newest chat's activity after the text wins again, and so does the
-// text once sent.
+// text once sent. A form or composer text of an older chat saved after the
+// newest chat changed opens that older chat: where the user was typing.
 func TestOpeningChat(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -130,4 +133,20 @@ func TestOpeningChat(t *testing.T) {
 		t.Fatal(err)
 	}
 	opens(b.ChatID)
+	clock.Advance(time.Second)
+	r := fxOnePending(t, s, a.ChatID)
+	if err := s.SaveDraft(ctx, Draft{RequestID: r.ID, Revision: r.Revision, Values: forms.Values{"environment": "staging"}, Edited: true}); err != nil {
+		t.Fatal(err)
+	}
+	opens(a.ChatID)
+	clock.Advance(time.Second)
+	if _, err := s.Send(ctx, b.ChatID, "more words", ""); err != nil {
+		t.Fatal(err)
+	}
+	opens(b.ChatID)
+	clock.Advance(time.Second)
+	if err := s.SaveComposerDraft(ctx, a.ChatID, "half a thought"); err != nil {
+		t.Fatal(err)
+	}
+	opens(a.ChatID)
 }

@@ -28,15 +28,16 @@ func (s *Service) LatestChatID(ctx context.Context) (string, error) {
 	return s.store.LatestChatID(ctx, s.reader())
 }
 
-// OpeningChat is the chat a screen opens on: the newest chat (as
-// LatestChatID), or "" — a new chat — when text typed in a new chat and
-// not sent was saved after that chat last changed, so the text a user
-// left there is where they come back (docs/behaviour.md: composer text is a
-// draft, back after a quit). typed says which of the two a "" is: the
+// OpeningChat is the chat a screen opens on: the one whose composer text
+// or form the user saved after every chat last changed, so what a user
+// left typing is where they come back (docs/behaviour.md: drafts are back
+// after a quit or a crash), "" for text typed in a new chat; else the
+// newest chat (as LatestChatID). typed says which of the two a "" is: the
 // text, or no chat at all when it was read.
 func (s *Service) OpeningChat(ctx context.Context) (id string, typed bool, err error) {
-	if typed, err = s.store.NewChatDraftIsNewest(ctx, s.reader()); err != nil || typed {
-		return "", typed, err
+	id, found, err := s.store.TypedChat(ctx, s.reader())
+	if err != nil || found {
+		return id, found && id == "", err
 	}
 	id, err = s.LatestChatID(ctx)
 	return id, false, err

@@ -26,13 +26,21 @@ func (Queries) GetComposerDraft(ctx context.Context, h Handle, chatID string) (s
 	return text, err
 }
 
-// NewChatDraftIsNewest reports whether text typed in a new chat (the
-// draft of chat "") was saved after every active chat last changed: the
-// newest thing the user did is that text.
-func (Queries) NewChatDraftIsNewest(ctx context.Context, h Handle) (bool, error) {
-	var newest bool
-	err := h.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM composer_drafts d
-		WHERE d.chat_id = '' AND d.text <> ''
-		AND d.updated_at > COALESCE((SELECT MAX(updated_at) FROM chats WHERE state = 'active'), 0))`).Scan(&newest)
-	return newest, err
+// TypedChat is the chat whose unsent text or open form the user saved
+// last, when that was after every active chat last changed: the newest
+// thing the user did is that typing ("" is text typed in a new chat).
+// found is false when nothing typed is newer than the chats.
+func (Queries) TypedChat(ctx context.Context, h Handle) (chatID string, found bool, err error) {
+	err = h.QueryRowContext(ctx, `WITH since AS (SELECT COALESCE(MAX(updated_at), 0) AS t FROM chats WHERE state = 'active')
+		SELECT chat_id FROM (
+			SELECT chat_id, updated_at FROM composer_drafts, since WHERE text <> '' AND updated_at > since.t
+			UNION ALL
+			SELECT r.chat_id, d.updated_at FROM since CROSS JOIN drafts d CROSS JOIN requests r
+			WHERE d.updated_at > since.t AND r.id = d.request_id AND r.state = 'pending')
+		WHERE chat_id = '' OR chat_id IN (SELECT id FROM chats WHERE state = 'active')
+		ORDER BY updated_at DESC LIMIT 1`).Scan(&chatID)
+	if noRow(err) == ErrNotFound {
+		return "", false, nil
+	}
+	return chatID, err == nil, err
 }
