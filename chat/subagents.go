@@ -243,3 +243,24 @@ func (s *Service) Children(ctx context.Context, runID string) ([]ChildView, erro
 	}
 	return under(runID), nil
 }
+
+// WaitsFor lists what a run or its sub-agents wait for: their open
+// requests and pending approvals, oldest first (never nil: JSON prints
+// lists).
+func (s *Service) WaitsFor(ctx context.Context, runID string) ([]RequestView, []ApprovalView, error) {
+	tree, err := s.store.Tree(ctx, s.reader(), runID)
+	if err != nil || len(tree) == 0 {
+		return nil, nil, notFound(cmp.Or(err, store.ErrNotFound), "run", runID)
+	}
+	in := map[string]bool{}
+	for _, r := range tree {
+		in[r.ID] = true
+	}
+	pend, err := s.Pending(ctx, tree[0].ChatID)
+	if err != nil {
+		return nil, nil, err
+	}
+	aps, err := s.PendingApprovals(ctx, tree[0].ChatID)
+	return slices.DeleteFunc(pend, func(r RequestView) bool { return !in[r.RunID] }),
+		slices.DeleteFunc(aps, func(a ApprovalView) bool { return !in[a.RunID] }), err
+}

@@ -63,7 +63,7 @@ func drove(ctx context.Context, c *Call, run chat.RunView, details, doc map[stri
 	if run.State == chat.RunFailed {
 		return failed(c.out, run, details)
 	}
-	pend, aps, err := runWaiting(ctx, c.Service, run.ChatID, run.ID)
+	pend, aps, err := c.Service.WaitsFor(ctx, run.ID)
 	if err != nil {
 		return err
 	}
@@ -77,44 +77,6 @@ func drove(ctx context.Context, c *Call, run chat.RunView, details, doc map[stri
 		}
 	})
 	return nil
-}
-
-// runWaiting lists what one run or its sub-agents wait for: their open
-// requests and pending approvals (never nil: JSON prints lists).
-func runWaiting(ctx context.Context, s *chat.Service, chatID, runID string) ([]chat.RequestView, []chat.ApprovalView, error) {
-	tree := map[string]bool{runID: true}
-	var walk func([]chat.ChildView)
-	walk = func(kids []chat.ChildView) {
-		for _, k := range kids {
-			tree[k.ID] = true
-			walk(k.Children)
-		}
-	}
-	kids, err := s.Children(ctx, runID)
-	if err != nil {
-		return nil, nil, err
-	}
-	walk(kids)
-	all, err := s.Pending(ctx, chatID)
-	if err != nil {
-		return nil, nil, err
-	}
-	allAps, err := s.PendingApprovals(ctx, chatID)
-	if err != nil {
-		return nil, nil, err
-	}
-	pend, aps := []chat.RequestView{}, []chat.ApprovalView{}
-	for _, r := range all {
-		if tree[r.RunID] {
-			pend = append(pend, r)
-		}
-	}
-	for _, a := range allAps {
-		if tree[a.RunID] {
-			aps = append(aps, a)
-		}
-	}
-	return pend, aps, nil
 }
 
 func pending(ctx context.Context, c *Call) error {
