@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"followup/agent/mcp"
 )
 
 // Host is what the run loop needs from the chat host. Each method is one
@@ -68,7 +70,7 @@ type Runner struct {
 	Events        Events
 	// MCP is the MCP servers whose tools the model may call, and Steps
 	// the host's half of those calls (steps.go); both nil without servers.
-	MCP   MCPClient
+	MCP   *mcp.Manager
 	Steps StepHost
 	// Delegate starts sub-agents (delegate.go); nil offers no agent_delegate.
 	// Only, when set, names the tools a sub-agent may use besides the

@@ -60,17 +60,6 @@ type StepHost interface {
 	Finish(ctx context.Context, cc CallContext, call ToolCall, res mcp.Result, err error) (StepPlan, error)
 }
 
-// MCPClient is what the runner needs of the MCP servers (*mcp.Manager).
-type MCPClient interface {
-	// Configured reports whether any server may offer tools.
-	Configured() bool
-	Wait(ctx context.Context) error
-	Tools() []mcp.Tool
-	Lookup(name string) (mcp.Tool, bool)
-	Call(ctx context.Context, req mcp.CallRequest) (mcp.Result, error)
-	Retry(ctx context.Context, req mcp.CallRequest, ir mcp.InputRequired, replies map[string]mcp.Reply) (mcp.Result, error)
-}
-
 // ToolListBlind is a provider that never reads the tool list (the offline
 // demo agent): the runner does not wait for the MCP servers to connect
 // before calling it, only when a call needs one.
