@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strconv"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -165,32 +164,6 @@ func (m *model) tellStopped(prev mcp.Status) {
 			return
 		}
 	}
-}
-
-// withMCP is the provider followed by the servers' count, when there is one.
-func (m *model) withMCP(provider string) string {
-	if w := m.mcpCount(); w != "" {
-		return provider + " · " + w
-	}
-	return provider
-}
-
-// mcpCount is the status line's word on the servers: how many of those
-// not disabled are connected ("2/3 MCP"); "" when none is configured.
-func (m *model) mcpCount() string {
-	n, of := m.mcp.status.Connected()
-	if of == 0 {
-		return ""
-	}
-	return strconv.Itoa(n) + "/" + strconv.Itoa(of) + " MCP"
-}
-
-// approvalWords says a run waits for the user's approval, when it does.
-func (m *model) approvalWords(run string) string {
-	if m.cur.run != nil && m.cur.run.State == chat.RunWaitingInput && len(m.mcp.approvals) > 0 {
-		return "waiting for your approval"
-	}
-	return run
 }
 
 // approvalArrives is the arrivals entry (question.go) of the open chat's

@@ -2,10 +2,12 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 
+	"followup/chat"
 	"followup/forms"
 	"followup/ui/status"
 	"followup/ui/style"
@@ -80,8 +82,9 @@ func (m *model) interrupted() map[string]bool {
 	return out
 }
 
-// statusLine is the provider, the task's state, the database and how to
-// get help; on a narrow screen the database goes first.
+// statusLine is the provider (and how many MCP servers are connected), the
+// task's state, the database and how to get help; on a narrow screen the
+// database goes first.
 func (m *model) statusLine() string {
 	run := "no task"
 	if m.cur.run != nil {
@@ -89,8 +92,10 @@ func (m *model) statusLine() string {
 		if m.interrupted()[m.cur.run.ID] {
 			run = "interrupted — " + m.keys.Resend.Help().Key + " resumes it"
 		}
+		if m.cur.run.State == chat.RunWaitingInput && len(m.mcp.approvals) > 0 {
+			run = "waiting for your approval"
+		}
 	}
-	run = m.approvalWords(run)
 	if m.spinning() {
 		run = m.spin.View() + " " + run
 	}
@@ -107,7 +112,11 @@ func (m *model) statusLine() string {
 	if m.focus == focusComposer && m.composer.Value() == "" {
 		help = m.keys.HelpQ
 	}
-	return status.Bar(m.width, m.withMCP(m.start.provider), run, m.start.dbPath, help)
+	provider := m.start.provider
+	if n, of := m.mcp.status.Connected(); of > 0 { // of the servers not disabled, how many are connected
+		provider += " · " + strconv.Itoa(n) + "/" + strconv.Itoa(of) + " MCP"
+	}
+	return status.Bar(m.width, provider, run, m.start.dbPath, help)
 }
 
 // tabRow names the open questions, the shown one marked. When they do
