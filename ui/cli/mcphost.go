@@ -152,7 +152,9 @@ func mcpList(ctx context.Context, c *Call) error {
 		if st.Config != "" {
 			fmt.Fprintf(w, "config %s\n", st.Config)
 		}
-		if len(st.Servers) == 0 {
+		if len(st.Servers) == 0 && len(st.Problems) > 0 {
+			fmt.Fprintln(w, "no MCP server is usable: fix the problems of that file (on standard error)")
+		} else if len(st.Servers) == 0 {
 			fmt.Fprintln(w, `no MCP servers configured: list them in that file, in Claude Code's .mcp.json shape, e.g.`)
 			fmt.Fprintln(w, `  {"mcpServers": {"everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]}}}`)
 		}

@@ -302,6 +302,13 @@ func TestMCPListWithoutServersSaysWhereTheyGo(t *testing.T) {
 	if j["config"] != config || len(j["servers"].([]any)) != 0 {
 		t.Fatalf("mcp list --json = %v", j)
 	}
+	// A file whose every server is wrong is no file without servers.
+	os.WriteFile(config, []byte(`{"mcpServers": {"everything": {"comand": "npx"}}}`), 0o600)
+	out = mcpCLI(t, e, "mcp", "list")
+	if out.code != 0 || !strings.Contains(out.stdout, "no MCP server is usable") || strings.Contains(out.stdout, "configured") ||
+		!strings.Contains(out.stderr, "/mcpServers/everything/command") {
+		t.Fatalf("mcp list of a wrong server: %d %q %q", out.code, out.stdout, out.stderr)
+	}
 }
 
 // A shell without the server's configuration cannot allow its call (it

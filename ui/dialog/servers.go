@@ -172,7 +172,11 @@ func (d Servers) draw(width int) (out []string, at []int) {
 		out = append(out, "")
 	}
 	if len(st.Servers) == 0 {
-		add(0, "No MCP server is configured.")
+		if len(st.Problems) > 0 {
+			add(0, "No MCP server is usable: fix the problems above.")
+		} else {
+			add(0, "No MCP server is configured.")
+		}
 		add(0, style.Dim.Render("followup reads --mcp-config FILE, else $FOLLOWUP_MCP_CONFIG, else ~/.config/followup/mcp.json"))
 		add(0, style.Dim.Render("(the shape of Claude Code's .mcp.json; see docs/mcp.md)."))
 		return out, at
