@@ -17,10 +17,6 @@ import (
 // tool's text result, or says plainly that the call was denied,
 // interrupted or failed.
 
-// ReadsNoToolList says the demo agent never reads the tool list: the
-// runner need not wait for MCP servers before its turn (ToolListBlind).
-func (Offline) ReadsNoToolList() {}
-
 // callPrefix starts a demo message that calls an MCP tool.
 const callPrefix = "call "
 

@@ -60,25 +60,21 @@ type StepHost interface {
 	Finish(ctx context.Context, cc CallContext, call ToolCall, res mcp.Result, err error) (StepPlan, error)
 }
 
-// ToolListBlind is a provider that never reads the tool list (the offline
-// demo agent): the runner does not wait for the MCP servers to connect
-// before calling it, only when a call needs one.
-type ToolListBlind interface{ ReadsNoToolList() }
-
 // stopGrace is how long a call may go on after its drive was stopped, so a
 // server's question closed by the stop is answered (cancel) and the
 // server's last word is recorded; a stop still ends the call within a
 // second (docs/behaviour.md).
 const stopGrace = 900 * time.Millisecond
 
-// mcpSpecs lists the connected servers' tools for the model. Unless the
-// provider reads no tool list, it first waits for the servers to finish
-// connecting (the CLI starts them here, when a run first needs tools).
+// mcpSpecs lists the connected servers' tools for the model. It first
+// waits for the servers to finish connecting (the CLI starts them here,
+// when a run first needs tools), unless the provider is the offline demo
+// agent: it never reads the tool list, so only a call waits for a server.
 func (r *Runner) mcpSpecs(ctx context.Context) []ToolSpec {
 	if r.MCP == nil || !r.MCP.Configured() {
 		return nil
 	}
-	if _, blind := r.Provider.(ToolListBlind); !blind {
+	if _, demo := r.Provider.(Offline); !demo {
 		r.MCP.Wait(ctx)
 	}
 	var out []ToolSpec
