@@ -235,7 +235,7 @@ func (s *Service) endSessions(ctx context.Context, ss []store.Session, lost bool
 			if !ok {
 				continue
 			}
-			rs, err := s.store.SessionRequests(ctx, tx, sess.ID, "")
+			rs, err := s.store.ListRequests(ctx, tx, store.RequestFilter{SessionID: sess.ID})
 			if err != nil {
 				return err
 			}
@@ -276,7 +276,7 @@ func (s *Service) expireArchivedAsks(ctx context.Context, tx *txn, chatID string
 		if sess.ChatID != chatID {
 			continue
 		}
-		rs, err := s.store.SessionRequests(ctx, tx, sess.ID, store.ReqPending)
+		rs, err := s.store.ListRequests(ctx, tx, store.RequestFilter{SessionID: sess.ID, State: store.ReqPending})
 		if err != nil {
 			return err
 		}

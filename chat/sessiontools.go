@@ -24,18 +24,7 @@ func (ss *ServeSession) List(ctx context.Context, _ json.RawMessage) json.RawMes
 	if id == "" {
 		return OKJSON(map[string]any{"requests": []listItem{}})
 	}
-	if err := ss.s.expireDue(ctx); err != nil {
-		return ErrorJSON(err)
-	}
-	var vs []RequestView
-	err := ss.s.db.ReadTx(ctx, func(tx store.Handle) error {
-		rs, err := ss.s.store.SessionRequests(ctx, tx, id, "")
-		if err != nil {
-			return err
-		}
-		vs, err = ss.s.views(ctx, tx, rs, nil)
-		return err
-	})
+	vs, err := ss.s.listRequests(ctx, store.RequestFilter{SessionID: id})
 	if err != nil {
 		return ErrorJSON(err)
 	}

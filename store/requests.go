@@ -152,10 +152,11 @@ func (Queries) RequestByKey(ctx context.Context, h Handle, runID, key string) (R
 
 // RequestFilter narrows ListRequests; empty fields match everything.
 type RequestFilter struct {
-	ChatID string
-	RunID  string
-	State  string
-	Limit  int
+	ChatID    string
+	RunID     string
+	SessionID string // a serve session's requests
+	State     string
+	Limit     int
 	// ActiveChats leaves out the requests of archived chats.
 	ActiveChats bool
 }
@@ -176,6 +177,10 @@ func (f RequestFilter) where() (string, []any) {
 	if f.RunID != "" {
 		query += ` AND r.run_id = ?`
 		args = append(args, f.RunID)
+	}
+	if f.SessionID != "" {
+		query += ` AND r.session_id = ?`
+		args = append(args, f.SessionID)
 	}
 	if f.ActiveChats {
 		query += ` AND r.` + notArchived

@@ -27,7 +27,7 @@ func (Queries) CurrentRevisions(ctx context.Context, h Handle, ids []string) (ma
 // read once: the first pass reads only the digests.
 func (Queries) ListRequestsWithRevisions(ctx context.Context, h Handle, f RequestFilter) ([]Request, []Revision, error) {
 	from := `requests r`
-	if f.State == ReqPending && f.ChatID == "" && f.RunID == "" {
+	if f.State == ReqPending && f.ChatID == "" && f.RunID == "" && f.SessionID == "" {
 		from = `requests r INDEXED BY requests_open`
 	}
 	where, args := f.where()

@@ -177,18 +177,6 @@ func (Queries) RequestMarks(ctx context.Context, h Handle, ids []string) ([]Requ
 	return out, err
 }
 
-// SessionRequests lists a session's requests in one state (every state
-// when ""), in creation order.
-func (Queries) SessionRequests(ctx context.Context, h Handle, sessionID, state string) ([]Request, error) {
-	q := `SELECT ` + reqCols + ` FROM requests WHERE session_id = ?`
-	args := []any{sessionID}
-	if state != "" {
-		q += ` AND state = ?`
-		args = append(args, state)
-	}
-	return queryAll(ctx, h, scan[Request], q+` ORDER BY seq`, args...)
-}
-
 // CountSessionPending counts a session's pending requests. The state is
 // written in the query, not bound: SQLite plans a bound state against the
 // partial indexes on pending requests, and then plans the statement again
