@@ -268,7 +268,7 @@ func (s *server) connect(ctx context.Context, limit time.Duration, version strin
 					time.Since(start).Round(time.Millisecond), legacyProtocol)
 			}}}
 	default:
-		transport, _ = newHTTPTransport(s.cfg, &s.orders)
+		transport = newHTTPTransport(s.cfg, &s.orders)
 	}
 	var opts *sdk.ClientSessionOptions
 	if version != "" {

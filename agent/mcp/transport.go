@@ -153,16 +153,12 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return h.next.RoundTrip(r)
 }
 
-func newHTTPTransport(sc ServerConfig, orders *schemaOrders) (*sdk.StreamableClientTransport, *http.Transport) {
-	base := http.DefaultTransport.(*http.Transport).Clone()
-	var rt http.RoundTripper = base
-	if orders != nil {
-		rt = wireRoundTripper{next: rt, orders: orders, shift: newIDShift()}
-	}
+func newHTTPTransport(sc ServerConfig, orders *schemaOrders) *sdk.StreamableClientTransport {
+	var rt http.RoundTripper = wireRoundTripper{next: http.DefaultTransport.(*http.Transport).Clone(), orders: orders, shift: newIDShift()}
 	if len(sc.Headers) > 0 {
 		rt = headerTransport{headers: sc.Headers, next: rt}
 	}
-	return &sdk.StreamableClientTransport{Endpoint: sc.URL, HTTPClient: &http.Client{Transport: rt}}, base
+	return &sdk.StreamableClientTransport{Endpoint: sc.URL, HTTPClient: &http.Client{Transport: rt}}
 }
 
 // errClosed is a connection given up because the manager closed.
