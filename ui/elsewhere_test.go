@@ -73,3 +73,19 @@ func TestElsewhereCountFollowsEveryCommit(t *testing.T) {
 		t.Fatalf("after one was closed elsewhere: elsewhere %d\n%s", m.cur.elsewhere, frameOf(m))
 	}
 }
+
+// A notice on a chat with no question of its own stands above the line of
+// the questions waiting elsewhere, never in its place: nothing else on the
+// screen says they wait.
+func TestNoticeNeverHidesQuestionsElsewhere(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m := k.m
+	k.load(k.ask("Check deployment").ChatID)
+	deliver(m, m.do(dialog.NewChat{}))
+	m.setStatus("Tool calls folded.", false)
+	f := frameOf(m)
+	if i := strings.Index(f, "Tool calls folded."); i < 0 || !strings.HasPrefix(strings.TrimLeft(f[i+len("Tool calls folded."):], " \n"), "1 question waits in another chat") {
+		t.Fatalf("the notice hides the question elsewhere:\n%s", f)
+	}
+}

@@ -181,7 +181,9 @@ func (m *model) tabRow() string {
 }
 
 // noticeLine is the composer's command list, or the notice, or else what the screen says while nothing
-// happens: a read-only database, questions elsewhere, runs to resume.
+// happens: a read-only database, questions elsewhere, runs to resume. A
+// notice never hides the questions waiting elsewhere: with no tab row to
+// show them, their line stays under it.
 func (m *model) noticeLine() string {
 	if list := m.commandList(); list != "" {
 		// While a command is typed its list stands above the notice, if any.
@@ -191,6 +193,9 @@ func (m *model) noticeLine() string {
 		return list
 	}
 	if v := m.notice.View(m.width); v != "" {
+		if m.cur.elsewhere > 0 && !m.showTabs() {
+			v += "\n" + status.Lines(m.elsewhereLine(), "", style.States["pending"], m.width)
+		}
 		return v
 	}
 	switch resume := m.keys.Resend.Help().Key; {
