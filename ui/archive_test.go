@@ -51,3 +51,38 @@ func TestArchiveTogglesWithAWord(t *testing.T) {
 		t.Fatalf("the archived chat's composer:\n%s", v)
 	}
 }
+
+// The open chat list follows what changes while it is open: a chat
+// another process made, with the question it asks, is listed at once, and
+// the cursor stays on its chat.
+func TestTheChatListFollowsAnotherProcess(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m, ctx := k.m, context.Background()
+	deploy := k.ask("Check deployment")
+	k.load(deploy.ChatID)
+	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyCtrlO}))
+	other, err := chat.Open(ctx, chat.Options{DBPath: k.svc.Path()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	trip, err := other.Send(ctx, "", "Plan a trip", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Drive(ctx, trip.RunID); err != nil {
+		t.Fatal(err)
+	}
+	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
+	if v := frameOf(m); !strings.Contains(v, "Plan a trip · 1 question waits") || !strings.Contains(v, "Chats (2 chats)") {
+		t.Fatalf("the list does not show the chat made elsewhere:\n%s", v)
+	}
+	if d, _ := dialog.Find[dialog.Chats](&m.dialogs); d.List().Cursor() != 1 {
+		t.Fatalf("the cursor moved off the chat it was on: row %d", d.List().Cursor())
+	}
+	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyEnter}))
+	if m.cur.chatID != deploy.ChatID {
+		t.Fatalf("enter opened %s, not the chat under the cursor", m.cur.chatID)
+	}
+}

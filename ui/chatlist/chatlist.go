@@ -25,12 +25,16 @@ type List struct {
 }
 
 // Adopt takes a fresh list; until the cursor is placed, it starts on the
-// chat on screen.
+// chat on screen, and then stays on its chat wherever a list read again
+// puts it.
 func (l *List) Adopt(chats []chat.ChatView, onScreen string) {
 	first := !l.placed
+	under, _ := l.Selected()
 	l.chats = chats
 	if i := l.index(onScreen); first && i >= 0 {
 		l.placed, l.sel = true, i
+	} else if i := l.index(under.ID); !first && i >= 0 {
+		l.sel = i
 	}
 	if l.sel >= len(l.chats) {
 		l.sel = max(0, len(l.chats)-1)
