@@ -22,13 +22,9 @@ func (ss *ServeSession) List(ctx context.Context, _ json.RawMessage) json.RawMes
 	ss.active(ctx)
 	id := ss.rowID()
 	if id == "" {
-		return OKJSON(map[string]any{"requests": []listItem{}})
+		return listResult(nil, nil)
 	}
-	vs, err := ss.s.listRequests(ctx, store.RequestFilter{SessionID: id})
-	if err != nil {
-		return ErrorJSON(err)
-	}
-	return OKJSON(map[string]any{"requests": listItems(vs)})
+	return listResult(ss.s.listRequests(ctx, store.RequestFilter{SessionID: id}))
 }
 
 // ReadAnswer is input_read_answer. A closed request's result carries what

@@ -41,11 +41,7 @@ func (t inputTools) Capabilities(ctx context.Context, cc agent.CallContext, _ js
 }
 
 func (t inputTools) List(ctx context.Context, cc agent.CallContext, _ json.RawMessage) json.RawMessage {
-	vs, err := t.s.Requests(ctx, cc.ChatID)
-	if err != nil {
-		return ErrorJSON(err)
-	}
-	return OKJSON(map[string]any{"requests": listItems(vs)})
+	return listResult(t.s.Requests(ctx, cc.ChatID))
 }
 
 // listItem is one request as input_list shows it.
@@ -60,12 +56,16 @@ type listItem struct {
 	Answered     bool          `json:"answered"`
 }
 
-func listItems(vs []RequestView) []listItem {
+// listResult is input_list's result: vs as listItems.
+func listResult(vs []RequestView, err error) json.RawMessage {
+	if err != nil {
+		return ErrorJSON(err)
+	}
 	items := []listItem{}
 	for _, v := range vs {
 		items = append(items, listItem{v.ID, v.RequestKey, v.State, v.ClosedReason, v.Title, v.Digest, v.Fields, v.Answer != nil})
 	}
-	return items
+	return OKJSON(map[string]any{"requests": items})
 }
 
 func (t inputTools) Request(ctx context.Context, cc agent.CallContext, args json.RawMessage) json.RawMessage {
