@@ -95,25 +95,16 @@ func (s snapshotMsg) apply(m *model) tea.Cmd {
 
 func (msg eventMsg) apply(m *model) tea.Cmd {
 	e := chat.Event(msg)
-	d, listed := dialog.Find[dialog.Chats](&m.dialogs)
-	if !listed || e.Kind != chat.EvChat && e.Kind != chat.EvRequest && e.Kind != chat.EvExternal {
-		return m.onEvent(e)
+	if d, ok := dialog.Find[dialog.Chats](&m.dialogs); ok && (e.Kind == chat.EvChat || e.Kind == chat.EvRequest || e.Kind == chat.EvExternal) {
+		// The open chat list reads its chats again — one made, archived or
+		// deleted, a question asked or closed, anything another process
+		// did — and the screen behind it follows.
+		return tea.Batch(listChats(m.svc, "", d.RefreshLimit()), m.onEvent(e))
 	}
-	// The open chat list reads its chats again: one made, archived or
-	// deleted, a question asked or closed, anything another process did.
-	list := listChats(m.svc, "", d.RefreshLimit())
-	if e.Kind != chat.EvChat {
-		return tea.Batch(list, m.onEvent(e))
-	}
-	if e.ChatID == m.cur.chatID && !m.cur.newChat {
-		// Archived or unarchived from the list: the screen behind it
-		// follows.
-		return tea.Batch(list, m.load(m.cur.chatID))
-	}
-	return list
+	return m.onEvent(e)
 }
 
-// onEvent follows a change of the database on the screen behind any list.
+// onEvent follows a change of the database on the screen.
 func (m *model) onEvent(e chat.Event) tea.Cmd {
 	other := e.ChatID != "" && e.ChatID != m.cur.chatID && !(m.cur.chatID == "" && !m.cur.newChat)
 	switch {
