@@ -75,7 +75,7 @@ type Call struct {
 func (c *Call) OK(v any, text func(w io.Writer)) { c.out.ok(v, text) }
 
 var (
-	flagChat      = Flag{Name: "chat", Value: "ID", Help: "the chat (default: a new chat for ask and mcp prompt, every active chat for pending)"}
+	flagChat      = Flag{Name: "chat", Value: "ID", Help: "the chat to send to (default: a new chat)"}
 	flagCommandID = Flag{Name: "command-id", Value: "ID", Help: "an id of your choice; repeating it returns the first result instead of acting twice"}
 )
 
@@ -109,7 +109,7 @@ func init() {
 		{Name: "ask", Group: groupQuestions, Args: []string{"MESSAGE"}, Flags: []Flag{flagChat, flagCommandID, flagNoWait, flagAttach}, NeedsDB: true, Run: ask,
 			Summary: "send a message; drive the run until it waits or ends",
 			Example: `followup ask "Check deployment"`, Check: nonEmptyArg("the message")},
-		{Name: "pending", Group: groupQuestions, Flags: []Flag{flagChat}, NeedsDB: true, Run: pending,
+		{Name: "pending", Group: groupQuestions, Flags: []Flag{{Name: "chat", Value: "ID", Help: "only this chat's requests (default: every active chat's)"}}, NeedsDB: true, Run: pending,
 			Summary: "list open requests: fields, partial values, missing",
 			Example: `followup pending --json`},
 		{Name: "show", Group: groupQuestions, Args: []string{"REQUEST_ID"}, NeedsDB: true, Run: show,

@@ -37,6 +37,14 @@ func TestHelpPerCommand(t *testing.T) {
 	if j["ok"] != true || j["usage"] != h.stdout {
 		t.Fatalf("help answer --json: %v", j)
 	}
+	// A command's own flags speak of that command only.
+	for name, other := range map[string]string{"pending": "ask", "ask": "pending"} {
+		out := runCLI(t, db, "help", name).stdout
+		_, flags, _ := strings.Cut(out, "\nFlags:\n")
+		if flags, _, _ = strings.Cut(flags, "\nGlobal Flags:"); flags == "" || strings.Contains(flags, other) {
+			t.Errorf("help %s: its flags speak of %s:\n%s", name, other, out)
+		}
+	}
 	if u := runCLI(t, db, "help", "frobnicate"); u.code != 2 || !strings.Contains(u.stderr, `unknown command "frobnicate"`) {
 		t.Fatalf("help frobnicate: %d %q", u.code, u.stderr)
 	}
