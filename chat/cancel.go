@@ -23,18 +23,14 @@ func (s *Service) cancel(ctx context.Context, requestID, commandID string, byAge
 			return nil, err
 		}
 		chatID = r.ChatID
-		reason := store.ReasonUserCancelled
+		reason, state := store.ReasonUserCancelled, store.DeliveryPending
 		if byAgent {
-			reason = store.ReasonAgentCancelled
+			reason, state = store.ReasonAgentCancelled, store.DeliveryDelivered
 		}
 		if err := s.closeRequest(ctx, tx, &r, store.ReqCancelled, reason); err != nil {
 			return nil, err
 		}
 		payload := mustJSON(map[string]any{"status": "input_cancelled", "requestId": r.ID})
-		state := store.DeliveryPending
-		if byAgent {
-			state = store.DeliveryDelivered
-		}
 		return &Receipt{RequestID: r.ID, Kind: "cancel", ApplyState: Applied, Missing: []string{}, RunID: r.RunID.String},
 			s.recordDelivery(ctx, tx, r, store.DeliveryCancel, state, payload)
 	})
