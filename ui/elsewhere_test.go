@@ -89,3 +89,17 @@ func TestNoticeNeverHidesQuestionsElsewhere(t *testing.T) {
 		t.Fatalf("the notice hides the question elsewhere:\n%s", f)
 	}
 }
+
+// The runs to resume are said under the questions waiting elsewhere, not
+// hidden by them.
+func TestInterruptedRunsShowBesideQuestionsElsewhere(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m := k.m
+	k.load(k.ask("Check deployment").ChatID)
+	deliver(m, m.do(dialog.NewChat{}))
+	m.cur.orphans = []chat.RunView{{ID: "run_a"}, {ID: "run_b"}}
+	if f := frameOf(m); !strings.Contains(f, "1 question waits in another chat") || !strings.Contains(f, "2 interrupted runs found — ctrl+r resumes them") {
+		t.Fatalf("the questions elsewhere hide the runs to resume:\n%s", f)
+	}
+}

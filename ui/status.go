@@ -198,15 +198,18 @@ func (m *model) noticeLine() string {
 		}
 		return v
 	}
-	switch resume := m.keys.Resend.Help().Key; {
-	case m.readOnly != "":
+	if m.readOnly != "" {
 		return status.Lines("Read-only database: nothing typed is saved or sent — "+m.readOnly+".", "", style.Error, m.width)
-	case m.cur.elsewhere > 0:
-		return status.Lines(m.elsewhereLine(), "", style.States["pending"], m.width)
-	case len(m.cur.orphans) == 1:
-		return status.Lines("1 interrupted run found — "+resume+" resumes it", "", style.Error, m.width)
-	case len(m.cur.orphans) > 1:
-		return status.Lines(fmt.Sprintf("%d interrupted runs found — %s resumes them", len(m.cur.orphans), resume), "", style.Error, m.width)
 	}
-	return ""
+	// The questions waiting elsewhere, then the runs to resume: neither
+	// hides the other.
+	var lines []string
+	if m.cur.elsewhere > 0 {
+		lines = append(lines, status.Lines(m.elsewhereLine(), "", style.States["pending"], m.width))
+	}
+	if n := len(m.cur.orphans); n > 0 {
+		resume := style.Plural(n, "interrupted run", "interrupted runs") + " found — " + m.keys.Resend.Help().Key + forms.Plural(n, " resumes it", " resumes them")
+		lines = append(lines, status.Lines(resume, "", style.Error, m.width))
+	}
+	return strings.Join(lines, "\n")
 }
