@@ -81,12 +81,16 @@ type composerKey struct {
 }
 
 // tooSmallView is the whole screen below minWidth×minHeight. It still
-// counts the questions waiting, here and in other chats: nothing hides
-// that one is asked.
+// counts the questions waiting, here (none in an archived chat, as its row
+// in the chat list says) and in other chats: nothing hides that one is asked.
 func (m *model) tooSmallView() string {
 	msg := fmt.Sprintf("The terminal is %d×%d; followup needs at least %d×%d.\nMake it larger, or %s to quit.",
 		m.width, m.height, minWidth, minHeight, m.keys.Quit.Help().Key)
-	if n := len(m.pane.pending) + max(0, m.cur.elsewhere); n > 0 {
+	n := max(0, m.cur.elsewhere)
+	if !m.archived() {
+		n += len(m.pane.pending)
+	}
+	if n > 0 {
 		msg = style.Plural(n, "question waits", "questions wait") + " for your answer.\n" + msg
 	}
 	return lipgloss.NewStyle().Width(max(1, m.width)).MaxHeight(max(1, m.height)).Render(msg)

@@ -62,3 +62,20 @@ func sameText(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// An archived chat's questions wait for nobody until it is unarchived (its
+// row in the chat list counts none): the too-small screen does not say they
+// wait for an answer.
+func TestTooSmallCountsNoQuestionOfAnArchivedChat(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	sent := k.ask("hello")
+	if _, err := k.svc.Archive(context.Background(), sent.ChatID, ""); err != nil {
+		t.Fatal(err)
+	}
+	k.load(sent.ChatID)
+	k.m.Update(tea.WindowSizeMsg{Width: 40, Height: 12})
+	if v := frameOf(k.m); !containsAll(v, "The terminal is 40×12") || containsAll(v, "for your answer") {
+		t.Fatalf("the too-small screen of an archived chat:\n%s", v)
+	}
+}
