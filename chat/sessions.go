@@ -67,9 +67,16 @@ func (ss *ServeSession) ID() string { return ss.id }
 
 // serveTitle names a session's chat after its client and when it began,
 // to the second: the sessions of one client (every `claude -p` is one)
-// within a minute are told apart.
-func serveTitle(c ServeClient) string {
-	return fmt.Sprintf("%s · %s", cmp.Or(c.Name, "MCP client"), c.Started.Local().Format("Jan 2 15:04:05"))
+// within a minute are told apart, and those of the same second are
+// numbered after the first ("… (2)").
+func (ss *ServeSession) serveTitle(ctx context.Context, tx *txn) (string, error) {
+	c := ss.client
+	title := fmt.Sprintf("%s · %s", cmp.Or(c.Name, "MCP client"), c.Started.Local().Format("Jan 2 15:04:05"))
+	n, err := ss.s.store.CountTitled(ctx, tx, title, c.Started.Truncate(time.Second).UnixMilli())
+	if n > 0 {
+		title = fmt.Sprintf("%s (%d)", title, n+1)
+	}
+	return title, err
 }
 
 // Request is input_request: it opens a request in the session's chat,
@@ -160,7 +167,11 @@ func (ss *ServeSession) create(ctx context.Context, tx *txn, chatID string) (*st
 	now := ss.s.nowMS()
 	if chatID == "" {
 		chatID = NewID("ch")
-		if err := ss.s.store.InsertChat(ctx, tx, store.Chat{ID: chatID, Title: serveTitle(ss.client), State: store.ChatActive,
+		title, err := ss.serveTitle(ctx, tx)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := ss.s.store.InsertChat(ctx, tx, store.Chat{ID: chatID, Title: title, State: store.ChatActive,
 			CreatedAt: now, UpdatedAt: now}); err != nil {
 			return nil, nil, err
 		}

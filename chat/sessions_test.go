@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -383,13 +384,28 @@ func TestServeChatArchivedStartsAnother(t *testing.T) {
 }
 
 // Sessions of one client within a minute (every `claude -p` is one) get
-// chats the user can tell apart.
+// chats the user can tell apart, those of the same second too.
 func TestServeTitlesWithinAMinute(t *testing.T) {
-	c := ServeClient{Name: "Claude Code", Started: time.Date(2026, 3, 1, 9, 30, 5, 0, time.Local)}
-	d := c
-	d.Started = d.Started.Add(20 * time.Second)
-	if a, b := serveTitle(c), serveTitle(d); a == b {
-		t.Fatalf("two sessions 20 s apart are both %q", a)
+	s := fxOpen(t, nil)
+	ctx := context.Background()
+	at := time.Date(2026, 3, 1, 9, 30, 5, 0, time.Local)
+	for i, d := range []time.Duration{0, 400 * time.Millisecond, 20 * time.Second, 600 * time.Millisecond} {
+		ss, err := s.OpenServeSession(ctx, ServeClient{Name: "Claude Code", Transport: "stdio", Started: at.Add(d)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ss.End(ctx)
+		ok(t, ss.Request(ctx, travelArgs(fmt.Sprint("k", i))))
+	}
+	cs, err := s.store.ListChats(ctx, s.db.Reader(), store.ChatCursor{}, 10)
+	var titles []string
+	for _, c := range cs {
+		titles = append(titles, c.Title)
+	}
+	slices.Sort(titles)
+	want := []string{"Claude Code · Mar 1 09:30:05", "Claude Code · Mar 1 09:30:05 (2)", "Claude Code · Mar 1 09:30:05 (3)", "Claude Code · Mar 1 09:30:25"}
+	if err != nil || !slices.Equal(titles, want) {
+		t.Fatalf("titles %q (%v), want %q", titles, err, want)
 	}
 }
 

@@ -35,6 +35,15 @@ func (Queries) GetChat(ctx context.Context, h Handle, id string) (Chat, error) {
 	return scan[Chat](h.QueryRowContext(ctx, `SELECT `+chatCols+` FROM chats WHERE id = ?`, id))
 }
 
+// CountTitled counts the chats updated since since (ms) titled title or
+// title followed by " (n)"; the bound keeps the read on chats_updated.
+func (Queries) CountTitled(ctx context.Context, h Handle, title string, since int64) (int, error) {
+	var n int
+	err := h.QueryRowContext(ctx, `SELECT COUNT(*) FROM chats WHERE updated_at >= ? AND (title = ? OR instr(title, ?) = 1)`,
+		since, title, title+" (").Scan(&n)
+	return n, err
+}
+
 // ChatCursor is a place in the list of chats, most recently updated first:
 // the last chat of a page. The zero cursor is the start of the list.
 type ChatCursor struct {
