@@ -47,6 +47,9 @@ func requestCard(r chat.RequestView, width int) string {
 		}
 	case chat.RequestCancelled:
 		status = "cancelled by you"
+		if r.ClosedReason == "agent_cancelled" { // its asker's input_cancel
+			status = "withdrawn by " + words.AskedByName(r.Owner)
+		}
 	case chat.RequestExpired:
 		status = "expired — " + words.Expired(r)
 	}

@@ -48,3 +48,15 @@ func TestCardSummaryUsesOptionTitles(t *testing.T) {
 		t.Errorf("card of a -32042 link: %q", line)
 	}
 }
+
+// A cancelled card says who cancelled: the user, or the asker that took
+// its question back (input_cancel).
+func TestCardSaysWhoCancelled(t *testing.T) {
+	for reason, want := range map[string]string{"user_cancelled": "cancelled by you", "agent_cancelled": "withdrawn by Claude Code"} {
+		r := chat.RequestView{RequestItem: chat.RequestItem{ID: "rq_1", Title: "Q", State: "cancelled", ClosedReason: reason,
+			Owner: chat.Owner{Kind: chat.OwnerMCPClient, Name: "Claude Code"}}}
+		if line := requestCard(r, 200); !strings.Contains(line, want) {
+			t.Errorf("%s: card %q, want %q", reason, line, want)
+		}
+	}
+}
