@@ -31,14 +31,19 @@ func (Queries) GetComposerDraft(ctx context.Context, h Handle, chatID string) (s
 // thing the user did is that typing ("" is text typed in a new chat).
 // found is false when nothing typed is newer than the chats.
 func (Queries) TypedChat(ctx context.Context, h Handle) (chatID string, found bool, err error) {
-	err = h.QueryRowContext(ctx, `WITH since AS (SELECT COALESCE(MAX(updated_at), 0) AS t FROM chats WHERE state = 'active')
-		SELECT chat_id FROM (
+	// The candidates are few (what was saved after the newest chat
+	// changed); each one's chat is looked up by its key, not tested against
+	// a list of every active chat.
+	err = h.QueryRowContext(ctx, `WITH since AS (SELECT COALESCE(
+			(SELECT updated_at FROM chats WHERE state = 'active' ORDER BY updated_at DESC LIMIT 1), 0) AS t)
+		SELECT typed.chat_id FROM (
 			SELECT chat_id, updated_at FROM composer_drafts, since WHERE text <> '' AND updated_at > since.t
 			UNION ALL
 			SELECT r.chat_id, d.updated_at FROM since CROSS JOIN drafts d CROSS JOIN requests r
-			WHERE d.updated_at > since.t AND r.id = d.request_id AND r.state = 'pending')
-		WHERE chat_id = '' OR chat_id IN (SELECT id FROM chats WHERE state = 'active')
-		ORDER BY updated_at DESC LIMIT 1`).Scan(&chatID)
+			WHERE d.updated_at > since.t AND r.id = d.request_id AND r.state = 'pending') AS typed
+		LEFT JOIN chats c ON c.id = typed.chat_id
+		WHERE typed.chat_id = '' OR c.state = 'active'
+		ORDER BY typed.updated_at DESC LIMIT 1`).Scan(&chatID)
 	if noRow(err) == ErrNotFound {
 		return "", false, nil
 	}

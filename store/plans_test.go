@@ -19,7 +19,7 @@ type explaining struct {
 }
 
 func (e *explaining) explain(query string, args []any) {
-	if !strings.HasPrefix(strings.TrimSpace(strings.ToUpper(query)), "SELECT") {
+	if q := strings.ToUpper(strings.TrimSpace(query)); !strings.HasPrefix(q, "SELECT") && !strings.HasPrefix(q, "WITH") {
 		return
 	}
 	rows, err := e.h.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+query, args...)
@@ -118,6 +118,7 @@ func TestEveryListIsIndexed(t *testing.T) {
 		"PendingApprovals chat":     func() error { _, err := qs.PendingApprovals(ctx, e, "ch_1"); return err },
 		"PendingApprovals all":      func() error { _, err := qs.PendingApprovals(ctx, e, ""); return err },
 		"PendingOutside newest":     func() error { _, err := qs.PendingOutside(ctx, e, "ch_1", 1, true); return err },
+		"TypedChat":                 func() error { _, _, err := qs.TypedChat(ctx, e); return err },
 		"EndedSessionRequest": func() error {
 			_, err := qs.EndedSessionRequest(ctx, e, "claude", "", "k", "h")
 			return err
@@ -132,6 +133,9 @@ func TestEveryListIsIndexed(t *testing.T) {
 		// created_at put in id order
 		"PendingApprovals chat": true,
 		"PendingApprovals all":  true,
+		// only what was typed after the newest chat changed: the
+		// composer texts and the drafts found by their save time
+		"TypedChat": true,
 	}
 	for name, read := range reads {
 		e.plans = nil
