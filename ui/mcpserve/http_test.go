@@ -291,7 +291,7 @@ func TestHTTPRefusedDeleteEndsNothing(t *testing.T) {
 
 // A client that leaves without ending its session, with no question
 // waiting, has its session ended soon; one whose question waits for the
-// user keeps it.
+// user keeps it until the user answers.
 func TestHTTPAbandonedSessionEnds(t *testing.T) {
 	inbox, url := serveHTTP(t, HTTPOptions{AbandonAfter: 300 * time.Millisecond})
 	gone := connectHTTP(t, url, "gone")
@@ -299,12 +299,14 @@ func TestHTTPAbandonedSessionEnds(t *testing.T) {
 	call(t, gone, "input_list", nil)
 	asker := connectHTTP(t, url, "asker")
 	sAsker := <-inbox.opened
-	call(t, asker, "input_request", map[string]any{"requestKey": "k"})
+	out, _ := call(t, asker, "input_request", map[string]any{"requestKey": "k"})
 	waitEnded(t, inbox, sGone, 3*time.Second)
 	time.Sleep(500 * time.Millisecond)
 	if inbox.isEnded(sAsker) {
 		t.Fatal("a session whose question waits was ended as abandoned")
 	}
+	inbox.answer(out["requestId"].(string), map[string]any{"x": "y"})
+	waitEnded(t, inbox, sAsker, 3*time.Second)
 }
 
 // Sessions beyond the server's most are refused in words; an ended one

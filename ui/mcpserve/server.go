@@ -142,13 +142,19 @@ func (s *server) touch(se *session, d int) {
 
 // abandoned closes se when its client has made no call for s.abandon and
 // none of its questions waits: nobody is left to ask or to answer. One with
-// a question waiting lives on, up to the SDK's session timeout.
+// a question waiting lives on, up to the SDK's session timeout, and is
+// looked at again after s.abandon: once the user answers or cancels it, the
+// session ends as any other left behind.
 func (s *server) abandoned(se *session) {
 	<-se.ready
 	s.mu.Lock()
 	busy := se.calls > 0
 	s.mu.Unlock()
-	if busy || se.in == nil || se.in.Waiting(context.Background()) {
+	if busy || se.in == nil {
+		return
+	}
+	if se.in.Waiting(context.Background()) {
+		s.touch(se, 0) // runs the idle time again unless a call began meanwhile
 		return
 	}
 	se.ss.Close()
