@@ -58,22 +58,11 @@ func TestArchiveTogglesWithAWord(t *testing.T) {
 func TestTheChatListFollowsAnotherProcess(t *testing.T) {
 	t.Parallel()
 	k := newKit(t)
-	m, ctx := k.m, context.Background()
+	m := k.m
 	deploy := k.ask("Check deployment")
 	k.load(deploy.ChatID)
 	deliver(m, m.onKey(tea.KeyMsg{Type: tea.KeyCtrlO}))
-	other, err := chat.Open(ctx, chat.Options{DBPath: k.svc.Path()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	trip, err := other.Send(ctx, "", "Plan a trip", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := other.Drive(ctx, trip.RunID); err != nil {
-		t.Fatal(err)
-	}
+	k.askOn(k.otherProcess(), "Plan a trip")
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
 	if v := frameOf(m); !strings.Contains(v, "Plan a trip · 1 question waits") || !strings.Contains(v, "Chats (2 chats)") {
 		t.Fatalf("the list does not show the chat made elsewhere:\n%s", v)

@@ -28,18 +28,8 @@ func TestElsewhereCountFollowsEveryCommit(t *testing.T) {
 	}
 
 	// Another process asks in a chat of its own.
-	other, err := chat.Open(ctx, chat.Options{DBPath: k.svc.Path()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	trip, err := other.Send(ctx, "", "Plan a trip", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := other.Drive(ctx, trip.RunID); err != nil {
-		t.Fatal(err)
-	}
+	other := k.otherProcess()
+	trip := k.askOn(other, "Plan a trip")
 	deliver(m, m.update(eventMsg{Kind: chat.EvExternal}))
 	if m.cur.elsewhere != 2 || !strings.Contains(frameOf(m), "2 questions wait in other chats") {
 		t.Fatalf("after an ask elsewhere: elsewhere %d\n%s", m.cur.elsewhere, frameOf(m))

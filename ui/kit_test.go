@@ -114,15 +114,35 @@ func (k *kit) run() *kit {
 // ask starts a chat with text and drives its run until it waits or ends.
 func (k *kit) ask(text string) chat.Sent {
 	k.t.Helper()
+	return k.askOn(k.svc, text)
+}
+
+// askOn is ask through svc: another process's host when it is one
+// (otherProcess).
+func (k *kit) askOn(svc *chat.Service, text string) chat.Sent {
+	k.t.Helper()
 	ctx := context.Background()
-	sent, err := k.svc.Send(ctx, "", text, "")
+	sent, err := svc.Send(ctx, "", text, "")
 	if err != nil {
 		k.t.Fatal(err)
 	}
-	if _, err := k.svc.Drive(ctx, sent.RunID); err != nil {
+	if _, err := svc.Drive(ctx, sent.RunID); err != nil {
 		k.t.Fatal(err)
 	}
 	return sent
+}
+
+// otherProcess is a second host on the kit's database, as another
+// process (the CLI, a serve session) has; its commits reach the screen as
+// EvExternal.
+func (k *kit) otherProcess() *chat.Service {
+	k.t.Helper()
+	other, err := chat.Open(context.Background(), chat.Options{DBPath: k.svc.Path()})
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	k.t.Cleanup(func() { other.Close() })
+	return other
 }
 
 // say sends text to a chat and drives the run it joins.
