@@ -16,6 +16,10 @@ type Draft struct {
 	Revision  int          `json:"revision"`
 	Values    forms.Values `json:"values"`
 	Edited    bool         `json:"edited"`
+	// Focus is the field the user was typing in, for a form built from
+	// the draft again to come back to ("" when unknown: a save without it
+	// keeps the one stored).
+	Focus string `json:"-"`
 	// Saved is when the draft was last saved (zero for one not yet stored).
 	Saved time.Time `json:"-"`
 	// Base, when not nil, is the stored draft these values were edited
@@ -55,7 +59,7 @@ func (s *Service) SaveDraft(ctx context.Context, d Draft) error {
 			return err
 		}
 		return s.store.UpsertDraft(ctx, tx, store.Draft{RequestID: d.RequestID, Revision: d.Revision,
-			Values: vals, Edited: edited, UpdatedAt: s.nowMS()})
+			Values: vals, Edited: edited, UpdatedAt: s.nowMS(), Focus: d.Focus})
 	})
 }
 
@@ -102,5 +106,5 @@ func (s *Service) LoadDraft(ctx context.Context, requestID string, revision int)
 		return Draft{}, false, err
 	}
 	return Draft{RequestID: requestID, Revision: revision, Edited: d.Edited, Values: decodeValues(d.Values),
-		Saved: time.UnixMilli(d.UpdatedAt)}, true, nil
+		Focus: d.Focus, Saved: time.UnixMilli(d.UpdatedAt)}, true, nil
 }

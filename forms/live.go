@@ -18,6 +18,9 @@ type BuildOptions struct {
 	// (an MCP server's completions), given every text field's text; huh
 	// calls it off the UI goroutine, with a copy.
 	Suggest func(field string, texts map[string]string) []string
+	// Focus names the field the form starts on (a draft's, where the user
+	// left off); "" or a field not asked is the first.
+	Focus string
 }
 
 // PageSize keeps a keystroke cheap: huh re-renders the whole current
@@ -72,10 +75,26 @@ func Build(def Definition, supplied, prefill, draft Values, opts BuildOptions) *
 	}
 	l.noteTexts()
 	l.build()
+	if page, at, ok := l.position(opts.Focus); ok && (page > 0 || at > 0) {
+		l.jump(page, at)
+	}
 	for _, s := range l.slots {
 		s.snapshot()
 	}
 	return l
+}
+
+// position is where the named field is asked: its page and its place on
+// it; ok is false when it is not asked.
+func (l *Live) position(name string) (page, at int, ok bool) {
+	for p, slots := range l.pages {
+		for i, s := range slots {
+			if s.f.Name == name {
+				return p, i, true
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 // build makes the huh form: a group per page, or a note when nothing is

@@ -194,16 +194,10 @@ func (l *Live) fieldWidth() int {
 // It is how the screen comes back to a form it had finished or left: the
 // form is built anew (a finished huh form ignores input, huh #319).
 func (l *Live) Edit(name string) tea.Cmd {
-	page, at := len(l.pages)-1, 0
-	if page >= 0 {
+	page, at, ok := l.position(name)
+	if !ok && len(l.pages) > 0 {
+		page = len(l.pages) - 1
 		at = len(l.pages[page]) - 1
-	}
-	for p, slots := range l.pages {
-		for i, s := range slots {
-			if s.f.Name == name {
-				page, at = p, i
-			}
-		}
 	}
 	l.build()
 	if page > 0 || at > 0 {

@@ -9,15 +9,18 @@ type Draft struct {
 	Values    string // JSON object
 	Edited    bool
 	UpdatedAt int64
+	// Focus is the field the user was in ("" when the writer does not
+	// know it: the stored one is kept).
+	Focus string
 }
 
 // UpsertDraft saves a draft, replacing the previous save of that revision.
 func (Queries) UpsertDraft(ctx context.Context, h Handle, d Draft) error {
 	_, err := h.ExecContext(ctx,
-		`INSERT INTO drafts (request_id, revision, vals, edited, updated_at) VALUES (?, ?, ?, ?, ?)
+		`INSERT INTO drafts (request_id, revision, vals, edited, updated_at, focus) VALUES (?, ?, ?, ?, ?, ?)
 		 ON CONFLICT (request_id, revision) DO UPDATE SET vals = excluded.vals, edited = excluded.edited,
-		   updated_at = excluded.updated_at`,
-		d.RequestID, d.Revision, d.Values, d.Edited, d.UpdatedAt)
+		   updated_at = excluded.updated_at, focus = iif(excluded.focus = '', drafts.focus, excluded.focus)`,
+		d.RequestID, d.Revision, d.Values, d.Edited, d.UpdatedAt, d.Focus)
 	return err
 }
 
@@ -25,7 +28,7 @@ func (Queries) UpsertDraft(ctx context.Context, h Handle, d Draft) error {
 func (Queries) GetDraft(ctx context.Context, h Handle, requestID string, revision int) (Draft, error) {
 	var d Draft
 	err := h.QueryRowContext(ctx,
-		`SELECT request_id, revision, vals, edited, updated_at FROM drafts WHERE request_id = ? AND revision = ?`,
-		requestID, revision).Scan(&d.RequestID, &d.Revision, &d.Values, &d.Edited, &d.UpdatedAt)
+		`SELECT request_id, revision, vals, edited, updated_at, focus FROM drafts WHERE request_id = ? AND revision = ?`,
+		requestID, revision).Scan(&d.RequestID, &d.Revision, &d.Values, &d.Edited, &d.UpdatedAt, &d.Focus)
 	return d, noRow(err)
 }

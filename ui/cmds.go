@@ -210,6 +210,7 @@ type draftLoadedMsg struct {
 	draft     forms.Values
 	found     bool
 	saved     time.Time // when it was last saved
+	focus     string    // the field the user was in when it was saved
 	local     bool      // the draft this screen kept, not read from the store
 }
 
@@ -303,7 +304,7 @@ func decide(svc *chat.Service, proposalID string, accept bool, draft forms.Value
 func loadDraft(svc *chat.Service, id string, rev int) tea.Cmd {
 	return func() tea.Msg {
 		d, ok, _ := svc.LoadDraft(context.Background(), id, rev)
-		return draftLoadedMsg{requestID: id, revision: rev, draft: d.Values, found: ok}
+		return draftLoadedMsg{requestID: id, revision: rev, draft: d.Values, found: ok, focus: d.Focus}
 	}
 }
 

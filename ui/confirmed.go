@@ -58,7 +58,7 @@ func (p *formPane) takeConfirmed(r chat.RequestView) tea.Cmd {
 		return nil
 	}
 	focused := p.live.Focused()
-	p.install(r, next)
+	p.install(r, next, "")
 	return tea.Batch(p.live.Edit(focused), p.saveNow())
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"followup/chat"
+	"followup/forms"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -18,7 +19,14 @@ func (p *formPane) keep() {
 	if p.live == nil || p.liveKey == "" {
 		return
 	}
-	p.localDrafts[p.liveKey] = p.live.Draft()
+	p.localDrafts[p.liveKey] = keptDraft{p.live.Draft(), p.live.Focused()}
+}
+
+// keptDraft is a form's draft as this screen left it, and the field the
+// user was in.
+type keptDraft struct {
+	values forms.Values
+	focus  string
 }
 
 // forget drops what this screen kept of a revision's draft: the store
@@ -43,7 +51,7 @@ func (p *formPane) saveNow() tea.Cmd {
 	p.keep()
 	key := liveKey(r)
 	p.sync.asked(key, d)
-	draft := chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: d, Edited: p.live.Edited()}
+	draft := chat.Draft{RequestID: r.ID, Revision: r.Revision, Values: d, Edited: p.live.Edited(), Focus: p.live.Focused()}
 	svc, stored := p.svc, p.sync.of(key)
 	done := p.saver.put("form:"+key, func(ctx context.Context) error { return stored.save(ctx, svc, draft) })
 	return savedCmd(done, func(err error) tea.Msg { return draftSavedMsg{key, err} })

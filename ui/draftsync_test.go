@@ -97,3 +97,49 @@ func TestAnOlderDraftOnScreenDoesNotOverwriteAnAcceptedProposal(t *testing.T) {
 		t.Fatalf("status %q", m.notice.Text())
 	}
 }
+
+// A form built again from its draft — a new screen after a quit or a
+// crash, or the chat switched away and back — comes back on the field the
+// user was typing in, not on its first; a draft another hand writes keeps
+// that field.
+func TestFormComesBackOnTheFieldTypedIn(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	m, ctx := k.m, context.Background()
+	sent := k.ask("Plan a trip")
+	k.load(sent.ChatID)
+	r, ok := m.pane.activeRequest()
+	if !ok || m.pane.live == nil {
+		t.Fatal("no trip form on screen")
+	}
+	for _, key := range []tea.KeyType{tea.KeyCtrlF, tea.KeyTab, tea.KeyTab} {
+		_, cmd := m.Update(tea.KeyMsg{Type: key})
+		deliver(m, cmd)
+	}
+	deliver(m, typeInto(m, "4"))
+	deliver(m, m.pane.saveNow())
+	if f := m.pane.live.Focused(); f != "travelers" {
+		t.Fatalf("typed in %q, want travelers", f)
+	}
+	comesBack := func(when string) {
+		t.Helper()
+		again := newModel(k.svc)
+		again.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+		again.Update(loadChat(k.svc, sent.ChatID, again.prep())())
+		if again.pane.live == nil || again.pane.live.Focused() != "travelers" || !strings.Contains(again.View(), "> 4") {
+			t.Fatalf("%s: the form came back on %q:\n%s", when, again.pane.live.Focused(), again.View())
+		}
+	}
+	comesBack("a new screen")
+	// A proposal accepted from another process writes the draft without
+	// knowing the field.
+	other := k.otherProcess()
+	p, err := other.Resolve(ctx, r.ID, r.Digest, map[string]any{"transport": "plane"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Decide(ctx, chat.Decision{ProposalID: p.ProposalID, Accept: true}, ""); err != nil {
+		t.Fatal(err)
+	}
+	comesBack("after a draft written elsewhere")
+}

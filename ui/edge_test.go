@@ -235,7 +235,7 @@ func TestResizeBehindTheReviewReachesTheForm(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 70, Height: 16})
 	m.onKey(tea.KeyMsg{Type: tea.KeyEsc})
 	r, _ := m.pane.activeRequest()
-	fresh := buildLive(r, m.pane.live.Draft(), m.pane.width, m.pane.maxHeight)
+	fresh := buildLive(r, m.pane.live.Draft(), "", m.pane.width, m.pane.maxHeight)
 	fresh.Edit(m.pane.live.Focused())
 	got, want := m.pane.live.View(), fresh.View()
 	if lipgloss.Height(got) != lipgloss.Height(want) || lipgloss.Width(got) != lipgloss.Width(want) {

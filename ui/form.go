@@ -31,7 +31,7 @@ type formPane struct {
 	built        *builtForm // a form the last load built, until installed or dropped
 	loadingKey   string
 	drafts       map[string]draftLoadedMsg // drafts that came with the last snapshot
-	localDrafts  map[string]forms.Values   // drafts this screen left or saved, newer than any snapshot's
+	localDrafts  map[string]keptDraft      // drafts this screen left or saved, newer than any snapshot's
 	savedDraft   string                    // JSON of the last saved draft, to skip saving no change
 	pendingDraft string                    // JSON of the draft an autosave is scheduled for
 	saveDue      time.Time                 // when it is: a pause of autosaveDelay after the last edit
@@ -55,7 +55,7 @@ type formPane struct {
 }
 
 func newFormPane(saver *saver) formPane {
-	return formPane{saver: saver, localDrafts: map[string]forms.Values{}, sent: map[string]forms.Values{},
+	return formPane{saver: saver, localDrafts: map[string]keptDraft{}, sent: map[string]forms.Values{},
 		closedHere: map[string]bool{}, decidedHere: map[string]bool{},
 		sync: draftSync{stored: map[string]*storedDraft{}, known: map[string]bool{}, saving: map[string]int{}, landed: map[string]int{}}}
 }
@@ -120,7 +120,7 @@ func (p *formPane) ensure() (tea.Cmd, bool) {
 	if d, ok := p.localDrafts[k]; ok {
 		// What this screen kept is its own newest; the store may hold
 		// another hand's since.
-		cmd, installed := p.onDraftLoaded(draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d, found: true, local: true})
+		cmd, installed := p.onDraftLoaded(draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.values, found: true, local: true, focus: d.focus})
 		return tea.Batch(cmd, p.takeConfirmed(r)), installed
 	}
 	if d, ok := p.drafts[k]; ok {
@@ -148,7 +148,11 @@ func (p *formPane) onDraftLoaded(d draftLoadedMsg) (tea.Cmd, bool) {
 		valuesKey(b.draft) == valuesKey(draft) {
 		p.set(r, b.live) // built by the load, off this goroutine
 	} else {
-		p.install(r, draft)
+		focus := d.focus
+		if p.live != nil && p.shownID == r.ID {
+			focus = p.live.Focused() // the form on screen, built again: the user stays where they are
+		}
+		p.install(r, draft, focus)
 	}
 	p.built = nil
 	p.savedDraft = stored
@@ -164,8 +168,8 @@ func (p *formPane) onDraftLoaded(d draftLoadedMsg) (tea.Cmd, bool) {
 	return tea.Batch(p.live.Init(), p.saveNow()), true
 }
 
-func (p *formPane) install(r chat.RequestView, draft forms.Values) {
-	p.set(r, buildLive(r, draft, p.width, p.maxHeight))
+func (p *formPane) install(r chat.RequestView, draft forms.Values, focus string) {
+	p.set(r, buildLive(r, draft, focus, p.width, p.maxHeight))
 }
 
 // set puts a form built for r on screen.
@@ -231,7 +235,7 @@ func (p *formPane) rebuild() {
 	}
 	// The rebuilt form shows the same draft; whether it is saved yet is
 	// unchanged, so a scheduled autosave still happens.
-	p.install(r, p.live.Draft())
+	p.install(r, p.live.Draft(), "")
 }
 
 // edit shows the form again, its page built afresh (a finished huh form

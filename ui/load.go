@@ -114,7 +114,7 @@ func loadChat(svc *chat.Service, chatID string, p prep) tea.Cmd {
 		for _, r := range snap.pending {
 			d, ok, err := svc.LoadDraft(ctx, r.ID, r.Revision)
 			if err == nil {
-				snap.drafts[liveKey(r)] = draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.Values, found: ok, saved: d.Saved}
+				snap.drafts[liveKey(r)] = draftLoadedMsg{requestID: r.ID, revision: r.Revision, draft: d.Values, found: ok, saved: d.Saved, focus: d.Focus}
 			}
 		}
 		snap.steps = readSteps(ctx, svc, snap.messages)
@@ -143,7 +143,7 @@ func buildActive(snap snapshotMsg, p prep) *builtForm {
 	}
 	draft := draftFor(r, d.draft, d.found)
 	return &builtForm{key: liveKey(r), draft: draft, width: p.formWidth, height: p.formHeight,
-		live: buildLive(r, draft, p.formWidth, p.formHeight)}
+		live: buildLive(r, draft, d.focus, p.formWidth, p.formHeight)}
 }
 
 // pickActive is the question the form pane shows: the one shown before
@@ -190,8 +190,8 @@ func draftFor(r chat.RequestView, saved forms.Values, found bool) forms.Values {
 // buildLive builds a question's form at a size; a form taller than
 // maxHeight scrolls inside it, a shorter one keeps its own height (a fixed
 // height would pad it).
-func buildLive(r chat.RequestView, draft forms.Values, width, maxHeight int) *forms.Live {
-	l := forms.Build(shownDefinition(r), r.Supplied, r.Prefill, draft, forms.BuildOptions{Width: width, Editor: forms.EditorInstalled()})
+func buildLive(r chat.RequestView, draft forms.Values, focus string, width, maxHeight int) *forms.Live {
+	l := forms.Build(shownDefinition(r), r.Supplied, r.Prefill, draft, forms.BuildOptions{Width: width, Editor: forms.EditorInstalled(), Focus: focus})
 	l.SetMaxHeight(maxHeight)
 	return l
 }

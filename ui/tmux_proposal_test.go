@@ -20,7 +20,7 @@ func proposalIn(t *testing.T, db, rq string) string {
 
 // A proposal accepted from another shell while its card is on screen: the
 // form takes the accepted values and says so, and an edit, its autosave
-// and a restart keep them.
+// and a restart keep them, the restart on the field typed in.
 func TestTerminalProposalAcceptedFromTheCLI(t *testing.T) {
 	t.Parallel()
 	db := filepath.Join(t.TempDir(), "f.db")
@@ -44,10 +44,7 @@ func TestTerminalProposalAcceptedFromTheCLI(t *testing.T) {
 	tm.Keys("C-c")  // saves the draft on its way out
 	termtest.WaitExit(t, pid)
 	tm = startApp(t, db, 100, 30)
-	tm.WaitFor("> Shanghai", "enter continue") // the form has the focus
-	tm.Keys("Tab")
-	tm.Keys("Tab")
-	tm.WaitFor("┃ Travellers *", "┃ > 4")
+	tm.WaitFor("┃ Travellers *", "┃ > 4", "enter continue") // back on the field typed in, with the focus
 }
 
 // "a" accepts the proposal that took the focus by itself; "c" and "k"
