@@ -168,7 +168,20 @@ func (tm *Term) Kill() {
 }
 
 // Close ends the terminal and what runs in it.
-func (tm *Term) Close() { exec.Command("tmux", "-S", tm.socket, "kill-server").Run() }
+// It waits (10 s at most) until the programs that ran in it are gone: one
+// that saves its drafts on the way out must not write into a test's
+// directory while the test removes it.
+func (tm *Term) Close() {
+	out, _ := exec.Command("tmux", "-S", tm.socket, "list-panes", "-a", "-F", "#{pane_pid}").Output()
+	exec.Command("tmux", "-S", tm.socket, "kill-server").Run()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, field := range strings.Fields(string(out)) {
+		pid, err := strconv.Atoi(field)
+		for err == nil && syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
 
 // WaitExit polls until process pid is gone.
 func WaitExit(t testing.TB, pid int) {
