@@ -27,14 +27,22 @@ func (s RunState) Final() bool { return store.RunEnded(string(s)) }
 // waiting for your answer", "succeeded", "failed", "was stopped".
 func (s RunState) Words() string {
 	switch s {
-	case RunRunning:
-		return "is running"
-	case RunWaitingInput:
-		return "is waiting for your answer"
-	case RunWaitingChildren:
-		return "is waiting for its sub-agents"
+	case RunRunning, RunWaitingInput, RunWaitingChildren:
+		return "is " + s.Phrase()
 	case RunStopped:
-		return "was stopped"
+		return "was " + s.Phrase()
+	}
+	return s.Phrase()
+}
+
+// Phrase says how a task stands on its own, as a status line or a
+// sub-agent's row does: "running", "waiting for your answer", "stopped".
+func (s RunState) Phrase() string {
+	switch s {
+	case RunWaitingInput:
+		return "waiting for your answer"
+	case RunWaitingChildren:
+		return "waiting for its sub-agents"
 	}
 	return string(s)
 }

@@ -88,7 +88,7 @@ func (m *model) interrupted() map[string]bool {
 func (m *model) statusLine() string {
 	run := "no task"
 	if m.cur.run != nil {
-		run = strings.TrimPrefix(strings.TrimPrefix(m.cur.run.State.Words(), "is "), "was ")
+		run = m.cur.run.State.Phrase()
 		if m.interrupted()[m.cur.run.ID] {
 			run = "interrupted — " + m.keys.Resend.Help().Key + " resumes it"
 		}

@@ -172,7 +172,7 @@ func firstLine(text string) string {
 // last reply whole.
 func subAgentRow(m chat.Message, unfolded bool, width int) string {
 	inner := max(10, width-4)
-	state := strings.TrimPrefix(strings.TrimPrefix(m.State.Words(), "is "), "was ")
+	state := m.State.Phrase()
 	head := "  ◆ " + style.Bold.Render(forms.SanitizeLine(m.Name)) + style.Dim.Render(" · sub-agent · ") + state
 	text := forms.SanitizeBlock(strings.TrimSpace(forms.PlainText(m.Content)))
 	if text == "" {
