@@ -176,9 +176,8 @@ func (tm *Term) Close() {
 	exec.Command("tmux", "-S", tm.socket, "kill-server").Run()
 	deadline := time.Now().Add(10 * time.Second)
 	for _, field := range strings.Fields(string(out)) {
-		pid, err := strconv.Atoi(field)
-		for err == nil && syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
+		if pid, err := strconv.Atoi(field); err == nil {
+			gone(pid, deadline)
 		}
 	}
 }
@@ -186,13 +185,20 @@ func (tm *Term) Close() {
 // WaitExit polls until process pid is gone.
 func WaitExit(t testing.TB, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	if !gone(pid, time.Now().Add(10*time.Second)) {
+		t.Fatalf("process %d is still running", pid)
+	}
+}
+
+// gone polls until process pid is gone, or the deadline; it reports which.
+func gone(pid int, deadline time.Time) bool {
 	for syscall.Kill(pid, 0) == nil {
 		if time.Now().After(deadline) {
-			t.Fatalf("process %d is still running", pid)
+			return false
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	return true
 }
 
 var (
