@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"bytes"
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +14,6 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
 
 	"followup/agent"
 	"followup/agent/mcp"
@@ -160,6 +159,17 @@ func help(ctx context.Context, c *Call) error {
 	return err
 }
 
+// manPages are the manual pages of followup and of each command, in roff,
+// made from the cobra command tree by cobra/doc; TestManPagesAreCurrent
+// fails when the table has changed since, and `go test ./ui/cli -run
+// TestManPagesAreCurrent -update` writes them again. They are kept made
+// rather than made at each `followup man` so that the markdown renderer
+// cobra/doc needs is not in the binary: its initialisation cost every
+// start of every command about 3 ms (docs/performance.md).
+//
+//go:embed man
+var manPages embed.FS
+
 // man is `followup man [COMMAND [SUBCOMMAND]]`: the manual page of followup
 // or of one command, in roff.
 func man(ctx context.Context, c *Call) error {
@@ -167,11 +177,11 @@ func man(ctx context.Context, c *Call) error {
 	if err != nil {
 		return err
 	}
-	var page bytes.Buffer
-	if err := doc.GenMan(cmd, &doc.GenManHeader{Source: "followup " + Version(), Manual: "followup manual"}, &page); err != nil {
-		return err
+	page, err := manPages.ReadFile("man/" + strings.ReplaceAll(cmd.CommandPath(), " ", "-") + ".1")
+	if err != nil {
+		return usagef("%q has no manual page", cmd.CommandPath())
 	}
-	c.OK(map[string]any{"command": strings.Join(c.Args.Positional, " "), "man": page.String()}, func(w io.Writer) { page.WriteTo(w) })
+	c.OK(map[string]any{"command": strings.Join(c.Args.Positional, " "), "man": string(page)}, func(w io.Writer) { w.Write(page) })
 	return nil
 }
 

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/cobra/doc"
+)
+
+var updateMan = flag.Bool("update-man", false, "write ui/cli/man again from the command table")
+
+// TestManPagesAreCurrent makes the manual pages from the command tree, as
+// `followup man` would print them, and fails when the pages in ui/cli/man
+// differ (the first line, which holds the date they were made, aside), or
+// when a page is there for a command that is gone. With -update-man it
+// writes them.
+func TestManPagesAreCurrent(t *testing.T) {
+	root := newRoot(Env{}, []string{"man"}, func(*cobra.Command, *Command, Args) error { return nil })
+	made := t.TempDir()
+	header := &doc.GenManHeader{Source: "followup", Manual: "followup manual"}
+	if err := doc.GenManTree(root, header, made); err != nil {
+		t.Fatal(err)
+	}
+	if *updateMan {
+		os.RemoveAll("man")
+		if err := os.CopyFS("man", os.DirFS(made)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pages, _ := filepath.Glob(filepath.Join(made, "*.1"))
+	kept, _ := filepath.Glob(filepath.Join("man", "*.1"))
+	if len(pages) != len(kept) {
+		t.Errorf("ui/cli/man has %d pages, the command tree makes %d; go test ./ui/cli -run TestManPagesAreCurrent -update-man", len(kept), len(pages))
+	}
+	body := func(path string) string {
+		b, _ := os.ReadFile(path)
+		_, rest, _ := strings.Cut(strings.TrimPrefix(string(b), ".nh\n"), "\n")
+		return rest
+	}
+	for _, p := range pages {
+		name := filepath.Base(p)
+		if body(p) != body(filepath.Join("man", name)) {
+			t.Errorf("ui/cli/man/%s is not what the command table makes now; go test ./ui/cli -run TestManPagesAreCurrent -update-man", name)
+		}
+	}
+}
