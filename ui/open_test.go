@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -184,5 +186,32 @@ func TestRunRegistersSkillTemplates(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("run = %v", err)
+	}
+}
+
+// TestCollectorHeldBackAtStart: the screen's first moments let the heap
+// grow 400% between collections, then Go's setting comes back; a GOGC
+// that already says more, or off, is left alone.
+func TestCollectorHeldBackAtStart(t *testing.T) {
+	gogc := func() int64 {
+		s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+		metrics.Read(s)
+		return int64(s[0].Value.Uint64())
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	holdCollector(50 * time.Millisecond)
+	if got := gogc(); got != 400 {
+		t.Fatalf("at start the collector waits for %d%% growth, want 400%%", got)
+	}
+	for deadline := time.Now().Add(5 * time.Second); gogc() != 100; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("Go's 100%% did not come back: %d%%", gogc())
+		}
+	}
+	debug.SetGCPercent(800)
+	holdCollector(time.Millisecond)
+	time.Sleep(20 * time.Millisecond)
+	if got := gogc(); got != 800 {
+		t.Errorf("GOGC=800 became %d%%", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime/debug"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -69,10 +70,26 @@ func Run(ctx context.Context, o chat.Options) error {
 		return err
 	}
 	defer closeTTY()
+	holdCollector(time.Second)
 	// Ask the terminal about its background before the program owns it, so
 	// the reply cannot leak into input.
 	lipgloss.HasDarkBackground()
 	return run(ctx, o, width, height, opts...)
+}
+
+// holdCollector lets the heap grow 400% between collections, not Go's
+// default 100%, for the screen's first moments, unless GOGC already says
+// more. A Go program's first heap goal is 4 MB; opening the database,
+// reading the chat and building its form pass it once, and that one
+// collection held the first frame back by about 11 ms on a 2-core machine
+// (docs/performance.md). By the time the default comes back the form has
+// long taken keys.
+func holdCollector(d time.Duration) {
+	if prev := debug.SetGCPercent(400); prev < 0 || prev >= 400 {
+		debug.SetGCPercent(prev)
+	} else {
+		time.AfterFunc(d, func() { debug.SetGCPercent(prev) })
+	}
 }
 
 // run is Run on a terminal of width×height (0 when unknown) that opts
