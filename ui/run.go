@@ -78,17 +78,16 @@ func Run(ctx context.Context, o chat.Options) error {
 }
 
 // holdCollector lets the heap grow 400% between collections, not Go's
-// default 100%, for the screen's first moments, unless GOGC already says
-// more. A Go program's first heap goal is 4 MB; opening the database,
-// reading the chat and building its form pass it once, and that one
-// collection held the first frame back by about 11 ms on a 2-core machine
-// (docs/performance.md). By the time the default comes back the form has
-// long taken keys.
+// default 100%, for the screen's first moments, unless the user set GOGC
+// (as `mcp serve` paces it, ui/mcpserve/sdkgarbage.go). A Go program's
+// first heap goal is 4 MB; opening the database, reading the chat and
+// building its form pass it once, and that one collection held the first
+// frame back by 11–15 ms on a 2-core machine (docs/performance.md). By
+// the time the default comes back the form has long taken keys.
 func holdCollector(d time.Duration) {
-	if prev := debug.SetGCPercent(400); prev < 0 || prev >= 400 {
-		debug.SetGCPercent(prev)
-	} else {
-		time.AfterFunc(d, func() { debug.SetGCPercent(prev) })
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+		time.AfterFunc(d, func() { debug.SetGCPercent(100) })
 	}
 }
 
