@@ -162,7 +162,7 @@ func help(ctx context.Context, c *Call) error {
 // manPages are the manual pages of followup and of each command, in roff,
 // made from the cobra command tree by cobra/doc; TestManPagesAreCurrent
 // fails when the table has changed since, and `go test ./ui/cli -run
-// TestManPagesAreCurrent -update` writes them again. They are kept made
+// TestManPagesAreCurrent -update-man` writes them again. They are kept made
 // rather than made at each `followup man` so that the markdown renderer
 // cobra/doc needs is not in the binary: its initialisation cost every
 // start of every command about 3 ms (docs/performance.md).
