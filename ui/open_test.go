@@ -6,8 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
-	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -186,34 +184,5 @@ func TestRunRegistersSkillTemplates(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("run = %v", err)
-	}
-}
-
-// TestCollectorHeldBackAtStart: the screen's first moments let the heap
-// grow 400% between collections, then Go's default comes back; a GOGC the
-// user set is left alone.
-func TestCollectorHeldBackAtStart(t *testing.T) {
-	gogc := func() int64 {
-		s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
-		metrics.Read(s)
-		return int64(s[0].Value.Uint64())
-	}
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	t.Setenv("GOGC", "")
-	holdCollector(50 * time.Millisecond)
-	if got := gogc(); got != 400 {
-		t.Fatalf("at start the collector waits for %d%% growth, want 400%%", got)
-	}
-	for deadline := time.Now().Add(5 * time.Second); gogc() != 100; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("Go's 100%% did not come back: %d%%", gogc())
-		}
-	}
-	t.Setenv("GOGC", "50")
-	debug.SetGCPercent(50)
-	holdCollector(time.Millisecond)
-	time.Sleep(20 * time.Millisecond)
-	if got := gogc(); got != 50 {
-		t.Errorf("GOGC=50 became %d%%", got)
 	}
 }

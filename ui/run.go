@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"runtime/debug"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -70,25 +69,10 @@ func Run(ctx context.Context, o chat.Options) error {
 		return err
 	}
 	defer closeTTY()
-	holdCollector(time.Second)
 	// Ask the terminal about its background before the program owns it, so
 	// the reply cannot leak into input.
 	lipgloss.HasDarkBackground()
 	return run(ctx, o, width, height, opts...)
-}
-
-// holdCollector lets the heap grow 400% between collections, not Go's
-// default 100%, for the screen's first moments, unless the user set GOGC
-// (as `mcp serve` paces it, ui/mcpserve/sdkgarbage.go). A Go program's
-// first heap goal is 4 MB; opening the database, reading the chat and
-// building its form pass it once, and that one collection held the first
-// frame back by 11–15 ms on a 2-core machine (docs/performance.md). By
-// the time the default comes back the form has long taken keys.
-func holdCollector(d time.Duration) {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-		time.AfterFunc(d, func() { debug.SetGCPercent(100) })
-	}
 }
 
 // run is Run on a terminal of width×height (0 when unknown) that opts

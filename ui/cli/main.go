@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -86,6 +87,7 @@ func execute(ctx context.Context, cmd *cobra.Command, c *Command, a Args, env En
 		}
 		// The UI opens the database itself, while it takes over the
 		// terminal, and handles ctrl+c itself.
+		paceCollector(time.Second)
 		if err := ui(ctx, opts); err != nil {
 			fmt.Fprintf(env.Stderr, "followup: %v\n", err)
 			return 1, nil
@@ -94,7 +96,7 @@ func execute(ctx context.Context, cmd *cobra.Command, c *Command, a Args, env En
 	}
 	reportMCPProblems(a, opts, env.Stderr)
 	reportSkillProblems(opts, env.Stderr)
-	ctx, stop := interruptible(out, env.Stderr)
+	ctx, stop := interruptible(ctx, out, env.Stderr)
 	defer stop()
 	svc, err := chat.Open(ctx, opts)
 	if err != nil {

@@ -49,6 +49,7 @@ func mcpServe(ctx context.Context, c *Call) error {
 	if err != nil {
 		return &chat.Error{Code: chat.CodeInvalidArgument, Message: err.Error()}
 	}
+	paceCollector(0)
 	fmt.Fprintf(c.Stderr, "followup: serving MCP on %s (ctrl+c to stop)\n%s", mcpserve.URL(ln), mcpserve.ClientSetup(mcpserve.URL(ln), token))
 	return served(mcpserve.ServeHTTP(ctx, inbox, mcpserve.HTTPOptions{Options: o, Token: token}, ln))
 }

@@ -25,15 +25,15 @@ type interrupted struct{ sig os.Signal }
 
 func (e interrupted) Error() string { return "interrupted by " + signalName(e.sig) }
 
-// interruptible returns a context that SIGINT or SIGTERM cancels, for a
-// command that opens the database. Work that honours the context (a
+// interruptible returns a context under parent that SIGINT or SIGTERM
+// cancels, for a command that opens the database. Work that honours the context (a
 // drive, a model call) stops at once and leaves the run resumable; work
 // where no context reaches (a blocking open of the file) is ended after
 // interruptGrace, or at once by a second signal. Ending is always safe:
 // every write is a transaction and a run's lease dies with its process.
 // stop restores the default signal handling.
-func interruptible(out *printer, stderr io.Writer) (ctx context.Context, stop func()) {
-	ctx, cancel := context.WithCancelCause(context.Background())
+func interruptible(parent context.Context, out *printer, stderr io.Writer) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})

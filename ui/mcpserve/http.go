@@ -101,7 +101,6 @@ func ServeHTTP(ctx context.Context, inbox Inbox, o HTTPOptions, ln net.Listener)
 	if o.AbandonAfter <= 0 {
 		o.AbandonAfter = DefaultAbandonAfter
 	}
-	collectLessOften()
 	s := newServer(inbox, "http", o.Options)
 	s.abandon = o.AbandonAfter
 	sum := sha256.Sum256([]byte(o.Token))

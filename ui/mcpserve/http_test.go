@@ -3,7 +3,6 @@ package mcpserve
 import (
 	"context"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -101,23 +100,6 @@ func waitEnded(t *testing.T, inbox *fakeInbox, s *fakeSession, within time.Durat
 			t.Fatalf("session of %q not ended within %v", s.client.Name, within)
 		}
 		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// Serving over HTTP collects less often, for the SDK's decoding buffers
-// (sdkgarbage.go); a GOGC the user set stands.
-func TestHTTPCollectsLessOften(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	for _, c := range []struct {
-		gogc string
-		want int
-	}{{"", serveGCPercent}, {"50", 100}} { // 100: as the test left it
-		t.Setenv("GOGC", c.gogc)
-		_, url := serveHTTP(t, HTTPOptions{})
-		connectHTTP(t, url, "agent") // served: the pace is set
-		if got := debug.SetGCPercent(100); got != c.want {
-			t.Errorf("GOGC=%q: serving at %d%%, want %d%%", c.gogc, got, c.want)
-		}
 	}
 }
 
