@@ -122,6 +122,7 @@ func (a answeredMsg) apply(m *model) tea.Cmd {
 		return tea.Batch(m.load(m.cur.chatID), m.pane.edit())
 	}
 	m.sayDone("Answer sent.")
+	m.focusNextQuestion(a.sent.was.ID)
 	m.dropForm()
 	return m.driveOn(a.receipt.RunID)
 }
@@ -155,6 +156,7 @@ func (msg doneMsg) apply(m *model) tea.Cmd {
 		m.sayDone(msg.done)
 	}
 	if msg.drop {
+		m.focusNextQuestion(append(msg.closing, msg.decided)...)
 		m.dropForm() // the transcript says what became of the question
 	}
 	if msg.runID == "" {

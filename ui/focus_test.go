@@ -250,3 +250,43 @@ func TestAQuestionInAChatSwitchedToHasTheFocus(t *testing.T) {
 		t.Fatalf("the keys did not reach the form:\n%s", frameOf(k.m))
 	}
 }
+
+// After the user answers or cancels one of two questions in the pane, the
+// other one's form has the focus: the user was answering, not typing to
+// the agent.
+func TestTheNextQuestionTakesTheFocusAfterOneIsDecided(t *testing.T) {
+	t.Parallel()
+	for _, decide := range [][]tea.KeyMsg{
+		{{Type: tea.KeyEnter}, {Type: tea.KeyEnter}},                     // the review, then send
+		{{Type: tea.KeyCtrlX}, {Type: tea.KeyRunes, Runes: []rune("y")}}, // cancel this question, yes
+	} {
+		k := newKit(t)
+		k.clock.stop()
+		c := k.ask("Check deployment")
+		k.say(c.ChatID, "and plan a trip")
+		k.load(c.ChatID)
+		if n := len(k.m.pane.pending); n != 2 {
+			t.Fatalf("%d questions pending, want 2", n)
+		}
+		k.m.setFocus(focusForm)
+		_, cmd := k.m.Update(tea.KeyMsg{Type: tea.KeyCtrlP}) // to the deployment's question
+		deliver(k.m, cmd)
+		first, _ := k.m.pane.activeRequest()
+		if first.Title != "Choose an environment" {
+			t.Fatalf("showing %q", first.Title)
+		}
+		for _, key := range decide {
+			_, cmd := k.m.Update(key)
+			deliver(k.m, cmd)
+		}
+		next, ok := k.m.pane.activeRequest()
+		if !ok || next.ID == first.ID || k.m.focus != focusForm {
+			t.Fatalf("after %v: showing %q (was %q), focus %v:\n%s", decide, next.Title, first.Title, k.m.focus, frameOf(k.m))
+		}
+		k.clock.advance(burstGap) // a pause: the decision's burst of keys is over
+		deliver(k.m, typeInto(k.m, "Oslo"))
+		if !strings.Contains(frameOf(k.m), "Oslo") || k.m.composer.Value() != "" {
+			t.Fatalf("the keys did not reach the next form:\n%s", frameOf(k.m))
+		}
+	}
+}

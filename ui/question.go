@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -62,6 +63,22 @@ func (m *model) formInstalled(cmd tea.Cmd, installed bool) tea.Cmd {
 		cmd = tea.Batch(cmd, m.focusCheck()) // it was waiting for this form
 	}
 	return cmd
+}
+
+// focusNextQuestion: the user decided about the question in the pane
+// (answered, cancelled or declined it there), so the chat's next question
+// takes the focus once its form is on screen, as after an accepted
+// proposal — unless the user has gone to the composer meanwhile.
+func (m *model) focusNextQuestion(closed ...string) {
+	if m.focus == focusComposer {
+		return
+	}
+	for _, r := range m.pane.pending {
+		if !slices.Contains(closed, r.ID) {
+			m.moves.onInstall = m.now()
+			return
+		}
+	}
 }
 
 // dropForm takes the form off screen: the dialogs about the question
