@@ -167,7 +167,13 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 		if parent == root {
 			cmd.GroupID = group
 		}
+		cmd.ValidArgsFunction = completeArg(c)
 		addFlags(cmd.Flags(), c.Flags)
+		if cmd.Flags().Lookup("chat") != nil {
+			cmd.RegisterFlagCompletionFunc("chat", func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+				return idsFor(cmd, "CHAT_ID"), cobra.ShellCompDirectiveNoFileComp
+			})
+		}
 		for _, names := range choices(c) { // never two of them (check: one)
 			cmd.MarkFlagsMutuallyExclusive(names...)
 		}

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,6 +162,49 @@ func TestUnknownCommandSuggests(t *testing.T) {
 	// A switch set to false is a switch not given.
 	if r := runCLI(t, db, "pending", "--json=false"); r.code != 0 || r.stdout != "no pending requests\n" {
 		t.Errorf("--json=false: exit %d, %q", r.code, r.stdout)
+	}
+}
+
+// The shell completes a request id with the questions waiting and a chat
+// id (an argument or --chat) with the chats, each with its title, from
+// the database named; a file argument with file names; completing on a
+// database not there yet makes none.
+func TestCompletionOffersIDs(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "c.db")
+	sent := runCLI(t, db, "--json", "ask", "--no-wait", "Check deployment")
+	var s struct{ ChatID, RunID string }
+	json.Unmarshal([]byte(sent.stdout), &s)
+	pending := runCLI(t, db, "--json", "pending")
+	var p struct {
+		Requests []struct{ ID, Title string }
+	}
+	if json.Unmarshal([]byte(pending.stdout), &p); s.ChatID == "" || len(p.Requests) != 1 {
+		t.Fatalf("ask %q, pending %q", sent.stdout, pending.stdout)
+	}
+	r := p.Requests[0]
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"answer", ""}, r.ID + "\t" + r.Title + "\n:4\n"},
+		{[]string{"cancel", "rq"}, r.ID + "\t" + r.Title + "\n:4\n"},
+		{[]string{"archive", ""}, s.ChatID + "\tCheck deployment\n:4\n"},
+		{[]string{"pending", "--chat", ""}, s.ChatID + "\tCheck deployment\n:4\n"},
+		{[]string{"answer", r.ID, ""}, ":4\n"},
+		{[]string{"ask", ""}, ":4\n"},
+		{[]string{"validate-input", ""}, ":0\n"},
+	} {
+		if got := runCLI(t, db, append([]string{"__complete"}, c.args...)...); got.stdout != c.want {
+			t.Errorf("completing %q: %q, want %q", c.args, got.stdout, c.want)
+		}
+	}
+	none := filepath.Join(t.TempDir(), "none.db")
+	if got := runCLI(t, none, "__complete", "answer", ""); got.stdout != ":4\n" {
+		t.Errorf("completing on no database: %q", got.stdout)
+	}
+	if _, err := os.Stat(none); err == nil {
+		t.Error("completing made a database")
 	}
 }
 
