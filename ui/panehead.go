@@ -38,7 +38,7 @@ func paneHead(r chat.RequestView, by string, withReason bool, width, room int, r
 	if len(words) == 0 {
 		return nil
 	}
-	return wrapAtMost(strings.Join(words, "  "), width, max(1, min(room, paneHeadMost)), style.Hints(style.Relabel(read, "reads it all")))
+	return wrapAtMost(strings.Join(words, " · "), width, max(1, min(room, paneHeadMost)), style.Hints(style.Relabel(read, "reads it all")))
 }
 
 // wrapAtMost wraps s (styled or not) to width at word boundaries, long
