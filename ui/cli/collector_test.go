@@ -1,17 +1,16 @@
 package cli_test
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"path/filepath"
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"followup/agent/mcp/mcptest"
 	"followup/chat"
 	"followup/ui/cli"
 )
@@ -53,24 +52,6 @@ func TestTheScreenStartsWithTheCollectorHeldBack(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a buffer a command writes to while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // `mcp serve --http` collects at 400% while it serves; a GOGC the user set
 // stands.
 func TestServingOverHTTPCollectsLessOften(t *testing.T) {
@@ -83,7 +64,7 @@ func TestServingOverHTTPCollectsLessOften(t *testing.T) {
 		t.Setenv("GOGC", c.gogc)
 		debug.SetGCPercent(map[string]int{"": 100, "50": 50}[c.gogc])
 		ctx, cancel := context.WithCancel(context.Background())
-		var stderr lockedBuffer
+		var stderr mcptest.SyncBuffer
 		done := make(chan int)
 		go func() {
 			done <- cli.Exec(ctx, []string{"--db", filepath.Join(dir, "f.db"), "mcp", "serve", "--http", "127.0.0.1:0",

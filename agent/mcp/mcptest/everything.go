@@ -33,7 +33,7 @@ func (p Peers) StartEverythingHTTP(t testing.TB) string {
 		cmd := exec.Command(node, p.EverythingScript(), "streamableHttp")
 		cmd.Env = append(cmd.Environ(), "PORT="+strconv.Itoa(port))
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		out := &syncBuffer{}
+		out := &SyncBuffer{}
 		cmd.Stdout = out
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
@@ -92,21 +92,22 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// syncBuffer collects a process's output from several goroutines.
-type syncBuffer struct {
+// SyncBuffer collects output written from several goroutines (a
+// process's, a command's) while a test reads it.
+type SyncBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
 
-var _ io.Writer = (*syncBuffer)(nil)
+var _ io.Writer = (*SyncBuffer)(nil)
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
+func (b *SyncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
-func (b *syncBuffer) String() string {
+func (b *SyncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
