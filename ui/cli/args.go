@@ -171,7 +171,7 @@ func newRoot(env Env, argv []string, run func(cmd *cobra.Command, c *Command, a 
 		addFlags(cmd.Flags(), c.Flags)
 		if cmd.Flags().Lookup("chat") != nil {
 			cmd.RegisterFlagCompletionFunc("chat", func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
-				return idsFor(cmd, "CHAT_ID"), cobra.ShellCompDirectiveNoFileComp
+				return idsFor(cmd, "CHAT_ID", c.Name), cobra.ShellCompDirectiveNoFileComp
 			})
 		}
 		for _, names := range choices(c) { // never two of them (check: one)

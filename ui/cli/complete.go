@@ -24,16 +24,17 @@ func completeArg(c *Command) cobra.CompletionFunc {
 		case "FILE|-":
 			return nil, cobra.ShellCompDirectiveDefault
 		case "REQUEST_ID", "CHAT_ID", "CHAT_OR_RUN_ID":
-			return idsFor(cmd, c.Args[0]), cobra.ShellCompDirectiveNoFileComp
+			return idsFor(cmd, c.Args[0], c.Name), cobra.ShellCompDirectiveNoFileComp
 		}
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 }
 
-// idsFor lists the ids an argument named arg can take, with their titles;
+// idsFor lists the ids an argument named arg of command can take, with
+// their titles (`archive` the active chats, `unarchive` the archived ones);
 // none when the database is not there yet (completing never makes one) or
 // cannot be read.
-func idsFor(cmd *cobra.Command, arg string) []cobra.Completion {
+func idsFor(cmd *cobra.Command, arg, command string) []cobra.Completion {
 	path, err := DBPath(cmd.Flag("db").Value.String())
 	if _, statErr := os.Stat(path); err != nil || statErr != nil {
 		return nil
@@ -54,6 +55,9 @@ func idsFor(cmd *cobra.Command, arg string) []cobra.Completion {
 	}
 	page, _ := svc.ChatList(ctx, "", 0)
 	for _, c := range page.Chats {
+		if (command == "archive" && c.State.Archived()) || (command == "unarchive" && !c.State.Archived()) {
+			continue
+		}
 		out = append(out, cobra.CompletionWithDesc(c.ID, forms.PlainLine(c.Title)))
 	}
 	return out

@@ -194,9 +194,18 @@ func TestCompletionOffersIDs(t *testing.T) {
 		{[]string{"answer", r.ID, ""}, ":4\n"},
 		{[]string{"ask", ""}, ":4\n"},
 		{[]string{"validate-input", ""}, ":0\n"},
+		{[]string{"unarchive", ""}, ":4\n"}, // no chat archived
 	} {
 		if got := runCLI(t, db, append([]string{"__complete"}, c.args...)...); got.stdout != c.want {
 			t.Errorf("completing %q: %q, want %q", c.args, got.stdout, c.want)
+		}
+	}
+	if a := runCLI(t, db, "archive", s.ChatID); a.code != 0 {
+		t.Fatalf("archive: %d %s", a.code, a.stderr)
+	}
+	for cmd, want := range map[string]string{"archive": ":4\n", "unarchive": s.ChatID + "\tCheck deployment\n:4\n"} {
+		if got := runCLI(t, db, "__complete", cmd, ""); got.stdout != want {
+			t.Errorf("completing %s with the chat archived: %q, want %q", cmd, got.stdout, want)
 		}
 	}
 	none := filepath.Join(t.TempDir(), "none.db")
