@@ -290,3 +290,25 @@ func TestTheNextQuestionTakesTheFocusAfterOneIsDecided(t *testing.T) {
 		}
 	}
 }
+
+// Letters typed at a field that takes no text (the deployment's choice of
+// environment) are not lost without a word: the notice line says where
+// typing goes. Typed in a text field they are the field's, and nothing
+// is said.
+func TestTextTypedAtAChoiceSaysWhereTypingGoes(t *testing.T) {
+	t.Parallel()
+	k := newKit(t)
+	k.load(k.ask("Check deployment").ChatID)
+	k.m.setFocus(focusForm)
+	deliver(k.m, typeInto(k.m, "u"))
+	if v := frameOf(k.m); !strings.Contains(v, "Keys go to the form; ctrl+f types in the composer.") {
+		t.Fatalf("a letter at the choice said nothing:\n%s", v)
+	}
+	k2 := newKit(t)
+	k2.load(k2.ask("Plan a trip").ChatID)
+	k2.m.setFocus(focusForm)
+	deliver(k2.m, typeInto(k2.m, "Oslo"))
+	if v := frameOf(k2.m); strings.Contains(v, "Keys go to the form") || !strings.Contains(v, "Oslo") {
+		t.Fatalf("typing in a text field:\n%s", v)
+	}
+}

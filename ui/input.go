@@ -62,7 +62,17 @@ func (m *model) onKey(msg tea.KeyMsg) tea.Cmd {
 			m.setFocus(focusComposer)
 			return m.pane.saveNow()
 		}
-		return m.updateForm(msg)
+		if msg.Type != tea.KeyRunes && msg.Type != tea.KeySpace {
+			return m.updateForm(msg)
+		}
+		before := m.pane.live.View()
+		cmd := m.updateForm(msg)
+		if m.focus == focusForm && m.pane.live != nil && m.pane.live.View() == before {
+			// Text typed at a field that takes none (a choice, a yes or
+			// no): say where typing goes, as at a dialog.
+			m.setStatus("Keys go to the form; "+m.keys.Focus.Help().Key+" types in the composer.", false)
+		}
+		return cmd
 	case len(m.composer.Matching()) > 0 && key.Matches(msg, k.CommandNext, k.CommandPrev):
 		m.composer.MoveChoice(map[bool]int{true: 1, false: -1}[key.Matches(msg, k.CommandNext)])
 		return nil
