@@ -3,8 +3,11 @@ package agent
 import (
 	_ "embed"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // demoDecl is an input_request the demo agent sends; intro is what it says
@@ -47,10 +50,35 @@ func demoRequest(text string) demoDecl {
 	for _, r := range demoRequests {
 		if len(r.Match) == 0 || slices.ContainsFunc(r.Match, func(w string) bool { return strings.Contains(low, w) }) {
 			r.intro = r.Intro
+			if place := placeIn(text); place != "" && len(r.Prefill) > 0 {
+				// The place the message names is the suggestion, not the demo's own.
+				r.Prefill = maps.Clone(r.Prefill)
+				for _, name := range []string{"destination", "city"} {
+					if _, ok := r.Prefill[name]; ok {
+						r.Prefill[name] = place
+					}
+				}
+			}
 			return r.demoDecl
 		}
 	}
 	panic("offline_requests.json has no fallback")
+}
+
+// placeIn is the place a message names after "to" or "in", written with a
+// capital ("Plan a trip to Lisbon": Lisbon); "" when it names none.
+func placeIn(text string) string {
+	words := strings.Fields(text)
+	for i := 0; i+1 < len(words); i++ {
+		if w := strings.ToLower(words[i]); w != "to" && w != "in" {
+			continue
+		}
+		place := strings.TrimRight(words[i+1], ".,;:!?")
+		if r, _ := utf8.DecodeRuneInString(place); unicode.IsUpper(r) {
+			return place
+		}
+	}
+	return ""
 }
 
 // DemoGuide is what the offline demo agent can show, in the words a newcomer

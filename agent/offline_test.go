@@ -239,3 +239,24 @@ func TestOfflineSampledReplyCountsInWords(t *testing.T) {
 		t.Fatalf("replies:\n%s\n%s", one, two)
 	}
 }
+
+// The trip's suggested destination is the place the message names, when it
+// names one ("to Lisbon"); else the demo's own. The demo's table stays as
+// it is for the next message.
+func TestOfflineSuggestsThePlaceNamed(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ say, want string }{
+		{"Plan a trip to Lisbon", "Lisbon"},
+		{"plan a trip in Kyoto, please", "Kyoto"},
+		{"plan a trip to see friends", "Shanghai"},
+		{"Plan a trip", "Shanghai"},
+	} {
+		msg := complete(t, []Message{{Role: RoleUser, Content: c.say}})
+		var args struct {
+			Prefill map[string]any `json:"prefill"`
+		}
+		if len(msg.ToolCalls) != 1 || json.Unmarshal(msg.ToolCalls[0].Arguments, &args) != nil || args.Prefill["destination"] != c.want {
+			t.Errorf("%q: prefill %v, want destination %q", c.say, args.Prefill, c.want)
+		}
+	}
+}
