@@ -58,8 +58,12 @@ func (p *formPane) takeConfirmed(r chat.RequestView) tea.Cmd {
 		return nil
 	}
 	focused := p.live.Focused()
-	p.install(r, next, "")
-	return tea.Batch(p.live.Edit(focused), p.saveNow())
+	if focused == "" { // no field has the focus: where a submit left off
+		p.install(r, next, "")
+		return tea.Batch(p.live.Edit(""), p.saveNow())
+	}
+	p.install(r, next, focused) // built once, on the field the user was in
+	return tea.Batch(p.live.Init(), p.saveNow())
 }
 
 // confirmedNotice is the status line about what changed elsewhere: values

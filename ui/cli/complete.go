@@ -36,7 +36,10 @@ func completeArg(c *Command) cobra.CompletionFunc {
 // cannot be read.
 func idsFor(cmd *cobra.Command, arg, command string) []cobra.Completion {
 	path, err := DBPath(cmd.Flag("db").Value.String())
-	if _, statErr := os.Stat(path); err != nil || statErr != nil {
+	if err != nil {
+		return nil
+	}
+	if _, err := os.Stat(path); err != nil {
 		return nil
 	}
 	ctx := context.Background()
